@@ -1,0 +1,71 @@
+import { floorDiv } from '../int';
+import type { FixedWindowInspection } from '../inspect';
+import { KeyedLimiter, decision } from '../keyed';
+import type { Decision, FixedWindowConfig, StateSize } from '../types';
+
+interface State {
+  /** Index of the window the count belongs to: ⌊t / windowMs⌋. */
+  window: number;
+  count: number;
+}
+
+/**
+ * Fixed window: windows aligned to t = 0 (window index ⌊t / windowMs⌋); admit iff the window's count
+ * is below the limit. A clock that goes backwards stays in the stored window (elapsed counts as 0).
+ */
+export class FixedWindowLimiter extends KeyedLimiter<FixedWindowConfig, State> {
+  protected decideAt(nowMs: number, key: string): Decision {
+    const { limit, windowMs } = this.config;
+    const w = floorDiv(nowMs, windowMs);
+    let s = this.find(key);
+    if (s === undefined) {
+      s = { window: w, count: 0 };
+      this.put(key, s);
+    } else if (w > s.window) {
+      // A new window: its count is 0, which always admits, so moving here on any request is safe.
+      s.window = w;
+      s.count = 0;
+    }
+    const endMs = (s.window + 1) * windowMs;
+    if (s.count < limit) {
+      s.count += 1;
+      return decision('admit', 0, 0, limit - s.count, limit, endMs - nowMs);
+    }
+    return decision('reject', 0, endMs - nowMs, 0, limit, endMs - nowMs);
+  }
+
+  protected inspectAt(nowMs: number, key: string, s: State | undefined): FixedWindowInspection {
+    const { limit, windowMs } = this.config;
+    const w = floorDiv(nowMs, windowMs);
+    const window = s !== undefined && s.window > w ? s.window : w;
+    const count = s !== undefined && s.window === window ? s.count : 0;
+    return {
+      kind: 'fixed-window',
+      key,
+      nowMs,
+      effectiveNowMs: window === w ? nowMs : window * windowMs,
+      seen: s !== undefined,
+      limit,
+      windowMs,
+      windowStartMs: window * windowMs,
+      windowEndMs: (window + 1) * windowMs,
+      count,
+    };
+  }
+
+  protected copyState(s: State): State {
+    return { window: s.window, count: s.count };
+  }
+
+  protected isIdle(s: State, nowMs: number): boolean {
+    return floorDiv(nowMs, this.config.windowMs) > s.window || s.count === 0;
+  }
+
+  protected sizeOf(): StateSize {
+    return { entries: 1, bytes: 16 };
+  }
+
+  protected empty(): FixedWindowLimiter {
+    return new FixedWindowLimiter(this.config);
+  }
+}

@@ -1,0 +1,153 @@
+import { ceilDiv, floorDiv } from '../int';
+import type { TokenBucketInspection } from '../inspect';
+import { KeyedLimiter, decision } from '../keyed';
+import type { Decision, StateSize, TokenBucketConfig } from '../types';
+import { addRelease, pendingReleases, pruneReleases } from './releases';
+
+interface State {
+  /**
+   * Tokens. Continuous refill: scaled by fillIntervalMs (one token = fillIntervalMs units, and
+   * tokensPerFill units arrive every ms), so refill is exact. Interval refill: whole tokens.
+   * Negative while tokens are reserved by delayed requests (`maxDelayMs`).
+   */
+  level: number;
+  /** The time `level` was computed at; a clock that goes backwards reasons at this time. */
+  lastMs: number;
+  /** Release times of delayed requests (drawing only). */
+  releases: number[] | null;
+}
+
+/**
+ * Envoy's `TokenBucket` (envoy.type.v3.TokenBucket: max_tokens, tokens_per_fill, fill_interval),
+ * starting full.
+ *
+ * - refill 'continuous' (Envoy ≥ 1.31, source/common/common/token_bucket_impl.cc
+ *   `AtomicTokenBucketImpl`): tokens grow at tokens_per_fill / fill_interval per ms, capped.
+ * - refill 'interval' (Envoy's older timer): tokens_per_fill whole tokens at every k·fill_interval.
+ *
+ * A request takes one token if there is one. With `maxDelayMs` > 0 it otherwise reserves the next
+ * token not yet promised and waits for it, as golang.org/x/time/rate `Reserve` does
+ * (`tokens -= n; wait = durationFromTokens(-tokens)`), when that wait is at most maxDelayMs.
+ */
+export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
+  private readonly interval = this.config.refill === 'interval';
+  private readonly maxDelayMs = this.config.maxDelayMs ?? 0;
+  /** Units per token: fillIntervalMs (continuous) or 1 (interval). */
+  private readonly unit = this.interval ? 1 : this.config.fillIntervalMs;
+  private readonly full = this.config.maxTokens * this.unit;
+
+  /** Tokens (in units) at time t ≥ s.lastMs. */
+  private levelAt(s: State, t: number): number {
+    const { tokensPerFill, fillIntervalMs } = this.config;
+    if (this.interval) {
+      const fills = floorDiv(t, fillIntervalMs) - floorDiv(s.lastMs, fillIntervalMs);
+      return fills > 0 ? Math.min(this.full, s.level + fills * tokensPerFill) : s.level;
+    }
+    // Exact while the sum is below `full` (both terms are integers and small); a huge elapsed time
+    // only makes the product inexact where the cap wins anyway.
+    return Math.min(this.full, s.level + (t - s.lastMs) * tokensPerFill);
+  }
+
+  /** When the bucket holds `target` units, starting from `level` at time t (t when already there). */
+  private timeToReach(level: number, t: number, target: number): number {
+    if (level >= target) return t;
+    const { tokensPerFill, fillIntervalMs } = this.config;
+    if (this.interval) {
+      return (
+        (floorDiv(t, fillIntervalMs) + ceilDiv(target - level, tokensPerFill)) * fillIntervalMs
+      );
+    }
+    return t + ceilDiv(target - level, tokensPerFill);
+  }
+
+  protected decideAt(nowMs: number, key: string): Decision {
+    const limit = this.config.maxTokens;
+    const unit = this.unit;
+    let s = this.find(key);
+    let t = nowMs;
+    let level = this.full;
+    if (s !== undefined) {
+      if (s.lastMs > t) t = s.lastMs;
+      level = this.levelAt(s, t);
+    }
+    if (level >= unit) {
+      level -= unit;
+      s = this.store(key, s, level, t);
+      if (s.releases !== null) pruneReleases(s.releases, nowMs);
+      const resetMs = this.timeToReach(level, t, this.full) - nowMs;
+      return decision('admit', 0, 0, floorDiv(level, unit), limit, resetMs);
+    }
+    // No token: when does the next one not yet promised exist?
+    const tokenAt = this.timeToReach(level, t, unit);
+    if (this.maxDelayMs > 0 && tokenAt - t <= this.maxDelayMs) {
+      level -= unit;
+      s = this.store(key, s, level, t);
+      const delayMs = tokenAt - t;
+      s.releases ??= [];
+      pruneReleases(s.releases, nowMs);
+      addRelease(s.releases, nowMs + delayMs);
+      const resetMs = this.timeToReach(level, t, this.full) - nowMs;
+      return decision('delay', delayMs, 0, 0, limit, resetMs);
+    }
+    const retryAt = tokenAt - this.maxDelayMs;
+    const resetAt = this.timeToReach(level, t, this.full);
+    return decision('reject', 0, retryAt - nowMs, 0, limit, resetAt - nowMs);
+  }
+
+  private store(key: string, s: State | undefined, level: number, t: number): State {
+    if (s === undefined) {
+      s = { level, lastMs: t, releases: null };
+      this.put(key, s);
+    } else {
+      s.level = level;
+      s.lastMs = t;
+    }
+    return s;
+  }
+
+  protected inspectAt(nowMs: number, key: string, s: State | undefined): TokenBucketInspection {
+    const { maxTokens, tokensPerFill, fillIntervalMs } = this.config;
+    const unit = this.unit;
+    const t = s !== undefined && s.lastMs > nowMs ? s.lastMs : nowMs;
+    const level = s === undefined ? this.full : this.levelAt(s, t);
+    const nextWhole = (floorDiv(level, unit) + 1) * unit;
+    return {
+      kind: 'token-bucket',
+      key,
+      nowMs,
+      effectiveNowMs: t,
+      seen: s !== undefined,
+      limit: maxTokens,
+      refill: this.interval ? 'interval' : 'continuous',
+      maxTokens,
+      tokensPerFill,
+      fillIntervalMs,
+      maxDelayMs: this.maxDelayMs,
+      tokens: level / unit,
+      debt: level < 0 ? -level / unit : 0,
+      nextTokenAtMs: level >= this.full ? null : this.timeToReach(level, t, nextWhole),
+      fullAtMs: this.timeToReach(level, t, this.full),
+      releases: pendingReleases(s?.releases ?? null, nowMs),
+    };
+  }
+
+  protected copyState(s: State): State {
+    return {
+      level: s.level,
+      lastMs: s.lastMs,
+      releases: s.releases === null ? null : s.releases.slice(),
+    };
+  }
+
+  protected isIdle(s: State, nowMs: number): boolean {
+    return nowMs >= s.lastMs && this.levelAt(s, nowMs) >= this.full;
+  }
+
+  protected sizeOf(): StateSize {
+    return { entries: 1, bytes: 16 };
+  }
+
+  protected empty(): TokenBucketLimiter {
+    return new TokenBucketLimiter(this.config);
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Rate Limit Lab core: six rate limiters that decide exactly as the systems they name.
+ * Pure TypeScript: no DOM, no React, no clocks, no randomness (../../README.md, "Core").
+ */
+import { FixedWindowLimiter } from './algorithms/fixed-window';
+import { GcraLimiter } from './algorithms/gcra';
+import { LeakyBucketLimiter } from './algorithms/leaky-bucket';
+import { SlidingLogLimiter } from './algorithms/sliding-log';
+import { SlidingWindowCounterLimiter } from './algorithms/sliding-window-counter';
+import { TokenBucketLimiter } from './algorithms/token-bucket';
+import type { AlgorithmConfig, Limiter } from './types';
+import { assertAlgorithmConfig } from './validate';
+
+export type * from './types';
+export type * from './inspect';
+export { DEFAULT_KEY } from './types';
+export {
+  checkAlgorithmConfig,
+  assertAlgorithmConfig,
+  RANGES,
+  ALGORITHM_KINDS,
+  MAX_COUNT,
+  MAX_DURATION_MS,
+} from './validate';
+export type { ConfigIssue } from './validate';
+export { quotaOf, nginxRateMilli } from './quota';
+export type { Quota } from './quota';
+export { toHttpResponse, rejectStatus, toSeconds } from './response';
+export type { HttpResponse, ResponseOptions } from './response';
+export { MAX_TIME_MS, floorDiv, ceilDiv } from './int';
+
+/**
+ * A limiter for `config`. Throws a RangeError naming each bad field and its accepted range when the
+ * config is invalid (anything but whole numbers in range: NaN, negatives, fractions, absurd sizes).
+ */
+export function createLimiter(config: AlgorithmConfig): Limiter {
+  // A frozen copy: changing the caller's object later cannot change a running limiter.
+  const valid = Object.freeze({ ...assertAlgorithmConfig(config) });
+  switch (valid.kind) {
+    case 'fixed-window':
+      return new FixedWindowLimiter(valid);
+    case 'sliding-log':
+      return new SlidingLogLimiter(valid);
+    case 'sliding-window-counter':
+      return new SlidingWindowCounterLimiter(valid);
+    case 'token-bucket':
+      return new TokenBucketLimiter(valid);
+    case 'leaky-bucket':
+      return new LeakyBucketLimiter(valid);
+    case 'gcra':
+      return new GcraLimiter(valid);
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * What `Limiter.inspect(nowMs, key)` returns: everything a drawing needs, one shape per algorithm.
+ * Times are absolute virtual ms; fractional values (tokens, TAT) are for drawing only: decisions use
+ * the exact integers kept inside each limiter.
+ */
+
+interface InspectionBase {
+  key: string;
+  /** The time asked about. */
+  nowMs: number;
+  /**
+   * The time the limiter reasons at: `nowMs`, or later when the clock went backwards and the stored
+   * time stays (DESIGN.md, "Clock jumps").
+   */
+  effectiveNowMs: number;
+  /** False for a key with no state: it is idle, as if never seen. */
+  seen: boolean;
+  /** The nominal quota (as in `Decision.limit`). */
+  limit: number;
+}
+
+export interface FixedWindowInspection extends InspectionBase {
+  kind: 'fixed-window';
+  windowMs: number;
+  windowStartMs: number;
+  windowEndMs: number;
+  /** Requests admitted in the window containing `effectiveNowMs`. */
+  count: number;
+}
+
+export interface SlidingLogInspection extends InspectionBase {
+  kind: 'sliding-log';
+  windowMs: number;
+  /** Entries that count at `effectiveNowMs` (t − entry < windowMs), oldest first. */
+  entries: readonly number[];
+  /** Entries held in memory, including expired ones not yet pruned. */
+  stored: number;
+  logRejected: boolean;
+}
+
+export interface SlidingWindowCounterInspection extends InspectionBase {
+  kind: 'sliding-window-counter';
+  windowMs: number;
+  windowStartMs: number;
+  previousCount: number;
+  currentCount: number;
+  /** e = t − window start. */
+  elapsedMs: number;
+  /** previousCount · (windowMs − e) / windowMs + currentCount, as a float for display. */
+  estimate: number;
+}
+
+export interface TokenBucketInspection extends InspectionBase {
+  kind: 'token-bucket';
+  refill: 'continuous' | 'interval';
+  maxTokens: number;
+  tokensPerFill: number;
+  fillIntervalMs: number;
+  maxDelayMs: number;
+  /** Tokens now (fractional for continuous refill; negative while tokens are reserved). */
+  tokens: number;
+  /** Tokens promised to delayed requests that are not there yet (≥ 0). */
+  debt: number;
+  /** When the next whole token appears (null when the bucket is full). */
+  nextTokenAtMs: number | null;
+  /** When the bucket is full again with no more traffic. */
+  fullAtMs: number;
+  /** Release times of delayed requests still waiting, ascending. */
+  releases: readonly number[];
+}
+
+export interface LeakyBucketInspection extends InspectionBase {
+  kind: 'leaky-bucket';
+  /** nginx's rate in milli-requests per second: ⌊rate·1000 / (1 or 60)⌋. */
+  rateMilli: number;
+  /** Stored `excess` in milli-requests, as of `lastMs`. */
+  excessMilli: number;
+  /** Excess drained to `nowMs` (what the next request would see, before its own +1000). */
+  excessNowMilli: number;
+  lastMs: number;
+  burst: number;
+  /** The `delay=` threshold in requests (null for `nodelay`). */
+  delay: number | null;
+  /** Release times of delayed requests still waiting, ascending. */
+  releases: readonly number[];
+}
+
+export interface GcraInspection extends InspectionBase {
+  kind: 'gcra';
+  /** Theoretical arrival time (fractional ms). Equals nowMs for an idle key. */
+  tatMs: number;
+  /** T = period / count. */
+  emissionIntervalMs: number;
+  /** τ = T · (burst + 1). */
+  toleranceMs: number;
+  /** The earliest time the next request is admitted: max(tat, now) + T − τ. */
+  allowAtMs: number;
+}
+
+export type Inspection =
+  | FixedWindowInspection
+  | SlidingLogInspection
+  | SlidingWindowCounterInspection
+  | TokenBucketInspection
+  | LeakyBucketInspection
+  | GcraInspection;

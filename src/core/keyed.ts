@@ -1,0 +1,127 @@
+import { checkTime } from './int';
+import type { Inspection } from './inspect';
+import type { AlgorithmConfig, Decision, KeyState, Limiter, Outcome, StateSize } from './types';
+import { DEFAULT_KEY } from './types';
+
+/** Builds a Decision; one constructor keeps every Decision the same shape (fast property access). */
+export function decision(
+  outcome: Outcome,
+  delayMs: number,
+  retryAfterMs: number,
+  remaining: number,
+  limit: number,
+  resetMs: number,
+): Decision {
+  return { outcome, delayMs, retryAfterMs, remaining, limit, resetMs };
+}
+
+interface WrappedState<S> extends KeyState {
+  readonly state: S;
+}
+
+export const NO_STATE: StateSize = Object.freeze({ entries: 0, bytes: 0 });
+
+/**
+ * The per-key bookkeeping every algorithm shares: a Map from key to mutable state, a one-entry cache
+ * for the key seen last (most traces hit one key many times in a row), copies, pruning.
+ * Subclasses implement the arithmetic.
+ */
+export abstract class KeyedLimiter<C extends AlgorithmConfig, S extends object> implements Limiter {
+  protected readonly states = new Map<string, S>();
+  private cacheKey: string | undefined = undefined;
+  private cacheState: S | undefined = undefined;
+
+  constructor(readonly config: C) {}
+
+  decide(nowMs: number, key: string = DEFAULT_KEY): Decision {
+    checkTime(nowMs);
+    return this.decideAt(nowMs, key);
+  }
+
+  inspect(nowMs: number, key: string = DEFAULT_KEY): Inspection {
+    checkTime(nowMs);
+    return this.inspectAt(nowMs, key, this.states.get(key));
+  }
+
+  /** Decides at a checked time. */
+  protected abstract decideAt(nowMs: number, key: string): Decision;
+  /** Draws state `s` (undefined for an unseen key) at a checked time, without changing it. */
+  protected abstract inspectAt(nowMs: number, key: string, s: S | undefined): Inspection;
+  /** A deep copy of one key's state. */
+  protected abstract copyState(s: S): S;
+  /** True when `s` at `nowMs` decides every future request exactly as a key never seen. */
+  protected abstract isIdle(s: S, nowMs: number): boolean;
+  /** Size of `s` at `nowMs`. */
+  protected abstract sizeOf(s: S, nowMs: number): StateSize;
+  /** A new, empty limiter with the same config. */
+  protected abstract empty(): KeyedLimiter<C, S>;
+
+  protected find(key: string): S | undefined {
+    if (key === this.cacheKey) return this.cacheState;
+    const s = this.states.get(key);
+    if (s !== undefined) {
+      this.cacheKey = key;
+      this.cacheState = s;
+    }
+    return s;
+  }
+
+  protected put(key: string, s: S): void {
+    this.states.set(key, s);
+    this.cacheKey = key;
+    this.cacheState = s;
+  }
+
+  protected forget(key: string): void {
+    this.states.delete(key);
+    if (key === this.cacheKey) {
+      this.cacheKey = undefined;
+      this.cacheState = undefined;
+    }
+  }
+
+  clone(): Limiter {
+    const copy = this.empty();
+    for (const [key, s] of this.states) copy.put(key, this.copyState(s));
+    return copy;
+  }
+
+  keys(): IterableIterator<string> {
+    return this.states.keys();
+  }
+
+  get size(): number {
+    return this.states.size;
+  }
+
+  stateSize(nowMs: number, key: string = DEFAULT_KEY): StateSize {
+    checkTime(nowMs);
+    const s = this.states.get(key);
+    return s === undefined || this.isIdle(s, nowMs) ? NO_STATE : this.sizeOf(s, nowMs);
+  }
+
+  prune(nowMs: number): void {
+    checkTime(nowMs);
+    for (const [key, s] of this.states) if (this.isIdle(s, nowMs)) this.forget(key);
+  }
+
+  getState(key: string = DEFAULT_KEY): KeyState | undefined {
+    const s = this.states.get(key);
+    if (s === undefined) return undefined;
+    const wrapped: WrappedState<S> = { kind: this.config.kind, state: this.copyState(s) };
+    return wrapped;
+  }
+
+  setState(key: string, state: KeyState | undefined): void {
+    if (state === undefined) {
+      this.forget(key);
+      return;
+    }
+    if (state.kind !== this.config.kind || !('state' in state)) {
+      throw new TypeError(
+        `setState: a ${state.kind} state cannot be loaded into a ${this.config.kind} limiter`,
+      );
+    }
+    this.put(key, this.copyState((state as WrappedState<S>).state));
+  }
+}

@@ -1,0 +1,82 @@
+import { quotaOf } from './quota';
+import type { AlgorithmConfig, Decision } from './types';
+
+/** What the client receives for one decision. */
+export interface HttpResponse {
+  status: number;
+  statusText: string;
+  /** e.g. "HTTP/1.1 429 Too Many Requests" */
+  statusLine: string;
+  /** Header fields in the order they are sent. */
+  headers: ReadonlyArray<readonly [name: string, value: string]>;
+}
+
+export interface ResponseOptions {
+  /** The policy name in RateLimit-Policy and RateLimit (an sf-string). Default: the config's kind. */
+  policyName?: string;
+}
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  200: 'OK',
+  400: 'Bad Request',
+  403: 'Forbidden',
+  404: 'Not Found',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  410: 'Gone',
+  418: "I'm a teapot",
+  420: 'Enhance Your Calm',
+  429: 'Too Many Requests',
+  444: 'No Response',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** The status of a rejected request: 429, or nginx's `limit_req_status` (default 503). */
+export function rejectStatus(config: AlgorithmConfig): number {
+  return config.kind === 'leaky-bucket' ? (config.limitReqStatus ?? 503) : 429;
+}
+
+/** Whole seconds, rounded up (RFC 9110 delay-seconds). */
+export function toSeconds(ms: number): number {
+  return Math.ceil(ms / 1000);
+}
+
+/** An sf-string (RFC 9651 §3.3.3): printable ASCII with `"` and `\` escaped. */
+function sfString(value: string): string {
+  const printable = value.replace(/[^\x20-\x7e]/g, '?');
+  return `"${printable.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+}
+
+/**
+ * The HTTP response a client gets for `decision`: status (200, or 429 / nginx's 503 on reject),
+ * `Retry-After` on reject (whole seconds, rounded up), `RateLimit-Policy` and `RateLimit` as in
+ * draft-ietf-httpapi-ratelimit-headers (q = quota, w = window s; r = remaining, t = reset s), and the
+ * legacy `X-RateLimit-Limit/-Remaining/-Reset` (reset in seconds from now). A delayed request is
+ * answered 200 once its delay has passed.
+ */
+export function toHttpResponse(
+  config: AlgorithmConfig,
+  decision: Decision,
+  options: ResponseOptions = {},
+): HttpResponse {
+  const status = decision.outcome === 'reject' ? rejectStatus(config) : 200;
+  const statusText = STATUS_TEXT[status] ?? 'Error';
+  const name = sfString(options.policyName ?? config.kind);
+  const quota = quotaOf(config);
+  const windowS = Math.max(1, toSeconds(quota.windowMs));
+  const resetS = toSeconds(decision.resetMs);
+  const headers: Array<readonly [string, string]> = [];
+  if (decision.outcome === 'reject')
+    headers.push(['Retry-After', String(toSeconds(decision.retryAfterMs))]);
+  headers.push(
+    ['RateLimit-Policy', `${name};q=${decision.limit};w=${windowS}`],
+    ['RateLimit', `${name};r=${decision.remaining};t=${resetS}`],
+    ['X-RateLimit-Limit', String(decision.limit)],
+    ['X-RateLimit-Remaining', String(decision.remaining)],
+    ['X-RateLimit-Reset', String(resetS)],
+  );
+  return { status, statusText, statusLine: `HTTP/1.1 ${status} ${statusText}`, headers };
+}

@@ -1,0 +1,152 @@
+/**
+ * The core contract (../shared/DESIGN.md, "Core contract"). Code outside this repository relies on
+ * these names and meanings: extend, never rename.
+ *
+ * Units: every duration and time is a whole number of milliseconds and carries an `Ms` suffix.
+ */
+import type { Inspection } from './inspect';
+
+/** Windows aligned to t = 0; a window admits `limit` requests. */
+export interface FixedWindowConfig {
+  kind: 'fixed-window';
+  /** Requests admitted per window. 1 – 1,000,000. */
+  limit: number;
+  /** Window length in ms. 1 – 86,400,000. */
+  windowMs: number;
+}
+
+/** A log of admitted request times; an entry counts while it is younger than the window. */
+export interface SlidingLogConfig {
+  kind: 'sliding-log';
+  limit: number;
+  windowMs: number;
+  /**
+   * Also log rejected requests (the Redis sorted-set pattern that adds before it counts). Memory then
+   * grows with offered load, and a client that keeps hammering stays blocked. Default false.
+   */
+  logRejected?: boolean;
+}
+
+/** Cloudflare's sliding-window counter: the previous window's count weighted by its overlap. */
+export interface SlidingWindowCounterConfig {
+  kind: 'sliding-window-counter';
+  limit: number;
+  windowMs: number;
+}
+
+/** Envoy `envoy.type.v3.TokenBucket`; starts full. */
+export interface TokenBucketConfig {
+  kind: 'token-bucket';
+  /** `max_tokens`: bucket capacity. 1 – 1,000,000. */
+  maxTokens: number;
+  /** `tokens_per_fill`: tokens added per `fill_interval`. 1 – 1,000,000. */
+  tokensPerFill: number;
+  /** `fill_interval` in ms. 1 – 86,400,000. */
+  fillIntervalMs: number;
+  /**
+   * 'continuous' (default): Envoy ≥ 1.31's `AtomicTokenBucket`, tokens grow every millisecond.
+   * 'interval': Envoy's older timer, `tokens_per_fill` whole tokens at every t = k·fill_interval.
+   */
+  refill?: 'continuous' | 'interval';
+  /**
+   * golang `x/time/rate` Reserve/Wait: a request that finds no token reserves the next one and waits
+   * for it when the wait is at most this many ms. 0 (default) rejects at once. 0 – 86,400,000.
+   */
+  maxDelayMs?: number;
+}
+
+/** nginx `limit_req`, an exact integer port of ngx_http_limit_req_module.c. */
+export interface LeakyBucketConfig {
+  kind: 'leaky-bucket';
+  /** `rate=` number. 1 – 1,000,000. */
+  rate: number;
+  /** `r/s` or `r/m` (nginx keeps ⌊rate·1000/60⌋ milli-requests per second for r/m). */
+  rateUnit: 'r/s' | 'r/m';
+  /** `burst=`: excess requests held (delayed) beyond the rate. 0 – 1,000,000. */
+  burst: number;
+  /** `delay=N` (requests passed undelayed within the burst) or `nodelay`. Default `delay=0`. */
+  delay: number | 'nodelay';
+  /** `limit_req_status`: the status of a rejected request. 400 – 599, default 503. */
+  limitReqStatus?: number;
+}
+
+/** GCRA as redis-cell's `CL.THROTTLE key burst count period`. */
+export interface GcraConfig {
+  kind: 'gcra';
+  /** `count` requests … 1 – 1,000,000. */
+  count: number;
+  /** … per `period`, here in ms. 1 – 86,400,000. */
+  periodMs: number;
+  /** `max_burst`: requests allowed on top of the first. 0 – 1,000,000. */
+  burst: number;
+}
+
+export type AlgorithmConfig =
+  | FixedWindowConfig
+  | SlidingLogConfig
+  | SlidingWindowCounterConfig
+  | TokenBucketConfig
+  | LeakyBucketConfig
+  | GcraConfig;
+
+export type AlgorithmKind = AlgorithmConfig['kind'];
+
+/** The config of one kind, e.g. `ConfigOf<'gcra'>`. */
+export type ConfigOf<K extends AlgorithmKind> = Extract<AlgorithmConfig, { kind: K }>;
+
+export type Outcome = 'admit' | 'delay' | 'reject';
+
+export interface Decision {
+  outcome: Outcome;
+  /** > 0 exactly when outcome is 'delay': how long the request is held before it is passed on. */
+  delayMs: number;
+  /** > 0 exactly when outcome is 'reject': the smallest whole wait after which the same request passes. */
+  retryAfterMs: number;
+  /** Further requests at this same instant that would get 'admit'. */
+  remaining: number;
+  /** The nominal quota, for headers (see `quotaOf`). */
+  limit: number;
+  /** Time until this key is back to its idle state, given no more traffic. */
+  resetMs: number;
+}
+
+/** Size of one key's state, for the memory metrics. */
+export interface StateSize {
+  /** Stored items: log entries for the sliding log, 1 for the others. */
+  entries: number;
+  /** Bytes the state takes in the reference system's layout (see README, "State size"). */
+  bytes: number;
+}
+
+export interface Limiter {
+  /** Decides one request arriving at `nowMs` for `key` (default 'default') and updates the state. */
+  decide(nowMs: number, key?: string): Decision;
+  /** The state at `nowMs` for drawing; never changes anything. */
+  inspect(nowMs: number, key?: string): Inspection;
+
+  // ---- Extensions beyond the contract (used by src/sim and the UI) ----
+
+  /** The validated config this limiter was made from. */
+  readonly config: AlgorithmConfig;
+  /** An independent deep copy: deciding on one never affects the other. */
+  clone(): Limiter;
+  /** Keys that currently hold state. */
+  keys(): IterableIterator<string>;
+  /** Number of keys that currently hold state. */
+  readonly size: number;
+  /** Size of one key's state at `nowMs` (0 entries and 0 bytes if the key is idle or unseen). */
+  stateSize(nowMs: number, key?: string): StateSize;
+  /** Forgets keys that are back to their idle state at `nowMs` (decisions are unchanged by this). */
+  prune(nowMs: number): void;
+  /** A copy of one key's state, for deployments that read state, decide, and write it back later. */
+  getState(key?: string): KeyState | undefined;
+  /** Replaces one key's state with a copy of `state` (or forgets the key when undefined). */
+  setState(key: string, state: KeyState | undefined): void;
+}
+
+/** An opaque, copyable snapshot of one key's state. Only the limiter that made it understands it. */
+export interface KeyState {
+  readonly kind: AlgorithmKind;
+}
+
+export const DEFAULT_KEY = 'default';

@@ -1,0 +1,172 @@
+import type { AlgorithmConfig, AlgorithmKind } from './types';
+
+/** One problem with a config: which field, and a sentence that names the accepted range. */
+export interface ConfigIssue {
+  /** The field, e.g. 'burst'. */
+  field: string;
+  /** E.g. "leaky-bucket burst must be a whole number from 0 to 1000000, got 2.5". */
+  message: string;
+}
+
+/** One day: the longest window, interval or period. */
+export const MAX_DURATION_MS = 86_400_000;
+/** The largest count (limit, tokens, rate, burst) a limiter accepts. */
+export const MAX_COUNT = 1_000_000;
+
+interface IntRange {
+  min: number;
+  max: number;
+  optional?: boolean;
+}
+
+/** The accepted ranges, per kind and field. The README's table is generated from the same numbers. */
+export const RANGES = {
+  'fixed-window': {
+    limit: { min: 1, max: MAX_COUNT },
+    windowMs: { min: 1, max: MAX_DURATION_MS },
+  },
+  'sliding-log': {
+    limit: { min: 1, max: MAX_COUNT },
+    windowMs: { min: 1, max: MAX_DURATION_MS },
+  },
+  'sliding-window-counter': {
+    limit: { min: 1, max: MAX_COUNT },
+    windowMs: { min: 1, max: MAX_DURATION_MS },
+  },
+  'token-bucket': {
+    maxTokens: { min: 1, max: MAX_COUNT },
+    tokensPerFill: { min: 1, max: MAX_COUNT },
+    fillIntervalMs: { min: 1, max: MAX_DURATION_MS },
+    maxDelayMs: { min: 0, max: MAX_DURATION_MS, optional: true },
+  },
+  'leaky-bucket': {
+    rate: { min: 1, max: MAX_COUNT },
+    burst: { min: 0, max: MAX_COUNT },
+    limitReqStatus: { min: 400, max: 599, optional: true },
+  },
+  gcra: {
+    count: { min: 1, max: MAX_COUNT },
+    periodMs: { min: 1, max: MAX_DURATION_MS },
+    burst: { min: 0, max: MAX_COUNT },
+  },
+} as const satisfies Record<AlgorithmKind, Record<string, IntRange>>;
+
+export const ALGORITHM_KINDS: readonly AlgorithmKind[] = [
+  'fixed-window',
+  'sliding-log',
+  'sliding-window-counter',
+  'token-bucket',
+  'leaky-bucket',
+  'gcra',
+];
+
+function describe(value: unknown): string {
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (
+    typeof value === 'number' ||
+    typeof value === 'boolean' ||
+    value === null ||
+    value === undefined
+  ) {
+    return String(value);
+  }
+  return typeof value;
+}
+
+function checkInt(
+  issues: ConfigIssue[],
+  kind: string,
+  field: string,
+  value: unknown,
+  range: IntRange,
+): void {
+  if (value === undefined && range.optional === true) return;
+  if (
+    typeof value !== 'number' ||
+    !Number.isInteger(value) ||
+    value < range.min ||
+    value > range.max
+  ) {
+    issues.push({
+      field,
+      message: `${kind} ${field} must be a whole number from ${range.min} to ${range.max}, got ${describe(value)}`,
+    });
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Every problem with `config`, or [] when it is valid. Never throws. */
+export function checkAlgorithmConfig(config: unknown): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  if (!isRecord(config)) {
+    return [
+      { field: 'kind', message: `a limiter config must be an object, got ${describe(config)}` },
+    ];
+  }
+  const kind = config.kind;
+  if (typeof kind !== 'string' || !(ALGORITHM_KINDS as readonly string[]).includes(kind)) {
+    return [
+      {
+        field: 'kind',
+        message: `kind must be one of ${ALGORITHM_KINDS.join(', ')}, got ${describe(kind)}`,
+      },
+    ];
+  }
+  const ranges: Record<string, IntRange> = RANGES[kind as AlgorithmKind];
+  for (const [field, range] of Object.entries(ranges)) {
+    checkInt(issues, kind, field, config[field], range);
+  }
+  if (
+    kind === 'sliding-log' &&
+    config.logRejected !== undefined &&
+    typeof config.logRejected !== 'boolean'
+  ) {
+    issues.push({
+      field: 'logRejected',
+      message: `sliding-log logRejected must be true or false, got ${describe(config.logRejected)}`,
+    });
+  }
+  if (
+    kind === 'token-bucket' &&
+    config.refill !== undefined &&
+    config.refill !== 'continuous' &&
+    config.refill !== 'interval'
+  ) {
+    issues.push({
+      field: 'refill',
+      message: `token-bucket refill must be 'continuous' or 'interval', got ${describe(config.refill)}`,
+    });
+  }
+  if (kind === 'leaky-bucket') {
+    if (config.rateUnit !== 'r/s' && config.rateUnit !== 'r/m') {
+      issues.push({
+        field: 'rateUnit',
+        message: `leaky-bucket rateUnit must be 'r/s' or 'r/m', got ${describe(config.rateUnit)}`,
+      });
+    }
+    if (config.delay !== 'nodelay') {
+      if (typeof config.delay === 'number') {
+        checkInt(issues, kind, 'delay', config.delay, { min: 0, max: MAX_COUNT });
+      } else {
+        issues.push({
+          field: 'delay',
+          message: `leaky-bucket delay must be a whole number from 0 to ${MAX_COUNT} or 'nodelay', got ${describe(config.delay)}`,
+        });
+      }
+    }
+  }
+  return issues;
+}
+
+/** Throws a RangeError naming every bad field and its accepted range; returns the config typed. */
+export function assertAlgorithmConfig(config: unknown): AlgorithmConfig {
+  const issues = checkAlgorithmConfig(config);
+  if (issues.length > 0) {
+    throw new RangeError(`Invalid limiter config: ${issues.map((i) => i.message).join('; ')}`);
+  }
+  return config as AlgorithmConfig;
+}

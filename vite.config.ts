@@ -1,0 +1,22 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// `base: './'` makes every asset URL relative, so the built folder works from any host and any
+// sub-path (https://example.com/tools/rate-limit-lab/ as well as file servers on a bare root).
+export default defineConfig({
+  base: './',
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    target: 'es2022',
+    sourcemap: true,
+  },
+  test: {
+    include: ['tests/{core,sim,config,export,ui}/**/*.test.{ts,tsx}'],
+    environment: 'node',
+    setupFiles: ['tests/setup.ts'],
+    // Fixed zone and locale: nothing a test prints may depend on the machine it runs on.
+    env: { TZ: 'UTC', LANG: 'en_US.UTF-8' },
+  },
+});
