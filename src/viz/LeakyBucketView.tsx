@@ -267,6 +267,7 @@ export function LeakyBucketView({
               phase="bounce"
               opacity={1 - 0.6 * p}
               onSelect={onSelectRequest}
+              {...(r === latestReject ? { label: String(r.status) } : {})}
             />
           );
         })}

@@ -275,6 +275,14 @@ export function RequestFlow({
         <text className="rl-small" x={177} y={0} dy="0.35em" data-testid="flow-rejected">
           {model.rejected} rejected
         </text>
+        {model.incoming > 0 && (
+          <>
+            <circle className="rl-mark rl-mark--pending" cx={245} cy={0} r={3.5} />
+            <text className="rl-small" x={253} y={0} dy="0.35em" data-testid="flow-incoming">
+              {model.incoming} on the way
+            </text>
+          </>
+        )}
       </g>
       <text
         className="rl-small rl-muted"

@@ -9,11 +9,11 @@ import type { AlgorithmViewProps } from './types';
 
 type Inspection = AlgorithmViewProps<'sliding-window-counter'>['inspection'];
 
-const HEIGHT = 236;
+const HEIGHT = 240;
 const CHART_TOP = 44;
 const CHART_BOTTOM = 138;
 const AXIS_Y = 142;
-const FORMULA_Y = 190;
+const FORMULA_Y = 196;
 
 // No thousands separator inside a fraction: "999/1000" reads better than "999/1,000".
 const upTo3 = format('.3~f');
@@ -153,10 +153,23 @@ export function SlidingWindowCounterView({
         width={px(x(s + W) - x(s) - 4)}
         height={barH(c)}
       />
-      <text className="rl-small" x={px((x(s - W) + x(s)) / 2)} y={px(y(p) - 6)} textAnchor="middle">
+      {/* Counts under their windows, clear of the bars and the limit line. */}
+      <text
+        className="rl-small"
+        x={px((x(s - W) + x(s)) / 2)}
+        y={AXIS_Y + 28}
+        textAnchor="middle"
+        data-testid="previous-label"
+      >
         previous {formatCount(p)}
       </text>
-      <text className="rl-small" x={px((x(s) + x(s + W)) / 2)} y={px(y(c) - 6)} textAnchor="middle">
+      <text
+        className="rl-small"
+        x={px((x(s) + x(s + W)) / 2)}
+        y={AXIS_Y + 28}
+        textAnchor="middle"
+        data-testid="current-label"
+      >
         current {formatCount(c)}
       </text>
 

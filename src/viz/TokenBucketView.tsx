@@ -58,11 +58,13 @@ export function TokenBucketView({
   const w = Math.max(300, width);
   const hasDelay = i.maxDelayMs > 0;
   const height = hasDelay ? 214 : 170;
-  const bx0 = 16;
-  const bw = clamp(w * 0.3, 100, 170);
+  const max0 = Math.max(1, i.maxTokens);
+  // A level bucket leaves room on its left for the scale.
+  const bx0 = max0 > MAX_COINS ? 52 : 16;
+  const bw = clamp(w * 0.3, 100, 170) - (max0 > MAX_COINS ? 24 : 0);
   const panelX = bx0 + bw + 24;
   const panelW = w - panelX - 12;
-  const max = Math.max(1, i.maxTokens);
+  const max = max0;
   const tokens = clamp(finite(i.tokens), -max * 1e6, max);
   const level = Math.max(0, tokens);
   const whole = Math.floor(level + 1e-9);
@@ -74,7 +76,7 @@ export function TokenBucketView({
       const y = scaleLinear()
         .domain([0, max])
         .range([FLOOR - 2, TOP]);
-      return { kind: 'level' as const, y, ticks: y.ticks(4).filter((t) => t > 0 && t < max * 0.9) };
+      return { kind: 'level' as const, y, ticks: y.ticks(4).filter((t) => t < max * 0.9) };
     }
     const innerW = bw - 10;
     const innerH = FLOOR - TOP - 6;
@@ -85,7 +87,7 @@ export function TokenBucketView({
       y: FLOOR - 3 - (Math.floor(k / cols) + 0.5) * cell,
     }));
     return { kind: 'coins' as const, coins, r: cell * 0.4 };
-  }, [max, bw]);
+  }, [max, bw, bx0]);
 
   const partialPath = useMemo(() => {
     if (geometry.kind !== 'coins' || frac <= 0.001 || whole >= max) return null;
@@ -169,7 +171,7 @@ export function TokenBucketView({
           <text
             key={t}
             className="rl-small rl-muted"
-            x={px(bx0 + bw - 6)}
+            x={px(bx0 - 6)}
             y={px(y(t))}
             dy="0.35em"
             textAnchor="end"

@@ -36,6 +36,7 @@ describe('RequestFlow', () => {
     draw(1100, false);
     expect(screen.getByTestId('request-3')).toHaveAttribute('data-phase', 'incoming');
     expect(screen.getByTestId('request-3')).toHaveAttribute('data-outcome', 'pending');
+    expect(screen.getByTestId('flow-incoming')).toHaveTextContent('1 on the way');
   });
 
   it('positions follow the virtual clock: the same time draws the same frame, a later one moves', () => {
