@@ -19,10 +19,14 @@ const AXIS_Y = 134;
 /** Tolerances up to this many emission intervals draw one cell per interval. */
 const MAX_CELLS = 40;
 
-/** True when a request at `nowMs` passes: now ≥ allow-at (float, with a margin for rounding). */
+/**
+ * True when a request at `nowMs` passes: now ≥ allow-at. The inspection's times are floats for
+ * drawing; the exact ones are multiples of 1/count ms (≥ 1e-6 ms apart), so a margin of a few float
+ * steps at these magnitudes separates rounding noise from a real difference.
+ */
 export function gcraAdmits(i: Inspection): boolean {
-  const margin = 1e-9 * Math.max(1, Math.abs(i.nowMs), i.toleranceMs);
-  return i.allowAtMs - i.nowMs <= margin;
+  const magnitude = Math.max(1, Math.abs(i.nowMs), Math.abs(i.tatMs), i.toleranceMs);
+  return i.allowAtMs - i.nowMs <= magnitude * 16 * Number.EPSILON;
 }
 
 /** "GCRA: TAT 350 ms ahead of now; τ 1 s, T 100 ms; the next request is admitted." */

@@ -59,14 +59,21 @@ describe('GcraView', () => {
         fc.integer({ min: 0, max: 6 }),
         fc.array(fc.integer({ min: 0, max: 5000 }), { maxLength: 40 }),
         fc.integer({ min: 0, max: 6000 }),
-        (count, periodMs, b, times, t) => {
+        fc.constantFrom(0, 1_700_000_000_000, 2 ** 40),
+        (count, periodMs, b, times, t0, base) => {
+          // Also far from 0 (a Unix-epoch-like clock): the margin must not grow into whole ms.
+          const t = t0 + base;
           const limiter = createLimiter({ kind: 'gcra', count, periodMs, burst: b });
-          for (const a of times.filter((x) => x <= t).sort((x, y) => x - y)) limiter.decide(a);
+          for (const a of times
+            .map((x) => x + base)
+            .filter((x) => x <= t)
+            .sort((x, y) => x - y))
+            limiter.decide(a);
           const i = limiter.inspect(t) as GcraInspection;
           expect(gcraAdmits(i)).toBe(limiter.clone().decide(t).outcome === 'admit');
         },
       ),
-      { numRuns: 500 },
+      { numRuns: 2000 },
     );
   });
 });
