@@ -1,0 +1,3 @@
+import { runSimBench } from './sim';
+
+await runSimBench();
