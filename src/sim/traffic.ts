@@ -1,7 +1,7 @@
 /**
  * Traffic sources → first attempts. Each source yields whole-millisecond times in ascending order,
- * drawn from its own random stream (seed, source index), so adding a source never changes another's
- * arrivals. The sources are merged in time order; ties keep source order.
+ * drawn from its own random stream (seed, source index), so adding a source after the others (or
+ * removing the last) never changes their arrivals. The sources are merged in time order; ties keep source order.
  */
 import { Rng, exponential } from './random';
 import type { TrafficSource } from './types';
