@@ -40,7 +40,11 @@ function counts(): OutcomeCounts {
 }
 
 /** The most values of ascending `times[0..n)` inside any [t, t + windowMs). */
-export function peakWindow(times: Int32Array, n: number, windowMs: number): PeakWindow {
+export function peakWindow(
+  times: Int32Array | Float64Array,
+  n: number,
+  windowMs: number,
+): PeakWindow {
   let best = 0;
   let startMs = -1;
   let i = 0;
@@ -56,14 +60,14 @@ export function peakWindow(times: Int32Array, n: number, windowMs: number): Peak
 }
 
 /** Nearest-rank percentile of ascending `sorted` (0 when empty). */
-function percentile(sorted: Int32Array, p: number): number {
+function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] as number;
 }
 
 export function laneMetrics(input: LaneMetricsInput): {
   metrics: LaneMetrics;
-  releasesMs: Int32Array;
+  releasesMs: Float64Array;
 } {
   const { columns: c, arrivals, clientKey, untilMs, binMs, windowMs, stats } = input;
   const rows = c.rows;
@@ -93,8 +97,9 @@ export function laneMetrics(input: LaneMetricsInput): {
   let nPassed = 0;
   let nDelayed = 0;
   for (let r = 0; r < rows; r += 1) if (c.outcome[r] === OUTCOME_DELAY) nDelayed += 1;
-  const delays = new Int32Array(nDelayed);
-  const releases = new Int32Array(nDelayed);
+  // Float64: a delay may pass 2^31 ms with extreme configs.
+  const delays = new Float64Array(nDelayed);
+  const releases = new Float64Array(nDelayed);
   let d = 0;
   let delaySum = 0;
   let backendAfterEnd = 0;
@@ -148,7 +153,7 @@ export function laneMetrics(input: LaneMetricsInput): {
   delays.sort();
   releases.sort();
   // Backend arrivals in time order: admitted requests (ascending already) merged with releases.
-  const backendAt = new Int32Array(nPassed);
+  const backendAt = new Float64Array(nPassed);
   let nBackend = 0;
   let k = 0;
   for (let r = 0; r < rows; r += 1) {

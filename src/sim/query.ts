@@ -34,7 +34,7 @@ export function rowsDecidedBy(columns: LaneColumns, tMs: number): number {
 }
 
 /** The first value > tMs in ascending `sorted`, or +Infinity. */
-function firstAfter(sorted: Int32Array, n: number, tMs: number): number {
+function firstAfter(sorted: Int32Array | Float64Array, n: number, tMs: number): number {
   let lo = 0;
   let hi = n;
   while (lo < hi) {

@@ -36,12 +36,15 @@ import type {
 } from './types';
 import { SimulationInputError, configOf, validateRun } from './validate';
 
-/** Rows between checkpoints to start with; doubled (and every other checkpoint dropped) when a
- * lane's checkpoints pass their share of CHECKPOINT_BUDGET_BYTES. Replaying 1024 rows takes well
- * under a millisecond. */
-export const CHECKPOINT_EVERY = 1024;
+/**
+ * Rows between checkpoints to start with; doubled (and every other checkpoint dropped) when a
+ * lane's checkpoints pass their share of CHECKPOINT_BUDGET_BYTES. Replaying 512 rows in each of six
+ * lanes takes about half a millisecond here.
+ */
+export const CHECKPOINT_EVERY = 512;
 /** Estimated bytes all checkpoints of a run may take. */
 export const CHECKPOINT_BUDGET_BYTES = 48 * 1024 * 1024;
+const INT32_MAX = 2147483647;
 /** Bytes a key costs in a checkpoint beyond its state (Map entry, object header, key string). */
 const KEY_OVERHEAD_BYTES = 64;
 
@@ -147,52 +150,88 @@ class RetryQueue {
   }
 }
 
-/** Growable lane columns. */
+/**
+ * Columns every lane can share instead of storing: without retries a lane's rows are the first
+ * attempts one for one (arrival, origin, attempt 1), and with one instance every row goes to 0.
+ */
+export interface SharedColumns {
+  firstAttempts: { arrivalMs: Int32Array; origin: Int32Array; attempt: Uint8Array } | null;
+  /** One instance: the lanes get one all-zero column, sized after the run. */
+  oneInstance: boolean;
+}
+
+type ColumnName = Exclude<keyof LaneColumns, 'rows'>;
+const INT32_COLUMNS: readonly ColumnName[] = [
+  'arrivalMs',
+  'origin',
+  'waitMs',
+  'remaining',
+  'resetMs',
+] as const;
+
+/** Growable lane columns; shared columns are referenced, never written or resized. */
 class ColumnBuilder {
   arrivalMs: Int32Array;
   origin: Int32Array;
   attempt: Uint8Array;
   outcome: Uint8Array;
   instance: Uint8Array;
-  waitMs: Int32Array;
+  waitMs: Int32Array | Float64Array;
   remaining: Int32Array;
-  resetMs: Int32Array;
+  resetMs: Int32Array | Float64Array;
+  /** Columns this builder owns (allocates and grows). */
+  private readonly own: ColumnName[];
 
   constructor(
     public capacity: number,
     private readonly max: number,
+    shared: SharedColumns,
   ) {
-    this.arrivalMs = new Int32Array(capacity);
-    this.origin = new Int32Array(capacity);
-    this.attempt = new Uint8Array(capacity);
-    this.outcome = new Uint8Array(capacity);
-    this.instance = new Uint8Array(capacity);
-    this.waitMs = new Int32Array(capacity);
-    this.remaining = new Int32Array(capacity);
-    this.resetMs = new Int32Array(capacity);
+    const first = shared.firstAttempts;
+    this.own = ['outcome', 'waitMs', 'remaining', 'resetMs'];
+    if (first === null) this.own.push('arrivalMs', 'origin', 'attempt');
+    if (!shared.oneInstance) this.own.push('instance');
+    const empty = new Int32Array(0);
+    const empty8 = new Uint8Array(0);
+    this.arrivalMs = first?.arrivalMs ?? empty;
+    this.origin = first?.origin ?? empty;
+    this.attempt = first?.attempt ?? empty8;
+    this.instance = empty8;
+    this.outcome = empty8;
+    this.waitMs = empty;
+    this.remaining = empty;
+    this.resetMs = empty;
+    this.resize(capacity);
   }
 
   /** Grows to at least one more row (up to `max`). */
   grow(): void {
-    this.capacity = Math.min(this.max, Math.max(1024, this.capacity * 2));
-    this.resize(this.capacity);
+    this.resize(Math.min(this.max, Math.max(1024, this.capacity * 2)));
   }
 
-  resize(capacity: number): void {
-    const re = <T extends Int32Array | Uint8Array>(a: T, make: (n: number) => T): T => {
-      const b = make(capacity);
-      b.set(a.subarray(0, Math.min(a.length, capacity)));
-      return b;
-    };
-    this.arrivalMs = re(this.arrivalMs, (n) => new Int32Array(n));
-    this.origin = re(this.origin, (n) => new Int32Array(n));
-    this.attempt = re(this.attempt, (n) => new Uint8Array(n));
-    this.outcome = re(this.outcome, (n) => new Uint8Array(n));
-    this.instance = re(this.instance, (n) => new Uint8Array(n));
-    this.waitMs = re(this.waitMs, (n) => new Int32Array(n));
-    this.remaining = re(this.remaining, (n) => new Int32Array(n));
-    this.resetMs = re(this.resetMs, (n) => new Int32Array(n));
+  private resize(capacity: number): void {
+    for (const name of this.own) {
+      const old = this[name];
+      const next =
+        old instanceof Float64Array
+          ? new Float64Array(capacity)
+          : INT32_COLUMNS.includes(name)
+            ? new Int32Array(capacity)
+            : new Uint8Array(capacity);
+      next.set(old.subarray(0, Math.min(old.length, capacity)));
+      (this as Record<ColumnName, Int32Array | Uint8Array | Float64Array>)[name] = next;
+    }
     this.capacity = capacity;
+  }
+
+  /**
+   * Switches waitMs and resetMs to Float64Array, keeping their values: called the first time a
+   * value would not fit an Int32Array (over 2^31 − 1 ms), so nothing is ever stored wrapped.
+   */
+  widen(): void {
+    if (this.waitMs instanceof Float64Array) return;
+    this.waitMs = Float64Array.from(this.waitMs);
+    this.resetMs = Float64Array.from(this.resetMs);
   }
 
   finish(rows: number): LaneColumns {
@@ -231,33 +270,45 @@ interface LaneContext {
   horizonMs: number;
   maxRows: number;
   checkpointBudget: number;
+  shared: SharedColumns;
 }
 
-/** Limiter memory of every store at one moment, added into `perKey` as a running maximum. */
+/** Per-key running maxima of limiter memory, and scratch space for one sample. */
+interface StateSampler {
+  keyIndex: ReadonlyMap<string, number>;
+  peakBytes: Float64Array;
+  peakEntries: Float64Array;
+  nowBytes: Float64Array;
+  nowEntries: Float64Array;
+}
+
+/** Limiter memory of every store at one moment, summed per key into the running maxima. */
 function sampleState(
   stores: readonly Limiter[],
   wallMs: number,
-  keyIndex: ReadonlyMap<string, number>,
-  perKeyPeak: Float64Array,
-  perKeyNow: Float64Array,
+  s: StateSampler,
 ): { bytes: number; entries: number; keys: number } {
   let bytes = 0;
   let entries = 0;
   let keys = 0;
-  perKeyNow.fill(0);
+  s.nowBytes.fill(0);
+  s.nowEntries.fill(0);
   for (const store of stores) {
     for (const key of store.keys()) {
       const size = store.stateSize(wallMs, key);
       bytes += size.bytes;
       entries += size.entries;
       keys += 1;
-      const k = keyIndex.get(key);
-      if (k !== undefined) perKeyNow[k] = (perKeyNow[k] as number) + size.bytes;
+      const k = s.keyIndex.get(key);
+      if (k !== undefined) {
+        s.nowBytes[k] = (s.nowBytes[k] as number) + size.bytes;
+        s.nowEntries[k] = (s.nowEntries[k] as number) + size.entries;
+      }
     }
   }
-  for (let k = 0; k < perKeyNow.length; k += 1) {
-    if ((perKeyNow[k] as number) > (perKeyPeak[k] as number))
-      perKeyPeak[k] = perKeyNow[k] as number;
+  for (let k = 0; k < s.nowBytes.length; k += 1) {
+    s.peakBytes[k] = Math.max(s.peakBytes[k] as number, s.nowBytes[k] as number);
+    s.peakEntries[k] = Math.max(s.peakEntries[k] as number, s.nowEntries[k] as number);
   }
   return { bytes, entries, keys };
 }
@@ -269,10 +320,18 @@ function runLane(ctx: LaneContext): LaneRun {
   const pick = balancer(deployment, seed);
   const wallAt = ctx.clock.cursor();
   const queue = new RetryQueue();
-  const cols = new ColumnBuilder(Math.min(maxRows, arrivals.count + 64), maxRows);
-  const keyIndex = new Map(keyNames.map((k, i) => [k, i]));
-  const perKeyPeak = new Float64Array(keyNames.length);
-  const perKeyNow = new Float64Array(keyNames.length);
+  const sharesFirst = ctx.shared.firstAttempts !== null;
+  const sharesInstance = ctx.shared.oneInstance;
+  // Without retries there is one row per first attempt; with them, room for some retries to start.
+  const capacity = sharesFirst ? arrivals.count : arrivals.count + 1024;
+  const cols = new ColumnBuilder(Math.min(maxRows, capacity), maxRows, ctx.shared);
+  const sampler: StateSampler = {
+    keyIndex: new Map(keyNames.map((k, i) => [k, i])),
+    peakBytes: new Float64Array(keyNames.length),
+    peakEntries: new Float64Array(keyNames.length),
+    nowBytes: new Float64Array(keyNames.length),
+    nowEntries: new Float64Array(keyNames.length),
+  };
   const stats: LaneRunStats = {
     gaveUp: 0,
     passedOnRetry: 0,
@@ -283,7 +342,8 @@ function runLane(ctx: LaneContext): LaneRun {
       peakAtMs: 0,
       endBytes: 0,
       endEntries: 0,
-      perKeyPeakBytes: perKeyPeak,
+      perKeyPeakBytes: sampler.peakBytes,
+      perKeyPeakEntries: sampler.peakEntries,
     },
   };
   const checkpoints: Checkpoint[] = [];
@@ -311,7 +371,7 @@ function runLane(ctx: LaneContext): LaneRun {
     }
     if (row % every === 0) {
       const wallMs = wallAt(t);
-      const sample = sampleState(engine.stores, wallMs, keyIndex, perKeyPeak, perKeyNow);
+      const sample = sampleState(engine.stores, wallMs, sampler);
       if (sample.bytes > stats.state.peakBytes) {
         stats.state.peakBytes = sample.bytes;
         stats.state.peakAtMs = t;
@@ -350,10 +410,13 @@ function runLane(ctx: LaneContext): LaneRun {
     const d = engine.decide(t, wallAt(t), instance, key);
 
     if (row === cols.capacity) cols.grow();
-    cols.arrivalMs[row] = t;
-    cols.origin[row] = origin;
-    cols.attempt[row] = attempt;
-    cols.instance[row] = instance;
+    if (!sharesFirst) {
+      cols.arrivalMs[row] = t;
+      cols.origin[row] = origin;
+      cols.attempt[row] = attempt;
+    }
+    if (!sharesInstance) cols.instance[row] = instance;
+    if (d.resetMs > INT32_MAX || d.delayMs > INT32_MAX || d.retryAfterMs > INT32_MAX) cols.widen();
     cols.remaining[row] = d.remaining;
     cols.resetMs[row] = d.resetMs;
     if (d.outcome === 'admit') {
@@ -376,13 +439,7 @@ function runLane(ctx: LaneContext): LaneRun {
   }
 
   engine.flush(completeUntilMs);
-  const end = sampleState(
-    engine.stores,
-    wallAt(Math.max(0, completeUntilMs - 1)),
-    keyIndex,
-    perKeyPeak,
-    perKeyNow,
-  );
+  const end = sampleState(engine.stores, wallAt(Math.max(0, completeUntilMs - 1)), sampler);
   stats.state.endBytes = end.bytes;
   stats.state.endEntries = end.entries;
   if (end.bytes > stats.state.peakBytes) {
@@ -446,6 +503,19 @@ export function simulate(
   }
   const clock = new WallClock(sc.clock);
   const maxRows = Math.floor(MAX_DECISIONS / configs.length);
+  const shared: SharedColumns = {
+    firstAttempts: null,
+    oneInstance: sc.deployment.instances === 1,
+  };
+  if (sc.retry.onReject === 'give-up' || sc.retry.maxAttempts === 1) {
+    const origin = new Int32Array(arrivals.count);
+    for (let i = 0; i < arrivals.count; i += 1) origin[i] = i;
+    shared.firstAttempts = {
+      arrivalMs: arrivals.timeMs,
+      origin,
+      attempt: new Uint8Array(arrivals.count).fill(1),
+    };
+  }
   const runs = configs.map((config) =>
     runLane({
       config,
@@ -457,8 +527,13 @@ export function simulate(
       horizonMs: merged.completeUntilMs,
       maxRows,
       checkpointBudget: CHECKPOINT_BUDGET_BYTES / configs.length,
+      shared,
     }),
   );
+  if (shared.oneInstance) {
+    const zeros = new Uint8Array(Math.max(0, ...runs.map((r) => r.columns.rows)));
+    for (const run of runs) run.columns.instance = zeros;
+  }
   runs.forEach((run, i) => {
     if (run.cut) {
       truncation.push(

@@ -284,6 +284,9 @@ export interface ArrivalTable {
  * Every attempt one limiter saw, in the order it decided them (by arrival time; at one instant
  * first attempts come before retries, retries in the order they were scheduled). Row index = request
  * id within the lane. The arrays may be longer than `rows` (spare capacity): read only [0, rows).
+ * Read-only: to save memory, columns that are the same for every lane are one shared array (without
+ * retries arrivalMs is `ArrivalTable.timeMs` and origin/attempt are shared; with one instance,
+ * `instance` is one zero array).
  */
 export interface LaneColumns {
   rows: number;
@@ -297,12 +300,16 @@ export interface LaneColumns {
   outcome: Uint8Array;
   /** The instance the balancer sent it to (0-based). */
   instance: Uint8Array;
-  /** delayMs when delayed, retryAfterMs when rejected, 0 when admitted (the core makes the other 0). */
-  waitMs: Int32Array;
+  /**
+   * delayMs when delayed, retryAfterMs when rejected, 0 when admitted (the core makes the other 0).
+   * Int32Array, or Float64Array in a lane where some value passed 2^31 − 1 ms (24.8 days: possible
+   * with extreme configs such as 1r/m with a huge burst).
+   */
+  waitMs: Int32Array | Float64Array;
   /** Decision.remaining. */
   remaining: Int32Array;
-  /** Decision.resetMs. */
-  resetMs: Int32Array;
+  /** Decision.resetMs. Int32Array, or Float64Array as for waitMs. */
+  resetMs: Int32Array | Float64Array;
 }
 
 /** Counts of one lane's attempts by outcome. */
@@ -371,6 +378,8 @@ export interface LaneMetrics {
     endEntries: number;
     /** Largest bytes seen for each key (index as in `keyNames`) at a sample. */
     perKeyPeakBytes: Float64Array;
+    /** Largest entries seen for each key at a sample. */
+    perKeyPeakEntries: Float64Array;
   };
 }
 
@@ -384,7 +393,7 @@ export interface LaneResult {
   /** Every event before this virtual time was simulated (untilMs unless the lane was cut). */
   completeUntilMs: number;
   /** Release times of the delayed rows, ascending (for "next event" and backend drawing). */
-  releasesMs: Int32Array;
+  releasesMs: Float64Array;
 }
 
 /** Where two limiters first decide differently on the same first attempt. */

@@ -166,3 +166,32 @@ describe('memory cap', () => {
     expect(r.memory.bytesPerDecision).toBeGreaterThan(20);
   });
 });
+
+describe('extreme configs', () => {
+  it('store waits and resets past 2^31 ms exactly instead of wrapping', () => {
+    const r = simulate(
+      [
+        // 30 admitted at once, each pushing the TAT one day ahead: the last resets in 30 days.
+        { kind: 'gcra', count: 1, periodMs: 86_400_000, burst: 1_000_000 },
+        // 1r/m drains 16 milli-requests per second: the n-th queued request waits n·62,500 ms.
+        { kind: 'leaky-bucket', rate: 1, rateUnit: 'r/m', burst: 1_000_000, delay: 0 },
+      ],
+      scenario({ sources: [{ kind: 'burst', atMs: 0, count: 40_000 }] }),
+      1000,
+    );
+    const gcra = r.lanes[0]!.columns;
+    expect(gcra.resetMs).toBeInstanceOf(Float64Array);
+    expect(gcra.resetMs[29]).toBe(30 * 86_400_000);
+    const nginx = r.lanes[1]!.columns;
+    expect(nginx.waitMs).toBeInstanceOf(Float64Array);
+    expect(nginx.waitMs[39_999]).toBe(39_999 * 62_500);
+    expect(r.lanes[1]!.metrics.delay.maxMs).toBe(39_999 * 62_500);
+    // An ordinary lane keeps the compact Int32 columns.
+    const plain = simulate(
+      [{ kind: 'fixed-window', limit: 5, windowMs: 1000 }],
+      scenario({}),
+      1000,
+    );
+    expect(plain.lanes[0]!.columns.waitMs).toBeInstanceOf(Int32Array);
+  });
+});

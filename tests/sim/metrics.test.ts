@@ -154,6 +154,7 @@ describe('state size', () => {
     // Every request of the last second is logged: 100 entries of 8 bytes.
     expect(logging.peakEntries).toBe(100);
     expect(logging.perKeyPeakBytes[0]).toBe(800);
+    expect(logging.perKeyPeakEntries[0]).toBe(100);
   });
 
   it('counts each instance of a local deployment', () => {
