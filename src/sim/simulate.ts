@@ -160,16 +160,17 @@ export interface SharedColumns {
   oneInstance: boolean;
 }
 
-type ColumnName = Exclude<keyof LaneColumns, 'rows'>;
-const INT32_COLUMNS: readonly ColumnName[] = [
-  'arrivalMs',
-  'origin',
-  'waitMs',
-  'remaining',
-  'resetMs',
-] as const;
+/** A copy of `a` with room for `capacity` values (or cut to it). */
+function resized<T extends Int32Array | Uint8Array | Float64Array>(a: T, capacity: number): T {
+  const b = new (a.constructor as new (n: number) => T)(capacity);
+  b.set(a.subarray(0, Math.min(a.length, capacity)));
+  return b;
+}
 
-/** Growable lane columns; shared columns are referenced, never written or resized. */
+/**
+ * Growable lane columns; shared columns are referenced, never written or resized. Fields are
+ * assigned by name only (no computed keys), so the object keeps one fast shape in the hot loop.
+ */
 class ColumnBuilder {
   arrivalMs: Int32Array;
   origin: Int32Array;
@@ -179,8 +180,8 @@ class ColumnBuilder {
   waitMs: Int32Array | Float64Array;
   remaining: Int32Array;
   resetMs: Int32Array | Float64Array;
-  /** Columns this builder owns (allocates and grows). */
-  private readonly own: ColumnName[];
+  private readonly ownFirst: boolean;
+  private readonly ownInstance: boolean;
 
   constructor(
     public capacity: number,
@@ -188,20 +189,16 @@ class ColumnBuilder {
     shared: SharedColumns,
   ) {
     const first = shared.firstAttempts;
-    this.own = ['outcome', 'waitMs', 'remaining', 'resetMs'];
-    if (first === null) this.own.push('arrivalMs', 'origin', 'attempt');
-    if (!shared.oneInstance) this.own.push('instance');
-    const empty = new Int32Array(0);
-    const empty8 = new Uint8Array(0);
-    this.arrivalMs = first?.arrivalMs ?? empty;
-    this.origin = first?.origin ?? empty;
-    this.attempt = first?.attempt ?? empty8;
-    this.instance = empty8;
-    this.outcome = empty8;
-    this.waitMs = empty;
-    this.remaining = empty;
-    this.resetMs = empty;
-    this.resize(capacity);
+    this.ownFirst = first === null;
+    this.ownInstance = !shared.oneInstance;
+    this.arrivalMs = first?.arrivalMs ?? new Int32Array(capacity);
+    this.origin = first?.origin ?? new Int32Array(capacity);
+    this.attempt = first?.attempt ?? new Uint8Array(capacity);
+    this.instance = new Uint8Array(this.ownInstance ? capacity : 0);
+    this.outcome = new Uint8Array(capacity);
+    this.waitMs = new Int32Array(capacity);
+    this.remaining = new Int32Array(capacity);
+    this.resetMs = new Int32Array(capacity);
   }
 
   /** Grows to at least one more row (up to `max`). */
@@ -210,17 +207,16 @@ class ColumnBuilder {
   }
 
   private resize(capacity: number): void {
-    for (const name of this.own) {
-      const old = this[name];
-      const next =
-        old instanceof Float64Array
-          ? new Float64Array(capacity)
-          : INT32_COLUMNS.includes(name)
-            ? new Int32Array(capacity)
-            : new Uint8Array(capacity);
-      next.set(old.subarray(0, Math.min(old.length, capacity)));
-      (this as Record<ColumnName, Int32Array | Uint8Array | Float64Array>)[name] = next;
+    if (this.ownFirst) {
+      this.arrivalMs = resized(this.arrivalMs, capacity);
+      this.origin = resized(this.origin, capacity);
+      this.attempt = resized(this.attempt, capacity);
     }
+    if (this.ownInstance) this.instance = resized(this.instance, capacity);
+    this.outcome = resized(this.outcome, capacity);
+    this.waitMs = resized(this.waitMs, capacity);
+    this.remaining = resized(this.remaining, capacity);
+    this.resetMs = resized(this.resetMs, capacity);
     this.capacity = capacity;
   }
 

@@ -14,7 +14,7 @@ describe('peakWindow', () => {
         fc.array(fc.integer({ min: 0, max: 5000 }), { maxLength: 80 }),
         fc.integer({ min: 1, max: 2000 }),
         (values, windowMs) => {
-          const sorted = Int32Array.from(values).sort();
+          const sorted = Float64Array.from(values).sort();
           let best = 0;
           for (const start of sorted) {
             const n = values.filter((v) => v >= start && v < start + windowMs).length;
