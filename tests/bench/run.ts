@@ -4,7 +4,10 @@
  * through an export getter and the figures say more about the loader than about the code.
  */
 import { runBenchChild, runCoreBench } from './core';
+import { runSimBench } from './sim';
 
 if (!(await runBenchChild())) {
   await runCoreBench();
+  console.log('');
+  await runSimBench();
 }

@@ -1,0 +1,129 @@
+/**
+ * Where a lane's limiter state lives and how instances reach it: local per instance, one shared
+ * store updated atomically, or a shared store read at arrival and written back a round trip later.
+ * The same engine runs the simulation and the replays behind seeking, so both decide alike.
+ */
+import { createLimiter } from '../core';
+import type { AlgorithmConfig, Decision, KeyState, Limiter } from '../core';
+import { DRAW_BALANCE } from './clients';
+import { hash32 } from './random';
+import type { Deployment } from './types';
+
+/** A racy instance's write of one key's state, landing at `atMs`. */
+interface PendingWrite {
+  atMs: number;
+  key: string;
+  /** Never mutated once queued (setState copies), so snapshots may share it. */
+  state: KeyState | undefined;
+}
+
+/** A copy of an engine's state: the stores and the writes still in flight. */
+export interface EngineSnapshot {
+  stores: Limiter[];
+  writes: PendingWrite[];
+}
+
+export class LaneEngine {
+  /** Local: one per instance. Shared: one. */
+  readonly stores: Limiter[];
+  private readonly racy: boolean;
+  private readonly local: boolean;
+  private readonly roundTripMs: number;
+  /** Rejected requests change state only for a sliding log that logs them. */
+  private readonly writesOnReject: boolean;
+  /** Racy: the instance's working copy of one key at a time. */
+  private readonly scratch: Limiter | null;
+  private scratchKey: string | null = null;
+  /** Racy: writes in flight, by landing time (reads happen in time order, so a FIFO). */
+  private writes: PendingWrite[] = [];
+  private writeHead = 0;
+
+  constructor(
+    readonly config: AlgorithmConfig,
+    readonly deployment: Deployment,
+    from?: EngineSnapshot,
+  ) {
+    this.local = deployment.state === 'local';
+    this.racy = deployment.state === 'shared-racy';
+    this.roundTripMs = deployment.roundTripMs;
+    this.writesOnReject = config.kind === 'sliding-log' && config.logRejected === true;
+    const n = this.local ? deployment.instances : 1;
+    if (from !== undefined) {
+      this.stores = from.stores.map((s) => s.clone());
+      this.writes = from.writes.slice();
+    } else {
+      this.stores = [];
+      for (let i = 0; i < n; i += 1) this.stores.push(createLimiter(config));
+    }
+    this.scratch = this.racy ? createLimiter(config) : null;
+  }
+
+  /** Lands every write due at or before `tMs` (a write lands before a read at the same instant). */
+  flush(tMs: number): void {
+    const writes = this.writes;
+    if (this.writeHead === writes.length) return;
+    const store = this.stores[0] as Limiter;
+    while (this.writeHead < writes.length) {
+      const w = writes[this.writeHead] as PendingWrite;
+      if (w.atMs > tMs) break;
+      store.setState(w.key, w.state);
+      this.writeHead += 1;
+    }
+    if (this.writeHead === writes.length) {
+      writes.length = 0;
+      this.writeHead = 0;
+    } else if (this.writeHead > 1024 && this.writeHead * 2 > writes.length) {
+      this.writes = writes.slice(this.writeHead);
+      this.writeHead = 0;
+    }
+  }
+
+  /** Decides a request arriving at virtual `tMs` (wall `wallMs`) at `instance` for `key`. */
+  decide(tMs: number, wallMs: number, instance: number, key: string): Decision {
+    if (!this.racy) return (this.stores[this.local ? instance : 0] as Limiter).decide(wallMs, key);
+    this.flush(tMs);
+    const store = this.stores[0] as Limiter;
+    const scratch = this.scratch as Limiter;
+    if (this.scratchKey !== null && this.scratchKey !== key)
+      scratch.setState(this.scratchKey, undefined);
+    this.scratchKey = key;
+    scratch.setState(key, store.getState(key));
+    const d = scratch.decide(wallMs, key);
+    if (d.outcome !== 'reject' || this.writesOnReject) {
+      this.writes.push({ atMs: tMs + this.roundTripMs, key, state: scratch.getState(key) });
+    }
+    return d;
+  }
+
+  /** Writes read but not yet landed. */
+  get inFlight(): number {
+    return this.writes.length - this.writeHead;
+  }
+
+  /** An independent copy of the stores and in-flight writes. */
+  snapshot(): EngineSnapshot {
+    return {
+      stores: this.stores.map((s) => s.clone()),
+      writes: this.writes.slice(this.writeHead),
+    };
+  }
+}
+
+/** Picks an instance per attempt. Round-robin counts this lane's attempts; random draws per attempt. */
+export function balancer(
+  deployment: Deployment,
+  seed: number,
+): (origin: number, attempt: number) => number {
+  const n = deployment.instances;
+  if (n === 1) return () => 0;
+  if (deployment.balancer === 'random') {
+    // Keyed by (origin, attempt): a first attempt goes to the same instance in every lane.
+    return (origin, attempt) => hash32(seed, DRAW_BALANCE, origin, attempt) % n;
+  }
+  let next = 0;
+  return () => {
+    const i = next;
+    next = next + 1 === n ? 0 : next + 1;
+    return i;
+  };
+}

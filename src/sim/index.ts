@@ -1,0 +1,55 @@
+/**
+ * Rate Limit Lab simulation: a scenario (traffic, clients, retries, deployment, clock) run through
+ * one or more limiters against a virtual clock, deterministically, with metrics and seeking.
+ * Pure TypeScript on top of src/core: no DOM, React, clocks or ambient randomness.
+ *
+ * "Every limiter sees the same arrivals" means the same first attempts: retries depend on each
+ * limiter's own rejections, so each lane has its own.
+ */
+export { simulate, defaultBinMs, CHECKPOINT_EVERY, CHECKPOINT_BUDGET_BYTES } from './simulate';
+export {
+  validateScenario,
+  validateLimiters,
+  validateRun,
+  SimulationInputError,
+  configOf,
+} from './validate';
+export { Seeker, seekerFor, stateAt } from './seek';
+export type { SimState, LaneState, StoreState } from './seek';
+export {
+  rowRange,
+  rowsDecidedBy,
+  nextEventAfter,
+  decisionAt,
+  requestAt,
+  responseAt,
+  attemptsOf,
+} from './query';
+export type { RequestInfo } from './query';
+export { SHARED_KEY, keysOf } from './clients';
+export { WallClock } from './clock';
+export { peakWindow } from './metrics';
+export { Rng, hash32, lnUnit } from './random';
+export {
+  defaultScenario,
+  MAX_UNTIL_MS,
+  MAX_FIRST_ATTEMPTS,
+  MAX_DECISIONS,
+  MAX_LANES,
+  MAX_SOURCES,
+  MAX_MANUAL_TIMES,
+  MAX_BURST,
+  MAX_RATE_PER_SEC,
+  MIN_RATE_PER_SEC,
+  MAX_CLIENTS,
+  MAX_INSTANCES,
+  MAX_ATTEMPTS,
+  MAX_CLOCK_JUMPS,
+  MAX_BINS,
+  MAX_WAIT_MS,
+  OUTCOME_ADMIT,
+  OUTCOME_DELAY,
+  OUTCOME_REJECT,
+  OUTCOMES,
+} from './types';
+export type * from './types';

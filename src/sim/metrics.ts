@@ -1,0 +1,256 @@
+/**
+ * Metrics per lane (counts, rates over time, the busiest interval of length W, delay percentiles,
+ * per-key and per-client shares, memory) and the first disagreement between lanes. One pass over
+ * the columns plus two sorted scans.
+ */
+import { OUTCOMES, OUTCOME_ADMIT, OUTCOME_DELAY, OUTCOME_REJECT } from './types';
+import type {
+  ArrivalTable,
+  Divergence,
+  LaneColumns,
+  LaneMetrics,
+  LaneResult,
+  OutcomeCounts,
+  PeakWindow,
+} from './types';
+
+/** What the event loop counts itself (it knows what each client did next). */
+export interface LaneRunStats {
+  gaveUp: number;
+  passedOnRetry: number;
+  retriesAfterEnd: number;
+  state: LaneMetrics['state'];
+}
+
+export interface LaneMetricsInput {
+  columns: LaneColumns;
+  arrivals: ArrivalTable;
+  clientKey: Uint16Array;
+  keyCount: number;
+  clientCount: number;
+  /** End of the lane's complete range: bins and backend counts stop here. */
+  untilMs: number;
+  binMs: number;
+  windowMs: number;
+  stats: LaneRunStats;
+}
+
+function counts(): OutcomeCounts {
+  return { offered: 0, admitted: 0, delayed: 0, rejected: 0 };
+}
+
+/** The most values of ascending `times[0..n)` inside any [t, t + windowMs). */
+export function peakWindow(times: Float64Array, n: number, windowMs: number): PeakWindow {
+  let best = 0;
+  let startMs = -1;
+  let i = 0;
+  for (let j = 0; j < n; j += 1) {
+    const tj = times[j] as number;
+    while (tj - (times[i] as number) >= windowMs) i += 1;
+    if (j - i + 1 > best) {
+      best = j - i + 1;
+      startMs = times[i] as number;
+    }
+  }
+  return { windowMs, count: best, startMs };
+}
+
+/**
+ * Sorts ascending in place: skips sorted input (a single key's releases usually are), and sorts
+ * through an Int32Array when the values fit, which V8 does faster than a Float64Array.
+ */
+function sortNumbers(a: Float64Array): void {
+  let sorted = true;
+  let fits = true;
+  for (let i = 0; i < a.length; i += 1) {
+    const v = a[i] as number;
+    if (i > 0 && v < (a[i - 1] as number)) sorted = false;
+    if (v > 2147483647 || v < -2147483648) fits = false;
+  }
+  if (sorted) return;
+  if (!fits) {
+    a.sort();
+    return;
+  }
+  const ints = Int32Array.from(a).sort();
+  a.set(ints);
+}
+
+/** Nearest-rank percentile of ascending `sorted` (0 when empty). */
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] as number;
+}
+
+export function laneMetrics(input: LaneMetricsInput): {
+  metrics: LaneMetrics;
+  releasesMs: Float64Array;
+} {
+  const { columns: c, arrivals, clientKey, untilMs, binMs, windowMs, stats } = input;
+  const rows = c.rows;
+  const nBins = Math.max(1, Math.ceil(untilMs / binMs));
+  const bins = {
+    binMs,
+    offered: new Uint32Array(nBins),
+    admitted: new Uint32Array(nBins),
+    delayed: new Uint32Array(nBins),
+    rejected: new Uint32Array(nBins),
+    retries: new Uint32Array(nBins),
+    backend: new Uint32Array(nBins),
+  };
+  const total = counts();
+  const first = counts();
+  const retries = counts();
+  const perKey = {
+    offered: new Uint32Array(input.keyCount),
+    passed: new Uint32Array(input.keyCount),
+  };
+  const perClient = {
+    offered: new Uint32Array(input.clientCount),
+    passed: new Uint32Array(input.clientCount),
+    firstAttempts: new Uint32Array(input.clientCount),
+  };
+  // Float64 throughout, so peakWindow sees one array type (and huge delays fit).
+  const passedAt = new Float64Array(rows);
+  let nPassed = 0;
+  let nDelayed = 0;
+  for (let r = 0; r < rows; r += 1) if (c.outcome[r] === OUTCOME_DELAY) nDelayed += 1;
+  // Float64: a delay may pass 2^31 ms with extreme configs.
+  const delays = new Float64Array(nDelayed);
+  const releases = new Float64Array(nDelayed);
+  let d = 0;
+  let delaySum = 0;
+  let backendAfterEnd = 0;
+
+  for (let r = 0; r < rows; r += 1) {
+    const t = c.arrivalMs[r] as number;
+    const outcome = c.outcome[r] as number;
+    const isRetry = (c.attempt[r] as number) > 1;
+    const group = isRetry ? retries : first;
+    const bin = Math.floor(t / binMs);
+    const client = arrivals.client[c.origin[r] as number] as number;
+    const key = clientKey[client] as number;
+    group.offered += 1;
+    bins.offered[bin] = (bins.offered[bin] as number) + 1;
+    if (isRetry) bins.retries[bin] = (bins.retries[bin] as number) + 1;
+    else perClient.firstAttempts[client] = (perClient.firstAttempts[client] as number) + 1;
+    perKey.offered[key] = (perKey.offered[key] as number) + 1;
+    perClient.offered[client] = (perClient.offered[client] as number) + 1;
+    if (outcome === OUTCOME_REJECT) {
+      group.rejected += 1;
+      bins.rejected[bin] = (bins.rejected[bin] as number) + 1;
+      continue;
+    }
+    perKey.passed[key] = (perKey.passed[key] as number) + 1;
+    perClient.passed[client] = (perClient.passed[client] as number) + 1;
+    passedAt[nPassed++] = t;
+    let backendMs = t;
+    if (outcome === OUTCOME_ADMIT) {
+      group.admitted += 1;
+      bins.admitted[bin] = (bins.admitted[bin] as number) + 1;
+    } else {
+      group.delayed += 1;
+      bins.delayed[bin] = (bins.delayed[bin] as number) + 1;
+      const delayMs = c.waitMs[r] as number;
+      backendMs = t + delayMs;
+      delays[d] = delayMs;
+      releases[d] = backendMs;
+      delaySum += delayMs;
+      d += 1;
+    }
+    if (backendMs < untilMs) {
+      const b = Math.floor(backendMs / binMs);
+      bins.backend[b] = (bins.backend[b] as number) + 1;
+    } else backendAfterEnd += 1;
+  }
+  total.offered = first.offered + retries.offered;
+  total.admitted = first.admitted + retries.admitted;
+  total.delayed = first.delayed + retries.delayed;
+  total.rejected = first.rejected + retries.rejected;
+
+  sortNumbers(delays);
+  sortNumbers(releases);
+  // Backend arrivals in time order: admitted requests (ascending already) merged with releases.
+  const backendAt = new Float64Array(nPassed);
+  let nBackend = 0;
+  let k = 0;
+  for (let r = 0; r < rows; r += 1) {
+    if (c.outcome[r] !== OUTCOME_ADMIT) continue;
+    const t = c.arrivalMs[r] as number;
+    while (k < nDelayed && (releases[k] as number) < t)
+      backendAt[nBackend++] = releases[k++] as number;
+    backendAt[nBackend++] = t;
+  }
+  while (k < nDelayed) backendAt[nBackend++] = releases[k++] as number;
+
+  const metrics: LaneMetrics = {
+    total,
+    first,
+    retries,
+    gaveUp: stats.gaveUp,
+    passedOnRetry: stats.passedOnRetry,
+    retriesAfterEnd: stats.retriesAfterEnd,
+    bins,
+    backendAfterEnd,
+    peakPassed: peakWindow(passedAt, nPassed, windowMs),
+    peakBackend: peakWindow(backendAt, nBackend, windowMs),
+    delay: {
+      count: nDelayed,
+      p50Ms: percentile(delays, 0.5),
+      p95Ms: percentile(delays, 0.95),
+      maxMs: nDelayed > 0 ? (delays[nDelayed - 1] as number) : 0,
+      meanMs: nDelayed > 0 ? delaySum / nDelayed : 0,
+    },
+    perKey,
+    perClient,
+    state: stats.state,
+  };
+  return { metrics, releasesMs: releases };
+}
+
+/** Each origin's first-attempt outcome code in a lane (255 when the lane never decided it). */
+function firstOutcomes(columns: LaneColumns, count: number): Uint8Array {
+  const out = new Uint8Array(count).fill(255);
+  for (let r = 0; r < columns.rows; r += 1) {
+    if (columns.attempt[r] === 1) out[columns.origin[r] as number] = columns.outcome[r] as number;
+  }
+  return out;
+}
+
+/**
+ * For each pair of lanes (a < b, in the order (0,1), (0,2) … (1,2) …) the first origin whose first
+ * attempt they decide differently, and the earliest of those. Only first attempts are compared:
+ * they are the same requests in every lane; retries are not.
+ */
+export function divergences(
+  lanes: readonly LaneResult[],
+  arrivals: ArrivalTable,
+): { first: Divergence | null; pairs: Array<Divergence | null> } {
+  const outcomes = lanes.map((l) => firstOutcomes(l.columns, arrivals.count));
+  const pairs: Array<Divergence | null> = [];
+  let first: Divergence | null = null;
+  for (let a = 0; a < lanes.length; a += 1) {
+    for (let b = a + 1; b < lanes.length; b += 1) {
+      const oa = outcomes[a] as Uint8Array;
+      const ob = outcomes[b] as Uint8Array;
+      let found: Divergence | null = null;
+      for (let i = 0; i < arrivals.count; i += 1) {
+        const x = oa[i] as number;
+        const y = ob[i] as number;
+        if (x === 255 || y === 255) break;
+        if (x !== y) {
+          found = {
+            origin: i,
+            atMs: arrivals.timeMs[i] as number,
+            lanes: [a, b],
+            outcomes: [OUTCOMES[x] ?? 'reject', OUTCOMES[y] ?? 'reject'],
+          };
+          break;
+        }
+      }
+      pairs.push(found);
+      if (found !== null && (first === null || found.origin < first.origin)) first = found;
+    }
+  }
+  return { first, pairs };
+}

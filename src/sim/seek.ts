@@ -1,0 +1,186 @@
+/**
+ * The state of every limiter at any virtual time, for drawing: restore the nearest checkpoint at or
+ * before t and replay the recorded rows up to t through the same engine the simulation used. A
+ * cursor per lane makes playing forward incremental (no restore while t only grows).
+ */
+import type { Inspection, Limiter, StateSize } from '../core';
+import { LaneEngine } from './deployment';
+import { internalsOf } from './internal';
+import type { Checkpoint, LaneInternals } from './internal';
+import type { WallClock } from './clock';
+import { rowsDecidedBy } from './query';
+import type { LaneResult, SimResult } from './types';
+
+/** One store's state for one key. Plain data: safe to keep after the next seek. */
+export interface StoreState {
+  /** The instance whose local state this is, or null for the shared store. */
+  instance: number | null;
+  inspection: Inspection;
+  stateSize: StateSize;
+  /** Keys holding state in this store. */
+  keysHeld: number;
+}
+
+export interface LaneState {
+  lane: number;
+  name: string;
+  /** The time the limiters were given at t (differs from t with a jumping wall clock). */
+  wallMs: number;
+  /** Rows decided at or before t: rows [0, decided). */
+  decided: number;
+  /** One per instance for local state, one for shared state. */
+  stores: StoreState[];
+  /** shared-racy: writes read but not yet landed at t. */
+  inFlightWrites: number;
+}
+
+/** Every lane at virtual time `tMs`, for `key`. */
+export interface SimState {
+  tMs: number;
+  key: string;
+  lanes: LaneState[];
+}
+
+interface Cursor {
+  engine: LaneEngine;
+  /** Next row to replay. */
+  row: number;
+  /** Writes due at or before this time have landed. */
+  flushedMs: number;
+}
+
+/**
+ * Every event happens at a whole ms, so the state at a fractional t (an animation frame) is the
+ * state at ⌊t⌋.
+ */
+function wholeMs(tMs: number): number {
+  if (!Number.isFinite(tMs)) throw new RangeError(`tMs must be a finite time, got ${tMs}`);
+  return Math.floor(tMs);
+}
+
+/** Index of the last checkpoint with row ≤ `row`, or −1. */
+function checkpointBefore(checkpoints: readonly Checkpoint[], row: number): number {
+  let lo = 0;
+  let hi = checkpoints.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if ((checkpoints[mid] as Checkpoint).row <= row) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+/**
+ * Seeks a result. Keep one per result (`seekerFor` does): it holds one cursor per lane, so a run of
+ * increasing times replays only the rows in between.
+ */
+export class Seeker {
+  private readonly clock: WallClock;
+  private readonly internals: LaneInternals[];
+  private readonly cursors: Array<Cursor | null>;
+  private readonly useCheckpoints: boolean;
+
+  /** `useCheckpoints: false` replays from zero every time (slow; for tests and comparison). */
+  constructor(
+    readonly result: SimResult,
+    options: { useCheckpoints?: boolean } = {},
+  ) {
+    const internals = internalsOf(result);
+    this.clock = internals.clock;
+    this.internals = internals.lanes;
+    this.cursors = result.lanes.map(() => null);
+    this.useCheckpoints = options.useCheckpoints ?? true;
+  }
+
+  /** Moves lane `i`'s cursor to virtual time tMs (a whole ms) and returns its engine. */
+  private advance(i: number, tMs: number): { engine: LaneEngine; decided: number } {
+    const lane = this.result.lanes[i] as LaneResult;
+    const cols = lane.columns;
+    const target = rowsDecidedBy(cols, tMs);
+    const checkpoints = this.useCheckpoints ? (this.internals[i] as LaneInternals).checkpoints : [];
+    const cpIndex = checkpointBefore(checkpoints, target);
+    const cpRow = cpIndex >= 0 ? (checkpoints[cpIndex] as Checkpoint).row : 0;
+    let cursor = this.cursors[i] ?? null;
+    const reusable =
+      cursor !== null && cursor.row <= target && cursor.row >= cpRow && cursor.flushedMs <= tMs;
+    if (!reusable || cursor === null) {
+      const { deployment } = this.result.scenario;
+      const engine =
+        cpIndex >= 0
+          ? new LaneEngine(lane.config, deployment, (checkpoints[cpIndex] as Checkpoint).snapshot)
+          : new LaneEngine(lane.config, deployment);
+      cursor = { engine, row: cpRow, flushedMs: Number.NEGATIVE_INFINITY };
+      this.cursors[i] = cursor;
+    }
+    const { engine } = cursor;
+    const { keyNames, clientKey, arrivals } = this.result;
+    const wallAt = this.clock.cursor();
+    for (let r = cursor.row; r < target; r += 1) {
+      const t = cols.arrivalMs[r] as number;
+      const client = arrivals.client[cols.origin[r] as number] as number;
+      engine.decide(
+        t,
+        wallAt(t),
+        cols.instance[r] as number,
+        keyNames[clientKey[client] as number] as string,
+      );
+    }
+    cursor.row = target;
+    engine.flush(tMs);
+    cursor.flushedMs = tMs;
+    return { engine, decided: target };
+  }
+
+  /**
+   * The live stores of lane `lane` at tMs. They belong to the seeker: read them (inspect, keys,
+   * stateSize) before the next call, never decide on them.
+   */
+  storesAt(lane: number, tMs: number): readonly Limiter[] {
+    if (this.result.lanes[lane] === undefined) throw new RangeError(`no lane ${lane}`);
+    return this.advance(lane, wholeMs(tMs)).engine.stores;
+  }
+
+  /** Every lane's state for `key` (default: the first key) at virtual time tMs. */
+  stateAt(timeMs: number, key: string = this.result.keyNames[0] as string): SimState {
+    const tMs = wholeMs(timeMs);
+    const wallMs = this.clock.wallAt(tMs);
+    const local = this.result.scenario.deployment.state === 'local';
+    const lanes = this.result.lanes.map((lane, i): LaneState => {
+      const { engine, decided } = this.advance(i, tMs);
+      return {
+        lane: i,
+        name: lane.name,
+        wallMs,
+        decided,
+        stores: engine.stores.map((store, s) => ({
+          instance: local ? s : null,
+          inspection: store.inspect(wallMs, key),
+          stateSize: store.stateSize(wallMs, key),
+          keysHeld: store.size,
+        })),
+        inFlightWrites: engine.inFlight,
+      };
+    });
+    return { tMs, key, lanes };
+  }
+}
+
+const seekers = new WeakMap<SimResult, Seeker>();
+
+/** The shared seeker of a result (made on first use). */
+export function seekerFor(result: SimResult): Seeker {
+  let seeker = seekers.get(result);
+  if (seeker === undefined) {
+    seeker = new Seeker(result);
+    seekers.set(result, seeker);
+  }
+  return seeker;
+}
+
+/** Every lane's state for `key` at virtual time tMs, via the result's shared seeker. */
+export function stateAt(result: SimResult, tMs: number, key?: string): SimState {
+  return seekerFor(result).stateAt(tMs, key);
+}

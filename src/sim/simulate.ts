@@ -1,0 +1,593 @@
+/**
+ * simulate(limiters, scenario, untilMs): every request's fate, deterministically.
+ *
+ * 1. The sources are merged into first attempts (traffic.ts) and given clients (clients.ts): the
+ *    same for every limiter.
+ * 2. Each limiter runs in its own lane: an event loop over the first attempts and that lane's
+ *    retries, in time order; each attempt goes through the balancer to an instance, and the
+ *    deployment (deployment.ts) decides it at the wall-clock time (clock.ts).
+ * 3. Every K rows the lane's state is cloned (a checkpoint), so seek.ts can rebuild any moment.
+ * 4. metrics.ts summarises each lane and compares lanes.
+ */
+import { DEFAULT_KEY } from '../core';
+import type { AlgorithmConfig, Limiter } from '../core';
+import { assignClients, keysOf, retryWaitMs } from './clients';
+import { WallClock } from './clock';
+import { LaneEngine, balancer } from './deployment';
+import { attachInternals } from './internal';
+import type { Checkpoint, LaneInternals } from './internal';
+import { divergences, laneMetrics } from './metrics';
+import type { LaneRunStats } from './metrics';
+import { mergeSources } from './traffic';
+import {
+  MAX_DECISIONS,
+  MAX_FIRST_ATTEMPTS,
+  OUTCOME_ADMIT,
+  OUTCOME_DELAY,
+  OUTCOME_REJECT,
+} from './types';
+import type {
+  ArrivalTable,
+  LaneColumns,
+  LaneResult,
+  Scenario,
+  SimLimiter,
+  SimResult,
+} from './types';
+import { SimulationInputError, configOf, validateRun } from './validate';
+
+/**
+ * Rows between checkpoints to start with; doubled (and every other checkpoint dropped) when a
+ * lane's checkpoints pass their share of CHECKPOINT_BUDGET_BYTES. Replaying 512 rows in each of six
+ * lanes takes about half a millisecond here.
+ */
+export const CHECKPOINT_EVERY = 512;
+/** Estimated bytes all checkpoints of a run may take. */
+export const CHECKPOINT_BUDGET_BYTES = 48 * 1024 * 1024;
+const INT32_MAX = 2147483647;
+/** Bytes a key costs in a checkpoint beyond its state (Map entry, object header, key string). */
+const KEY_OVERHEAD_BYTES = 64;
+
+/** The default for `metrics.binMs`: the smallest 1, 2, 5 × 10^k giving at most 600 bins. */
+export function defaultBinMs(untilMs: number): number {
+  for (let scale = 1; ; scale *= 10) {
+    for (const m of [1, 2, 5]) if (Math.ceil(untilMs / (m * scale)) <= 600) return m * scale;
+  }
+}
+
+/** The scenario with every optional group filled in, as a fresh copy. */
+function resolveScenario(scenario: Scenario, untilMs: number): Scenario {
+  const copy = structuredClone(scenario);
+  copy.metrics = {
+    windowMs: scenario.metrics?.windowMs ?? 1000,
+    binMs: scenario.metrics?.binMs ?? defaultBinMs(untilMs),
+  };
+  return copy;
+}
+
+/** Display names: the given name or the kind, made unique with " #2", " #3" … */
+function laneNames(limiters: readonly SimLimiter[]): string[] {
+  const seen = new Map<string, number>();
+  return limiters.map((l) => {
+    const base = 'kind' in l ? l.kind : l.name;
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    return n === 1 ? base : `${base} #${n}`;
+  });
+}
+
+/** A binary min-heap of scheduled retries, ordered by (time, scheduling order). */
+class RetryQueue {
+  private time: number[] = [];
+  private seq: number[] = [];
+  private origin: number[] = [];
+  private attempt: number[] = [];
+  private nextSeq = 0;
+
+  get size(): number {
+    return this.time.length;
+  }
+
+  peekTime(): number {
+    return this.time.length > 0 ? (this.time[0] as number) : Number.POSITIVE_INFINITY;
+  }
+
+  peekOrigin(): number {
+    return this.origin[0] as number;
+  }
+
+  peekAttempt(): number {
+    return this.attempt[0] as number;
+  }
+
+  private less(i: number, j: number): boolean {
+    const ti = this.time[i] as number;
+    const tj = this.time[j] as number;
+    return ti < tj || (ti === tj && (this.seq[i] as number) < (this.seq[j] as number));
+  }
+
+  private swap(i: number, j: number): void {
+    for (const a of [this.time, this.seq, this.origin, this.attempt]) {
+      const x = a[i] as number;
+      a[i] = a[j] as number;
+      a[j] = x;
+    }
+  }
+
+  push(time: number, origin: number, attempt: number): void {
+    this.time.push(time);
+    this.seq.push(this.nextSeq++);
+    this.origin.push(origin);
+    this.attempt.push(attempt);
+    let i = this.time.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.less(i, p)) break;
+      this.swap(i, p);
+      i = p;
+    }
+  }
+
+  pop(): void {
+    const last = this.time.length - 1;
+    if (last > 0) this.swap(0, last);
+    this.time.pop();
+    this.seq.pop();
+    this.origin.pop();
+    this.attempt.pop();
+    const n = this.time.length;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < n && this.less(l, m)) m = l;
+      if (r < n && this.less(r, m)) m = r;
+      if (m === i) break;
+      this.swap(i, m);
+      i = m;
+    }
+  }
+}
+
+/**
+ * Columns every lane can share instead of storing: without retries a lane's rows are the first
+ * attempts one for one (arrival, origin, attempt 1), and with one instance every row goes to 0.
+ */
+export interface SharedColumns {
+  firstAttempts: { arrivalMs: Int32Array; origin: Int32Array; attempt: Uint8Array } | null;
+  /** One instance: the lanes get one all-zero column, sized after the run. */
+  oneInstance: boolean;
+}
+
+/** A copy of `a` with room for `capacity` values (or cut to it). */
+function resized<T extends Int32Array | Uint8Array | Float64Array>(a: T, capacity: number): T {
+  const b = new (a.constructor as new (n: number) => T)(capacity);
+  b.set(a.subarray(0, Math.min(a.length, capacity)));
+  return b;
+}
+
+/**
+ * Growable lane columns; shared columns are referenced, never written or resized. Fields are
+ * assigned by name only (no computed keys), so the object keeps one fast shape in the hot loop.
+ */
+class ColumnBuilder {
+  arrivalMs: Int32Array;
+  origin: Int32Array;
+  attempt: Uint8Array;
+  outcome: Uint8Array;
+  instance: Uint8Array;
+  waitMs: Int32Array | Float64Array;
+  remaining: Int32Array;
+  resetMs: Int32Array | Float64Array;
+  private readonly ownFirst: boolean;
+  private readonly ownInstance: boolean;
+
+  constructor(
+    public capacity: number,
+    private readonly max: number,
+    shared: SharedColumns,
+  ) {
+    const first = shared.firstAttempts;
+    this.ownFirst = first === null;
+    this.ownInstance = !shared.oneInstance;
+    this.arrivalMs = first?.arrivalMs ?? new Int32Array(capacity);
+    this.origin = first?.origin ?? new Int32Array(capacity);
+    this.attempt = first?.attempt ?? new Uint8Array(capacity);
+    this.instance = new Uint8Array(this.ownInstance ? capacity : 0);
+    this.outcome = new Uint8Array(capacity);
+    this.waitMs = new Int32Array(capacity);
+    this.remaining = new Int32Array(capacity);
+    this.resetMs = new Int32Array(capacity);
+  }
+
+  /** Grows to at least one more row (up to `max`). */
+  grow(): void {
+    this.resize(Math.min(this.max, Math.max(1024, this.capacity * 2)));
+  }
+
+  private resize(capacity: number): void {
+    if (this.ownFirst) {
+      this.arrivalMs = resized(this.arrivalMs, capacity);
+      this.origin = resized(this.origin, capacity);
+      this.attempt = resized(this.attempt, capacity);
+    }
+    if (this.ownInstance) this.instance = resized(this.instance, capacity);
+    this.outcome = resized(this.outcome, capacity);
+    this.waitMs = resized(this.waitMs, capacity);
+    this.remaining = resized(this.remaining, capacity);
+    this.resetMs = resized(this.resetMs, capacity);
+    this.capacity = capacity;
+  }
+
+  /**
+   * Switches waitMs and resetMs to Float64Array, keeping their values: called the first time a
+   * value would not fit an Int32Array (over 2^31 − 1 ms), so nothing is ever stored wrapped.
+   */
+  widen(): void {
+    if (this.waitMs instanceof Float64Array) return;
+    this.waitMs = Float64Array.from(this.waitMs);
+    this.resetMs = Float64Array.from(this.resetMs);
+  }
+
+  finish(rows: number): LaneColumns {
+    // Give back spare capacity when it is worth a copy.
+    if (this.capacity > rows + (rows >> 3) + 1024) this.resize(rows);
+    return {
+      rows,
+      arrivalMs: this.arrivalMs,
+      origin: this.origin,
+      attempt: this.attempt,
+      outcome: this.outcome,
+      instance: this.instance,
+      waitMs: this.waitMs,
+      remaining: this.remaining,
+      resetMs: this.resetMs,
+    };
+  }
+}
+
+/** What one lane's event loop produced. */
+interface LaneRun {
+  columns: LaneColumns;
+  completeUntilMs: number;
+  cut: boolean;
+  internals: LaneInternals;
+  stats: LaneRunStats;
+}
+
+interface LaneContext {
+  config: AlgorithmConfig;
+  scenario: Scenario;
+  arrivals: ArrivalTable;
+  keyNames: string[];
+  clientKey: Uint16Array;
+  clock: WallClock;
+  horizonMs: number;
+  maxRows: number;
+  checkpointBudget: number;
+  shared: SharedColumns;
+}
+
+/** Per-key running maxima of limiter memory, and scratch space for one sample. */
+interface StateSampler {
+  keyIndex: ReadonlyMap<string, number>;
+  peakBytes: Float64Array;
+  peakEntries: Float64Array;
+  nowBytes: Float64Array;
+  nowEntries: Float64Array;
+}
+
+/** Limiter memory of every store at one moment, summed per key into the running maxima. */
+function sampleState(
+  stores: readonly Limiter[],
+  wallMs: number,
+  s: StateSampler,
+): { bytes: number; entries: number; keys: number } {
+  let bytes = 0;
+  let entries = 0;
+  let keys = 0;
+  s.nowBytes.fill(0);
+  s.nowEntries.fill(0);
+  for (const store of stores) {
+    for (const key of store.keys()) {
+      const size = store.stateSize(wallMs, key);
+      bytes += size.bytes;
+      entries += size.entries;
+      keys += 1;
+      const k = s.keyIndex.get(key);
+      if (k !== undefined) {
+        s.nowBytes[k] = (s.nowBytes[k] as number) + size.bytes;
+        s.nowEntries[k] = (s.nowEntries[k] as number) + size.entries;
+      }
+    }
+  }
+  for (let k = 0; k < s.nowBytes.length; k += 1) {
+    s.peakBytes[k] = Math.max(s.peakBytes[k] as number, s.nowBytes[k] as number);
+    s.peakEntries[k] = Math.max(s.peakEntries[k] as number, s.nowEntries[k] as number);
+  }
+  return { bytes, entries, keys };
+}
+
+function runLane(ctx: LaneContext): LaneRun {
+  const { config, scenario, arrivals, keyNames, clientKey, horizonMs, maxRows } = ctx;
+  const { retry, deployment, seed } = scenario;
+  const engine = new LaneEngine(config, deployment);
+  const pick = balancer(deployment, seed);
+  const wallAt = ctx.clock.cursor();
+  const queue = new RetryQueue();
+  const sharesFirst = ctx.shared.firstAttempts !== null;
+  const sharesInstance = ctx.shared.oneInstance;
+  // Without retries there is one row per first attempt; with them, room for some retries to start.
+  const capacity = sharesFirst ? arrivals.count : arrivals.count + 1024;
+  const cols = new ColumnBuilder(Math.min(maxRows, capacity), maxRows, ctx.shared);
+  const sampler: StateSampler = {
+    keyIndex: new Map(keyNames.map((k, i) => [k, i])),
+    peakBytes: new Float64Array(keyNames.length),
+    peakEntries: new Float64Array(keyNames.length),
+    nowBytes: new Float64Array(keyNames.length),
+    nowEntries: new Float64Array(keyNames.length),
+  };
+  const stats: LaneRunStats = {
+    gaveUp: 0,
+    passedOnRetry: 0,
+    retriesAfterEnd: 0,
+    state: {
+      peakBytes: 0,
+      peakEntries: 0,
+      peakAtMs: 0,
+      endBytes: 0,
+      endEntries: 0,
+      perKeyPeakBytes: sampler.peakBytes,
+      perKeyPeakEntries: sampler.peakEntries,
+    },
+  };
+  const checkpoints: Checkpoint[] = [];
+  let every = CHECKPOINT_EVERY;
+  let checkpointBytes = 0;
+
+  const times = arrivals.timeMs;
+  const clientOf = arrivals.client;
+  const nA = arrivals.count;
+  let a = 0;
+  let row = 0;
+  let completeUntilMs = horizonMs;
+  let cut = false;
+
+  for (;;) {
+    const ta = a < nA ? (times[a] as number) : Number.POSITIVE_INFINITY;
+    const tr = queue.peekTime();
+    const fromArrivals = ta <= tr;
+    const t = fromArrivals ? ta : tr;
+    if (t >= horizonMs) break;
+    if (row === maxRows) {
+      cut = true;
+      completeUntilMs = t;
+      break;
+    }
+    if (row % every === 0) {
+      const wallMs = wallAt(t);
+      const sample = sampleState(engine.stores, wallMs, sampler);
+      if (sample.bytes > stats.state.peakBytes) {
+        stats.state.peakBytes = sample.bytes;
+        stats.state.peakAtMs = t;
+      }
+      if (sample.entries > stats.state.peakEntries) stats.state.peakEntries = sample.entries;
+      const bytes = sample.bytes + sample.keys * KEY_OVERHEAD_BYTES + engine.inFlight * 64;
+      checkpoints.push({ row, snapshot: engine.snapshot(), bytes });
+      checkpointBytes += bytes;
+      if (checkpointBytes > ctx.checkpointBudget && checkpoints.length > 2) {
+        // Thin out: keep the checkpoints at multiples of 2·every.
+        every *= 2;
+        let kept = 0;
+        checkpointBytes = 0;
+        for (const cp of checkpoints) {
+          if (cp.row % every === 0) {
+            checkpoints[kept++] = cp;
+            checkpointBytes += cp.bytes;
+          }
+        }
+        checkpoints.length = kept;
+      }
+    }
+    let origin: number;
+    let attempt: number;
+    if (fromArrivals) {
+      origin = a;
+      attempt = 1;
+      a += 1;
+    } else {
+      origin = queue.peekOrigin();
+      attempt = queue.peekAttempt();
+      queue.pop();
+    }
+    const instance = pick(origin, attempt);
+    const key = keyNames[clientKey[clientOf[origin] as number] as number] ?? DEFAULT_KEY;
+    const d = engine.decide(t, wallAt(t), instance, key);
+
+    if (row === cols.capacity) cols.grow();
+    if (!sharesFirst) {
+      cols.arrivalMs[row] = t;
+      cols.origin[row] = origin;
+      cols.attempt[row] = attempt;
+    }
+    if (!sharesInstance) cols.instance[row] = instance;
+    if (d.resetMs > INT32_MAX || d.delayMs > INT32_MAX || d.retryAfterMs > INT32_MAX) cols.widen();
+    cols.remaining[row] = d.remaining;
+    cols.resetMs[row] = d.resetMs;
+    if (d.outcome === 'admit') {
+      cols.outcome[row] = OUTCOME_ADMIT;
+      cols.waitMs[row] = 0;
+      if (attempt > 1) stats.passedOnRetry += 1;
+    } else if (d.outcome === 'delay') {
+      cols.outcome[row] = OUTCOME_DELAY;
+      cols.waitMs[row] = d.delayMs;
+      if (attempt > 1) stats.passedOnRetry += 1;
+    } else {
+      cols.outcome[row] = OUTCOME_REJECT;
+      cols.waitMs[row] = d.retryAfterMs;
+      const wait = retryWaitMs(retry, seed, origin, attempt, d.retryAfterMs);
+      if (wait < 0) stats.gaveUp += 1;
+      else if (t + wait >= horizonMs) stats.retriesAfterEnd += 1;
+      else queue.push(t + wait, origin, attempt + 1);
+    }
+    row += 1;
+  }
+
+  engine.flush(completeUntilMs);
+  const end = sampleState(engine.stores, wallAt(Math.max(0, completeUntilMs - 1)), sampler);
+  stats.state.endBytes = end.bytes;
+  stats.state.endEntries = end.entries;
+  if (end.bytes > stats.state.peakBytes) {
+    stats.state.peakBytes = end.bytes;
+    stats.state.peakAtMs = completeUntilMs;
+  }
+  if (end.entries > stats.state.peakEntries) stats.state.peakEntries = end.entries;
+  return {
+    columns: cols.finish(row),
+    completeUntilMs,
+    cut,
+    internals: { checkpoints, every },
+    stats,
+  };
+}
+
+/** Bytes of the typed arrays reachable from `value` (buffers counted once). */
+function typedBytes(value: unknown, seen = new Set<ArrayBufferLike>()): number {
+  if (ArrayBuffer.isView(value)) {
+    if (seen.has(value.buffer)) return 0;
+    seen.add(value.buffer);
+    return value.buffer.byteLength;
+  }
+  if (typeof value !== 'object' || value === null) return 0;
+  let sum = 0;
+  for (const v of Object.values(value)) sum += typedBytes(v, seen);
+  return sum;
+}
+
+/**
+ * Every request's fate up to virtual time `untilMs` (exclusive), for each limiter, under `scenario`.
+ * Pure and deterministic: the same input gives byte-identical typed arrays. Throws a
+ * `SimulationInputError` listing every invalid field (see `validateRun`); never returns NaN.
+ * A run past `MAX_FIRST_ATTEMPTS` or `MAX_DECISIONS` is cut and says so in `truncated` /
+ * `truncation`.
+ */
+export function simulate(
+  limiters: readonly SimLimiter[],
+  scenario: Scenario,
+  untilMs: number,
+): SimResult {
+  const issues = validateRun(limiters, scenario, untilMs);
+  if (issues.length > 0) throw new SimulationInputError(issues);
+  const sc = resolveScenario(scenario, untilMs);
+  const configs = limiters.map((l) => structuredClone(configOf(l)));
+  const names = laneNames(limiters);
+
+  const merged = mergeSources(sc.sources, sc.seed, untilMs, MAX_FIRST_ATTEMPTS);
+  const { keyNames, clientKey } = keysOf(sc.clients);
+  const arrivals: ArrivalTable = {
+    count: merged.count,
+    timeMs: merged.timeMs,
+    client: assignClients(merged.source, merged.count, sc.sources, sc.clients, sc.seed),
+    source: merged.source,
+  };
+  const truncation: string[] = [];
+  if (merged.truncated) {
+    truncation.push(
+      `More than ${MAX_FIRST_ATTEMPTS} first attempts: the run was cut at ${merged.completeUntilMs} ms (of ${untilMs} ms).`,
+    );
+  }
+  const clock = new WallClock(sc.clock);
+  const maxRows = Math.floor(MAX_DECISIONS / configs.length);
+  const shared: SharedColumns = {
+    firstAttempts: null,
+    oneInstance: sc.deployment.instances === 1,
+  };
+  if (sc.retry.onReject === 'give-up' || sc.retry.maxAttempts === 1) {
+    const origin = new Int32Array(arrivals.count);
+    for (let i = 0; i < arrivals.count; i += 1) origin[i] = i;
+    shared.firstAttempts = {
+      arrivalMs: arrivals.timeMs,
+      origin,
+      attempt: new Uint8Array(arrivals.count).fill(1),
+    };
+  }
+  const runs = configs.map((config) =>
+    runLane({
+      config,
+      scenario: sc,
+      arrivals,
+      keyNames,
+      clientKey,
+      clock,
+      horizonMs: merged.completeUntilMs,
+      maxRows,
+      checkpointBudget: CHECKPOINT_BUDGET_BYTES / configs.length,
+      shared,
+    }),
+  );
+  if (shared.oneInstance) {
+    const zeros = new Uint8Array(Math.max(0, ...runs.map((r) => r.columns.rows)));
+    for (const run of runs) run.columns.instance = zeros;
+  }
+  runs.forEach((run, i) => {
+    if (run.cut) {
+      truncation.push(
+        `${names[i] as string}: more than ${maxRows} attempts (${MAX_DECISIONS} decisions per run, shared by ${configs.length} limiters): this lane was cut at ${run.completeUntilMs} ms.`,
+      );
+    }
+  });
+  const metricsOptions = sc.metrics as Required<NonNullable<Scenario['metrics']>>;
+  const lanes: LaneResult[] = runs.map((run, i) => {
+    const { metrics, releasesMs } = laneMetrics({
+      columns: run.columns,
+      arrivals,
+      clientKey,
+      keyCount: keyNames.length,
+      clientCount: sc.clients.count,
+      untilMs: run.completeUntilMs,
+      binMs: metricsOptions.binMs,
+      windowMs: metricsOptions.windowMs,
+      stats: run.stats,
+    });
+    return {
+      name: names[i] as string,
+      config: configs[i] as AlgorithmConfig,
+      columns: run.columns,
+      metrics,
+      completeUntilMs: run.completeUntilMs,
+      releasesMs,
+    };
+  });
+  const { first, pairs } = divergences(lanes, arrivals);
+  const completeUntilMs = Math.min(merged.completeUntilMs, ...runs.map((r) => r.completeUntilMs));
+  const result: SimResult = {
+    scenario: sc,
+    untilMs,
+    completeUntilMs,
+    truncated: truncation.length > 0,
+    truncation,
+    keyNames,
+    clientKey,
+    instances: sc.deployment.instances,
+    arrivals,
+    lanes,
+    divergence: first,
+    pairDivergence: pairs,
+    memory: { resultBytes: 0, checkpointBytes: 0, bytesPerArrival: 0, bytesPerDecision: 0 },
+  };
+  const resultBytes = typedBytes(result);
+  const decisions = lanes.reduce((s, l) => s + l.columns.rows, 0);
+  const checkpointBytes = runs.reduce(
+    (s, r) => s + r.internals.checkpoints.reduce((t, c) => t + c.bytes, 0),
+    0,
+  );
+  result.memory = {
+    resultBytes,
+    checkpointBytes,
+    bytesPerArrival: arrivals.count > 0 ? resultBytes / arrivals.count : 0,
+    bytesPerDecision: decisions > 0 ? resultBytes / decisions : 0,
+  };
+  attachInternals(result, { clock, lanes: runs.map((r) => r.internals) });
+  return result;
+}
