@@ -389,5 +389,5 @@ describe.skipIf(NGINX === undefined)('nginx export against a real nginx', () => 
     } finally {
       rmSync(checkDir, { recursive: true, force: true });
     }
-  });
+  }, 15_000);
 });
