@@ -1,0 +1,142 @@
+/**
+ * config -> nginx `limit_req_zone` / `limit_req` / `limit_req_status` (ngx_http_limit_req_module).
+ * Only the leaky-bucket model is nginx's; the other kinds get a typed "unsupported" answer.
+ */
+import type { AlgorithmConfig, LeakyBucketConfig } from '../core';
+import { assertAlgorithmConfig, nginxRateMilli } from '../core';
+import type { ExportOutcome, ExportResult, ExportUnsupported } from './types';
+
+/** Settings of the snippet that are not part of the limiter. */
+export interface NginxOptions {
+  /** limit_req_zone's key. Default `$binary_remote_addr`: one bucket per client address. */
+  key?: string;
+  /** The zone name. Default `ratelimit`. */
+  zone?: string;
+  /** The zone size in nginx units (`k`, `m`). Default `10m`: about 160,000 keys at 64 bytes each. */
+  zoneSize?: string;
+}
+
+export const NGINX_DEFAULTS = {
+  key: '$binary_remote_addr',
+  zone: 'ratelimit',
+  zoneSize: '10m',
+} as const satisfies Required<NginxOptions>;
+
+/** nginx's own default for limit_req_status. */
+export const NGINX_DEFAULT_STATUS = 503;
+
+/** ngx_parse_size: digits with an optional k or m (either case); g is not accepted for zones. */
+const SIZE = /^[0-9]+[kKmM]?$/;
+/** Zone names are plain words in practice; `:` would end the name. */
+const ZONE_NAME = /^[A-Za-z0-9_.-]+$/;
+
+/** Bytes of an nginx size, e.g. "10m" -> 10485760. */
+export function nginxSizeBytes(size: string): number {
+  const last = size.at(-1) ?? '';
+  const unit = /[kK]/.test(last) ? 1024 : /[mM]/.test(last) ? 1024 * 1024 : 1;
+  return Number(unit === 1 ? size : size.slice(0, -1)) * unit;
+}
+
+/** An nginx word, quoted when it holds characters that would end or split it. */
+function word(value: string): string {
+  if (value !== '' && /^[^\s;{}"'\\#]+$/.test(value)) return value;
+  return `"${value.replace(/["\\]/g, (c) => `\\${c}`)}"`;
+}
+
+function unsupported(config: AlgorithmConfig): ExportUnsupported {
+  const base = "nginx's limit_req is a leaky bucket (rate, burst, delay) and has no";
+  const reasons: Record<Exclude<AlgorithmConfig['kind'], 'leaky-bucket'>, string> = {
+    'fixed-window': `${base} fixed windows. The nearest is the leaky-bucket model with rate = limit per window and burst = limit − 1 nodelay, which spreads the quota instead of resetting it.`,
+    'sliding-log': `${base} request log. The nearest is the leaky-bucket model with rate = limit per window and burst = limit − 1 nodelay.`,
+    'sliding-window-counter': `${base} window counters. The nearest is the leaky-bucket model with rate = limit per window and burst = limit − 1 nodelay.`,
+    'token-bucket': `${base} token bucket. The nearest is the leaky-bucket model with rate = tokens_per_fill per fill_interval and burst = max_tokens − 1 nodelay (nginx only takes whole r/s or r/m).`,
+    gcra: `${base} GCRA. GCRA with count per period and max_burst b behaves much like the leaky-bucket model with rate = count per period, burst = b and nodelay (nginx only takes whole r/s or r/m).`,
+  };
+  return {
+    ok: false,
+    target: 'nginx',
+    kind: config.kind,
+    reason: reasons[config.kind as keyof typeof reasons],
+  };
+}
+
+function assumes(c: LeakyBucketConfig): string {
+  const checked = 'checked with nginx 1.22.1';
+  if (typeof c.delay === 'number' && c.delay > 0) return `nginx ≥ 1.15.7 (delay=); ${checked}`;
+  if (c.limitReqStatus !== undefined && c.limitReqStatus !== NGINX_DEFAULT_STATUS) {
+    return `nginx ≥ 1.3.15 (limit_req_status); ${checked}`;
+  }
+  return `nginx ≥ 1.1.3; ${checked}`;
+}
+
+/**
+ * The limit_req lines for a leaky-bucket config; for any other kind, why nginx cannot express it.
+ * Throws a RangeError on an invalid config or option, as createLimiter does.
+ */
+export function toNginx(config: AlgorithmConfig, options: NginxOptions = {}): ExportOutcome {
+  const c = assertAlgorithmConfig(config);
+  if (c.kind !== 'leaky-bucket') return unsupported(c);
+  const key = options.key ?? NGINX_DEFAULTS.key;
+  const zone = options.zone ?? NGINX_DEFAULTS.zone;
+  const zoneSize = options.zoneSize ?? NGINX_DEFAULTS.zoneSize;
+  if (!ZONE_NAME.test(zone))
+    throw new RangeError(`zone must be a plain name, got ${JSON.stringify(zone)}`);
+  if (!SIZE.test(zoneSize) || nginxSizeBytes(zoneSize) < 32 * 1024) {
+    throw new RangeError(
+      `zoneSize must be an nginx size of at least 32k, got ${JSON.stringify(zoneSize)}`,
+    );
+  }
+  if (key === '') throw new RangeError('key must not be empty');
+
+  const params = [`zone=${zone}`];
+  // nginx rejects burst=0 and delay=0 ("invalid burst value"): they are the defaults, so leave them out.
+  if (c.burst > 0) params.push(`burst=${c.burst}`);
+  if (c.delay === 'nodelay') params.push('nodelay');
+  else if (c.delay > 0) params.push(`delay=${c.delay}`);
+  const status = c.limitReqStatus ?? NGINX_DEFAULT_STATUS;
+
+  const lines = [
+    '# nginx limit_req (leaky bucket), exported from Rate Limit Lab',
+    '',
+    '# In the http { } block:',
+    `limit_req_zone ${word(key)} zone=${zone}:${zoneSize} rate=${c.rate}${c.rateUnit};`,
+    '',
+    '# In the server { } or location { } to limit:',
+    `limit_req ${params.join(' ')};`,
+  ];
+  if (status !== NGINX_DEFAULT_STATUS) lines.push(`limit_req_status ${status};`);
+
+  const rate = nginxRateMilli(c.rate, c.rateUnit);
+  const notes: string[] = [];
+  if (c.rateUnit === 'r/m' && (c.rate * 1000) % 60 !== 0) {
+    notes.push(
+      `rate=${c.rate}r/m is kept as ${rate} milli-requests per second (⌊${c.rate}·1000/60⌋), so one request drains in ${(1_000_000 / rate / 1000).toFixed(3)} s, not ${(60 / c.rate).toFixed(3)} s.`,
+    );
+  }
+  if (c.burst === 0)
+    notes.push('No burst: a request that comes sooner than the rate allows is rejected.');
+  if (typeof c.delay === 'number' && c.delay >= c.burst && c.burst > 0) {
+    notes.push(
+      `delay=${c.delay} ≥ burst=${c.burst}: no request is ever delayed (the same as nodelay).`,
+    );
+  }
+  if (status === NGINX_DEFAULT_STATUS) {
+    notes.push(
+      'Rejected requests get nginx\'s default 503; "limit_req_status 429;" tells clients to slow down instead.',
+    );
+  }
+  const capacity = Math.floor(nginxSizeBytes(zoneSize) / 64);
+  const result: ExportResult = {
+    ok: true,
+    target: 'nginx',
+    language: 'nginx',
+    text: `${lines.join('\n')}\n`,
+    assumes: assumes(c),
+    differences: [
+      `nginx reads its clock once per event-loop pass (ngx_current_msec), so requests that arrive together share a millisecond; the playground takes each arrival time as given.`,
+      `A ${zoneSize} zone holds about ${capacity.toLocaleString('en-US')} keys (64 bytes each); when it is full nginx evicts the least recently used ones, which then start afresh. The playground's zone never fills.`,
+    ],
+    notes,
+  };
+  return result;
+}

@@ -1,0 +1,159 @@
+/**
+ * Seeded configs and request traces for the differential tests (Redis scripts vs the core).
+ */
+import type { AlgorithmConfig, AlgorithmKind } from '../../src/core';
+import { MAX_TIME_MS, nginxRateMilli } from '../../src/core';
+
+/** mulberry32: a small seeded generator, enough for test traces. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export type Rng = () => number;
+
+/** A whole number in [lo, hi]. */
+export function int(rng: Rng, lo: number, hi: number): number {
+  return lo + Math.floor(rng() * (hi - lo + 1));
+}
+
+function pick<T>(rng: Rng, items: readonly T[]): T {
+  return items[Math.floor(rng() * items.length)] as T;
+}
+
+/** Small values most of the time, with the edges of the accepted ranges now and then. */
+function count(rng: Rng, min: number): number {
+  const r = rng();
+  if (r < 0.1) return min;
+  if (r < 0.75) return int(rng, Math.max(min, 1), 8);
+  if (r < 0.95) return int(rng, 9, 200);
+  return int(rng, 1000, 1_000_000);
+}
+
+function duration(rng: Rng): number {
+  const r = rng();
+  if (r < 0.1) return int(rng, 1, 5);
+  if (r < 0.8) return int(rng, 6, 5000);
+  if (r < 0.95) return int(rng, 5001, 600_000);
+  return int(rng, 600_001, 86_400_000);
+}
+
+/**
+ * A random valid config of `kind`. With `drainsIn60s`, leaky buckets are drawn so that any key idle
+ * for 60 s has fully drained (60·rate ≥ (burst + 1)·1000): nginx's zone expiry, which the Redis
+ * script deliberately lacks, then forgets only idle keys and cannot change a decision (see
+ * toRedisLua's differences).
+ */
+export function randomConfig(rng: Rng, kind: AlgorithmKind, drainsIn60s = false): AlgorithmConfig {
+  switch (kind) {
+    case 'fixed-window':
+    case 'sliding-window-counter':
+      return { kind, limit: count(rng, 1), windowMs: duration(rng) };
+    case 'sliding-log': {
+      const limit = Math.min(count(rng, 1), 500); // the log holds up to `limit` entries per key
+      return { kind, limit, windowMs: duration(rng), logRejected: rng() < 0.4 };
+    }
+    case 'token-bucket': {
+      const c: AlgorithmConfig = {
+        kind,
+        maxTokens: count(rng, 1),
+        tokensPerFill: count(rng, 1),
+        fillIntervalMs: duration(rng),
+        refill: rng() < 0.5 ? 'continuous' : 'interval',
+      };
+      if (rng() < 0.4) c.maxDelayMs = rng() < 0.2 ? 0 : duration(rng);
+      return c;
+    }
+    case 'leaky-bucket':
+      for (;;) {
+        const rateUnit = rng() < 0.7 ? 'r/s' : 'r/m';
+        const rate =
+          rateUnit === 'r/s' ? count(rng, 1) : pick(rng, [1, 7, 60, 61, 100, 119, 600, 7000]);
+        const burst = rng() < 0.2 ? 0 : count(rng, 1);
+        const delay = pick(rng, ['nodelay', 0, 1, 2, 5, burst] as const);
+        if (drainsIn60s && nginxRateMilli(rate, rateUnit) * 60 < (burst + 1) * 1000) continue;
+        const c: AlgorithmConfig = { kind, rate, rateUnit, burst, delay };
+        if (rng() < 0.3) c.limitReqStatus = 429;
+        return c;
+      }
+    case 'gcra':
+      return {
+        kind,
+        count: count(rng, 1),
+        periodMs: duration(rng),
+        burst: rng() < 0.2 ? 0 : count(rng, 1),
+      };
+  }
+}
+
+/** The time scale on which a config's decisions change: a window, an interval, a drain time. */
+export function scaleMs(c: AlgorithmConfig): number {
+  switch (c.kind) {
+    case 'fixed-window':
+    case 'sliding-log':
+    case 'sliding-window-counter':
+      return c.windowMs;
+    case 'token-bucket':
+      return Math.max(1, Math.ceil((c.fillIntervalMs * c.maxTokens) / c.tokensPerFill));
+    case 'leaky-bucket':
+      return Math.max(
+        1,
+        Math.ceil(((c.burst + 1) * 1_000_000) / nginxRateMilli(c.rate, c.rateUnit)),
+      );
+    case 'gcra':
+      return Math.max(1, Math.ceil((c.periodMs * (c.burst + 1)) / c.count));
+  }
+}
+
+export interface Request {
+  nowMs: number;
+  key: string;
+}
+
+/**
+ * `n` requests over a few keys: ties, small and large steps forward, and clock jumps backwards.
+ * `maxBackMs` bounds how far time may go below the latest time seen so far.
+ */
+export function randomTrace(
+  rng: Rng,
+  c: AlgorithmConfig,
+  n: number,
+  maxBackMs: number,
+  keyCount = int(rng, 1, 3),
+): Request[] {
+  const scale = scaleMs(c);
+  const keys = ['alice', 'bob', 'carol'].slice(0, keyCount);
+  const starts = [
+    0,
+    int(rng, -1e6, 1e6),
+    1_700_000_000_000 + int(rng, 0, 1e9),
+    -int(rng, 1e9, 1e12),
+    MAX_TIME_MS - int(rng, 0, 1e6) - 50 * scale,
+  ];
+  let t = Math.max(-MAX_TIME_MS, pick(rng, starts));
+  let latest = t;
+  const out: Request[] = [];
+  for (let i = 0; i < n; i += 1) {
+    const r = rng();
+    if (r < 0.25) {
+      // a tie
+    } else if (r < 0.65) t += int(rng, 1, Math.max(1, Math.ceil(scale / 4)));
+    else if (r < 0.85) t += int(rng, 1, 2 * scale);
+    else if (r < 0.9) t += int(rng, 2 * scale, 20 * scale);
+    else if (r < 0.95) t -= int(rng, 1, Math.min(2 * scale, maxBackMs));
+    else if (r < 0.97)
+      t = latest - pick(rng, [59_999, 60_000, 60_001]); // nginx's clamp edges
+    else t -= int(rng, 1, Math.min(100 * scale + 120_000, maxBackMs));
+    t = Math.max(t, latest - maxBackMs, -MAX_TIME_MS);
+    t = Math.min(t, MAX_TIME_MS);
+    latest = Math.max(latest, t);
+    out.push({ nowMs: t, key: pick(rng, keys) });
+  }
+  return out;
+}

@@ -1,0 +1,101 @@
+/**
+ * Timed traces for the real-nginx test: groups of simultaneous requests per key, planned with the
+ * core, and a check that small timing errors (a busy machine, a late timer) cannot change any
+ * group's outcome counts.
+ */
+import type { AlgorithmConfig, Outcome } from '../../src/core';
+import { createLimiter } from '../../src/core';
+import { seeded } from './gen';
+
+/** `count` requests for `key`, sent together at `atMs` after the start. */
+export interface Group {
+  atMs: number;
+  key: string;
+  count: number;
+}
+
+export interface GroupPlan {
+  admit: number;
+  delay: number;
+  reject: number;
+  /** delayMs of each request in the group, ascending (0 for admitted and rejected ones). */
+  delaysMs: number[];
+}
+
+interface Arrival {
+  group: number;
+  atMs: number;
+  key: string;
+}
+
+function decideAll(
+  config: AlgorithmConfig,
+  groups: readonly Group[],
+  arrivals: Arrival[],
+): GroupPlan[] {
+  const limiter = createLimiter(config);
+  const plans: GroupPlan[] = groups.map(() => ({ admit: 0, delay: 0, reject: 0, delaysMs: [] }));
+  const ordered = arrivals
+    .map((a, i) => ({ a, i }))
+    .sort((x, y) => x.a.atMs - y.a.atMs || x.i - y.i);
+  for (const { a } of ordered) {
+    const d = limiter.decide(a.atMs, a.key);
+    const p = plans[a.group] as GroupPlan;
+    p[d.outcome satisfies Outcome] += 1;
+    if (d.outcome !== 'reject') p.delaysMs.push(d.delayMs);
+  }
+  for (const p of plans) p.delaysMs.sort((x, y) => x - y);
+  return plans;
+}
+
+/** The core's decisions with every request exactly on time. */
+export function plan(config: AlgorithmConfig, groups: readonly Group[]): GroupPlan[] {
+  const arrivals: Arrival[] = [];
+  groups.forEach((g, group) => {
+    for (let i = 0; i < g.count; i += 1) arrivals.push({ group, atMs: g.atMs, key: g.key });
+  });
+  return decideAll(config, groups, arrivals);
+}
+
+/**
+ * Problems that timing errors could cause: for `runs` seeded perturbations (each group shifted by
+ * up to ±jitterMs, each request within it by up to +spreadMs), any group whose admit/delay/reject
+ * counts differ from the plan; and any planned delay too short to tell from no delay.
+ */
+export function fragility(
+  config: AlgorithmConfig,
+  groups: readonly Group[],
+  jitterMs: number,
+  spreadMs: number,
+  minDelayMs: number,
+  runs = 400,
+): string[] {
+  const planned = plan(config, groups);
+  const problems: string[] = [];
+  planned.forEach((p, i) => {
+    for (const d of p.delaysMs) {
+      if (d > 0 && d < minDelayMs)
+        problems.push(`group ${i}: planned delay ${d} ms < ${minDelayMs} ms`);
+    }
+  });
+  const rng = seeded(7);
+  for (let run = 0; run < runs && problems.length === 0; run += 1) {
+    const arrivals: Arrival[] = [];
+    groups.forEach((g, group) => {
+      const shift = Math.round((rng() * 2 - 1) * jitterMs);
+      for (let i = 0; i < g.count; i += 1) {
+        arrivals.push({ group, atMs: g.atMs + shift + Math.round(rng() * spreadMs), key: g.key });
+      }
+    });
+    const got = decideAll(config, groups, arrivals);
+    got.forEach((p, i) => {
+      const want = planned[i] as GroupPlan;
+      if (p.admit !== want.admit || p.delay !== want.delay || p.reject !== want.reject) {
+        problems.push(
+          `group ${i} (${JSON.stringify(groups[i])}): planned ${want.admit}/${want.delay}/${want.reject} admit/delay/reject, perturbed ${p.admit}/${p.delay}/${p.reject}`,
+        );
+      }
+    });
+  }
+  return problems;
+}
