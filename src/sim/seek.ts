@@ -97,9 +97,21 @@ export class Seeker {
 
   /** Moves lane `i`'s cursor to virtual time tMs (a whole ms) and returns its engine. */
   private advance(i: number, tMs: number): { engine: LaneEngine; decided: number } {
+    const cols = (this.result.lanes[i] as LaneResult).columns;
+    return this.advanceTo(i, rowsDecidedBy(cols, tMs), tMs);
+  }
+
+  /**
+   * Moves lane `i`'s cursor to just after row `target − 1` (rows [0, target) decided), with every
+   * write due at or before tMs landed, and returns its engine.
+   */
+  private advanceTo(
+    i: number,
+    target: number,
+    tMs: number,
+  ): { engine: LaneEngine; decided: number } {
     const lane = this.result.lanes[i] as LaneResult;
     const cols = lane.columns;
-    const target = rowsDecidedBy(cols, tMs);
     const checkpoints = this.useCheckpoints ? (this.internals[i] as LaneInternals).checkpoints : [];
     const cpIndex = checkpointBefore(checkpoints, target);
     const cpRow = cpIndex >= 0 ? (checkpoints[cpIndex] as Checkpoint).row : 0;
@@ -141,6 +153,29 @@ export class Seeker {
   storesAt(lane: number, tMs: number): readonly Limiter[] {
     if (this.result.lanes[lane] === undefined) throw new RangeError(`no lane ${lane}`);
     return this.advance(lane, wholeMs(tMs)).engine.stores;
+  }
+
+  /**
+   * The live stores of lane `lane` just before row `row` was decided: every earlier row decided
+   * (including those at the same ms), every write due by its arrival landed. With the store the row
+   * went to and the wall time the limiter saw, for explaining one decision. Read before the next call.
+   */
+  storesBefore(
+    lane: number,
+    row: number,
+  ): { stores: readonly Limiter[]; store: number; wallMs: number } {
+    const l = this.result.lanes[lane];
+    if (l === undefined || row < 0 || row >= l.columns.rows) {
+      throw new RangeError(`no row ${row} in lane ${lane}`);
+    }
+    const tMs = l.columns.arrivalMs[row] as number;
+    const { engine } = this.advanceTo(lane, row, tMs);
+    const local = this.result.scenario.deployment.state === 'local';
+    return {
+      stores: engine.stores,
+      store: local ? (l.columns.instance[row] as number) : 0,
+      wallMs: this.clock.wallAt(tMs),
+    };
   }
 
   /** Every lane's state for `key` (default: the first key) at virtual time tMs. */
