@@ -28,6 +28,8 @@ export type { Quota } from './quota';
 export { toHttpResponse, rejectStatus, toSeconds } from './response';
 export type { HttpResponse, ResponseOptions } from './response';
 export { MAX_TIME_MS, floorDiv, ceilDiv } from './int';
+export { explainDecision } from './explain';
+export type { Explanation } from './explain';
 
 /**
  * A limiter for `config`. Throws a RangeError naming each bad field and its accepted range when the

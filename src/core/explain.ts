@@ -1,0 +1,138 @@
+import type { Inspection } from './inspect';
+import type { Decision } from './types';
+
+/** Why a request got its outcome: the rule, with the numbers it was decided on filled in. */
+export interface Explanation {
+  /** One line: the comparison that decided, e.g. "42 × 45/60 + 18 = 49.5 < 50 → admit". */
+  rule: string;
+  /** Supporting steps, in order. */
+  steps: string[];
+}
+
+/** Up to 3 decimals, no trailing zeros, never "NaN" (for a finite input). */
+function num(x: number): string {
+  if (!Number.isFinite(x)) return String(x);
+  const r = Math.round(x * 1000) / 1000;
+  return String(Object.is(r, -0) ? 0 : r);
+}
+
+function ms(x: number): string {
+  return `${num(x)} ms`;
+}
+
+/**
+ * Explains `decision` from `before`, the limiter's state for the request's key just before it was
+ * decided (`inspect` at the decision time on that state). Pure: text only, no state.
+ */
+export function explainDecision(before: Inspection, decision: Decision): Explanation {
+  const out = decision.outcome;
+  const t = before.effectiveNowMs;
+  switch (before.kind) {
+    case 'fixed-window': {
+      const c = before.count;
+      return {
+        rule: `count ${c} ${c < before.limit ? '<' : '≥'} limit ${before.limit} → ${out}`,
+        steps: [
+          `window [${ms(before.windowStartMs)}, ${ms(before.windowEndMs)}) = ⌊${ms(t)} / ${ms(before.windowMs)}⌋`,
+          out === 'reject'
+            ? `the window resets at ${ms(before.windowEndMs)}, in ${ms(decision.retryAfterMs)}`
+            : `count becomes ${c + 1}; ${decision.remaining} more fit in this window`,
+        ],
+      };
+    }
+    case 'sliding-log': {
+      const n = before.entries.length;
+      const oldest = before.entries[0];
+      return {
+        rule: `${n} entries younger than ${ms(before.windowMs)} ${n < before.limit ? '<' : '≥'} limit ${before.limit} → ${out}`,
+        steps: [
+          `entries in (${ms(t - before.windowMs)}, ${ms(t)}]: ${n}${before.stored > n ? ` (${before.stored} stored)` : ''}`,
+          out === 'reject'
+            ? `${before.logRejected ? 'logged anyway (logRejected); ' : ''}passes once enough expire, in ${ms(decision.retryAfterMs)}`
+            : `logged at ${ms(t)}${oldest !== undefined ? `; the oldest (${ms(oldest)}) expires at ${ms(oldest + before.windowMs)}` : ''}`,
+        ],
+      };
+    }
+    case 'sliding-window-counter': {
+      const { previousCount: p, currentCount: c, windowMs: w, elapsedMs: e, limit } = before;
+      const pass = p * (w - e) + c * w < limit * w;
+      return {
+        rule: `${p} × ${num(w - e)}/${num(w)} + ${c} = ${num(before.estimate)} ${pass ? '<' : '≥'} ${limit} → ${out}`,
+        steps: [
+          `previous window: ${p} requests, weighted by the ${num(w - e)} ms of it still inside the sliding window`,
+          `current window [${ms(before.windowStartMs)}, ${ms(before.windowStartMs + w)}): ${c} requests`,
+          out === 'reject'
+            ? `the estimate drops below ${limit} in ${ms(decision.retryAfterMs)}`
+            : `current count becomes ${c + 1}`,
+        ],
+      };
+    }
+    case 'token-bucket': {
+      const x = before.tokens;
+      const steps = [
+        `${before.refill === 'interval' ? `${before.tokensPerFill} tokens every ${ms(before.fillIntervalMs)}` : `${num((before.tokensPerFill * 1000) / before.fillIntervalMs)} tokens/s`}, at most ${before.maxTokens}`,
+      ];
+      if (out === 'admit') steps.push(`takes one: ${num(x - 1)} left`);
+      else if (out === 'delay')
+        steps.push(
+          `reserves the next token (${num(x - 1)} after it) and waits ${ms(decision.delayMs)} ≤ max delay ${ms(before.maxDelayMs)}`,
+        );
+      else
+        steps.push(
+          before.maxDelayMs > 0
+            ? `the wait for a token exceeds max delay ${ms(before.maxDelayMs)}; retry in ${ms(decision.retryAfterMs)}`
+            : `next token in ${ms(decision.retryAfterMs)}`,
+        );
+      return { rule: `tokens ${num(x)} ${x >= 1 ? '≥' : '<'} 1 → ${out}`, steps };
+    }
+    case 'leaky-bucket': {
+      const r = before.rateMilli;
+      if (!before.seen) {
+        return {
+          rule: `first request of this key: excess 0 → ${out}`,
+          steps: [`nginx creates its node with excess 0 and last = ${ms(before.nowMs)}`],
+        };
+      }
+      const raw = before.nowMs - before.lastMs;
+      const elapsed = raw < -60_000 ? 1 : raw < 0 ? 0 : raw;
+      const drained = before.excessMilli - Math.floor((r * elapsed) / 1000);
+      const excess = Math.max(0, drained + 1000);
+      const burstMilli = before.burst * 1000;
+      const steps = [
+        `excess = max(0, ${before.excessMilli} − ⌊${r} × ${elapsed} / 1000⌋ + 1000) = ${excess} milli-requests`,
+      ];
+      if (out === 'reject')
+        steps.push(
+          `${excess} > burst × 1000 = ${burstMilli}: rejected; passes in ${ms(decision.retryAfterMs)}`,
+        );
+      else if (before.delay === null) steps.push('nodelay: passed at once');
+      else if (out === 'delay')
+        steps.push(
+          `delay = ⌊(${excess} − ${before.delay * 1000}) × 1000 / ${r}⌋ = ${ms(decision.delayMs)}`,
+        );
+      else steps.push(`${excess} ≤ delay × 1000 = ${before.delay * 1000}: passed at once`);
+      return {
+        rule: `excess ${excess} ${excess > burstMilli ? '>' : '≤'} ${burstMilli} → ${out}`,
+        steps,
+      };
+    }
+    case 'gcra': {
+      const T = before.emissionIntervalMs;
+      const tau = before.toleranceMs;
+      const base = Math.max(before.tatMs, before.nowMs);
+      const next = base + T;
+      return {
+        rule: `now ${ms(before.nowMs)} ${out === 'reject' ? '<' : '≥'} new TAT − τ = ${ms(next - tau)} → ${out}`,
+        steps: [
+          `T = period / count = ${ms(T)}; τ = T × (max_burst + 1) = ${ms(tau)}`,
+          `new TAT = max(TAT ${ms(before.tatMs)}, now) + T = ${ms(next)}`,
+          out === 'reject'
+            ? `TAT stays ${ms(before.tatMs)}; retry in ${ms(decision.retryAfterMs)}`
+            : `TAT becomes ${ms(next)}`,
+        ],
+      };
+    }
+  }
+  const exhaustive: never = before;
+  return exhaustive;
+}
