@@ -1,0 +1,53 @@
+/**
+ * Values derived from the store's inputs, memoised by identity: the store keeps inputs only
+ * (CONVENTIONS.md, "Derived, not stored"). Actions replace changed inputs with new objects, so an
+ * identity check is enough.
+ */
+import { SimulationInputError, seekerFor, simulate, validateRun } from '../sim';
+import type { ScenarioIssue, SimLimiter, SimResult } from '../sim';
+import type { PlaygroundInputs } from './types';
+
+export type SimOutcome =
+  { ok: true; result: SimResult } | { ok: false; issues: readonly ScenarioIssue[] };
+
+type RunInputs = Pick<PlaygroundInputs, 'limiters' | 'scenario' | 'untilMs'>;
+
+let last: { inputs: RunInputs; outcome: SimOutcome } | null = null;
+
+function sameRun(a: RunInputs, b: RunInputs): boolean {
+  return a.limiters === b.limiters && a.scenario === b.scenario && a.untilMs === b.untilMs;
+}
+
+/** Limiters as the simulator takes them, named when the person named them. */
+export function simLimiters(inputs: Pick<PlaygroundInputs, 'limiters'>): SimLimiter[] {
+  return inputs.limiters.map((l) =>
+    l.name === undefined ? l.config : { name: l.name, config: l.config },
+  );
+}
+
+/**
+ * The run for these inputs (the last one is cached). Invalid inputs give their issues instead of
+ * throwing: the UI shows them and keeps everything else on screen.
+ */
+export function simulationOf(inputs: RunInputs): SimOutcome {
+  if (last !== null && sameRun(last.inputs, inputs)) return last.outcome;
+  const limiters = simLimiters(inputs);
+  const issues = validateRun(limiters, inputs.scenario, inputs.untilMs);
+  let outcome: SimOutcome;
+  if (issues.length > 0) outcome = { ok: false, issues };
+  else {
+    try {
+      outcome = { ok: true, result: simulate(limiters, inputs.scenario, inputs.untilMs) };
+    } catch (e) {
+      if (!(e instanceof SimulationInputError)) throw e;
+      outcome = { ok: false, issues: e.issues };
+    }
+  }
+  last = {
+    inputs: { limiters: inputs.limiters, scenario: inputs.scenario, untilMs: inputs.untilMs },
+    outcome,
+  };
+  return outcome;
+}
+
+export { seekerFor };

@@ -1,0 +1,86 @@
+import type { AlgorithmConfig, AlgorithmKind } from '../core';
+import type { Scenario } from '../sim';
+
+/** One limiter in the playground. */
+export interface LimiterEntry {
+  /** Shown in the UI and used as the RateLimit policy name. Default: the algorithm's name. */
+  name?: string;
+  config: AlgorithmConfig;
+}
+
+/** A request picked for the inspector: lane (limiter index) and row (its request id in that lane). */
+export interface Selection {
+  lane: number;
+  row: number;
+}
+
+/** Everything the playground shows is a function of these inputs (and `tMs`). */
+export interface PlaygroundInputs {
+  /** 1 – 6 limiters; compare mode shows them all, single mode shows `activeLane`. */
+  limiters: LimiterEntry[];
+  scenario: Scenario;
+  /** Length of the simulated run, ms. */
+  untilMs: number;
+  /** W in "the most admitted in any interval of W", ms. */
+  chartWindowMs: number;
+  mode: 'single' | 'compare';
+}
+
+export interface ClockState {
+  /** The virtual time drawn, ms (fractional while playing; events are at whole ms). */
+  tMs: number;
+  playing: boolean;
+  /** Virtual ms per real ms: 0.1 – 100. */
+  speed: number;
+}
+
+export interface PlaygroundState extends PlaygroundInputs, ClockState {
+  selected: Selection | null;
+  /** The limiter being edited (and shown in single mode). */
+  activeLane: number;
+  /** The key whose state the views draw. null: the first key of the run. */
+  inspectKey: string | null;
+  /** The source index of the stream started with "Start stream", while it runs. */
+  streamSource: number | null;
+}
+
+export interface PlaygroundActions {
+  // limiters
+  setLimiterConfig: (lane: number, config: AlgorithmConfig) => void;
+  setLimiterKind: (lane: number, kind: AlgorithmKind) => void;
+  addLimiter: (kind: AlgorithmKind) => void;
+  removeLimiter: (lane: number) => void;
+  setActiveLane: (lane: number) => void;
+  setMode: (mode: 'single' | 'compare') => void;
+  // scenario
+  setScenario: (scenario: Scenario) => void;
+  setUntil: (untilMs: number) => void;
+  setChartWindow: (windowMs: number) => void;
+  setInspectKey: (key: string | null) => void;
+  /** Fires `count` requests at the current time (a manual source). */
+  fire: (count?: number) => void;
+  /** Starts a constant stream at `ratePerSec` from now to the end of the run. */
+  startStream: (ratePerSec: number) => void;
+  /** Ends the running stream now. */
+  stopStream: () => void;
+  // clock
+  play: () => void;
+  pause: () => void;
+  togglePlay: () => void;
+  setSpeed: (speed: number) => void;
+  /** Moves the clock to tMs (clamped to the run) and pauses. */
+  seek: (tMs: number) => void;
+  /** Moves the clock by deltaMs and pauses. */
+  stepBy: (deltaMs: number) => void;
+  /** Advances the clock by real elapsed ms × speed (the animation loop). */
+  tick: (realElapsedMs: number) => void;
+  /** Moves the clock to the next arrival, release or clock jump, and pauses. */
+  stepToNextEvent: () => void;
+  /** Back to t = 0, paused. */
+  rewind: () => void;
+  select: (selection: Selection | null) => void;
+  /** Replaces every input at once (a preset, a link). */
+  load: (inputs: PlaygroundInputs, clock?: Partial<ClockState>) => void;
+}
+
+export type PlaygroundStore = PlaygroundState & PlaygroundActions;

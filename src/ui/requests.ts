@@ -1,0 +1,59 @@
+import type { AlgorithmConfig } from '../core';
+import { rejectStatus } from '../core';
+import { OUTCOMES, OUTCOME_DELAY, OUTCOME_REJECT, rowRange } from '../sim';
+import type { SimResult } from '../sim';
+import type { VizRequest } from '../viz';
+
+/** How far back a view looks for requests to draw: about two of the algorithm's windows. */
+export function lookbackMs(config: AlgorithmConfig): number {
+  switch (config.kind) {
+    case 'fixed-window':
+    case 'sliding-log':
+    case 'sliding-window-counter':
+      return 2 * config.windowMs;
+    case 'token-bucket':
+      return Math.max(2 * config.fillIntervalMs, 2000, config.maxDelayMs ?? 0);
+    case 'leaky-bucket':
+      return 5000;
+    case 'gcra':
+      return Math.max(2000, Math.ceil((2 * config.periodMs * (config.burst + 1)) / config.count));
+  }
+}
+
+/**
+ * The requests of `lane` that arrived in [tMs − lookback, tMs + aheadMs], newest `maxRows` of them,
+ * as the views draw them (id = row in the lane).
+ */
+export function requestsNear(
+  result: SimResult,
+  lane: number,
+  tMs: number,
+  aheadMs: number,
+  maxRows = 400,
+): VizRequest[] {
+  const l = result.lanes[lane];
+  if (l === undefined) return [];
+  const c = l.columns;
+  const [start0, end] = rowRange(c, tMs - lookbackMs(l.config), tMs + aheadMs + 1);
+  const start = Math.max(start0, end - maxRows);
+  const status = rejectStatus(l.config);
+  const out: VizRequest[] = [];
+  for (let row = start; row < end; row += 1) {
+    const code = c.outcome[row] as number;
+    const wait = c.waitMs[row] as number;
+    const arrivalMs = c.arrivalMs[row] as number;
+    const client = result.arrivals.client[c.origin[row] as number] as number;
+    out.push({
+      id: row,
+      arrivalMs,
+      key: result.keyNames[result.clientKey[client] as number] as string,
+      outcome: OUTCOMES[code] ?? 'admit',
+      delayMs: code === OUTCOME_DELAY ? wait : 0,
+      releaseMs: code === OUTCOME_DELAY ? arrivalMs + wait : arrivalMs,
+      retryAfterMs: code === OUTCOME_REJECT ? wait : 0,
+      status: code === OUTCOME_REJECT ? status : 200,
+      attempt: c.attempt[row] as number,
+    });
+  }
+  return out;
+}
