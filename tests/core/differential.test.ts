@@ -3,12 +3,15 @@
  * every decision compared — outcome, delayMs, retryAfterMs and remaining.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLimiter } from '../../src/core';
 import type { AlgorithmConfig, AlgorithmKind } from '../../src/core';
 import { coarseStepMs, configArb, FC_SEED, KINDS, runs, traceArb } from './arbitraries';
 import type { TraceEvent } from './arbitraries';
 import { RefLimiter } from './reference';
+
+// Property runs take about a second each here; a loaded CI machine, or FC_RUNS_SCALE, needs more.
+vi.setConfig({ testTimeout: 120_000 });
 
 /** The first decision where the core and the reference differ, or null. */
 function firstDifference(config: AlgorithmConfig, trace: readonly TraceEvent[]): string | null {

@@ -3,11 +3,21 @@
  * of ../shared/DESIGN.md ("Core contract") checked by replay on clones, not by formula.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLimiter, MAX_TIME_MS, quotaOf } from '../../src/core';
-import type { AlgorithmConfig, AlgorithmKind, Decision, Limiter } from '../../src/core';
+import type {
+  AlgorithmConfig,
+  AlgorithmKind,
+  ConfigOf,
+  Decision,
+  Inspection,
+  Limiter,
+} from '../../src/core';
 import { configArb, FC_SEED, KINDS, runs, TRACE_LIMIT_MS, traceArb } from './arbitraries';
 import type { TraceEvent } from './arbitraries';
+
+// Property runs take about a second each here; a loaded CI machine, or FC_RUNS_SCALE, needs more.
+vi.setConfig({ testTimeout: 120_000 });
 
 const opts = (numRuns: number) => ({ seed: FC_SEED, numRuns: runs(numRuns) });
 
@@ -348,5 +358,55 @@ describe('leaky-bucket: prune and ngx_http_limit_req_expire', () => {
       ),
       opts(300),
     );
+  });
+});
+
+describe('inspect() tells the decision it is drawn for', () => {
+  // What each view says about the next request at the same time (undefined: it cannot tell).
+  type Predict<K extends AlgorithmKind> = (
+    v: Inspection & { kind: K },
+    c: ConfigOf<K>,
+  ) => boolean | undefined;
+  const predicts: { [K in AlgorithmKind]?: Predict<K> } = {
+    'fixed-window': (v, c) => v.count < c.limit,
+    'sliding-log': (v, c) => v.entries.length < c.limit,
+    'sliding-window-counter': (v, c) => v.estimate < c.limit,
+    // With maxDelayMs the answer also depends on the wait, which the view does not carry.
+    'token-bucket': (v) => (v.maxDelayMs === 0 ? v.tokens >= 1 : undefined),
+    // allowAtMs is a float: it tells the decision where a double still resolves 1/count ms.
+    gcra: (v, c) => (Math.abs(v.nowMs) * c.count < 2 ** 50 ? v.allowAtMs <= v.nowMs : undefined),
+  };
+  it.each(Object.keys(predicts) as AlgorithmKind[])('%s', (kind) => {
+    fc.assert(
+      fc.property(configArb[kind], traceArb(), (c, t) => {
+        const l = createLimiter(c);
+        const predict = predicts[kind] as (
+          v: Inspection,
+          c: AlgorithmConfig,
+        ) => boolean | undefined;
+        for (const [i, { nowMs, key }] of t.entries()) {
+          const admits = predict(l.inspect(nowMs, key), c);
+          const d = l.decide(nowMs, key);
+          if (admits !== undefined) {
+            expect(admits, `#${i} at ${nowMs}: ${d.outcome}`).toBe(d.outcome !== 'reject');
+          }
+        }
+      }),
+      opts(200),
+    );
+  });
+
+  it('gcra: allowAtMs lands exactly on whole-ms answers (count 3, period 1000, burst 3)', () => {
+    // One request per ms fills the bucket; at t = 1000 the view once said allowAt =
+    // 1000.0000000000002 (T and τ summed as floats) while the request at 1000 was admitted.
+    const l = createLimiter({ kind: 'gcra', count: 3, periodMs: 1000, burst: 3 });
+    for (let t = 0; t <= 3000; t += 1) {
+      const view = l.inspect(t);
+      const d = l.decide(t);
+      if (view.kind !== 'gcra') throw new Error(view.kind);
+      expect(view.allowAtMs <= t, `at ${t}: allowAt ${view.allowAtMs}, ${d.outcome}`).toBe(
+        d.outcome === 'admit',
+      );
+    }
   });
 });

@@ -16,10 +16,13 @@
 import fc from 'fast-check';
 import { parseList, Token } from 'structured-headers';
 import type { Item } from 'structured-headers';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLimiter, quotaOf, toHttpResponse } from '../../src/core';
 import type { AlgorithmConfig, Decision, HttpResponse } from '../../src/core';
 import { configArb, FC_SEED, KINDS, runs, traceArb } from './arbitraries';
+
+// Property runs take about a second each here; a loaded CI machine, or FC_RUNS_SCALE, needs more.
+vi.setConfig({ testTimeout: 120_000 });
 
 const header = (r: HttpResponse, name: string): string | undefined =>
   r.headers.find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
