@@ -163,6 +163,8 @@ export class LeakyBucketLimiter extends KeyedLimiter<LeakyBucketConfig, Node> {
       rateMilli: this.rateMilli,
       excessMilli: node?.excess ?? 0,
       excessNowMilli: drained > 0 ? drained : 0,
+      // A key's first request makes a node with excess 0.
+      excessNextMilli: node === undefined ? 0 : Math.max(0, drained + 1000),
       lastMs: node?.last ?? nowMs,
       burst: this.config.burst,
       delay: this.config.delay === 'nodelay' ? null : this.config.delay,
