@@ -373,6 +373,7 @@ describe('inspect() tells the decision it is drawn for', () => {
     'sliding-window-counter': (v, c) => v.estimate < c.limit,
     // With maxDelayMs the answer also depends on the wait, which the view does not carry.
     'token-bucket': (v) => (v.maxDelayMs === 0 ? v.tokens >= 1 : undefined),
+    'leaky-bucket': (v, c) => v.excessNextMilli <= c.burst * 1000,
     // allowAtMs is a float: it tells the decision where a double still resolves 1/count ms.
     gcra: (v, c) => (Math.abs(v.nowMs) * c.count < 2 ** 50 ? v.allowAtMs <= v.nowMs : undefined),
   };
