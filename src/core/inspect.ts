@@ -75,8 +75,14 @@ export interface LeakyBucketInspection extends InspectionBase {
   rateMilli: number;
   /** Stored `excess` in milli-requests, as of `lastMs`. */
   excessMilli: number;
-  /** Excess drained to `nowMs` (what the next request would see, before its own +1000). */
+  /** Excess drained to `nowMs`, clamped at 0: the water in the bucket now. */
   excessNowMilli: number;
+  /**
+   * The excess the next request at `nowMs` would have: max(0, drained + 1000), as nginx clamps after
+   * adding its own 1000 (so it can be less than excessNowMilli + 1000); 0 for a key with no node.
+   * Above burst·1000 it is rejected; above delay·1000 it waits.
+   */
+  excessNextMilli: number;
   lastMs: number;
   burst: number;
   /** The `delay=` threshold in requests (null for `nodelay`). */

@@ -53,9 +53,9 @@ function sfString(value: string): string {
 /**
  * The HTTP response a client gets for `decision`: status (200, or 429 / nginx's 503 on reject),
  * `Retry-After` on reject (whole seconds, rounded up), `RateLimit-Policy` and `RateLimit` as in
- * draft-ietf-httpapi-ratelimit-headers (q = quota, w = window s; r = remaining, t = reset s), and the
- * legacy `X-RateLimit-Limit/-Remaining/-Reset` (reset in seconds from now). A delayed request is
- * answered 200 once its delay has passed.
+ * draft-ietf-httpapi-ratelimit-headers (q = quota, w = window s; r = remaining, t = s until more
+ * quota: the reset, or on a reject the Retry-After), and the legacy `X-RateLimit-Limit/-Remaining/
+ * -Reset` (reset in seconds from now). A delayed request is answered 200 once its delay has passed.
  */
 export function toHttpResponse(
   config: AlgorithmConfig,
@@ -68,12 +68,16 @@ export function toHttpResponse(
   const quota = quotaOf(config);
   const windowS = Math.max(1, toSeconds(quota.windowMs));
   const resetS = toSeconds(decision.resetMs);
+  const retryS = toSeconds(decision.retryAfterMs);
+  // The draft's t is the time "until additional quota is made available" (§4.1.2), and Retry-After
+  // "SHOULD NOT reference a point in time earlier than" t (§6). On a reject the next unit of quota
+  // comes when the request would pass (Retry-After), usually well before the key is fully idle.
+  const availableS = decision.outcome === 'reject' ? retryS : resetS;
   const headers: Array<readonly [string, string]> = [];
-  if (decision.outcome === 'reject')
-    headers.push(['Retry-After', String(toSeconds(decision.retryAfterMs))]);
+  if (decision.outcome === 'reject') headers.push(['Retry-After', String(retryS)]);
   headers.push(
     ['RateLimit-Policy', `${name};q=${decision.limit};w=${windowS}`],
-    ['RateLimit', `${name};r=${decision.remaining};t=${resetS}`],
+    ['RateLimit', `${name};r=${decision.remaining};t=${availableS}`],
     ['X-RateLimit-Limit', String(decision.limit)],
     ['X-RateLimit-Remaining', String(decision.remaining)],
     ['X-RateLimit-Reset', String(resetS)],

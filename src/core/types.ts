@@ -136,7 +136,12 @@ export interface Limiter {
   readonly size: number;
   /** Size of one key's state at `nowMs` (0 entries and 0 bytes if the key is idle or unseen). */
   stateSize(nowMs: number, key?: string): StateSize;
-  /** Forgets keys that are back to their idle state at `nowMs` (decisions are unchanged by this). */
+  /**
+   * Forgets keys that are back to their idle state at `nowMs`. Decisions at `nowMs` and later are
+   * unchanged by this; an earlier time (a clock gone backwards) would find a forgotten key fresh
+   * where its stored time would have held it back. nginx forgets nothing (its nodes only leave
+   * through ngx_http_limit_req_expire).
+   */
   prune(nowMs: number): void;
   /** A copy of one key's state, for deployments that read state, decide, and write it back later. */
   getState(key?: string): KeyState | undefined;

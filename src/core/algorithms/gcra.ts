@@ -87,8 +87,21 @@ export class GcraLimiter extends KeyedLimiter<GcraConfig, State> {
       tatMs: tat,
       emissionIntervalMs: T,
       toleranceMs: tau,
-      allowAtMs: Math.max(tat, nowMs) + T - tau,
+      allowAtMs: this.allowAtMs(s, nowMs),
     };
+  }
+
+  /**
+   * max(tat, now) + T − τ = base − T·burst, rounded once: the whole ms of the base plus
+   * (frac − period·burst) / count. Summing the float T and τ instead could land a hair after an
+   * exact whole-ms answer (1000.0000000000002 for count 3, period 1000, burst 3), telling a drawing
+   * the request at 1000 is refused when it is admitted.
+   */
+  private allowAtMs(s: State | undefined, nowMs: number): number {
+    const ahead = s !== undefined && (s.ms > nowMs || (s.ms === nowMs && s.frac > 0));
+    const baseMs = ahead ? s.ms : nowMs;
+    const baseFrac = ahead ? s.frac : 0;
+    return baseMs + (baseFrac - this.config.periodMs * this.config.burst) / this.config.count;
   }
 
   protected copyState(s: State): State {

@@ -1,4 +1,4 @@
-import { ceilDiv } from '../int';
+import { ceilDiv, checkTime } from '../int';
 import type { LeakyBucketInspection } from '../inspect';
 import { KeyedLimiter, decision } from '../keyed';
 import type { Decision, KeyState, LeakyBucketConfig, Limiter, StateSize } from '../types';
@@ -158,6 +158,8 @@ export class LeakyBucketLimiter extends KeyedLimiter<LeakyBucketConfig, Node> {
       rateMilli: this.rateMilli,
       excessMilli: node?.excess ?? 0,
       excessNowMilli: drained > 0 ? drained : 0,
+      // A key's first request makes a node with excess 0.
+      excessNextMilli: node === undefined ? 0 : Math.max(0, drained + 1000),
       lastMs: node?.last ?? nowMs,
       burst: this.config.burst,
       delay: this.config.delay === 'nodelay' ? null : this.config.delay,
@@ -186,6 +188,17 @@ export class LeakyBucketLimiter extends KeyedLimiter<LeakyBucketConfig, Node> {
 
   protected empty(): LeakyBucketLimiter {
     return new LeakyBucketLimiter(this.config);
+  }
+
+  /**
+   * Forgets nothing. In nginx a node leaves only through ngx_http_limit_req_expire, which looks at
+   * up to two nodes from the LRU tail and stops at the first it may not delete. Forgetting an idle
+   * node early changes what that scan reaches, and the forgotten key's next request then creates a
+   * node (running the scan) where nginx would find one — either can change later decisions for
+   * other keys. So the nodes stay, as they do in nginx's shared-memory zone.
+   */
+  override prune(nowMs: number): void {
+    checkTime(nowMs);
   }
 
   /** Copies nodes in LRU order, so expiry in the copy matches the original. */
