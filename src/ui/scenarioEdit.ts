@@ -8,7 +8,7 @@ export function setIn<T>(obj: T, path: Path, value: unknown): T {
   if (path.length === 0) return value as T;
   const [head, ...rest] = path as [string | number, ...Array<string | number>];
   if (Array.isArray(obj)) {
-    const copy = obj.slice();
+    const copy: unknown[] = obj.slice();
     copy[head as number] = setIn(copy[head as number], rest, value);
     return copy as T;
   }
