@@ -134,7 +134,10 @@ export interface Limiter {
   keys(): IterableIterator<string>;
   /** Number of keys that currently hold state. */
   readonly size: number;
-  /** Size of one key's state at `nowMs` (0 entries and 0 bytes if the key is idle or unseen). */
+  /**
+   * Size of one key's state at `nowMs`: 0 entries and 0 bytes if the key is idle or unseen, except
+   * that nginx counts every node its zone still holds (it frees them only by its own expiry).
+   */
   stateSize(nowMs: number, key?: string): StateSize;
   /**
    * Forgets keys that are back to their idle state at `nowMs`. Decisions at `nowMs` and later are

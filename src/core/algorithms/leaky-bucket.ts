@@ -1,6 +1,7 @@
 import { ceilDiv, checkTime } from '../int';
 import type { LeakyBucketInspection } from '../inspect';
-import { KeyedLimiter, decision } from '../keyed';
+import { KeyedLimiter, NO_STATE, decision } from '../keyed';
+import { DEFAULT_KEY } from '../types';
 import type { Decision, KeyState, LeakyBucketConfig, Limiter, StateSize } from '../types';
 import { addRelease, pendingReleases, pruneReleases } from './releases';
 
@@ -199,6 +200,12 @@ export class LeakyBucketLimiter extends KeyedLimiter<LeakyBucketConfig, Node> {
    */
   override prune(nowMs: number): void {
     checkTime(nowMs);
+  }
+
+  /** A node takes its 64 bytes for as long as nginx holds it, drained or not (see `prune`). */
+  override stateSize(nowMs: number, key: string = DEFAULT_KEY): StateSize {
+    checkTime(nowMs);
+    return this.states.has(key) ? { entries: 1, bytes: NODE_BYTES } : NO_STATE;
   }
 
   /** Copies nodes in LRU order, so expiry in the copy matches the original. */
