@@ -1,6 +1,7 @@
 import { SPEEDS } from '../store';
 import { usePlayground, usePlaygroundShallow } from '../store/react';
 import { formatSpeed, formatTime } from './format';
+import { Icon } from './Icon';
 
 /** Play/pause, speed, stepping and the current virtual time. */
 export function ClockBar() {
@@ -24,7 +25,7 @@ export function ClockBar() {
         aria-label="Back to start"
         title="Back to start (Home)"
       >
-        ⏮
+        <Icon name="rewind" />
       </button>
       <button
         type="button"
@@ -32,7 +33,7 @@ export function ClockBar() {
         aria-label="Back 100 ms"
         title="Back 100 ms (←)"
       >
-        −100 ms
+        <Icon name="back" /> 100 ms
       </button>
       <button
         type="button"
@@ -41,7 +42,15 @@ export function ClockBar() {
         aria-pressed={playing}
         title={playing ? 'Pause (space)' : 'Play (space)'}
       >
-        {playing ? '❚❚ Pause' : '▶ Play'}
+        {playing ? (
+          <>
+            <Icon name="pause" /> Pause
+          </>
+        ) : (
+          <>
+            <Icon name="play" /> Play
+          </>
+        )}
       </button>
       <button
         type="button"
@@ -49,10 +58,10 @@ export function ClockBar() {
         aria-label="Forward 100 ms"
         title="Forward 100 ms (→)"
       >
-        +100 ms
+        100 ms <Icon name="forward" />
       </button>
       <button type="button" onClick={actions.stepToNextEvent} title="Next event (n)">
-        Next event ⏭
+        Next event <Icon name="next" />
       </button>
       <label className="speed">
         <span>Speed</span>

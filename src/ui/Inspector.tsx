@@ -6,6 +6,7 @@ import { seekerFor } from '../store';
 import { usePlaygroundShallow } from '../store/react';
 import { HttpResponseView } from './HttpResponseView';
 import { OutcomeBadge } from './OutcomeBadge';
+import { displayName } from './algorithms';
 import { formatTime } from './format';
 
 /** One request in depth: the state it met, the rule that decided it, and what the client got. */
@@ -55,7 +56,8 @@ export function Inspector({ result }: { result: SimResult }) {
     >
       <header className="inspector-header">
         <h2 id="inspector-heading">
-          Request #{info.row + 1} <span className="muted">of {lane.name}</span>
+          Request #{info.row + 1}{' '}
+          <span className="muted">· {displayName(lane.name, lane.config.kind)}</span>
         </h2>
         <div className="inspector-nav">
           <button

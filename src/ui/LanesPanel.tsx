@@ -3,7 +3,7 @@ import type { SimResult, SimState } from '../sim';
 import { seekerFor } from '../store';
 import { usePlayground, usePlaygroundShallow } from '../store/react';
 import { LimiterView } from '../viz';
-import { ALGORITHMS } from './algorithms';
+import { ALGORITHMS, displayName } from './algorithms';
 import { useElementWidth, usePrefersReducedMotion } from './hooks';
 import { requestsNear } from './requests';
 
@@ -85,7 +85,8 @@ function LaneView({
     >
       <header className="lane-header">
         <h3>
-          {laneResult.name} <span className="muted">· {info.system}</span>
+          {displayName(laneResult.name, laneResult.config.kind)}{' '}
+          <span className="muted">· {info.system}</span>
         </h3>
         {stores.length > 1 && (
           <label className="lane-instance">

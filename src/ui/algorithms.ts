@@ -227,3 +227,11 @@ export const ALGORITHM_ORDER: readonly AlgorithmKind[] = [
   'sliding-window-counter',
   'gcra',
 ];
+
+/**
+ * A lane's name for people: the simulator names unnamed limiters by kind ("token-bucket",
+ * "token-bucket #2", also the RateLimit policy name); here the kind becomes its display name.
+ */
+export function displayName(name: string, kind: AlgorithmKind): string {
+  return name.startsWith(kind) ? `${ALGORITHMS[kind].name}${name.slice(kind.length)}` : name;
+}
