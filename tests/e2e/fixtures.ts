@@ -1,0 +1,38 @@
+import { expect, test as base } from '@playwright/test';
+import type { Page } from '@playwright/test';
+
+/**
+ * The test fixture every browser test uses: the page opens at the playground with fonts loaded, and
+ * the test fails if the page threw or logged an error.
+ */
+export const test = base.extend<{ errors: string[] }>({
+  errors: async ({ page }, use) => {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    await use(errors);
+    expect(errors).toEqual([]);
+  },
+});
+
+export { expect };
+
+/** Opens `path` (default the playground) and waits for the bundled fonts. */
+export async function open(page: Page, path = './'): Promise<void> {
+  await page.goto(path);
+  await page.evaluate(() => document.fonts.ready);
+}
+
+/** Removes every traffic source, leaving a quiet scenario to fire into. */
+export async function clearTraffic(page: Page): Promise<void> {
+  const sources = page.locator('.source');
+  for (let n = await sources.count(); n > 0; n -= 1) {
+    const source = sources.first();
+    if (!(await source.evaluate((d) => (d as HTMLDetailsElement).open)))
+      await source.locator('summary').click();
+    await source.getByRole('button', { name: 'Remove this source' }).click();
+  }
+  await expect(sources).toHaveCount(0);
+}
