@@ -1,0 +1,28 @@
+/**
+ * Rate Limit Lab config: the PlaygroundConfig schema, its versioned defaults, the repair of
+ * untrusted input, and the URL codec. Pure TypeScript on top of src/core and src/sim.
+ */
+export * from './schema';
+export { DEFAULTS, VERSION_DEFAULTS, defaultConfig, defaultsOf } from './defaults';
+export type { VersionDefaults } from './defaults';
+export { MIGRATIONS, checkMigrations, migrate, runMigrations } from './migrate';
+export type { Migration, MigrationResult } from './migrate';
+export { repairConfig, mergeValid, formatPath, formatRepairIssue } from './repair';
+export type { PathKey, RepairIssue, RepairResult } from './repair';
+export {
+  MAX_LINK_LENGTH,
+  MAX_ERRORS,
+  READABLE_TIMES_MAX,
+  FOREIGN_PARAMS,
+  URL_GRAMMAR,
+  encodeConfig,
+  decodeConfig,
+  linkFits,
+  configKey,
+  configsEqual,
+  runKey,
+  simLimiters,
+} from './url';
+export type { ConfigError, DecodeResult } from './url';
+export { formatDuration, parseDuration, quoteText } from './format';
+export { deepEqual } from './equal';
