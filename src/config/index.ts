@@ -9,20 +9,10 @@ export { MIGRATIONS, checkMigrations, migrate, runMigrations } from './migrate';
 export type { Migration, MigrationResult } from './migrate';
 export { repairConfig, mergeValid, formatPath, formatRepairIssue } from './repair';
 export type { PathKey, RepairIssue, RepairResult } from './repair';
-export {
-  MAX_LINK_LENGTH,
-  MAX_ERRORS,
-  READABLE_TIMES_MAX,
-  FOREIGN_PARAMS,
-  URL_GRAMMAR,
-  encodeConfig,
-  decodeConfig,
-  linkFits,
-  configKey,
-  configsEqual,
-  runKey,
-  simLimiters,
-} from './url';
+export { MAX_LINK_LENGTH, READABLE_TIMES_MAX, FOREIGN_PARAMS, URL_GRAMMAR } from './url-grammar';
+export { encodeConfig, linkFits } from './url-encode';
+export { MAX_ERRORS, decodeConfig } from './url';
 export type { ConfigError, DecodeResult } from './url';
+export { configKey, configsEqual, runKey, simLimiters } from './keys';
 export { formatDuration, parseDuration, quoteText } from './format';
 export { deepEqual } from './equal';

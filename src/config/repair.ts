@@ -31,10 +31,11 @@ export interface RepairIssue {
   missing: boolean;
   /**
    * What replaced it: 'default' (its default), 'removed', 'truncated' (the first items kept) or
-   * 'parent' (the part holding it was replaced by its default: `replacedPath`).
+   * 'related' (its default did not fit either, so `replacedPath` was replaced by its default: the
+   * field it is checked against, or the part holding it).
    */
-  fix: 'default' | 'removed' | 'truncated' | 'parent';
-  /** For fix 'parent': the part that was replaced. */
+  fix: 'default' | 'removed' | 'truncated' | 'related';
+  /** For fix 'related' (and 'removed' of a holder): the part that was replaced. */
   replacedPath?: PathKey[];
   /** For fix 'truncated': how many items were kept. */
   kept?: number;
@@ -90,6 +91,13 @@ function toPlain(value: unknown, depth = 0): unknown {
   }
   return out;
 }
+
+/** Fields a check compares with another field of the same part (schema.ts cross-checks). */
+const CHECKED_AGAINST: ReadonlyMap<string, string> = new Map([
+  ['endMs', 'startMs'],
+  ['backoffCapMs', 'backoffBaseMs'],
+  ['boundaryMs', 'spreadMs'],
+]);
 
 /** Marks a list item to remove once the round is over (indices stay put during a round). */
 const REMOVE = Symbol('remove');
@@ -291,6 +299,18 @@ function repair(input: unknown, base: PlaygroundConfig): RepairResult {
             : typeof holder === 'object' &&
               holder !== null &&
               replacedLeaves.get(holder)?.has(last) === true;
+        // A field checked against another (end after start…) whose default still fails: reset
+        // the other one before giving up on the part that holds both.
+        const partner = tried && typeof last === 'string' ? CHECKED_AGAINST.get(last) : undefined;
+        if (
+          partner !== undefined &&
+          typeof holder === 'object' &&
+          holder !== null &&
+          replacedLeaves.get(holder)?.has(partner) !== true
+        ) {
+          target = [...target.slice(0, -1), partner];
+          continue;
+        }
         const value =
           last === 'kind' || tried || typeof holder !== 'object' || holder === null
             ? ESCALATE
@@ -319,10 +339,10 @@ function repair(input: unknown, base: PlaygroundConfig): RepairResult {
       const removed = target.length > 0 && at(root, ['config', ...target]) === REMOVE;
       const fix: RepairIssue['fix'] = removed
         ? 'removed'
-        : target.length === path.length
+        : samePath(target, path)
           ? 'default'
-          : 'parent';
-      const extra = target.length === path.length ? {} : { replacedPath: target };
+          : 'related';
+      const extra = samePath(target, path) ? {} : { replacedPath: target };
       // A part whose default failed again: the first issue (with the value actually found)
       // stays, and says what finally replaced it.
       const earlier = issues.find((i) => samePath(i.path, path));
@@ -370,7 +390,7 @@ export function fixNote(issue: RepairIssue, place = formatPath): string {
     }
     case 'truncated':
       return ` (kept the first ${issue.kept ?? 0})`;
-    case 'parent':
+    case 'related':
       return ` (${issue.replacedPath?.length === 0 ? 'loaded the default config' : `replaced ${place(issue.replacedPath ?? [])} by its default`})`;
     default:
       return '';
