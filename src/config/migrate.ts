@@ -75,7 +75,8 @@ export function runMigrations(
       try {
         current = step.up(current);
       } catch (error) {
-        failed.push(`migration from version ${version} failed: ${String(error)}`);
+        const why = error instanceof Error ? error.message : 'an error';
+        failed.push(`migration from version ${version} failed: ${why}`);
       }
     }
     path.push(version + 1);

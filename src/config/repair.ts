@@ -68,8 +68,8 @@ function isObject(value: unknown): value is Plain {
 
 /**
  * A copy of `value` made of plain objects, arrays and primitives only, bounded in depth, keys and
- * items, without prototype-polluting keys. Functions, class instances and the like are kept as
- * they are: the schema rejects them.
+ * items, without prototype-polluting keys. Other objects (class instances, Maps, Dates) become
+ * null, so nothing of theirs (getters, prototypes) is read; functions stay: the schema rejects them.
  */
 function toPlain(value: unknown, depth = 0): unknown {
   if (typeof value !== 'object' || value === null) return value;
@@ -81,7 +81,7 @@ function toPlain(value: unknown, depth = 0): unknown {
     return out;
   }
   const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return value;
+  if (proto !== Object.prototype && proto !== null) return null;
   const out: Plain = {};
   let n = 0;
   for (const key of Object.keys(value)) {
@@ -182,6 +182,39 @@ function defaultAt(
   return own(parent, last) ? clone(at(parent, [last])) : ABSENT;
 }
 
+/** The place of every part of `root` in a depth-first walk (a part before the parts inside it). */
+function documentOrder(root: unknown): Map<string, number> {
+  const order = new Map<string, number>();
+  const walk = (node: unknown, path: string, depth: number): void => {
+    order.set(path, order.size);
+    if (depth > MAX_DEPTH || typeof node !== 'object' || node === null) return;
+    for (const [key, value] of Object.entries(node)) walk(value, `${path}.${key}`, depth + 1);
+  };
+  walk(root, '', 0);
+  return order;
+}
+
+/** Orders paths by the place of their nearest existing part, then outer before inner. */
+function compareByOrder(
+  order: ReadonlyMap<string, number>,
+  a: readonly PathKey[],
+  b: readonly PathKey[],
+): number {
+  const rank = (path: readonly PathKey[]): number => {
+    for (let n = path.length; n >= 0; n -= 1) {
+      const found = order.get(
+        path
+          .slice(0, n)
+          .map((k) => `.${k}`)
+          .join(''),
+      );
+      if (found !== undefined) return found;
+    }
+    return 0;
+  };
+  return rank(a) - rank(b) || a.length - b.length;
+}
+
 /** The keys of a valibot issue's path. */
 function keysOf(issue: v.BaseIssue<unknown>): PathKey[] {
   return (issue.path ?? []).map((item) => item.key as PathKey);
@@ -229,7 +262,7 @@ export function repairConfig(input: unknown, fallback?: PlaygroundConfig): Repai
       issues: [
         {
           path: [],
-          message: `could not be read (${String(error).slice(0, 80)})`,
+          message: `could not be read (${error instanceof Error ? error.name : 'an error'})`,
           value: undefined,
           missing: false,
           fix: 'default',
@@ -252,12 +285,22 @@ function repair(input: unknown, base: PlaygroundConfig): RepairResult {
 
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
     const result = v.safeParse(PlaygroundConfigSchema, root.config);
-    if (result.success) return { config: result.output, issues };
+    if (result.success) {
+      // Listed in the order of the config's parts, whatever round found them.
+      const order = documentOrder(result.output);
+      const sorted = issues
+        .map((issue, i) => ({ issue, i }))
+        .sort((a, b) => compareByOrder(order, a.issue.path, b.issue.path) || a.i - b.i)
+        .map((x) => x.issue);
+      return { config: result.output, issues: sorted };
+    }
 
-    // Outer parts first; a part inside one already handled this round waits for the next round.
+    // In document order, so a part comes before the parts inside it; a part inside one already
+    // handled this round waits for the next round.
+    const order = documentOrder(root.config);
     const found = result.issues
       .map((issue) => ({ issue, path: keysOf(issue) }))
-      .sort((x, y) => x.path.length - y.path.length);
+      .sort((x, y) => compareByOrder(order, x.path, y.path));
     const handled: PathKey[][] = [];
     for (const { issue, path } of found) {
       if (handled.some((h) => startsWith(path, h))) continue;

@@ -95,7 +95,10 @@ export interface Selection {
 export interface ViewConfig {
   /** Run length: the simulation covers virtual time [0, untilMs). 1 – 86,400,000. Default 60,000. */
   untilMs: number;
-  /** The virtual time drawn. 0 – untilMs. Default 0. */
+  /**
+   * The virtual time drawn, in whole ms: 0 – untilMs. Default 0. Playing moves time in fractions
+   * of a ms; round it when storing it here (a link holds whole ms).
+   */
   tMs: number;
   /** Whether the clock stands still. Default false. */
   paused: boolean;

@@ -379,14 +379,16 @@ export function decodeConfig(search: string): DecodeResult {
     original = typeof search === 'string' ? search : String(search);
     return decode(original);
   } catch (error) {
-    // Not expected (properties test it); a safety net so a page always opens.
+    // Only a non-string argument whose toString throws gets here (properties test strings): a
+    // safety net so a page always opens.
+    const why = error instanceof Error ? error.name : 'an error';
     return {
       config: defaultConfig(),
       errors: [
         {
           path: '',
           param: '',
-          message: `link: could not be read (${quoteText(String(error))}); loaded the default config`,
+          message: `link: could not be read (${quoteText(why)}); loaded the default config`,
         },
       ],
       original,

@@ -79,7 +79,7 @@ describe('migrations', () => {
       HISTORY[1] as Migration,
     ];
     const result = runMigrations(broken, 1, 3, { view: {} });
-    expect(result.failed).toEqual(['migration from version 1 failed: Error: boom']);
+    expect(result.failed).toEqual(['migration from version 1 failed: boom']);
     expect(result.config).toEqual({ view: { theme: 'light' } });
     expect(runMigrations([], 1, 2, {}).failed).toEqual(['no migration from version 1']);
   });
