@@ -1,0 +1,18 @@
+/**
+ * Rate Limit Lab config: the PlaygroundConfig schema, its versioned defaults, the repair of
+ * untrusted input, and the URL codec. Pure TypeScript on top of src/core and src/sim.
+ */
+export * from './schema';
+export { DEFAULTS, VERSION_DEFAULTS, defaultConfig, defaultsOf } from './defaults';
+export type { VersionDefaults } from './defaults';
+export { MIGRATIONS, checkMigrations, migrate, runMigrations } from './migrate';
+export type { Migration, MigrationResult } from './migrate';
+export { repairConfig, mergeValid, formatPath, formatRepairIssue } from './repair';
+export type { PathKey, RepairIssue, RepairResult } from './repair';
+export { MAX_LINK_LENGTH, READABLE_TIMES_MAX, FOREIGN_PARAMS, URL_GRAMMAR } from './url-grammar';
+export { encodeConfig, linkFits } from './url-encode';
+export { MAX_ERRORS, decodeConfig } from './url';
+export type { ConfigError, DecodeResult } from './url';
+export { configKey, configsEqual, runKey, simLimiters } from './keys';
+export { formatDuration, parseDuration, quoteText } from './format';
+export { deepEqual } from './equal';

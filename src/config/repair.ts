@@ -1,0 +1,458 @@
+/**
+ * Turning untrusted data into a valid PlaygroundConfig that keeps every valid part.
+ *
+ * The schema finds the problems; each invalid part is replaced by its default (the fallback
+ * config's value at the same place when there is one, else the defaults of its kind), and the
+ * check runs again, because some checks only run once the fields they compare are valid. A part
+ * whose default still fails is replaced together with the part that holds it (a source by its
+ * kind's default source, …, the whole config at last), so the loop always ends with a valid config.
+ * Traffic sources of an unknown kind, clock jumps and manual times that fail are removed rather
+ * than replaced: a made-up request is worse than a missing one. Lists that are too long keep their
+ * first items.
+ */
+import * as v from 'valibot';
+import type { AlgorithmKind } from '../core';
+import { DEFAULTS } from './defaults';
+import { describeValue } from './format';
+import { ALGORITHM_SCHEMAS, PlaygroundConfigSchema, SOURCE_SCHEMAS } from './schema';
+import type { PlaygroundConfig, SourceKind } from './schema';
+
+export type PathKey = string | number;
+
+/** One invalid part and what was done about it. */
+export interface RepairIssue {
+  /** Where, from the config's root, e.g. ['limiters', 1, 'config', 'burst']. */
+  path: PathKey[];
+  /** The rule it broke, e.g. "must be a whole number from 0 to 1000000". */
+  message: string;
+  /** The value found there (undefined when missing). */
+  value: unknown;
+  /** True when the part was missing rather than wrong. */
+  missing: boolean;
+  /**
+   * What replaced it: 'default' (its default), 'removed', 'truncated' (the first items kept) or
+   * 'related' (its default did not fit either, so `replacedPath` was replaced by its default: the
+   * field it is checked against, or the part holding it).
+   */
+  fix: 'default' | 'removed' | 'truncated' | 'related';
+  /** For fix 'related' (and 'removed' of a holder): the part that was replaced. */
+  replacedPath?: PathKey[];
+  /** For fix 'truncated': how many items were kept. */
+  kept?: number;
+}
+
+export interface RepairResult {
+  /** Always valid. */
+  config: PlaygroundConfig;
+  /** Empty when the input was valid. */
+  issues: RepairIssue[];
+}
+
+/** Nesting deeper than this is not copied (a config is 5 levels deep). */
+const MAX_DEPTH = 12;
+/** Keys copied per object: a config object has at most 8. */
+const MAX_KEYS = 64;
+/** Items copied per list: one more than the longest list allowed, so "too long" is still seen. */
+const MAX_ITEMS = 10_001;
+/** Repair rounds before giving up on the input (each round fixes at least one part). */
+const MAX_ROUNDS = 200;
+
+/** Keys never copied from untrusted data (prototype pollution). */
+const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+type Plain = Record<string, unknown>;
+
+function isObject(value: unknown): value is Plain {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A copy of `value` made of plain objects, arrays and primitives only, bounded in depth, keys and
+ * items, without prototype-polluting keys. Other objects (class instances, Maps, Dates) become
+ * null, so nothing of theirs (getters, prototypes) is read; functions stay: the schema rejects them.
+ */
+function toPlain(value: unknown, depth = 0): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= MAX_DEPTH) return null;
+  if (Array.isArray(value)) {
+    const n = Math.min(value.length, MAX_ITEMS);
+    const out: unknown[] = [];
+    for (let i = 0; i < n; i += 1) out.push(toPlain(value[i], depth + 1));
+    return out;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return null;
+  const out: Plain = {};
+  let n = 0;
+  for (const key of Object.keys(value)) {
+    if (FORBIDDEN_KEYS.has(key)) continue;
+    if ((n += 1) > MAX_KEYS) break;
+    out[key] = toPlain((value as Plain)[key], depth + 1);
+  }
+  return out;
+}
+
+/** Fields a check compares with another field of the same part (schema.ts cross-checks). */
+const CHECKED_AGAINST: ReadonlyMap<string, string> = new Map([
+  ['endMs', 'startMs'],
+  ['backoffCapMs', 'backoffBaseMs'],
+  ['boundaryMs', 'spreadMs'],
+]);
+
+/** Marks a list item to remove once the round is over (indices stay put during a round). */
+const REMOVE = Symbol('remove');
+/** The default of an optional field: no value. */
+const ABSENT = Symbol('absent');
+/** No default here: replace the part that holds it. */
+const ESCALATE = Symbol('escalate');
+type Default = unknown;
+
+function clone<T>(value: T): T {
+  return structuredClone(value);
+}
+
+function own(obj: unknown, key: PathKey): boolean {
+  return typeof obj === 'object' && obj !== null && Object.hasOwn(obj, key);
+}
+
+function at(root: unknown, path: readonly PathKey[]): unknown {
+  let node = root;
+  for (const key of path) {
+    if (!own(node, key)) return undefined;
+    node = (node as Record<PathKey, unknown>)[key];
+  }
+  return node;
+}
+
+function kindOf<K extends string>(value: unknown, kinds: Readonly<Record<K, unknown>>): K | null {
+  const kind = isObject(value) ? value.kind : undefined;
+  return typeof kind === 'string' && Object.hasOwn(kinds, kind) ? (kind as K) : null;
+}
+
+/** The default for the part at `path` of `working`, with `fallback` preferred where it fits. */
+function defaultAt(
+  path: readonly PathKey[],
+  working: unknown,
+  fallback: PlaygroundConfig,
+): Default {
+  const [a, b, c, d] = path;
+  if (a === 'limiters' && path.length >= 2) {
+    const i = b as number;
+    const entry = at(working, ['limiters', i]);
+    const config = isObject(entry) ? entry.config : undefined;
+    const kind = kindOf<AlgorithmKind>(config, ALGORITHM_SCHEMAS);
+    const fallbackEntry = fallback.limiters[i];
+    const first = fallback.limiters[0] ?? DEFAULTS.config.limiters[0];
+    if (path.length === 2) {
+      if (fallbackEntry !== undefined) return clone(fallbackEntry);
+      return { config: clone(kind === null ? first?.config : DEFAULTS.limiter[kind]) };
+    }
+    if (c === 'name' && path.length === 3) {
+      return fallbackEntry?.name ?? ABSENT;
+    }
+    if (c === 'config') {
+      if (kind === null) return path.length === 3 ? clone(first?.config) : ESCALATE;
+      const source =
+        fallbackEntry?.config.kind === kind ? fallbackEntry.config : DEFAULTS.limiter[kind];
+      if (path.length === 3) return clone(source);
+      if (path.length === 4)
+        return own(source, d as string) ? clone(at(source, [d as string])) : ABSENT;
+    }
+    return ESCALATE;
+  }
+  if (a === 'scenario' && b === 'sources' && path.length >= 3) {
+    const i = c as number;
+    const kind = kindOf<SourceKind>(at(working, ['scenario', 'sources', i]), SOURCE_SCHEMAS);
+    if (kind === null) return path.length === 3 ? REMOVE : ESCALATE;
+    const fallbackSource = fallback.scenario.sources[i];
+    const source = fallbackSource?.kind === kind ? fallbackSource : DEFAULTS.source[kind];
+    if (path.length === 3) return clone(source);
+    if (d === 'timesMs' && path.length === 5) return REMOVE;
+    if (path.length === 4)
+      return own(source, d as string) ? clone(at(source, [d as string])) : ABSENT;
+    return ESCALATE;
+  }
+  if (a === 'scenario' && b === 'clock' && c === 'jumps' && path.length >= 4) {
+    return path.length === 4 ? REMOVE : ESCALATE;
+  }
+  // Elsewhere the fallback has the same shape: take its value at the same place.
+  const parent = at(fallback, path.slice(0, -1));
+  const last = path[path.length - 1] as PathKey;
+  if (typeof parent !== 'object' || parent === null) return ESCALATE;
+  return own(parent, last) ? clone(at(parent, [last])) : ABSENT;
+}
+
+/** The place of every part of `root` in a depth-first walk (a part before the parts inside it). */
+function documentOrder(root: unknown): Map<string, number> {
+  const order = new Map<string, number>();
+  const walk = (node: unknown, path: string, depth: number): void => {
+    order.set(path, order.size);
+    if (depth > MAX_DEPTH || typeof node !== 'object' || node === null) return;
+    for (const [key, value] of Object.entries(node)) walk(value, `${path}.${key}`, depth + 1);
+  };
+  walk(root, '', 0);
+  return order;
+}
+
+/** Orders paths by the place of their nearest existing part, then outer before inner. */
+function compareByOrder(
+  order: ReadonlyMap<string, number>,
+  a: readonly PathKey[],
+  b: readonly PathKey[],
+): number {
+  const rank = (path: readonly PathKey[]): number => {
+    for (let n = path.length; n >= 0; n -= 1) {
+      const found = order.get(
+        path
+          .slice(0, n)
+          .map((k) => `.${k}`)
+          .join(''),
+      );
+      if (found !== undefined) return found;
+    }
+    return 0;
+  };
+  return rank(a) - rank(b) || a.length - b.length;
+}
+
+/** The keys of a valibot issue's path. */
+function keysOf(issue: v.BaseIssue<unknown>): PathKey[] {
+  return (issue.path ?? []).map((item) => item.key as PathKey);
+}
+
+function samePath(a: readonly PathKey[], b: readonly PathKey[]): boolean {
+  return a.length === b.length && a.every((key, i) => b[i] === key);
+}
+
+function startsWith(path: readonly PathKey[], prefix: readonly PathKey[]): boolean {
+  return prefix.length <= path.length && prefix.every((key, i) => path[i] === key);
+}
+
+/** Removes the items marked REMOVE from every list, in place. */
+function compact(node: unknown, depth = 0): void {
+  if (depth > MAX_DEPTH || typeof node !== 'object' || node === null) return;
+  if (Array.isArray(node)) {
+    let j = 0;
+    for (let i = 0; i < node.length; i += 1) {
+      const item: unknown = node[i];
+      if (item === REMOVE) continue;
+      compact(item, depth + 1);
+      node[j] = item;
+      j += 1;
+    }
+    node.length = j;
+    return;
+  }
+  for (const value of Object.values(node)) compact(value, depth + 1);
+}
+
+/**
+ * A valid config from any value: its valid parts kept, each invalid part replaced by its default
+ * (from `fallback` where it has the same part, else the defaults of the part's kind), with one
+ * issue per replaced part. Never throws.
+ */
+export function repairConfig(input: unknown, fallback?: PlaygroundConfig): RepairResult {
+  const base = fallback !== undefined && isValid(fallback) ? fallback : DEFAULTS.config;
+  try {
+    return repair(input, base);
+  } catch (error) {
+    // Only a hostile object (a Proxy, a throwing getter) gets here: toPlain reads it.
+    return {
+      config: clone(base),
+      issues: [
+        {
+          path: [],
+          message: `could not be read (${error instanceof Error ? error.name : 'an error'})`,
+          value: undefined,
+          missing: false,
+          fix: 'default',
+        },
+      ],
+    };
+  }
+}
+
+function isValid(config: unknown): boolean {
+  return v.safeParse(PlaygroundConfigSchema, config).success;
+}
+
+function repair(input: unknown, base: PlaygroundConfig): RepairResult {
+  const root: { config: unknown } = { config: toPlain(input) };
+  const issues: RepairIssue[] = [];
+  // Parts already replaced by a default: if one fails again, its holder is replaced instead.
+  const replacedObjects = new WeakSet<object>();
+  const replacedLeaves = new WeakMap<object, Set<PathKey>>();
+
+  for (let round = 0; round < MAX_ROUNDS; round += 1) {
+    const result = v.safeParse(PlaygroundConfigSchema, root.config);
+    if (result.success) {
+      // Listed in the order of the config's parts, whatever round found them.
+      const order = documentOrder(result.output);
+      const sorted = issues
+        .map((issue, i) => ({ issue, i }))
+        .sort((a, b) => compareByOrder(order, a.issue.path, b.issue.path) || a.i - b.i)
+        .map((x) => x.issue);
+      return { config: result.output, issues: sorted };
+    }
+
+    // In document order, so a part comes before the parts inside it; a part inside one already
+    // handled this round waits for the next round.
+    const order = documentOrder(root.config);
+    const found = result.issues
+      .map((issue) => ({ issue, path: keysOf(issue) }))
+      .sort((x, y) => compareByOrder(order, x.path, y.path));
+    const handled: PathKey[][] = [];
+    for (const { issue, path } of found) {
+      if (handled.some((h) => startsWith(path, h))) continue;
+      handled.push(path);
+      const missing = issue.path?.[issue.path.length - 1]?.origin === 'key';
+      const record = (fix: RepairIssue['fix'], extra: Partial<RepairIssue> = {}): void => {
+        issues.push({
+          path,
+          message: missing ? 'is missing' : issue.message,
+          value: missing ? undefined : issue.input,
+          missing,
+          fix,
+          ...extra,
+        });
+      };
+
+      // A list that is too long keeps its first items.
+      const list = at(root, ['config', ...path]);
+      if (issue.type === 'max_length' && Array.isArray(list)) {
+        const max = issue.requirement as number;
+        list.length = max;
+        record('truncated', { kept: max });
+        continue;
+      }
+
+      let target = path;
+      for (;;) {
+        if (target.length === 0) {
+          root.config = clone(base);
+          replacedObjects.add(root.config as object);
+          break;
+        }
+        const last = target[target.length - 1] as PathKey;
+        const holder = at(root, ['config', ...target.slice(0, -1)]);
+        const current = at(holder, [last]);
+        const tried =
+          typeof current === 'object' && current !== null
+            ? replacedObjects.has(current)
+            : typeof holder === 'object' &&
+              holder !== null &&
+              replacedLeaves.get(holder)?.has(last) === true;
+        // A field checked against another (end after start…) whose default still fails: reset
+        // the other one before giving up on the part that holds both.
+        const partner = tried && typeof last === 'string' ? CHECKED_AGAINST.get(last) : undefined;
+        if (
+          partner !== undefined &&
+          typeof holder === 'object' &&
+          holder !== null &&
+          replacedLeaves.get(holder)?.has(partner) !== true
+        ) {
+          target = [...target.slice(0, -1), partner];
+          continue;
+        }
+        const value =
+          last === 'kind' || tried || typeof holder !== 'object' || holder === null
+            ? ESCALATE
+            : defaultAt(target, root.config, base);
+        if (value === ESCALATE) {
+          target = target.slice(0, -1);
+          continue;
+        }
+        const h = holder as Record<PathKey, unknown>;
+        if (value === ABSENT) {
+          // Reflect.deleteProperty: the key is one of ours (the schema's), never a prototype key.
+          Reflect.deleteProperty(h, last);
+        } else {
+          h[last] = value;
+        }
+        if (typeof value === 'object' && value !== null) replacedObjects.add(value);
+        else {
+          const set = replacedLeaves.get(h) ?? new Set<PathKey>();
+          set.add(last);
+          replacedLeaves.set(h, set);
+        }
+        break;
+      }
+      // After an outer replacement, nothing inside it needs handling this round.
+      handled.push(target);
+      const removed = target.length > 0 && at(root, ['config', ...target]) === REMOVE;
+      const fix: RepairIssue['fix'] = removed
+        ? 'removed'
+        : samePath(target, path)
+          ? 'default'
+          : 'related';
+      const extra = samePath(target, path) ? {} : { replacedPath: target };
+      // A part whose default failed again: the first issue (with the value actually found)
+      // stays, and says what finally replaced it.
+      const earlier = issues.find((i) => samePath(i.path, path));
+      if (earlier === undefined) record(fix, extra);
+      else if (fix !== 'default') Object.assign(earlier, { fix }, extra);
+    }
+    compact(root.config);
+  }
+  return {
+    config: clone(base),
+    issues: [
+      ...issues,
+      {
+        path: [],
+        message: 'could not be repaired part by part',
+        value: undefined,
+        missing: false,
+        fix: 'default',
+      },
+    ],
+  };
+}
+
+/** "limiters[1].config.burst" for ['limiters', 1, 'config', 'burst']. */
+export function formatPath(path: readonly PathKey[]): string {
+  let out = '';
+  for (const key of path)
+    out += typeof key === 'number' ? `[${key}]` : out === '' ? key : `.${key}`;
+  return out === '' ? 'config' : out;
+}
+
+/** A sentence for an issue: place, rule, value found, and what replaced it when not its default. */
+export function formatRepairIssue(issue: RepairIssue, place = formatPath(issue.path)): string {
+  const got = issue.missing ? '' : `, got ${describeValue(issue.value)}`;
+  return `${place}: ${issue.message}${got}${fixNote(issue)}`;
+}
+
+/** What replaced a part, when it was not simply its default. */
+export function fixNote(issue: RepairIssue, place = formatPath): string {
+  switch (issue.fix) {
+    case 'removed': {
+      const removed = issue.replacedPath ?? issue.path;
+      const where = place(removed);
+      return where === place(issue.path) ? ' (removed)' : ` (removed ${where})`;
+    }
+    case 'truncated':
+      return ` (kept the first ${issue.kept ?? 0})`;
+    case 'related':
+      return ` (${issue.replacedPath?.length === 0 ? 'loaded the default config' : `replaced ${place(issue.replacedPath ?? [])} by its default`})`;
+    default:
+      return '';
+  }
+}
+
+/**
+ * `patch` laid over `base` (objects merged key by key, lists and values replaced), then repaired
+ * with `base` as the fallback: every invalid part of the patch keeps base's value. For applying
+ * edits or saved settings that may be stale or wrong.
+ */
+export function mergeValid(base: PlaygroundConfig, patch: unknown): RepairResult {
+  return repairConfig(merge(toPlain(base), toPlain(patch)), base);
+}
+
+function merge(base: unknown, patch: unknown): unknown {
+  if (patch === undefined) return base;
+  if (!isObject(base) || !isObject(patch)) return patch;
+  const out: Plain = { ...base };
+  for (const [key, value] of Object.entries(patch)) out[key] = merge(base[key], value);
+  return out;
+}

@@ -1,0 +1,541 @@
+/**
+ * The PlaygroundConfig: everything a link reproduces (limiters, scenario, view), its valibot
+ * schema, and its limits. The ranges are the core's (`RANGES`) and the simulator's (`MAX_*`), read
+ * from their constants, so a config this schema accepts is one `simulate` accepts (a property test
+ * checks the two agree). Messages name the accepted range; the codec and the repair add the place
+ * and the offending value.
+ *
+ * Units: every time and duration is a whole number of virtual milliseconds (`…Ms`).
+ */
+import * as v from 'valibot';
+import { MAX_COUNT, RANGES } from '../core';
+import type { AlgorithmConfig, AlgorithmKind } from '../core';
+import {
+  MAX_ATTEMPTS,
+  MAX_BINS,
+  MAX_BURST,
+  MAX_CLIENTS,
+  MAX_CLOCK_JUMPS,
+  MAX_DECISIONS,
+  MAX_INSTANCES,
+  MAX_MANUAL_TIMES,
+  MAX_RATE_PER_SEC,
+  MAX_SOURCES,
+  MAX_UNTIL_MS,
+  MAX_WAIT_MS,
+  MIN_RATE_PER_SEC,
+} from '../sim';
+import type { Scenario } from '../sim';
+import { formatDuration } from './format';
+
+// ---------------------------------------------------------------------------------------------
+// Version and limits
+// ---------------------------------------------------------------------------------------------
+
+/** The schema version links are written in (`v=1`). Bump it with a migration (migrate.ts). */
+export const CONFIG_VERSION = 1;
+/** Limiters in one config (lanes compared side by side). */
+export const MAX_LIMITERS = 6;
+/** Longest limiter name, in UTF-16 code units. */
+export const MAX_NAME_LENGTH = 40;
+/**
+ * What a name may hold: letters and digits of any script, combining marks, spaces and `- _ . ( ) /`.
+ * No quotes, angle brackets, `&`, `=`, `,`, `:` or invisible characters: a name is plain text and can
+ * sit in a link, a header or a config snippet without escaping.
+ */
+export const NAME_PATTERN = /^[\p{L}\p{M}\p{N} _.()/-]+$/u;
+/** The name rule, as messages state it. */
+export const NAME_RULE = `must be 1 to ${MAX_NAME_LENGTH} characters: letters, digits, spaces and - _ . ( ) /`;
+/** The largest seed: seeds are unsigned 32-bit (src/sim/validate.ts checks the same bound). */
+export const MAX_SEED = 0xffff_ffff;
+/** Playback speed: virtual ms per real ms. */
+export const MIN_SPEED = 0.1;
+export const MAX_SPEED = 100;
+
+// ---------------------------------------------------------------------------------------------
+// Types
+// ---------------------------------------------------------------------------------------------
+
+/** One limiter of the comparison. */
+export interface LimiterEntry {
+  /**
+   * Shown in the UI and used as the policy name in RateLimit headers. Optional (default: the
+   * algorithm's name). Plain text, 1 – 40 characters, see `NAME_PATTERN`.
+   */
+  name?: string;
+  /** The algorithm and its parameters, as the core takes them. */
+  config: AlgorithmConfig;
+}
+
+/** Parameters of the metrics (the simulator's `MetricsOptions`, with the window required). */
+export interface MetricsConfig {
+  /**
+   * W in "the most requests passed in any interval of length W" (the chart's peak marker).
+   * 1 – 86,400,000. Default 1000.
+   */
+  windowMs: number;
+  /** Rate-chart bin width; absent means automatic (at most 600 bins). 1 – 86,400,000, ≤ 100,000 bins. */
+  binMs?: number;
+}
+
+/** The simulator's `Scenario`, with the metrics window always present. */
+export interface ScenarioConfig extends Omit<Scenario, 'metrics'> {
+  metrics: MetricsConfig;
+}
+
+/** A request picked for its details: lane = index into `limiters`, row = request id in that lane. */
+export interface Selection {
+  /** 0 – limiters.length − 1. */
+  lane: number;
+  /** 0 – 3,999,999 (MAX_DECISIONS − 1); rows past the lane's end select nothing. */
+  row: number;
+}
+
+/** What the page shows; none of it changes a decision. */
+export interface ViewConfig {
+  /** Run length: the simulation covers virtual time [0, untilMs). 1 – 86,400,000. Default 60,000. */
+  untilMs: number;
+  /**
+   * The virtual time drawn, in whole ms: 0 – untilMs. Default 0. Playing moves time in fractions
+   * of a ms; round it when storing it here (a link holds whole ms).
+   */
+  tMs: number;
+  /** Whether the clock stands still. Default false. */
+  paused: boolean;
+  /** Virtual ms per real ms while playing. 0.1 – 100. Default 1. */
+  speed: number;
+  /** The request whose details are open. Default null. */
+  selected: Selection | null;
+  /** 'single': one limiter at a time; 'compare': every lane side by side. Default 'single'. */
+  mode: 'single' | 'compare';
+}
+
+/** Everything a link reproduces. Plain data: JSON round-trips it unchanged. */
+export interface PlaygroundConfig {
+  /** Always CONFIG_VERSION: older links are migrated on load (migrate.ts). */
+  version: typeof CONFIG_VERSION;
+  /** 1 – 6 limiters, all facing the same arrivals. Default: one Envoy token bucket (10, 5 per 1s). */
+  limiters: LimiterEntry[];
+  /** Traffic, clients, retries, deployment, clock, seed and metrics. Default: see defaults.ts. */
+  scenario: ScenarioConfig;
+  view: ViewConfig;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building blocks (each message states the accepted range; the value is added where it is known)
+// ---------------------------------------------------------------------------------------------
+
+interface Range {
+  readonly min: number;
+  readonly max: number;
+}
+
+/** A whole number in [min, max]. */
+function whole(range: Range) {
+  const m = `must be a whole number from ${range.min} to ${range.max}`;
+  return v.pipe(v.number(m), v.integer(m), v.minValue(range.min, m), v.maxValue(range.max, m));
+}
+
+/** A whole number of ms in [min, max]; the message shows the bounds as durations. */
+function duration(range: Range, extra = '') {
+  const m = `must be a duration from ${formatDuration(range.min)} to ${formatDuration(range.max)} in whole milliseconds${extra}`;
+  return v.pipe(v.number(m), v.integer(m), v.minValue(range.min, m), v.maxValue(range.max, m));
+}
+
+/** A finite number in [min, max]. */
+function decimal(range: Range) {
+  const m = `must be a number from ${range.min} to ${range.max}`;
+  return v.pipe(v.number(m), v.finite(m), v.minValue(range.min, m), v.maxValue(range.max, m));
+}
+
+function oneOf<const T extends readonly [string, ...string[]]>(options: T) {
+  return v.picklist(options, `must be one of ${options.join(', ')}`);
+}
+
+const flag = v.boolean('must be true or false');
+
+/** An object with these entries. A missing entry is reported with this message at its key. */
+function obj<const E extends v.ObjectEntries>(entries: E) {
+  return v.object(entries, 'must be an object');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Limiters (core ranges)
+// ---------------------------------------------------------------------------------------------
+
+function windowed<const K extends 'fixed-window' | 'sliding-window-counter'>(kind: K) {
+  return obj({
+    kind: v.literal(kind),
+    limit: whole(RANGES[kind].limit),
+    windowMs: duration(RANGES[kind].windowMs),
+  });
+}
+
+export const FixedWindowSchema = windowed('fixed-window');
+export const SlidingWindowCounterSchema = windowed('sliding-window-counter');
+
+export const SlidingLogSchema = obj({
+  kind: v.literal('sliding-log'),
+  limit: whole(RANGES['sliding-log'].limit),
+  windowMs: duration(RANGES['sliding-log'].windowMs),
+  logRejected: v.exactOptional(flag),
+});
+
+const TB = RANGES['token-bucket'];
+export const TokenBucketSchema = obj({
+  kind: v.literal('token-bucket'),
+  maxTokens: whole(TB.maxTokens),
+  tokensPerFill: whole(TB.tokensPerFill),
+  fillIntervalMs: duration(TB.fillIntervalMs),
+  refill: v.exactOptional(oneOf(['continuous', 'interval'])),
+  maxDelayMs: v.exactOptional(duration(TB.maxDelayMs)),
+});
+
+const LB = RANGES['leaky-bucket'];
+/** nginx's `delay=N`: the core accepts 0 – MAX_COUNT (src/core/validate.ts). */
+const DELAY_RANGE: Range = { min: 0, max: MAX_COUNT };
+export const LeakyBucketSchema = obj({
+  kind: v.literal('leaky-bucket'),
+  rate: whole(LB.rate),
+  rateUnit: oneOf(['r/s', 'r/m']),
+  burst: whole(LB.burst),
+  delay: v.union(
+    [v.literal('nodelay'), whole(DELAY_RANGE)],
+    `must be a whole number from ${DELAY_RANGE.min} to ${DELAY_RANGE.max} or nodelay`,
+  ),
+  limitReqStatus: v.exactOptional(whole(LB.limitReqStatus)),
+});
+
+const GC = RANGES.gcra;
+export const GcraSchema = obj({
+  kind: v.literal('gcra'),
+  count: whole(GC.count),
+  periodMs: duration(GC.periodMs),
+  burst: whole(GC.burst),
+});
+
+/** Every kind's schema, by kind. */
+export const ALGORITHM_SCHEMAS = {
+  'fixed-window': FixedWindowSchema,
+  'sliding-log': SlidingLogSchema,
+  'sliding-window-counter': SlidingWindowCounterSchema,
+  'token-bucket': TokenBucketSchema,
+  'leaky-bucket': LeakyBucketSchema,
+  gcra: GcraSchema,
+} as const satisfies Record<AlgorithmKind, unknown>;
+
+export const AlgorithmConfigSchema = v.variant(
+  'kind',
+  Object.values(ALGORITHM_SCHEMAS),
+  `must be one of ${Object.keys(ALGORITHM_SCHEMAS).join(', ')}`,
+);
+
+export const NameSchema = v.pipe(
+  v.string(NAME_RULE),
+  v.minLength(1, NAME_RULE),
+  v.maxLength(MAX_NAME_LENGTH, NAME_RULE),
+  v.regex(NAME_PATTERN, NAME_RULE),
+);
+
+export const LimiterEntrySchema = obj({
+  name: v.exactOptional(NameSchema),
+  config: AlgorithmConfigSchema,
+});
+
+// ---------------------------------------------------------------------------------------------
+// Scenario (simulator ranges)
+// ---------------------------------------------------------------------------------------------
+
+const TIME: Range = { min: 0, max: MAX_UNTIL_MS };
+const END: Range = { min: 1, max: MAX_UNTIL_MS };
+const RATE: Range = { min: MIN_RATE_PER_SEC, max: MAX_RATE_PER_SEC };
+const SPREAD: Range = { min: 0, max: MAX_WAIT_MS };
+const COUNT: Range = { min: 1, max: MAX_BURST };
+
+/**
+ * The client a source is pinned to. Its upper bound follows `clients.count`, which this field
+ * cannot see: the scenario's cross-check below enforces it.
+ */
+const client = v.exactOptional(whole({ min: 0, max: MAX_CLIENTS - 1 }));
+
+const listMessage = (max: number, what: string) => `must be a list of at most ${max} ${what}`;
+
+export const ManualSourceSchema = obj({
+  kind: v.literal('manual'),
+  timesMs: v.pipe(
+    v.array(duration(TIME), listMessage(MAX_MANUAL_TIMES, 'times')),
+    v.maxLength(MAX_MANUAL_TIMES, listMessage(MAX_MANUAL_TIMES, 'times')),
+  ),
+  client,
+});
+
+export const BurstSourceSchema = obj({
+  kind: v.literal('burst'),
+  atMs: duration(TIME),
+  count: whole(COUNT),
+  spreadMs: v.exactOptional(duration(SPREAD)),
+  client,
+});
+
+function steady<const K extends 'constant' | 'poisson'>(kind: K) {
+  return obj({
+    kind: v.literal(kind),
+    ratePerSec: decimal(RATE),
+    startMs: duration(TIME),
+    endMs: duration(END),
+    client,
+  });
+}
+export const ConstantSourceSchema = steady('constant');
+export const PoissonSourceSchema = steady('poisson');
+
+export const OnOffSourceSchema = obj({
+  kind: v.literal('on-off'),
+  ratePerSec: decimal(RATE),
+  onMs: duration({ min: 1, max: MAX_WAIT_MS }),
+  offMs: duration(SPREAD),
+  startMs: duration(TIME),
+  endMs: duration(END),
+  client,
+});
+
+export const BoundaryBurstSourceSchema = obj({
+  kind: v.literal('boundary-burst'),
+  boundaryMs: duration(END),
+  count: whole(COUNT),
+  spreadMs: v.exactOptional(duration(SPREAD)),
+  client,
+});
+
+export const SOURCE_SCHEMAS = {
+  manual: ManualSourceSchema,
+  burst: BurstSourceSchema,
+  constant: ConstantSourceSchema,
+  poisson: PoissonSourceSchema,
+  'on-off': OnOffSourceSchema,
+  'boundary-burst': BoundaryBurstSourceSchema,
+} as const;
+
+export type SourceKind = keyof typeof SOURCE_SCHEMAS;
+export const SOURCE_KINDS = Object.keys(SOURCE_SCHEMAS) as SourceKind[];
+
+export const TrafficSourceSchema = v.variant(
+  'kind',
+  Object.values(SOURCE_SCHEMAS),
+  `must be one of ${SOURCE_KINDS.join(', ')}`,
+);
+
+export const ClientModelSchema = obj({
+  count: whole({ min: 1, max: MAX_CLIENTS }),
+  keying: oneOf(['per-client', 'shared']),
+  assign: oneOf(['round-robin', 'random']),
+});
+
+const WAIT: Range = { min: 1, max: MAX_WAIT_MS };
+export const RetryPolicySchema = v.pipe(
+  obj({
+    onReject: oneOf(['give-up', 'immediate', 'retry-after', 'backoff']),
+    maxAttempts: whole({ min: 1, max: MAX_ATTEMPTS }),
+    backoffBaseMs: duration(WAIT),
+    backoffCapMs: duration(WAIT),
+    turnaroundMs: duration(SPREAD),
+  }),
+  v.forward(
+    v.partialCheck(
+      [['backoffBaseMs'], ['backoffCapMs']],
+      (r) => r.backoffCapMs >= r.backoffBaseMs,
+      (issue) =>
+        `must be at least the backoff base (${formatDuration((issue.input as { backoffBaseMs: number }).backoffBaseMs)})`,
+    ),
+    ['backoffCapMs'],
+  ),
+);
+
+export const DeploymentSchema = obj({
+  instances: whole({ min: 1, max: MAX_INSTANCES }),
+  balancer: oneOf(['round-robin', 'random']),
+  state: oneOf(['local', 'shared-atomic', 'shared-racy']),
+  roundTripMs: duration(SPREAD),
+});
+
+const JUMP: Range = { min: -MAX_UNTIL_MS, max: MAX_UNTIL_MS };
+export const ClockJumpSchema = obj({
+  atMs: duration(TIME),
+  byMs: v.pipe(
+    duration(JUMP, ', not 0'),
+    v.check(
+      (by) => by !== 0,
+      `must be a duration from ${formatDuration(JUMP.min)} to ${formatDuration(JUMP.max)} in whole milliseconds, not 0`,
+    ),
+  ),
+});
+
+export const ClockModelSchema = obj({
+  mode: oneOf(['monotonic', 'wall']),
+  jumps: v.pipe(
+    v.array(ClockJumpSchema, listMessage(MAX_CLOCK_JUMPS, 'jumps')),
+    v.maxLength(MAX_CLOCK_JUMPS, listMessage(MAX_CLOCK_JUMPS, 'jumps')),
+  ),
+});
+
+export const MetricsSchema = obj({
+  windowMs: duration({ min: 1, max: MAX_UNTIL_MS }),
+  binMs: v.exactOptional(duration({ min: 1, max: MAX_UNTIL_MS })),
+});
+
+type Key = string | number;
+
+/**
+ * An issue for a cross-check, placed at `keys` below the checked value (valibot prefixes the
+ * outer path), with the value found there as its input.
+ */
+function issueAt(root: unknown, keys: readonly Key[], message: string) {
+  let input = root as Record<Key, unknown>;
+  let value: unknown = root;
+  const items = keys.map((key): v.IssuePathItem => {
+    value = input[key];
+    const item: v.IssuePathItem = { type: 'unknown', origin: 'value', input, key, value };
+    input = value as Record<Key, unknown>;
+    return item;
+  });
+  return { message, input: value, path: items as [v.IssuePathItem, ...v.IssuePathItem[]] };
+}
+
+interface SourceShape {
+  kind: string;
+  client?: number;
+  startMs?: number;
+  endMs?: number;
+  boundaryMs?: number;
+  spreadMs?: number;
+}
+
+/**
+ * Checks that span fields: a source's end after its start, a boundary burst's early half starting
+ * at 0 or later, and a pinned client that exists. Each issue points at the field to change.
+ */
+function checkSources(
+  scenario: { sources: SourceShape[]; clients: { count: number } },
+  addIssue: (message: string, keys: Key[]) => void,
+): void {
+  scenario.sources.forEach((s, i) => {
+    if (s.startMs !== undefined && s.endMs !== undefined && s.endMs <= s.startMs) {
+      addIssue(`must be later than the start (${formatDuration(s.startMs)})`, [
+        'sources',
+        i,
+        'endMs',
+      ]);
+    }
+    if (s.kind === 'boundary-burst' && s.boundaryMs !== undefined) {
+      const spread = s.spreadMs ?? 0;
+      if (s.boundaryMs < spread + 1) {
+        addIssue(
+          `must be at least the spread plus 1ms (${formatDuration(spread + 1)}) so the early half starts at 0 or later`,
+          ['sources', i, 'boundaryMs'],
+        );
+      }
+    }
+    if (s.client !== undefined && s.client >= scenario.clients.count) {
+      addIssue(
+        `must be a client index from 0 to ${scenario.clients.count - 1} (there are ${scenario.clients.count} clients)`,
+        ['sources', i, 'client'],
+      );
+    }
+  });
+}
+
+export const ScenarioSchema = v.pipe(
+  obj({
+    seed: whole({ min: 0, max: MAX_SEED }),
+    sources: v.pipe(
+      v.array(TrafficSourceSchema, listMessage(MAX_SOURCES, 'traffic sources')),
+      v.maxLength(MAX_SOURCES, listMessage(MAX_SOURCES, 'traffic sources')),
+    ),
+    clients: ClientModelSchema,
+    retry: RetryPolicySchema,
+    deployment: DeploymentSchema,
+    clock: ClockModelSchema,
+    metrics: MetricsSchema,
+  }),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return; // fields first: cross-checks only run on well-typed input
+    checkSources(dataset.value, (message, keys) => addIssue(issueAt(dataset.value, keys, message)));
+  }),
+);
+
+// ---------------------------------------------------------------------------------------------
+// View and the whole config
+// ---------------------------------------------------------------------------------------------
+
+export const SelectionSchema = v.object(
+  {
+    lane: whole({ min: 0, max: MAX_LIMITERS - 1 }),
+    row: whole({ min: 0, max: MAX_DECISIONS - 1 }),
+  },
+  'must be a lane and a row, or null',
+);
+
+export const ViewSchema = v.pipe(
+  obj({
+    untilMs: duration({ min: 1, max: MAX_UNTIL_MS }),
+    tMs: duration(TIME),
+    paused: flag,
+    speed: decimal({ min: MIN_SPEED, max: MAX_SPEED }),
+    selected: v.nullable(SelectionSchema),
+    mode: oneOf(['single', 'compare']),
+  }),
+  v.forward(
+    v.partialCheck(
+      [['untilMs'], ['tMs']],
+      (view) => view.tMs <= view.untilMs,
+      (issue) =>
+        `must be a time from 0 to the run length (${formatDuration((issue.input as { untilMs: number }).untilMs)})`,
+    ),
+    ['tMs'],
+  ),
+);
+
+const limitersMessage = `must be a list of 1 to ${MAX_LIMITERS} limiters`;
+
+export const PlaygroundConfigSchema = v.pipe(
+  obj({
+    version: v.literal(CONFIG_VERSION, `must be ${CONFIG_VERSION}`),
+    limiters: v.pipe(
+      v.array(LimiterEntrySchema, limitersMessage),
+      v.minLength(1, limitersMessage),
+      v.maxLength(MAX_LIMITERS, limitersMessage),
+    ),
+    scenario: ScenarioSchema,
+    view: ViewSchema,
+  }),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const c = dataset.value;
+    const selected = c.view.selected;
+    if (selected !== null && selected.lane >= c.limiters.length) {
+      addIssue(
+        issueAt(
+          c,
+          ['view', 'selected', 'lane'],
+          `must be a limiter index from 0 to ${c.limiters.length - 1}`,
+        ),
+      );
+    }
+    // The simulator caps the rate chart at MAX_BINS bins (src/sim/validate.ts, validateRun).
+    const binMs = c.scenario.metrics.binMs;
+    if (binMs !== undefined && Math.ceil(c.view.untilMs / binMs) > MAX_BINS) {
+      addIssue(
+        issueAt(
+          c,
+          ['scenario', 'metrics', 'binMs'],
+          `must be at least ${formatDuration(Math.ceil(c.view.untilMs / MAX_BINS))} for a run of ${formatDuration(c.view.untilMs)} (at most ${MAX_BINS} bins)`,
+        ),
+      );
+    }
+  }),
+);
+
+/** True when `value` is a valid PlaygroundConfig (extra keys are ignored). Never throws. */
+export function isValidConfig(value: unknown): value is PlaygroundConfig {
+  return v.safeParse(PlaygroundConfigSchema, value).success;
+}

@@ -1,0 +1,128 @@
+/** Writing a PlaygroundConfig as a link (the grammar is in url-grammar.ts). */
+import type { TrafficSource } from '../sim';
+import { DEFAULTS } from './defaults';
+import { deepEqual } from './equal';
+import { formatDuration } from './format';
+import { CONFIG_VERSION } from './schema';
+import type { LimiterEntry, PlaygroundConfig } from './schema';
+import {
+  GROUPS,
+  LIMITER_URL,
+  MAX_LINK_LENGTH,
+  NAME_FIELD,
+  SINGLES,
+  SOURCE_URL,
+  encodeTimes,
+  encodeValue,
+  formatValue,
+  option,
+  stripQuery,
+} from './url-grammar';
+import type { GroupSpec } from './url-grammar';
+
+// ---------------------------------------------------------------------------------------------
+// Encoding
+// ---------------------------------------------------------------------------------------------
+
+function encodeLimiter(entry: LimiterEntry): string {
+  const config = entry.config as unknown as Record<string, unknown>;
+  const spec = LIMITER_URL[entry.config.kind];
+  const options: string[] = [];
+  if (entry.name !== undefined) options.push(option(NAME_FIELD, entry.name));
+  if (entry.config.kind === 'leaky-bucket') {
+    const c = entry.config;
+    options.push(`rate=${c.rate}${c.rateUnit}`);
+    if (c.burst !== 0) options.push(`burst=${c.burst}`);
+    if (c.delay === 'nodelay') options.push('nodelay');
+    else if (c.delay !== 0) options.push(`delay=${c.delay}`);
+    if (c.limitReqStatus !== undefined) options.push(`limit_req_status=${c.limitReqStatus}`);
+  } else {
+    for (const f of spec.fields) {
+      const value = config[f.field];
+      if (value === undefined || (f.implied !== undefined && value === f.implied)) continue;
+      options.push(option(f, value));
+    }
+  }
+  return `${spec.name}:${options.join(',')}`;
+}
+
+function encodeSource(source: TrafficSource): string {
+  const s = source as unknown as Record<string, unknown>;
+  const options: string[] = [];
+  if (source.kind === 'manual') options.push(encodeTimes(source.timesMs));
+  for (const f of SOURCE_URL[source.kind]) {
+    const value = s[f.field];
+    if (value !== undefined) options.push(option(f, value));
+  }
+  return `${source.kind}:${options.join(',')}`;
+}
+
+function encodeGroup(spec: GroupSpec, group: object, base: object): string | null {
+  if (deepEqual(group, base)) return null;
+  const g = group as Record<string, unknown>;
+  const b = base as Record<string, unknown>;
+  const options: string[] = [];
+  for (const f of spec.fields) {
+    if (!deepEqual(g[f.field], b[f.field])) options.push(option(f, g[f.field]));
+  }
+  if (spec.group === 'clock' && !deepEqual(g.jumps, b.jumps)) {
+    const jumps = g.jumps as Array<{ atMs: number; byMs: number }>;
+    options.push(
+      `jumps=${jumps.map((j) => `${formatDuration(j.byMs)}@${formatDuration(j.atMs)}`).join(';')}`,
+    );
+  }
+  const head = formatValue(spec.head.type, g[spec.head.field]);
+  return options.length === 0 ? head : `${head}:${options.join(',')}`;
+}
+
+/**
+ * The query string (without `?`) for a valid config: `v=1` and every part that differs from the
+ * version's defaults. Canonical: equal configs give equal text, and `decodeConfig` gives back a
+ * config deep-equal to `config`. A config with very long lists can give a link longer than
+ * MAX_LINK_LENGTH, which `decodeConfig` refuses; check with `linkFits`.
+ */
+export function encodeConfig(config: PlaygroundConfig): string {
+  const base = DEFAULTS.config;
+  const parts: string[] = [`v=${CONFIG_VERSION}`];
+  const put = (param: string, value: string): void => {
+    parts.push(value === '' ? param : `${param}=${encodeValue(value)}`);
+  };
+  if (!deepEqual(config.limiters, base.limiters)) {
+    for (const entry of config.limiters) put('l', encodeLimiter(entry));
+  }
+  const sources = config.scenario.sources;
+  if (!deepEqual(sources, base.scenario.sources)) {
+    if (sources.length === 0) put('src', 'none');
+    for (const source of sources) put('src', encodeSource(source));
+  }
+  for (const spec of GROUPS) {
+    const text = encodeGroup(spec, config.scenario[spec.group], base.scenario[spec.group]);
+    if (text !== null) put(spec.param, text);
+  }
+  for (const single of SINGLES) {
+    const value = valueAt(config, single.path);
+    if (value === valueAt(base, single.path)) continue;
+    if (single.spec.type === 'flag') put(single.param, value === true ? '' : 'false');
+    else put(single.param, formatValue(single.spec.type, value));
+  }
+  const binMs = config.scenario.metrics.binMs;
+  if (binMs !== base.scenario.metrics.binMs) {
+    put('bin', binMs === undefined ? 'auto' : formatDuration(binMs));
+  }
+  const sel = config.view.selected;
+  if (!deepEqual(sel, base.view.selected)) {
+    put('sel', sel === null ? 'none' : `${sel.lane}:${sel.row}`);
+  }
+  return parts.join('&');
+}
+
+/** Whether a link text is short enough to be read (MAX_LINK_LENGTH). */
+export function linkFits(query: string): boolean {
+  return stripQuery(query).length <= MAX_LINK_LENGTH;
+}
+
+function valueAt(root: unknown, path: readonly string[]): unknown {
+  let node = root;
+  for (const key of path) node = (node as Record<string, unknown>)[key];
+  return node;
+}

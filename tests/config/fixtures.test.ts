@@ -1,0 +1,21 @@
+/**
+ * Links of version 1 and the configs they must open to, written out in full: this is the promise
+ * that a link made today opens the same way after the schema or the defaults change.
+ */
+import { describe, expect, it } from 'vitest';
+import { decodeConfig, encodeConfig, isValidConfig } from '../../src/config';
+import fixtures from './fixtures/v1.json';
+
+describe('version 1 links', () => {
+  for (const fixture of fixtures) {
+    it(fixture.note, () => {
+      expect(isValidConfig(fixture.config)).toBe(true);
+      const result = decodeConfig(fixture.link);
+      expect(result.errors).toEqual([]);
+      expect(result.config).toStrictEqual(fixture.config);
+      if ('canonical' in fixture && fixture.canonical) {
+        expect(encodeConfig(result.config)).toBe(fixture.link);
+      }
+    });
+  }
+});
