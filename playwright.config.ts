@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 
 /**
@@ -5,6 +6,12 @@ import { defineConfig } from '@playwright/test';
  * browser here. CHROMIUM_PATH overrides the binary.
  */
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(executablePath)) {
+  throw new Error(
+    `No Chromium at ${executablePath}. Install Debian's: sudo apt-get install -y chromium ` +
+      '(or set CHROMIUM_PATH to another Chromium binary).',
+  );
+}
 
 export default defineConfig({
   testDir: 'tests/e2e',

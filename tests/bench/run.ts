@@ -1,3 +1,13 @@
+/**
+ * `npm run bench`: every benchmark, one after the other, printing figures (asserts nothing).
+ * package.json bundles this file with Vite first: run unbundled (tsx), every cross-module call goes
+ * through an export getter and the figures say more about the loader than about the code.
+ */
+import { runBenchChild, runCoreBench } from './core';
 import { runSimBench } from './sim';
 
-await runSimBench();
+if (!(await runBenchChild())) {
+  await runCoreBench();
+  console.log('');
+  await runSimBench();
+}

@@ -70,14 +70,7 @@ export class LeakyBucketLimiter extends KeyedLimiter<LeakyBucketConfig, Node> {
       node = { key, excess: 0, last: nowMs, releases: null, newer: null, older: null };
       this.put(key, node);
       this.linkHead(node);
-      return decision(
-        'admit',
-        0,
-        0,
-        this.remainingAfter(node, nowMs),
-        limit,
-        this.resetAfter(node, nowMs),
-      );
+      return decision('admit', 0, 0, this.remainingAfter(0), limit, this.resetAfter(node, nowMs));
     }
     if (node !== this.head) {
       // ngx_queue_remove + ngx_queue_insert_head happen on lookup, before the burst check.
@@ -100,7 +93,7 @@ export class LeakyBucketLimiter extends KeyedLimiter<LeakyBucketConfig, Node> {
       excess <= this.delayMilli
         ? 0
         : Math.floor(((excess - this.delayMilli) * 1000) / this.rateMilli);
-    const remaining = this.remainingAfter(node, nowMs);
+    const remaining = this.remainingAfter(excess);
     const resetMs = this.resetAfter(node, nowMs);
     if (delayMs === 0) return decision('admit', 0, 0, remaining, limit, resetMs);
     node.releases ??= [];
@@ -108,11 +101,13 @@ export class LeakyBucketLimiter extends KeyedLimiter<LeakyBucketConfig, Node> {
     return decision('delay', delayMs, 0, remaining, limit, resetMs);
   }
 
-  /** Further requests at `nowMs` that get 'admit': each adds 1000 to the excess the next one sees. */
-  private remainingAfter(node: Node, nowMs: number): number {
-    const drained = this.drained(node.excess, LeakyBucketLimiter.clampMs(nowMs - node.last));
-    const next = drained + 1000 > 0 ? drained + 1000 : 0;
-    return next > this.admitMilli ? 0 : Math.floor((this.admitMilli - next) / 1000) + 1;
+  /**
+   * Further requests at this instant that get 'admit', after one was accepted with `excess`: the next
+   * one at the same instant sees ms = 0 (last was set to now, or the clamp gives 0 again), hence
+   * excess + 1000, and each one after it 1000 more.
+   */
+  private remainingAfter(excess: number): number {
+    return excess + 1000 > this.admitMilli ? 0 : Math.floor((this.admitMilli - excess) / 1000);
   }
 
   /** Until the next request would see excess 0, as on a new node: ⌊rate·ms/1000⌋ ≥ excess + 1000. */

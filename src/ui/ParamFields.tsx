@@ -1,0 +1,197 @@
+import { useId, useState } from 'react';
+import { checkAlgorithmConfig } from '../core';
+import type { AlgorithmConfig } from '../core';
+import { ALGORITHMS } from './algorithms';
+import type { ParamSpec } from './algorithms';
+
+type Drafts = Record<string, string>;
+
+function toDrafts(config: AlgorithmConfig): Drafts {
+  const drafts: Drafts = {};
+  for (const spec of ALGORITHMS[config.kind].params) {
+    const value = (config as unknown as Record<string, unknown>)[spec.field];
+    drafts[spec.field] =
+      typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean'
+        ? String(value)
+        : '';
+  }
+  return drafts;
+}
+
+const WHOLE = /^\s*-?\d+\s*$/;
+
+/** Parses drafts into a config and the problems per field; a config only when there are none. */
+export function parseDrafts(
+  kind: AlgorithmConfig['kind'],
+  drafts: Drafts,
+): { config: AlgorithmConfig | null; errors: Record<string, string> } {
+  const raw: Record<string, unknown> = { kind };
+  const errors: Record<string, string> = {};
+  for (const spec of ALGORITHMS[kind].params) {
+    const text = drafts[spec.field] ?? '';
+    if (spec.input === 'bool') raw[spec.field] = text === 'true';
+    else if (spec.input === 'choice') raw[spec.field] = text;
+    else if (spec.input === 'delay' && text.trim() === 'nodelay') raw[spec.field] = 'nodelay';
+    else if (text.trim() === '' && spec.optional !== undefined) continue;
+    else if (WHOLE.test(text)) raw[spec.field] = Number(text);
+    else
+      errors[spec.field] =
+        `${spec.label} must be a whole number, got ${JSON.stringify(text.slice(0, 20))}`;
+  }
+  for (const issue of checkAlgorithmConfig(raw)) errors[issue.field] ??= issue.message;
+  const valid = Object.keys(errors).length === 0;
+  return { config: valid ? (raw as unknown as AlgorithmConfig) : null, errors };
+}
+
+function sameConfig(a: AlgorithmConfig | null, b: AlgorithmConfig): boolean {
+  return a !== null && JSON.stringify(a) === JSON.stringify(b);
+}
+
+export interface ParamFieldsProps {
+  /** The config in use (always valid). */
+  config: AlgorithmConfig;
+  /** Called with each new valid config; invalid input stays here, with a message, and is never sent. */
+  onChange: (config: AlgorithmConfig) => void;
+}
+
+/**
+ * The parameters of one algorithm, under their official names, each with a one-line explanation.
+ * Keeps what the person typed, even when invalid, and says what is wrong next to the field.
+ */
+export function ParamFields({ config, onChange }: ParamFieldsProps) {
+  const baseId = useId();
+  const [drafts, setDrafts] = useState<Drafts>(() => toDrafts(config));
+  const [shown, setShown] = useState<AlgorithmConfig>(config);
+  // A config from outside (another algorithm, a preset) replaces the drafts; our own echo does not.
+  if (shown !== config) {
+    setShown(config);
+    if (!sameConfig(parseDrafts(config.kind, drafts).config, config)) setDrafts(toDrafts(config));
+  }
+  const { errors } = parseDrafts(config.kind, drafts);
+  const info = ALGORITHMS[config.kind];
+
+  const update = (field: string, text: string) => {
+    const next = { ...drafts, [field]: text };
+    setDrafts(next);
+    const parsed = parseDrafts(config.kind, next);
+    if (parsed.config !== null && !sameConfig(parsed.config, config)) {
+      onChange(parsed.config);
+    }
+  };
+
+  return (
+    <fieldset className="param-fields">
+      <legend>
+        {info.name} <span className="param-system">· {info.system}</span>
+      </legend>
+      <p className="param-summary">{info.summary}</p>
+      {info.params.map((spec) => (
+        <ParamField
+          key={spec.field}
+          id={`${baseId}-${spec.field}`}
+          spec={spec}
+          value={drafts[spec.field] ?? ''}
+          error={errors[spec.field]}
+          onChange={(text) => update(spec.field, text)}
+        />
+      ))}
+    </fieldset>
+  );
+}
+
+interface ParamFieldProps {
+  id: string;
+  spec: ParamSpec;
+  value: string;
+  error: string | undefined;
+  onChange: (text: string) => void;
+}
+
+function ParamField({ id, spec, value, error, onChange }: ParamFieldProps) {
+  const helpId = `${id}-help`;
+  const errorId = `${id}-error`;
+  const describedBy = error === undefined ? helpId : `${errorId} ${helpId}`;
+  const invalid = error !== undefined;
+  let control;
+  if (spec.input === 'bool') {
+    control = (
+      <input
+        id={id}
+        type="checkbox"
+        checked={value === 'true'}
+        aria-describedby={describedBy}
+        onChange={(e) => onChange(String(e.target.checked))}
+      />
+    );
+  } else if (spec.input === 'choice') {
+    control = (
+      <select
+        id={id}
+        value={value}
+        aria-describedby={describedBy}
+        onChange={(e) => onChange(e.target.value)}
+      >
+        {spec.choices?.map((c) => (
+          <option key={c.value} value={c.value}>
+            {c.label}
+          </option>
+        ))}
+      </select>
+    );
+  } else if (spec.input === 'delay') {
+    const nodelay = value === 'nodelay';
+    control = (
+      <span className="param-delay">
+        <select
+          aria-label="delay mode"
+          value={nodelay ? 'nodelay' : 'delay'}
+          onChange={(e) => onChange(e.target.value === 'nodelay' ? 'nodelay' : '0')}
+        >
+          <option value="delay">delay=N</option>
+          <option value="nodelay">nodelay</option>
+        </select>
+        {!nodelay && (
+          <input
+            id={id}
+            inputMode="numeric"
+            value={value}
+            aria-invalid={invalid}
+            aria-describedby={describedBy}
+            onChange={(e) => onChange(e.target.value)}
+          />
+        )}
+      </span>
+    );
+  } else {
+    control = (
+      <input
+        id={id}
+        inputMode="numeric"
+        value={value}
+        placeholder={spec.optional?.placeholder}
+        aria-invalid={invalid}
+        aria-describedby={describedBy}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    );
+  }
+  return (
+    <div className={`param-field${invalid ? ' is-invalid' : ''}`}>
+      <label htmlFor={id} className="mono">
+        {spec.label}
+      </label>
+      <span className="param-control">
+        {control}
+        {spec.unit !== undefined && <span className="param-unit">{spec.unit}</span>}
+      </span>
+      {invalid && (
+        <p id={errorId} className="param-error" role="alert">
+          {error}
+        </p>
+      )}
+      <p id={helpId} className="param-help">
+        {spec.help}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,167 @@
+import { useMemo } from 'react';
+import { scaleLinear } from 'd3-scale';
+import { range } from 'd3-array';
+import { RequestMark } from './RequestMark';
+import { TimeAxis } from './TimeAxis';
+import { VizSvg } from './VizSvg';
+import { clamp, finite, formatCount, formatDuration, px } from './format';
+import { requestsOfKey, stackColumns } from './requests';
+import type { AlgorithmViewProps } from './types';
+
+const HEIGHT = 196;
+const TANK_TOP = 44;
+const TANK_BOTTOM = 120;
+const MARKS_Y = 136;
+const AXIS_Y = 166;
+/** At most this many windows are drawn: tiny windows must not make thousands of rects. */
+const MAX_WINDOWS = 24;
+/** Marks stacked at one time, at most. */
+const MAX_STACK = 3;
+
+/** "Fixed window: 7 of 10 in this window; resets in 400 ms." */
+export function describeFixedWindow(
+  i: AlgorithmViewProps<'fixed-window'>['inspection'],
+  nowMs: number,
+): string {
+  return (
+    `Fixed window: ${formatCount(i.count)} of ${formatCount(i.limit)} in this window; ` +
+    `${i.count >= i.limit ? 'full, rejecting; ' : ''}resets in ${formatDuration(i.windowEndMs - nowMs)}.`
+  );
+}
+
+/**
+ * Fixed window: windows aligned to t = 0 on a time axis around now. Each window is a tank that fills
+ * with its admitted requests up to the limit and starts empty at the boundary; below it, each request
+ * at its arrival time (● admitted, ✕ rejected).
+ */
+export function FixedWindowView({
+  inspection: i,
+  nowMs,
+  requests,
+  width = 480,
+  onSelectRequest,
+}: AlgorithmViewProps<'fixed-window'>) {
+  const w = Math.max(300, width);
+  const W = Math.max(1, i.windowMs);
+  const limit = Math.max(1, i.limit);
+  const x0 = 12;
+  const x1 = w - 12;
+
+  const model = useMemo(() => {
+    // Now sits at 70 % of the width; the axis spans 2.5 windows (fewer pixels per window on a phone).
+    const span = W * (w < 420 ? 2 : 2.5);
+    const d0 = nowMs - span * 0.7;
+    const d1 = nowMs + span * 0.3;
+    const x = scaleLinear().domain([d0, d1]).range([x0, x1]);
+    const first = Math.floor(d0 / W);
+    const last = Math.min(Math.floor(d1 / W), first + MAX_WINDOWS);
+    const mine = requestsOfKey(requests, i.key).filter((r) => r.arrivalMs <= nowMs);
+    const visible = mine.filter((r) => r.arrivalMs >= d0);
+    const windows = range(first, last + 1).map((k) => {
+      const start = k * W;
+      const inside = mine.filter((r) => r.arrivalMs >= start && r.arrivalMs < start + W);
+      const current = start === i.windowStartMs;
+      // The current window's count is the limiter's own; past windows count the requests given.
+      const admitted = current
+        ? i.count
+        : start > i.windowStartMs
+          ? 0
+          : inside.filter((r) => r.outcome !== 'reject').length;
+      return {
+        k,
+        start,
+        current,
+        future: start > i.windowStartMs,
+        admitted,
+        rejected: inside.filter((r) => r.outcome === 'reject').length,
+      };
+    });
+    const marks = stackColumns(visible, (r) => x(r.arrivalMs), 7);
+    return { x, windows, marks, ticks: windows.map((win) => win.start) };
+  }, [W, w, nowMs, requests, i.key, i.windowStartMs, i.count, x1]);
+
+  const { x } = model;
+  const fillY = (count: number) =>
+    TANK_BOTTOM - (clamp(count, 0, limit) / limit) * (TANK_BOTTOM - TANK_TOP);
+  const label = describeFixedWindow(i, nowMs);
+  const nowX = px(x(nowMs));
+  const tankX = (t: number) => clamp(x(t), x0, x1);
+
+  return (
+    <VizSvg
+      className="rl-fixed-window"
+      width={w}
+      height={HEIGHT}
+      label={label}
+      interactive={onSelectRequest !== undefined}
+      testId="fixed-window-view"
+    >
+      <text className="rl-big" x={x0} y={22} data-testid="window-count">
+        {formatCount(i.count)}
+        <tspan className="rl-muted rl-unit"> / {formatCount(i.limit)} in this window</tspan>
+      </text>
+      <text className="rl-small rl-muted" x={x1} y={22} textAnchor="end" data-testid="window-reset">
+        resets in {formatDuration(i.windowEndMs - nowMs)}
+      </text>
+      <g>
+        {model.windows.map((win) => {
+          const a = tankX(win.start);
+          const b = tankX(win.start + W);
+          const y = fillY(win.admitted);
+          const cls = `rl-window${win.current ? ' rl-window--current' : ''}${win.future ? ' rl-window--future' : ''}`;
+          return (
+            <g key={win.k} className={cls} data-testid="window" data-window-start={win.start}>
+              <rect
+                className="rl-window-frame"
+                x={px(a + 1)}
+                y={TANK_TOP}
+                width={px(Math.max(0, b - a - 2))}
+                height={TANK_BOTTOM - TANK_TOP}
+              />
+              {win.admitted > 0 && (
+                <rect
+                  className="rl-window-fill"
+                  data-testid="window-fill"
+                  x={px(a + 1)}
+                  y={px(y)}
+                  width={px(Math.max(0, b - a - 2))}
+                  height={px(TANK_BOTTOM - y)}
+                />
+              )}
+              {!win.future && b - a > 56 && (
+                <text
+                  className="rl-small"
+                  x={px((a + b) / 2)}
+                  y={TANK_TOP - 6}
+                  textAnchor="middle"
+                  data-testid="window-label"
+                >
+                  {formatCount(win.admitted)}/{formatCount(limit)}
+                  {win.rejected > 0 ? ` · ✕${formatCount(win.rejected)}` : ''}
+                </text>
+              )}
+            </g>
+          );
+        })}
+        <path className="rl-limit-line" d={`M${x0},${TANK_TOP}H${px(x1)}`} />
+        {model.marks
+          .filter((m) => m.level < MAX_STACK)
+          .map(({ item: r, x: mx, level }) => (
+            <RequestMark
+              key={r.id}
+              request={r}
+              x={finite(mx)}
+              y={MARKS_Y + 8 - level * 8}
+              size={7}
+              onSelect={onSelectRequest}
+            />
+          ))}
+      </g>
+      <TimeAxis scale={x} y={AXIS_Y} ticks={model.ticks} format={formatDuration} />
+      <path className="rl-now" data-testid="now-line" d={`M${nowX},${TANK_TOP - 4}V${AXIS_Y}`} />
+      <text className="rl-small rl-now-label" x={nowX} y={HEIGHT - 4} textAnchor="middle">
+        now
+      </text>
+    </VizSvg>
+  );
+}

@@ -1,0 +1,304 @@
+import type { ReactNode } from 'react';
+import { useMemo } from 'react';
+import { RequestMark } from './RequestMark';
+import { OutcomeMark } from './OutcomeMark';
+import { VizSvg } from './VizSvg';
+import { clamp, formatDuration, plural, px } from './format';
+import { byArrival, flowPhase, laneOf, responseLabel } from './requests';
+import type { FlowPhase } from './requests';
+import type { CommonViewProps, VizRequest } from './types';
+
+/** Props of `<RequestFlow>`. */
+export interface RequestFlowProps extends CommonViewProps {
+  /** Virtual ms per leg (client → limiter, limiter → backend, and back). Default 400. */
+  travelMs?: number;
+  /** Virtual ms a request stays drawn at the client or the backend after it got there. Default 300. */
+  lingerMs?: number;
+  /** Most request marks drawn (waiting ones first, then the newest). Default 80. */
+  maxMarks?: number;
+}
+
+const HEIGHT = 168;
+const TOP = 30;
+const LANES = 4;
+const LANE_GAP = 13;
+const MARK = 9;
+const CELL = 13;
+/** Bottom of the client and backend boxes; the limiter box goes on to hold its waiting requests. */
+const BOX_BOTTOM = TOP + LANES * LANE_GAP + 6;
+const HOLD_TOP = BOX_BOTTOM + 4;
+const HOLD_ROWS = 2;
+const LIMITER_BOTTOM = HOLD_TOP + HOLD_ROWS * CELL + 4;
+
+interface Placed {
+  request: VizRequest;
+  phase: FlowPhase;
+}
+
+/** Marks in a grid from (x0, y0), in the order given; returns the ones that fit and the overflow. */
+function grid(items: Placed[], x0: number, y0: number, width: number, rows: number) {
+  const cols = Math.max(1, Math.floor(width / CELL));
+  const fit = items.slice(0, cols * rows);
+  return {
+    cells: fit.map((p, i) => ({
+      placed: p,
+      x: x0 + CELL / 2 + (i % cols) * CELL,
+      y: y0 + CELL / 2 + Math.floor(i / cols) * CELL,
+    })),
+    overflow: items.length - fit.length,
+  };
+}
+
+/**
+ * The request-flow strip shared by every algorithm: requests travel client → limiter → backend as a
+ * function of (nowMs − arrivalMs) only. Admitted requests pass through, delayed ones wait inside the
+ * limiter until their release, rejected ones bounce back to the client with their status and
+ * `Retry-After`. With `reducedMotion` nothing travels: each request sits in the box it is in.
+ */
+export function RequestFlow({
+  nowMs,
+  requests,
+  reducedMotion,
+  width = 480,
+  onSelectRequest,
+  travelMs = 400,
+  lingerMs = 300,
+  maxMarks = 80,
+}: RequestFlowProps) {
+  const w = Math.max(240, width);
+  const boxW = clamp(w * 0.16, 52, 96);
+  const limW = clamp(w * 0.3, 96, 200);
+  const client = { x0: 8, x1: 8 + boxW };
+  const backend = { x0: w - 8 - boxW, x1: w - 8 };
+  const limiter = { x0: w / 2 - limW / 2, x1: w / 2 + limW / 2 };
+
+  const model = useMemo(() => {
+    const placed: Placed[] = [];
+    for (const r of requests) {
+      const phase = flowPhase(r, nowMs, travelMs, lingerMs);
+      if (phase !== null) placed.push({ request: r, phase });
+    }
+    // Newest first; waiting requests come before all others so the queue is never cut.
+    placed.sort((a, b) => {
+      const wa = a.phase.phase === 'waiting' ? 0 : 1;
+      const wb = b.phase.phase === 'waiting' ? 0 : 1;
+      return wa - wb || byArrival(b.request, a.request);
+    });
+    const count = (...phases: FlowPhase['phase'][]) =>
+      placed.filter((p) => phases.includes(p.phase.phase)).length;
+    const rejected = placed
+      .filter((p) => p.phase.phase === 'bounce' || p.phase.phase === 'at-client')
+      .map((p) => p.request);
+    return {
+      shown: placed.slice(0, Math.max(0, maxMarks)),
+      waiting: placed
+        .filter((p) => p.phase.phase === 'waiting')
+        .sort((a, b) => a.request.releaseMs - b.request.releaseMs || a.request.id - b.request.id),
+      passed: count('to-backend', 'at-backend'),
+      rejected: rejected.length,
+      incoming: count('incoming'),
+      latestRejected: rejected[0],
+    };
+  }, [requests, nowMs, travelMs, lingerMs, maxMarks]);
+
+  const recentMs = travelMs + lingerMs;
+  const label =
+    `Request flow: ${plural(model.waiting.length, 'request')} waiting in the limiter; ` +
+    `in the last ${formatDuration(recentMs)} ${model.passed} passed to the backend and ` +
+    `${model.rejected} rejected` +
+    (model.latestRejected === undefined
+      ? '.'
+      : `; latest rejection ${responseLabel(model.latestRejected)} s.`);
+
+  const laneY = (id: number) => TOP + 10 + laneOf(id, LANES) * LANE_GAP;
+  const interactive = onSelectRequest !== undefined;
+
+  // Waiting requests always sit in the limiter's grid, in release order.
+  const queue = grid(model.waiting, limiter.x0 + 4, HOLD_TOP, limW - 8, HOLD_ROWS);
+  const queueMarks = queue.cells.map(({ placed, x, y }) => (
+    <RequestMark
+      key={placed.request.id}
+      request={placed.request}
+      x={x}
+      y={y}
+      size={MARK}
+      phase="waiting"
+      onSelect={onSelectRequest}
+    />
+  ));
+  const others = model.shown.filter((p) => p.phase.phase !== 'waiting');
+
+  let moving: ReactNode[];
+  let overflowText: ReactNode[] = [];
+  if (reducedMotion) {
+    // Static lanes: each request in the box it is in, newest first, no positions that depend on time.
+    const atClient = others.filter((p) =>
+      ['incoming', 'bounce', 'at-client'].includes(p.phase.phase),
+    );
+    const atBackend = others.filter((p) => ['to-backend', 'at-backend'].includes(p.phase.phase));
+    const c = grid(atClient, client.x0 + 2, TOP + 3, boxW - 4, LANES);
+    const b = grid(atBackend, backend.x0 + 2, TOP + 3, boxW - 4, LANES);
+    moving = [...c.cells, ...b.cells].map(({ placed, x, y }) => (
+      <RequestMark
+        key={placed.request.id}
+        request={placed.request}
+        x={x}
+        y={y}
+        size={MARK}
+        phase={placed.phase.phase}
+        onSelect={onSelectRequest}
+        pending={placed.phase.phase === 'incoming'}
+      />
+    ));
+    overflowText = [
+      [c.overflow, client.x1 - 2],
+      [b.overflow, backend.x1 - 2],
+    ]
+      .filter(([n]) => (n as number) > 0)
+      .map(([n, x]) => (
+        <text
+          key={`o${x}`}
+          className="rl-small"
+          x={px(x as number)}
+          y={BOX_BOTTOM + 12}
+          textAnchor="end"
+        >
+          +{n}
+        </text>
+      ));
+  } else {
+    // Only the newest bouncing request carries its status: simultaneous labels would overlap.
+    const labelled = others.find((p) => p.phase.phase === 'bounce')?.request.id;
+    moving = others.map(({ request: r, phase }) => {
+      let x = 0;
+      let y = laneY(r.id);
+      let opacity = 1;
+      let label: string | undefined;
+      switch (phase.phase) {
+        case 'incoming':
+          x = client.x1 + (limiter.x0 + 6 - client.x1) * phase.progress;
+          break;
+        case 'to-backend': {
+          // Admitted requests cross the limiter; released ones leave from its right edge.
+          const from = r.outcome === 'delay' ? limiter.x1 : limiter.x0 + 6;
+          x = from + (backend.x0 + 6 - from) * phase.progress;
+          break;
+        }
+        case 'at-backend':
+          x = backend.x0 + 6 + (boxW - 12) * phase.progress;
+          opacity = 1 - 0.7 * phase.progress;
+          break;
+        case 'bounce':
+          x = limiter.x0 + 6 - (limiter.x0 + 6 - client.x1 - 6) * phase.progress;
+          // A small hop on the way back: reads as "bounced", not "sent".
+          y -= Math.sin(Math.PI * phase.progress) * 10;
+          if (r.id === labelled) label = String(r.status);
+          break;
+        case 'at-client':
+          x = client.x1 - 6 - (boxW - 12) * phase.progress;
+          opacity = 1 - 0.7 * phase.progress;
+          break;
+        case 'waiting':
+          break;
+      }
+      return (
+        <RequestMark
+          key={r.id}
+          request={r}
+          x={x}
+          y={y}
+          size={MARK}
+          phase={phase.phase}
+          opacity={opacity}
+          onSelect={onSelectRequest}
+          pending={phase.phase === 'incoming'}
+          {...(label === undefined ? {} : { label, labelSide: 'above' as const })}
+        />
+      );
+    });
+  }
+
+  const station = (name: string, x0: number, x1: number, bottom: number, cls: string) => (
+    <g className={`rl-station ${cls}`}>
+      <rect x={px(x0)} y={TOP} width={px(x1 - x0)} height={px(bottom - TOP)} rx={6} />
+      <text className="rl-label" x={px((x0 + x1) / 2)} y={TOP - 8} textAnchor="middle">
+        {name}
+      </text>
+    </g>
+  );
+
+  const summaryY = LIMITER_BOTTOM + 18;
+  const nextOut = model.waiting[0];
+  return (
+    <VizSvg
+      className="rl-flow"
+      width={w}
+      height={HEIGHT}
+      label={label}
+      interactive={interactive}
+      testId="request-flow"
+    >
+      {station('client', client.x0, client.x1, BOX_BOTTOM, 'rl-station--client')}
+      {station('limiter', limiter.x0, limiter.x1, LIMITER_BOTTOM, 'rl-station--limiter')}
+      {station('backend', backend.x0, backend.x1, BOX_BOTTOM, 'rl-station--backend')}
+      <path className="rl-hold-line" d={`M${px(limiter.x0)},${HOLD_TOP - 2}H${px(limiter.x1)}`} />
+      <text className="rl-small rl-muted" x={px(limiter.x1 + 4)} y={HOLD_TOP + CELL} dy="0.35em">
+        {queue.overflow > 0 ? `+${queue.overflow}` : ''}
+      </text>
+      <g className="rl-flow-arrows" aria-hidden="true">
+        <path
+          className="rl-arrow"
+          d={`M${px(client.x1 + 4)},${BOX_BOTTOM + 8}H${px(limiter.x0 - 4)}`}
+        />
+        <path className="rl-arrow-head" d={`M${px(limiter.x0 - 4)},${BOX_BOTTOM + 8}l-5,-3v6z`} />
+        <path
+          className="rl-arrow"
+          d={`M${px(limiter.x1 + 4)},${BOX_BOTTOM + 8}H${px(backend.x0 - 4)}`}
+        />
+        <path className="rl-arrow-head" d={`M${px(backend.x0 - 4)},${BOX_BOTTOM + 8}l-5,-3v6z`} />
+      </g>
+      {overflowText}
+      <g className="rl-flow-marks">
+        {moving}
+        {queueMarks}
+      </g>
+      <g className="rl-flow-summary" transform={`translate(8,${summaryY})`}>
+        <OutcomeMark outcome="admit" x={5} y={0} size={8} />
+        <text className="rl-small" x={14} y={0} dy="0.35em" data-testid="flow-passed">
+          {model.passed} passed
+        </text>
+        <OutcomeMark outcome="delay" x={84} y={0} size={8} />
+        <text className="rl-small" x={93} y={0} dy="0.35em" data-testid="flow-waiting">
+          {model.waiting.length} waiting
+        </text>
+        <OutcomeMark outcome="reject" x={168} y={0} size={8} />
+        <text className="rl-small" x={177} y={0} dy="0.35em" data-testid="flow-rejected">
+          {model.rejected} rejected
+        </text>
+        {model.incoming > 0 && (
+          <>
+            <circle className="rl-mark rl-mark--pending" cx={245} cy={0} r={3.5} />
+            <text className="rl-small" x={253} y={0} dy="0.35em" data-testid="flow-incoming">
+              {model.incoming} on the way
+            </text>
+          </>
+        )}
+      </g>
+      <text
+        className="rl-small rl-muted"
+        x={8}
+        y={summaryY + 18}
+        dy="0.35em"
+        data-testid="flow-detail"
+      >
+        {model.latestRejected !== undefined
+          ? `last rejection: ${responseLabel(model.latestRejected)}`
+          : ''}
+        {model.latestRejected !== undefined && nextOut !== undefined ? ' · ' : ''}
+        {nextOut !== undefined && nextOut.phase.phase === 'waiting'
+          ? `next out in ${formatDuration(nextOut.phase.leftMs)}`
+          : ''}
+      </text>
+    </VizSvg>
+  );
+}

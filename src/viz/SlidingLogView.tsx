@@ -1,0 +1,199 @@
+import { useMemo } from 'react';
+import { scaleLinear } from 'd3-scale';
+import { RequestMark } from './RequestMark';
+import { TimeAxis } from './TimeAxis';
+import { VizSvg } from './VizSvg';
+import {
+  clamp,
+  finite,
+  formatBytes,
+  formatCount,
+  formatDuration,
+  formatOffset,
+  px,
+} from './format';
+import { requestsOfKey, stackColumns } from './requests';
+import type { AlgorithmViewProps } from './types';
+
+const HEIGHT = 220;
+const LOG_BOTTOM = 100;
+const ENTRY = 7;
+const STACK = 7;
+const ARRIVALS_Y = 120;
+const AXIS_Y = 136;
+const MEMORY_Y = 184;
+
+/** "Sliding log: 7 of 10 in the last 1 s; 14 entries stored; the oldest leaves the window in 200 ms." */
+export function describeSlidingLog(i: AlgorithmViewProps<'sliding-log'>['inspection']): string {
+  const oldest = i.entries[0];
+  return (
+    `Sliding log: ${formatCount(i.entries.length)} of ${formatCount(i.limit)} in the last ` +
+    `${formatDuration(i.windowMs)}; ${formatCount(i.stored)} ${i.stored === 1 ? 'entry' : 'entries'} stored` +
+    `${i.logRejected ? ' (rejected requests are logged too)' : ''}` +
+    (oldest === undefined
+      ? '.'
+      : `; the oldest leaves the window in ${formatDuration(oldest + i.windowMs - i.effectiveNowMs)}.`)
+  );
+}
+
+/**
+ * Sliding log: the stored timestamps on a time axis with the window bracket [t − window, t] sliding
+ * over them, the arrivals below (● admitted, ✕ rejected), and the memory the log takes, which grows
+ * with offered load when `logRejected` is on.
+ */
+export function SlidingLogView({
+  inspection: i,
+  nowMs,
+  requests,
+  width = 480,
+  stateSize,
+  onSelectRequest,
+}: AlgorithmViewProps<'sliding-log'>) {
+  const w = Math.max(300, width);
+  const W = Math.max(1, i.windowMs);
+  const x0 = 12;
+  const x1 = w - 12;
+  const t = finite(i.effectiveNowMs, nowMs);
+
+  const model = useMemo(() => {
+    // The axis is in ms relative to now: the bracket stays put and the entries slide left.
+    const offset = scaleLinear()
+      .domain([-1.3 * W, 0.12 * W])
+      .range([x0, x1])
+      .clamp(true);
+    const xOf = (ms: number) => offset(ms - nowMs);
+    // Entries at the same pixel stack upwards.
+    const heights = new Map<number, number>();
+    const entries = i.entries.map((e, k) => {
+      const ex = px(xOf(e));
+      const bin = Math.round(ex / 3);
+      const n = heights.get(bin) ?? 0;
+      heights.set(bin, n + 1);
+      return { k, e, x: ex, level: n };
+    });
+    const d0 = nowMs - 1.3 * W;
+    const arrivals = requestsOfKey(requests, i.key).filter(
+      (r) => r.arrivalMs >= d0 && r.arrivalMs <= nowMs,
+    );
+    const marks = stackColumns(arrivals, (r) => xOf(r.arrivalMs), 7);
+    return { offset, xOf, entries, marks, ticks: offset.ticks(w < 420 ? 3 : 5) };
+  }, [W, w, x1, nowMs, i.entries, requests, i.key]);
+
+  const label = describeSlidingLog(i);
+  const bx0 = model.xOf(t - W);
+  const bx1 = model.xOf(t);
+  const memMax = Math.max(i.limit, i.stored, 1) * 1.1;
+  const mem = (n: number) => x0 + (clamp(n, 0, memMax) / memMax) * (x1 - x0);
+  const overflow = model.entries.filter((e) => e.level >= STACK).length;
+
+  return (
+    <VizSvg
+      className="rl-sliding-log"
+      width={w}
+      height={HEIGHT}
+      label={label}
+      interactive={onSelectRequest !== undefined}
+      testId="sliding-log-view"
+    >
+      <text className="rl-big" x={x0} y={22} data-testid="log-count">
+        {formatCount(i.entries.length)}
+        <tspan className="rl-muted rl-unit"> / {formatCount(i.limit)} in the window</tspan>
+      </text>
+      <text className="rl-small rl-muted" x={x1} y={22} textAnchor="end">
+        window {formatDuration(W)}
+      </text>
+
+      <g className="rl-bracket" data-testid="window-bracket">
+        <rect
+          className="rl-bracket-band"
+          x={px(bx0)}
+          y={34}
+          width={px(Math.max(0, bx1 - bx0))}
+          height={LOG_BOTTOM - 34 + 6}
+        />
+        <path
+          className="rl-bracket-line"
+          d={`M${px(bx0 + 5)},34H${px(bx0)}V${LOG_BOTTOM + 6}H${px(bx0 + 5)}M${px(bx1 - 5)},34H${px(bx1)}V${LOG_BOTTOM + 6}H${px(bx1 - 5)}`}
+        />
+        <text className="rl-small rl-muted" x={px(bx0 + 8)} y={46}>
+          t − {formatDuration(W)}
+        </text>
+      </g>
+
+      <g className="rl-log">
+        {model.entries
+          .filter((e) => e.level < STACK)
+          .map((e) => (
+            <circle
+              key={e.k}
+              className="rl-entry"
+              data-testid="log-entry"
+              data-time={e.e}
+              cx={e.x}
+              cy={px(LOG_BOTTOM - 2 - e.level * (ENTRY + 2))}
+              r={ENTRY / 2}
+            />
+          ))}
+        {overflow > 0 && (
+          <text className="rl-small" x={px(bx1 - 8)} y={46} textAnchor="end">
+            +{formatCount(overflow)} stacked
+          </text>
+        )}
+      </g>
+
+      <g className="rl-arrivals">
+        {model.marks
+          .filter((m) => m.level < 2)
+          .map(({ item: r, x: mx, level }) => (
+            <RequestMark
+              key={r.id}
+              request={r}
+              x={mx}
+              y={ARRIVALS_Y + 4 - level * 8}
+              size={7}
+              onSelect={onSelectRequest}
+            />
+          ))}
+      </g>
+      <TimeAxis scale={model.offset} y={AXIS_Y} ticks={model.ticks} format={formatOffset} />
+
+      <g className="rl-memory" data-testid="log-size">
+        <text className="rl-small" x={x0} y={MEMORY_Y - 10}>
+          memory: {formatCount(i.stored)} {i.stored === 1 ? 'entry' : 'entries'}
+          {stateSize !== undefined ? ` · ${formatBytes(stateSize.bytes)}` : ''}
+        </text>
+        {i.logRejected && (
+          <text className="rl-small rl-muted" x={x1} y={MEMORY_Y - 10} textAnchor="end">
+            logRejected: rejections stored too
+          </text>
+        )}
+        <rect
+          className="rl-memory-track"
+          x={x0}
+          y={MEMORY_Y}
+          width={px(x1 - x0)}
+          height={10}
+          rx={2}
+        />
+        <rect
+          className={i.stored > i.limit ? 'rl-memory-bar rl-memory-bar--over' : 'rl-memory-bar'}
+          data-testid="log-size-bar"
+          x={x0}
+          y={MEMORY_Y}
+          width={px(mem(i.stored) - x0)}
+          height={10}
+          rx={2}
+        />
+        <path className="rl-limit-line" d={`M${px(mem(i.limit))},${MEMORY_Y - 3}v16`} />
+        <text
+          className="rl-small rl-muted"
+          x={px(mem(i.limit))}
+          y={MEMORY_Y + 26}
+          textAnchor="middle"
+        >
+          limit {formatCount(i.limit)}
+        </text>
+      </g>
+    </VizSvg>
+  );
+}

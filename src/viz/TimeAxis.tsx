@@ -1,0 +1,37 @@
+import type { ScaleLinear } from 'd3-scale';
+import { px } from './format';
+
+/** Props of `<TimeAxis>`. */
+export interface TimeAxisProps {
+  /** Virtual ms → px. */
+  scale: ScaleLinear<number, number>;
+  /** Baseline, px. */
+  y: number;
+  /** Tick times (ms); ticks outside the scale's domain are dropped. */
+  ticks: readonly number[];
+  /** Tick label for a time. */
+  format: (ms: number) => string;
+}
+
+/** A horizontal time axis drawn by React from a d3 scale: baseline, ticks and labels. */
+export function TimeAxis({ scale, y, ticks, format }: TimeAxisProps) {
+  const [d0, d1] = scale.domain() as [number, number];
+  const [r0, r1] = scale.range() as [number, number];
+  const shown = ticks.filter((t) => t >= d0 && t <= d1);
+  return (
+    <g className="rl-axis" aria-hidden="true">
+      <path className="rl-axis-line" d={`M${px(r0)},${px(y)}H${px(r1)}`} />
+      {shown.map((t) => {
+        const x = px(scale(t));
+        return (
+          <g key={t} transform={`translate(${x},${px(y)})`}>
+            <path className="rl-axis-tick" d="M0,0V4" />
+            <text className="rl-axis-label" y={14} textAnchor="middle">
+              {format(t)}
+            </text>
+          </g>
+        );
+      })}
+    </g>
+  );
+}

@@ -1,0 +1,126 @@
+/**
+ * Pure helpers over the requests a view is given: which key, which phase of the journey, which queue
+ * slot. No React here, so they are tested directly.
+ */
+import { toSeconds } from '../core';
+import type { VizRequest } from './types';
+
+/** The requests counted against `key`, in arrival order (then id). */
+export function requestsOfKey(requests: readonly VizRequest[], key: string): VizRequest[] {
+  return requests.filter((r) => r.key === key).sort(byArrival);
+}
+
+export function byArrival(a: VizRequest, b: VizRequest): number {
+  return a.arrivalMs - b.arrivalMs || a.id - b.id;
+}
+
+/** The `Retry-After` value the client received, in whole seconds (RFC 9110 delay-seconds). */
+export function retryAfterSeconds(r: VizRequest): number {
+  return toSeconds(r.retryAfterMs);
+}
+
+/** "429 · Retry-After: 2" for a rejected request, "200" otherwise. */
+export function responseLabel(r: VizRequest): string {
+  return r.outcome === 'reject'
+    ? `${r.status} · Retry-After: ${retryAfterSeconds(r)}`
+    : `${r.status}`;
+}
+
+/** A stable lane for a request: spreads simultaneous requests without randomness. */
+export function laneOf(id: number, lanes: number): number {
+  const n = Math.max(1, Math.floor(lanes));
+  return ((Math.floor(id) % n) + n) % n;
+}
+
+/** A release time from an inspection, with the request it belongs to when one was given. */
+export interface QueuedRelease {
+  releaseMs: number;
+  request: VizRequest | undefined;
+}
+
+/**
+ * Pairs the limiter's pending release times (ascending) with the delayed requests of `key` that
+ * leave at those times; each request is used once. Requests not given leave `request` undefined.
+ */
+export function matchReleases(
+  releases: readonly number[],
+  requests: readonly VizRequest[],
+  key: string,
+): QueuedRelease[] {
+  const delayed = requests
+    .filter((r) => r.key === key && r.outcome === 'delay')
+    .sort((a, b) => a.releaseMs - b.releaseMs || a.id - b.id);
+  let i = 0;
+  return releases.map((releaseMs) => {
+    while (i < delayed.length && (delayed[i] as VizRequest).releaseMs < releaseMs) i += 1;
+    const r = delayed[i];
+    if (r !== undefined && r.releaseMs === releaseMs) {
+      i += 1;
+      return { releaseMs, request: r };
+    }
+    return { releaseMs, request: undefined };
+  });
+}
+
+/** Where a request is in the client → limiter → backend strip at a given time. */
+export type FlowPhase =
+  /** On its way from the client; decided when it reaches the limiter at arrivalMs. */
+  | { phase: 'incoming'; progress: number }
+  /** Delayed, held in the limiter; `leftMs` until its release. */
+  | { phase: 'waiting'; leftMs: number }
+  /** Passed: on its way to the backend. */
+  | { phase: 'to-backend'; progress: number }
+  /** Reached the backend; `progress` 0–1 of the time it stays drawn there. */
+  | { phase: 'at-backend'; progress: number }
+  /** Rejected: on its way back to the client. */
+  | { phase: 'bounce'; progress: number }
+  /** Back at the client with its status; `progress` 0–1 of the time it stays drawn there. */
+  | { phase: 'at-client'; progress: number };
+
+/**
+ * The phase of `r` at `nowMs`, or null when it is not drawn (not sent yet, or long gone). A request
+ * takes `travelMs` per leg and stays `lingerMs` at its destination. Positions derive from the virtual
+ * clock alone, so a paused frame is still and a seek lands on the same picture.
+ */
+export function flowPhase(
+  r: VizRequest,
+  nowMs: number,
+  travelMs: number,
+  lingerMs: number,
+): FlowPhase | null {
+  const travel = Math.max(1, travelMs);
+  const linger = Math.max(0, lingerMs);
+  const age = nowMs - r.arrivalMs;
+  if (!Number.isFinite(age)) return null;
+  if (age < 0) return age >= -travel ? { phase: 'incoming', progress: 1 + age / travel } : null;
+  if (r.outcome === 'reject') {
+    if (age < travel) return { phase: 'bounce', progress: age / travel };
+    return age < travel + linger ? { phase: 'at-client', progress: (age - travel) / linger } : null;
+  }
+  const release = r.outcome === 'delay' ? Math.max(r.releaseMs, r.arrivalMs) : r.arrivalMs;
+  if (nowMs < release) return { phase: 'waiting', leftMs: release - nowMs };
+  const since = nowMs - release;
+  if (since < travel) return { phase: 'to-backend', progress: since / travel };
+  return since < travel + linger
+    ? { phase: 'at-backend', progress: (since - travel) / linger }
+    : null;
+}
+
+/**
+ * Stacks marks that would land on the same pixel column: each gets a `level` (0 at the baseline, 1
+ * above it, …). Input order is kept within a column.
+ */
+export function stackColumns<T>(
+  items: readonly T[],
+  xOf: (item: T) => number,
+  columnPx = 6,
+): Array<{ item: T; x: number; level: number }> {
+  const heights = new Map<number, number>();
+  return items.map((item) => {
+    const x = xOf(item);
+    const bin = Math.round((Number.isFinite(x) ? x : 0) / columnPx);
+    const level = heights.get(bin) ?? 0;
+    heights.set(bin, level + 1);
+    return { item, x, level };
+  });
+}

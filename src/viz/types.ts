@@ -1,0 +1,75 @@
+/**
+ * Props of the algorithm views. Every view is a pure function of its props: the same props draw the
+ * same SVG (no clocks, no randomness, no store). Times are absolute virtual milliseconds.
+ */
+import type {
+  AlgorithmConfig,
+  AlgorithmKind,
+  ConfigOf,
+  Inspection,
+  Outcome,
+  StateSize,
+} from '../core';
+
+/** One request as the views draw it (what the simulation decided for it). */
+export interface VizRequest {
+  /** Unique and stable across frames; marks carry it as `data-testid="request-<id>"`. */
+  id: number;
+  /** When the request reached the limiter and was decided (virtual ms). */
+  arrivalMs: number;
+  /** The limiter key (client, user or address) it was counted against. */
+  key: string;
+  outcome: Outcome;
+  /** > 0 exactly when outcome is 'delay'. */
+  delayMs: number;
+  /** When it was passed on to the backend: arrivalMs + delayMs (arrivalMs for 'reject' too). */
+  releaseMs: number;
+  /** > 0 exactly when outcome is 'reject'; the client sees `Retry-After: ⌈retryAfterMs / 1000⌉`. */
+  retryAfterMs: number;
+  /** HTTP status the client received: 200, 429, or nginx's `limit_req_status` (default 503). */
+  status: number;
+  /** 1 for a first try, 2 for the first retry, … */
+  attempt: number;
+}
+
+/** Props every view takes. */
+export interface CommonViewProps {
+  /** The virtual time being drawn (ms). */
+  nowMs: number;
+  /**
+   * Requests near `nowMs`, any order. Pass at least those that arrived in the last two windows (or
+   * periods) and, for the request-flow strip, those arriving within `travelMs` after `nowMs` (they are
+   * drawn on their way in). Views that show one key draw only the requests of `inspection.key`.
+   */
+  requests: readonly VizRequest[];
+  /** No travel animation: requests are drawn where they are, the same information in static lanes. */
+  reducedMotion: boolean;
+  /** Drawing width in px (the SVG scales down with its container). Default 480. */
+  width?: number;
+  /**
+   * Virtual ms a request takes to travel one leg (client → limiter → backend, or back when rejected).
+   * Views draw requests that moved within about this long. Default 400.
+   */
+  travelMs?: number;
+  /** Called with a request's id when its mark is clicked or activated with Enter / Space. */
+  onSelectRequest?: (id: number) => void;
+}
+
+/** Props of the view for one algorithm kind. */
+export interface AlgorithmViewProps<K extends AlgorithmKind> extends CommonViewProps {
+  config: ConfigOf<K>;
+  /** `limiter.inspect(nowMs, key)` of a limiter made from `config`. */
+  inspection: Extract<Inspection, { kind: K }>;
+  /** `limiter.stateSize(nowMs, key)`, shown as memory where the view has room (sliding log). */
+  stateSize?: StateSize;
+}
+
+/** Props of `<LimiterView>`, which picks the view for `config.kind`. */
+export interface LimiterViewProps extends CommonViewProps {
+  config: AlgorithmConfig;
+  /** Must be of the same kind as `config`; a mismatch draws a notice instead of a view. */
+  inspection: Inspection;
+  stateSize?: StateSize;
+  /** Draw the request-flow strip under the algorithm view. Default true. */
+  showFlow?: boolean;
+}

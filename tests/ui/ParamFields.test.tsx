@@ -1,0 +1,73 @@
+// @vitest-environment jsdom
+import { cleanup, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AlgorithmConfig } from '../../src/core';
+import { ParamFields, parseDrafts } from '../../src/ui/ParamFields';
+
+afterEach(cleanup);
+
+const nginx: AlgorithmConfig = {
+  kind: 'leaky-bucket',
+  rate: 10,
+  rateUnit: 'r/s',
+  burst: 5,
+  delay: 0,
+};
+
+describe('ParamFields', () => {
+  it('labels fields with the official names and sends each valid edit', async () => {
+    const onChange = vi.fn();
+    render(<ParamFields config={nginx} onChange={onChange} />);
+    const burst = screen.getByLabelText('burst');
+    await userEvent.clear(burst);
+    await userEvent.type(burst, '20');
+    expect(onChange).toHaveBeenLastCalledWith({ ...nginx, burst: 20 });
+    await userEvent.selectOptions(screen.getByLabelText('delay mode'), 'nodelay');
+    expect(onChange).toHaveBeenLastCalledWith({ ...nginx, burst: 20, delay: 'nodelay' });
+  });
+
+  it('keeps an invalid value on screen with a message and never sends it', async () => {
+    const onChange = vi.fn();
+    render(<ParamFields config={nginx} onChange={onChange} />);
+    const rate = screen.getByLabelText('rate');
+    await userEvent.clear(rate);
+    await userEvent.type(rate, '-3');
+    expect(rate).toHaveValue('-3');
+    expect(rate).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'leaky-bucket rate must be a whole number from 1 to 1000000, got -3',
+    );
+    for (const call of onChange.mock.calls)
+      expect((call[0] as { rate: number }).rate).toBeGreaterThan(0);
+  });
+
+  it('replaces the drafts when a different config comes from outside', () => {
+    const { rerender } = render(<ParamFields config={nginx} onChange={() => {}} />);
+    rerender(
+      <ParamFields
+        config={{ kind: 'gcra', count: 30, periodMs: 60_000, burst: 15 }}
+        onChange={() => {}}
+      />,
+    );
+    expect(screen.getByLabelText('max_burst')).toHaveValue('15');
+    expect(screen.getByLabelText('period')).toHaveValue('60000');
+  });
+});
+
+describe('parseDrafts', () => {
+  it('treats an empty optional field as its default and rejects text in a number field', () => {
+    expect(
+      parseDrafts('leaky-bucket', {
+        rate: '2',
+        rateUnit: 'r/m',
+        burst: '0',
+        delay: 'nodelay',
+        limitReqStatus: '',
+      }).config,
+    ).toEqual({ kind: 'leaky-bucket', rate: 2, rateUnit: 'r/m', burst: 0, delay: 'nodelay' });
+    const bad = parseDrafts('fixed-window', { limit: '1e3x', windowMs: '1000' });
+    expect(bad.config).toBeNull();
+    expect(bad.errors.limit).toBe('limit must be a whole number, got "1e3x"');
+  });
+});

@@ -1,0 +1,99 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, render, screen } from '@testing-library/react';
+import { LeakyBucketView } from '../../src/viz';
+import type { LeakyBucketConfig, LeakyBucketInspection } from '../../src/core';
+import { burst, frame } from './fixtures';
+import type { Frame } from './fixtures';
+
+afterEach(cleanup);
+
+function draw(f: Frame<LeakyBucketConfig>, reducedMotion = false) {
+  return render(
+    <LeakyBucketView
+      config={f.config}
+      inspection={f.inspection as LeakyBucketInspection}
+      nowMs={f.nowMs}
+      requests={f.requests}
+      reducedMotion={reducedMotion}
+    />,
+  );
+}
+
+// nginx `limit_req zone=… rate=10r/s burst=5 delay=2` hit by 9 requests at once: the first passes
+// with excess 0, the next two pass (excess ≤ 2), three wait 100/200/300 ms, three get 503.
+const config: LeakyBucketConfig = {
+  kind: 'leaky-bucket',
+  rate: 10,
+  rateUnit: 'r/s',
+  burst: 5,
+  delay: 2,
+};
+
+describe('LeakyBucketView (nginx limit_req)', () => {
+  it('shows the excess, the delay= threshold, the burst slots and the queue', () => {
+    const f = frame(config, burst(1000, 9), 1000);
+    const i = f.inspection as LeakyBucketInspection;
+    expect(i.excessNowMilli).toBe(5000);
+    expect(i.releases).toEqual([1100, 1200, 1300]);
+    draw(f);
+    expect(screen.getByTestId('excess-value')).toHaveTextContent('5');
+    expect(screen.getByTestId('delay-threshold')).toHaveTextContent('delay=2');
+    expect(screen.getByTestId('burst-limit')).toHaveTextContent('burst=5');
+    // One divider between each pair of the 5 burst slots.
+    expect(screen.getAllByTestId('burst-slot-divider')).toHaveLength(4);
+    const queue = screen.getAllByTestId('queue-item');
+    expect(queue).toHaveLength(i.releases.length);
+    expect(queue[0]).toHaveTextContent('out in 100 ms');
+    expect(queue[0]?.querySelector('[data-testid="request-4"]')).not.toBeNull();
+    expect(screen.getByRole('img')).toHaveAccessibleName(
+      'nginx limit_req: excess 5 of burst=5; delay=2; 3 requests queued, next leaves in 100 ms; 3 rejected just now.',
+    );
+  });
+
+  it('the queue drains at the rate: 100 ms later one request has left and the rest moved on', () => {
+    const a = frame(config, burst(1000, 9), 1050);
+    const b = frame(config, burst(1000, 9), 1150);
+    const { unmount } = draw(a);
+    const x = (el: Element | null | undefined) =>
+      Number(/translate\(([-\d.]+)/.exec(el?.getAttribute('transform') ?? '')?.[1]);
+    const before = x(screen.getByTestId('request-5'));
+    expect(screen.getAllByTestId('queue-item')).toHaveLength(3);
+    unmount();
+    draw(b);
+    expect(screen.getAllByTestId('queue-item')).toHaveLength(2);
+    expect(x(screen.getByTestId('request-5'))).toBeGreaterThan(before);
+  });
+
+  it('rejected requests bounce with 503 and Retry-After; reduced motion keeps the label, not the bounce', () => {
+    const f = frame(config, burst(1000, 9), 1100);
+    const rejected = f.requests.filter((r) => r.outcome === 'reject');
+    expect(rejected.map((r) => r.retryAfterMs)).toEqual([100, 100, 100]);
+    const { unmount } = draw(f);
+    expect(screen.getByTestId('reject-label')).toHaveTextContent(
+      '3 rejected · 503 · Retry-After: 1',
+    );
+    expect(document.querySelectorAll('[data-phase="bounce"]')).toHaveLength(3);
+    unmount();
+    draw(f, true);
+    expect(screen.getByTestId('reject-label')).toHaveTextContent(
+      '3 rejected · 503 · Retry-After: 1',
+    );
+    expect(document.querySelectorAll('[data-phase="bounce"]')).toHaveLength(0);
+  });
+
+  it('limit_req_status 429 is what the rejected client sees', () => {
+    const f = frame({ ...config, limitReqStatus: 429 }, burst(1000, 9), 1000);
+    draw(f);
+    expect(screen.getByTestId('reject-label')).toHaveTextContent('429 · Retry-After: 1');
+  });
+
+  it('nodelay: no threshold and no queue', () => {
+    const f = frame({ ...config, delay: 'nodelay' }, burst(1000, 6), 1000);
+    expect((f.inspection as LeakyBucketInspection).releases).toEqual([]);
+    draw(f);
+    expect(screen.queryByTestId('delay-threshold')).toBeNull();
+    expect(screen.queryAllByTestId('queue-item')).toHaveLength(0);
+    expect(screen.getByTestId('queue')).toHaveTextContent('nodelay');
+  });
+});
