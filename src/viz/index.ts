@@ -1,5 +1,5 @@
 /**
- * The algorithm views: pure, props-driven React SVG components. Their styles (viz.css) take every
+ * The algorithm views and the timeline scrubber: pure, props-driven React components. Their styles (viz.css) take every
  * colour from the design tokens in src/ui/styles.css, so light and dark themes follow `data-theme`.
  */
 import './viz.css';
@@ -36,5 +36,29 @@ export {
   stackColumns,
 } from './requests';
 export type { FlowPhase, QueuedRelease } from './requests';
+export {
+  Timeline,
+  TIMELINE_STEP_MS,
+  TIMELINE_SHIFT_STEP_MS,
+  TIMELINE_PAGE_STEP_MS,
+} from './Timeline';
+export type { TimelineProps, LaneRow } from './Timeline';
+export {
+  backendTimes,
+  canDelay,
+  columnOf,
+  delaysOf,
+  firstAttemptOutcome,
+  firstAttemptRow,
+  lastRowAtOrBefore,
+  nearestRow,
+  nominalLimit,
+  outcomeColumns,
+  passedTimes,
+  rollingMax,
+} from './laneSeries';
+export type { OutcomeColumns } from './laneSeries';
+export { formatInstant, formatSeconds, timeTicks } from './timeTicks';
+export type { TimeTicks } from './timeTicks';
 export * from './format';
 export type * from './types';
