@@ -1,6 +1,7 @@
 /**
- * The algorithm views and the timeline scrubber: pure, props-driven React components. Their styles (viz.css) take every
- * colour from the design tokens in src/ui/styles.css, so light and dark themes follow `data-theme`.
+ * The algorithm views, the timeline scrubber and the charts: pure, props-driven React components.
+ * Their styles (viz.css) take every colour from the design tokens in src/ui/styles.css, so light
+ * and dark themes follow `data-theme`.
  */
 import './viz.css';
 
@@ -43,6 +44,12 @@ export {
   TIMELINE_PAGE_STEP_MS,
 } from './Timeline';
 export type { TimelineProps, LaneRow } from './Timeline';
+export { LoadChart, loadSeries } from './charts/LoadChart';
+export type { LoadChartProps, LoadPoint, LoadSeries } from './charts/LoadChart';
+export { PeakChart, describePeak, formatInterval } from './charts/PeakChart';
+export type { PeakChartProps } from './charts/PeakChart';
+export { DelayHistogram, delayBins } from './charts/DelayHistogram';
+export type { DelayHistogramProps, DelayBin } from './charts/DelayHistogram';
 export {
   backendTimes,
   canDelay,
