@@ -1,7 +1,7 @@
 /**
- * The algorithm views, the timeline scrubber and the charts: pure, props-driven React components.
- * Their styles (viz.css) take every colour from the design tokens in src/ui/styles.css, so light
- * and dark themes follow `data-theme`.
+ * The algorithm views, the timeline scrubber, the charts and the compare summary: pure, props-driven
+ * React components. Their styles (viz.css) take every colour from the design tokens in
+ * src/ui/styles.css, so light and dark themes follow `data-theme`.
  */
 import './viz.css';
 
@@ -50,6 +50,8 @@ export { PeakChart, describePeak, formatInterval } from './charts/PeakChart';
 export type { PeakChartProps } from './charts/PeakChart';
 export { DelayHistogram, delayBins } from './charts/DelayHistogram';
 export type { DelayHistogramProps, DelayBin } from './charts/DelayHistogram';
+export { CompareTable, describeDivergence, requestNumber } from './CompareTable';
+export type { CompareTableProps } from './CompareTable';
 export {
   backendTimes,
   canDelay,
