@@ -164,6 +164,22 @@ describe('LoadChart', () => {
     );
     expectFinite(container.innerHTML);
   });
+
+  it('labels low rates as plain decimals (no SI "m" suffix)', () => {
+    const slow = run(
+      [fixed10],
+      [{ kind: 'constant', ratePerSec: 0.05, startMs: 0, endMs: 60_000 }],
+      60_000,
+    );
+    const { container } = render(<LoadChart result={slow} lane={0} />);
+    const labels = Array.from(
+      container.querySelectorAll('.rl-y-axis .rl-axis-label:not(.rl-axis-title)'),
+      (t) => t.textContent,
+    );
+    expect(labels.length).toBeGreaterThan(1);
+    for (const l of labels) expect(l).toMatch(/^[\d.,]+$/);
+    expectFinite(container.innerHTML);
+  });
 });
 
 describe('DelayHistogram', () => {

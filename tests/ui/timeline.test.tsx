@@ -154,6 +154,26 @@ describe('Timeline marks', () => {
     expect(container.querySelectorAll('*').length).toBeLessThan(120);
   });
 
+  it('draws only the range asked for: the counts are the rows inside it', () => {
+    const result = dense();
+    draw(result, { fromMs: 29_000, toMs: 31_000 });
+    const c = result.lanes[0]?.columns as SimResult['lanes'][number]['columns'];
+    const want = [0, 0, 0];
+    for (let r = 0; r < c.rows; r += 1) {
+      const t = c.arrivalMs[r] as number;
+      const o = c.outcome[r] as 0 | 1 | 2;
+      if (t >= 29_000 && t < 31_000) want[o] = (want[o] as number) + 1;
+    }
+    expect(want[2]).toBeGreaterThanOrEqual(20); // the burst at 30 s
+    const lane = screen.getAllByTestId('timeline-lane')[0] as HTMLElement;
+    const counts = within(lane)
+      .getAllByTestId('timeline-bars')
+      .map((p) => Number(p.getAttribute('data-count')));
+    expect(counts).toEqual(want);
+    // The axis is labelled in the range: 29 s … 31 s.
+    expect(screen.getByTestId('timeline')).toHaveTextContent('29.5 s');
+  });
+
   it('draws the lanes asked for, in that order, and rings the selected request', () => {
     const result = dense();
     const c = result.lanes[1]?.columns as SimResult['lanes'][number]['columns'];

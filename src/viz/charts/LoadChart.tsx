@@ -94,7 +94,10 @@ const WORDS: Record<Series, string> = {
 };
 
 const rate = format(',.3~r');
-const rateTick = format(',~s');
+const si = format('~s');
+const plain = format(',~r');
+/** Tick labels: "0.5", "20", "1,500", then SI above 10,000 ("20k"), never SI milli ("500m"). */
+const rateTick = (v: number) => (Math.abs(v) >= 10_000 ? si(v) : plain(v));
 
 /**
  * Offered, passed and backend load over time, in requests per second, as step lines (each series
