@@ -1,6 +1,7 @@
 /**
- * The algorithm views: pure, props-driven React SVG components. Their styles (viz.css) take every
- * colour from the design tokens in src/ui/styles.css, so light and dark themes follow `data-theme`.
+ * The algorithm views, the timeline scrubber, the charts and the compare summary: pure, props-driven
+ * React components. Their styles (viz.css) take every colour from the design tokens in
+ * src/ui/styles.css, so light and dark themes follow `data-theme`.
  */
 import './viz.css';
 
@@ -36,5 +37,37 @@ export {
   stackColumns,
 } from './requests';
 export type { FlowPhase, QueuedRelease } from './requests';
+export {
+  Timeline,
+  TIMELINE_STEP_MS,
+  TIMELINE_SHIFT_STEP_MS,
+  TIMELINE_PAGE_STEP_MS,
+} from './Timeline';
+export type { TimelineProps, LaneRow } from './Timeline';
+export { LoadChart, loadSeries } from './charts/LoadChart';
+export type { LoadChartProps, LoadPoint, LoadSeries } from './charts/LoadChart';
+export { PeakChart, describePeak, formatInterval } from './charts/PeakChart';
+export type { PeakChartProps } from './charts/PeakChart';
+export { DelayHistogram, delayBins } from './charts/DelayHistogram';
+export type { DelayHistogramProps, DelayBin } from './charts/DelayHistogram';
+export { CompareTable, describeDivergence, requestNumber } from './CompareTable';
+export type { CompareTableProps } from './CompareTable';
+export {
+  backendTimes,
+  canDelay,
+  columnOf,
+  delaysOf,
+  firstAttemptOutcome,
+  firstAttemptRow,
+  lastRowAtOrBefore,
+  nearestRow,
+  nominalLimit,
+  outcomeColumns,
+  passedTimes,
+  rollingMax,
+} from './laneSeries';
+export type { OutcomeColumns } from './laneSeries';
+export { formatInstant, formatSeconds, timeTicks } from './timeTicks';
+export type { TimeTicks } from './timeTicks';
 export * from './format';
 export type * from './types';

@@ -1,0 +1,529 @@
+import { memo, useMemo, useRef } from 'react';
+import type { KeyboardEvent, PointerEvent as ReactPointerEvent } from 'react';
+import { scaleLinear } from 'd3-scale';
+import type { ScaleLinear } from 'd3-scale';
+import type { Outcome } from '../core';
+import { OUTCOMES } from '../sim';
+import type { LaneResult, SimResult } from '../sim';
+import { OutcomeMark } from './OutcomeMark';
+import { TimeAxis } from './TimeAxis';
+import { clamp, finite, formatCount, px } from './format';
+import { lastRowAtOrBefore, nearestRow, outcomeColumns } from './laneSeries';
+import type { OutcomeColumns } from './laneSeries';
+import { formatSeconds, timeTicks } from './timeTicks';
+
+/** A request of one lane: `row` indexes `result.lanes[lane].columns`. */
+export interface LaneRow {
+  lane: number;
+  row: number;
+}
+
+/** Props of `<Timeline>`. */
+export interface TimelineProps {
+  result: SimResult;
+  /** Lanes drawn, top to bottom (indices into `result.lanes`). Default: every lane. */
+  lanes?: readonly number[];
+  /** The current virtual time (ms); the handle sits here. Clamped to [0, result.untilMs]. */
+  tMs: number;
+  /** Start of the time range drawn (ms). Default 0. */
+  fromMs?: number;
+  /** End of the time range drawn (ms, exclusive). Default `result.untilMs`. */
+  toMs?: number;
+  /** Drawing width in px (the SVG scales down with its container). Default 640. */
+  width?: number;
+  /** The selected request, ringed when its lane is drawn. Default none. */
+  selected?: LaneRow | null;
+  /**
+   * Seek: called with a whole-ms time in [0, result.untilMs] on a click on empty track, on every
+   * move of a drag, and on slider keys (←/→ 100 ms, Shift 1 s, PageUp/PageDown 10 s, Home, End).
+   */
+  onSeek: (tMs: number) => void;
+  /**
+   * Called when a request is clicked (an individual mark, or in an aggregated column the request of
+   * that outcome nearest the pointer), and on Enter / Space in the slider with the last request at or
+   * before `tMs` in the first lane drawn.
+   */
+  onSelect?: (lane: number, row: number) => void;
+  /** Accessible name of the slider. Default 'Virtual time'. */
+  label?: string;
+}
+
+/** Arrow-key steps of the slider (ms). */
+export const TIMELINE_STEP_MS = 100;
+export const TIMELINE_SHIFT_STEP_MS = 1000;
+export const TIMELINE_PAGE_STEP_MS = 10_000;
+
+const GUTTER = 26; // left: the outcome glyphs of each row
+const x0 = GUTTER;
+const RIGHT = 14;
+const TOP = 22; // the time readout above the lanes
+const LABEL_H = 16;
+const ROW_H = 12;
+const ROWS = 3;
+const LANE_GAP = 8;
+const LANE_H = LABEL_H + ROWS * ROW_H + LANE_GAP;
+const AXIS_H = 26;
+const LEGEND_H = 20;
+/** A pointer that moves more than this (px) between down and up is scrubbing, not clicking. */
+const DRAG_PX = 3;
+/** A click finds a request this many px either side of the pointer. */
+const HIT_PX = 4;
+/** Individual marks are drawn only when a lane has at most this many in view … */
+const MAX_MARKS = 1500;
+/** … at most this many of one outcome in one pixel column, and on average ≥ 3 px per mark. */
+const MAX_PER_PIXEL = 2;
+const PX_PER_MARK = 3;
+
+const OUTCOME_WORDS: Record<Outcome, string> = {
+  admit: 'admitted',
+  delay: 'delayed',
+  reject: 'rejected',
+};
+
+function laneTop(index: number): number {
+  return TOP + index * LANE_H;
+}
+
+/** Centre y of an outcome row (code 0 admit, 1 delay, 2 reject) in a lane band. */
+function rowCenter(index: number, code: number): number {
+  return laneTop(index) + LABEL_H + code * ROW_H + ROW_H / 2;
+}
+
+/** One drawn lane, reduced for the current range and width. */
+interface LaneDrawing {
+  lane: number;
+  agg: OutcomeColumns;
+  /** Individual marks (sparse) or per-column bars (dense). */
+  individual: boolean;
+}
+
+/** Reduces each lane to outcome counts per pixel column and picks how to draw it. */
+function drawLanes(
+  result: SimResult,
+  lanes: readonly number[],
+  fromMs: number,
+  toMs: number,
+  cols: number,
+): LaneDrawing[] {
+  return lanes.map((lane) => {
+    const columns = (result.lanes[lane] as LaneResult).columns;
+    const agg = outcomeColumns(columns, fromMs, toMs, cols);
+    const n = agg.end - agg.start;
+    const individual = n <= MAX_MARKS && n * PX_PER_MARK <= cols && agg.maxCount <= MAX_PER_PIXEL;
+    return { lane, agg, individual };
+  });
+}
+
+interface LanesLayerProps {
+  result: SimResult;
+  drawings: readonly LaneDrawing[];
+  x: ScaleLinear<number, number>;
+  toMs: number;
+  x0: number;
+  x1: number;
+}
+
+/**
+ * The requests of every lane drawn, by outcome row: individual marks when sparse, else per pixel
+ * column one bar per outcome whose height grows with the count (√ scale, at least 2 px). Memoised
+ * apart from the handle, so moving the clock never re-reduces 600,000 rows.
+ */
+const LanesLayer = memo(function LanesLayer({
+  result,
+  drawings,
+  x,
+  toMs,
+  x0,
+  x1,
+}: LanesLayerProps) {
+  return (
+    <g className="rl-timeline-lanes">
+      {drawings.map(({ lane: laneIndex, agg, individual }, i) => {
+        const lane = result.lanes[laneIndex] as LaneResult;
+        const c = lane.columns;
+        const n = agg.end - agg.start;
+        const cols = agg.cols;
+        const top = laneTop(i);
+        const cut = lane.completeUntilMs < toMs;
+        return (
+          <g
+            key={laneIndex}
+            className="rl-timeline-lane"
+            data-testid="timeline-lane"
+            data-lane={laneIndex}
+            data-mode={individual ? 'marks' : 'columns'}
+          >
+            <text className="rl-label" x={4} y={top + 11}>
+              {lane.name}
+            </text>
+            <LaneCounts totals={agg.totals} right={x1} y={top + 11} />
+            {OUTCOMES.map((o, code) => (
+              <g key={o}>
+                <rect
+                  className={`rl-timeline-row rl-timeline-row--${o}`}
+                  x={px(x0)}
+                  y={px(top + LABEL_H + code * ROW_H)}
+                  width={px(x1 - x0)}
+                  height={ROW_H}
+                />
+                <OutcomeMark outcome={o} x={x0 - 10} y={rowCenter(i, code)} size={7} />
+              </g>
+            ))}
+            {cut && (
+              <rect
+                className="rl-timeline-cut"
+                data-testid="timeline-cut"
+                x={px(x(lane.completeUntilMs))}
+                y={px(top + LABEL_H)}
+                width={px(Math.max(0, x1 - x(lane.completeUntilMs)))}
+                height={ROWS * ROW_H}
+              >
+                <title>Not simulated: the run was cut here</title>
+              </rect>
+            )}
+            {individual
+              ? Array.from({ length: n }, (_, k) => {
+                  const row = agg.start + k;
+                  const code = c.outcome[row] as number;
+                  const outcome = OUTCOMES[code] ?? 'reject';
+                  return (
+                    <g
+                      key={row}
+                      className="rl-timeline-mark"
+                      data-testid="timeline-mark"
+                      data-lane={laneIndex}
+                      data-row={row}
+                      data-outcome={outcome}
+                    >
+                      <OutcomeMark
+                        outcome={outcome}
+                        x={x(c.arrivalMs[row] as number)}
+                        y={rowCenter(i, code)}
+                        size={7}
+                      />
+                    </g>
+                  );
+                })
+              : OUTCOMES.map((o, code) => {
+                  const counts = agg.counts[code as 0 | 1 | 2];
+                  const bottom = top + LABEL_H + (code + 1) * ROW_H - 1;
+                  let d = '';
+                  for (let col = 0; col < cols; col += 1) {
+                    const k = counts[col] as number;
+                    if (k === 0) continue;
+                    const h = Math.max(2, Math.sqrt(k / agg.maxCount) * (ROW_H - 2));
+                    d += `M${px(x0 + col)},${px(bottom)}h1v${px(-h)}h-1Z`;
+                  }
+                  return (
+                    <path
+                      key={o}
+                      className={`rl-timeline-bars rl-timeline-bars--${o}`}
+                      data-testid="timeline-bars"
+                      data-outcome={o}
+                      data-count={agg.totals[code as 0 | 1 | 2]}
+                      d={d === '' ? undefined : d}
+                    />
+                  );
+                })}
+          </g>
+        );
+      })}
+    </g>
+  );
+});
+
+/** "● 568 ■ 0 ✕ 166", right-aligned, with the drawn shapes (a font may lack ✕). */
+function LaneCounts({
+  totals,
+  right,
+  y,
+}: {
+  totals: readonly [number, number, number];
+  right: number;
+  y: number;
+}) {
+  let x = right;
+  const items = [2, 1, 0].map((code) => {
+    const text = formatCount(totals[code as 0 | 1 | 2]);
+    const textX = x;
+    x -= text.length * 6.4;
+    const markX = x - 8;
+    x = markX - 14;
+    return { code, text, textX, markX };
+  });
+  return (
+    <g className="rl-timeline-counts" data-testid="timeline-counts">
+      {items.map(({ code, text, textX, markX }) => (
+        <g key={code} data-outcome={OUTCOMES[code]}>
+          <OutcomeMark outcome={OUTCOMES[code] ?? 'reject'} x={markX} y={y - 4} size={7} />
+          <text className="rl-small rl-muted" x={px(textX)} y={y} textAnchor="end">
+            {text}
+          </text>
+        </g>
+      ))}
+    </g>
+  );
+}
+
+/** Where a pointer is, in SVG px, given that CSS may scale the SVG down. */
+function svgPoint(svg: SVGSVGElement, width: number, clientX: number, clientY: number) {
+  const rect = svg.getBoundingClientRect();
+  const scale = rect.width > 0 ? width / rect.width : 1;
+  return { x: (clientX - rect.left) * scale, y: (clientY - rect.top) * scale };
+}
+
+/**
+ * The timeline scrubber: every request of the lanes drawn, by outcome (● admitted, ■ delayed,
+ * ✕ rejected, each in its own row, so colour is never needed), and the current time as a draggable
+ * handle that is also an ARIA slider. Click empty track to seek, drag anywhere to scrub, click a mark
+ * to select its request. Pure: the time and the selection come in as props, changes go out through
+ * `onSeek` and `onSelect`.
+ */
+export function Timeline({
+  result,
+  lanes,
+  tMs,
+  fromMs,
+  toMs,
+  width = 640,
+  selected = null,
+  onSeek,
+  onSelect,
+  label = 'Virtual time',
+}: TimelineProps) {
+  const untilMs = Math.max(1, finite(result.untilMs, 1));
+  const w = Math.max(280, finite(width, 640));
+  const x1 = w - RIGHT;
+  const d0 = clamp(finite(fromMs ?? 0), 0, untilMs - 1);
+  const d1 = clamp(finite(toMs ?? untilMs, untilMs), d0 + 1, untilMs);
+  const laneKey = (lanes ?? result.lanes.map((_, i) => i)).join(',');
+  const shown = useMemo(
+    () =>
+      laneKey === ''
+        ? []
+        : laneKey
+            .split(',')
+            .map(Number)
+            .filter((i) => result.lanes[i] !== undefined),
+    [laneKey, result],
+  );
+  const x = useMemo(() => scaleLinear().domain([d0, d1]).range([x0, x1]), [d0, d1, x1]);
+  const ticks = useMemo(
+    () => timeTicks(d0, d1, Math.max(3, Math.floor((x1 - x0) / 90))),
+    [d0, d1, x1],
+  );
+  const cols = Math.max(1, Math.round(x1 - x0));
+  const drawings = useMemo(
+    () => drawLanes(result, shown, d0, d1, cols),
+    [result, shown, d0, d1, cols],
+  );
+  const aggregated = drawings.some((d) => !d.individual);
+  const axisY = TOP + Math.max(1, shown.length) * LANE_H;
+  const height = axisY + AXIS_H + LEGEND_H;
+  const t = clamp(Math.round(finite(tMs)), 0, untilMs);
+  const handleX = clamp(x(t), x0, x1);
+  const drag = useRef<{ x: number; y: number; moved: boolean; id: number } | null>(null);
+  const svgRef = useRef<SVGSVGElement>(null);
+  const sliderRef = useRef<SVGGElement>(null);
+
+  const timeAt = (sx: number) => clamp(Math.round(x.invert(sx)), 0, untilMs);
+
+  /** The request under a point: an individual mark, or the nearest of the row's outcome. */
+  const hit = (target: EventTarget | null, sx: number, sy: number): LaneRow | null => {
+    const mark = target instanceof Element ? target.closest('[data-row]') : null;
+    if (mark !== null) {
+      return {
+        lane: Number(mark.getAttribute('data-lane')),
+        row: Number(mark.getAttribute('data-row')),
+      };
+    }
+    if (sx < x0 || sx > x1) return null;
+    const i = Math.floor((sy - TOP) / LANE_H);
+    const lane = shown[i];
+    if (lane === undefined) return null;
+    const code = Math.floor((sy - laneTop(i) - LABEL_H) / ROW_H);
+    if (code < 0 || code >= ROWS) return null;
+    const columns = result.lanes[lane]?.columns;
+    if (columns === undefined) return null;
+    const tol = Math.max(0, (HIT_PX * (d1 - d0)) / Math.max(1, x1 - x0));
+    const row = nearestRow(columns, code, x.invert(sx), tol);
+    return row < 0 ? null : { lane, row };
+  };
+
+  const onPointerDown = (e: ReactPointerEvent<SVGSVGElement>) => {
+    if (e.button !== 0 || svgRef.current === null) return;
+    const p = svgPoint(svgRef.current, w, e.clientX, e.clientY);
+    drag.current = { x: p.x, y: p.y, moved: false, id: e.pointerId };
+    // Capture keeps the drag alive outside the SVG (not implemented in every DOM, e.g. jsdom).
+    if (typeof svgRef.current.setPointerCapture === 'function') {
+      try {
+        svgRef.current.setPointerCapture(e.pointerId);
+      } catch {
+        // An inactive pointer id (synthetic events): scrubbing still works inside the SVG.
+      }
+    }
+    sliderRef.current?.focus({ preventScroll: true });
+    e.preventDefault();
+  };
+
+  const onPointerMove = (e: ReactPointerEvent<SVGSVGElement>) => {
+    const d = drag.current;
+    if (d === null || svgRef.current === null) return;
+    const p = svgPoint(svgRef.current, w, e.clientX, e.clientY);
+    if (!d.moved && Math.abs(p.x - d.x) <= DRAG_PX && Math.abs(p.y - d.y) <= DRAG_PX) return;
+    d.moved = true;
+    onSeek(timeAt(p.x));
+  };
+
+  const onPointerUp = (e: ReactPointerEvent<SVGSVGElement>) => {
+    const d = drag.current;
+    drag.current = null;
+    if (d === null || svgRef.current === null) return;
+    if (d.moved) return;
+    const found = onSelect !== undefined ? hit(e.target, d.x, d.y) : null;
+    if (found !== null) onSelect?.(found.lane, found.row);
+    else onSeek(timeAt(d.x));
+  };
+
+  const onKeyDown = (e: KeyboardEvent<SVGGElement>) => {
+    let next: number;
+    const step = e.shiftKey ? TIMELINE_SHIFT_STEP_MS : TIMELINE_STEP_MS;
+    switch (e.key) {
+      case 'ArrowRight':
+      case 'ArrowUp':
+        next = t + step;
+        break;
+      case 'ArrowLeft':
+      case 'ArrowDown':
+        next = t - step;
+        break;
+      case 'PageUp':
+        next = t + TIMELINE_PAGE_STEP_MS;
+        break;
+      case 'PageDown':
+        next = t - TIMELINE_PAGE_STEP_MS;
+        break;
+      case 'Home':
+        next = 0;
+        break;
+      case 'End':
+        next = untilMs;
+        break;
+      case 'Enter':
+      case ' ': {
+        const lane = shown[0];
+        const columns = lane === undefined ? undefined : result.lanes[lane]?.columns;
+        if (onSelect === undefined || lane === undefined || columns === undefined) return;
+        e.preventDefault();
+        const row = lastRowAtOrBefore(columns, t);
+        if (row >= 0) onSelect(lane, row);
+        return;
+      }
+      default:
+        return;
+    }
+    e.preventDefault();
+    onSeek(clamp(next, 0, untilMs));
+  };
+
+  const sel = selected !== null ? shown.indexOf(selected.lane) : -1;
+  const selColumns = sel >= 0 ? result.lanes[selected?.lane ?? -1]?.columns : undefined;
+  const selRow = selected?.row ?? -1;
+  const selVisible =
+    selColumns !== undefined &&
+    selRow >= 0 &&
+    selRow < selColumns.rows &&
+    (selColumns.arrivalMs[selRow] as number) >= d0 &&
+    (selColumns.arrivalMs[selRow] as number) < d1;
+  const readout = `${formatSeconds(t)} of ${formatSeconds(untilMs)}`;
+  const readoutX = clamp(handleX, x0 + 40, x1 - 40);
+
+  return (
+    <svg
+      ref={svgRef}
+      className="rl-viz rl-timeline"
+      role="group"
+      aria-label={`Timeline of ${shown.map((l) => result.lanes[l]?.name ?? '').join(', ') || 'no lanes'}`}
+      data-testid="timeline"
+      width={px(w)}
+      height={px(height)}
+      viewBox={`0 0 ${px(w)} ${px(height)}`}
+      onPointerDown={onPointerDown}
+      onPointerMove={onPointerMove}
+      onPointerUp={onPointerUp}
+      onPointerCancel={() => {
+        drag.current = null;
+      }}
+    >
+      <rect className="rl-timeline-track" x={0} y={0} width={px(w)} height={px(height)} />
+      <LanesLayer result={result} drawings={drawings} x={x} toMs={d1} x0={x0} x1={x1} />
+      {shown.length === 0 && (
+        <text className="rl-muted" x={x0} y={TOP + 24}>
+          No lanes to show
+        </text>
+      )}
+      {selVisible && selColumns !== undefined && (
+        <g className="rl-timeline-selected" data-testid="timeline-selected" aria-hidden="true">
+          <circle
+            cx={px(x(selColumns.arrivalMs[selRow] as number))}
+            cy={px(rowCenter(sel, selColumns.outcome[selRow] as number))}
+            r={7}
+          />
+        </g>
+      )}
+      <TimeAxis scale={x} y={axisY} ticks={ticks.ticks} format={ticks.format} />
+      <g
+        ref={sliderRef}
+        className="rl-timeline-handle"
+        role="slider"
+        tabIndex={0}
+        aria-label={label}
+        aria-orientation="horizontal"
+        aria-valuemin={0}
+        aria-valuemax={untilMs}
+        aria-valuenow={t}
+        aria-valuetext={formatSeconds(t)}
+        data-testid="timeline-handle"
+        onKeyDown={onKeyDown}
+      >
+        <path className="rl-timeline-now" d={`M${px(handleX)},${TOP - 2}V${px(axisY)}`} />
+        <rect
+          className="rl-timeline-grip"
+          x={px(handleX - 5)}
+          y={px(axisY - 8)}
+          width={10}
+          height={16}
+          rx={3}
+        />
+        <text
+          className="rl-small rl-strong"
+          x={px(readoutX)}
+          y={TOP - 7}
+          textAnchor="middle"
+          data-testid="timeline-readout"
+        >
+          {readout}
+        </text>
+      </g>
+      <g className="rl-timeline-legend" aria-hidden="true">
+        {OUTCOMES.map((o, code) => {
+          const lx = 8 + code * 86;
+          const ly = height - 7;
+          return (
+            <g key={o}>
+              <OutcomeMark outcome={o} x={lx} y={ly - 4} size={8} />
+              <text className="rl-small" x={lx + 8} y={ly}>
+                {OUTCOME_WORDS[o]}
+              </text>
+            </g>
+          );
+        })}
+        {aggregated && (
+          <text className="rl-small rl-muted" x={px(x1)} y={height - 7} textAnchor="end">
+            {w >= 420 ? 'bar height: requests per pixel' : 'bars: per pixel'}
+          </text>
+        )}
+      </g>
+    </svg>
+  );
+}
