@@ -28,9 +28,9 @@ function deepFreeze<T>(value: T): T {
 
 /**
  * Version 1. The config: one Envoy token bucket (max_tokens 10, tokens_per_fill 5, fill_interval
- * 1s) facing one client's Poisson traffic at 12 requests/s for a minute, seed 1, no retries, one
- * instance with local state, a monotonic clock, a 1 s peak window; a 60 s run shown from t = 0,
- * playing at 1×, nothing selected, one lane at a time.
+ * 1s) facing one client's Poisson traffic at 4 requests/s for 20 s with a page-load burst of 12 at
+ * 2 s, seed 1, no retries, one instance with local state, a monotonic clock, a 1 s peak window; a
+ * 20 s run shown from t = 0, playing at 1×, nothing selected, one lane at a time.
  */
 const V1: VersionDefaults = deepFreeze({
   config: {
@@ -40,7 +40,10 @@ const V1: VersionDefaults = deepFreeze({
     ],
     scenario: {
       seed: 1,
-      sources: [{ kind: 'poisson', ratePerSec: 12, startMs: 0, endMs: 60_000 }],
+      sources: [
+        { kind: 'poisson', ratePerSec: 4, startMs: 0, endMs: 20_000 },
+        { kind: 'burst', atMs: 2000, count: 12 },
+      ],
       clients: { count: 1, keying: 'per-client', assign: 'round-robin' },
       retry: {
         onReject: 'give-up',
@@ -54,7 +57,7 @@ const V1: VersionDefaults = deepFreeze({
       metrics: { windowMs: 1000 },
     },
     view: {
-      untilMs: 60_000,
+      untilMs: 20_000,
       tMs: 0,
       paused: false,
       speed: 1,
