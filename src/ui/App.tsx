@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import { usePlayground, useSimulation } from '../store/react';
 import { ClockBar } from './ClockBar';
+import { ExportSection } from './ExportSection';
 import { HelpOverlay } from './HelpOverlay';
 import { Inspector } from './Inspector';
 import { LanesPanel } from './LanesPanel';
@@ -53,6 +54,7 @@ export function App() {
           ) : (
             <SimulationProblems issues={sim.issues} />
           )}
+          <ExportSection />
         </main>
       </div>
       <HelpOverlay open={helpOpen} onClose={() => setHelpOpen(false)} />

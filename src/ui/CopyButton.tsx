@@ -1,0 +1,60 @@
+import { useEffect, useState } from 'react';
+import type { RefObject } from 'react';
+
+/** How long "Copied" stays up, in real ms. */
+const CONFIRM_MS = 2000;
+
+type CopyState = 'idle' | 'copied' | 'failed';
+
+/**
+ * Copies `text` to the clipboard and says so. Where the clipboard is unavailable (an insecure
+ * origin, a denied permission) it selects `select`'s text instead and asks for Ctrl+C / ⌘C.
+ */
+export function CopyButton({
+  text,
+  label = 'Copy',
+  select,
+}: {
+  text: string;
+  /** The button's label. Default "Copy". */
+  label?: string;
+  /** The element holding `text`, selected when copying fails so a keyboard copy is one step. */
+  select?: RefObject<HTMLElement | null>;
+}) {
+  const [state, setState] = useState<CopyState>('idle');
+  useEffect(() => {
+    if (state !== 'copied') return;
+    const timer = setTimeout(() => setState('idle'), CONFIRM_MS);
+    return () => clearTimeout(timer);
+  }, [state]);
+
+  const fail = () => {
+    setState('failed');
+    const node = select?.current;
+    const selection = window.getSelection();
+    if (node !== null && node !== undefined && selection !== null)
+      selection.selectAllChildren(node);
+  };
+  const copy = () => {
+    // navigator.clipboard is undefined outside secure contexts (plain http, some embeds).
+    const clipboard = navigator.clipboard as Clipboard | undefined;
+    if (clipboard === undefined) {
+      fail();
+      return;
+    }
+    clipboard.writeText(text).then(() => setState('copied'), fail);
+  };
+
+  return (
+    <span className="copy-button">
+      <button type="button" onClick={copy}>
+        {state === 'copied' ? '✓ Copied' : label}
+      </button>
+      <span className="copy-status" role="status">
+        {state === 'copied' && <span className="export-sr-only">Copied to the clipboard</span>}
+        {state === 'failed' &&
+          'The clipboard is unavailable here: the text is selected, press Ctrl+C (⌘C).'}
+      </span>
+    </span>
+  );
+}

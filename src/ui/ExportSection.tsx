@@ -1,0 +1,65 @@
+import { Suspense, lazy, useId, useState } from 'react';
+
+function LoadFailed() {
+  return (
+    <p className="param-error" role="alert">
+      The export panel could not be loaded (offline, or the site was updated). Reload the page to
+      try again.
+    </p>
+  );
+}
+
+// The panel brings src/export and its YAML parser (~30 kB gzip): fetched the first time it opens.
+// A failed fetch shows a message instead of reaching the root and blanking the playground.
+const ExportPanel = lazy(() =>
+  import('./ExportPanel').then(
+    (m) => ({ default: m.ExportPanel }),
+    () => ({ default: LoadFailed }),
+  ),
+);
+
+/**
+ * A collapsible "Export & import" section. Closed at first; once opened the panel stays mounted
+ * (hidden when closed), so a pasted snippet and its messages survive closing and reopening.
+ */
+export function ExportSection() {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const [loaded, setLoaded] = useState(false);
+  const toggle = () => {
+    setOpen(!open);
+    setLoaded(true);
+  };
+  return (
+    <section className="panel export-section" aria-labelledby={`${id}-heading`}>
+      <div className="export-section-head">
+        <h2 id={`${id}-heading`}>
+          <button
+            type="button"
+            className="export-toggle"
+            aria-expanded={open}
+            aria-controls={`${id}-body`}
+            onClick={toggle}
+          >
+            <span className="export-chevron" aria-hidden="true" />
+            Export &amp; import
+          </button>
+        </h2>
+        <span className="export-section-hint muted">nginx · Envoy · Redis Lua · Go</span>
+      </div>
+      <div id={`${id}-body`} hidden={!open}>
+        {loaded && (
+          <Suspense
+            fallback={
+              <p className="muted export-loading" role="status">
+                Loading the exporters…
+              </p>
+            }
+          >
+            <ExportPanel />
+          </Suspense>
+        )}
+      </div>
+    </section>
+  );
+}
