@@ -2,7 +2,7 @@ import { createStore } from 'zustand/vanilla';
 import type { AlgorithmKind } from '../core';
 import { MAX_MANUAL_TIMES, MAX_UNTIL_MS } from '../sim';
 import type { Scenario, TrafficSource } from '../sim';
-import { DEFAULT_LIMITERS, SPEEDS, defaultInputs } from './defaults';
+import { DEFAULT_LIMITERS, SPEEDS, defaultInputs, inputsOf } from './defaults';
 import { simulationOf } from './derived';
 import { nextEventAfter } from '../sim';
 import type { PlaygroundInputs, PlaygroundState, PlaygroundStore } from './types';
@@ -33,7 +33,11 @@ function initialState(inputs: PlaygroundInputs): PlaygroundState {
 export function createPlaygroundStore(inputs: PlaygroundInputs = defaultInputs()) {
   return createStore<PlaygroundStore>()((set, get) => {
     /** A new scenario; the selection no longer points at the same request, so it goes. */
-    const setScenario = (scenario: Scenario) => set({ scenario, selected: null });
+    const setScenario = (scenario: Scenario) =>
+      set((s) => ({
+        scenario: { ...scenario, metrics: { ...s.scenario.metrics, ...scenario.metrics } },
+        selected: null,
+      }));
     const withSources = (sources: TrafficSource[]) => setScenario({ ...get().scenario, sources });
 
     return {
@@ -78,7 +82,8 @@ export function createPlaygroundStore(inputs: PlaygroundInputs = defaultInputs()
       setScenario,
       setUntil: (untilMs) =>
         set((s) => ({ untilMs, tMs: clampTime(s.tMs, untilMs), selected: null })),
-      setChartWindow: (chartWindowMs) => set({ chartWindowMs }),
+      setChartWindow: (windowMs) =>
+        set((s) => ({ scenario: { ...s.scenario, metrics: { ...s.scenario.metrics, windowMs } } })),
       setInspectKey: (inspectKey) => set({ inspectKey }),
 
       fire: (count = 1) => {
@@ -158,6 +163,14 @@ export function createPlaygroundStore(inputs: PlaygroundInputs = defaultInputs()
           ...initialState(next),
           ...clock,
           tMs: clampTime(clock?.tMs ?? 0, next.untilMs),
+        }),
+      loadConfig: (config) =>
+        set({
+          ...initialState(inputsOf(config)),
+          tMs: clampTime(config.view.tMs, config.view.untilMs),
+          playing: !config.view.paused && config.view.tMs < config.view.untilMs,
+          speed: config.view.speed,
+          selected: config.view.selected,
         }),
     };
   });

@@ -1,28 +1,17 @@
 import type { AlgorithmConfig, AlgorithmKind } from '../core';
+import type { LimiterEntry, PlaygroundConfig, ScenarioConfig, Selection } from '../config';
 import type { Scenario } from '../sim';
 
-/** One limiter in the playground. */
-export interface LimiterEntry {
-  /** Shown in the UI and used as the RateLimit policy name. Default: the algorithm's name. */
-  name?: string;
-  config: AlgorithmConfig;
-}
-
-/** A request picked for the inspector: lane (limiter index) and row (its request id in that lane). */
-export interface Selection {
-  lane: number;
-  row: number;
-}
+export type { LimiterEntry, Selection };
 
 /** Everything the playground shows is a function of these inputs (and `tMs`). */
 export interface PlaygroundInputs {
   /** 1 – 6 limiters; compare mode shows them all, single mode shows `activeLane`. */
   limiters: LimiterEntry[];
-  scenario: Scenario;
+  /** The scenario; `metrics.windowMs` is W in "the most passed in any interval of W". */
+  scenario: ScenarioConfig;
   /** Length of the simulated run, ms. */
   untilMs: number;
-  /** W in "the most admitted in any interval of W", ms. */
-  chartWindowMs: number;
   mode: 'single' | 'compare';
 }
 
@@ -53,6 +42,7 @@ export interface PlaygroundActions {
   setActiveLane: (lane: number) => void;
   setMode: (mode: 'single' | 'compare') => void;
   // scenario
+  /** A new scenario (metrics options kept from the current one when `scenario` has none). */
   setScenario: (scenario: Scenario) => void;
   setUntil: (untilMs: number) => void;
   setChartWindow: (windowMs: number) => void;
@@ -79,8 +69,10 @@ export interface PlaygroundActions {
   /** Back to t = 0, paused. */
   rewind: () => void;
   select: (selection: Selection | null) => void;
-  /** Replaces every input at once (a preset, a link). */
+  /** Replaces every input at once (a preset), with the clock at `clock` (default: 0, paused). */
   load: (inputs: PlaygroundInputs, clock?: Partial<ClockState>) => void;
+  /** Replaces everything with a decoded link or saved config: inputs, clock, selection. */
+  loadConfig: (config: PlaygroundConfig) => void;
 }
 
 export type PlaygroundStore = PlaygroundState & PlaygroundActions;

@@ -5,7 +5,6 @@ import { exportAll, toEnvoy, toNginx } from '../export';
 import { usePlaygroundShallow } from '../store/react';
 import { displayName } from './algorithms';
 import { ExportView } from './ExportView';
-import { withEditorDefaults } from './exportText';
 import type { Imported } from './ImportForm';
 import { ImportForm } from './ImportForm';
 
@@ -60,7 +59,7 @@ export function ExportPanel() {
   );
   const onImport = useCallback(
     (imported: Imported) => {
-      setLimiterConfig(lane, withEditorDefaults(imported.config));
+      setLimiterConfig(lane, imported.config);
       // The importers take some names the exporters refuse (a zone name with "$", a stat_prefix
       // with "-"); those exports keep their default names rather than fail.
       if (imported.format === 'nginx') {

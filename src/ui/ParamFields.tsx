@@ -13,7 +13,7 @@ function toDrafts(config: AlgorithmConfig): Drafts {
     drafts[spec.field] =
       typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean'
         ? String(value)
-        : '';
+        : (spec.absentMeans ?? '');
   }
   return drafts;
 }
@@ -29,6 +29,8 @@ export function parseDrafts(
   const errors: Record<string, string> = {};
   for (const spec of ALGORITHMS[kind].params) {
     const text = drafts[spec.field] ?? '';
+    // An optional choice or flag at the value its absence means is left out (a shorter link).
+    if (spec.absentMeans !== undefined && text === spec.absentMeans) continue;
     if (spec.input === 'bool') raw[spec.field] = text === 'true';
     else if (spec.input === 'choice') raw[spec.field] = text;
     else if (spec.input === 'delay' && text.trim() === 'nodelay') raw[spec.field] = 'nodelay';

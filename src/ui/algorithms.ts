@@ -1,4 +1,4 @@
-import type { AlgorithmConfig, AlgorithmKind } from '../core';
+import type { AlgorithmKind } from '../core';
 
 /** One editable parameter of an algorithm, named as the real system names it. */
 export interface ParamSpec {
@@ -15,6 +15,11 @@ export interface ParamSpec {
   input: 'int' | 'bool' | 'choice' | 'delay';
   /** Empty means the default (shown as the placeholder). */
   optional?: { placeholder: string };
+  /**
+   * For an optional choice or flag: the value its absence means. The field is left out of the
+   * config when it has this value, so links stay short and say only what differs.
+   */
+  absentMeans?: string;
   choices?: ReadonlyArray<{ value: string; label: string }>;
 }
 
@@ -26,7 +31,6 @@ export interface AlgorithmInfo {
   system: string;
   summary: string;
   params: readonly ParamSpec[];
-  defaults: AlgorithmConfig;
 }
 
 export const ALGORITHMS: Readonly<Record<AlgorithmKind, AlgorithmInfo>> = {
@@ -61,6 +65,7 @@ export const ALGORITHMS: Readonly<Record<AlgorithmKind, AlgorithmInfo>> = {
         label: 'refill',
         help: 'Continuous (Envoy ≥ 1.31) or whole fills on a timer (older Envoy).',
         input: 'choice',
+        absentMeans: 'continuous',
         choices: [
           { value: 'continuous', label: 'continuous' },
           { value: 'interval', label: 'interval' },
@@ -75,14 +80,6 @@ export const ALGORITHMS: Readonly<Record<AlgorithmKind, AlgorithmInfo>> = {
         optional: { placeholder: '0' },
       },
     ],
-    defaults: {
-      kind: 'token-bucket',
-      maxTokens: 10,
-      tokensPerFill: 5,
-      fillIntervalMs: 1000,
-      refill: 'continuous',
-      maxDelayMs: 0,
-    },
   },
   'leaky-bucket': {
     kind: 'leaky-bucket',
@@ -127,7 +124,6 @@ export const ALGORITHMS: Readonly<Record<AlgorithmKind, AlgorithmInfo>> = {
         optional: { placeholder: '503' },
       },
     ],
-    defaults: { kind: 'leaky-bucket', rate: 2, rateUnit: 'r/s', burst: 5, delay: 0 },
   },
   'fixed-window': {
     kind: 'fixed-window',
@@ -144,7 +140,6 @@ export const ALGORITHMS: Readonly<Record<AlgorithmKind, AlgorithmInfo>> = {
         input: 'int',
       },
     ],
-    defaults: { kind: 'fixed-window', limit: 5, windowMs: 1000 },
   },
   'sliding-log': {
     kind: 'sliding-log',
@@ -166,9 +161,9 @@ export const ALGORITHMS: Readonly<Record<AlgorithmKind, AlgorithmInfo>> = {
         label: 'log rejected',
         help: 'Also log rejected requests (add-then-count): memory grows with load and hammering clients stay blocked.',
         input: 'bool',
+        absentMeans: 'false',
       },
     ],
-    defaults: { kind: 'sliding-log', limit: 5, windowMs: 1000, logRejected: false },
   },
   'sliding-window-counter': {
     kind: 'sliding-window-counter',
@@ -185,7 +180,6 @@ export const ALGORITHMS: Readonly<Record<AlgorithmKind, AlgorithmInfo>> = {
       },
       { field: 'windowMs', label: 'window', unit: 'ms', help: 'Window length.', input: 'int' },
     ],
-    defaults: { kind: 'sliding-window-counter', limit: 5, windowMs: 1000 },
   },
   gcra: {
     kind: 'gcra',
@@ -214,7 +208,6 @@ export const ALGORITHMS: Readonly<Record<AlgorithmKind, AlgorithmInfo>> = {
         input: 'int',
       },
     ],
-    defaults: { kind: 'gcra', count: 5, periodMs: 1000, burst: 4 },
   },
 };
 

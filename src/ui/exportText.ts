@@ -69,11 +69,3 @@ export function describeConfig(config: AlgorithmConfig): string {
         .join(', ');
   }
 }
-
-/**
- * `config` with the optional fields it leaves out set to the editor's defaults (refill continuous,
- * max delay 0), so the parameter fields show every value; the limiter decides the same.
- */
-export function withEditorDefaults(config: AlgorithmConfig): AlgorithmConfig {
-  return { ...ALGORITHMS[config.kind].defaults, ...config };
-}

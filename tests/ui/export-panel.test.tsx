@@ -298,14 +298,12 @@ filter_enabled:
     denominator: HUNDRED
 `);
     fireEvent.click(importButton());
-    // The fields the YAML leaves out get the editor's defaults, which decide the same.
+    // The fields the YAML leaves out stay out: the limiter defaults them (continuous, no delay).
     expect(store.getState().limiters[0]?.config).toEqual({
       kind: 'token-bucket',
       maxTokens: 20,
       tokensPerFill: 4,
       fillIntervalMs: 2000,
-      refill: 'continuous',
-      maxDelayMs: 0,
     });
     expect(screen.getByTestId('import-done')).toHaveTextContent(
       'Token bucket: max_tokens 20, tokens_per_fill 4, fill_interval 2s',
