@@ -673,9 +673,10 @@ const emptyVsFull: Experiment = {
 // 8. The sliding log as a memory attack surface
 // ---------------------------------------------------------------------------------------------
 
+/** Bytes in SI units, as the views label memory: "80 B", "8 kB". */
 function bytes(b: number): string {
-  if (b < 1024) return `${n(b)} B`;
-  return `${dec(b / 1024, 1)} kB`;
+  if (b < 1000) return `${n(b)} B`;
+  return `${dec(b / 1000, 1)} kB`;
 }
 
 const slidingLogMemory: Experiment = {

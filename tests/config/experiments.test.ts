@@ -245,6 +245,9 @@ describe('the measured answers', () => {
     const e = get('sliding-log-memory');
     const a = e.measure(run(e.inputs));
     // 100 requests/s × a 10 s window: 1,000 entries with logRejected, 10 (the limit) without.
+    expect(a.headline).toBe(
+      'Under 100 requests/s from one key, sliding log holds up to 10 entries (80 B) and admits 20; logRejected holds up to 1,000 entries (8 kB) and admits 10.',
+    );
     expect(fact(a, 'sliding log: peak log entries')).toBe('10');
     expect(fact(a, 'logRejected: peak log entries')).toBe('1,000');
     expect(fact(a, 'sliding log: admitted')).toBe('20 of 2,000');
