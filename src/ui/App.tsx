@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import { usePlayground, useSimulation } from '../store/react';
 import { ClockBar } from './ClockBar';
+import { ExperimentsMenu } from './ExperimentsMenu';
 import { HelpOverlay } from './HelpOverlay';
 import { Inspector } from './Inspector';
 import { LanesPanel } from './LanesPanel';
@@ -39,6 +40,7 @@ export function App() {
       </header>
       <div className="playground">
         <aside className="sidebar" aria-label="Settings">
+          <ExperimentsMenu />
           <LimiterPanel />
           <TrafficPanel />
           <ScenarioPanel />
