@@ -306,8 +306,8 @@ const pageLoad: Experiment = {
     'Both buckets refill 2 tokens a second. Watch the 20-token bucket absorb the whole page load while the 5-token one rejects most of it, then both settle to the same trickle.',
   inputs: inputs(
     [
-      { name: 'max_tokens=20', config: bucket(20, 2) },
-      { name: 'max_tokens=5', config: bucket(5, 2) },
+      { name: '20-token bucket', config: bucket(20, 2) },
+      { name: '5-token bucket', config: bucket(5, 2) },
     ],
     scenario({
       sources: [
@@ -382,9 +382,9 @@ const nginxBurst: Experiment = {
     'All three lanes make the same admit-or-reject decisions; only the timing differs. Watch the queue: nodelay sends the burst through now, delay=2 lets 3 through and spaces the rest, no delay spaces all but the first.',
   inputs: inputs(
     [
-      { name: 'burst=5 nodelay', config: nginx(5, 'nodelay') },
-      { name: 'burst=5 delay=2', config: nginx(5, 2) },
-      { name: 'burst=5', config: nginx(5, 0) },
+      { name: 'burst 5 nodelay', config: nginx(5, 'nodelay') },
+      { name: 'burst 5 delay 2', config: nginx(5, 2) },
+      { name: 'burst 5', config: nginx(5, 0) },
     ],
     scenario({
       sources: [{ kind: 'burst', atMs: 1000, count: 7 }],
@@ -749,7 +749,7 @@ const natVariants = variantsOf(
   inputs(
     [
       {
-        name: 'limit_req 5r/s burst=10',
+        name: 'limit_req 5r/s burst 10',
         config: { kind: 'leaky-bucket', rate: 5, rateUnit: 'r/s', burst: 10, delay: 'nodelay' },
       },
     ],

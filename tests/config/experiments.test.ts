@@ -122,6 +122,18 @@ describe('the library', () => {
     },
   );
 
+  it('names limiters in plain text a link and a RateLimit header can carry', () => {
+    // The PlaygroundConfig schema's name rule (src/config/schema.ts on main, NAME_PATTERN): 1 – 40
+    // letters, digits, spaces and - _ . ( ) / — no '=', ':', ',' or quotes.
+    for (const e of EXPERIMENTS) {
+      for (const [, inputs] of allInputs(e)) {
+        for (const l of inputs.limiters) {
+          expect(l.name).toMatch(/^[\p{L}\p{M}\p{N} _.()/-]{1,40}$/u);
+        }
+      }
+    }
+  });
+
   it('variants differ from the experiment only in the scenario, and the first is what loads', () => {
     for (const e of EXPERIMENTS) {
       if (e.variants === undefined) continue;
@@ -184,11 +196,11 @@ describe('the measured answers', () => {
 
   it('page load: the bucket sized for the page passes it whole; both then pass the refill rate', () => {
     const a = answer('page-load');
-    expect(fact(a, 'max_tokens=20: page load passed')).toBe('20 of 20');
-    expect(fact(a, 'max_tokens=5: page load passed')).toBe('5 of 20');
+    expect(fact(a, '20-token bucket: page load passed')).toBe('20 of 20');
+    expect(fact(a, '5-token bucket: page load passed')).toBe('5 of 20');
     // 3 requests/s offered against 2 tokens/s: the bucket stays empty, so 2 pass every second.
-    expect(fact(a, 'max_tokens=20: passed per second, last 10 s')).toBe('2');
-    expect(fact(a, 'max_tokens=5: passed per second, last 10 s')).toBe('2');
+    expect(fact(a, '20-token bucket: passed per second, last 10 s')).toBe('2');
+    expect(fact(a, '5-token bucket: passed per second, last 10 s')).toBe('2');
     expect(a.headline).toContain('the refill rate, not the size, sets the sustained rate');
   });
 
