@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import { usePlayground, useSimulation } from '../store/react';
 import { ClockBar } from './ClockBar';
 import { ExportSection } from './ExportSection';
+import { ExperimentsMenu } from './ExperimentsMenu';
 import { HelpOverlay } from './HelpOverlay';
 import { Inspector } from './Inspector';
 import { LanesPanel } from './LanesPanel';
@@ -40,6 +41,7 @@ export function App() {
       </header>
       <div className="playground">
         <aside className="sidebar" aria-label="Settings">
+          <ExperimentsMenu />
           <LimiterPanel />
           <TrafficPanel />
           <ScenarioPanel />
