@@ -42,6 +42,11 @@ export default defineConfig({
         '--disable-component-update',
         '--disable-sync',
         '--font-render-hinting=none',
+        // Rasterise everything, in one pass, before a frame is drawn: without these, anti-aliased
+        // edges of composited layers (the sticky clock bar) differed by one level between runs.
+        '--disable-partial-raster',
+        '--run-all-compositor-stages-before-draw',
+        '--disable-checker-imaging',
       ],
     },
   },

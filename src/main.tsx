@@ -4,15 +4,31 @@ import '@fontsource/inter/400.css';
 import '@fontsource/inter/600.css';
 import '@fontsource/jetbrains-mono/400.css';
 import './ui/styles.css';
+import { createPlaygroundStore } from './store';
 import { PlaygroundProvider } from './store/react';
 import { App } from './ui/App';
+import { startFrom } from './ui/session';
+import { applyStart } from './ui/useUrlSync';
+
+/** localStorage, or null where reading it throws (some private windows, sandboxed iframes). */
+function storageOrNull(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
 
 const root = document.getElementById('root');
 if (root === null) throw new Error('index.html has no #root element');
+const storage = storageOrNull();
+const start = startFrom(window.location.search, storage);
+const store = createPlaygroundStore();
+applyStart(store, start);
 createRoot(root).render(
   <StrictMode>
-    <PlaygroundProvider>
-      <App />
+    <PlaygroundProvider store={store}>
+      <App start={start} storage={storage} />
     </PlaygroundProvider>
   </StrictMode>,
 );

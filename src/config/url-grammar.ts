@@ -31,7 +31,7 @@ export const READABLE_TIMES_MAX = 100;
 /** The longest text a packed list may unpack to (10,000 times in base 36 fit in 120,000). */
 const MAX_UNPACKED = 200_000;
 /** Parameters the page uses for itself (e.g. `?embed`): read by the UI, skipped here silently. */
-export const FOREIGN_PARAMS: readonly string[] = ['embed'];
+export const FOREIGN_PARAMS: readonly string[] = ['embed', 'x', 'xv'];
 
 // ---------------------------------------------------------------------------------------------
 // Field tables: the URL name of each config field and how its value is written

@@ -4,3 +4,4 @@ export { DEFAULT_LIMITERS, SPEEDS, defaultInputs } from './defaults';
 export { simulationOf, simLimiters, seekerFor } from './derived';
 export type { SimOutcome } from './derived';
 export type * from './types';
+export { configOf, experimentInputs, isExperimentAsWritten } from './config';

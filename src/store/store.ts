@@ -3,6 +3,7 @@ import type { AlgorithmKind } from '../core';
 import { MAX_MANUAL_TIMES, MAX_UNTIL_MS } from '../sim';
 import type { Scenario, TrafficSource } from '../sim';
 import { DEFAULT_LIMITERS, SPEEDS, defaultInputs, inputsOf } from './defaults';
+import { experimentById } from '../config/experiments';
 import { simulationOf } from './derived';
 import { nextEventAfter } from '../sim';
 import type { PlaygroundInputs, PlaygroundState, PlaygroundStore } from './types';
@@ -26,6 +27,7 @@ function initialState(inputs: PlaygroundInputs): PlaygroundState {
     activeLane: 0,
     inspectKey: null,
     streamSource: null,
+    experiment: null,
   };
 }
 
@@ -164,6 +166,19 @@ export function createPlaygroundStore(inputs: PlaygroundInputs = defaultInputs()
           ...clock,
           tMs: clampTime(clock?.tMs ?? 0, next.untilMs),
         }),
+      loadExperiment: (id, variant = null) => {
+        const experiment = experimentById(id);
+        if (experiment === undefined) return;
+        const chosen = experiment.variants?.find((v) => v.id === variant);
+        // A copy: the library stays as written whatever is done to the store's inputs.
+        const inputs = structuredClone(chosen?.inputs ?? experiment.inputs);
+        set({
+          ...initialState(inputs),
+          tMs: clampTime(experiment.startAtMs, inputs.untilMs),
+          experiment: { id, variant: chosen?.id ?? null },
+        });
+      },
+      setExperiment: (experiment) => set({ experiment }),
       loadConfig: (config) =>
         set({
           ...initialState(inputsOf(config)),

@@ -31,6 +31,15 @@ export interface PlaygroundState extends PlaygroundInputs, ClockState {
   inspectKey: string | null;
   /** The source index of the stream started with "Start stream", while it runs. */
   streamSource: number | null;
+  /** The experiment whose card is shown (its inputs may since have been edited). */
+  experiment: ExperimentRef | null;
+}
+
+/** An experiment of the library, and which of its variants. */
+export interface ExperimentRef {
+  id: string;
+  /** null: the experiment's own inputs (its first variant when it has variants). */
+  variant: string | null;
 }
 
 export interface PlaygroundActions {
@@ -73,6 +82,10 @@ export interface PlaygroundActions {
   load: (inputs: PlaygroundInputs, clock?: Partial<ClockState>) => void;
   /** Replaces everything with a decoded link or saved config: inputs, clock, selection. */
   loadConfig: (config: PlaygroundConfig) => void;
+  /** Loads an experiment (or one of its variants) paused at its moment, and shows its card. */
+  loadExperiment: (id: string, variant?: string | null) => void;
+  /** Shows (or hides, with null) an experiment's card without loading anything. */
+  setExperiment: (ref: ExperimentRef | null) => void;
 }
 
 export type PlaygroundStore = PlaygroundState & PlaygroundActions;

@@ -1,21 +1,45 @@
 import { useCallback, useState } from 'react';
-import { usePlayground, useSimulation } from '../store/react';
+import { usePlayground, usePlaygroundShallow, useSimulation } from '../store/react';
+import { ChartsPanel } from './ChartsPanel';
 import { ClockBar } from './ClockBar';
-import { ExportSection } from './ExportSection';
+import { ComparePanel } from './ComparePanel';
 import { ExperimentsMenu } from './ExperimentsMenu';
+import { ExportSection } from './ExportSection';
 import { HelpOverlay } from './HelpOverlay';
 import { Inspector } from './Inspector';
 import { LanesPanel } from './LanesPanel';
 import { LimiterPanel } from './LimiterPanel';
+import { LinkProblems } from './LinkProblems';
 import { ScenarioPanel } from './ScenarioPanel';
+import { ShareControls } from './ShareControls';
 import { SimulationProblems } from './SimulationProblems';
 import { ThemeToggle } from './ThemeToggle';
+import { TimelinePanel } from './TimelinePanel';
 import { TrafficPanel } from './TrafficPanel';
+import type { Start } from './session';
 import { useClockLoop } from './useClockLoop';
 import { useShortcuts } from './useShortcuts';
+import { useUrlSync } from './useUrlSync';
 
-/** The playground: controls on the side, the limiters at the current time, the inspector. */
-export function App() {
+/** The same page, not embedded. */
+function withoutEmbed(href: string): string {
+  const url = new URL(href);
+  url.searchParams.delete('embed');
+  return url.href;
+}
+
+export interface AppProps {
+  /** Where the page started (link, saved settings, defaults) and what was wrong with it. */
+  start: Start;
+  /** Where settings are saved (null where storage is unavailable, and in tests). */
+  storage: Storage | null;
+}
+
+/**
+ * The playground: controls on the side; the clock, the timeline, the limiters at the current time,
+ * the inspector, the charts and the comparison on the stage. With `?embed`, the stage alone.
+ */
+export function App({ start, storage }: AppProps) {
   const [helpOpen, setHelpOpen] = useState(false);
   const select = usePlayground((s) => s.select);
   const toggleHelp = useCallback(() => setHelpOpen((o) => !o), []);
@@ -25,7 +49,47 @@ export function App() {
   }, [select]);
   useClockLoop();
   useShortcuts(toggleHelp, escape);
+  useUrlSync(start, storage);
   const sim = useSimulation();
+  const { mode, lanes } = usePlaygroundShallow((s) => ({ mode: s.mode, lanes: s.limiters.length }));
+  const compare = mode === 'compare' && lanes > 1;
+
+  const stage = (
+    <main className="stage">
+      <LinkProblems problems={start.problems} original={start.original} source={start.source} />
+      <ClockBar />
+      {sim.ok ? (
+        <>
+          <TimelinePanel result={sim.result} />
+          <LanesPanel result={sim.result} />
+          {compare && <ComparePanel result={sim.result} />}
+          {!start.embed && (
+            <>
+              <Inspector result={sim.result} />
+              <ChartsPanel result={sim.result} />
+            </>
+          )}
+        </>
+      ) : (
+        <SimulationProblems issues={sim.issues} />
+      )}
+      {!start.embed && <ExportSection />}
+    </main>
+  );
+
+  if (start.embed) {
+    return (
+      <div className="app is-embed">
+        {stage}
+        <p className="embed-credit">
+          <a href={withoutEmbed(window.location.href)} target="_blank" rel="noopener">
+            Open in Rate Limit Lab ↗
+          </a>
+        </p>
+      </div>
+    );
+  }
+
   return (
     <div className="app">
       <header className="app-header">
@@ -33,6 +97,7 @@ export function App() {
           Rate Limit Lab <span className="tagline">tune a rate limiter and watch it decide</span>
         </h1>
         <div className="header-actions">
+          <ShareControls storage={storage} />
           <button type="button" onClick={toggleHelp} aria-haspopup="dialog">
             Shortcuts <kbd>?</kbd>
           </button>
@@ -46,18 +111,7 @@ export function App() {
           <TrafficPanel />
           <ScenarioPanel />
         </aside>
-        <main className="stage">
-          <ClockBar />
-          {sim.ok ? (
-            <>
-              <LanesPanel result={sim.result} />
-              <Inspector result={sim.result} />
-            </>
-          ) : (
-            <SimulationProblems issues={sim.issues} />
-          )}
-          <ExportSection />
-        </main>
+        {stage}
       </div>
       <HelpOverlay open={helpOpen} onClose={() => setHelpOpen(false)} />
     </div>

@@ -4,7 +4,7 @@ import type { RefObject } from 'react';
 /** How long "Copied" stays up, in real ms. */
 const CONFIRM_MS = 2000;
 
-type CopyState = 'idle' | 'copied' | 'failed';
+type CopyState = 'idle' | 'copied' | 'failed' | { refused: string };
 
 /**
  * Copies `text` to the clipboard and says so. Where the clipboard is unavailable (an insecure
@@ -15,7 +15,8 @@ export function CopyButton({
   label = 'Copy',
   select,
 }: {
-  text: string;
+  /** The text, or a function giving it at the moment of the click (a link to the current moment). */
+  text: string | (() => string);
   /** The button's label. Default "Copy". */
   label?: string;
   /** The element holding `text`, selected when copying fails so a keyboard copy is one step. */
@@ -36,13 +37,21 @@ export function CopyButton({
       selection.selectAllChildren(node);
   };
   const copy = () => {
+    let value: string;
+    try {
+      value = typeof text === 'function' ? text() : text;
+    } catch (e) {
+      // The text cannot be made (settings too large for a link): say why, copy nothing.
+      setState({ refused: e instanceof Error ? e.message : String(e) });
+      return;
+    }
     // navigator.clipboard is undefined outside secure contexts (plain http, some embeds).
     const clipboard = navigator.clipboard as Clipboard | undefined;
     if (clipboard === undefined) {
       fail();
       return;
     }
-    clipboard.writeText(text).then(() => setState('copied'), fail);
+    clipboard.writeText(value).then(() => setState('copied'), fail);
   };
 
   return (
@@ -54,6 +63,7 @@ export function CopyButton({
         {state === 'copied' && <span className="export-sr-only">Copied to the clipboard</span>}
         {state === 'failed' &&
           'The clipboard is unavailable here: the text is selected, press Ctrl+C (⌘C).'}
+        {typeof state === 'object' && state.refused}
       </span>
     </span>
   );

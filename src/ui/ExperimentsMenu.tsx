@@ -1,16 +1,10 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { EXPERIMENTS, experimentById } from '../config/experiments';
-import type { Answer, Experiment, ExperimentInputs } from '../config/experiments';
+import type { Answer, Experiment } from '../config/experiments';
 import type { SimResult } from '../sim';
+import { isExperimentAsWritten } from '../store';
 import { usePlaygroundApi, usePlaygroundShallow, useSimulation } from '../store/react';
 import { formatTime } from './format';
-
-/** What was loaded last: the experiment, the variant, and the exact objects handed to the store. */
-interface Loaded {
-  experiment: Experiment;
-  variantId: string | null;
-  inputs: ExperimentInputs;
-}
 
 /** The answer, or why there is none; never throws (a person may have edited anything). */
 function measureSafely(experiment: Experiment, result: SimResult): Answer | string {
@@ -30,18 +24,25 @@ export function ExperimentsMenu() {
   const id = useId();
   const api = usePlaygroundApi();
   const [listOpen, setListOpen] = useState(false);
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
   const cardHeading = useRef<HTMLHeadingElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
   const focusCard = useRef(false);
-  const current = usePlaygroundShallow((s) => ({
+  const { ref, limiters, scenario, untilMs } = usePlaygroundShallow((s) => ({
+    ref: s.experiment,
     limiters: s.limiters,
     scenario: s.scenario,
     untilMs: s.untilMs,
   }));
+  // Compared by value (so a link that loads an experiment's settings shows it as written), and only
+  // when the inputs change, never per frame.
+  const edited = useMemo(
+    () => ref !== null && !isExperimentAsWritten({ experiment: ref, limiters, scenario, untilMs }),
+    [ref, limiters, scenario, untilMs],
+  );
   const sim = useSimulation();
   const result = sim.ok ? sim.result : null;
-  const experiment = loaded?.experiment ?? null;
+  const experiment = ref === null ? null : (experimentById(ref.id) ?? null);
+  const variantId = ref?.variant ?? experiment?.variants?.[0]?.id ?? null;
 
   // Measuring may simulate the variants too: only when the run or the experiment changes.
   const answer = useMemo(
@@ -49,27 +50,16 @@ export function ExperimentsMenu() {
     [experiment, result],
   );
 
-  // The store keeps the very objects it was given until something is edited (actions replace them).
-  const edited =
-    loaded !== null &&
-    (current.limiters !== loaded.inputs.limiters ||
-      current.scenario !== loaded.inputs.scenario ||
-      current.untilMs !== loaded.inputs.untilMs);
-
   useEffect(() => {
     if (focusCard.current) {
       focusCard.current = false;
       cardHeading.current?.focus();
     }
-  }, [loaded]);
+  }, [ref]);
 
-  const load = (e: Experiment, variantId: string | null, focus: boolean) => {
-    const source = e.variants?.find((v) => v.id === variantId)?.inputs ?? e.inputs;
-    // A copy: the store's actions never mutate, but the library must stay as written whatever happens.
-    const inputs = structuredClone(source);
-    api.getState().load(inputs, { tMs: e.startAtMs, playing: false });
+  const load = (e: Experiment, variant: string | null, focus: boolean) => {
+    api.getState().loadExperiment(e.id, variant);
     focusCard.current = focus;
-    setLoaded({ experiment: e, variantId: variantId ?? e.variants?.[0]?.id ?? null, inputs });
   };
 
   const choose = (experimentId: string) => {
@@ -97,7 +87,7 @@ export function ExperimentsMenu() {
           {listOpen ? 'Hide the list' : `Browse ${EXPERIMENTS.length}`}
         </button>
       </div>
-      {loaded === null && !listOpen && (
+      {ref === null && !listOpen && (
         <p className="muted experiments-intro">
           Questions people ask about rate limits, each answered by running it.
         </p>
@@ -118,7 +108,7 @@ export function ExperimentsMenu() {
           </li>
         ))}
       </ul>
-      {experiment !== null && loaded !== null && (
+      {experiment !== null && (
         <article
           className="experiment-card"
           aria-labelledby={`${id}-card`}
@@ -139,7 +129,7 @@ export function ExperimentsMenu() {
                 <button
                   key={v.id}
                   type="button"
-                  aria-pressed={!edited && loaded.variantId === v.id}
+                  aria-pressed={!edited && variantId === v.id}
                   onClick={() => load(experiment, v.id, false)}
                 >
                   {v.label}
@@ -177,7 +167,7 @@ export function ExperimentsMenu() {
                 <button
                   type="button"
                   className="link"
-                  onClick={() => load(experiment, loaded.variantId, false)}
+                  onClick={() => load(experiment, variantId, false)}
                 >
                   Back to the preset
                 </button>
@@ -191,7 +181,7 @@ export function ExperimentsMenu() {
             <button
               type="button"
               onClick={() => {
-                setLoaded(null);
+                api.getState().setExperiment(null);
                 toggle.current?.focus();
               }}
             >

@@ -31,12 +31,14 @@ test('Export & import: the leaky bucket as nginx lines, an Envoy token_bucket lo
   await limiter.getByLabel('Algorithm').selectOption('leaky-bucket');
   await expect(page.getByRole('tab', { name: /^nginx/ })).toHaveAttribute('aria-selected', 'true');
   const code = page.getByTestId('export-code');
+  // The leaky bucket's defaults: rate=2r/s burst=5, delay=0 (nginx's own default).
   await expect(code).toContainText(
-    'limit_req_zone $binary_remote_addr zone=ratelimit:10m rate=5r/s;',
+    'limit_req_zone $binary_remote_addr zone=ratelimit:10m rate=2r/s;',
   );
-  await expect(code).toContainText('limit_req zone=ratelimit burst=9 nodelay;');
+  await expect(code).toContainText('limit_req zone=ratelimit burst=5;');
   // The export follows the parameters as they are edited.
   await limiter.getByLabel('burst', { exact: true }).fill('12');
+  await limiter.getByLabel('delay mode').selectOption('nodelay');
   await expect(code).toContainText('limit_req zone=ratelimit burst=12 nodelay;');
 
   await page.getByRole('button', { name: 'Copy nginx' }).click();

@@ -19,8 +19,11 @@ export const test = base.extend<{ errors: string[] }>({
 
 export { expect };
 
-/** Opens `path` (default the playground) and waits for the bundled fonts. */
-export async function open(page: Page, path = './'): Promise<void> {
+/**
+ * Opens `path` and waits for the bundled fonts. The default is the playground's default settings,
+ * paused at t = 0 (without a link the page plays at once, and a moving clock is no place to test).
+ */
+export async function open(page: Page, path = './?v=1&paused'): Promise<void> {
   await page.goto(path);
   await page.evaluate(() => document.fonts.ready);
 }

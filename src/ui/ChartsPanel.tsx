@@ -1,0 +1,49 @@
+import { useId } from 'react';
+import type { SimResult } from '../sim';
+import { usePlaygroundShallow } from '../store/react';
+import { DelayHistogram, LoadChart, PeakChart } from '../viz';
+import { displayName } from './algorithms';
+import { NumberField } from './fields';
+import { Measured } from './Measured';
+import { problemWith } from './scenarioEdit';
+
+/** Load over time, the worst burst in any W, and the delays, for the limiter being edited. */
+export function ChartsPanel({ result }: { result: SimResult }) {
+  const id = useId();
+  const s = usePlaygroundShallow((st) => ({
+    tMs: st.tMs,
+    activeLane: st.activeLane,
+    scenario: st.scenario,
+    setChartWindow: st.setChartWindow,
+  }));
+  const lane = Math.min(s.activeLane, result.lanes.length - 1);
+  const laneResult = result.lanes[lane];
+  if (laneResult === undefined) return null;
+  return (
+    <section className="panel charts-panel" aria-labelledby={`${id}-heading`}>
+      <div className="charts-head">
+        <h2 id={`${id}-heading`}>
+          Charts{' '}
+          <span className="muted">· {displayName(laneResult.name, laneResult.config.kind)}</span>
+        </h2>
+        <NumberField
+          label="W (peak window)"
+          unit="ms"
+          value={s.scenario.metrics.windowMs}
+          width="6em"
+          check={(n) => problemWith(s.scenario, ['metrics', 'windowMs'], n)}
+          onCommit={s.setChartWindow}
+        />
+      </div>
+      <div className="charts-grid">
+        <Measured>
+          {(w) => <LoadChart result={result} lane={lane} tMs={s.tMs} width={w} />}
+        </Measured>
+        <Measured>
+          {(w) => <PeakChart result={result} lane={lane} tMs={s.tMs} width={w} />}
+        </Measured>
+        <Measured>{(w) => <DelayHistogram result={result} lane={lane} width={w} />}</Measured>
+      </div>
+    </section>
+  );
+}
