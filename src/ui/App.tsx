@@ -1,6 +1,5 @@
-import { useCallback, useState } from 'react';
+import { Suspense, useCallback, useState } from 'react';
 import { usePlayground, usePlaygroundShallow, useSimulation } from '../store/react';
-import { ChartsPanel } from './ChartsPanel';
 import { ClockBar } from './ClockBar';
 import { ComparePanel } from './ComparePanel';
 import { ExperimentsMenu } from './ExperimentsMenu';
@@ -20,6 +19,10 @@ import type { Start } from './session';
 import { useClockLoop } from './useClockLoop';
 import { useShortcuts } from './useShortcuts';
 import { useUrlSync } from './useUrlSync';
+import { lazyPart } from './lazyPart';
+
+// Below the fold, with d3-shape: a chunk of its own, fetched as the page opens.
+const ChartsPanel = lazyPart(() => import('./ChartsPanel').then((m) => m.ChartsPanel), 'charts');
 
 /** The same page, not embedded. */
 function withoutEmbed(href: string): string {
@@ -66,7 +69,9 @@ export function App({ start, storage }: AppProps) {
           {!start.embed && (
             <>
               <Inspector result={sim.result} />
-              <ChartsPanel result={sim.result} />
+              <Suspense fallback={<p className="panel muted">Loading the charts…</p>}>
+                <ChartsPanel result={sim.result} />
+              </Suspense>
             </>
           )}
         </>

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import type { SimResult } from '../sim';
 import { usePlaygroundShallow } from '../store/react';
-import { DelayHistogram, LoadChart, PeakChart } from '../viz';
+import { DelayHistogram, LoadChart, PeakChart } from '../viz/charts';
 import { displayName } from './algorithms';
 import { NumberField } from './fields';
 import { Measured } from './Measured';

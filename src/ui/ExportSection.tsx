@@ -1,21 +1,10 @@
-import { Suspense, lazy, useId, useState } from 'react';
-
-function LoadFailed() {
-  return (
-    <p className="param-error" role="alert">
-      The export panel could not be loaded (offline, or the site was updated). Reload the page to
-      try again.
-    </p>
-  );
-}
+import { Suspense, useId, useState } from 'react';
+import { lazyPart } from './lazyPart';
 
 // The panel brings src/export and its YAML parser (~30 kB gzip): fetched the first time it opens.
-// A failed fetch shows a message instead of reaching the root and blanking the playground.
-const ExportPanel = lazy(() =>
-  import('./ExportPanel').then(
-    (m) => ({ default: m.ExportPanel }),
-    () => ({ default: LoadFailed }),
-  ),
+const ExportPanel = lazyPart(
+  () => import('./ExportPanel').then((m) => m.ExportPanel),
+  'export panel',
 );
 
 /**

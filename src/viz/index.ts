@@ -44,12 +44,7 @@ export {
   TIMELINE_PAGE_STEP_MS,
 } from './Timeline';
 export type { TimelineProps, LaneRow } from './Timeline';
-export { LoadChart, loadSeries } from './charts/LoadChart';
-export type { LoadChartProps, LoadPoint, LoadSeries } from './charts/LoadChart';
-export { PeakChart, describePeak, formatInterval } from './charts/PeakChart';
-export type { PeakChartProps } from './charts/PeakChart';
-export { DelayHistogram, delayBins } from './charts/DelayHistogram';
-export type { DelayHistogramProps, DelayBin } from './charts/DelayHistogram';
+// The charts have their own entry, src/viz/charts (loaded as a chunk of their own by the page).
 export { CompareTable, describeDivergence, requestNumber } from './CompareTable';
 export type { CompareTableProps } from './CompareTable';
 export {

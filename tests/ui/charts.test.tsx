@@ -2,15 +2,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import fc from 'fast-check';
-import {
-  DelayHistogram,
-  LoadChart,
-  PeakChart,
-  delayBins,
-  loadSeries,
-  nominalLimit,
-  rollingMax,
-} from '../../src/viz';
+import { DelayHistogram, LoadChart, PeakChart, delayBins, loadSeries } from '../../src/viz/charts';
+import { nominalLimit, rollingMax } from '../../src/viz';
 import { peakWindow } from '../../src/sim';
 import type { SimResult } from '../../src/sim';
 import { countOutcomes, expectFinite, run } from './sim-fixtures';
