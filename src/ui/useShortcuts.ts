@@ -3,9 +3,11 @@ import { usePlaygroundApi } from '../store/react';
 
 /** Elements where keys belong to the element, not to the shortcuts. */
 function isTyping(target: EventTarget | null): boolean {
+  // SVG elements too: the timeline's slider is one, and handles its own arrow keys.
+  if (!(target instanceof Element)) return false;
+  if (target.closest('[role="slider"]') !== null) return true;
   if (!(target instanceof HTMLElement)) return false;
   if (target.isContentEditable) return true;
-  if (target.closest('[role="slider"]') !== null) return true;
   const tag = target.tagName;
   if (tag === 'TEXTAREA' || tag === 'SELECT') return true;
   if (tag !== 'INPUT') return false;

@@ -47,3 +47,59 @@ test('the playground at 2.5 s, paused (screenshot)', async ({ page }) => {
   await expect(page.getByLabel('Virtual time')).toHaveText('t = 2.5 s / 20 s');
   await expect(page).toHaveScreenshot('playground.png');
 });
+
+test('changing burst changes what happens to the same requests', async ({ page }) => {
+  // nginx at 1r/s facing 4 simultaneous requests.
+  await open(page, './?v=1&l=nginx:rate=1r/s,burst=1,nodelay&src=burst:count=4,at=1s&t=1s&paused');
+  const flow = page.getByTestId('limiter-view');
+  await expect(flow).toContainText('2 rejected');
+  await page
+    .getByRole('region', { name: 'Limiter' })
+    .getByLabel('burst', { exact: true })
+    .fill('3');
+  await expect(flow).toContainText('0 rejected');
+  await expect(flow).toContainText('4 passed');
+});
+
+test('scrubbing back shows the earlier state', async ({ page }) => {
+  await open(page, './?v=1&l=envoy:max_tokens=10,tokens_per_fill=5,fill_interval=1s&t=2.5s&paused');
+  await expect(page.getByTestId('limiter-view')).toContainText('1.9 / 10 tokens');
+  // Back to 1.9 s, before the burst of 12 at 2 s: the bucket is full again.
+  await page.getByRole('slider', { name: 'Timeline' }).focus();
+  for (let i = 0; i < 6; i += 1) await page.keyboard.press('ArrowLeft');
+  await expect(page.getByLabel('Virtual time')).toHaveText('t = 1.9 s / 20 s');
+  await expect(page.getByTestId('limiter-view')).toContainText('/ 10 tokens');
+  await expect(page.getByTestId('limiter-view')).not.toContainText('1.9 / 10 tokens');
+});
+
+test('the main controls work from the keyboard alone', async ({ page }) => {
+  await open(page, './?v=1&src=none&paused');
+  // Play and pause with Space, from the page (nothing focused).
+  await page.keyboard.press('Space');
+  await expect(page.getByRole('button', { name: /Pause/ })).toBeVisible();
+  await page.keyboard.press('Space');
+  await expect(page.getByRole('button', { name: /Play/ })).toBeVisible();
+  await page.keyboard.press('Home');
+  await expect(page.getByLabel('Virtual time')).toHaveText('t = 0 ms / 20 s');
+  // Step with the arrows, fire with f and b, step to the next event with n.
+  await page.keyboard.press('Shift+ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByLabel('Virtual time')).toHaveText('t = 1.1 s / 20 s');
+  await page.keyboard.press('f');
+  await page.keyboard.press('Home');
+  await page.keyboard.press('n');
+  await expect(page.getByLabel('Virtual time')).toHaveText('t = 1.1 s / 20 s');
+  // Tab reaches the controls, each with a visible focus ring.
+  await page.keyboard.press('Tab');
+  const focused = page.locator(':focus');
+  await expect(focused).toBeVisible();
+  const outline = await focused.evaluate((el) => getComputedStyle(el).outlineStyle);
+  expect(outline).not.toBe('none');
+  // The help overlay opens with ? and closes with Escape.
+  await page.keyboard.press('Escape');
+  await page.locator(':focus').blur();
+  await page.keyboard.press('?');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeHidden();
+});
