@@ -15,6 +15,7 @@ export type * from './types';
 export type * from './inspect';
 export { DEFAULT_KEY } from './types';
 export {
+  describeValue,
   checkAlgorithmConfig,
   assertAlgorithmConfig,
   RANGES,

@@ -60,7 +60,8 @@ export const ALGORITHM_KINDS: readonly AlgorithmKind[] = [
   'gcra',
 ];
 
-function describe(value: unknown): string {
+/** A short, safe rendering of a bad value for a message (never the value's own toString). */
+export function describeValue(value: unknown): string {
   if (typeof value === 'string')
     return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (
@@ -71,6 +72,7 @@ function describe(value: unknown): string {
   ) {
     return String(value);
   }
+  if (Array.isArray(value)) return `a list of ${value.length}`;
   return typeof value;
 }
 
@@ -90,7 +92,7 @@ function checkInt(
   ) {
     issues.push({
       field,
-      message: `${kind} ${field} must be a whole number from ${range.min} to ${range.max}, got ${describe(value)}`,
+      message: `${kind} ${field} must be a whole number from ${range.min} to ${range.max}, got ${describeValue(value)}`,
     });
   }
 }
@@ -104,7 +106,10 @@ export function checkAlgorithmConfig(config: unknown): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   if (!isRecord(config)) {
     return [
-      { field: 'kind', message: `a limiter config must be an object, got ${describe(config)}` },
+      {
+        field: 'kind',
+        message: `a limiter config must be an object, got ${describeValue(config)}`,
+      },
     ];
   }
   const kind = config.kind;
@@ -112,7 +117,7 @@ export function checkAlgorithmConfig(config: unknown): ConfigIssue[] {
     return [
       {
         field: 'kind',
-        message: `kind must be one of ${ALGORITHM_KINDS.join(', ')}, got ${describe(kind)}`,
+        message: `kind must be one of ${ALGORITHM_KINDS.join(', ')}, got ${describeValue(kind)}`,
       },
     ];
   }
@@ -127,7 +132,7 @@ export function checkAlgorithmConfig(config: unknown): ConfigIssue[] {
   ) {
     issues.push({
       field: 'logRejected',
-      message: `sliding-log logRejected must be true or false, got ${describe(config.logRejected)}`,
+      message: `sliding-log logRejected must be true or false, got ${describeValue(config.logRejected)}`,
     });
   }
   if (
@@ -138,14 +143,14 @@ export function checkAlgorithmConfig(config: unknown): ConfigIssue[] {
   ) {
     issues.push({
       field: 'refill',
-      message: `token-bucket refill must be 'continuous' or 'interval', got ${describe(config.refill)}`,
+      message: `token-bucket refill must be 'continuous' or 'interval', got ${describeValue(config.refill)}`,
     });
   }
   if (kind === 'leaky-bucket') {
     if (config.rateUnit !== 'r/s' && config.rateUnit !== 'r/m') {
       issues.push({
         field: 'rateUnit',
-        message: `leaky-bucket rateUnit must be 'r/s' or 'r/m', got ${describe(config.rateUnit)}`,
+        message: `leaky-bucket rateUnit must be 'r/s' or 'r/m', got ${describeValue(config.rateUnit)}`,
       });
     }
     if (config.delay !== 'nodelay') {
@@ -154,7 +159,7 @@ export function checkAlgorithmConfig(config: unknown): ConfigIssue[] {
       } else {
         issues.push({
           field: 'delay',
-          message: `leaky-bucket delay must be a whole number from 0 to ${MAX_COUNT} or 'nodelay', got ${describe(config.delay)}`,
+          message: `leaky-bucket delay must be a whole number from 0 to ${MAX_COUNT} or 'nodelay', got ${describeValue(config.delay)}`,
         });
       }
     }

@@ -2,7 +2,7 @@
  * Input checks. Every issue names the field's path and the accepted range, so the UI and the URL
  * loader can show exactly what was wrong; `simulate` refuses input with any issue.
  */
-import { checkAlgorithmConfig } from '../core';
+import { checkAlgorithmConfig, describeValue } from '../core';
 import type { AlgorithmConfig } from '../core';
 import {
   MAX_ATTEMPTS,
@@ -21,22 +21,6 @@ import {
 } from './types';
 import type { Scenario, ScenarioIssue, SimLimiter } from './types';
 
-/** A short, safe rendering of a bad value for a message. */
-function describe(value: unknown): string {
-  if (typeof value === 'string')
-    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (
-    typeof value === 'number' ||
-    typeof value === 'boolean' ||
-    value === null ||
-    value === undefined
-  ) {
-    return String(value);
-  }
-  if (Array.isArray(value)) return `a list of ${value.length}`;
-  return typeof value;
-}
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -53,14 +37,14 @@ class Checker {
     if (value === undefined && optional) return true;
     if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max)
       return true;
-    this.add(path, `must be a whole number from ${min} to ${max}, got ${describe(value)}`);
+    this.add(path, `must be a whole number from ${min} to ${max}, got ${describeValue(value)}`);
     return false;
   }
 
   num(path: string, value: unknown, min: number, max: number): boolean {
     if (typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max)
       return true;
-    this.add(path, `must be a number from ${min} to ${max}, got ${describe(value)}`);
+    this.add(path, `must be a number from ${min} to ${max}, got ${describeValue(value)}`);
     return false;
   }
 
@@ -69,20 +53,20 @@ class Checker {
     if (typeof value === 'string' && options.includes(value)) return true;
     this.add(
       path,
-      `must be one of ${options.map((o) => `'${o}'`).join(', ')}, got ${describe(value)}`,
+      `must be one of ${options.map((o) => `'${o}'`).join(', ')}, got ${describeValue(value)}`,
     );
     return false;
   }
 
   record(path: string, value: unknown): value is Record<string, unknown> {
     if (isRecord(value)) return true;
-    this.add(path, `must be an object, got ${describe(value)}`);
+    this.add(path, `must be an object, got ${describeValue(value)}`);
     return false;
   }
 
   list(path: string, value: unknown, max: number, what: string): value is unknown[] {
     if (Array.isArray(value) && value.length <= max) return true;
-    this.add(path, `must be a list of at most ${max} ${what}, got ${describe(value)}`);
+    this.add(path, `must be a list of at most ${max} ${what}, got ${describeValue(value)}`);
     return false;
   }
 }
@@ -150,7 +134,7 @@ function checkSource(c: Checker, path: string, s: unknown, clientCount: number |
 export function validateScenario(scenario: unknown): ScenarioIssue[] {
   const c = new Checker();
   if (!isRecord(scenario)) {
-    c.add('scenario', `must be an object, got ${describe(scenario)}`);
+    c.add('scenario', `must be an object, got ${describeValue(scenario)}`);
     return c.issues;
   }
   c.int('seed', scenario.seed, 0, 4294967295);
@@ -216,7 +200,10 @@ export function validateScenario(scenario: unknown): ScenarioIssue[] {
 export function validateLimiters(limiters: unknown): ScenarioIssue[] {
   const c = new Checker();
   if (!Array.isArray(limiters) || limiters.length === 0 || limiters.length > MAX_LANES) {
-    c.add('limiters', `must be a list of 1 to ${MAX_LANES} limiters, got ${describe(limiters)}`);
+    c.add(
+      'limiters',
+      `must be a list of 1 to ${MAX_LANES} limiters, got ${describeValue(limiters)}`,
+    );
     return c.issues;
   }
   limiters.forEach((l, i) => {
@@ -224,7 +211,7 @@ export function validateLimiters(limiters: unknown): ScenarioIssue[] {
     let config: unknown = l;
     if (isRecord(l) && !('kind' in l)) {
       if (typeof l.name !== 'string' || l.name.length === 0 || l.name.length > 60) {
-        c.add(`${path}.name`, `must be a text of 1 to 60 characters, got ${describe(l.name)}`);
+        c.add(`${path}.name`, `must be a text of 1 to 60 characters, got ${describeValue(l.name)}`);
       }
       config = l.config;
       for (const issue of checkAlgorithmConfig(config)) {

@@ -60,7 +60,7 @@ export function CopyButton({
         {state === 'copied' ? '✓ Copied' : label}
       </button>
       <span className="copy-status" role="status">
-        {state === 'copied' && <span className="export-sr-only">Copied to the clipboard</span>}
+        {state === 'copied' && <span className="visually-hidden">Copied to the clipboard</span>}
         {state === 'failed' &&
           'The clipboard is unavailable here: the text is selected, press Ctrl+C (⌘C).'}
         {typeof state === 'object' && state.refused}

@@ -73,7 +73,7 @@ export function ExportView({ kind, outcomes }: ExportViewProps) {
               {!ok && (
                 <span className="export-tab-na" title="cannot express this algorithm">
                   <span aria-hidden="true"> ⊘</span>
-                  <span className="export-sr-only"> (cannot express this algorithm)</span>
+                  <span className="visually-hidden"> (cannot express this algorithm)</span>
                 </span>
               )}
             </button>

@@ -207,7 +207,7 @@ export function CompareTable({ result, onSelect, onSeek, selectedLane = null }: 
                       ) : (
                         <span className={`rl-compare-outcome rl-compare-outcome--${outcome}`}>
                           <span aria-hidden="true">{GLYPH[outcome]}</span> {VERB[outcome][0]}
-                          {differs && <span className="rl-visually-hidden"> (differs)</span>}
+                          {differs && <span className="visually-hidden"> (differs)</span>}
                         </span>
                       )}
                     </td>
