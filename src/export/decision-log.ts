@@ -37,6 +37,8 @@ export interface DecisionLogPlan {
    * before `cutAtMs` (virtual ms) in every lane, plus each lane's first few at `cutAtMs` itself.
    */
   cutAtMs: number | null;
+  /** Of the decisions included, how many arrived at `cutAtMs` itself (0 without a cut). */
+  atCut: number;
   maxDecisions: number;
 }
 
@@ -74,7 +76,9 @@ export function planDecisionLog(
   const lanes = result.lanes;
   const all = lanes.map((l) => l.columns.rows);
   const total = all.reduce((a, b) => a + b, 0);
-  if (total <= max) return { total, included: total, rows: all, cutAtMs: null, maxDecisions: max };
+  if (total <= max) {
+    return { total, included: total, rows: all, cutAtMs: null, atCut: 0, maxDecisions: max };
+  }
   const before = (tMs: number) => lanes.reduce((n, l) => n + rowsBefore(l, tMs), 0);
   // before(0) = 0 ≤ max; before(untilMs) = total > max (every arrival is < untilMs).
   let lo = 0;
@@ -85,23 +89,26 @@ export function planDecisionLog(
     else hi = mid;
   }
   const cutAtMs = lo;
-  const share = Math.floor((max - before(cutAtMs)) / lanes.length);
+  const complete = before(cutAtMs);
+  const share = Math.floor((max - complete) / lanes.length);
   const rows = lanes.map((l) => {
     const start = rowsBefore(l, cutAtMs);
     return start + Math.min(share, rowsBefore(l, cutAtMs + 1) - start);
   });
   const included = rows.reduce((a, b) => a + b, 0);
-  return { total, included, rows, cutAtMs, maxDecisions: max };
+  return { total, included, rows, cutAtMs, atCut: included - complete, maxDecisions: max };
 }
 
 /** The plan in one sentence (the JSON's note, the UI's warning). */
 export function describeCut(plan: DecisionLogPlan): string | null {
   if (plan.cutAtMs === null) return null;
   const n = (x: number) => x.toLocaleString('en-US');
+  const t = `${n(plan.cutAtMs)} ms`;
+  const lanes = plan.rows.length > 1 ? ' in every lane' : '';
+  const at = plan.atCut > 0 ? `, and ${n(plan.atCut)} of those at ${t}` : '';
   return (
     `The run has ${n(plan.total)} decisions; a log holds at most ${n(plan.maxDecisions)}. ` +
-    `This one holds ${n(plan.included)}: every decision that arrived before ${n(plan.cutAtMs)} ms ` +
-    `in every lane, and the first of those at ${n(plan.cutAtMs)} ms. ` +
+    `This one holds ${n(plan.included)}: every decision that arrived before ${t}${lanes}${at}. ` +
     `Shorten the run (or the traffic) to log all of them.`
   );
 }

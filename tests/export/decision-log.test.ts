@@ -6,6 +6,7 @@ import {
   MAX_LOG_DECISIONS,
   csvField,
   decisionLogCsv,
+  describeCut,
   decisionLogJson,
   planDecisionLog,
 } from '../../src/export/decision-log';
@@ -244,15 +245,21 @@ describe('the cap', () => {
     const plan = planDecisionLog(result, 9);
     // Before 500 ms: 5 arrivals × 2 lanes = 10 > 9; before 400 ms: 8; the one left goes nowhere
     // (one each at 400 ms would be 10), so every lane stops at 400 ms.
-    expect(plan).toEqual({ total: 20, included: 8, rows: [4, 4], cutAtMs: 400, maxDecisions: 9 });
+    expect(plan).toEqual({
+      total: 20,
+      included: 8,
+      rows: [4, 4],
+      cutAtMs: 400,
+      atCut: 0,
+      maxDecisions: 9,
+    });
     const log = JSON.parse(
       text(decisionLogJson(result, config, { maxDecisions: 9 }).parts),
     ) as JsonLog;
     expect(log).toMatchObject({ decisions: 20, written: 8, maxDecisions: 9, cutAtMs: 400 });
     expect(log.notes).toEqual([
       'The run has 20 decisions; a log holds at most 9. This one holds 8: every decision that ' +
-        'arrived before 400 ms in every lane, and the first of those at 400 ms. Shorten the run ' +
-        '(or the traffic) to log all of them.',
+        'arrived before 400 ms in every lane. Shorten the run (or the traffic) to log all of them.',
     ]);
     expect(log.lanes.map((l) => [l.decisions, l.written, l.requests.length])).toEqual([
       [10, 4, 4],
@@ -268,7 +275,12 @@ describe('the cap', () => {
       [{ kind: 'burst', atMs: 0, count: 50 }],
     );
     const plan = planDecisionLog(run(burst), 21);
-    expect(plan).toMatchObject({ total: 100, included: 20, rows: [10, 10], cutAtMs: 0 });
+    expect(plan).toMatchObject({ total: 100, included: 20, rows: [10, 10], cutAtMs: 0, atCut: 20 });
+    expect(describeCut(plan)).toBe(
+      'The run has 100 decisions; a log holds at most 21. This one holds 20: every decision that ' +
+        'arrived before 0 ms in every lane, and 20 of those at 0 ms. Shorten the run (or the ' +
+        'traffic) to log all of them.',
+    );
   });
 
   it('the CSV holds exactly the planned rows', () => {
