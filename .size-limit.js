@@ -29,4 +29,10 @@ export default [
     limit: '60 kB',
     gzip: true,
   },
+  {
+    name: 'downloads (decision log, view export), loaded on first use (gzip)',
+    path: 'dist/assets/downloads-*.js',
+    limit: '10 kB',
+    gzip: true,
+  },
 ];

@@ -1,5 +1,6 @@
 import { SPEEDS } from '../store';
 import { usePlayground, usePlaygroundShallow } from '../store/react';
+import { DownloadMenu } from './DownloadMenu';
 import { formatSpeed, formatTime } from './format';
 import { Icon } from './Icon';
 
@@ -74,6 +75,7 @@ export function ClockBar() {
         </select>
       </label>
       <ClockReadout untilMs={untilMs} />
+      <DownloadMenu />
     </div>
   );
 }
