@@ -8,6 +8,7 @@ import { createPlaygroundStore } from './store';
 import { PlaygroundProvider } from './store/react';
 import { App } from './ui/App';
 import { startFrom } from './ui/session';
+import { currentTheme } from './ui/theme';
 import { applyStart } from './ui/useUrlSync';
 
 /** localStorage, or null where reading it throws (some private windows, sandboxed iframes). */
@@ -19,6 +20,8 @@ function storageOrNull(): Storage | null {
   }
 }
 
+// The theme before the first paint, so a dark page never flashes light.
+document.documentElement.dataset.theme = currentTheme();
 const root = document.getElementById('root');
 if (root === null) throw new Error('index.html has no #root element');
 const storage = storageOrNull();

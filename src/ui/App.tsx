@@ -17,6 +17,7 @@ import { TimelinePanel } from './TimelinePanel';
 import { TrafficPanel } from './TrafficPanel';
 import type { Start } from './session';
 import { useClockLoop } from './useClockLoop';
+import { useTheme } from './theme';
 import { useShortcuts } from './useShortcuts';
 import { useUrlSync } from './useUrlSync';
 import { lazyPart } from './lazyPart';
@@ -50,6 +51,7 @@ export function App({ start, storage }: AppProps) {
     setHelpOpen(false);
     select(null);
   }, [select]);
+  useTheme();
   useClockLoop();
   useShortcuts(toggleHelp, escape);
   useUrlSync(start, storage);

@@ -1,25 +1,14 @@
-import { useEffect, useState } from 'react';
+import { chooseTheme, useTheme } from './theme';
 
-type Theme = 'light' | 'dark';
-
-function initialTheme(): Theme {
-  const attr = document.documentElement.dataset.theme;
-  if (attr === 'light' || attr === 'dark') return attr;
-  return window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
-}
-
-/** Switches light and dark; starts from the system preference. */
+/** Switches light and dark (remembered); until first used, the system preference decides. */
 export function ThemeToggle() {
-  const [theme, setTheme] = useState<Theme>(initialTheme);
-  useEffect(() => {
-    document.documentElement.dataset.theme = theme;
-  }, [theme]);
+  const theme = useTheme();
   const next = theme === 'dark' ? 'light' : 'dark';
   return (
     <button
       type="button"
       className="theme-toggle"
-      onClick={() => setTheme(next)}
+      onClick={() => chooseTheme(next)}
       aria-label={`Switch to ${next} theme`}
     >
       {theme === 'dark' ? '☀ Light' : '☾ Dark'}

@@ -162,3 +162,25 @@ test('fire a request into a quiet scenario and see its decision', async ({ page 
   );
   await expect(page.getByTestId('http-response')).toContainText('HTTP/1.1 200 OK');
 });
+
+test('embed mode shows the stage alone, in the system theme, with a way out', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await open(page, './?v=1&l=nginx:rate=2r/s,burst=5&t=3s&paused&embed');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect(page.getByTestId('limiter-view')).toBeVisible();
+  await expect(page.getByRole('slider', { name: 'Timeline' })).toBeVisible();
+  await expect(page.getByRole('complementary', { name: 'Settings' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Copy link' })).toHaveCount(0);
+  const out = page.getByRole('link', { name: /Open in Rate Limit Lab/ });
+  await expect(out).toHaveAttribute('href', /l=nginx/);
+  expect(await out.getAttribute('href')).not.toContain('embed');
+});
+
+test('the theme toggle is remembered across reloads', async ({ page }) => {
+  await open(page);
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+});
