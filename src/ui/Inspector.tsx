@@ -56,7 +56,9 @@ export function Inspector({ result }: { result: SimResult }) {
     >
       <header className="inspector-header">
         <h2 id="inspector-heading">
-          Request #{info.row + 1}{' '}
+          {/* Numbered as the comparison and the decision log number requests: by first attempt. */}
+          Request #{info.origin + 1}
+          {info.attempt > 1 ? `, attempt ${info.attempt}` : ''}{' '}
           <span className="muted">· {displayName(lane.name, lane.config.kind)}</span>
         </h2>
         <div className="inspector-nav">

@@ -138,4 +138,24 @@ describe('Inspector', () => {
     expect(screen.getByTestId('http-response')).toHaveTextContent('HTTP/1.1 429 Too Many Requests');
     expect(screen.getByTestId('http-response')).toHaveTextContent('Retry-After: 1');
   });
+
+  it('numbers a retry by its request and attempt, as the comparison and the log do', () => {
+    const store = quietStore();
+    act(() => {
+      const s = store.getState();
+      s.setLimiterConfig(0, { kind: 'fixed-window', limit: 1, windowMs: 1000 });
+      s.setScenario({
+        ...s.scenario,
+        retry: { ...s.scenario.retry, onReject: 'retry-after', maxAttempts: 2 },
+      });
+      store.getState().fire(2);
+    });
+    const sim = simulationOf(store.getState());
+    if (!sim.ok) throw new Error('expected a valid run');
+    // Rows: request 1 (admit), request 2 (reject), request 2's retry after Retry-After: 1 s.
+    act(() => store.getState().select({ lane: 0, row: 2 }));
+    renderWith(store, <Inspector result={sim.result} />);
+    expect(screen.getByRole('heading', { level: 2 })).toHaveTextContent('Request #2, attempt 2');
+    expect(screen.getByTestId('rule')).toHaveTextContent('count 0 < limit 1 → admit');
+  });
 });
