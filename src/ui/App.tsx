@@ -9,6 +9,7 @@ import { Inspector } from './Inspector';
 import { LanesPanel } from './LanesPanel';
 import { LimiterPanel } from './LimiterPanel';
 import { LinkProblems } from './LinkProblems';
+import { RunNotice } from './RunNotice';
 import { ScenarioPanel } from './ScenarioPanel';
 import { ShareControls } from './ShareControls';
 import { SimulationProblems } from './SimulationProblems';
@@ -65,6 +66,7 @@ export function App({ start, storage }: AppProps) {
       <ClockBar />
       {sim.ok ? (
         <>
+          <RunNotice result={sim.result} />
           <TimelinePanel result={sim.result} />
           <LanesPanel result={sim.result} />
           {compare && <ComparePanel result={sim.result} />}

@@ -184,3 +184,11 @@ test('the theme toggle is remembered across reloads', async ({ page }) => {
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
 });
+
+test('a run over the cap is cut at an exact moment and says so', async ({ page }) => {
+  await open(page, './?v=1&src=constant:rate=100000r/s,from=0,to=20s&t=1s&paused');
+  const notice = page.getByTestId('run-notice');
+  await expect(notice).toContainText('This run was cut at 10 s of 20 s');
+  await expect(notice).toContainText('1000000');
+  await expect(page.getByTestId('limiter-view')).toBeVisible();
+});
