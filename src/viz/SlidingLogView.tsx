@@ -64,13 +64,18 @@ export function SlidingLogView({
     const xOf = (ms: number) => offset(ms - nowMs);
     // Entries at the same pixel stack upwards.
     const heights = new Map<number, number>();
-    const entries = i.entries.map((e, k) => {
+    // Keyed by time (and rank among equal times), not by index: when the oldest entry leaves,
+    // the others keep their elements instead of each taking its neighbour's.
+    const entries: Array<{ id: string; e: number; x: number; level: number }> = [];
+    for (let k = 0, rank = 0; k < i.entries.length; k += 1) {
+      const e = i.entries[k] as number;
+      rank = k > 0 && i.entries[k - 1] === e ? rank + 1 : 0;
       const ex = px(xOf(e));
       const bin = Math.round(ex / 3);
       const n = heights.get(bin) ?? 0;
       heights.set(bin, n + 1);
-      return { k, e, x: ex, level: n };
-    });
+      entries.push({ id: `${e}:${rank}`, e, x: ex, level: n });
+    }
     const d0 = nowMs - 1.3 * W;
     const arrivals = requestsOfKey(requests, i.key).filter(
       (r) => r.arrivalMs >= d0 && r.arrivalMs <= nowMs,
@@ -125,7 +130,7 @@ export function SlidingLogView({
           .filter((e) => e.level < STACK)
           .map((e) => (
             <circle
-              key={e.k}
+              key={e.id}
               className="rl-entry"
               data-testid="log-entry"
               data-time={e.e}
