@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { memo, useCallback } from 'react';
 import type { KeyboardEvent } from 'react';
 import { OutcomeMark } from './OutcomeMark';
 import { px } from './format';
@@ -41,9 +41,10 @@ export function describeRequest(r: VizRequest, pending = false): string {
 /**
  * One request: its outcome mark, an optional label, and `data-testid="request-<id>"`. Positioned with
  * a translate so a moving request changes one attribute per frame. Focusable and clickable when
- * `onSelect` is given.
+ * `onSelect` is given. Memoised: a mark whose props are the same (same request object, same place)
+ * is not rendered again when its view is.
  */
-export function RequestMark({
+export const RequestMark = memo(function RequestMark({
   request,
   x,
   y,
@@ -104,4 +105,4 @@ export function RequestMark({
       )}
     </g>
   );
-}
+});

@@ -5,7 +5,9 @@ import { createPlaygroundStore, defaultInputs, simulationOf } from '../../src/st
 import type { PlaygroundStoreApi } from '../../src/store';
 import { PlaygroundProvider } from '../../src/store/react';
 import { LanesPanel } from '../../src/ui/LanesPanel';
+import { requestsNear } from '../../src/ui/requests';
 import { formatDuration } from '../../src/viz/format';
+import { run } from './sim-fixtures';
 
 afterEach(cleanup);
 
@@ -130,5 +132,34 @@ describe('LanesPanel while the clock plays', () => {
     expect(resetText(1)).toBe(`resets in ${formatDuration(500)}`);
     act(() => store.getState().stepBy(100));
     expect(resetText(1)).toBe(`resets in ${formatDuration(400)}`);
+  });
+});
+
+describe('requestsNear', () => {
+  const result = run(
+    [{ kind: 'leaky-bucket', rate: 5, rateUnit: 'r/s', burst: 3, delay: 1 }],
+    [{ kind: 'constant', ratePerSec: 20, startMs: 0, endMs: 10_000 }],
+    10_000,
+  );
+
+  it('hands out the same object for a row still in range on the next frame', () => {
+    const first = requestsNear(result, 0, 4000, 400);
+    const next = requestsNear(result, 0, 4016, 400);
+    const byId = new Map(first.map((r) => [r.id, r]));
+    const shared = next.filter((r) => byId.has(r.id));
+    expect(shared.length).toBeGreaterThan(80);
+    for (const r of shared) expect(r).toBe(byId.get(r.id));
+  });
+
+  it('reused rows say what a fresh read of the same run says', () => {
+    requestsNear(result, 0, 4000, 400);
+    const reused = requestsNear(result, 0, 4500, 400);
+    const fresh = run(
+      [{ kind: 'leaky-bucket', rate: 5, rateUnit: 'r/s', burst: 3, delay: 1 }],
+      [{ kind: 'constant', ratePerSec: 20, startMs: 0, endMs: 10_000 }],
+      10_000,
+    );
+    expect(reused).toEqual(requestsNear(fresh, 0, 4500, 400));
+    expect(new Set(reused.map((r) => r.outcome))).toEqual(new Set(['admit', 'delay', 'reject']));
   });
 });
