@@ -1,17 +1,5 @@
-import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
-
-/**
- * Browser tests run in Debian's Chromium (`apt-get install chromium`); Playwright downloads no
- * browser here. CHROMIUM_PATH overrides the binary.
- */
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(executablePath)) {
-  throw new Error(
-    `No Chromium at ${executablePath}. Install Debian's: sudo apt-get install -y chromium ` +
-      '(or set CHROMIUM_PATH to another Chromium binary).',
-  );
-}
+import { CHROMIUM_ARGS, chromiumPath } from './tests/chromium';
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -33,21 +21,8 @@ export default defineConfig({
     timezoneId: 'UTC',
     colorScheme: 'light',
     launchOptions: {
-      executablePath,
-      args: [
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--font-render-hinting=none',
-        // Rasterise everything, in one pass, before a frame is drawn: without these, anti-aliased
-        // edges of composited layers (the sticky clock bar) differed by one level between runs.
-        '--disable-partial-raster',
-        '--run-all-compositor-stages-before-draw',
-        '--disable-checker-imaging',
-      ],
+      executablePath: chromiumPath(),
+      args: [...CHROMIUM_ARGS],
     },
   },
   webServer: {

@@ -12,6 +12,9 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: true,
   },
+  // The only SSR build is `npm run bench`'s: node's ESM loader cannot take named imports from
+  // lz-string (CommonJS) when it is left external, so the config codec bundles it.
+  ssr: { noExternal: ['lz-string'] },
   test: {
     include: ['tests/{core,sim,config,export,ui}/**/*.test.{ts,tsx}'],
     environment: 'node',

@@ -4,7 +4,7 @@
  * identity check is enough.
  */
 import { SimulationInputError, seekerFor, simulate, validateRun } from '../sim';
-import type { ScenarioIssue, SimLimiter, SimResult } from '../sim';
+import type { ScenarioIssue, SimLimiter, SimResult, SimState } from '../sim';
 import type { PlaygroundInputs } from './types';
 
 export type SimOutcome =
@@ -48,6 +48,22 @@ export function simulationOf(inputs: RunInputs): SimOutcome {
     outcome,
   };
   return outcome;
+}
+
+let lastState: { result: SimResult; tMs: number; key: string; state: SimState } | null = null;
+
+/**
+ * Every lane's state at whole-ms `tMs` for `key` (the result's shared seeker), the last one cached:
+ * the lanes in view each ask for it in the same frame.
+ */
+export function stateAtTime(result: SimResult, tMs: number, key: string): SimState {
+  const t = Math.floor(tMs);
+  if (lastState?.result === result && lastState.tMs === t && lastState.key === key) {
+    return lastState.state;
+  }
+  const state = seekerFor(result).stateAt(t, key);
+  lastState = { result, tMs: t, key, state };
+  return state;
 }
 
 export { seekerFor };

@@ -1,17 +1,19 @@
-import { useId } from 'react';
+import { useId, useRef } from 'react';
 import type { SimResult } from '../sim';
-import { usePlaygroundShallow } from '../store/react';
+import { usePlaygroundApi, usePlaygroundShallow } from '../store/react';
 import { DelayHistogram, LoadChart, PeakChart } from '../viz/charts';
 import { displayName } from './algorithms';
 import { NumberField } from './fields';
+import { useDrawTime, useOnScreen } from './hooks';
 import { Measured } from './Measured';
 import { problemWith } from './scenarioEdit';
 
 /** Load over time, the worst burst in any W, and the delays, for the limiter being edited. */
 export function ChartsPanel({ result }: { result: SimResult }) {
   const id = useId();
+  const ref = useRef<HTMLElement>(null);
+  const onScreen = useOnScreen(ref);
   const s = usePlaygroundShallow((st) => ({
-    tMs: st.tMs,
     activeLane: st.activeLane,
     scenario: st.scenario,
     setChartWindow: st.setChartWindow,
@@ -20,7 +22,7 @@ export function ChartsPanel({ result }: { result: SimResult }) {
   const laneResult = result.lanes[lane];
   if (laneResult === undefined) return null;
   return (
-    <section className="panel charts-panel" aria-labelledby={`${id}-heading`}>
+    <section ref={ref} className="panel charts-panel" aria-labelledby={`${id}-heading`}>
       <div className="charts-head">
         <h2 id={`${id}-heading`}>
           Charts{' '}
@@ -35,15 +37,27 @@ export function ChartsPanel({ result }: { result: SimResult }) {
           onCommit={s.setChartWindow}
         />
       </div>
-      <div className="charts-grid">
-        <Measured>
-          {(w) => <LoadChart result={result} lane={lane} tMs={s.tMs} width={w} />}
-        </Measured>
-        <Measured>
-          {(w) => <PeakChart result={result} lane={lane} tMs={s.tMs} width={w} />}
-        </Measured>
-        <Measured>{(w) => <DelayHistogram result={result} lane={lane} width={w} />}</Measured>
-      </div>
+      <ChartsGrid result={result} lane={lane} onScreen={onScreen} />
     </section>
+  );
+}
+
+/** The charts themselves: only they follow the clock (their cursor), not the head and its field. */
+function ChartsGrid({
+  result,
+  lane,
+  onScreen,
+}: {
+  result: SimResult;
+  lane: number;
+  onScreen: boolean;
+}) {
+  const tMs = useDrawTime(usePlaygroundApi(), onScreen);
+  return (
+    <div className="charts-grid">
+      <Measured>{(w) => <LoadChart result={result} lane={lane} tMs={tMs} width={w} />}</Measured>
+      <Measured>{(w) => <PeakChart result={result} lane={lane} tMs={tMs} width={w} />}</Measured>
+      <Measured>{(w) => <DelayHistogram result={result} lane={lane} width={w} />}</Measured>
+    </div>
   );
 }

@@ -1,10 +1,10 @@
-import { useState } from 'react';
-import type { SimResult, SimState } from '../sim';
-import { seekerFor } from '../store';
-import { usePlayground, usePlaygroundShallow } from '../store/react';
+import { useCallback, useRef, useState } from 'react';
+import type { SimResult } from '../sim';
+import { stateAtTime } from '../store';
+import { usePlayground, usePlaygroundApi, usePlaygroundShallow } from '../store/react';
 import { LimiterView } from '../viz';
 import { ALGORITHMS, displayName } from './algorithms';
-import { useElementWidth, usePrefersReducedMotion } from './hooks';
+import { useDrawTime, useElementWidth, useOnScreen, usePrefersReducedMotion } from './hooks';
 import { requestsNear } from './requests';
 
 /** Virtual ms a request takes per leg of the request-flow strip. */
@@ -12,18 +12,19 @@ const TRAVEL_MS = 400;
 
 /**
  * The animated limiters at the current time: the active one, or every one in compare mode, all on
- * the same clock. Re-renders every frame while playing: this is what draws per frame.
+ * the same clock. Each lane re-renders every frame while playing and on screen: this is what draws
+ * per frame.
  */
 export function LanesPanel({ result }: { result: SimResult }) {
-  const { tMs, mode, activeLane, inspectKey } = usePlaygroundShallow((s) => ({
-    tMs: s.tMs,
+  const { mode, activeLane, inspectKey } = usePlaygroundShallow((s) => ({
     mode: s.mode,
     activeLane: s.activeLane,
     inspectKey: s.inspectKey,
   }));
   const key =
-    inspectKey !== null && result.keyNames.includes(inspectKey) ? inspectKey : result.keyNames[0];
-  const state = seekerFor(result).stateAt(Math.floor(tMs), key);
+    inspectKey !== null && result.keyNames.includes(inspectKey)
+      ? inspectKey
+      : (result.keyNames[0] as string);
   const lanes =
     mode === 'compare'
       ? result.lanes.map((_, i) => i)
@@ -35,8 +36,7 @@ export function LanesPanel({ result }: { result: SimResult }) {
           key={lane}
           result={result}
           lane={lane}
-          state={state}
-          tMs={tMs}
+          stateKey={key}
           compact={lanes.length > 1}
         />
       ))}
@@ -47,20 +47,24 @@ export function LanesPanel({ result }: { result: SimResult }) {
 function LaneView({
   result,
   lane,
-  state,
-  tMs,
+  stateKey,
   compact,
 }: {
   result: SimResult;
   lane: number;
-  state: SimState;
-  tMs: number;
+  /** The key whose state is drawn. */
+  stateKey: string;
   compact: boolean;
 }) {
+  const api = usePlaygroundApi();
   const select = usePlayground((s) => s.select);
+  const onSelectRequest = useCallback((row: number) => select({ lane, row }), [select, lane]);
   const reducedMotion = usePrefersReducedMotion();
   const [ref, width] = useElementWidth<HTMLDivElement>();
+  const articleRef = useRef<HTMLElement>(null);
+  const tMs = useDrawTime(api, useOnScreen(articleRef));
   const [store, setStore] = useState(0);
+  const state = stateAtTime(result, tMs, stateKey);
   const laneResult = result.lanes[lane];
   const laneState = state.lanes[lane];
   if (laneResult === undefined || laneState === undefined) return null;
@@ -80,6 +84,7 @@ function LaneView({
     );
   return (
     <article
+      ref={articleRef}
       className={`lane${compact ? ' is-compact' : ''}`}
       aria-label={`${laneResult.name}: ${info.system}`}
     >
@@ -120,7 +125,7 @@ function LaneView({
             reducedMotion={reducedMotion}
             width={Math.min(width, 900)}
             travelMs={TRAVEL_MS}
-            onSelectRequest={(row) => select({ lane, row })}
+            onSelectRequest={onSelectRequest}
           />
         )}
       </div>

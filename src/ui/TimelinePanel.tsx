@@ -1,12 +1,14 @@
+import { useRef } from 'react';
 import type { SimResult } from '../sim';
-import { usePlaygroundShallow } from '../store/react';
+import { usePlaygroundApi, usePlaygroundShallow } from '../store/react';
 import { Timeline } from '../viz';
-import { useElementWidth } from './hooks';
+import { useDrawTime, useElementWidth, useOnScreen } from './hooks';
 
 /** Every request of the shown lanes on the run's time axis; drag or use the arrows to scrub. */
 export function TimelinePanel({ result }: { result: SimResult }) {
+  const sectionRef = useRef<HTMLElement>(null);
+  const tMs = useDrawTime(usePlaygroundApi(), useOnScreen(sectionRef));
   const s = usePlaygroundShallow((st) => ({
-    tMs: st.tMs,
     mode: st.mode,
     activeLane: st.activeLane,
     selected: st.selected,
@@ -19,13 +21,13 @@ export function TimelinePanel({ result }: { result: SimResult }) {
       ? result.lanes.map((_, i) => i)
       : [Math.min(s.activeLane, result.lanes.length - 1)];
   return (
-    <section className="panel timeline-panel" aria-label="Timeline">
+    <section ref={sectionRef} className="panel timeline-panel" aria-label="Timeline">
       <div ref={ref}>
         {width > 0 && (
           <Timeline
             result={result}
             lanes={lanes}
-            tMs={s.tMs}
+            tMs={tMs}
             width={width}
             selected={s.selected}
             onSeek={s.seek}

@@ -1,9 +1,19 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import type { RefObject } from 'react';
+import type { PlaygroundStoreApi } from '../store';
 
 const REDUCED = '(prefers-reduced-motion: reduce)';
 
+// One query for the page: its snapshot is read on every render of every lane, every frame, and
+// window.matchMedia parses the query each time it is called.
+let reducedQuery: MediaQueryList | undefined;
+function reduced(): MediaQueryList {
+  reducedQuery ??= window.matchMedia(REDUCED);
+  return reducedQuery;
+}
+
 function subscribeReduced(onChange: () => void): () => void {
-  const query = window.matchMedia(REDUCED);
+  const query = reduced();
   query.addEventListener('change', onChange);
   return () => query.removeEventListener('change', onChange);
 }
@@ -12,9 +22,48 @@ function subscribeReduced(onChange: () => void): () => void {
 export function usePrefersReducedMotion(): boolean {
   return useSyncExternalStore(
     subscribeReduced,
-    () => window.matchMedia(REDUCED).matches,
+    () => reduced().matches,
     () => false,
   );
+}
+
+/**
+ * Whether `ref`'s element is on screen or within `marginPx` of it (true until measured, and where
+ * there is no IntersectionObserver).
+ */
+export function useOnScreen(ref: RefObject<Element | null>, marginPx = 400): boolean {
+  const [onScreen, setOnScreen] = useState(true);
+  useEffect(() => {
+    const node = ref.current;
+    if (node === null || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        const entry = entries.at(-1);
+        if (entry !== undefined) setOnScreen(entry.isIntersecting);
+      },
+      { rootMargin: `${marginPx}px 0px` },
+    );
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [ref, marginPx]);
+  return onScreen;
+}
+
+/**
+ * The virtual time for a drawing that re-renders every frame while the clock plays, read from the
+ * store. Off screen (`onScreen` false) and playing, the clock's ticks do not re-render it: nobody
+ * sees those frames, and six lanes below the fold cost more than the one in view. It catches up
+ * when it comes on screen and whenever the clock stops, so a paused page draws the exact time.
+ */
+export function useDrawTime(api: PlaygroundStoreApi, onScreen: boolean): number {
+  const subscribe = useCallback(
+    (onChange: () => void) =>
+      api.subscribe((s, prev) => {
+        if (onScreen || !s.playing || !prev.playing) onChange();
+      }),
+    [api, onScreen],
+  );
+  return useSyncExternalStore(subscribe, () => api.getState().tMs);
 }
 
 /** The content width of an element, kept up to date (0 until measured). */

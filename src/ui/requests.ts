@@ -20,9 +20,14 @@ export function lookbackMs(config: AlgorithmConfig): number {
   }
 }
 
+/** The last rows handed out per result and lane, so the next frame's overlap reuses them. */
+const handedOut = new WeakMap<SimResult, Map<number, { start: number; rows: VizRequest[] }>>();
+
 /**
  * The requests of `lane` that arrived in [tMs − lookback, tMs + aheadMs], newest `maxRows` of them,
- * as the views draw them (id = row in the lane).
+ * as the views draw them (id = row in the lane). A row is the same object as in the previous call
+ * for this lane, while it stays in range: a memoised mark then sees the same request from one frame
+ * to the next. Read only.
  */
 export function requestsNear(
   result: SimResult,
@@ -37,8 +42,19 @@ export function requestsNear(
   const [start0, end] = rowRange(c, tMs - lookbackMs(l.config), tMs + aheadMs + 1);
   const start = Math.max(start0, end - maxRows);
   const status = rejectStatus(l.config);
+  let lanes = handedOut.get(result);
+  if (lanes === undefined) {
+    lanes = new Map();
+    handedOut.set(result, lanes);
+  }
+  const previous = lanes.get(lane);
   const out: VizRequest[] = [];
   for (let row = start; row < end; row += 1) {
+    const kept = previous?.rows[row - previous.start];
+    if (kept !== undefined) {
+      out.push(kept);
+      continue;
+    }
     const code = c.outcome[row] as number;
     const wait = c.waitMs[row] as number;
     const arrivalMs = c.arrivalMs[row] as number;
@@ -55,5 +71,6 @@ export function requestsNear(
       attempt: c.attempt[row] as number,
     });
   }
+  lanes.set(lane, { start, rows: out });
   return out;
 }

@@ -6,6 +6,7 @@ import { TimeAxis } from './TimeAxis';
 import { VizSvg } from './VizSvg';
 import { clamp, finite, formatCount, formatDuration, px } from './format';
 import { requestsOfKey, stackColumns } from './requests';
+import { slide } from './slide';
 import type { AlgorithmViewProps } from './types';
 
 const HEIGHT = 196;
@@ -76,8 +77,11 @@ export function FixedWindowView({
         rejected: inside.filter((r) => r.outcome === 'reject').length,
       };
     });
-    const marks = stackColumns(visible, (r) => x(r.arrivalMs), 7);
-    return { x, windows, marks, ticks: windows.map((win) => win.start) };
+    // The marks slide with the axis in a group of their own (see slide.ts); the axis spans 2.5
+    // windows, so the group's base time moves every 8 windows.
+    const sliding = slide(nowMs, x(nowMs), (x1 - x0) / span, 8 * W);
+    const marks = stackColumns(visible, (r) => sliding.at(r.arrivalMs), 7, sliding.zeroPx);
+    return { x, windows, marks, sliding, ticks: windows.map((win) => win.start) };
   }, [W, w, nowMs, requests, i.key, i.windowStartMs, i.count, x1]);
 
   const { x } = model;
@@ -144,18 +148,20 @@ export function FixedWindowView({
           );
         })}
         <path className="rl-limit-line" d={`M${x0},${TANK_TOP}H${px(x1)}`} />
-        {model.marks
-          .filter((m) => m.level < MAX_STACK)
-          .map(({ item: r, x: mx, level }) => (
-            <RequestMark
-              key={r.id}
-              request={r}
-              x={finite(mx)}
-              y={MARKS_Y + 8 - level * 8}
-              size={7}
-              onSelect={onSelectRequest}
-            />
-          ))}
+        <g transform={`translate(${model.sliding.shiftPx},0)`}>
+          {model.marks
+            .filter((m) => m.level < MAX_STACK)
+            .map(({ item: r, x: mx, level }) => (
+              <RequestMark
+                key={r.id}
+                request={r}
+                x={finite(mx)}
+                y={MARKS_Y + 8 - level * 8}
+                size={7}
+                onSelect={onSelectRequest}
+              />
+            ))}
+        </g>
       </g>
       <TimeAxis scale={x} y={AXIS_Y} ticks={model.ticks} format={formatDuration} />
       <path className="rl-now" data-testid="now-line" d={`M${nowX},${TANK_TOP - 4}V${AXIS_Y}`} />

@@ -6,6 +6,7 @@ import { TimeAxis } from './TimeAxis';
 import { VizSvg } from './VizSvg';
 import { clamp, finite, formatDuration, formatOffset, formatTokens, px } from './format';
 import { requestsOfKey, stackColumns } from './requests';
+import { slide } from './slide';
 import type { AlgorithmViewProps } from './types';
 
 type Inspection = AlgorithmViewProps<'gcra'>['inspection'];
@@ -76,8 +77,10 @@ export function GcraView({
     const arrivals = requestsOfKey(requests, i.key).filter(
       (r) => r.arrivalMs >= d0 && r.arrivalMs <= nowMs,
     );
-    const marks = stackColumns(arrivals, (r) => x(r.arrivalMs - nowMs), 7);
-    return { x, dividers, marks, ticks: x.ticks(w < 420 ? 3 : 5) };
+    // The arrivals slide left in a group of their own (see slide.ts).
+    const sliding = slide(nowMs, x(0), (x1 - x0) / (1.08 * span + 0.22 * span), 10 * span);
+    const marks = stackColumns(arrivals, (r) => sliding.at(r.arrivalMs), 7, sliding.zeroPx);
+    return { x, dividers, marks, sliding, ticks: x.ticks(w < 420 ? 3 : 5) };
   }, [tau, T, x1, nowMs, requests, i.key, w]);
 
   const { x } = model;
@@ -170,7 +173,7 @@ export function GcraView({
         </text>
       </g>
 
-      <g className="rl-arrivals">
+      <g className="rl-arrivals" transform={`translate(${model.sliding.shiftPx},0)`}>
         {model.marks
           .filter((m) => m.level < 3)
           .map(({ item: r, x: mx, level }) => (

@@ -1,3 +1,4 @@
+import { memo, useCallback } from 'react';
 import type { KeyboardEvent } from 'react';
 import { OutcomeMark } from './OutcomeMark';
 import { px } from './format';
@@ -40,9 +41,10 @@ export function describeRequest(r: VizRequest, pending = false): string {
 /**
  * One request: its outcome mark, an optional label, and `data-testid="request-<id>"`. Positioned with
  * a translate so a moving request changes one attribute per frame. Focusable and clickable when
- * `onSelect` is given.
+ * `onSelect` is given. Memoised: a mark whose props are the same (same request object, same place)
+ * is not rendered again when its view is.
  */
-export function RequestMark({
+export const RequestMark = memo(function RequestMark({
   request,
   x,
   y,
@@ -55,12 +57,19 @@ export function RequestMark({
   pending = false,
 }: RequestMarkProps) {
   const interactive = onSelect !== undefined;
-  const onKeyDown = (e: KeyboardEvent<SVGGElement>) => {
-    if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      onSelect?.(request.id);
-    }
-  };
+  // Handlers keep their identity while the mark moves: a new onClick makes React write the
+  // element's onclick again on every frame, for every mark.
+  const id = request.id;
+  const onClick = useCallback(() => onSelect?.(id), [onSelect, id]);
+  const onKeyDown = useCallback(
+    (e: KeyboardEvent<SVGGElement>) => {
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        onSelect?.(id);
+      }
+    },
+    [onSelect, id],
+  );
   const gap = size / 2 + 3;
   return (
     <g
@@ -73,7 +82,7 @@ export function RequestMark({
       role={interactive ? 'button' : undefined}
       tabIndex={interactive ? 0 : undefined}
       aria-label={interactive ? describeRequest(request, pending) : undefined}
-      onClick={interactive ? () => onSelect(request.id) : undefined}
+      onClick={interactive ? onClick : undefined}
       onKeyDown={interactive ? onKeyDown : undefined}
     >
       {/* A larger transparent target: small marks are hard to hit on a phone. */}
@@ -96,4 +105,4 @@ export function RequestMark({
       )}
     </g>
   );
-}
+});

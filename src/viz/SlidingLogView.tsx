@@ -13,6 +13,7 @@ import {
   px,
 } from './format';
 import { requestsOfKey, stackColumns } from './requests';
+import { slide } from './slide';
 import type { AlgorithmViewProps } from './types';
 
 const HEIGHT = 220;
@@ -62,21 +63,33 @@ export function SlidingLogView({
       .range([x0, x1])
       .clamp(true);
     const xOf = (ms: number) => offset(ms - nowMs);
-    // Entries at the same pixel stack upwards.
+    // Entries and arrivals slide left in a group of their own (see slide.ts); one outside the
+    // axis (after a clock jump) is pinned to its edge, drawn where the axis puts it.
+    const sliding = slide(nowMs, offset(0), (x1 - x0) / (0.12 * W + 1.3 * W), 10 * W);
+    const inGroup = (ms: number) =>
+      ms - nowMs >= -1.3 * W && ms - nowMs <= 0.12 * W
+        ? sliding.at(ms)
+        : px(xOf(ms) - sliding.shiftPx);
+    // Entries at the same pixel stack upwards (3 px columns that slide with them).
     const heights = new Map<number, number>();
-    const entries = i.entries.map((e, k) => {
-      const ex = px(xOf(e));
-      const bin = Math.round(ex / 3);
+    // Keyed by time (and rank among equal times), not by index: when the oldest entry leaves,
+    // the others keep their elements instead of each taking its neighbour's.
+    const entries: Array<{ id: string; e: number; x: number; level: number }> = [];
+    for (let k = 0, rank = 0; k < i.entries.length; k += 1) {
+      const e = i.entries[k] as number;
+      rank = k > 0 && i.entries[k - 1] === e ? rank + 1 : 0;
+      const ex = inGroup(e);
+      const bin = Math.round((ex - sliding.zeroPx) / 3);
       const n = heights.get(bin) ?? 0;
       heights.set(bin, n + 1);
-      return { k, e, x: ex, level: n };
-    });
+      entries.push({ id: `${e}:${rank}`, e, x: ex, level: n });
+    }
     const d0 = nowMs - 1.3 * W;
     const arrivals = requestsOfKey(requests, i.key).filter(
       (r) => r.arrivalMs >= d0 && r.arrivalMs <= nowMs,
     );
-    const marks = stackColumns(arrivals, (r) => xOf(r.arrivalMs), 7);
-    return { offset, xOf, entries, marks, ticks: offset.ticks(w < 420 ? 3 : 5) };
+    const marks = stackColumns(arrivals, (r) => sliding.at(r.arrivalMs), 7, sliding.zeroPx);
+    return { offset, xOf, sliding, entries, marks, ticks: offset.ticks(w < 420 ? 3 : 5) };
   }, [W, w, x1, nowMs, i.entries, requests, i.key]);
 
   const label = describeSlidingLog(i);
@@ -120,12 +133,12 @@ export function SlidingLogView({
         </text>
       </g>
 
-      <g className="rl-log">
+      <g className="rl-log" transform={`translate(${model.sliding.shiftPx},0)`}>
         {model.entries
           .filter((e) => e.level < STACK)
           .map((e) => (
             <circle
-              key={e.k}
+              key={e.id}
               className="rl-entry"
               data-testid="log-entry"
               data-time={e.e}
@@ -134,14 +147,14 @@ export function SlidingLogView({
               r={ENTRY / 2}
             />
           ))}
-        {overflow > 0 && (
-          <text className="rl-small" x={px(bx1 - 8)} y={46} textAnchor="end">
-            +{formatCount(overflow)} stacked
-          </text>
-        )}
       </g>
+      {overflow > 0 && (
+        <text className="rl-small" x={px(bx1 - 8)} y={46} textAnchor="end">
+          +{formatCount(overflow)} stacked
+        </text>
+      )}
 
-      <g className="rl-arrivals">
+      <g className="rl-arrivals" transform={`translate(${model.sliding.shiftPx},0)`}>
         {model.marks
           .filter((m) => m.level < 2)
           .map(({ item: r, x: mx, level }) => (

@@ -108,17 +108,22 @@ export function flowPhase(
 
 /**
  * Stacks marks that would land on the same pixel column: each gets a `level` (0 at the baseline, 1
- * above it, …). Input order is kept within a column.
+ * above it, …). Input order is kept within a column. Columns are `columnPx` wide and start at
+ * `originPx` (default 0). On an axis that slides with the clock, pass where t = 0 is drawn: the
+ * columns then slide with the marks, and a mark keeps its level (and its element) from frame to
+ * frame instead of hopping between columns fixed to the screen.
  */
 export function stackColumns<T>(
   items: readonly T[],
   xOf: (item: T) => number,
   columnPx = 6,
+  originPx = 0,
 ): Array<{ item: T; x: number; level: number }> {
   const heights = new Map<number, number>();
+  const origin = Number.isFinite(originPx) ? originPx : 0;
   return items.map((item) => {
     const x = xOf(item);
-    const bin = Math.round((Number.isFinite(x) ? x : 0) / columnPx);
+    const bin = Math.round(((Number.isFinite(x) ? x : 0) - origin) / columnPx);
     const level = heights.get(bin) ?? 0;
     heights.set(bin, level + 1);
     return { item, x, level };

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { flowPhase, laneOf, matchReleases, stackColumns } from '../../src/viz/requests';
+import { slide } from '../../src/viz/slide';
 import type { VizRequest } from '../../src/viz';
 
 function req(over: Partial<VizRequest> & Pick<VizRequest, 'id' | 'arrivalMs'>): VizRequest {
@@ -97,5 +98,57 @@ describe('layout helpers', () => {
   it('stackColumns stacks marks on the same pixel column', () => {
     const s = stackColumns([10, 10.5, 30, 10], (x) => x, 6);
     expect(s.map((m) => m.level)).toEqual([0, 1, 0, 2]);
+  });
+
+  it('stackColumns with an origin: columns start there', () => {
+    // 6 px columns from x = 2: [−1, 5) and [5, 11) once rounded; 4.9 and 5.1 fall apart.
+    expect(stackColumns([4.9, 5.1, 3], (x) => x, 6, 2).map((m) => m.level)).toEqual([0, 0, 1]);
+    expect(stackColumns([4.9, 5.1, 3], (x) => x, 6).map((m) => m.level)).toEqual([0, 1, 2]);
+  });
+
+  it('stackColumns: marks and origin sliding together keep every level', () => {
+    // Whole-ms arrivals at 1 px per ms on a 7 px grid: no mark sits on a column boundary.
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 2000 }), { maxLength: 60 }),
+        fc.integer({ min: -5000, max: 5000 }),
+        (times, shift) => {
+          const sorted = [...times].sort((a, b) => a - b);
+          const at = (offset: number) =>
+            stackColumns(sorted, (t) => t + offset, 7, offset).map((m) => m.level);
+          expect(at(shift)).toEqual(at(0));
+        },
+      ),
+    );
+  });
+
+  it('slide: the group plus the position in it is where the axis draws t, to 0.1 px', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 86_400_000 }),
+        fc.integer({ min: -3000, max: 3000 }),
+        fc.double({ min: -500, max: 1500, noNaN: true }),
+        fc.double({ min: 0.001, max: 5, noNaN: true }),
+        // A period of at most 20,000 px (the views use under 8,000): px() clamps at 100,000.
+        fc.integer({ min: 1, max: 20_000 }),
+        (nowMs, dt, nowPx, pxPerMs, periodPx) => {
+          const s = slide(nowMs, nowPx, pxPerMs, Math.max(1, Math.floor(periodPx / pxPerMs)));
+          const t = nowMs + dt;
+          expect(Math.abs(s.shiftPx + s.at(t) - (nowPx + dt * pxPerMs))).toBeLessThanOrEqual(
+            0.1001,
+          );
+        },
+      ),
+    );
+  });
+
+  it('slide: within one period a time keeps its place in the group while the clock moves', () => {
+    const a = slide(12_000, 600, 0.34, 8000);
+    const b = slide(15_999, 600, 0.34, 8000);
+    expect(b.at(11_500)).toBe(a.at(11_500));
+    expect(b.shiftPx).toBeCloseTo(a.shiftPx - 3999 * 0.34, 1);
+    // The next period moves the base: positions change once, the drawing does not.
+    const c = slide(16_000, 600, 0.34, 8000);
+    expect(c.shiftPx + c.at(11_500)).toBeCloseTo(600 + (11_500 - 16_000) * 0.34, 1);
   });
 });

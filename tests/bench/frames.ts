@@ -1,0 +1,530 @@
+/**
+ * Frame bench (issue 4, "Numbers"): the built playground in headless Chromium.
+ * 1. Six limiters in compare mode, 200 requests/s of constant traffic, playing at 1×, at the top
+ *    of the page and scrolled to the middle lanes: the intervals between animation frames, the
+ *    main-thread work of each frame (timed in the page), and a short trace of the main thread's
+ *    tasks per frame with their CPU time.
+ * 2. The default page: a parameter changed through its input, timed from the input event to the
+ *    end of the first frame that draws the new result, 30 times.
+ * How to read it: headless Chromium here ticks rAF at 60 Hz (the idle line checks), so an interval
+ * is a whole number of ticks: p95 16.7 ms means at least 95 % of frames made their tick. Work per
+ * frame says how much of the 16.7 ms a frame used. The machine's other load stretches wall times;
+ * the traced CPU time does not include waiting for a core.
+ * Prints figures; asserts nothing. Needs dist/ (`npm run bench` builds it first).
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { chromium } from '@playwright/test';
+import type { Browser, CDPSession, Page } from '@playwright/test';
+import { defaultConfig, encodeConfig } from '../../src/config';
+import type { PlaygroundConfig } from '../../src/config';
+import { CHROMIUM_ARGS, chromiumPath } from '../chromium';
+
+/** One frame at 60 Hz, the budget. */
+const FRAME_MS = 1000 / 60;
+/** rAF times are display ticks give or take 0.2 ms: this much slack keeps jitter out of "over". */
+const TICK_SLACK_MS = 0.5;
+/** How long frames are recorded on the compare page. */
+const RECORD_MS = 10_000;
+/** Frames to let pass after the page settles, before recording (JIT warm-up, first layouts). */
+const WARMUP_MS = 2000;
+/** How long frames are recorded scrolled down to the middle lanes. */
+const SCROLLED_MS = 5000;
+/** How long the compare page is traced after each recording (tracing slows it a little). */
+const TRACE_MS = 3000;
+/** Parameter changes timed on the default page. */
+const CHANGES = 30;
+
+/** The compare page: each algorithm tuned to 100 r/s against 200 r/s, so each one admits, delays
+ * (nginx) and rejects while it plays. */
+export function compareConfig(): PlaygroundConfig {
+  const base = defaultConfig();
+  return {
+    ...base,
+    limiters: [
+      {
+        config: { kind: 'token-bucket', maxTokens: 100, tokensPerFill: 100, fillIntervalMs: 1000 },
+      },
+      { config: { kind: 'leaky-bucket', rate: 100, rateUnit: 'r/s', burst: 20, delay: 10 } },
+      { config: { kind: 'fixed-window', limit: 100, windowMs: 1000 } },
+      { config: { kind: 'sliding-log', limit: 100, windowMs: 1000 } },
+      { config: { kind: 'sliding-window-counter', limit: 100, windowMs: 1000 } },
+      { config: { kind: 'gcra', count: 100, periodMs: 1000, burst: 20 } },
+    ],
+    scenario: {
+      ...base.scenario,
+      sources: [{ kind: 'constant', ratePerSec: 200, startMs: 0, endMs: 60_000 }],
+    },
+    view: { ...base.view, untilMs: 60_000, tMs: 0, paused: false, speed: 1, mode: 'compare' },
+  };
+}
+
+function quantile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? 0;
+}
+
+const ms = (x: number): string => `${x.toFixed(1)} ms`;
+
+/** "median 16.7 ms, p95 …, p99 …, max …" for a list of durations. */
+function spread(values: readonly number[]): string {
+  const s = [...values].sort((a, b) => a - b);
+  return (
+    `median ${ms(quantile(s, 0.5))}, p95 ${ms(quantile(s, 0.95))}, ` +
+    `p99 ${ms(quantile(s, 0.99))}, max ${ms(s.at(-1) ?? 0)}`
+  );
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** `vite preview` of dist/ on a free 127.0.0.1 port, in a child process; resolves once it answers. */
+async function startPreview(distDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const vite = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin');
+  const child = spawn(
+    process.execPath,
+    [
+      join(vite, 'vite.js'),
+      'preview',
+      '--outDir',
+      distDir,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--strictPort',
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const url = `http://127.0.0.1:${port}/`;
+  const deadline = performance.now() + 20_000;
+  while (performance.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`vite preview exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return { child, url };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill();
+  throw new Error(`vite preview did not answer at ${url} within 20 s`);
+}
+
+/** One recorded frame, in page time (ms). */
+interface FrameRecord {
+  /** The frame's time as rAF reports it (its begin-frame time, aligned to the display's ticks). */
+  ts: number;
+  /** When the frame's first rAF callback ran: its task on the main thread had begun. */
+  start: number;
+  /** When a message posted at `start` was handled: the frame's task (rAF callbacks, React,
+   * style, layout, paint, commit) had finished. 0 if it had not come yet when read. */
+  end: number;
+}
+
+/**
+ * Runs in the page before its scripts: a rAF loop registered before the app's, so its callback
+ * runs first in every frame, records each frame's start, and posts itself a message that is
+ * handled once the frame's task is over. Recording starts when `__frameBench.on` is set.
+ */
+function frameRecorder(): void {
+  const bench = { on: false, frames: [] as FrameRecord[] };
+  const open: FrameRecord[] = [];
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    const frame = open.shift();
+    if (frame !== undefined) frame.end = performance.now();
+  };
+  const loop = (ts: number) => {
+    // Re-registered first, so it stays ahead of callbacks the app registers in this frame.
+    requestAnimationFrame(loop);
+    if (!bench.on) return;
+    const frame = { ts, start: performance.now(), end: 0 };
+    bench.frames.push(frame);
+    open.push(frame);
+    channel.port2.postMessage(null);
+  };
+  requestAnimationFrame(loop);
+  (window as unknown as { __frameBench: typeof bench }).__frameBench = bench;
+}
+
+/** rAF intervals on a blank page: does headless Chromium tick at 60 Hz here, or unthrottled? */
+async function idleCadence(page: Page): Promise<number[]> {
+  await page.setContent('<p>idle</p>');
+  return page.evaluate(
+    (durationMs) =>
+      new Promise<number[]>((resolve) => {
+        const times: number[] = [];
+        const step = (ts: number) => {
+          times.push(ts);
+          if (ts - (times[0] ?? ts) < durationMs) requestAnimationFrame(step);
+          else resolve(times.slice(1).map((t, i) => t - (times[i] ?? t)));
+        };
+        requestAnimationFrame(step);
+      }),
+    1000,
+  );
+}
+
+type Metrics = Record<string, number>;
+
+async function metrics(cdp: CDPSession): Promise<Metrics> {
+  const { metrics: list } = await cdp.send('Performance.getMetrics');
+  return Object.fromEntries(list.map((m) => [m.name, m.value]));
+}
+
+/** What `recordFrames` measured. */
+export interface FrameStats {
+  frames: FrameRecord[];
+  /** CDP Performance metrics before and after the recording (durations in s, cumulative). */
+  before: Metrics;
+  after: Metrics;
+  /** The clock readout when the recording ended. */
+  clock: string;
+}
+
+/**
+ * Opens `link` (which must play) in a fresh `page` with the frame recorder, waits for the fonts
+ * and lets it play WARMUP_MS (compiling, first layouts).
+ */
+export async function openPlaying(page: Page, link: string): Promise<void> {
+  await page.addInitScript(frameRecorder);
+  await page.goto(link);
+  await page.evaluate(() => document.fonts.ready);
+  await page.locator('.lane').first().waitFor();
+  await page.waitForTimeout(WARMUP_MS);
+}
+
+/** Records every frame of a page opened with `openPlaying` for `recordMs`. */
+export async function recordFrames(page: Page, recordMs: number): Promise<FrameStats> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const before = await metrics(cdp);
+  await page.evaluate(() => {
+    const bench = (window as unknown as { __frameBench: { on: boolean; frames: FrameRecord[] } })
+      .__frameBench;
+    bench.frames = [];
+    bench.on = true;
+  });
+  await page.waitForTimeout(recordMs);
+  const after = await metrics(cdp);
+  const { frames, clock } = await page.evaluate(() => {
+    const bench = (window as unknown as { __frameBench: { on: boolean; frames: FrameRecord[] } })
+      .__frameBench;
+    bench.on = false;
+    const clock = document.querySelector('[aria-label="Virtual time"]')?.textContent ?? '?';
+    return { frames: bench.frames, clock };
+  });
+  await cdp.detach();
+  return { frames: frames.filter((f) => f.end > 0), before, after, clock };
+}
+
+/** Prints the figures of a recording; returns the p95 work per frame (ms). */
+/** Prints the figures of a recording; returns the p95 rAF interval and p95 work per frame (ms). */
+export function printFrames({ frames, before, after }: FrameStats): {
+  p95IntervalMs: number;
+  p95WorkMs: number;
+} {
+  const intervals = frames.slice(1).map((f, i) => f.ts - (frames[i] as FrameRecord).ts);
+  const work = frames.map((f) => f.end - f.start);
+  const spanMs = (frames.at(-1)?.ts ?? 0) - (frames[0]?.ts ?? 0);
+  const ticks = Math.round(spanMs / FRAME_MS) + 1;
+  const over = (values: number[]) => values.filter((v) => v > FRAME_MS + TICK_SLACK_MS).length;
+  const p95 = (values: number[]) =>
+    quantile(
+      [...values].sort((a, b) => a - b),
+      0.95,
+    );
+  console.log(
+    `  ${(spanMs / 1000).toFixed(1)} s: ${frames.length} frames drawn of ${ticks} display ticks (${ticks - frames.length} skipped)`,
+  );
+  console.log(`  rAF interval: ${spread(intervals)}; ${over(intervals)} over ${ms(FRAME_MS)}`);
+  console.log(
+    `  work per frame (its first rAF callback → its task done): ${spread(work)}; ${over(work)} over ${ms(FRAME_MS)}`,
+  );
+  const d = (name: string) => ((after[name] ?? 0) - (before[name] ?? 0)) * 1000;
+  const perFrame = (name: string) => ms(d(name) / Math.max(1, frames.length));
+  console.log(
+    `  main thread per frame (CDP Performance metrics, averages): all tasks ${perFrame('TaskDuration')}, ` +
+      `of which script ${perFrame('ScriptDuration')}, style ${perFrame('RecalcStyleDuration')}, ` +
+      `layout ${perFrame('LayoutDuration')}; ${after.Nodes ?? 0} DOM nodes`,
+  );
+  return { p95IntervalMs: p95(intervals), p95WorkMs: p95(work) };
+}
+
+/** A trace event as Chromium reports it (only the fields read here; times in µs). */
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string };
+}
+
+/** Main-thread time of one frame in a trace: wall and the thread's CPU time, ms. */
+export interface TracedFrame {
+  wallMs: number;
+  cpuMs: number;
+}
+
+/**
+ * Traces the playing page for `ms` (Chrome's `toplevel` tasks and its main-thread frame marks) and
+ * splits the renderer main thread's tasks into frames: every task from one BeginMainThreadFrame
+ * to the next counts for the first. The CPU time (the thread's own clock) leaves out the time the
+ * thread waited for a core, which the shared cores here make large and uneven.
+ */
+export async function traceFrames(page: Page, ms: number): Promise<TracedFrame[]> {
+  const cdp = await page.context().newCDPSession(page);
+  const events: TraceEvent[] = [];
+  cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as TraceEvent[])));
+  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.start', {
+    traceConfig: {
+      includedCategories: ['toplevel', 'disabled-by-default-devtools.timeline.frame'],
+    },
+    transferMode: 'ReportEvents',
+  });
+  await page.waitForTimeout(ms);
+  await cdp.send('Tracing.end');
+  await complete;
+  await cdp.detach();
+
+  // The renderer main thread that drew frames (other renderers may be in the trace).
+  const marks = new Map<string, number[]>();
+  for (const e of events) {
+    if (e.name !== 'BeginMainThreadFrame') continue;
+    const thread = `${e.pid}/${e.tid}`;
+    marks.set(thread, [...(marks.get(thread) ?? []), e.ts]);
+  }
+  const [thread, starts] = [...marks].sort((a, b) => b[1].length - a[1].length)[0] ?? ['', []];
+  const tasks = events
+    .filter(
+      (e) =>
+        `${e.pid}/${e.tid}` === thread &&
+        e.ph === 'X' &&
+        e.name === 'ThreadControllerImpl::RunTask' &&
+        e.dur !== undefined,
+    )
+    .sort((a, b) => a.ts - b.ts);
+  starts.sort((a, b) => a - b);
+  const frames: TracedFrame[] = starts.slice(0, -1).map(() => ({ wallMs: 0, cpuMs: 0 }));
+  let end = -Infinity;
+  let f = -1;
+  for (const task of tasks) {
+    if (task.ts < end) continue; // nested in the task before
+    end = task.ts + (task.dur ?? 0);
+    // The frame mark sits inside its task: a task belongs to the last mark before its end.
+    while (f + 1 < starts.length && (starts[f + 1] as number) <= end) f += 1;
+    const frame = frames[f];
+    if (frame === undefined) continue;
+    frame.wallMs += (task.dur ?? 0) / 1000;
+    frame.cpuMs += (task.tdur ?? task.dur ?? 0) / 1000;
+  }
+  return frames;
+}
+
+/** Records, prints, traces; returns the p95 figures of the recording. */
+async function measureHere(page: Page, recordMs: number, traceMs: number) {
+  const stats = await recordFrames(page, recordMs);
+  const p95 = printFrames(stats);
+  const traced = await traceFrames(page, traceMs);
+  console.log(
+    `  traced ${(traceMs / 1000).toFixed(0)} s more (${traced.length} frames): main-thread tasks per frame ` +
+      `${spread(traced.map((t) => t.wallMs))}; their CPU time ${spread(traced.map((t) => t.cpuMs))}`,
+  );
+  console.log(`  (clock at ${stats.clock})`);
+  return p95;
+}
+
+async function compareFrames(page: Page, url: string): Promise<void> {
+  await openPlaying(page, `${url}?${encodeConfig(compareConfig())}`);
+  console.log(
+    'compare mode, six limiters, 200 r/s constant, playing at 1× from t = 0, top of the page ' +
+      '(clock, timeline, first lane in view):',
+  );
+  const top = await measureHere(page, RECORD_MS, TRACE_MS);
+  // Lanes are ~430 px tall: at 800 px two are in view at most. The third and fourth (fixed window
+  // and sliding log) draw the most marks.
+  await page
+    .locator('.lane')
+    .nth(2)
+    .evaluate((lane) => lane.scrollIntoView());
+  await page.waitForTimeout(500);
+  console.log('the same, scrolled to the third and fourth lanes:');
+  const scrolled = await measureHere(page, SCROLLED_MS, TRACE_MS);
+  // Within TICK_SLACK_MS of the budget counts as within: rAF times jitter by a few tenths.
+  const verdict = (p: number) =>
+    `${ms(p)} (${p <= FRAME_MS + TICK_SLACK_MS ? 'within' : 'over'} ${ms(FRAME_MS)})`;
+  for (const [where, p] of [
+    ['at the top', top],
+    ['scrolled', scrolled],
+  ] as const) {
+    console.log(
+      `p95 frame time ${where}: rAF interval ${verdict(p.p95IntervalMs)}, work per frame ${verdict(p.p95WorkMs)}`,
+    );
+  }
+}
+
+/** One timed parameter change, in page time (ms). */
+interface ChangeRecord {
+  /** The capturing `input` listener on window ran. */
+  t0: number;
+  /** A mutation showed the new value in the limiter view (React had committed). */
+  commit: number;
+  /** The first frame after the input already drew the new value. */
+  inFirstFrame: boolean;
+  /** The start of the frame's task that first drew it, and its end. */
+  frameStart: number;
+  end: number;
+}
+
+/**
+ * Runs in the page: times the next `input` event until the limiter view shows `expected`, then
+ * until the end of the first frame that draws it.
+ */
+function armChange(expected: string): Promise<ChangeRecord> {
+  return new Promise((resolve) => {
+    const view = () => document.querySelector('[data-testid="limiter-view"]');
+    const shows = () => view()?.textContent?.includes(expected) === true;
+    const onInput = () => {
+      window.removeEventListener('input', onInput, true);
+      const record: ChangeRecord = {
+        t0: performance.now(),
+        commit: 0,
+        inFirstFrame: false,
+        frameStart: 0,
+        end: 0,
+      };
+      const observer = new MutationObserver(() => {
+        if (record.commit === 0 && shows()) {
+          record.commit = performance.now();
+          observer.disconnect();
+        }
+      });
+      observer.observe(document.body, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+        attributes: true,
+      });
+      let first = true;
+      const frame = () => {
+        const start = performance.now();
+        const drawn = shows();
+        if (first) record.inFirstFrame = drawn;
+        first = false;
+        if (!drawn) {
+          requestAnimationFrame(frame);
+          return;
+        }
+        record.frameStart = start;
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => {
+          record.end = performance.now();
+          observer.disconnect();
+          resolve(record);
+        };
+        channel.port2.postMessage(null);
+      };
+      requestAnimationFrame(frame);
+    };
+    window.addEventListener('input', onInput, true);
+  });
+}
+
+async function parameterLatency(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}?v=1&paused`);
+  await page.evaluate(() => document.fonts.ready);
+  const input = page.getByLabel('max_tokens');
+  await input.waitFor();
+  const records: ChangeRecord[] = [];
+  // One untimed change first: the first run of the new config's code paths compiles them.
+  for (let i = -1; i < CHANGES; i += 1) {
+    const value = 11 + i + 1;
+    const armed = page.evaluate(armChange, `/ ${value} tokens`);
+    await input.fill(String(value));
+    const record = await armed;
+    if (i >= 0) records.push(record);
+    await page.waitForTimeout(50);
+  }
+  const script = records.map((r) => r.commit - r.t0);
+  const toPainted = records.map((r) => r.end - r.t0);
+  const work = records.map((r) => r.commit - r.t0 + (r.end - r.frameStart));
+  const first = records.filter((r) => r.inFirstFrame).length;
+  const p95 = quantile(
+    [...work].sort((a, b) => a - b),
+    0.95,
+  );
+  console.log(
+    `parameter change on the default page (max_tokens through its input, ${CHANGES} times)`,
+  );
+  console.log(`  input → new result in the DOM (re-simulate + React render): ${spread(script)}`);
+  console.log(`  input → end of the frame that draws it: ${spread(toPainted)}`);
+  console.log(`  main-thread work (the above + that frame's style/layout/paint): ${spread(work)}`);
+  console.log(
+    `  drawn in the first frame after the input: ${first} of ${records.length}; ` +
+      `work p95 ${ms(p95)} ${p95 <= FRAME_MS ? '≤' : '>'} ${ms(FRAME_MS)} (one frame)`,
+  );
+}
+
+/** The whole frame bench against the site built in `distDir` (default dist/). */
+export async function runFrameBench(distDir = 'dist'): Promise<void> {
+  if (!existsSync(join(distDir, 'index.html'))) {
+    throw new Error(`No ${distDir}/index.html: build the site first (npm run bench does).`);
+  }
+  const began = performance.now();
+  let preview: ChildProcess | null = null;
+  let browser: Browser | null = null;
+  try {
+    const started = await startPreview(distDir);
+    preview = started.child;
+    browser = await chromium.launch({ executablePath: chromiumPath(), args: [...CHROMIUM_ARGS] });
+    console.log(
+      `Frames: headless Chromium ${browser.version()}, 1280×800, vite preview of ${distDir}/ (frame budget ${ms(FRAME_MS)}); ` +
+        `load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores (other work here slows every figure)`,
+    );
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      deviceScaleFactor: 1,
+      locale: 'en-US',
+      timezoneId: 'UTC',
+    });
+    const idlePage = await context.newPage();
+    const idle = await idleCadence(idlePage);
+    await idlePage.close();
+    const sorted = [...idle].sort((a, b) => a - b);
+    const aligned = Math.abs(quantile(sorted, 0.5) - FRAME_MS) < 1;
+    console.log(
+      `  idle page rAF interval: median ${ms(quantile(sorted, 0.5))}, min ${ms(sorted[0] ?? 0)} → ` +
+        (aligned
+          ? 'frames tick at 60 Hz: an interval is a whole number of ticks, so it shows skipped frames, not how long a frame took (work per frame does)'
+          : 'rAF is not held to 60 Hz here: an interval is the time a frame took'),
+    );
+    // One page at a time: a page left open would go on playing and take CPU from the next.
+    const comparePage = await context.newPage();
+    await compareFrames(comparePage, started.url);
+    await comparePage.close();
+    await parameterLatency(await context.newPage(), started.url);
+  } finally {
+    await browser?.close();
+    preview?.kill();
+    console.log(`  (frame bench took ${((performance.now() - began) / 1000).toFixed(1)} s)`);
+  }
+}

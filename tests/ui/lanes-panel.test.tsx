@@ -1,0 +1,165 @@
+// @vitest-environment jsdom
+import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createPlaygroundStore, defaultInputs, simulationOf } from '../../src/store';
+import type { PlaygroundStoreApi } from '../../src/store';
+import { PlaygroundProvider } from '../../src/store/react';
+import { LanesPanel } from '../../src/ui/LanesPanel';
+import { requestsNear } from '../../src/ui/requests';
+import { formatDuration } from '../../src/viz/format';
+import { run } from './sim-fixtures';
+
+afterEach(cleanup);
+
+/** The IntersectionObservers the page made, so a test can move an element off or on screen. */
+const observers: Array<{ callback: IntersectionObserverCallback; targets: Element[] }> = [];
+
+function setOnScreen(target: Element, onScreen: boolean): void {
+  for (const o of observers) {
+    if (!o.targets.includes(target)) continue;
+    const entry = { target, isIntersecting: onScreen } as IntersectionObserverEntry;
+    act(() => o.callback([entry], {} as IntersectionObserver));
+  }
+}
+
+beforeAll(() => {
+  // jsdom measures nothing: every element is 600 px wide, and intersections come from the test.
+  globalThis.ResizeObserver = class {
+    constructor(private readonly callback: ResizeObserverCallback) {}
+    observe(target: Element) {
+      const entry = { target, contentRect: { width: 600 } } as ResizeObserverEntry;
+      this.callback([entry], this);
+    }
+    unobserve() {}
+    disconnect() {}
+  };
+  globalThis.IntersectionObserver = class {
+    private readonly entry: { callback: IntersectionObserverCallback; targets: Element[] };
+    constructor(callback: IntersectionObserverCallback) {
+      this.entry = { callback, targets: [] };
+      observers.push(this.entry);
+    }
+    observe(target: Element) {
+      this.entry.targets.push(target);
+    }
+    unobserve() {}
+    disconnect() {
+      this.entry.targets = [];
+    }
+  } as unknown as typeof IntersectionObserver;
+  if (typeof window.matchMedia !== 'function') {
+    Object.defineProperty(window, 'matchMedia', {
+      configurable: true,
+      value: (query: string) => ({
+        matches: false,
+        media: query,
+        addEventListener: () => undefined,
+        removeEventListener: () => undefined,
+      }),
+    });
+  }
+});
+
+/** Two fixed windows (1 s and 3 s) side by side, 10 requests/s for 20 s. */
+function compareStore(): PlaygroundStoreApi {
+  const inputs = defaultInputs();
+  inputs.limiters = [
+    { config: { kind: 'fixed-window', limit: 5, windowMs: 1000 } },
+    { config: { kind: 'fixed-window', limit: 5, windowMs: 3000 } },
+  ];
+  inputs.scenario = {
+    ...inputs.scenario,
+    sources: [{ kind: 'constant', ratePerSec: 10, startMs: 0, endMs: 20_000 }],
+  };
+  inputs.mode = 'compare';
+  return createPlaygroundStore(inputs);
+}
+
+function renderLanes(store: PlaygroundStoreApi) {
+  const sim = simulationOf(store.getState());
+  if (!sim.ok) throw new Error('the test scenario must simulate');
+  render(
+    <PlaygroundProvider store={store}>
+      <LanesPanel result={sim.result} />
+    </PlaygroundProvider>,
+  );
+  const lanes = screen.getAllByRole('article');
+  const resetText = (lane: number) =>
+    within(lanes[lane] as HTMLElement).getByTestId('window-reset').textContent;
+  return { lanes, resetText };
+}
+
+describe('LanesPanel while the clock plays', () => {
+  it('lanes on screen draw every tick; one off screen waits, and catches up on pause', () => {
+    const store = compareStore();
+    act(() => store.getState().seek(1000));
+    const { lanes, resetText } = renderLanes(store);
+    expect(resetText(0)).toBe(`resets in ${formatDuration(1000)}`);
+    expect(resetText(1)).toBe(`resets in ${formatDuration(2000)}`);
+
+    setOnScreen(lanes[1] as HTMLElement, false);
+    act(() => store.getState().play());
+    act(() => store.getState().tick(50));
+    act(() => store.getState().tick(50));
+    expect(store.getState().tMs).toBe(1100);
+    expect(resetText(0)).toBe(`resets in ${formatDuration(900)}`);
+    // Off screen: still the frame from before it left.
+    expect(resetText(1)).toBe(`resets in ${formatDuration(2000)}`);
+
+    act(() => store.getState().pause());
+    expect(resetText(1)).toBe(`resets in ${formatDuration(1900)}`);
+  });
+
+  it('a lane that comes back on screen draws the current time at once', () => {
+    const store = compareStore();
+    act(() => store.getState().seek(1000));
+    const { lanes, resetText } = renderLanes(store);
+    setOnScreen(lanes[1] as HTMLElement, false);
+    act(() => store.getState().play());
+    act(() => store.getState().tick(80));
+    expect(resetText(1)).toBe(`resets in ${formatDuration(2000)}`);
+    setOnScreen(lanes[1] as HTMLElement, true);
+    expect(resetText(1)).toBe(`resets in ${formatDuration(1920)}`);
+    act(() => store.getState().tick(80));
+    expect(resetText(1)).toBe(`resets in ${formatDuration(1840)}`);
+  });
+
+  it('paused, an off-screen lane follows every seek', () => {
+    const store = compareStore();
+    const { lanes, resetText } = renderLanes(store);
+    setOnScreen(lanes[1] as HTMLElement, false);
+    act(() => store.getState().seek(2500));
+    expect(resetText(1)).toBe(`resets in ${formatDuration(500)}`);
+    act(() => store.getState().stepBy(100));
+    expect(resetText(1)).toBe(`resets in ${formatDuration(400)}`);
+  });
+});
+
+describe('requestsNear', () => {
+  const result = run(
+    [{ kind: 'leaky-bucket', rate: 5, rateUnit: 'r/s', burst: 3, delay: 1 }],
+    [{ kind: 'constant', ratePerSec: 20, startMs: 0, endMs: 10_000 }],
+    10_000,
+  );
+
+  it('hands out the same object for a row still in range on the next frame', () => {
+    const first = requestsNear(result, 0, 4000, 400);
+    const next = requestsNear(result, 0, 4016, 400);
+    const byId = new Map(first.map((r) => [r.id, r]));
+    const shared = next.filter((r) => byId.has(r.id));
+    expect(shared.length).toBeGreaterThan(80);
+    for (const r of shared) expect(r).toBe(byId.get(r.id));
+  });
+
+  it('reused rows say what a fresh read of the same run says', () => {
+    requestsNear(result, 0, 4000, 400);
+    const reused = requestsNear(result, 0, 4500, 400);
+    const fresh = run(
+      [{ kind: 'leaky-bucket', rate: 5, rateUnit: 'r/s', burst: 3, delay: 1 }],
+      [{ kind: 'constant', ratePerSec: 20, startMs: 0, endMs: 10_000 }],
+      10_000,
+    );
+    expect(reused).toEqual(requestsNear(fresh, 0, 4500, 400));
+    expect(new Set(reused.map((r) => r.outcome))).toEqual(new Set(['admit', 'delay', 'reject']));
+  });
+});
