@@ -4,6 +4,7 @@
  */
 import type { ScaleLinear } from 'd3-scale';
 import { finite, px } from '../format';
+import { TimeAxis } from '../TimeAxis';
 
 /** The plot area inside a chart of a given size (px). */
 export interface ChartBox {
@@ -173,5 +174,39 @@ export function EmptyPlot({ box, lines }: { box: ChartBox; lines: readonly strin
         </text>
       ))}
     </g>
+  );
+}
+
+/**
+ * The bottom of a chart over time: the time axis, its title, and the current time as a line when
+ * `tMs` is given.
+ */
+export function XTimeAxis({
+  scale,
+  box,
+  ticks,
+  format,
+  title,
+  tMs,
+}: {
+  scale: ScaleLinear<number, number>;
+  box: ChartBox;
+  ticks: readonly number[];
+  format: (ms: number) => string;
+  title: string;
+  tMs?: number | undefined;
+}) {
+  return (
+    <>
+      <TimeAxis scale={scale} y={box.bottom} ticks={ticks} format={format} />
+      <XTitle box={box}>{title}</XTitle>
+      {tMs !== undefined && (
+        <path
+          className="rl-now"
+          data-testid="chart-now"
+          d={`M${px(scale(tMs))},${px(box.top)}V${px(box.bottom)}`}
+        />
+      )}
+    </>
   );
 }

@@ -5,10 +5,9 @@ import { max } from 'd3-array';
 import { format } from 'd3-format';
 import type { LaneResult, SimResult } from '../../sim';
 import { VizSvg } from '../VizSvg';
-import { TimeAxis } from '../TimeAxis';
 import { clamp, finite, px } from '../format';
 import { formatSeconds, timeTicks } from '../timeTicks';
-import { EmptyPlot, Legend, XTitle, YAxis, chartBox, legendLines } from './ChartParts';
+import { EmptyPlot, Legend, XTimeAxis, YAxis, chartBox, legendLines } from './ChartParts';
 import type { LegendItem } from './ChartParts';
 
 /** One interval of the load chart: rates in requests per second over [startMs, endMs). */
@@ -198,20 +197,14 @@ export function LoadChart({
           ))}
         </>
       )}
-      <TimeAxis
+      <XTimeAxis
         scale={model.x}
-        y={box.bottom}
+        box={box}
         ticks={model.ticks.ticks}
         format={model.ticks.format}
+        title="virtual time"
+        tMs={t}
       />
-      <XTitle box={box}>virtual time</XTitle>
-      {t !== undefined && (
-        <path
-          className="rl-now"
-          data-testid="chart-now"
-          d={`M${px(model.x(t))},${px(box.top)}V${px(box.bottom)}`}
-        />
-      )}
     </VizSvg>
   );
 }

@@ -6,11 +6,10 @@ import { format } from 'd3-format';
 import { peakWindow } from '../../sim';
 import type { PeakWindow, SimResult } from '../../sim';
 import { VizSvg } from '../VizSvg';
-import { TimeAxis } from '../TimeAxis';
 import { clamp, finite, formatCount, formatDecimal, formatDuration, px } from '../format';
 import { backendTimes, nominalLimit, passedTimes, rollingMax } from '../laneSeries';
 import { formatInstant, timeTicks } from '../timeTicks';
-import { EmptyPlot, Legend, XTitle, YAxis, chartBox, legendLines } from './ChartParts';
+import { EmptyPlot, Legend, XTimeAxis, YAxis, chartBox, legendLines } from './ChartParts';
 import type { LegendItem } from './ChartParts';
 
 /** Props of `<PeakChart>`. */
@@ -240,20 +239,14 @@ export function PeakChart({
           </g>
         </>
       )}
-      <TimeAxis
+      <XTimeAxis
         scale={model.x}
-        y={box.bottom}
+        box={box}
         ticks={model.ticks.ticks}
         format={model.ticks.format}
+        title="virtual time (end of the interval)"
+        tMs={t}
       />
-      <XTitle box={box}>virtual time (end of the interval)</XTitle>
-      {t !== undefined && (
-        <path
-          className="rl-now"
-          data-testid="chart-now"
-          d={`M${px(model.x(t))},${px(box.top)}V${px(box.bottom)}`}
-        />
-      )}
     </VizSvg>
   );
 }
