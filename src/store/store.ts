@@ -1,11 +1,10 @@
 import { createStore } from 'zustand/vanilla';
 import type { AlgorithmKind } from '../core';
-import { MAX_MANUAL_TIMES, MAX_UNTIL_MS } from '../sim';
-import type { Scenario, TrafficSource } from '../sim';
+import { MAX_MANUAL_TIMES, MAX_UNTIL_MS, nextEventAfter, rowRange } from '../sim';
+import type { Scenario, SimResult, TrafficSource } from '../sim';
 import { DEFAULT_LIMITERS, SPEEDS, defaultInputs, inputsOf } from './defaults';
 import { experimentById } from '../config/experiments';
 import { simulationOf } from './derived';
-import { nextEventAfter } from '../sim';
 import type { PlaygroundInputs, PlaygroundState, PlaygroundStore } from './types';
 
 /** At most this much real time passes in one frame: a tab coming back from the background resumes. */
@@ -15,6 +14,18 @@ export const MAX_LIMITERS = 6;
 
 function clampTime(tMs: number, untilMs: number): number {
   return Math.min(Math.max(0, tMs), untilMs);
+}
+
+/** The last row of `lane` that is a first attempt from source `source` arriving at `atMs`, or −1. */
+function lastRowOf(result: SimResult, lane: number, source: number, atMs: number): number {
+  const columns = result.lanes[lane]?.columns;
+  if (columns === undefined) return -1;
+  const [start, end] = rowRange(columns, atMs, atMs + 1);
+  for (let row = end - 1; row >= start; row -= 1) {
+    const origin = columns.origin[row] as number;
+    if (columns.attempt[row] === 1 && result.arrivals.source[origin] === source) return row;
+  }
+  return -1;
 }
 
 function initialState(inputs: PlaygroundInputs): PlaygroundState {
@@ -107,6 +118,12 @@ export function createPlaygroundStore(inputs: PlaygroundInputs = defaultInputs()
         // A request fired at the very end would fall outside the run: the run grows to hold it.
         if (at >= untilMs) set({ untilMs: Math.min(MAX_UNTIL_MS, at + 5000) });
         withSources(sources);
+        // Show what happened to it: the last request just fired is selected for the inspector.
+        const after = get();
+        const sim = simulationOf(after);
+        const lane = Math.min(after.activeLane, after.limiters.length - 1);
+        const row = sim.ok ? lastRowOf(sim.result, lane, index, at) : -1;
+        if (row >= 0) set({ selected: { lane, row } });
       },
       startStream: (ratePerSec) => {
         const { scenario, tMs, untilMs, streamSource } = get();

@@ -79,6 +79,8 @@ describe('TrafficPanel', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Fire 10 at once' }));
     const manual = store.getState().scenario.sources.find((s) => s.kind === 'manual');
     expect(manual).toEqual({ kind: 'manual', timesMs: Array(11).fill(500) });
+    // The last request fired is selected, so the inspector shows what happened to it.
+    expect(store.getState().selected).toEqual({ lane: 0, row: 10 });
   });
 
   it('starts and stops a stream at a rate', async () => {
