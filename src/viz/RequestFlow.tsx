@@ -55,6 +55,9 @@ function grid(items: Placed[], x0: number, y0: number, width: number, rows: numb
  * limiter until their release, rejected ones bounce back to the client with their status and
  * `Retry-After`. With `reducedMotion` nothing travels: each request sits in the box it is in.
  */
+/** Most requests drawn on their way in (the count of all of them is in the legend). */
+const MAX_INCOMING = 16;
+
 export function RequestFlow({
   nowMs,
   requests,
@@ -78,12 +81,19 @@ export function RequestFlow({
       const phase = flowPhase(r, nowMs, travelMs, lingerMs);
       if (phase !== null) placed.push({ request: r, phase });
     }
-    // Newest first; waiting requests come before all others so the queue is never cut.
-    placed.sort((a, b) => {
-      const wa = a.phase.phase === 'waiting' ? 0 : 1;
-      const wb = b.phase.phase === 'waiting' ? 0 : 1;
-      return wa - wb || byArrival(b.request, a.request);
-    });
+    const incomingTotal = placed.filter((p) => p.phase.phase === 'incoming').length;
+    // Waiting requests first, so the queue is never cut; then the decided ones, newest first; then
+    // those on their way in, nearest to the limiter first and at most MAX_INCOMING of them, so a
+    // fast stream still leaves room to see what the limiter decided (and fewer marks move per frame).
+    const rank = (p: Placed) =>
+      p.phase.phase === 'waiting' ? 0 : p.phase.phase === 'incoming' ? 2 : 1;
+    placed.sort(
+      (a, b) =>
+        rank(a) - rank(b) ||
+        (rank(a) === 2 ? byArrival(a.request, b.request) : byArrival(b.request, a.request)),
+    );
+    const firstIncoming = placed.findIndex((p) => rank(p) === 2);
+    if (firstIncoming >= 0) placed.splice(firstIncoming + MAX_INCOMING);
     const count = (...phases: FlowPhase['phase'][]) =>
       placed.filter((p) => phases.includes(p.phase.phase)).length;
     const rejected = placed
@@ -96,7 +106,7 @@ export function RequestFlow({
         .sort((a, b) => a.request.releaseMs - b.request.releaseMs || a.request.id - b.request.id),
       passed: count('to-backend', 'at-backend'),
       rejected: rejected.length,
-      incoming: count('incoming'),
+      incoming: incomingTotal,
       latestRejected: rejected[0],
     };
   }, [requests, nowMs, travelMs, lingerMs, maxMarks]);
