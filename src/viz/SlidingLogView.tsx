@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { scaleLinear } from 'd3-scale';
+import { DENSE_MARKS, DenseMarks } from './DenseMarks';
 import { RequestMark } from './RequestMark';
 import { TimeAxis } from './TimeAxis';
 import { VizSvg } from './VizSvg';
@@ -89,7 +90,16 @@ export function SlidingLogView({
       (r) => r.arrivalMs >= d0 && r.arrivalMs <= nowMs,
     );
     const marks = stackColumns(arrivals, (r) => sliding.at(r.arrivalMs), 7, sliding.zeroPx);
-    return { offset, xOf, sliding, entries, marks, ticks: offset.ticks(w < 420 ? 3 : 5) };
+    const shown = marks.filter((m) => m.level < 2);
+    const dense =
+      shown.length > DENSE_MARKS
+        ? shown.map(({ item, x: mx, level }) => ({
+            outcome: item.outcome,
+            x: mx,
+            y: ARRIVALS_Y + 4 - level * 8,
+          }))
+        : null;
+    return { offset, xOf, sliding, entries, shown, dense, ticks: offset.ticks(w < 420 ? 3 : 5) };
   }, [W, w, x1, nowMs, i.entries, requests, i.key]);
 
   const label = describeSlidingLog(i);
@@ -155,9 +165,10 @@ export function SlidingLogView({
       )}
 
       <g className="rl-arrivals" transform={`translate(${model.sliding.shiftPx},0)`}>
-        {model.marks
-          .filter((m) => m.level < 2)
-          .map(({ item: r, x: mx, level }) => (
+        {model.dense !== null ? (
+          <DenseMarks marks={model.dense} />
+        ) : (
+          model.shown.map(({ item: r, x: mx, level }) => (
             <RequestMark
               key={r.id}
               request={r}
@@ -166,7 +177,8 @@ export function SlidingLogView({
               size={7}
               onSelect={onSelectRequest}
             />
-          ))}
+          ))
+        )}
       </g>
       <TimeAxis scale={model.offset} y={AXIS_Y} ticks={model.ticks} format={formatOffset} />
 
