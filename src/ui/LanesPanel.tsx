@@ -5,7 +5,7 @@ import { usePlayground, usePlaygroundApi, usePlaygroundShallow } from '../store/
 import { LimiterView } from '../viz';
 import { ALGORITHMS, displayName } from './algorithms';
 import { useDrawTime, useElementWidth, useOnScreen, usePrefersReducedMotion } from './hooks';
-import { requestsNear } from './requests';
+import { requestsCompleteFromMs, requestsNear } from './requests';
 
 /** Virtual ms a request takes per leg of the request-flow strip. */
 const TRAVEL_MS = 400;
@@ -125,6 +125,7 @@ function LaneView({
             reducedMotion={reducedMotion}
             width={Math.min(width, 900)}
             travelMs={TRAVEL_MS}
+            requestsFromMs={requestsCompleteFromMs(result, lane, tMs, TRAVEL_MS) + offsetMs}
             onSelectRequest={onSelectRequest}
           />
         )}

@@ -4,13 +4,16 @@ import { OUTCOMES, OUTCOME_DELAY, OUTCOME_REJECT, rowRange } from '../sim';
 import type { SimResult } from '../sim';
 import type { VizRequest } from '../viz';
 
-/** How far back a view looks for requests to draw: about two of the algorithm's windows. */
+/**
+ * How far back a view looks for requests to draw: three windows for the window algorithms (their
+ * axes show the windows around now, starting up to 2.75 windows back), two periods otherwise.
+ */
 export function lookbackMs(config: AlgorithmConfig): number {
   switch (config.kind) {
     case 'fixed-window':
     case 'sliding-log':
     case 'sliding-window-counter':
-      return 2 * config.windowMs;
+      return 3 * config.windowMs;
     case 'token-bucket':
       return Math.max(2 * config.fillIntervalMs, 2000, config.maxDelayMs ?? 0);
     case 'leaky-bucket':
@@ -18,6 +21,28 @@ export function lookbackMs(config: AlgorithmConfig): number {
     case 'gcra':
       return Math.max(2000, Math.ceil((2 * config.periodMs * (config.burst + 1)) / config.count));
   }
+}
+
+/** Most rows handed to a view per frame (the newest). */
+export const MAX_ROWS = 1000;
+
+/**
+ * From when the rows `requestsNear` hands out are complete: the start of its look-back, or, when
+ * the newest `maxRows` cut older rows off, just after the first row kept. Views count past windows
+ * only from this time on (earlier ones are drawn as lower bounds).
+ */
+export function requestsCompleteFromMs(
+  result: SimResult,
+  lane: number,
+  tMs: number,
+  aheadMs: number,
+  maxRows = MAX_ROWS,
+): number {
+  const l = result.lanes[lane];
+  if (l === undefined) return tMs;
+  const from = tMs - lookbackMs(l.config);
+  const [start, end] = rowRange(l.columns, from, tMs + aheadMs + 1);
+  return end - start > maxRows ? (l.columns.arrivalMs[end - maxRows] as number) + 1 : from;
 }
 
 /** The last rows handed out per result and lane, so the next frame's overlap reuses them. */
@@ -34,7 +59,7 @@ export function requestsNear(
   lane: number,
   tMs: number,
   aheadMs: number,
-  maxRows = 400,
+  maxRows = MAX_ROWS,
 ): VizRequest[] {
   const l = result.lanes[lane];
   if (l === undefined) return [];

@@ -42,6 +42,7 @@ export function FixedWindowView({
   requests,
   width = 480,
   onSelectRequest,
+  requestsFromMs = Number.NEGATIVE_INFINITY,
 }: AlgorithmViewProps<'fixed-window'>) {
   const w = Math.max(300, width);
   const W = Math.max(1, i.windowMs);
@@ -74,6 +75,8 @@ export function FixedWindowView({
         start,
         current,
         future: start > i.windowStartMs,
+        // Counted from requests that may not reach back to its start: a lower bound.
+        partial: !current && start < requestsFromMs,
         admitted,
         rejected: inside.filter((r) => r.outcome === 'reject').length,
       };
@@ -92,7 +95,7 @@ export function FixedWindowView({
           }))
         : null;
     return { x, windows, shown, dense, sliding, ticks: windows.map((win) => win.start) };
-  }, [W, w, nowMs, requests, i.key, i.windowStartMs, i.count, x1]);
+  }, [W, w, nowMs, requests, i.key, i.windowStartMs, i.count, x1, requestsFromMs]);
 
   const { x } = model;
   const fillY = (count: number) =>
@@ -150,8 +153,11 @@ export function FixedWindowView({
                   textAnchor="middle"
                   data-testid="window-label"
                 >
+                  {win.partial ? '≥' : ''}
                   {formatCount(win.admitted)}/{formatCount(limit)}
-                  {win.rejected > 0 ? ` · ✕${formatCount(win.rejected)}` : ''}
+                  {win.rejected > 0
+                    ? ` · ✕${win.partial ? '≥' : ''}${formatCount(win.rejected)}`
+                    : ''}
                 </text>
               )}
             </g>

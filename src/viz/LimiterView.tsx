@@ -18,6 +18,7 @@ function AlgorithmView(props: LimiterViewProps) {
     reducedMotion: props.reducedMotion,
     ...(props.width === undefined ? {} : { width: props.width }),
     ...(props.travelMs === undefined ? {} : { travelMs: props.travelMs }),
+    ...(props.requestsFromMs === undefined ? {} : { requestsFromMs: props.requestsFromMs }),
     ...(props.onSelectRequest === undefined ? {} : { onSelectRequest: props.onSelectRequest }),
     ...(stateSize === undefined ? {} : { stateSize }),
   };

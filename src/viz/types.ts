@@ -51,6 +51,12 @@ export interface CommonViewProps {
    * Views draw requests that moved within about this long. Default 400.
    */
   travelMs?: number;
+  /**
+   * `requests` holds every request from this time on (older ones may be missing: the list was cut).
+   * Views that count past windows from `requests` show a window that starts earlier as a lower
+   * bound (≥). Default: complete.
+   */
+  requestsFromMs?: number;
   /** Called with a request's id when its mark is clicked or activated with Enter / Space. */
   onSelectRequest?: (id: number) => void;
 }

@@ -66,3 +66,23 @@ describe('DenseMarks', () => {
     expect(screen.queryAllByTestId(/^request-\d+$/).length).toBeGreaterThan(0);
   });
 });
+
+describe('a fixed window counted from a cut list of requests', () => {
+  it('shows a window that starts before the list as a lower bound', () => {
+    const f = frame({ kind: 'fixed-window', limit: 100, windowMs: 1000 }, every(0, 5, 600), 2500);
+    render(
+      <FixedWindowView
+        config={f.config as never}
+        inspection={f.inspection as never}
+        nowMs={f.nowMs}
+        requests={f.requests.filter((r) => r.arrivalMs >= 1200)}
+        requestsFromMs={1200}
+        reducedMotion={false}
+      />,
+    );
+    const labels = screen.getAllByTestId('window-label').map((l) => l.textContent);
+    // The window [1 s, 2 s) lost its first 200 ms of requests: "≥", not a made-up exact count.
+    expect(labels).toContain('≥60/100 · ✕≥100');
+    expect(labels).toContain('100/100 · ✕1'); // the current window: the limiter's own count
+  });
+});

@@ -5,7 +5,7 @@ import { createPlaygroundStore, defaultInputs, simulationOf } from '../../src/st
 import type { PlaygroundStoreApi } from '../../src/store';
 import { PlaygroundProvider } from '../../src/store/react';
 import { LanesPanel } from '../../src/ui/LanesPanel';
-import { requestsNear } from '../../src/ui/requests';
+import { requestsCompleteFromMs, requestsNear } from '../../src/ui/requests';
 import { formatDuration } from '../../src/viz/format';
 import { run } from './sim-fixtures';
 
@@ -161,5 +161,22 @@ describe('requestsNear', () => {
     );
     expect(reused).toEqual(requestsNear(fresh, 0, 4500, 400));
     expect(new Set(reused.map((r) => r.outcome))).toEqual(new Set(['admit', 'delay', 'reject']));
+  });
+});
+
+describe('requestsCompleteFromMs', () => {
+  const result = run(
+    [{ kind: 'fixed-window', limit: 10, windowMs: 1000 }],
+    [{ kind: 'constant', ratePerSec: 100, startMs: 0, endMs: 10_000 }],
+    10_000,
+  );
+
+  it('is the look-back start when every row fits, and just after the first row kept when not', () => {
+    // Three windows back from 5 s: 2000 ms; at 100 r/s that is 340 rows with the 400 ms ahead.
+    expect(requestsCompleteFromMs(result, 0, 5000, 400)).toBe(2000);
+    const kept = requestsNear(result, 0, 5000, 400, 100);
+    expect(kept).toHaveLength(100);
+    const first = kept[0]?.arrivalMs ?? Number.NaN;
+    expect(requestsCompleteFromMs(result, 0, 5000, 400, 100)).toBe(first + 1);
   });
 });
