@@ -23,8 +23,8 @@ export function lookbackMs(config: AlgorithmConfig): number {
   }
 }
 
-/** Most rows handed to a view per frame (the newest). */
-export const MAX_ROWS = 1000;
+/** Most rows handed to a view per frame (the newest): a fast stream cuts the oldest window short, shown as a lower bound. */
+export const MAX_ROWS = 400;
 
 /**
  * From when the rows `requestsNear` hands out are complete: the start of its look-back, or, when
