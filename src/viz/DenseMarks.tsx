@@ -1,6 +1,8 @@
 import { memo } from 'react';
 import type { Outcome } from '../core';
-import { px } from './format';
+import { finite, px } from './format';
+import { RequestMark } from './RequestMark';
+import type { VizRequest } from './types';
 
 /** Above this many marks a view draws them as one path per outcome (see `DenseMarks`). */
 export const DENSE_MARKS = 120;
@@ -53,3 +55,47 @@ export const DenseMarks = memo(function DenseMarks({
     </g>
   );
 });
+
+/**
+ * Request marks stacked in columns on a sliding time axis (`stackColumns` output): single,
+ * clickable marks, or `DenseMarks` when there are more than DENSE_MARKS of them. `baseY` is the
+ * bottom mark's centre; each level sits 8 px higher; levels from `maxLevel` up are not drawn.
+ */
+export function StackedMarks({
+  marks,
+  baseY,
+  maxLevel,
+  onSelect,
+}: {
+  marks: ReadonlyArray<{ item: VizRequest; x: number; level: number }>;
+  baseY: number;
+  maxLevel: number;
+  onSelect?: ((id: number) => void) | undefined;
+}) {
+  const shown = marks.filter((m) => m.level < maxLevel);
+  if (shown.length > DENSE_MARKS) {
+    return (
+      <DenseMarks
+        marks={shown.map(({ item, x, level }) => ({
+          outcome: item.outcome,
+          x: finite(x),
+          y: baseY - level * 8,
+        }))}
+      />
+    );
+  }
+  return (
+    <>
+      {shown.map(({ item: r, x, level }) => (
+        <RequestMark
+          key={r.id}
+          request={r}
+          x={finite(x)}
+          y={baseY - level * 8}
+          size={7}
+          onSelect={onSelect}
+        />
+      ))}
+    </>
+  );
+}

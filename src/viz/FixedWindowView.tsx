@@ -1,11 +1,10 @@
 import { useMemo } from 'react';
 import { scaleLinear } from 'd3-scale';
 import { range } from 'd3-array';
-import { DENSE_MARKS, DenseMarks } from './DenseMarks';
-import { RequestMark } from './RequestMark';
+import { StackedMarks } from './DenseMarks';
 import { TimeAxis } from './TimeAxis';
 import { VizSvg } from './VizSvg';
-import { clamp, finite, formatCount, formatDuration, px } from './format';
+import { clamp, formatCount, formatDuration, px } from './format';
 import { requestsOfKey, stackColumns } from './requests';
 import { slide } from './slide';
 import type { AlgorithmViewProps } from './types';
@@ -85,16 +84,7 @@ export function FixedWindowView({
     // windows, so the group's base time moves every 8 windows.
     const sliding = slide(nowMs, x(nowMs), (x1 - x0) / span, 8 * W);
     const marks = stackColumns(visible, (r) => sliding.at(r.arrivalMs), 7, sliding.zeroPx);
-    const shown = marks.filter((m) => m.level < MAX_STACK);
-    const dense =
-      shown.length > DENSE_MARKS
-        ? shown.map(({ item, x: mx, level }) => ({
-            outcome: item.outcome,
-            x: finite(mx),
-            y: MARKS_Y + 8 - level * 8,
-          }))
-        : null;
-    return { x, windows, shown, dense, sliding, ticks: windows.map((win) => win.start) };
+    return { x, windows, marks, sliding, ticks: windows.map((win) => win.start) };
   }, [W, w, nowMs, requests, i.key, i.windowStartMs, i.count, x1, requestsFromMs]);
 
   const { x } = model;
@@ -165,20 +155,12 @@ export function FixedWindowView({
         })}
         <path className="rl-limit-line" d={`M${x0},${TANK_TOP}H${px(x1)}`} />
         <g transform={`translate(${model.sliding.shiftPx},0)`}>
-          {model.dense !== null ? (
-            <DenseMarks marks={model.dense} />
-          ) : (
-            model.shown.map(({ item: r, x: mx, level }) => (
-              <RequestMark
-                key={r.id}
-                request={r}
-                x={finite(mx)}
-                y={MARKS_Y + 8 - level * 8}
-                size={7}
-                onSelect={onSelectRequest}
-              />
-            ))
-          )}
+          <StackedMarks
+            marks={model.marks}
+            baseY={MARKS_Y + 8}
+            maxLevel={MAX_STACK}
+            onSelect={onSelectRequest}
+          />
         </g>
       </g>
       <TimeAxis scale={x} y={AXIS_Y} ticks={model.ticks} format={formatDuration} />

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { scaleLinear } from 'd3-scale';
 import { OutcomeMark } from './OutcomeMark';
-import { RequestMark } from './RequestMark';
+import { StackedMarks } from './DenseMarks';
 import { TimeAxis } from './TimeAxis';
 import { VizSvg } from './VizSvg';
 import { clamp, finite, formatDuration, formatOffset, formatTokens, px } from './format';
@@ -174,18 +174,12 @@ export function GcraView({
       </g>
 
       <g className="rl-arrivals" transform={`translate(${model.sliding.shiftPx},0)`}>
-        {model.marks
-          .filter((m) => m.level < 3)
-          .map(({ item: r, x: mx, level }) => (
-            <RequestMark
-              key={r.id}
-              request={r}
-              x={mx}
-              y={ARRIVALS_Y + 6 - level * 8}
-              size={7}
-              onSelect={onSelectRequest}
-            />
-          ))}
+        <StackedMarks
+          marks={model.marks}
+          baseY={ARRIVALS_Y + 6}
+          maxLevel={3}
+          onSelect={onSelectRequest}
+        />
       </g>
 
       <TimeAxis scale={x} y={AXIS_Y} ticks={model.ticks} format={formatOffset} />

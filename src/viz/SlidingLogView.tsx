@@ -1,7 +1,6 @@
 import { useMemo } from 'react';
 import { scaleLinear } from 'd3-scale';
-import { DENSE_MARKS, DenseMarks } from './DenseMarks';
-import { RequestMark } from './RequestMark';
+import { StackedMarks } from './DenseMarks';
 import { TimeAxis } from './TimeAxis';
 import { VizSvg } from './VizSvg';
 import {
@@ -90,16 +89,7 @@ export function SlidingLogView({
       (r) => r.arrivalMs >= d0 && r.arrivalMs <= nowMs,
     );
     const marks = stackColumns(arrivals, (r) => sliding.at(r.arrivalMs), 7, sliding.zeroPx);
-    const shown = marks.filter((m) => m.level < 2);
-    const dense =
-      shown.length > DENSE_MARKS
-        ? shown.map(({ item, x: mx, level }) => ({
-            outcome: item.outcome,
-            x: mx,
-            y: ARRIVALS_Y + 4 - level * 8,
-          }))
-        : null;
-    return { offset, xOf, sliding, entries, shown, dense, ticks: offset.ticks(w < 420 ? 3 : 5) };
+    return { offset, xOf, sliding, entries, marks, ticks: offset.ticks(w < 420 ? 3 : 5) };
   }, [W, w, x1, nowMs, i.entries, requests, i.key]);
 
   const label = describeSlidingLog(i);
@@ -165,20 +155,12 @@ export function SlidingLogView({
       )}
 
       <g className="rl-arrivals" transform={`translate(${model.sliding.shiftPx},0)`}>
-        {model.dense !== null ? (
-          <DenseMarks marks={model.dense} />
-        ) : (
-          model.shown.map(({ item: r, x: mx, level }) => (
-            <RequestMark
-              key={r.id}
-              request={r}
-              x={mx}
-              y={ARRIVALS_Y + 4 - level * 8}
-              size={7}
-              onSelect={onSelectRequest}
-            />
-          ))
-        )}
+        <StackedMarks
+          marks={model.marks}
+          baseY={ARRIVALS_Y + 4}
+          maxLevel={2}
+          onSelect={onSelectRequest}
+        />
       </g>
       <TimeAxis scale={model.offset} y={AXIS_Y} ticks={model.ticks} format={formatOffset} />
 
