@@ -23,7 +23,7 @@ import { chromium } from '@playwright/test';
 import type { Browser, CDPSession, Page } from '@playwright/test';
 import { defaultConfig, encodeConfig } from '../../src/config';
 import type { PlaygroundConfig } from '../../src/config';
-import { CHROMIUM_ARGS, chromiumPath } from '../chromium';
+import { CHROMIUM_ARGS, pinnedChromium } from '../chromium';
 
 /** One frame at 60 Hz, the budget. */
 const FRAME_MS = 1000 / 60;
@@ -495,9 +495,15 @@ export async function runFrameBench(distDir = 'dist'): Promise<void> {
   try {
     const started = await startPreview(distDir);
     preview = started.child;
-    browser = await chromium.launch({ executablePath: chromiumPath(), args: [...CHROMIUM_ARGS] });
+    const pinned = await pinnedChromium();
+    browser = await chromium.launch({
+      executablePath: pinned.executablePath,
+      env: { ...process.env, ...pinned.env },
+      args: [...CHROMIUM_ARGS],
+    });
     console.log(
-      `Frames: headless Chromium ${browser.version()}, 1280×800, vite preview of ${distDir}/ (frame budget ${ms(FRAME_MS)}); ` +
+      `Frames: headless Chromium ${browser.version()} (@sparticuz/chromium ${pinned.packageVersion}` +
+        `${process.env.CHROMIUM_PATH ? `, overridden by CHROMIUM_PATH=${process.env.CHROMIUM_PATH}` : ''}), 1280×800, vite preview of ${distDir}/ (frame budget ${ms(FRAME_MS)}); ` +
         `load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores (other work here slows every figure)`,
     );
     const context = await browser.newContext({
