@@ -1,0 +1,74 @@
+/**
+ * Systems: real products (nginx, Envoy, redis-cell, Traefik, HAProxy, Kong, express-rate-limit …),
+ * each with its own parameter names, units, defaults, quirks and response, built on one algorithm of
+ * `src/core` (DESIGN.md, "Systems and algorithms"). The UI, links, exports and proofs speak systems;
+ * the core speaks algorithms.
+ *
+ * Layering: systems import core only (no React, zustand, d3, clocks or randomness), and config,
+ * export, store and ui import systems. One file per system in this folder; `index.ts` lists them.
+ *
+ * This is the shared contract the system files are written against. Extend it (add optional
+ * members); do not rename.
+ */
+import type { AlgorithmConfig, AlgorithmKind, Decision, HttpResponse } from '../core';
+
+/** A stable id, used in links (`sys=traefik`) and file names. Lower-case, `a-z0-9-`. */
+export type SystemId = string;
+
+/** Where a rule of the model comes from: a file (or a documentation page) at a version. */
+export interface SourceRef {
+  /** e.g. 'src/http/modules/ngx_http_limit_req_module.c' or a documentation URL path. */
+  file: string;
+  /** e.g. 'nginx 1.22.1', 'traefik v3.3.4', 'express-rate-limit 8.1.0'. */
+  version: string;
+  /** What this file tells (one line). */
+  what?: string;
+}
+
+/** Options of the response that belong to the limiter entry, not to the system. */
+export interface SystemResponseOptions {
+  /**
+   * The user added the standard headers (IETF `RateLimit` / `RateLimit-Policy`, `Retry-After`) to a
+   * system that does not send them by itself. Added headers are labelled as added where shown.
+   */
+  standardHeaders?: boolean;
+  /** Policy name for the standard headers. */
+  policyName?: string;
+}
+
+/** A header field with where it comes from: the system itself, or added by the user's option. */
+export interface SystemHeader {
+  name: string;
+  value: string;
+  /** True for a header the system sends only because the user added it (standardHeaders). */
+  added?: boolean;
+}
+
+/** What the client receives from this system for one decision. */
+export interface SystemResponse extends HttpResponse {
+  /** The same headers as `headers`, each marked as sent by the system or added. */
+  fields: readonly SystemHeader[];
+  /** Sources for this response's status and headers. */
+  sources: readonly SourceRef[];
+}
+
+/** A real system, modelled exactly on one core algorithm. */
+export interface SystemModel {
+  id: SystemId;
+  /** Display name, e.g. 'nginx limit_req', 'Traefik RateLimit middleware'. */
+  name: string;
+  /** The version modelled, e.g. 'nginx 1.22.1'. */
+  version: string;
+  /** The core algorithm(s) it is built on. */
+  algorithms: readonly AlgorithmKind[];
+  /** Files read to build the model, each rule's source. */
+  sources: readonly SourceRef[];
+  /** What the playground does not model, in plain words. */
+  differences: readonly string[];
+  /** The response this system sends for `decision` under `config` (status line and headers). */
+  response(
+    config: AlgorithmConfig,
+    decision: Decision,
+    options?: SystemResponseOptions,
+  ): SystemResponse;
+}
