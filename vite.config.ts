@@ -21,5 +21,8 @@ export default defineConfig({
     setupFiles: ['tests/setup.ts'],
     // Fixed zone and locale: nothing a test prints may depend on the machine it runs on.
     env: { TZ: 'UTC', LANG: 'en_US.UTF-8' },
+    // The property tests replay thousands of runs; on a loaded 2-core machine a few take longer than
+    // vitest's 5 s default. Speed is measured in `npm run bench`, not here.
+    testTimeout: 60_000,
   },
 });
