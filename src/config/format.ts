@@ -3,6 +3,7 @@
  * safe rendering of untrusted text for error messages. Parsers return null for anything that is not
  * exactly the expected form, so `1e3`, `0x10`, `NaN`, `Infinity` or ` 5` never become numbers.
  */
+import { quoteText } from '../core';
 
 /** Units a duration may be written in, largest first, with their size in ms. */
 const UNITS: ReadonlyArray<readonly [unit: string, ms: number]> = [
@@ -74,22 +75,8 @@ export function formatDecimal(n: number): string {
   return String(n);
 }
 
-/** Longest text quoted in a message, in characters. */
-const QUOTE_MAX = 40;
-
-/**
- * Untrusted text for a message: at most 40 characters (then `…`), in double quotes, with quotes,
- * backslashes, control, format (bidi overrides, zero-width) and other invisible characters escaped,
- * so what a message shows is exactly what was there. The UI shows it as text, never as HTML.
- */
-export function quoteText(text: string): string {
-  const chars = [...text];
-  const cut = chars.length > QUOTE_MAX ? `${chars.slice(0, QUOTE_MAX).join('')}…` : text;
-  return JSON.stringify(cut).replace(
-    /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}]/gu,
-    (c) => `\\u{${(c.codePointAt(0) ?? 0).toString(16)}}`,
-  );
-}
+/** Untrusted text for a message: the project's one quoting function (src/core/quote.ts). */
+export { quoteText };
 
 /** Any value for a message: text quoted, numbers and booleans as written, others by their type. */
 export function describeValue(value: unknown): string {

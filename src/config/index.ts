@@ -11,7 +11,7 @@ export { repairConfig, mergeValid, formatPath, formatRepairIssue } from './repai
 export type { PathKey, RepairIssue, RepairResult } from './repair';
 export { MAX_LINK_LENGTH, READABLE_TIMES_MAX, FOREIGN_PARAMS, URL_GRAMMAR } from './url-grammar';
 export { encodeConfig, linkFits } from './url-encode';
-export { MAX_ERRORS, decodeConfig } from './url';
+export { MAX_ERRORS, capMessages, decodeConfig } from './url';
 export type { ConfigError, DecodeResult } from './url';
 export { configKey, configsEqual, runKey, simLimiters } from './keys';
 export { formatDuration, parseDuration, quoteText } from './format';

@@ -14,7 +14,15 @@ import * as v from 'valibot';
 import type { AlgorithmKind } from '../core';
 import { DEFAULTS } from './defaults';
 import { describeValue } from './format';
-import { ALGORITHM_SCHEMAS, PlaygroundConfigSchema, SOURCE_SCHEMAS } from './schema';
+import { MAX_CLOCK_JUMPS, MAX_MANUAL_TIMES } from '../sim';
+import {
+  ALGORITHM_SCHEMAS,
+  ClockJumpSchema,
+  ManualTimeSchema,
+  PlaygroundConfigSchema,
+  listMessage,
+  SOURCE_SCHEMAS,
+} from './schema';
 import type { PlaygroundConfig, SourceKind } from './schema';
 
 export type PathKey = string | number;
@@ -39,6 +47,11 @@ export interface RepairIssue {
   replacedPath?: PathKey[];
   /** For fix 'truncated': how many items were kept. */
   kept?: number;
+  /**
+   * Further items of the same list with the same problem, each fixed the same way (removed): one
+   * issue stands for them all, so a list of 10,000 bad items is one message, not 10,000.
+   */
+  repeats?: number;
 }
 
 export interface RepairResult {
@@ -188,31 +201,58 @@ function documentOrder(root: unknown): Map<string, number> {
   const walk = (node: unknown, path: string, depth: number): void => {
     order.set(path, order.size);
     if (depth > MAX_DEPTH || typeof node !== 'object' || node === null) return;
-    for (const [key, value] of Object.entries(node)) walk(value, `${path}.${key}`, depth + 1);
+    for (const [key, value] of Object.entries(node)) {
+      // The items of a list of numbers (manual times) take the list's place: they are in order
+      // already, and 10,000 of them need no 10,000 keys.
+      if (Array.isArray(node) && (typeof value !== 'object' || value === null)) continue;
+      walk(value, `${path}.${key}`, depth + 1);
+    }
   };
   walk(root, '', 0);
   return order;
 }
 
-/** Orders paths by the place of their nearest existing part, then outer before inner. */
-function compareByOrder(
+/**
+ * The place of the nearest existing part of `path` in `order` (a part missing from the walk, such as
+ * a removed item, takes its holder's place). Computed once per path: sorting then compares numbers,
+ * so ordering n issues costs n·depth, not n·log n path joins.
+ */
+function rankOf(order: ReadonlyMap<string, number>, path: readonly PathKey[]): number {
+  const prefixes: string[] = [''];
+  for (const key of path) prefixes.push(`${prefixes[prefixes.length - 1] ?? ''}.${key}`);
+  for (let n = prefixes.length - 1; n >= 0; n -= 1) {
+    const found = order.get(prefixes[n] ?? '');
+    if (found !== undefined) return found;
+  }
+  return 0;
+}
+
+/** Sorts items by their path's place in `order`, then outer before inner, then as they came. */
+function sortByOrder<T>(
   order: ReadonlyMap<string, number>,
-  a: readonly PathKey[],
-  b: readonly PathKey[],
-): number {
-  const rank = (path: readonly PathKey[]): number => {
-    for (let n = path.length; n >= 0; n -= 1) {
-      const found = order.get(
-        path
-          .slice(0, n)
-          .map((k) => `.${k}`)
-          .join(''),
-      );
-      if (found !== undefined) return found;
-    }
-    return 0;
-  };
-  return rank(a) - rank(b) || a.length - b.length;
+  items: readonly T[],
+  pathOf: (item: T) => readonly PathKey[],
+): T[] {
+  return items
+    .map((item, i) => {
+      const path = pathOf(item);
+      return { item, i, rank: rankOf(order, path), depth: path.length };
+    })
+    .sort((a, b) => a.rank - b.rank || a.depth - b.depth || a.i - b.i)
+    .map((x) => x.item);
+}
+
+/** A path as one Map/Set key (NUL cannot appear in a schema key or an index). */
+function pathKey(path: readonly PathKey[], length = path.length): string {
+  let out = '';
+  for (let n = 0; n < length; n += 1) out += `\u0000${String(path[n])}`;
+  return out;
+}
+
+/** Whether `path` or a part holding it is in `handled`: depth² work, whatever the count. */
+function insideHandled(handled: ReadonlySet<string>, path: readonly PathKey[]): boolean {
+  for (let n = 0; n <= path.length; n += 1) if (handled.has(pathKey(path, n))) return true;
+  return false;
 }
 
 /** The keys of a valibot issue's path. */
@@ -222,10 +262,6 @@ function keysOf(issue: v.BaseIssue<unknown>): PathKey[] {
 
 function samePath(a: readonly PathKey[], b: readonly PathKey[]): boolean {
   return a.length === b.length && a.every((key, i) => b[i] === key);
-}
-
-function startsWith(path: readonly PathKey[], prefix: readonly PathKey[]): boolean {
-  return prefix.length <= path.length && prefix.every((key, i) => path[i] === key);
 }
 
 /** Removes the items marked REMOVE from every list, in place. */
@@ -244,6 +280,110 @@ function compact(node: unknown, depth = 0): void {
     return;
   }
   for (const value of Object.values(node)) compact(value, depth + 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Long lists: each item checked once, bad items removed and grouped, before the whole config
+// ---------------------------------------------------------------------------------------------
+
+/** Primitive items checked so far, by value: a list of one bad value repeated is one check. */
+type Verdicts = Map<unknown, readonly v.BaseIssue<unknown>[] | null>;
+
+/** The schema's issues for one item (null when it is valid), remembered for primitive items. */
+function itemIssues(
+  schema: v.GenericSchema,
+  item: unknown,
+  verdicts: Verdicts,
+): readonly v.BaseIssue<unknown>[] | null {
+  const primitive = typeof item !== 'object' || item === null;
+  if (primitive) {
+    const known = verdicts.get(item);
+    if (known !== undefined) return known;
+  }
+  const result = v.safeParse(schema, item);
+  const verdict = result.success ? null : result.issues;
+  if (primitive) verdicts.set(item, verdict);
+  return verdict;
+}
+
+/**
+ * Cuts one list to its first `max` items (as the length check would), checks each against
+ * `schema`, marks each failing item REMOVE, and records one issue per kind of problem (the rule and
+ * where in the item it failed) at its first item, with `repeats` for the others. Linear in the list.
+ */
+function sweepList(
+  list: unknown[],
+  schema: v.GenericSchema,
+  max: number,
+  what: string,
+  path: readonly PathKey[],
+  issues: RepairIssue[],
+): void {
+  if (list.length > max) {
+    issues.push({
+      path: [...path],
+      message: listMessage(max, what),
+      value: new Array<unknown>(list.length),
+      missing: false,
+      fix: 'truncated',
+      kept: max,
+    });
+    list.length = max;
+  }
+  const verdicts: Verdicts = new Map();
+  const groups = new Map<string, RepairIssue>();
+  for (let k = 0; k < list.length; k += 1) {
+    const item = list[k];
+    const found = itemIssues(schema, item, verdicts);
+    if (found === null) continue;
+    list[k] = REMOVE;
+    const first = found[0];
+    if (first === undefined) continue;
+    const inner = keysOf(first);
+    const missing = first.path?.[first.path.length - 1]?.origin === 'key';
+    const message = missing ? 'is missing' : first.message;
+    const kind = `${inner.join('\u0000')}\u0001${message}`;
+    const group = groups.get(kind);
+    if (group !== undefined) {
+      group.repeats = (group.repeats ?? 0) + 1;
+      continue;
+    }
+    const itemPath = [...path, k];
+    const issue: RepairIssue = {
+      path: [...itemPath, ...inner],
+      message,
+      value: missing ? undefined : first.input,
+      missing,
+      fix: 'removed',
+      ...(inner.length > 0 ? { replacedPath: itemPath } : {}),
+    };
+    groups.set(kind, issue);
+    issues.push(issue);
+  }
+  if (groups.size > 0) compact(list);
+}
+
+/**
+ * The long lists of a config (manual times, clock jumps: up to 10,000 items each) checked item by
+ * item before the whole config is: each failing item is removed, as the repair loop would remove
+ * it, but its problem is grouped with the same problem of other items, and the whole-config check
+ * then meets only valid items. Without it, 10,000 bad items were 10,000 schema issues per round.
+ */
+function sweepLists(config: unknown, issues: RepairIssue[]): void {
+  if (!isObject(config) || !isObject(config.scenario)) return;
+  const { sources, clock } = config.scenario;
+  if (Array.isArray(sources)) {
+    sources.forEach((source: unknown, i) => {
+      if (isObject(source) && source.kind === 'manual' && Array.isArray(source.timesMs)) {
+        const path = ['scenario', 'sources', i, 'timesMs'];
+        sweepList(source.timesMs, ManualTimeSchema, MAX_MANUAL_TIMES, 'times', path, issues);
+      }
+    });
+  }
+  if (isObject(clock) && Array.isArray(clock.jumps)) {
+    const path = ['scenario', 'clock', 'jumps'];
+    sweepList(clock.jumps, ClockJumpSchema, MAX_CLOCK_JUMPS, 'jumps', path, issues);
+  }
 }
 
 /**
@@ -279,6 +419,9 @@ function isValid(config: unknown): boolean {
 function repair(input: unknown, base: PlaygroundConfig): RepairResult {
   const root: { config: unknown } = { config: toPlain(input) };
   const issues: RepairIssue[] = [];
+  sweepLists(root.config, issues);
+  // The first issue of each path, so a part that fails again is found without a scan of them all.
+  const issueAt = new Map<string, RepairIssue>();
   // Parts already replaced by a default: if one fails again, its holder is replaced instead.
   const replacedObjects = new WeakSet<object>();
   const replacedLeaves = new WeakMap<object, Set<PathKey>>();
@@ -288,33 +431,33 @@ function repair(input: unknown, base: PlaygroundConfig): RepairResult {
     if (result.success) {
       // Listed in the order of the config's parts, whatever round found them.
       const order = documentOrder(result.output);
-      const sorted = issues
-        .map((issue, i) => ({ issue, i }))
-        .sort((a, b) => compareByOrder(order, a.issue.path, b.issue.path) || a.i - b.i)
-        .map((x) => x.issue);
-      return { config: result.output, issues: sorted };
+      return { config: result.output, issues: sortByOrder(order, issues, (i) => i.path) };
     }
 
     // In document order, so a part comes before the parts inside it; a part inside one already
     // handled this round waits for the next round.
     const order = documentOrder(root.config);
-    const found = result.issues
-      .map((issue) => ({ issue, path: keysOf(issue) }))
-      .sort((x, y) => compareByOrder(order, x.path, y.path));
-    const handled: PathKey[][] = [];
+    const found = sortByOrder(
+      order,
+      result.issues.map((issue) => ({ issue, path: keysOf(issue) })),
+      (x) => x.path,
+    );
+    const handled = new Set<string>();
     for (const { issue, path } of found) {
-      if (handled.some((h) => startsWith(path, h))) continue;
-      handled.push(path);
+      if (insideHandled(handled, path)) continue;
+      handled.add(pathKey(path));
       const missing = issue.path?.[issue.path.length - 1]?.origin === 'key';
       const record = (fix: RepairIssue['fix'], extra: Partial<RepairIssue> = {}): void => {
-        issues.push({
+        const item: RepairIssue = {
           path,
           message: missing ? 'is missing' : issue.message,
           value: missing ? undefined : issue.input,
           missing,
           fix,
           ...extra,
-        });
+        };
+        issues.push(item);
+        if (!issueAt.has(pathKey(path))) issueAt.set(pathKey(path), item);
       };
 
       // A list that is too long keeps its first items.
@@ -378,7 +521,7 @@ function repair(input: unknown, base: PlaygroundConfig): RepairResult {
         break;
       }
       // After an outer replacement, nothing inside it needs handling this round.
-      handled.push(target);
+      handled.add(pathKey(target));
       const removed = target.length > 0 && at(root, ['config', ...target]) === REMOVE;
       const fix: RepairIssue['fix'] = removed
         ? 'removed'
@@ -388,7 +531,7 @@ function repair(input: unknown, base: PlaygroundConfig): RepairResult {
       const extra = samePath(target, path) ? {} : { replacedPath: target };
       // A part whose default failed again: the first issue (with the value actually found)
       // stays, and says what finally replaced it.
-      const earlier = issues.find((i) => samePath(i.path, path));
+      const earlier = issueAt.get(pathKey(path));
       if (earlier === undefined) record(fix, extra);
       else if (fix !== 'default') Object.assign(earlier, { fix }, extra);
     }
@@ -425,6 +568,13 @@ export function formatRepairIssue(issue: RepairIssue, place = formatPath(issue.p
 
 /** What replaced a part, when it was not simply its default. */
 export function fixNote(issue: RepairIssue, place = formatPath): string {
+  const n = issue.repeats ?? 0;
+  const more =
+    n === 0 ? '' : `; the same for ${n} more item${n === 1 ? '' : 's'} of this list (removed)`;
+  return fixOnly(issue, place) + more;
+}
+
+function fixOnly(issue: RepairIssue, place: (path: readonly PathKey[]) => string): string {
   switch (issue.fix) {
     case 'removed': {
       const removed = issue.replacedPath ?? issue.path;

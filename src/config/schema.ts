@@ -258,12 +258,16 @@ const COUNT: Range = { min: 1, max: MAX_BURST };
  */
 const client = v.exactOptional(whole({ min: 0, max: MAX_CLIENTS - 1 }));
 
-const listMessage = (max: number, what: string) => `must be a list of at most ${max} ${what}`;
+export const listMessage = (max: number, what: string): string =>
+  `must be a list of at most ${max} ${what}`;
+
+/** One manual time (repair.ts checks long lists item by item with it, before the whole config). */
+export const ManualTimeSchema = duration(TIME);
 
 export const ManualSourceSchema = obj({
   kind: v.literal('manual'),
   timesMs: v.pipe(
-    v.array(duration(TIME), listMessage(MAX_MANUAL_TIMES, 'times')),
+    v.array(ManualTimeSchema, listMessage(MAX_MANUAL_TIMES, 'times')),
     v.maxLength(MAX_MANUAL_TIMES, listMessage(MAX_MANUAL_TIMES, 'times')),
   ),
   client,

@@ -108,8 +108,47 @@ function splitValue(text: string): { head: string; options: Array<[string, strin
   return { head, options };
 }
 
+/** The origin of item k of a long list (and of the parts inside it), found only when asked for. */
+type ItemOrigin = (k: number, inner: readonly PathKey[]) => Origin | undefined;
+
+/**
+ * Where each config part came from. Items of the long lists (manual times, clock jumps: thousands)
+ * are not stored one by one: their list keeps a function that finds an item's origin when a
+ * message needs it, so reading a list costs one entry, not three per item.
+ */
+class Origins {
+  private readonly exact = new Map<string, Origin>();
+  private readonly lists = new Map<string, ItemOrigin>();
+
+  set(path: readonly PathKey[], origin: Origin): void {
+    this.exact.set(path.join('.'), origin);
+  }
+
+  list(path: readonly PathKey[], find: ItemOrigin): void {
+    this.lists.set(path.join('.'), find);
+  }
+
+  /** The origin of exactly this part. */
+  get(path: readonly PathKey[]): Origin | undefined {
+    const found = this.exact.get(path.join('.'));
+    if (found !== undefined) return found;
+    for (let n = path.length - 1; n > 0; n -= 1) {
+      const k = path[n];
+      if (typeof k !== 'number') continue;
+      const find = this.lists.get(path.slice(0, n).join('.'));
+      if (find !== undefined) return find(k, path.slice(n + 1));
+    }
+    return undefined;
+  }
+
+  /** The paths stored one by one, in the order they were read. */
+  keys(): IterableIterator<string> {
+    return this.exact.keys();
+  }
+}
+
 class Reader {
-  readonly origins = new Map<string, Origin>();
+  readonly origins = new Origins();
   readonly errors: ConfigError[] = [];
 
   constructor(readonly defaults: VersionDefaults) {}
@@ -119,7 +158,7 @@ class Reader {
   }
 
   origin(path: readonly PathKey[], origin: Origin): void {
-    this.origins.set(path.join('.'), origin);
+    this.origins.set(path, origin);
   }
 
   /**
@@ -217,7 +256,7 @@ class Reader {
     if ('name' in config) {
       entry.name = config.name;
       delete config.name;
-      const o = this.origins.get([...path, 'config', 'name'].join('.'));
+      const o = this.origins.get([...path, 'config', 'name']);
       if (o !== undefined) this.origin([...path, 'name'], o);
     }
     if (kind === 'leaky-bucket') this.nginx(seen, config, [...path, 'config'], param);
@@ -295,9 +334,11 @@ class Reader {
     }
     if (seen.has('times')) {
       const items = readable === undefined || readable === '' ? [] : readable.split(';');
-      times = items.map((item, k) => {
-        this.origin([...timesPath, k], { param: `${param} times[${k}]`, text: item });
-        return parseDuration(item) ?? item;
+      times = items.map((item) => parseDuration(item) ?? item);
+      this.origins.list(timesPath, (k, inner) => {
+        const item = items[k];
+        if (item === undefined || inner.length > 0) return undefined;
+        return { param: `${param} times[${k}]`, text: item };
       });
     } else if (seen.has('lz')) {
       const result = unpackTimes(packed ?? '');
@@ -350,23 +391,33 @@ class Reader {
     if (spec.group === 'clock' && seen.has('jumps')) {
       const list = seen.get('jumps') ?? '';
       const items = list === '' ? [] : list.split(';');
-      target.jumps = items.map((item, k) => {
+      target.jumps = items.map((item) => {
         const at = item.lastIndexOf('@');
-        const by = at < 0 ? item : item.slice(0, at);
-        const when = at < 0 ? '' : item.slice(at + 1);
-        const jumpPath = [...path, 'jumps', k];
-        const jumpParam = `clock jumps[${k}]`;
-        this.origin(jumpPath, { param: jumpParam, text: item });
-        if (at < 0) {
-          // No `@`: the whole item is wrong, whichever part the check meets first.
-          const rule = 'must be by@at, two durations (e.g. -5s@10s)';
-          this.origin([...jumpPath, 'byMs'], { param: jumpParam, text: item, rule });
-          this.origin([...jumpPath, 'atMs'], { param: jumpParam, text: item, rule });
-        } else {
-          this.origin([...jumpPath, 'byMs'], { param: `${jumpParam} by`, text: by });
-          this.origin([...jumpPath, 'atMs'], { param: `${jumpParam} at`, text: when });
-        }
+        // No `@`: no time, so the check finds it missing, a problem of its own kind (the repair
+        // groups items by the problem it finds first, and `at` is checked first).
+        if (at < 0) return { byMs: parseDuration(item) ?? item };
+        const by = item.slice(0, at);
+        const when = item.slice(at + 1);
         return { byMs: parseDuration(by) ?? by, atMs: parseDuration(when) ?? when };
+      });
+      this.origins.list([...path, 'jumps'], (k, inner) => {
+        const item = items[k];
+        if (item === undefined) return undefined;
+        const jumpParam = `clock jumps[${k}]`;
+        const field = inner[0];
+        if (inner.length === 0) return { param: jumpParam, text: item };
+        if (inner.length > 1 || (field !== 'byMs' && field !== 'atMs')) return undefined;
+        const at = item.lastIndexOf('@');
+        // No `@`: the whole item is wrong, whichever part the check meets first.
+        if (at < 0)
+          return {
+            param: jumpParam,
+            text: item,
+            rule: 'must be by@at, two durations (e.g. -5s@10s)',
+          };
+        return field === 'byMs'
+          ? { param: `${jumpParam} by`, text: item.slice(0, at) }
+          : { param: `${jumpParam} at`, text: item.slice(at + 1) };
       });
     }
   }
@@ -460,14 +511,17 @@ function decode(original: string): DecodeResult {
   const sourceTexts: string[] = [];
   // Where each part of the config sits in the link, to list its problems in link order.
   const position = new Map<string, number>();
+  // Sources other than `none` so far: counted as they come (a filter per parameter was quadratic).
+  let sourceCount = 0;
   for (const [index, [key, value]] of params.entries()) {
     if (key === 'v') continue;
     const place =
       key === 'l'
         ? `limiters.${limiterTexts.length}`
         : key === 'src'
-          ? `scenario.sources.${sourceTexts.filter((t) => t !== 'none').length}`
+          ? `scenario.sources.${sourceCount}`
           : SINGLE_PATHS.get(key);
+    if (key === 'src' && value !== 'none') sourceCount += 1;
     if (place !== undefined && !position.has(place)) position.set(place, index);
     if (key === 'l') limiterTexts.push(value);
     else if (key === 'src') sourceTexts.push(value);
@@ -567,19 +621,26 @@ function decode(original: string): DecodeResult {
   // Value problems in link order: by the parameter's place in the link, then by the order its
   // options were read (the grammar's order within a parameter).
   const readOrder = new Map([...reader.origins.keys()].map((key, i) => [key, i]));
-  const rank = (issue: RepairIssue): [number, number] => {
+  // Items of a long list have no read order of their own (see Origins): their index orders them.
+  const rank = (issue: RepairIssue): [number, number, number] => {
     let where = params.length;
     let read = readOrder.size;
+    let item = -1;
     for (let n = 1; n <= issue.path.length; n += 1) {
       const key = issue.path.slice(0, n).join('.');
       where = position.get(key) ?? where;
       read = readOrder.get(key) ?? read;
+      const k = issue.path[n - 1];
+      if (typeof k === 'number') item = k;
     }
-    return [where, read];
+    return [where, read, item];
   };
   const issues = repaired.issues
     .map((issue, i) => ({ issue, i, rank: rank(issue) }))
-    .sort((a, b) => a.rank[0] - b.rank[0] || a.rank[1] - b.rank[1] || a.i - b.i)
+    .sort(
+      (a, b) =>
+        a.rank[0] - b.rank[0] || a.rank[1] - b.rank[1] || a.rank[2] - b.rank[2] || a.i - b.i,
+    )
     .map((x) => x.issue);
   for (const issue of issues) {
     const error = describeIssue(issue, reader.origins);
@@ -592,12 +653,9 @@ function decode(original: string): DecodeResult {
 }
 
 /** The origin of a config part, or of the nearest part holding it. */
-function originOf(
-  path: readonly PathKey[],
-  origins: ReadonlyMap<string, Origin>,
-): Origin | undefined {
+function originOf(path: readonly PathKey[], origins: Origins): Origin | undefined {
   for (let n = path.length; n > 0; n -= 1) {
-    const found = origins.get(path.slice(0, n).join('.'));
+    const found = origins.get(path.slice(0, n));
     if (found !== undefined) return found;
   }
   return undefined;
@@ -610,9 +668,9 @@ function configPath(path: readonly PathKey[]): string {
   return out;
 }
 
-function describeIssue(issue: RepairIssue, origins: ReadonlyMap<string, Origin>): ConfigError {
+function describeIssue(issue: RepairIssue, origins: Origins): ConfigError {
   const origin = originOf(issue.path, origins);
-  const exact = origins.has(issue.path.join('.'));
+  const exact = origins.get(issue.path) !== undefined;
   const param = origin?.param ?? configPath(issue.path);
   const rule = exact && origin?.rule !== undefined ? origin.rule : issue.message;
   const place = (path: readonly PathKey[]): string =>
@@ -634,10 +692,22 @@ function describeIssue(issue: RepairIssue, origins: ReadonlyMap<string, Origin>)
 function capErrors(errors: ConfigError[]): ConfigError[] {
   if (errors.length <= MAX_ERRORS) return errors;
   const kept = errors.slice(0, MAX_ERRORS - 1);
-  kept.push({
-    path: '',
-    param: '',
-    message: `link: ${errors.length - kept.length} more problems not listed`,
-  });
+  kept.push({ path: '', param: '', message: moreNote(errors.length - kept.length, 'link') });
+  return kept;
+}
+
+/** The last line of a capped list of problems. */
+function moreNote(n: number, where: string): string {
+  return `${where}: and ${n} more problem${n === 1 ? '' : 's'} not listed`;
+}
+
+/**
+ * At most MAX_ERRORS messages: the first ones, then one line saying how many more there were. For
+ * lists of problems made elsewhere (the saved settings), as `decodeConfig` caps its own.
+ */
+export function capMessages(messages: readonly string[], where: string): string[] {
+  if (messages.length <= MAX_ERRORS) return [...messages];
+  const kept = messages.slice(0, MAX_ERRORS - 1);
+  kept.push(moreNote(messages.length - kept.length, where));
   return kept;
 }

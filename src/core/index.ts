@@ -24,6 +24,7 @@ export {
   MAX_DURATION_MS,
 } from './validate';
 export type { ConfigIssue } from './validate';
+export { QUOTE_MAX, quoteText, safeText } from './quote';
 export { quotaOf, nginxRateMilli } from './quota';
 export type { Quota } from './quota';
 export { toHttpResponse, rejectStatus, toSeconds } from './response';

@@ -1,3 +1,4 @@
+import { quoteText } from './quote';
 import type { AlgorithmConfig, AlgorithmKind } from './types';
 
 /** One problem with a config: which field, and a sentence that names the accepted range. */
@@ -62,8 +63,7 @@ export const ALGORITHM_KINDS: readonly AlgorithmKind[] = [
 
 /** A short, safe rendering of a bad value for a message (never the value's own toString). */
 export function describeValue(value: unknown): string {
-  if (typeof value === 'string')
-    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'string') return quoteText(value);
   if (
     typeof value === 'number' ||
     typeof value === 'boolean' ||

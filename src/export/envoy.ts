@@ -4,7 +4,7 @@
  * Only the token-bucket model is Envoy's; the other kinds get a typed "unsupported" answer.
  */
 import type { AlgorithmConfig, TokenBucketConfig } from '../core';
-import { MAX_COUNT, assertAlgorithmConfig } from '../core';
+import { MAX_COUNT, assertAlgorithmConfig, quoteText } from '../core';
 import { parse } from 'yaml';
 import type { ExportOutcome, ExportResult, ExportUnsupported } from './types';
 
@@ -75,7 +75,7 @@ export function toEnvoy(config: AlgorithmConfig, options: EnvoyOptions = {}): Ex
   const statPrefix = options.statPrefix ?? ENVOY_DEFAULTS.statPrefix;
   if (!/^[A-Za-z0-9_.]+$/.test(statPrefix)) {
     throw new RangeError(
-      `statPrefix must be letters, digits, _ and ., got ${JSON.stringify(statPrefix)}`,
+      `statPrefix must be letters, digits, _ and ., got ${quoteText(statPrefix)}`,
     );
   }
   const interval = c.refill === 'interval';

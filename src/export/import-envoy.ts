@@ -6,8 +6,9 @@
 import type { Document, Node, Pair, YAMLMap } from 'yaml';
 import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
 import type { TokenBucketConfig } from '../core';
-import { MAX_COUNT, MAX_DURATION_MS } from '../core';
+import { MAX_COUNT, MAX_DURATION_MS, quoteText } from '../core';
 import { ENVOY_MIN_FILL_INTERVAL_MS } from './envoy';
+import { capImportErrors, sizeProblem, yamlDepthProblem } from './import-limits';
 import type { ImportError, ImportResult } from './types';
 
 export interface EnvoyExtras {
@@ -29,8 +30,7 @@ const BUCKET_FIELDS = ['max_tokens', 'tokens_per_fill', 'fill_interval'] as cons
 const DURATION = /^(-?)([0-9]+)(?:\.([0-9]{1,9}))?s$/;
 
 function describe(value: unknown): string {
-  if (typeof value === 'string')
-    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'string') return quoteText(value);
   if (value === null || value === undefined) return 'nothing';
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return Array.isArray(value) ? 'a list' : 'a mapping';
@@ -64,6 +64,33 @@ function findBucket(
   return undefined;
 }
 
+/**
+ * The second key of the first mapping, in document order, that repeats a scalar key (YAML 1.2 §3.2.1.1:
+ * keys are unique), or null. One set per mapping, each node visited once: linear in the document.
+ */
+function duplicateKey(root: Node | null): { key: unknown; name: string } | null {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isMap(node)) {
+      const names = new Set<string>();
+      for (const pair of node.items) {
+        const name = isScalar(pair.key)
+          ? `${typeof pair.key.value}:${String(pair.key.value)}`
+          : null;
+        if (name !== null && names.has(name)) {
+          return { key: pair.key, name: String((pair.key as { value: unknown }).value) };
+        }
+        if (name !== null) names.add(name);
+      }
+      for (let k = node.items.length - 1; k >= 0; k -= 1) stack.push(node.items[k]?.value);
+    } else if (isSeq(node)) {
+      for (let k = node.items.length - 1; k >= 0; k -= 1) stack.push(node.items[k]);
+    }
+  }
+  return null;
+}
+
 /** A scalar's value, through an alias if need be. */
 function valueOf(node: unknown, doc: Document): unknown {
   const target = isAlias(node) ? node.resolve(doc) : node;
@@ -81,8 +108,12 @@ export function importEnvoy(
   text: string,
   options: EnvoyImportOptions = {},
 ): ImportResult<EnvoyExtras> {
+  const refused = sizeProblem(text) ?? yamlDepthProblem(text);
+  if (refused !== null) return { ok: false, errors: [refused] };
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  // The parser's own unique-key check compares every key with every other (quadratic: a flat
+  // 64 kB mapping took a second): off, and `duplicateKey` below finds them with a set.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
   const pos = (offset: number | undefined): { line: number; column: number } => {
     const p = lineCounter.linePos(offset ?? 0);
     return { line: p.line, column: p.col };
@@ -94,10 +125,24 @@ export function importEnvoy(
   if (doc.errors.length > 0) {
     return {
       ok: false,
-      errors: doc.errors.map((e) => ({
-        ...pos(e.pos[0]),
-        message: `expected valid YAML: ${e.message.split('\n')[0] ?? e.code}`,
-      })),
+      errors: capImportErrors(
+        doc.errors.map((e) => ({
+          ...pos(e.pos[0]),
+          message: `expected valid YAML: ${e.message.split('\n')[0] ?? e.code}`,
+        })),
+      ),
+    };
+  }
+  const duplicate = duplicateKey(doc.contents);
+  if (duplicate !== null) {
+    return {
+      ok: false,
+      errors: [
+        atNode(
+          duplicate.key,
+          `expected valid YAML: map keys must be unique, got ${describe(duplicate.name)} twice`,
+        ),
+      ],
     };
   }
   const found = findBucket(doc.contents);
@@ -257,7 +302,7 @@ export function importEnvoy(
     fillIntervalMs === undefined
   ) {
     errors.sort((a, b) => a.line - b.line || a.column - b.column);
-    return { ok: false, errors };
+    return { ok: false, errors: capImportErrors(errors) };
   }
   const config: TokenBucketConfig = {
     kind: 'token-bucket',

@@ -4,8 +4,9 @@
  * braces are skipped) and checks their arguments as ngx_http_limit_req_module does. Never throws.
  */
 import type { LeakyBucketConfig } from '../core';
-import { MAX_COUNT } from '../core';
+import { MAX_COUNT, quoteText } from '../core';
 import { nginxSizeBytes } from './nginx';
+import { capImportErrors, sizeProblem } from './import-limits';
 import type { ImportError, ImportResult } from './types';
 
 /** What the snippet says beyond the limiter: pass it back to toNginx to get the same lines. */
@@ -36,9 +37,7 @@ function at(token: Token, message: string, offset = 0): ImportError {
   return { line: token.line, column: token.textColumn + offset, message };
 }
 
-function quote(text: string): string {
-  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
-}
+const quote = quoteText;
 
 /**
  * Splits nginx config text into directives, as ngx_conf_read_token does: words separated by
@@ -199,7 +198,7 @@ function parseZone(d: Directive): Zone | Fail {
         return new Fail(
           at(
             arg,
-            `zone "${spec.slice(0, colon)}" is too small: nginx needs at least 32k, got ${quote(size)}`,
+            `zone ${quote(spec.slice(0, colon))} is too small: nginx needs at least 32k, got ${quote(size)}`,
             5 + colon + 1,
           ),
         );
@@ -314,6 +313,8 @@ function parseStatus(d: Directive): number | Fail {
  * found, each with its line and column. Never throws.
  */
 export function importNginx(text: string): ImportResult<NginxExtras> {
+  const refused = sizeProblem(text);
+  if (refused !== null) return { ok: false, errors: [refused] };
   const parsed = directives(text);
   if (parsed instanceof Fail) return { ok: false, errors: [parsed.error] };
   const errors: ImportError[] = [];
@@ -352,7 +353,7 @@ export function importNginx(text: string): ImportResult<NginxExtras> {
         break;
     }
   }
-  if (errors.length > 0) return { ok: false, errors };
+  if (errors.length > 0) return { ok: false, errors: capImportErrors(errors) };
 
   if (limits.length === 0) {
     const where = zones[0]?.directive.name;
@@ -388,15 +389,19 @@ export function importNginx(text: string): ImportResult<NginxExtras> {
   const { limit } = limits[0] as { limit: Limit };
   const matching = zones.filter((z) => z.name === limit.zone);
   if (matching.length === 0) {
-    const known = zones.map((z) => `"${z.name}"`).join(', ');
+    const known =
+      zones
+        .slice(0, 5)
+        .map((z) => quote(z.name))
+        .join(', ') + (zones.length > 5 ? `, … (${zones.length} in all)` : '');
     return {
       ok: false,
       errors: [
         at(
           limit.zoneToken,
           zones.length === 0
-            ? `expected a limit_req_zone line that defines zone "${limit.zone}" and its rate`
-            : `unknown limit_req_zone "${limit.zone}": expected one of ${known}`,
+            ? `expected a limit_req_zone line that defines zone ${quote(limit.zone)} and its rate`
+            : `unknown limit_req_zone ${quote(limit.zone)}: expected one of ${known}`,
           5,
         ),
       ],
@@ -409,7 +414,7 @@ export function importNginx(text: string): ImportResult<NginxExtras> {
       errors: [
         at(
           second.nameToken,
-          `zone "${second.name}" is already defined on line ${(matching[0] as Zone).directive.name.line}`,
+          `zone ${quote(second.name)} is already defined on line ${(matching[0] as Zone).directive.name.line}`,
           5,
         ),
       ],

@@ -3,7 +3,7 @@
  * Only the leaky-bucket model is nginx's; the other kinds get a typed "unsupported" answer.
  */
 import type { AlgorithmConfig, LeakyBucketConfig } from '../core';
-import { assertAlgorithmConfig, nginxRateMilli } from '../core';
+import { assertAlgorithmConfig, nginxRateMilli, quoteText } from '../core';
 import type { ExportOutcome, ExportResult, ExportUnsupported } from './types';
 
 /** Settings of the snippet that are not part of the limiter. */
@@ -80,10 +80,10 @@ export function toNginx(config: AlgorithmConfig, options: NginxOptions = {}): Ex
   const zone = options.zone ?? NGINX_DEFAULTS.zone;
   const zoneSize = options.zoneSize ?? NGINX_DEFAULTS.zoneSize;
   if (!ZONE_NAME.test(zone))
-    throw new RangeError(`zone must be a plain name, got ${JSON.stringify(zone)}`);
+    throw new RangeError(`zone must be a plain name, got ${quoteText(zone)}`);
   if (!SIZE.test(zoneSize) || nginxSizeBytes(zoneSize) < 32 * 1024) {
     throw new RangeError(
-      `zoneSize must be an nginx size of at least 32k, got ${JSON.stringify(zoneSize)}`,
+      `zoneSize must be an nginx size of at least 32k, got ${quoteText(zoneSize)}`,
     );
   }
   if (key === '') throw new RangeError('key must not be empty');

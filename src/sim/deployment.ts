@@ -9,6 +9,16 @@ import { DRAW_BALANCE } from './clients';
 import { hash32 } from './random';
 import type { Deployment } from './types';
 
+/**
+ * Bytes one in-flight write takes beyond its key state's own size (core stateSize): the write
+ * object (header and three fields), the state object's header and boxed numbers, the queue slot.
+ * Measured with `npm run bench` (retained memory); 64-bit V8 without pointer compression (Node) is
+ * the larger case, browsers compress pointers.
+ */
+export const WRITE_OVERHEAD_BYTES = 160;
+/** Bytes of one reference in a list (a snapshot's copy of the in-flight writes). */
+const REF_BYTES = 8;
+
 /** A racy instance's write of one key's state, landing at `atMs`. */
 interface PendingWrite {
   atMs: number;
@@ -37,6 +47,12 @@ export class LaneEngine {
   /** Racy: writes in flight, by landing time (reads happen in time order, so a FIFO). */
   private writes: PendingWrite[] = [];
   private writeHead = 0;
+  /**
+   * Racy: writes queued since the last `takeWriteCharge`, and the largest estimated bytes of one of
+   * them, so the run can charge the writes a checkpoint keeps alive (memory budget).
+   */
+  private writesSince = 0;
+  private maxWriteBytesSince = 0;
 
   constructor(
     readonly config: AlgorithmConfig,
@@ -91,6 +107,9 @@ export class LaneEngine {
     const d = scratch.decide(wallMs, key);
     if (d.outcome !== 'reject' || this.writesOnReject) {
       this.writes.push({ atMs: tMs + this.roundTripMs, key, state: scratch.getState(key) });
+      this.writesSince += 1;
+      const bytes = WRITE_OVERHEAD_BYTES + scratch.stateSize(wallMs, key).bytes;
+      if (bytes > this.maxWriteBytesSince) this.maxWriteBytesSince = bytes;
     }
     return d;
   }
@@ -98,6 +117,21 @@ export class LaneEngine {
   /** Writes read but not yet landed. */
   get inFlight(): number {
     return this.writes.length - this.writeHead;
+  }
+
+  /**
+   * Bytes a snapshot taken now keeps alive beyond earlier snapshots: its list of in-flight writes
+   * (a reference each) and the writes queued since the last call that are still in flight (each
+   * charged as the largest of them). Conservative: a write is charged once, even if it lands
+   * before the snapshot that charged it is dropped.
+   */
+  takeWriteCharge(): number {
+    const inFlight = this.inFlight;
+    const fresh = Math.min(inFlight, this.writesSince);
+    const bytes = inFlight * REF_BYTES + fresh * this.maxWriteBytesSince;
+    this.writesSince = 0;
+    this.maxWriteBytesSince = 0;
+    return bytes;
   }
 
   /** An independent copy of the stores and in-flight writes. */

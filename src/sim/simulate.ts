@@ -44,9 +44,34 @@ import { SimulationInputError, configOf, validateRun } from './validate';
 export const CHECKPOINT_EVERY = 512;
 /** Estimated bytes all checkpoints of a run may take. */
 export const CHECKPOINT_BUDGET_BYTES = 48 * 1024 * 1024;
+/**
+ * What a run may retain, results plus checkpoints (and the in-flight writes checkpoints keep):
+ * enforced, not estimated after the fact. Each lane gets an equal share of what the arrival table
+ * leaves, and is cut at the first checkpoint at which it would hold more (`truncation` says so).
+ */
+export const MAX_RETAINED_BYTES = 150 * 1024 * 1024;
+/**
+ * The widest checkpoint spacing, in rows: thinning stops here (a run that would need wider is cut
+ * by the memory budget instead), so seeking replays at most this many rows per lane.
+ */
+export const MAX_CHECKPOINT_EVERY = 4096;
+/** Bytes of one row of a lane's columns, counted as if waitMs and resetMs were widened to 64 bits. */
+const ROW_BYTES_OWN_FIRST = 4 + 4 + 1;
+const ROW_BYTES = 1 + 8 + 4 + 8;
 const INT32_MAX = 2147483647;
-/** Bytes a key costs in a checkpoint beyond its state (Map entry, object header, key string). */
-const KEY_OVERHEAD_BYTES = 64;
+/**
+ * Bytes a key costs in a checkpoint beyond its state (Map entry, object headers, boxed numbers):
+ * measured with `npm run bench` (retained memory of 64 instances × 10,000 keys) on 64-bit Node,
+ * which does not compress pointers as browsers do.
+ */
+const KEY_OVERHEAD_BYTES = 160;
+/** Bytes of a checkpoint's own objects (the snapshot, its store list, the stores' maps). */
+const SNAPSHOT_OVERHEAD_BYTES = 1024;
+
+/** Rows a finished lane keeps allocated for `rows` rows (ColumnBuilder.finish trims to this). */
+function keptRows(rows: number): number {
+  return rows + (rows >> 3) + 1024;
+}
 
 /** The default for `metrics.binMs`: the smallest 1, 2, 5 × 10^k giving at most 600 bins. */
 export function defaultBinMs(untilMs: number): number {
@@ -252,6 +277,10 @@ interface LaneRun {
   columns: LaneColumns;
   completeUntilMs: number;
   cut: boolean;
+  /** The cut was the memory budget's (else the decision cap's). */
+  overBudget: boolean;
+  /** Estimated bytes of the in-flight writes its checkpoints keep alive. */
+  writeBytes: number;
   internals: LaneInternals;
   stats: LaneRunStats;
 }
@@ -266,6 +295,8 @@ interface LaneContext {
   horizonMs: number;
   maxRows: number;
   checkpointBudget: number;
+  /** Bytes this lane may retain (columns, checkpoints, writes they keep): MAX_RETAINED_BYTES' share. */
+  retainBudget: number;
   shared: SharedColumns;
 }
 
@@ -345,6 +376,10 @@ function runLane(ctx: LaneContext): LaneRun {
   const checkpoints: Checkpoint[] = [];
   let every = CHECKPOINT_EVERY;
   let checkpointBytes = 0;
+  // In-flight writes kept alive by checkpoints (racy state): only ever added to (conservative).
+  let writeBytes = 0;
+  const rowBytes = ROW_BYTES + (sharesFirst ? 0 : ROW_BYTES_OWN_FIRST) + (sharesInstance ? 0 : 1);
+  let overBudget = false;
 
   const times = arrivals.timeMs;
   const clientOf = arrivals.client;
@@ -373,9 +408,33 @@ function runLane(ctx: LaneContext): LaneRun {
         stats.state.peakAtMs = t;
       }
       if (sample.entries > stats.state.peakEntries) stats.state.peakEntries = sample.entries;
-      const bytes = sample.bytes + sample.keys * KEY_OVERHEAD_BYTES + engine.inFlight * 64;
+      // In-flight writes (racy state) are charged by takeWriteCharge, once each.
+      const bytes = sample.bytes + sample.keys * KEY_OVERHEAD_BYTES + SNAPSHOT_OVERHEAD_BYTES;
+      const charge = engine.takeWriteCharge();
+      // The budget, checked before the checkpoint is kept: the lane stops here, complete before t.
+      if (
+        row > 0 &&
+        keptRows(row) * rowBytes + checkpointBytes + bytes + writeBytes + charge > ctx.retainBudget
+      ) {
+        cut = true;
+        overBudget = true;
+        completeUntilMs = t;
+        break;
+      }
+      writeBytes += charge;
       checkpoints.push({ row, snapshot: engine.snapshot(), bytes });
       checkpointBytes += bytes;
+      if (
+        checkpointBytes > ctx.checkpointBudget &&
+        checkpoints.length > 2 &&
+        every * 2 > MAX_CHECKPOINT_EVERY
+      ) {
+        // Thinning further would make seeking slow: the memory budget stops the lane instead.
+        cut = true;
+        overBudget = true;
+        completeUntilMs = t;
+        break;
+      }
       if (checkpointBytes > ctx.checkpointBudget && checkpoints.length > 2) {
         // Thin out: keep the checkpoints at multiples of 2·every.
         every *= 2;
@@ -447,6 +506,8 @@ function runLane(ctx: LaneContext): LaneRun {
     columns: cols.finish(row),
     completeUntilMs,
     cut,
+    overBudget,
+    writeBytes,
     internals: { checkpoints, every },
     stats,
   };
@@ -523,6 +584,9 @@ export function simulate(
       horizonMs: merged.completeUntilMs,
       maxRows,
       checkpointBudget: CHECKPOINT_BUDGET_BYTES / configs.length,
+      retainBudget:
+        Math.max(0, MAX_RETAINED_BYTES - typedBytes({ arrivals, first: shared.firstAttempts })) /
+        configs.length,
       shared,
     }),
   );
@@ -531,7 +595,11 @@ export function simulate(
     for (const run of runs) run.columns.instance = zeros;
   }
   runs.forEach((run, i) => {
-    if (run.cut) {
+    if (run.overBudget) {
+      truncation.push(
+        `${names[i] as string}: this lane would retain more than ${Math.round(MAX_RETAINED_BYTES / 1024 / 1024 / configs.length)} MB of results and checkpoints (${MAX_RETAINED_BYTES / 1024 / 1024} MB per run, shared by ${configs.length} limiters): it was cut at ${run.completeUntilMs} ms.`,
+      );
+    } else if (run.cut) {
       truncation.push(
         `${names[i] as string}: more than ${maxRows} attempts (${MAX_DECISIONS} decisions per run, shared by ${configs.length} limiters): this lane was cut at ${run.completeUntilMs} ms.`,
       );
@@ -582,9 +650,10 @@ export function simulate(
     (s, r) => s + r.internals.checkpoints.reduce((t, c) => t + c.bytes, 0),
     0,
   );
+  const writeBytes = runs.reduce((s, r) => s + r.writeBytes, 0);
   result.memory = {
     resultBytes,
-    checkpointBytes,
+    checkpointBytes: checkpointBytes + writeBytes,
     bytesPerArrival: arrivals.count > 0 ? resultBytes / arrivals.count : 0,
     bytesPerDecision: decisions > 0 ? resultBytes / decisions : 0,
   };

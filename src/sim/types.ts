@@ -410,7 +410,11 @@ export interface Divergence {
 export interface MemoryReport {
   /** Typed arrays of the result (allocated capacity). */
   resultBytes: number;
-  /** Estimated bytes of the seeking checkpoints. */
+  /**
+   * Estimated bytes of the seeking checkpoints, with the in-flight writes (racy state) they keep
+   * alive. Results plus checkpoints stay within MAX_RETAINED_BYTES (simulate.ts): a lane that would
+   * pass it is cut.
+   */
   checkpointBytes: number;
   /** resultBytes / first attempts. */
   bytesPerArrival: number;

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { checkAlgorithmConfig } from '../core';
+import { checkAlgorithmConfig, quoteText } from '../core';
 import type { AlgorithmConfig } from '../core';
 import { ALGORITHMS } from './algorithms';
 import type { ParamSpec } from './algorithms';
@@ -36,9 +36,7 @@ export function parseDrafts(
     else if (spec.input === 'delay' && text.trim() === 'nodelay') raw[spec.field] = 'nodelay';
     else if (text.trim() === '' && spec.optional !== undefined) continue;
     else if (WHOLE.test(text)) raw[spec.field] = Number(text);
-    else
-      errors[spec.field] =
-        `${spec.label} must be a whole number, got ${JSON.stringify(text.slice(0, 20))}`;
+    else errors[spec.field] = `${spec.label} must be a whole number, got ${quoteText(text, 20)}`;
   }
   for (const issue of checkAlgorithmConfig(raw)) errors[issue.field] ??= issue.message;
   const valid = Object.keys(errors).length === 0;

@@ -2,6 +2,7 @@ import { MAX_LINK_LENGTH, defaultConfig } from '../config';
 import { configOf } from '../store';
 import { usePlaygroundApi } from '../store/react';
 import { CopyButton } from './CopyButton';
+import { TooLongForLink } from './TooLongForLink';
 import { fitsInLink, forget, queryFor } from './session';
 
 /** The link to exactly this moment: these settings, paused at the current time. */
@@ -25,7 +26,7 @@ export function ShareControls({ storage }: { storage: Storage | null }) {
           const { url, fits } = linkToNow(api.getState());
           if (!fits) {
             throw new Error(
-              `These settings are too large for a link (over ${MAX_LINK_LENGTH} characters, mostly clicked times): they are saved in this browser.`,
+              `These settings are too large for a link (over ${MAX_LINK_LENGTH} characters, mostly clicked times): they are saved in this browser, and "Download them as JSON" saves them as a file.`,
             );
           }
           return url;
@@ -42,6 +43,7 @@ export function ShareControls({ storage }: { storage: Storage | null }) {
       >
         Reset to defaults
       </button>
+      <TooLongForLink />
     </>
   );
 }

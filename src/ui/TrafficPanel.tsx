@@ -1,3 +1,4 @@
+import { quoteText } from '../core';
 import { useId, useState } from 'react';
 import type { Scenario, TrafficSource } from '../sim';
 import { usePlaygroundShallow } from '../store/react';
@@ -248,7 +249,7 @@ function ManualTimes({
   const bad = parts.find((_, i) => !Number.isInteger(times[i]));
   const error =
     bad !== undefined
-      ? `each time must be a whole number of ms, got ${JSON.stringify(bad.slice(0, 20))}`
+      ? `each time must be a whole number of ms, got ${quoteText(bad, 20)}`
       : problemWith(scenario, ['sources', index, 'timesMs'], times);
   return (
     <div className={`field field-wide${error !== null ? ' is-invalid' : ''}`}>

@@ -1,3 +1,4 @@
+import { quoteText } from '../core';
 import { useId, useState } from 'react';
 import type { ReactNode } from 'react';
 
@@ -36,7 +37,7 @@ export function NumberField({
   const parsed = text.trim() === '' ? Number.NaN : Number(text);
   const error = Number.isFinite(parsed)
     ? check(parsed)
-    : `${typeof label === 'string' ? label : 'this'} must be a number, got ${JSON.stringify(text.slice(0, 20))}`;
+    : `${typeof label === 'string' ? label : 'this'} must be a number, got ${quoteText(text, 20)}`;
   return (
     <div className={`field${error !== null ? ' is-invalid' : ''}`}>
       <label htmlFor={id}>{label}</label>

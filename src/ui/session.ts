@@ -9,6 +9,7 @@ import {
   encodeConfig,
   formatRepairIssue,
   linkFits,
+  quoteText,
   repairConfig,
 } from '../config';
 import type { PlaygroundConfig } from '../config';
@@ -80,7 +81,7 @@ export function startFrom(search: string, storage: Storage | null): Start {
       experiment: null,
       source: 'link',
       problems: [
-        `x: no experiment called ${JSON.stringify((params.get('x') ?? '').slice(0, 40))}`,
+        `x: no experiment called ${quoteText(params.get('x') ?? '')}`,
         ...decoded.errors.map((e) => e.message),
       ],
       original,

@@ -6,12 +6,15 @@
  */
 import { runBenchChild, runCoreBench } from './core';
 import { runFrameBench } from './frames';
+import { runMemoryBench, runMemoryChild } from './memory';
 import { runSimBench } from './sim';
 
-if (!(await runBenchChild())) {
+if (!runMemoryChild() && !(await runBenchChild())) {
   await runCoreBench();
   console.log('');
   await runSimBench();
+  console.log('');
+  await runMemoryBench();
   console.log('');
   await runFrameBench();
 }

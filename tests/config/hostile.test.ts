@@ -370,7 +370,7 @@ describe('the link as a whole', () => {
   it('lists at most 50 problems', () => {
     const r = decode(`v=1&${Array.from({ length: 80 }, (_, i) => `x${i}=1`).join('&')}`);
     expect(r.errors).toHaveLength(50);
-    expect(r.errors[49]?.message).toBe('link: 31 more problems not listed');
+    expect(r.errors[49]?.message).toBe('link: and 31 more problems not listed');
   });
 
   it('never throws, even when given something that is not a string', () => {

@@ -1,0 +1,184 @@
+/**
+ * Issue 15: no link or saved setting can freeze the page. Decoding and repair are linear in the
+ * number of bad items and group repeated problems; what opens re-encodes to a link that opens to
+ * the same config; untrusted text reaches messages only quoted (no control, format or bidi
+ * character). Times are measured as the best of a few runs with generous bounds: the budget is
+ * 50 ms, the bounds here only have to tell linear from quadratic on a busy machine.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  MAX_ERRORS,
+  MAX_LINK_LENGTH,
+  decodeConfig,
+  encodeConfig,
+  quoteText,
+  repairConfig,
+} from '../../src/config';
+import { encodeTimes } from '../../src/config/url-grammar';
+import { defaultConfig } from '../../src/config';
+import { startFrom } from '../../src/ui/session';
+import { validConfig } from './arbitraries';
+
+/** Best of `runs` wall times of `f`, in ms. */
+function best(f: () => void, runs = 3): number {
+  let min = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < runs; i += 1) {
+    const s = performance.now();
+    f();
+    min = Math.min(min, performance.now() - s);
+  }
+  return min;
+}
+
+const lzLink = (times: number[]): string => `src=manual:${encodeTimes(times)}`;
+/** Characters a message must never carry raw: controls, format characters (bidi, zero-width). */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+describe('hostile links from the issue', () => {
+  const oneLz = lzLink(Array.from({ length: 10_000 }, () => -1));
+  const cases: Array<[string, string]> = [
+    ['lz link with 10,000 negative times', oneLz],
+    ['its 13 copies (under the 8,000 cap)', Array.from({ length: 13 }, () => oneLz).join('&')],
+    ['manual times of 7,980 ";"', `src=manual:times=${';'.repeat(7980)}`],
+    ['clock jumps of 7,980 ";"', `clock=wall:jumps=${';'.repeat(7980)}`],
+    [
+      '32 sources of 10,000 bad readable times each',
+      Array.from({ length: 32 }, () => `src=manual:times=${'x;'.repeat(110)}`).join('&'),
+    ],
+  ];
+  for (const [what, link] of cases) {
+    it(`${what}: opens fast, problems grouped and capped, re-encodes to the same config`, () => {
+      expect(link.length).toBeLessThanOrEqual(MAX_LINK_LENGTH);
+      let r = decodeConfig(link);
+      const ms = best(() => (r = decodeConfig(link)));
+      // Before: 2.5 s to 263 s. Budget 50 ms; 500 ms leaves room for a loaded machine.
+      expect(ms).toBeLessThan(500);
+      expect(r.errors.length).toBeGreaterThan(0);
+      expect(r.errors.length).toBeLessThanOrEqual(MAX_ERRORS);
+      const again = encodeConfig(r.config);
+      expect(again.length).toBeLessThanOrEqual(MAX_LINK_LENGTH);
+      const reread = decodeConfig(again);
+      expect(reread.errors).toEqual([]);
+      expect(reread.config).toEqual(r.config);
+    });
+  }
+
+  it('groups 10,000 bad times of one list into one message that counts them', () => {
+    const r = decodeConfig(
+      `v=1&src=manual:times=${Array.from({ length: 1300 }, () => '-1').join(';')}`,
+    );
+    expect(r.errors.map((e) => e.message)).toEqual([
+      'src[0] times[0]: must be a duration from 0 to 24h in whole milliseconds, got "-1" (removed); the same for 1299 more items of this list (removed)',
+    ]);
+  });
+});
+
+describe('linear in the number of bad items', () => {
+  it('four times the bad items take at most about four times as long (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 300, max: 900 }),
+        fc.constantFrom('', 'x', '-', '.'),
+        fc.constantFrom('times', 'jumps', 'lz'),
+        (n, bad, where) => {
+          const link = (count: number): string =>
+            where === 'times'
+              ? `src=manual:times=${Array.from({ length: count }, () => bad).join(';')}`
+              : where === 'jumps'
+                ? `clock=wall:jumps=${Array.from({ length: count }, () => bad).join(';')}`
+                : lzLink(Array.from({ length: count * 4 }, (_, i) => (i % 2 === 0 ? -1 : 1)));
+          const a = link(n);
+          const b = link(4 * n);
+          if (b.length > MAX_LINK_LENGTH) return;
+          decodeConfig(a);
+          decodeConfig(b);
+          const ta = best(() => decodeConfig(a), 5);
+          const tb = best(() => decodeConfig(b), 5);
+          // Linear: tb ≈ 4·ta; quadratic would be 16·ta (before the change, 4,800 bad items took
+          // seconds). The 10 ms floor absorbs timer noise and GC pauses on a busy machine.
+          expect(tb).toBeLessThan(8 * Math.max(ta, 10));
+        },
+      ),
+      { numRuns: 8 },
+    );
+  }, 60_000);
+
+  it('saved settings with 10,000 invalid clicks open fast, with one grouped problem', () => {
+    const config = defaultConfig() as unknown as { scenario: { sources: unknown[] } };
+    config.scenario.sources = [
+      { kind: 'manual', timesMs: Array.from({ length: 10_000 }, () => -5) },
+    ];
+    const storage = {
+      getItem: () => JSON.stringify({ config, experiment: null }),
+    } as unknown as Storage;
+    let problems: string[] = [];
+    const ms = best(() => (problems = startFrom('', storage).problems));
+    expect(ms).toBeLessThan(500);
+    expect(problems).toEqual([
+      'saved settings: scenario.sources[0].timesMs[0]: must be a duration from 0 to 24h in whole milliseconds, got -5 (removed); the same for 9999 more items of this list (removed)',
+    ]);
+    expect(repairConfig(config).config.scenario.sources[0]).toEqual({
+      kind: 'manual',
+      timesMs: [],
+    });
+  });
+});
+
+describe('what opens can be shared', () => {
+  it('every valid config re-encodes within the cap and to itself, after any cut of its link', () => {
+    fc.assert(
+      fc.property(validConfig, fc.nat(), fc.nat(), (config, a, b) => {
+        const link = encodeConfig(config);
+        // A link cut or with a piece missing (as pasted by hand): whatever opens re-encodes.
+        const i = a % (link.length + 1);
+        const j = Math.min(link.length, i + (b % 40));
+        const damaged = link.slice(0, i) + link.slice(j);
+        const opened = decodeConfig(damaged).config;
+        const again = encodeConfig(opened);
+        expect(again.length).toBeLessThanOrEqual(Math.max(MAX_LINK_LENGTH, link.length));
+        expect(decodeConfig(again).config).toEqual(opened);
+      }),
+      { numRuns: 60 },
+    );
+  }, 60_000);
+});
+
+describe('one quoting function', () => {
+  it('no control, format or bidi character survives quoting; at most 40 characters shown', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => {
+        const q = quoteText(text);
+        expect(q).not.toMatch(INVISIBLE);
+        expect(q.startsWith('"') && q.endsWith('"')).toBe(true);
+        // Each shown code point is at most one escape (\u{XXXXX}: 9 characters) plus `…`.
+        expect([...q].length).toBeLessThanOrEqual(2 + 40 * 9 + 1);
+      }),
+      { numRuns: 500 },
+    );
+    expect(quoteText('ab\u202ecd')).toBe('"ab\\u202Ecd"');
+    expect(quoteText('\u2066x\u200b\ufeff')).toBe('"\\u2066x\\u200B\\uFEFF"');
+    expect(quoteText('tag\u{e0041}')).toBe('"tag\\u{E0041}"');
+  });
+
+  it('link values with invisible characters reach the messages escaped', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 30 }),
+        fc.constantFrom('x', 'l', 'src', 'until', 'clock', 'zz'),
+        (text, param) => {
+          const link = `v=1&${param}=${encodeURIComponent(text)}`;
+          for (const problem of startFrom(`?${link}`, null).problems) {
+            expect(problem).not.toMatch(INVISIBLE);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('?x=%E2%80%AEtxt.exe shows the override as \\u202E', () => {
+    const start = startFrom('?x=%E2%80%AEtxt.exe', null);
+    expect(start.problems).toEqual(['x: no experiment called "\\u202Etxt.exe"']);
+  });
+});

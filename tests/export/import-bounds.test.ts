@@ -1,0 +1,143 @@
+/**
+ * Issue 15: a paste cannot freeze the tab. Snippets above MAX_IMPORT_CHARS are refused with their
+ * size; nesting deeper than MAX_IMPORT_DEPTH is refused before the YAML parser sees it (64 k of `[`
+ * overflowed its stack, 64 k of `{` exhausted memory); duplicate keys are found with a set (the
+ * parser's own check is quadratic). Bounds are generous: the budget is 200 ms per import, the
+ * tests only have to tell a bounded import from the seconds and minutes of before.
+ */
+import fc from 'fast-check';
+import { parseDocument } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { MAX_IMPORT_CHARS, MAX_IMPORT_DEPTH, importEnvoy, importNginx } from '../../src/export';
+import { yamlDepthProblem } from '../../src/export/import-limits';
+
+function timed<T>(f: () => T): { value: T; ms: number } {
+  const s = performance.now();
+  const value = f();
+  return { value, ms: performance.now() - s };
+}
+
+const flatMapping = (keys: number): string =>
+  Array.from({ length: keys }, (_, i) => `k${i}: 1`).join('\n');
+
+describe('imports bounded in time and memory', () => {
+  it('refuses 1 MB of "[" and a 100,000-key mapping at once, saying how large they are', () => {
+    for (const text of ['['.repeat(1 << 20), flatMapping(100_000)]) {
+      for (const run of [() => importEnvoy(text), () => importNginx(text)] as Array<
+        () => ReturnType<typeof importEnvoy> | ReturnType<typeof importNginx>
+      >) {
+        const { value, ms } = timed(run);
+        expect(ms).toBeLessThan(250);
+        expect(value.ok).toBe(false);
+        if (value.ok) continue;
+        expect(value.errors).toHaveLength(1);
+        expect(value.errors[0]?.message).toContain(text.length.toLocaleString('en-US'));
+        expect(value.errors[0]?.message).toContain(MAX_IMPORT_CHARS.toLocaleString('en-US'));
+      }
+    }
+  });
+
+  it('refuses nesting deeper than the limit with a line and column, before parsing', () => {
+    for (const text of [
+      '['.repeat(MAX_IMPORT_CHARS),
+      '- '.repeat(MAX_IMPORT_CHARS / 2),
+      '{a: '.repeat(4000),
+    ]) {
+      const { value, ms } = timed(() => importEnvoy(text));
+      expect(ms).toBeLessThan(250);
+      expect(value.ok).toBe(false);
+      if (!value.ok) {
+        expect(value.errors[0]?.message).toBe(
+          `expected YAML nested at most ${MAX_IMPORT_DEPTH} levels deep; it is deeper at this point`,
+        );
+        expect(value.errors[0]?.line).toBe(1);
+      }
+    }
+    // Just inside the limit, the parser takes it (and says what it is not).
+    expect(
+      yamlDepthProblem(`${'['.repeat(MAX_IMPORT_DEPTH - 1)}${']'.repeat(MAX_IMPORT_DEPTH - 1)}`),
+    ).toBeNull();
+  });
+
+  it('finds a duplicate key in a mapping of the largest size quickly', () => {
+    let text = flatMapping(2000);
+    text = `${text}\nk7: 2`.slice(-MAX_IMPORT_CHARS);
+    const { value, ms } = timed(() => importEnvoy(text));
+    // The parser itself takes about 1 µs a character on the dev machine; 2 s is a frozen tab.
+    expect(ms).toBeLessThan(2000);
+    expect(value.ok).toBe(false);
+    if (!value.ok)
+      expect(value.errors[0]?.message).toMatch(/map keys must be unique, got "k7" twice/);
+  });
+
+  it('any text up to the size limit imports without throwing, in bounded time (property)', () => {
+    const unit = fc.constantFrom(
+      '[',
+      ']',
+      '{',
+      '}',
+      '- ',
+      '? ',
+      ': ',
+      ',',
+      '\n',
+      '  ',
+      'a',
+      '"',
+      "'",
+      '#',
+      '|',
+      '&a ',
+      '*a ',
+      'k: v\n',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(unit, { maxLength: 4000 }),
+        fc.integer({ min: 1, max: 4 }),
+        (parts, times) => {
+          const text = parts.join('').repeat(times).slice(0, MAX_IMPORT_CHARS);
+          const envoy = timed(() => importEnvoy(text));
+          const nginx = timed(() => importNginx(text));
+          expect(typeof envoy.value.ok).toBe('boolean');
+          expect(typeof nginx.value.ok).toBe('boolean');
+          // Budget 200 ms on the dev machine; 2 s is the line a frozen tab would cross.
+          expect(envoy.ms).toBeLessThan(2000);
+          expect(nginx.ms).toBeLessThan(2000);
+          if (!envoy.value.ok) expect(envoy.value.errors.length).toBeLessThanOrEqual(50);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  }, 120_000);
+
+  it('what passes the nesting check never overflows the YAML parser (property)', () => {
+    const unit = fc.constantFrom(
+      '[',
+      ']',
+      '{',
+      '}',
+      '- ',
+      '? ',
+      ': ',
+      ',',
+      '\n',
+      ' ',
+      'a',
+      '"',
+      "'",
+      '#',
+      '|\n',
+      '\\',
+    );
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 3000 }), (parts) => {
+        const text = parts.join('');
+        if (yamlDepthProblem(text) !== null) return;
+        // Throws RangeError (stack) or dies of memory on deep nesting; must not for what passed.
+        expect(() => parseDocument(text, { uniqueKeys: false })).not.toThrow();
+      }),
+      { numRuns: 200 },
+    );
+  }, 120_000);
+});

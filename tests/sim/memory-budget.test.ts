@@ -1,0 +1,70 @@
+/**
+ * Issue 15: the memory budget is enforced, not estimated. A run that would retain more than
+ * MAX_RETAINED_BYTES (results plus checkpoints, with the in-flight writes they keep) is cut at an
+ * exact moment and says so, like the decision cap; what it keeps is within the budget by its own
+ * (conservative) count, and deterministic. The retained bytes measured after GC are in
+ * `npm run bench` (tests/bench/memory.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  MAX_CHECKPOINT_EVERY,
+  MAX_RETAINED_BYTES,
+  Seeker,
+  defaultScenario,
+  simulate,
+} from '../../src/sim';
+import type { Scenario } from '../../src/sim';
+import { internalsOf } from '../../src/sim/internal';
+
+const racy: Scenario = {
+  ...defaultScenario(),
+  sources: [{ kind: 'constant', ratePerSec: 100_000, startMs: 0, endMs: 3000 }],
+  deployment: {
+    instances: 64,
+    balancer: 'round-robin',
+    state: 'shared-racy',
+    roundTripMs: 3_600_000,
+  },
+};
+const bucket = {
+  kind: 'token-bucket',
+  maxTokens: 1000,
+  tokensPerFill: 50_000,
+  fillIntervalMs: 1000,
+} as const;
+
+describe('the memory budget', () => {
+  it('cuts a run whose in-flight writes would pass it, at a moment, with the cap notice', () => {
+    const result = simulate([bucket], racy, 3000);
+    expect(result.truncated).toBe(true);
+    expect(result.truncation).toHaveLength(1);
+    expect(result.truncation[0]).toMatch(
+      /^token-bucket: this lane would retain more than 150 MB of results and checkpoints \(150 MB per run, shared by 1 limiters\): it was cut at \d+ ms\.$/,
+    );
+    const cutAt = result.completeUntilMs;
+    expect(cutAt).toBeGreaterThan(0);
+    expect(cutAt).toBeLessThan(3000);
+    expect(result.truncation[0]).toContain(`cut at ${cutAt} ms`);
+    // Every row before the cut is there, none after.
+    const lane = result.lanes[0];
+    expect(lane?.completeUntilMs).toBe(cutAt);
+    const last = lane === undefined ? -1 : (lane.columns.arrivalMs[lane.columns.rows - 1] ?? -1);
+    expect(last).toBeLessThan(cutAt);
+    expect(result.memory.resultBytes + result.memory.checkpointBytes).toBeLessThanOrEqual(
+      MAX_RETAINED_BYTES,
+    );
+    // Deterministic: the same cut again.
+    expect(simulate([bucket], racy, 3000).completeUntilMs).toBe(cutAt);
+    // Checkpoints never further apart than the cap, so a seek replays a bounded number of rows.
+    expect(internalsOf(result).lanes[0]?.every).toBeLessThanOrEqual(MAX_CHECKPOINT_EVERY);
+    const seeker = new Seeker(result);
+    expect(seeker.stateAt(cutAt - 1).lanes[0]?.decided).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('leaves runs within the budget alone', () => {
+    const small: Scenario = { ...racy, deployment: { ...racy.deployment, roundTripMs: 5 } };
+    const result = simulate([bucket], small, 3000);
+    expect(result.truncated).toBe(false);
+    expect(result.completeUntilMs).toBe(3000);
+  }, 60_000);
+});
