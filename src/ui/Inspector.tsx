@@ -7,7 +7,7 @@ import { usePlaygroundShallow } from '../store/react';
 import { HttpResponseView } from './HttpResponseView';
 import { OutcomeBadge } from './OutcomeBadge';
 import { displayName } from './algorithms';
-import { formatTime } from './format';
+import { formatCount, formatTime } from './format';
 
 /** One request in depth: the state it met, the rule that decided it, and what the client got. */
 export function Inspector({ result }: { result: SimResult }) {
@@ -57,7 +57,7 @@ export function Inspector({ result }: { result: SimResult }) {
       <header className="inspector-header">
         <h2 id="inspector-heading">
           {/* Numbered as the comparison and the decision log number requests: by first attempt. */}
-          Request #{info.origin + 1}
+          Request #{formatCount(info.origin + 1)}
           {info.attempt > 1 ? `, attempt ${info.attempt}` : ''}{' '}
           <span className="muted">· {displayName(lane.name, lane.config.kind)}</span>
         </h2>
