@@ -40,11 +40,13 @@ export function TrafficPanel() {
     untilMs: st.untilMs,
     streamSource: st.streamSource,
     fire: st.fire,
+    burst: st.burstSize,
+    setBurstSize: st.setBurstSize,
     startStream: st.startStream,
     stopStream: st.stopStream,
     setScenario: st.setScenario,
   }));
-  const [burst, setBurst] = useState(10);
+  const burst = s.burst;
   const [rate, setRate] = useState(20);
   const [adding, setAdding] = useState<TrafficSource['kind']>('poisson');
   const { scenario } = s;
@@ -56,7 +58,7 @@ export function TrafficPanel() {
           Fire request <kbd>f</kbd>
         </button>
         <button type="button" onClick={() => s.fire(burst)}>
-          Fire {burst} at once
+          Fire {burst} at once <kbd>b</kbd>
         </button>
         <NumberField
           label="burst size"
@@ -67,7 +69,7 @@ export function TrafficPanel() {
               ? null
               : 'burst size must be a whole number from 1 to 1000'
           }
-          onCommit={setBurst}
+          onCommit={s.setBurstSize}
         />
       </div>
       <div className="fire-row">
