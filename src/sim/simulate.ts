@@ -375,7 +375,7 @@ class StateTracker {
   /** The exact total at `wallMs` (and the keys held), counted into the peak. */
   measure(tMs: number, wallMs: number): { bytes: number; entries: number; keys: number } {
     let keys = 0;
-    for (const store of this.stores) for (const _ of store.keys()) keys += 1;
+    for (const store of this.stores) keys += [...store.keys()].length;
     this.readAll(wallMs);
     if (this.cachedBytes > this.peakTotalBytes) {
       this.peakTotalBytes = this.cachedBytes;

@@ -7,7 +7,7 @@ import { OUTCOMES } from '../sim';
 import type { LaneResult, SimResult } from '../sim';
 import { OutcomeMark } from './OutcomeMark';
 import { TimeAxis } from './TimeAxis';
-import { clamp, finite, formatCount, px } from './format';
+import { clamp, finite, formatCount, laneLabel, px } from './format';
 import { lastRowAtOrBefore, nearestRow, outcomeColumns } from './laneSeries';
 import type { OutcomeColumns } from './laneSeries';
 import { formatSeconds, timeTicks } from './timeTicks';
@@ -154,7 +154,7 @@ const LanesLayer = memo(function LanesLayer({
             data-mode={individual ? 'marks' : 'columns'}
           >
             <text className="rl-label" x={4} y={top + 11}>
-              {lane.name}
+              {laneLabel(lane)}
             </text>
             <LaneCounts totals={agg.totals} right={x1} y={top + 11} />
             {OUTCOMES.map((o, code) => (
@@ -443,7 +443,14 @@ export function Timeline({
       ref={svgRef}
       className="rl-viz rl-timeline"
       role="group"
-      aria-label={`Timeline of ${shown.map((l) => result.lanes[l]?.name ?? '').join(', ') || 'no lanes'}`}
+      aria-label={`Timeline of ${
+        shown
+          .map((l) => {
+            const lr = result.lanes[l];
+            return lr === undefined ? '' : laneLabel(lr);
+          })
+          .join(', ') || 'no lanes'
+      }`}
       data-testid="timeline"
       width={px(w)}
       height={px(height)}
