@@ -463,6 +463,13 @@ export function Timeline({
       }}
     >
       <rect className="rl-timeline-track" x={0} y={0} width={px(w)} height={px(height)} />
+      {/* The playhead's line goes under the marks: a request decided at this instant is drawn
+          above it, never hidden (the grip and the readout stay on top, in the slider below). */}
+      <path
+        className="rl-timeline-now"
+        data-testid="timeline-now"
+        d={`M${px(handleX)},${TOP - 2}V${px(axisY)}`}
+      />
       <LanesLayer result={result} drawings={drawings} x={x} toMs={d1} x0={x0} x1={x1} />
       {shown.length === 0 && (
         <text className="rl-muted" x={x0} y={TOP + 24}>
@@ -493,7 +500,6 @@ export function Timeline({
         data-testid="timeline-handle"
         onKeyDown={onKeyDown}
       >
-        <path className="rl-timeline-now" d={`M${px(handleX)},${TOP - 2}V${px(axisY)}`} />
         <rect
           className="rl-timeline-grip"
           x={px(handleX - 5)}

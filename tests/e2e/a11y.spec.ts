@@ -44,13 +44,19 @@ test('an experiment', async ({ page }) => {
 
 test('the inspector on a rejected request', async ({ page }) => {
   await open(page, `./?v=1&${SIX}&mode=compare&t=2.5s&paused`);
-  await page
-    .locator('.rl-mark--reject')
-    .first()
-    .locator('xpath=ancestor::*[@role="button"][1]')
-    .click();
-  await expect(page.getByTestId('inspector')).toBeVisible();
-  await expect(page.getByTestId('inspector')).toContainText('reject');
+  const mark = page.getByRole('button', { name: /^Request #\d+, rejected/ }).first();
+  const name = (await mark.getAttribute('aria-label')) ?? '';
+  await mark.click();
+  const inspector = page.getByTestId('inspector');
+  await expect(inspector).toBeVisible();
+  // One numbering: the mark announced as "Request #n" opens "Request #n".
+  const number = /^Request #[\d,]+/.exec(name)?.[0] ?? 'no number';
+  await expect(inspector.getByRole('heading', { level: 2 })).toContainText(number);
+  await expect(inspector).toContainText('reject');
+  // The same request in every lane, side by side.
+  await expect(page.getByTestId('inspector-lanes').locator('li')).toHaveCount(6);
+  await expect(inspector).toBeInViewport();
+  await expect(page.getByTestId('timeline')).toBeInViewport();
   await expectNoViolations(page);
 });
 
