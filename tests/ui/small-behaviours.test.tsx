@@ -104,3 +104,18 @@ describe('the limiter tab list', () => {
     expect(store.getState().limiters).toHaveLength(1);
   });
 });
+
+describe('number fields give the range whatever is typed', () => {
+  it('burst size: "abc" and 1.5 both name the accepted range', async () => {
+    renderWith(quietStore(), <TrafficPanel />);
+    const size = screen.getByLabelText('burst size');
+    for (const typed of ['abc', '1.5']) {
+      await userEvent.clear(size);
+      await userEvent.type(size, typed);
+      expect(screen.getByRole('alert')).toHaveTextContent(
+        /^burst size must be a whole number from 1 to 1000/,
+      );
+    }
+    expect(screen.getByRole('alert')).toHaveTextContent('got "1.5"');
+  });
+});
