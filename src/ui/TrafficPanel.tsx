@@ -67,7 +67,7 @@ export function TrafficPanel() {
           check={(n) =>
             Number.isInteger(n) && n >= 1 && n <= 1000
               ? null
-              : 'burst size must be a whole number from 1 to 1000'
+              : `burst size must be a whole number from 1 to 1,000, got ${n}`
           }
           onCommit={s.setBurstSize}
         />

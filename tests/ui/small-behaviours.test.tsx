@@ -109,13 +109,15 @@ describe('number fields give the range whatever is typed', () => {
   it('burst size: "abc" and 1.5 both name the accepted range', async () => {
     renderWith(quietStore(), <TrafficPanel />);
     const size = screen.getByLabelText('burst size');
-    for (const typed of ['abc', '1.5']) {
+    for (const [typed, got] of [
+      ['abc', 'got "abc"'],
+      ['1.5', 'got 1.5'],
+    ] as const) {
       await userEvent.clear(size);
       await userEvent.type(size, typed);
       expect(screen.getByRole('alert')).toHaveTextContent(
-        /^burst size must be a whole number from 1 to 1000/,
+        `burst size must be a whole number from 1 to 1,000, ${got}`,
       );
     }
-    expect(screen.getByRole('alert')).toHaveTextContent('got "1.5"');
   });
 });
