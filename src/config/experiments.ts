@@ -78,7 +78,10 @@ export interface Experiment {
   lookAt: string;
   /** What loads; with variants, the first variant's inputs. */
   inputs: ExperimentInputs;
-  /** The moment to open at, paused, ms. */
+  /**
+   * The moment to open at, paused, ms: a moment after the key event (a burst opened at its very
+   * instant shows every request still on its way, and the lanes look empty).
+   */
   startAtMs: number;
   /** Runs to switch between; `measure` compares them all. */
   variants?: readonly ExperimentVariant[];
@@ -329,7 +332,7 @@ const pageLoad: Experiment = {
     }),
     20_000,
   ),
-  startAtMs: 1000,
+  startAtMs: 1300,
   measure(result) {
     const tailFromMs = Math.max(0, result.untilMs - 10_000);
     const tailS = (result.untilMs - tailFromMs) / 1000;
@@ -403,7 +406,7 @@ const nginxBurst: Experiment = {
     }),
     8000,
   ),
-  startAtMs: 1000,
+  startAtMs: 1300,
   measure(result) {
     const per = result.lanes.map((lane) => {
       const t = lane.metrics.total;
@@ -642,7 +645,7 @@ const emptyVsFull: Experiment = {
     }),
     10_000,
   ),
-  startAtMs: 3000,
+  startAtMs: 3300,
   measure(result) {
     const sources = result.scenario.sources;
     const full = sources[FULL_START_SOURCE];

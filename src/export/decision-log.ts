@@ -115,9 +115,9 @@ export function describeCut(plan: DecisionLogPlan): string | null {
 
 /** One decision, as both formats write it (numbers are whole; people count from 1). */
 interface Row {
-  /** The request (first attempt) it belongs to: origin + 1, as the compare table numbers them. */
+  /** The request (first attempt) it belongs to: origin + 1 — the "Request #n" of the marks, inspector and compare table. */
   request: number;
-  /** Row in the lane + 1: the inspector's "Request #n". */
+  /** Row in the lane + 1: this lane's decision number (retries included). */
   row: number;
   attempt: number;
   arrivalMs: number;
@@ -159,8 +159,9 @@ const FIELDS: ReadonlyArray<readonly [keyof Row, string]> = [
 
 /** What each field means: the JSON carries it so the file explains itself. */
 const FIELD_NOTES: Readonly<Record<keyof Row, string>> = {
-  request: 'the request (first attempt) this attempt belongs to, from 1; the same in every lane',
-  row: "this lane's decision number, from 1 (the inspector's Request #n)",
+  request:
+    "the request (first attempt) this attempt belongs to, from 1; the same in every lane (the page's Request #n)",
+  row: "this lane's decision number, from 1 (retries included)",
   attempt: '1 for a first attempt, 2 for its first retry …',
   arrivalMs: 'virtual time the attempt reached the limiter, ms',
   key: 'the limiter key it was counted against',

@@ -300,44 +300,121 @@ interface LaneContext {
   shared: SharedColumns;
 }
 
-/** Per-key running maxima of limiter memory, and scratch space for one sample. */
-interface StateSampler {
-  keyIndex: ReadonlyMap<string, number>;
+/**
+ * Limiter memory, tracked exactly: the peak is the largest total over every decision of the run,
+ * not a sample. A key's size changes only when a decision (or, shared-racy, a landed write) touches
+ * it; between those it can only shrink (a window empties, a log expires, a bucket refills to idle).
+ * So the total can only reach a new maximum just after a decision. After each decision the decided
+ * key's size is re-read; the cached sizes of the other keys are upper bounds, and when their sum
+ * exceeds the peak so far every key is re-read at that instant to get the exact total.
+ */
+class StateTracker {
+  readonly keyIndex = new Map<string, number>();
+  /** Per key: the largest bytes / entries it held (summed over stores) just after a decision. */
   peakBytes: Float64Array;
   peakEntries: Float64Array;
-  nowBytes: Float64Array;
-  nowEntries: Float64Array;
-}
+  /** Cached sizes by store * keys + key (upper bounds for keys not re-read since). */
+  private cacheBytes: Float64Array;
+  private cacheEntries: Float64Array;
+  private cachedBytes = 0;
+  private cachedEntries = 0;
+  peakTotalBytes = 0;
+  peakTotalEntries = 0;
+  peakAtMs = 0;
 
-/** Limiter memory of every store at one moment, summed per key into the running maxima. */
-function sampleState(
-  stores: readonly Limiter[],
-  wallMs: number,
-  s: StateSampler,
-): { bytes: number; entries: number; keys: number } {
-  let bytes = 0;
-  let entries = 0;
-  let keys = 0;
-  s.nowBytes.fill(0);
-  s.nowEntries.fill(0);
-  for (const store of stores) {
-    for (const key of store.keys()) {
-      const size = store.stateSize(wallMs, key);
+  constructor(
+    keyNames: readonly string[],
+    private readonly stores: readonly Limiter[],
+  ) {
+    keyNames.forEach((k, i) => this.keyIndex.set(k, i));
+    const n = keyNames.length;
+    this.peakBytes = new Float64Array(n);
+    this.peakEntries = new Float64Array(n);
+    this.cacheBytes = new Float64Array(n * stores.length);
+    this.cacheEntries = new Float64Array(n * stores.length);
+  }
+
+  private indexOf(key: string): number {
+    let k = this.keyIndex.get(key);
+    if (k === undefined) {
+      // A key outside keyNames (never expected, but never lost): give it a slot of its own.
+      k = this.keyIndex.size;
+      this.keyIndex.set(key, k);
+      const grow = (a: Float64Array, len: number): Float64Array => {
+        const b = new Float64Array(len);
+        b.set(a);
+        return b;
+      };
+      const old = k;
+      const s = this.stores.length;
+      const cb = new Float64Array((old + 1) * s);
+      const ce = new Float64Array((old + 1) * s);
+      for (let i = 0; i < s; i += 1) {
+        cb.set(this.cacheBytes.subarray(i * old, (i + 1) * old), i * (old + 1));
+        ce.set(this.cacheEntries.subarray(i * old, (i + 1) * old), i * (old + 1));
+      }
+      this.cacheBytes = cb;
+      this.cacheEntries = ce;
+      this.peakBytes = grow(this.peakBytes, old + 1);
+      this.peakEntries = grow(this.peakEntries, old + 1);
+    }
+    return k;
+  }
+
+  /** Re-reads one key in every store; returns its total over stores. */
+  private readKey(key: string, wallMs: number): void {
+    const k = this.indexOf(key);
+    const n = this.keyIndex.size;
+    let bytes = 0;
+    let entries = 0;
+    for (let s = 0; s < this.stores.length; s += 1) {
+      const size = (this.stores[s] as Limiter).stateSize(wallMs, key);
+      const at = s * n + k;
+      this.cachedBytes += size.bytes - (this.cacheBytes[at] as number);
+      this.cachedEntries += size.entries - (this.cacheEntries[at] as number);
+      this.cacheBytes[at] = size.bytes;
+      this.cacheEntries[at] = size.entries;
       bytes += size.bytes;
       entries += size.entries;
-      keys += 1;
-      const k = s.keyIndex.get(key);
-      if (k !== undefined) {
-        s.nowBytes[k] = (s.nowBytes[k] as number) + size.bytes;
-        s.nowEntries[k] = (s.nowEntries[k] as number) + size.entries;
+    }
+    if (bytes > (this.peakBytes[k] as number)) this.peakBytes[k] = bytes;
+    if (entries > (this.peakEntries[k] as number)) this.peakEntries[k] = entries;
+  }
+
+  /** Re-reads every key of every store at `wallMs`. */
+  private readAll(wallMs: number): void {
+    const seen = new Set<string>();
+    for (const store of this.stores) for (const key of store.keys()) seen.add(key);
+    for (const key of this.keyIndex.keys()) seen.add(key);
+    for (const key of seen) this.readKey(key, wallMs);
+  }
+
+  /** After a decision on `key` at virtual `tMs` (wall `wallMs`); `all` re-reads every key. */
+  after(key: string, tMs: number, wallMs: number, all: boolean): void {
+    if (all) this.readAll(wallMs);
+    else this.readKey(key, wallMs);
+    if (this.cachedBytes > this.peakTotalBytes || this.cachedEntries > this.peakTotalEntries) {
+      if (!all) this.readAll(wallMs);
+      if (this.cachedBytes > this.peakTotalBytes) {
+        this.peakTotalBytes = this.cachedBytes;
+        this.peakAtMs = tMs;
       }
+      if (this.cachedEntries > this.peakTotalEntries) this.peakTotalEntries = this.cachedEntries;
     }
   }
-  for (let k = 0; k < s.nowBytes.length; k += 1) {
-    s.peakBytes[k] = Math.max(s.peakBytes[k] as number, s.nowBytes[k] as number);
-    s.peakEntries[k] = Math.max(s.peakEntries[k] as number, s.nowEntries[k] as number);
+
+  /** The exact total at `wallMs` (and the keys held), counted into the peak. */
+  measure(tMs: number, wallMs: number): { bytes: number; entries: number; keys: number } {
+    let keys = 0;
+    for (const store of this.stores) keys += [...store.keys()].length;
+    this.readAll(wallMs);
+    if (this.cachedBytes > this.peakTotalBytes) {
+      this.peakTotalBytes = this.cachedBytes;
+      this.peakAtMs = tMs;
+    }
+    if (this.cachedEntries > this.peakTotalEntries) this.peakTotalEntries = this.cachedEntries;
+    return { bytes: this.cachedBytes, entries: this.cachedEntries, keys };
   }
-  return { bytes, entries, keys };
 }
 
 function runLane(ctx: LaneContext): LaneRun {
@@ -352,13 +429,9 @@ function runLane(ctx: LaneContext): LaneRun {
   // Without retries there is one row per first attempt; with them, room for some retries to start.
   const capacity = sharesFirst ? arrivals.count : arrivals.count + 1024;
   const cols = new ColumnBuilder(Math.min(maxRows, capacity), maxRows, ctx.shared);
-  const sampler: StateSampler = {
-    keyIndex: new Map(keyNames.map((k, i) => [k, i])),
-    peakBytes: new Float64Array(keyNames.length),
-    peakEntries: new Float64Array(keyNames.length),
-    nowBytes: new Float64Array(keyNames.length),
-    nowEntries: new Float64Array(keyNames.length),
-  };
+  const tracker = new StateTracker(keyNames, engine.stores);
+  // Shared-racy: a landed write changes a key other than the one decided, so re-read them all.
+  const readAll = deployment.state === 'shared-racy';
   const stats: LaneRunStats = {
     gaveUp: 0,
     passedOnRetry: 0,
@@ -369,8 +442,8 @@ function runLane(ctx: LaneContext): LaneRun {
       peakAtMs: 0,
       endBytes: 0,
       endEntries: 0,
-      perKeyPeakBytes: sampler.peakBytes,
-      perKeyPeakEntries: sampler.peakEntries,
+      perKeyPeakBytes: tracker.peakBytes,
+      perKeyPeakEntries: tracker.peakEntries,
     },
   };
   const checkpoints: Checkpoint[] = [];
@@ -402,12 +475,7 @@ function runLane(ctx: LaneContext): LaneRun {
     }
     if (row % every === 0) {
       const wallMs = wallAt(t);
-      const sample = sampleState(engine.stores, wallMs, sampler);
-      if (sample.bytes > stats.state.peakBytes) {
-        stats.state.peakBytes = sample.bytes;
-        stats.state.peakAtMs = t;
-      }
-      if (sample.entries > stats.state.peakEntries) stats.state.peakEntries = sample.entries;
+      const sample = tracker.measure(t, wallMs);
       // In-flight writes (racy state) are charged by takeWriteCharge, once each.
       const bytes = sample.bytes + sample.keys * KEY_OVERHEAD_BYTES + SNAPSHOT_OVERHEAD_BYTES;
       const charge = engine.takeWriteCharge();
@@ -462,7 +530,9 @@ function runLane(ctx: LaneContext): LaneRun {
     }
     const instance = pick(origin, attempt);
     const key = keyNames[clientKey[clientOf[origin] as number] as number] ?? DEFAULT_KEY;
-    const d = engine.decide(t, wallAt(t), instance, key);
+    const wallMs = wallAt(t);
+    const d = engine.decide(t, wallMs, instance, key);
+    tracker.after(key, t, wallMs, readAll);
 
     if (row === cols.capacity) cols.grow();
     if (!sharesFirst) {
@@ -494,14 +564,15 @@ function runLane(ctx: LaneContext): LaneRun {
   }
 
   engine.flush(completeUntilMs);
-  const end = sampleState(engine.stores, wallAt(Math.max(0, completeUntilMs - 1)), sampler);
+  const end = tracker.measure(completeUntilMs, wallAt(Math.max(0, completeUntilMs - 1)));
   stats.state.endBytes = end.bytes;
   stats.state.endEntries = end.entries;
-  if (end.bytes > stats.state.peakBytes) {
-    stats.state.peakBytes = end.bytes;
-    stats.state.peakAtMs = completeUntilMs;
-  }
-  if (end.entries > stats.state.peakEntries) stats.state.peakEntries = end.entries;
+  stats.state.peakBytes = tracker.peakTotalBytes;
+  stats.state.peakEntries = tracker.peakTotalEntries;
+  stats.state.peakAtMs = tracker.peakAtMs;
+  // The per-key arrays may have grown (a key outside keyNames): hand over the final ones.
+  stats.state.perKeyPeakBytes = tracker.peakBytes;
+  stats.state.perKeyPeakEntries = tracker.peakEntries;
   return {
     columns: cols.finish(row),
     completeUntilMs,

@@ -367,8 +367,8 @@ export interface LaneMetrics {
   /** Per client. */
   perClient: { offered: Uint32Array; passed: Uint32Array; firstAttempts: Uint32Array };
   /**
-   * Limiter memory in the reference system's layout (core `stateSize`), summed over stores, sampled
-   * at every checkpoint and at the end.
+   * Limiter memory in the reference system's layout (core `stateSize`), summed over stores: the
+   * exact maximum over every decision of the run (and the end), not a sample.
    */
   state: {
     peakBytes: number;
@@ -376,9 +376,9 @@ export interface LaneMetrics {
     peakAtMs: number;
     endBytes: number;
     endEntries: number;
-    /** Largest bytes seen for each key (index as in `keyNames`) at a sample. */
+    /** Largest bytes each key (index as in `keyNames`) held just after a decision. */
     perKeyPeakBytes: Float64Array;
-    /** Largest entries seen for each key at a sample. */
+    /** Largest entries each key held just after a decision. */
     perKeyPeakEntries: Float64Array;
   };
 }

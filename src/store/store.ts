@@ -39,6 +39,7 @@ function initialState(inputs: PlaygroundInputs): PlaygroundState {
     inspectKey: null,
     streamSource: null,
     experiment: null,
+    burstSize: 10,
   };
 }
 
@@ -56,6 +57,8 @@ export function createPlaygroundStore(inputs: PlaygroundInputs = defaultInputs()
     return {
       ...initialState(inputs),
 
+      setBurstSize: (n) =>
+        set({ burstSize: Number.isInteger(n) ? Math.min(1000, Math.max(1, n)) : 10 }),
       setLimiterConfig: (lane, config) =>
         set((s) => ({
           limiters: s.limiters.map((l, i) => (i === lane ? { ...l, config } : l)),

@@ -33,6 +33,8 @@ export interface PlaygroundState extends PlaygroundInputs, ClockState {
   streamSource: number | null;
   /** The experiment whose card is shown (its inputs may since have been edited). */
   experiment: ExperimentRef | null;
+  /** Requests sent by "Fire N at once" and the `b` key. Default 10. */
+  burstSize: number;
 }
 
 /** An experiment of the library, and which of its variants. */
@@ -58,6 +60,8 @@ export interface PlaygroundActions {
   setInspectKey: (key: string | null) => void;
   /** Fires `count` requests at the current time (a manual source). */
   fire: (count?: number) => void;
+  /** The burst the "Fire N at once" button and the `b` key send (1–1000). */
+  setBurstSize: (n: number) => void;
   /** Starts a constant stream at `ratePerSec` from now to the end of the run. */
   startStream: (ratePerSec: number) => void;
   /** Ends the running stream now. */

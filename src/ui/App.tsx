@@ -10,6 +10,7 @@ import { LanesPanel } from './LanesPanel';
 import { LimiterPanel } from './LimiterPanel';
 import { LinkProblems } from './LinkProblems';
 import { RunNotice } from './RunNotice';
+import { RunSummary } from './RunSummary';
 import { ScenarioPanel } from './ScenarioPanel';
 import { ShareControls } from './ShareControls';
 import { SimulationProblems } from './SimulationProblems';
@@ -61,18 +62,21 @@ export function App({ start, storage }: AppProps) {
   const compare = mode === 'compare' && lanes > 1;
 
   const stage = (
-    <main className="stage">
+    <main className="stage" id="stage">
       <LinkProblems problems={start.problems} original={start.original} source={start.source} />
       <ClockBar />
       {sim.ok ? (
         <>
           <RunNotice result={sim.result} />
           <TimelinePanel result={sim.result} />
-          <LanesPanel result={sim.result} />
+          {/* Results where the eye is: the inspector right below the timeline it is opened from,
+              then the comparison's summary, then the stacked views. */}
+          {!start.embed && <Inspector result={sim.result} />}
           {compare && <ComparePanel result={sim.result} />}
+          {!compare && <RunSummary result={sim.result} />}
+          <LanesPanel result={sim.result} />
           {!start.embed && (
             <>
-              <Inspector result={sim.result} />
               <Suspense fallback={<p className="panel muted">Loading the charts…</p>}>
                 <ChartsPanel result={sim.result} />
               </Suspense>
@@ -101,6 +105,9 @@ export function App({ start, storage }: AppProps) {
 
   return (
     <div className="app">
+      <a className="skip-link" href="#clock">
+        Skip to the clock and stage
+      </a>
       <header className="app-header">
         <h1>
           Rate Limit Lab <span className="tagline">tune a rate limiter and watch it decide</span>

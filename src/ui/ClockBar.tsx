@@ -6,10 +6,13 @@ import { Icon } from './Icon';
 
 /** Play/pause, speed, stepping and the current virtual time. */
 export function ClockBar() {
-  const { playing, speed, untilMs } = usePlaygroundShallow((s) => ({
+  const { playing, speed, untilMs, atStart, atEnd } = usePlaygroundShallow((s) => ({
     playing: s.playing,
     speed: s.speed,
     untilMs: s.untilMs,
+    // Booleans, so the bar re-renders when they flip, not every frame.
+    atStart: s.tMs <= 0,
+    atEnd: s.tMs >= s.untilMs,
   }));
   const actions = usePlaygroundShallow((s) => ({
     togglePlay: s.togglePlay,
@@ -19,10 +22,11 @@ export function ClockBar() {
     rewind: s.rewind,
   }));
   return (
-    <div className="clock-bar" role="toolbar" aria-label="Virtual clock">
+    <div className="clock-bar" role="toolbar" aria-label="Virtual clock" id="clock" tabIndex={-1}>
       <button
         type="button"
         onClick={actions.rewind}
+        disabled={atStart}
         aria-label="Back to start"
         title="Back to start (Home)"
       >
@@ -31,6 +35,7 @@ export function ClockBar() {
       <button
         type="button"
         onClick={() => actions.stepBy(-100)}
+        disabled={atStart}
         aria-label="Back 100 ms"
         title="Back 100 ms (←)"
       >
@@ -56,6 +61,7 @@ export function ClockBar() {
       <button
         type="button"
         onClick={() => actions.stepBy(100)}
+        disabled={atEnd}
         aria-label="Forward 100 ms"
         title="Forward 100 ms (→)"
       >

@@ -1,21 +1,39 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { explainDecision } from '../core';
 import { attemptsOf, requestAt, responseAt } from '../sim';
 import type { SimResult } from '../sim';
 import { seekerFor } from '../store';
 import { usePlaygroundShallow } from '../store/react';
 import { HttpResponseView } from './HttpResponseView';
+import { InspectorLanes } from './InspectorLanes';
 import { OutcomeBadge } from './OutcomeBadge';
 import { displayName } from './algorithms';
-import { formatTime } from './format';
+import { formatCount, formatTime } from './format';
 
 /** One request in depth: the state it met, the rule that decided it, and what the client got. */
 export function Inspector({ result }: { result: SimResult }) {
-  const { selected, select, seek } = usePlaygroundShallow((s) => ({
+  const { selected, select, seek, compare, setActiveLane } = usePlaygroundShallow((s) => ({
     selected: s.selected,
     select: s.select,
     seek: s.seek,
+    compare: s.mode === 'compare' && s.limiters.length > 1,
+    setActiveLane: s.setActiveLane,
   }));
+  const ref = useRef<HTMLElement>(null);
+  // A new selection (timeline, view, table or keyboard) brings the inspector into view without
+  // losing the timeline: the inspector sits right below it, so the page scrolls to put the timeline
+  // at the top (under the sticky clock) when the inspector's start is not already on screen.
+  useEffect(() => {
+    const el = ref.current;
+    if (selected === null || el === null) return;
+    const box = el.getBoundingClientRect();
+    if (box.top >= 0 && box.top < window.innerHeight - 160) return;
+    const timeline = el.parentElement?.querySelector<HTMLElement>('.timeline-panel');
+    const target = timeline ?? el;
+    if (typeof target.scrollIntoView !== 'function') return;
+    const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+    target.scrollIntoView({ block: 'start', behavior: reduced ? 'auto' : 'smooth' });
+  }, [selected]);
   const details = useMemo(() => {
     if (selected === null) return null;
     const lane = result.lanes[selected.lane];
@@ -38,7 +56,7 @@ export function Inspector({ result }: { result: SimResult }) {
 
   if (selected === null || details === null) {
     return (
-      <section className="panel inspector" aria-labelledby="inspector-heading">
+      <section ref={ref} className="panel inspector" aria-labelledby="inspector-heading">
         <h2 id="inspector-heading">Decision inspector</h2>
         <p className="muted">
           Click a request (on the timeline or in a view) to see why it was decided so.
@@ -50,6 +68,7 @@ export function Inspector({ result }: { result: SimResult }) {
   const rows = lane.columns.rows;
   return (
     <section
+      ref={ref}
       className="panel inspector"
       aria-labelledby="inspector-heading"
       data-testid="inspector"
@@ -57,7 +76,7 @@ export function Inspector({ result }: { result: SimResult }) {
       <header className="inspector-header">
         <h2 id="inspector-heading">
           {/* Numbered as the comparison and the decision log number requests: by first attempt. */}
-          Request #{info.origin + 1}
+          Request #{formatCount(info.origin + 1)}
           {info.attempt > 1 ? `, attempt ${info.attempt}` : ''}{' '}
           <span className="muted">· {displayName(lane.name, lane.config.kind)}</span>
         </h2>
@@ -126,6 +145,18 @@ export function Inspector({ result }: { result: SimResult }) {
         </ul>
       </div>
       <HttpResponseView response={response} delayMs={info.decision.delayMs} />
+      {compare && (
+        <InspectorLanes
+          result={result}
+          origin={info.origin}
+          attempt={info.attempt}
+          selectedLane={info.lane}
+          onSelect={(l, row) => {
+            setActiveLane(l);
+            select({ lane: l, row });
+          }}
+        />
+      )}
     </section>
   );
 }

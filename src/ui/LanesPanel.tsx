@@ -86,7 +86,7 @@ function LaneView({
     <article
       ref={articleRef}
       className={`lane${compact ? ' is-compact' : ''}`}
-      aria-label={`${laneResult.name}: ${info.system}`}
+      aria-label={`${displayName(laneResult.name, laneResult.config.kind)}: ${info.system}`}
     >
       <header className="lane-header">
         <h3>

@@ -5,6 +5,11 @@ import { usePlaygroundShallow } from '../store/react';
 import { ALGORITHMS, ALGORITHM_ORDER } from './algorithms';
 import { ParamFields } from './ParamFields';
 
+/** A limiter's label: its own name, or its algorithm's. */
+function laneLabel(l: { name?: string | undefined; config: { kind: AlgorithmKind } }): string {
+  return l.name ?? ALGORITHMS[l.config.kind].name;
+}
+
 /** The limiters: pick one to edit, add more to compare, and tune the one picked. */
 export function LimiterPanel() {
   const id = useId();
@@ -26,45 +31,84 @@ export function LimiterPanel() {
     <section className="panel limiter-panel" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>Limiter{s.limiters.length > 1 ? 's' : ''}</h2>
       {s.limiters.length > 1 && (
-        <div className="lane-tabs" role="tablist" aria-label="Limiters">
-          {s.limiters.map((l, i) => (
-            <span key={i} className="lane-tab-wrap">
+        <div className="lane-tabs-row">
+          {/* A tab list holds only tabs (ARIA): the remove button for the picked one sits after it. */}
+          <div
+            className="lane-tabs"
+            role="tablist"
+            aria-label="Limiters"
+            onKeyDown={(e) => {
+              const n = s.limiters.length;
+              const next =
+                e.key === 'ArrowRight' || e.key === 'ArrowDown'
+                  ? (lane + 1) % n
+                  : e.key === 'ArrowLeft' || e.key === 'ArrowUp'
+                    ? (lane + n - 1) % n
+                    : e.key === 'Home'
+                      ? 0
+                      : e.key === 'End'
+                        ? n - 1
+                        : null;
+              if (next === null) return;
+              e.preventDefault();
+              s.setActiveLane(next);
+              const tabs = e.currentTarget.querySelectorAll<HTMLElement>('[role="tab"]');
+              tabs[next]?.focus();
+            }}
+          >
+            {s.limiters.map((l, i) => (
               <button
+                key={i}
+                id={`${id}-tab-${i}`}
                 type="button"
                 role="tab"
                 aria-selected={i === lane}
+                aria-controls={`${id}-panel`}
+                tabIndex={i === lane ? 0 : -1}
                 className={`lane-tab${i === lane ? ' is-active' : ''}`}
                 onClick={() => s.setActiveLane(i)}
               >
-                {i + 1}. {l.name ?? ALGORITHMS[l.config.kind].name}
+                {i + 1}. {laneLabel(l)}
               </button>
-              <button
-                type="button"
-                className="lane-remove"
-                aria-label={`Remove limiter ${i + 1}`}
-                onClick={() => s.removeLimiter(i)}
-              >
-                ✕
-              </button>
-            </span>
-          ))}
+            ))}
+          </div>
+          <button
+            type="button"
+            className="lane-remove"
+            aria-label={`Remove limiter ${lane + 1}: ${laneLabel(active)}`}
+            title={`Remove limiter ${lane + 1}`}
+            onClick={() => s.removeLimiter(lane)}
+          >
+            ✕
+          </button>
         </div>
       )}
-      <div className="limiter-kind">
-        <label htmlFor={`${id}-kind`}>Algorithm</label>
-        <select
-          id={`${id}-kind`}
-          value={active.config.kind}
-          onChange={(e) => s.setLimiterKind(lane, e.target.value as AlgorithmKind)}
-        >
-          {ALGORITHM_ORDER.map((k) => (
-            <option key={k} value={k}>
-              {ALGORITHMS[k].name} — {ALGORITHMS[k].system}
-            </option>
-          ))}
-        </select>
+      <div
+        id={`${id}-panel`}
+        className="limiter-tabpanel"
+        {...(s.limiters.length > 1
+          ? { role: 'tabpanel', 'aria-labelledby': `${id}-tab-${lane}` }
+          : {})}
+      >
+        <div className="limiter-kind">
+          <label htmlFor={`${id}-kind`}>Algorithm</label>
+          <select
+            id={`${id}-kind`}
+            value={active.config.kind}
+            onChange={(e) => s.setLimiterKind(lane, e.target.value as AlgorithmKind)}
+          >
+            {ALGORITHM_ORDER.map((k) => (
+              <option key={k} value={k}>
+                {ALGORITHMS[k].name} — {ALGORITHMS[k].system}
+              </option>
+            ))}
+          </select>
+        </div>
+        <ParamFields
+          config={active.config}
+          onChange={(config) => s.setLimiterConfig(lane, config)}
+        />
       </div>
-      <ParamFields config={active.config} onChange={(config) => s.setLimiterConfig(lane, config)} />
       <div className="compare-row">
         <label htmlFor={`${id}-add`}>Compare with</label>
         <select

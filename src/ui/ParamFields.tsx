@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { checkAlgorithmConfig, quoteText } from '../core';
+import { RANGES, checkAlgorithmConfig, quoteText } from '../core';
 import type { AlgorithmConfig } from '../core';
 import { ALGORITHMS } from './algorithms';
 import type { ParamSpec } from './algorithms';
@@ -20,6 +20,28 @@ function toDrafts(config: AlgorithmConfig): Drafts {
 
 const WHOLE = /^\s*-?\d+\s*$/;
 
+const count = new Intl.NumberFormat('en-US');
+
+/**
+ * The message for a bad field, in the page's words: the label as shown ("max_tokens", not
+ * "token-bucket maxTokens") and always the accepted range, whatever was typed ("-1", "abc", "1.5").
+ */
+export function fieldMessage(kind: AlgorithmConfig['kind'], spec: ParamSpec, got: string): string {
+  const ranges = RANGES[kind] as Readonly<Record<string, { min: number; max: number }>>;
+  const range = ranges[spec.field];
+  const t = got.trim();
+  const shown = /^-?\d{1,20}(\.\d{1,20})?$/.test(t) ? t : quoteText(t, 20);
+  const unit = spec.unit !== undefined ? ` ${spec.unit}` : '';
+  if (spec.input === 'delay') {
+    return `${spec.label} must be a whole number from 0 to ${count.format(1_000_000)}, or nodelay, got ${shown}`;
+  }
+  if (range === undefined) return `${spec.label} is not valid, got ${shown}`;
+  return (
+    `${spec.label} must be a whole number from ${count.format(range.min)} to ` +
+    `${count.format(range.max)}${unit}, got ${shown}`
+  );
+}
+
 /** Parses drafts into a config and the problems per field; a config only when there are none. */
 export function parseDrafts(
   kind: AlgorithmConfig['kind'],
@@ -36,9 +58,15 @@ export function parseDrafts(
     else if (spec.input === 'delay' && text.trim() === 'nodelay') raw[spec.field] = 'nodelay';
     else if (text.trim() === '' && spec.optional !== undefined) continue;
     else if (WHOLE.test(text)) raw[spec.field] = Number(text);
-    else errors[spec.field] = `${spec.label} must be a whole number, got ${quoteText(text, 20)}`;
+    else errors[spec.field] = fieldMessage(kind, spec, text);
   }
-  for (const issue of checkAlgorithmConfig(raw)) errors[issue.field] ??= issue.message;
+  for (const issue of checkAlgorithmConfig(raw)) {
+    const spec = ALGORITHMS[kind].params.find((p) => p.field === issue.field);
+    errors[issue.field] ??=
+      spec === undefined
+        ? issue.message
+        : fieldMessage(kind, spec, String(drafts[issue.field] ?? raw[issue.field] ?? ''));
+  }
   const valid = Object.keys(errors).length === 0;
   return { config: valid ? (raw as unknown as AlgorithmConfig) : null, errors };
 }

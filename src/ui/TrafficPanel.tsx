@@ -41,11 +41,13 @@ export function TrafficPanel() {
     untilMs: st.untilMs,
     streamSource: st.streamSource,
     fire: st.fire,
+    burst: st.burstSize,
+    setBurstSize: st.setBurstSize,
     startStream: st.startStream,
     stopStream: st.stopStream,
     setScenario: st.setScenario,
   }));
-  const [burst, setBurst] = useState(10);
+  const burst = s.burst;
   const [rate, setRate] = useState(20);
   const [adding, setAdding] = useState<TrafficSource['kind']>('poisson');
   const { scenario } = s;
@@ -57,7 +59,7 @@ export function TrafficPanel() {
           Fire request <kbd>f</kbd>
         </button>
         <button type="button" onClick={() => s.fire(burst)}>
-          Fire {burst} at once
+          Fire {burst} at once <kbd>b</kbd>
         </button>
         <NumberField
           label="burst size"
@@ -66,9 +68,9 @@ export function TrafficPanel() {
           check={(n) =>
             Number.isInteger(n) && n >= 1 && n <= 1000
               ? null
-              : 'burst size must be a whole number from 1 to 1000'
+              : `burst size must be a whole number from 1 to 1,000, got ${n}`
           }
-          onCommit={setBurst}
+          onCommit={s.setBurstSize}
         />
       </div>
       <div className="fire-row">

@@ -1,4 +1,5 @@
 import type { AlgorithmKind } from '../core';
+import { ALGORITHM_NAMES, laneLabel } from '../viz/format';
 
 /** One editable parameter of an algorithm, named as the real system names it. */
 export interface ParamSpec {
@@ -36,7 +37,7 @@ export interface AlgorithmInfo {
 export const ALGORITHMS: Readonly<Record<AlgorithmKind, AlgorithmInfo>> = {
   'token-bucket': {
     kind: 'token-bucket',
-    name: 'Token bucket',
+    name: ALGORITHM_NAMES['token-bucket'],
     system: 'Envoy local_ratelimit token_bucket',
     summary:
       'A bucket of max_tokens, refilled by tokens_per_fill every fill_interval; each request takes one token. Starts full.',
@@ -83,7 +84,7 @@ export const ALGORITHMS: Readonly<Record<AlgorithmKind, AlgorithmInfo>> = {
   },
   'leaky-bucket': {
     kind: 'leaky-bucket',
-    name: 'Leaky bucket',
+    name: ALGORITHM_NAMES['leaky-bucket'],
     system: 'nginx limit_req',
     summary:
       'Requests drain at rate; up to burst more are held and released at the rate (or passed at once with nodelay); beyond that, rejected.',
@@ -127,7 +128,7 @@ export const ALGORITHMS: Readonly<Record<AlgorithmKind, AlgorithmInfo>> = {
   },
   'fixed-window': {
     kind: 'fixed-window',
-    name: 'Fixed window',
+    name: ALGORITHM_NAMES['fixed-window'],
     system: 'Redis INCR + EXPIRE per window',
     summary: 'Counts requests per window aligned to t = 0 and admits up to limit per window.',
     params: [
@@ -143,7 +144,7 @@ export const ALGORITHMS: Readonly<Record<AlgorithmKind, AlgorithmInfo>> = {
   },
   'sliding-log': {
     kind: 'sliding-log',
-    name: 'Sliding log',
+    name: ALGORITHM_NAMES['sliding-log'],
     system: 'Redis sorted set (ZREMRANGEBYSCORE, ZCARD, ZADD)',
     summary:
       'Keeps a timestamp per admitted request and admits while fewer than limit are younger than the window.',
@@ -167,7 +168,7 @@ export const ALGORITHMS: Readonly<Record<AlgorithmKind, AlgorithmInfo>> = {
   },
   'sliding-window-counter': {
     kind: 'sliding-window-counter',
-    name: 'Sliding-window counter',
+    name: ALGORITHM_NAMES['sliding-window-counter'],
     system: 'Cloudflare rate limiting',
     summary:
       'Estimates the rate as previous·(overlap of the previous window) + current and admits while it is below limit.',
@@ -183,7 +184,7 @@ export const ALGORITHMS: Readonly<Record<AlgorithmKind, AlgorithmInfo>> = {
   },
   gcra: {
     kind: 'gcra',
-    name: 'GCRA',
+    name: ALGORITHM_NAMES['gcra'],
     system: 'redis-cell CL.THROTTLE',
     summary:
       'Tracks a theoretical arrival time (TAT) that advances by period/count per request; admits while TAT is within burst+1 intervals of now.',
@@ -226,5 +227,5 @@ export const ALGORITHM_ORDER: readonly AlgorithmKind[] = [
  * "token-bucket #2", also the RateLimit policy name); here the kind becomes its display name.
  */
 export function displayName(name: string, kind: AlgorithmKind): string {
-  return name.startsWith(kind) ? `${ALGORITHMS[kind].name}${name.slice(kind.length)}` : name;
+  return laneLabel({ name, config: { kind } });
 }

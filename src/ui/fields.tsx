@@ -3,6 +3,17 @@ import { useId, useState } from 'react';
 import type { ReactNode } from 'react';
 
 /**
+ * The message for text that is not a number: the field's own message for an impossible value (which
+ * names the accepted range), with what was typed.
+ */
+function notANumber(label: ReactNode, text: string, check: (n: number) => string | null): string {
+  const got = `got ${quoteText(text.trim(), 20)}`;
+  const own = check(Number.NaN);
+  if (own !== null) return `${own.replace(/, got .*$/s, '')}, ${got}`;
+  return `${typeof label === 'string' ? label : 'this'} must be a number, ${got}`;
+}
+
+/**
  * A number input that keeps what the person typed, checks it with `check` (which returns the
  * problem, or null), and commits only valid numbers. Shows the problem next to the field.
  */
@@ -35,9 +46,7 @@ export function NumberField({
     if (Number(text) !== value) setText(String(value));
   }
   const parsed = text.trim() === '' ? Number.NaN : Number(text);
-  const error = Number.isFinite(parsed)
-    ? check(parsed)
-    : `${typeof label === 'string' ? label : 'this'} must be a number, got ${quoteText(text, 20)}`;
+  const error = Number.isFinite(parsed) ? check(parsed) : notANumber(label, text, check);
   return (
     <div className={`field${error !== null ? ' is-invalid' : ''}`}>
       <label htmlFor={id}>{label}</label>

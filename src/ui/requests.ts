@@ -94,6 +94,7 @@ export function requestsNear(
       retryAfterMs: code === OUTCOME_REJECT ? wait : 0,
       status: code === OUTCOME_REJECT ? status : 200,
       attempt: c.attempt[row] as number,
+      number: (c.origin[row] as number) + 1,
     });
   }
   lanes.set(lane, { start, rows: out });

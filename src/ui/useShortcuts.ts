@@ -19,7 +19,7 @@ function isTyping(target: EventTarget | null): boolean {
 export const SHORTCUTS: ReadonlyArray<readonly [keys: string, what: string]> = [
   ['Space', 'play / pause'],
   ['f', 'fire one request now'],
-  ['b', 'fire a burst of 10'],
+  ['b', 'fire a burst (the size the Traffic panel shows, 10 by default)'],
   ['← / →', 'step back / forward 100 ms (with Shift: 1 s)'],
   ['n', 'step to the next event'],
   ['Home', 'back to the start'],
@@ -52,7 +52,7 @@ export function useShortcuts(onHelp: () => void, onEscape: () => void): void {
             s.fire(1);
             return true;
           case 'b':
-            s.fire(10);
+            s.fire(s.burstSize);
             return true;
           case 'ArrowLeft':
             s.stepBy(e.shiftKey ? -1000 : -100);

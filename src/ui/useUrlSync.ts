@@ -6,7 +6,11 @@ import { fitsInLink, queryFor, save, startFrom } from './session';
 import type { Start } from './session';
 
 /** Loads where the page starts into the store: an experiment at its moment, or a config. */
-export function applyStart(api: PlaygroundStoreApi, start: Start): void {
+export function applyStart(
+  api: PlaygroundStoreApi,
+  start: Start,
+  reducedMotion: boolean = prefersReducedMotion(),
+): void {
   const s = api.getState();
   if (start.source === 'experiment' && start.experiment !== null) {
     s.loadExperiment(start.experiment.id, start.experiment.variant);
@@ -14,6 +18,15 @@ export function applyStart(api: PlaygroundStoreApi, start: Start): void {
   }
   s.loadConfig(start.config);
   s.setExperiment(start.experiment);
+  // With reduced motion nothing moves until the person presses Play.
+  if (reducedMotion) api.getState().pause();
+}
+
+/** The person asked the system for less motion (false where matchMedia is missing). */
+function prefersReducedMotion(): boolean {
+  return typeof window !== 'undefined' && typeof window.matchMedia === 'function'
+    ? window.matchMedia('(prefers-reduced-motion: reduce)').matches
+    : false;
 }
 
 /** Discrete edits within this long become one history entry (typing "20" is one edit). */

@@ -1,6 +1,6 @@
 import type { Outcome } from '../core';
 import type { Divergence, OutcomeCounts, SimResult } from '../sim';
-import { formatBytes, formatCount, formatDuration, plural } from './format';
+import { formatBytes, formatCount, formatDuration, laneLabel, plural } from './format';
 import { firstAttemptRow, firstAttemptOutcome } from './laneSeries';
 import { formatInstant } from './timeTicks';
 
@@ -42,7 +42,7 @@ export function describeDivergence(result: SimResult, d: Divergence): string {
   result.lanes.forEach((lane, i) => {
     const o = firstAttemptOutcome(result, i, d.origin);
     if (o === null) return;
-    groups.set(o, [...(groups.get(o) ?? []), lane.name]);
+    groups.set(o, [...(groups.get(o) ?? []), laneLabel(lane)]);
   });
   // The two lanes of the divergence first, in their order; then any other outcome.
   const order: Outcome[] = [
@@ -107,7 +107,17 @@ export function CompareTable({ result, onSelect, onSeek, selectedLane = null }: 
 
   return (
     <div className="rl-compare">
-      <div className="rl-compare-scroll">
+      {/* Focusable and labelled, so a keyboard can scroll it; shadows at its edges and a hint on
+          narrow screens show that more columns are there. */}
+      <p className="rl-compare-scroll-hint" aria-hidden="true">
+        Scroll sideways for every column →
+      </p>
+      <div
+        className="rl-compare-scroll"
+        role="region"
+        aria-label="Comparison table (scrolls sideways)"
+        tabIndex={0}
+      >
         <table className="rl-compare-table" data-testid="compare-table">
           <caption>
             {lanes.length} limiters, same traffic ({plural(result.arrivals.count, 'request')}
@@ -185,7 +195,7 @@ export function CompareTable({ result, onSelect, onSeek, selectedLane = null }: 
                         ▸{' '}
                       </span>
                     )}
-                    {lane.name}
+                    {laneLabel(lane)}
                   </th>
                   <Counts c={m.first} prefix={`first-${i}`} />
                   {retries && <Counts c={m.total} prefix={`total-${i}`} />}
@@ -248,8 +258,9 @@ export function CompareTable({ result, onSelect, onSeek, selectedLane = null }: 
               const [a, b] = p.lanes;
               return (
                 <li key={k} data-testid="pair-divergence">
-                  {lanes[a]?.name} vs {lanes[b]?.name}: request {requestNumber(p.origin)} at{' '}
-                  {formatInstant(p.atMs)} ({VERB[p.outcomes[0]][0]} / {VERB[p.outcomes[1]][0]})
+                  {lanes[a] && laneLabel(lanes[a])} vs {lanes[b] && laneLabel(lanes[b])}: request{' '}
+                  {requestNumber(p.origin)} at {formatInstant(p.atMs)} ({VERB[p.outcomes[0]][0]} /{' '}
+                  {VERB[p.outcomes[1]][0]})
                   {canJump && (
                     <>
                       {' '}

@@ -1,7 +1,7 @@
 import { memo, useCallback } from 'react';
 import type { KeyboardEvent } from 'react';
 import { OutcomeMark } from './OutcomeMark';
-import { px } from './format';
+import { formatCount, px } from './format';
 import { retryAfterSeconds } from './requests';
 import type { VizRequest } from './types';
 
@@ -28,14 +28,21 @@ export interface RequestMarkProps {
   pending?: boolean;
 }
 
-/** What a screen reader says for a request: "Request 12, rejected: 429, Retry-After 2 s". */
+/** What a screen reader says for a request: "Request #12, rejected: 429, Retry-After 2 s". */
 export function describeRequest(r: VizRequest, pending = false): string {
-  if (pending) return `Request ${r.id}, on its way to the limiter`;
+  const name = requestName(r);
+  if (pending) return `${name}, on its way to the limiter`;
   if (r.outcome === 'reject') {
-    return `Request ${r.id}, rejected: ${r.status}, Retry-After ${retryAfterSeconds(r)} s`;
+    return `${name}, rejected: ${r.status}, Retry-After ${retryAfterSeconds(r)} s`;
   }
-  if (r.outcome === 'delay') return `Request ${r.id}, delayed ${r.delayMs} ms`;
-  return `Request ${r.id}, admitted`;
+  if (r.outcome === 'delay') return `${name}, delayed ${r.delayMs} ms`;
+  return `${name}, admitted`;
+}
+
+/** "Request #21" or "Request #21, attempt 2": numbered as the inspector and the compare table number it. */
+export function requestName(r: Pick<VizRequest, 'id' | 'attempt' | 'number'>): string {
+  const n = r.number ?? r.id + 1;
+  return `Request #${formatCount(n)}${r.attempt > 1 ? `, attempt ${r.attempt}` : ''}`;
 }
 
 /**

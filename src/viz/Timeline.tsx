@@ -7,7 +7,7 @@ import { OUTCOMES } from '../sim';
 import type { LaneResult, SimResult } from '../sim';
 import { OutcomeMark } from './OutcomeMark';
 import { TimeAxis } from './TimeAxis';
-import { clamp, finite, formatCount, px } from './format';
+import { clamp, finite, formatCount, laneLabel, px } from './format';
 import { lastRowAtOrBefore, nearestRow, outcomeColumns } from './laneSeries';
 import type { OutcomeColumns } from './laneSeries';
 import { formatSeconds, timeTicks } from './timeTicks';
@@ -154,7 +154,7 @@ const LanesLayer = memo(function LanesLayer({
             data-mode={individual ? 'marks' : 'columns'}
           >
             <text className="rl-label" x={4} y={top + 11}>
-              {lane.name}
+              {laneLabel(lane)}
             </text>
             <LaneCounts totals={agg.totals} right={x1} y={top + 11} />
             {OUTCOMES.map((o, code) => (
@@ -443,7 +443,14 @@ export function Timeline({
       ref={svgRef}
       className="rl-viz rl-timeline"
       role="group"
-      aria-label={`Timeline of ${shown.map((l) => result.lanes[l]?.name ?? '').join(', ') || 'no lanes'}`}
+      aria-label={`Timeline of ${
+        shown
+          .map((l) => {
+            const lr = result.lanes[l];
+            return lr === undefined ? '' : laneLabel(lr);
+          })
+          .join(', ') || 'no lanes'
+      }`}
       data-testid="timeline"
       width={px(w)}
       height={px(height)}
@@ -456,6 +463,13 @@ export function Timeline({
       }}
     >
       <rect className="rl-timeline-track" x={0} y={0} width={px(w)} height={px(height)} />
+      {/* The playhead's line goes under the marks: a request decided at this instant is drawn
+          above it, never hidden (the grip and the readout stay on top, in the slider below). */}
+      <path
+        className="rl-timeline-now"
+        data-testid="timeline-now"
+        d={`M${px(handleX)},${TOP - 2}V${px(axisY)}`}
+      />
       <LanesLayer result={result} drawings={drawings} x={x} toMs={d1} x0={x0} x1={x1} />
       {shown.length === 0 && (
         <text className="rl-muted" x={x0} y={TOP + 24}>
@@ -486,7 +500,6 @@ export function Timeline({
         data-testid="timeline-handle"
         onKeyDown={onKeyDown}
       >
-        <path className="rl-timeline-now" d={`M${px(handleX)},${TOP - 2}V${px(axisY)}`} />
         <rect
           className="rl-timeline-grip"
           x={px(handleX - 5)}

@@ -3,6 +3,7 @@
  * through here, so no NaN, Infinity or 17-digit float is ever drawn.
  */
 import { format } from 'd3-format';
+import type { AlgorithmKind } from '../core';
 
 /** `x` when it is a finite number, else `fallback`. */
 export function finite(x: number, fallback = 0): number {
@@ -91,4 +92,25 @@ export function formatBytes(bytes: number): string {
 /** "1 request", "3 requests". */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${Math.round(bounded(n)) === 1 ? one : many}`;
+}
+
+/** The algorithms as people call them (the UI's algorithm list takes its names from here). */
+export const ALGORITHM_NAMES: Readonly<Record<AlgorithmKind, string>> = {
+  'token-bucket': 'Token bucket',
+  'leaky-bucket': 'Leaky bucket',
+  'fixed-window': 'Fixed window',
+  'sliding-log': 'Sliding log',
+  'sliding-window-counter': 'Sliding-window counter',
+  gcra: 'GCRA',
+};
+
+/**
+ * A lane's label: a lane the person did not name is called by its algorithm ("Token bucket",
+ * "Token bucket #2"), never by its id ("token-bucket").
+ */
+export function laneLabel(lane: { name: string; config: { kind: AlgorithmKind } }): string {
+  const kind = lane.config.kind;
+  return lane.name.startsWith(kind)
+    ? `${ALGORITHM_NAMES[kind]}${lane.name.slice(kind.length)}`
+    : lane.name;
 }

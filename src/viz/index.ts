@@ -19,7 +19,7 @@ export type { SwcFormula } from './SlidingWindowCounterView';
 export { GcraView, describeGcra, gcraAdmits } from './GcraView';
 export { RequestFlow } from './RequestFlow';
 export type { RequestFlowProps } from './RequestFlow';
-export { RequestMark, describeRequest } from './RequestMark';
+export { RequestMark, describeRequest, requestName } from './RequestMark';
 export type { RequestMarkProps } from './RequestMark';
 export { OutcomeMark } from './OutcomeMark';
 export type { OutcomeMarkProps } from './OutcomeMark';

@@ -30,6 +30,11 @@ export interface VizRequest {
   status: number;
   /** 1 for a first try, 2 for the first retry, … */
   attempt: number;
+  /**
+   * The request's number as every part of the page shows it (inspector, compare table, decision
+   * log, CSV): its first attempt's place in arrival order, from 1. Default `id + 1`.
+   */
+  number?: number;
 }
 
 /** Props every view takes. */

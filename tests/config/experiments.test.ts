@@ -98,6 +98,12 @@ describe('the library', () => {
     (_, e) => {
       expect(e.startAtMs).toBeGreaterThanOrEqual(0);
       expect(e.startAtMs).toBeLessThanOrEqual(e.inputs.untilMs);
+      // A moment after a burst, never at its instant: its requests are then decided and drawn.
+      for (const source of e.inputs.scenario.sources) {
+        if (source.kind !== 'burst') continue;
+        const after = e.startAtMs - source.atMs;
+        expect(after < 0 || after >= 200, `${e.id} opens ${after} ms after a burst`).toBe(true);
+      }
       for (const text of [e.title, e.question, e.lookAt])
         expect(text.trim().length).toBeGreaterThan(10);
       expect(e.question.trim().endsWith('?')).toBe(true);

@@ -12,7 +12,7 @@ test('nginx burst=5: of seven simultaneous requests one passes, five wait 1–5 
   await limiter.getByLabel('delay mode').selectOption('delay');
   await clearTraffic(page);
   await page.getByLabel('burst size').fill('7');
-  await page.getByRole('button', { name: 'Fire 7 at once' }).click();
+  await page.getByRole('button', { name: /^Fire 7 at once/ }).click();
 
   // The seventh request (row 6) is rejected; the inspector says why and what the client got.
   await page.getByTestId('request-6').first().click();

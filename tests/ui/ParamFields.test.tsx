@@ -36,7 +36,7 @@ describe('ParamFields', () => {
     expect(rate).toHaveValue('-3');
     expect(rate).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByRole('alert')).toHaveTextContent(
-      'leaky-bucket rate must be a whole number from 1 to 1000000, got -3',
+      'rate must be a whole number from 1 to 1,000,000, got -3',
     );
     for (const call of onChange.mock.calls)
       expect((call[0] as { rate: number }).rate).toBeGreaterThan(0);
@@ -68,6 +68,24 @@ describe('parseDrafts', () => {
     ).toEqual({ kind: 'leaky-bucket', rate: 2, rateUnit: 'r/m', burst: 0, delay: 'nodelay' });
     const bad = parseDrafts('fixed-window', { limit: '1e3x', windowMs: '1000' });
     expect(bad.config).toBeNull();
-    expect(bad.errors.limit).toBe('limit must be a whole number, got "1e3x"');
+    expect(bad.errors.limit).toBe('limit must be a whole number from 1 to 1,000,000, got "1e3x"');
+  });
+
+  it('names the field as the page shows it and always gives the range (-1, abc, 1.5)', () => {
+    const drafts = { maxTokens: '', tokensPerFill: '5', fillIntervalMs: '1000' };
+    for (const typed of ['-1', 'abc', '1.5']) {
+      const { errors } = parseDrafts('token-bucket', { ...drafts, maxTokens: typed });
+      expect(errors.maxTokens).toBe(
+        `max_tokens must be a whole number from 1 to 1,000,000, got ${typed === 'abc' ? '"abc"' : typed}`,
+      );
+    }
+    const interval = parseDrafts('token-bucket', {
+      ...drafts,
+      maxTokens: '5',
+      fillIntervalMs: '0',
+    });
+    expect(interval.errors.fillIntervalMs).toBe(
+      'fill_interval must be a whole number from 1 to 86,400,000 ms, got 0',
+    );
   });
 });

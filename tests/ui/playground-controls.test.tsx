@@ -76,7 +76,7 @@ describe('TrafficPanel', () => {
     act(() => store.getState().seek(500));
     renderWith(store, <TrafficPanel />);
     await userEvent.click(screen.getByRole('button', { name: /Fire request/ }));
-    await userEvent.click(screen.getByRole('button', { name: 'Fire 10 at once' }));
+    await userEvent.click(screen.getByRole('button', { name: /^Fire 10 at once/ }));
     const manual = store.getState().scenario.sources.find((s) => s.kind === 'manual');
     expect(manual).toEqual({ kind: 'manual', timesMs: Array(11).fill(500) });
     // The last request fired is selected, so the inspector shows what happened to it.

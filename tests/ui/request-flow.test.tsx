@@ -88,7 +88,7 @@ describe('RequestFlow', () => {
       />,
     );
     const button = screen.getByRole('button', {
-      name: 'Request 2, rejected: 429, Retry-After 1 s',
+      name: 'Request #3, rejected: 429, Retry-After 1 s',
     });
     fireEvent.click(button);
     fireEvent.keyDown(button, { key: 'Enter' });

@@ -183,7 +183,7 @@ describe('Timeline marks', () => {
     draw(result, { lanes: [1, 0], selected: { lane: 1, row } });
     const lanes = screen.getAllByTestId('timeline-lane');
     expect(lanes.map((l) => l.getAttribute('data-lane'))).toEqual(['1', '0']);
-    expect(lanes[0]).toHaveTextContent('leaky-bucket');
+    expect(lanes[0]).toHaveTextContent('Leaky bucket');
     const ring = screen
       .getByTestId('timeline-selected')
       .querySelector('circle') as SVGCircleElement;
@@ -304,5 +304,20 @@ describe('Timeline edge cases', () => {
     );
     const { svg } = draw(result, { tMs: 1000, width: 480, selected: { lane: 1, row: 5 } });
     await expect(serialize(svg)).toMatchFileSnapshot('./__snapshots__/charts/timeline.svg.snap');
+  });
+});
+
+describe('the playhead and the marks', () => {
+  it('draws the playhead line under the marks, so a request decided at this instant shows', () => {
+    const result = sparse();
+    // Paused exactly on the request at 1100 ms.
+    const { container } = draw(result, { tMs: 1100 });
+    const line = container.querySelector('[data-testid="timeline-now"]') as Element;
+    const lanes = container.querySelector('.rl-timeline-lanes') as Element;
+    expect(line).not.toBeNull();
+    expect(line.compareDocumentPosition(lanes) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    // The slider's grip and readout stay above everything.
+    const handle = container.querySelector('[data-testid="timeline-handle"]') as Element;
+    expect(lanes.compareDocumentPosition(handle) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 });

@@ -1,0 +1,84 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, open, test } from './fixtures';
+
+/**
+ * axe-core on the pages people use, asserting no violation at all (WCAG 2.x A/AA and best
+ * practices as axe ships them). Each test names the state it checks; a failure lists the rule, the
+ * element and axe's help text.
+ */
+async function expectNoViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const found = results.violations.map((v) => ({
+    rule: v.id,
+    impact: v.impact,
+    help: v.help,
+    nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')} — ${n.failureSummary ?? ''}`),
+  }));
+  expect(found).toEqual([]);
+}
+
+const SIX =
+  'l=envoy:max_tokens=5,tokens_per_fill=2,fill_interval=1s,max_delay=2s' +
+  '&l=nginx:rate=2r/s,burst=5,delay=2&l=fixed-window:limit=10,window=2s' +
+  '&l=sliding-log:limit=10,window=2s,log_rejected&l=sliding-window-counter:limit=10,window=2s' +
+  '&l=gcra:max_burst=9,count=5,period=1s';
+
+test('the default page', async ({ page }) => {
+  await open(page);
+  await expectNoViolations(page);
+});
+
+test('compare mode with six limiters', async ({ page }) => {
+  await open(page, `./?v=1&${SIX}&mode=compare&t=2.5s&paused`);
+  await expect(page.getByTestId('limiter-view')).toHaveCount(6);
+  await expect(page.locator('.charts-panel svg')).toHaveCount(3);
+  await expectNoViolations(page);
+});
+
+test('an experiment', async ({ page }) => {
+  await open(page, './?x=nginx-burst&paused');
+  await expect(page.getByTestId('limiter-view').first()).toBeVisible();
+  await expectNoViolations(page);
+});
+
+test('the inspector on a rejected request', async ({ page }) => {
+  await open(page, `./?v=1&${SIX}&mode=compare&t=2.5s&paused`);
+  const mark = page.getByRole('button', { name: /^Request #\d+, rejected/ }).first();
+  const name = (await mark.getAttribute('aria-label')) ?? '';
+  await mark.click();
+  const inspector = page.getByTestId('inspector');
+  await expect(inspector).toBeVisible();
+  // One numbering: the mark announced as "Request #n" opens "Request #n".
+  const number = /^Request #[\d,]+/.exec(name)?.[0] ?? 'no number';
+  await expect(inspector.getByRole('heading', { level: 2 })).toContainText(number);
+  await expect(inspector).toContainText('reject');
+  // The same request in every lane, side by side.
+  await expect(page.getByTestId('inspector-lanes').locator('li')).toHaveCount(6);
+  await expect(inspector).toBeInViewport();
+  await expect(page.getByTestId('timeline')).toBeInViewport();
+  await expectNoViolations(page);
+});
+
+test('the export panel', async ({ page }) => {
+  await open(page);
+  await page.getByRole('button', { name: 'Export & import' }).click();
+  await expect(
+    page.locator('.export-section [role="tablist"], .export-section pre').first(),
+  ).toBeVisible();
+  await expectNoViolations(page);
+});
+
+test('dark theme, compare mode', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await open(page, `./?v=1&${SIX}&mode=compare&t=2.5s&paused`);
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect(page.locator('.charts-panel svg')).toHaveCount(3);
+  await expectNoViolations(page);
+});
+
+test('a phone', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await open(page, './?x=boundary-burst&paused');
+  await expectNoViolations(page);
+});
