@@ -6,7 +6,14 @@
  * "Every limiter sees the same arrivals" means the same first attempts: retries depend on each
  * limiter's own rejections, so each lane has its own.
  */
-export { simulate, defaultBinMs, CHECKPOINT_EVERY, CHECKPOINT_BUDGET_BYTES } from './simulate';
+export {
+  simulate,
+  createSimCache,
+  defaultBinMs,
+  CHECKPOINT_EVERY,
+  CHECKPOINT_BUDGET_BYTES,
+} from './simulate';
+export type { SimCache } from './simulate';
 export {
   validateScenario,
   validateLimiters,
