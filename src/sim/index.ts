@@ -9,11 +9,12 @@
 export {
   simulate,
   createSimCache,
+  PROGRESS_ROWS,
   defaultBinMs,
   CHECKPOINT_EVERY,
   CHECKPOINT_BUDGET_BYTES,
 } from './simulate';
-export type { SimCache } from './simulate';
+export type { SimCache, SimOptions } from './simulate';
 export {
   validateScenario,
   validateLimiters,
@@ -21,7 +22,7 @@ export {
   SimulationInputError,
   configOf,
 } from './validate';
-export { Seeker, seekerFor, stateAt } from './seek';
+export { Seeker, adoptResult, seekerFor, stateAt } from './seek';
 export type { SimState, LaneState, StoreState } from './seek';
 export {
   rowRange,

@@ -5,10 +5,11 @@
  */
 import type { Inspection, Limiter, StateSize } from '../core';
 import { LaneEngine } from './deployment';
-import { internalsOf } from './internal';
+import { WallClock } from './clock';
+import { attachInternals, hasInternals, internalsOf } from './internal';
 import type { Checkpoint, LaneInternals } from './internal';
-import type { WallClock } from './clock';
 import { rowsDecidedBy } from './query';
+import { CHECKPOINT_EVERY } from './simulate';
 import type { LaneResult, SimResult } from './types';
 
 /** One store's state for one key. Plain data: safe to keep after the next seek. */
@@ -130,7 +131,17 @@ export class Seeker {
     const { engine } = cursor;
     const { keyNames, clientKey, arrivals } = this.result;
     const wallAt = this.clock.cursor();
+    const laneInternals = this.internals[i] as LaneInternals;
+    const record = this.useCheckpoints && laneInternals.lazy === true;
+    const every = laneInternals.every;
+    const lastRow = checkpoints.at(-1)?.row ?? 0;
+    // A cursor flushed at its last time may hold writes landed later than row `cursor.row`'s
+    // checkpoint would: record from the second row replayed on (or at once after a restore).
+    const startRow = cursor.flushedMs === Number.NEGATIVE_INFINITY ? -1 : cursor.row;
     for (let r = cursor.row; r < target; r += 1) {
+      if (record && r % every === 0 && r > lastRow && r > startRow) {
+        checkpoints.push({ row: r, snapshot: engine.snapshot(), bytes: 0 });
+      }
       const t = cols.arrivalMs[r] as number;
       const client = arrivals.client[cols.origin[r] as number] as number;
       engine.decide(
@@ -201,6 +212,25 @@ export class Seeker {
     });
     return { tMs, key, lanes };
   }
+}
+
+/**
+ * Makes a result that was copied from another thread (a worker's `simulate`, structured-cloned)
+ * seekable here: its checkpoints held live limiters and stayed behind, so the seeker records new
+ * ones as it replays (every `every` rows, at most ~256 per lane). Returns the same object; a result
+ * of this thread's `simulate` is returned unchanged. The states it draws are the same either way.
+ */
+export function adoptResult(result: SimResult): SimResult {
+  if (hasInternals(result)) return result;
+  attachInternals(result, {
+    clock: new WallClock(result.scenario.clock),
+    lanes: result.lanes.map((lane) => ({
+      checkpoints: [],
+      every: Math.max(CHECKPOINT_EVERY, Math.ceil(lane.columns.rows / 256)),
+      lazy: true,
+    })),
+  });
+  return result;
 }
 
 const seekers = new WeakMap<SimResult, Seeker>();

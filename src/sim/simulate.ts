@@ -267,6 +267,8 @@ interface LaneContext {
   maxRows: number;
   checkpointBudget: number;
   shared: SharedColumns;
+  /** Called with this lane's decided rows every PROGRESS_ROWS rows. */
+  progress?: (rows: number) => void;
 }
 
 /** Per-key running maxima of limiter memory, and scratch space for one sample. */
@@ -401,6 +403,7 @@ function runLane(ctx: LaneContext): LaneRun {
       attempt = queue.peekAttempt();
       queue.pop();
     }
+    if (ctx.progress !== undefined && row % PROGRESS_ROWS === 0) ctx.progress(row);
     const instance = pick(origin, attempt);
     const key = keyNames[clientKey[clientOf[origin] as number] as number] ?? DEFAULT_KEY;
     const d = engine.decide(t, wallAt(t), instance, key);
@@ -479,6 +482,20 @@ export interface SimCache {
   maxLanes?: number;
 }
 
+/** Optional extras of `simulate`; neither changes the result. */
+export interface SimOptions {
+  /** Kept between calls: arrivals and lane runs are reused when their inputs are the same. */
+  cache?: SimCache;
+  /**
+   * Told how far the run is, as decided rows over the most rows the run can have (0 – 1), every
+   * PROGRESS_ROWS rows and after each lane (for a progress bar while a large run computes).
+   */
+  onProgress?: (fraction: number) => void;
+}
+
+/** Rows between progress reports. */
+export const PROGRESS_ROWS = 65_536;
+
 export function createSimCache(): SimCache {
   return { arrivals: null };
 }
@@ -501,8 +518,7 @@ function remember(lanes: Map<string, LaneRun>, key: string, run: LaneRun, max: n
 }
 
 function prepareArrivals(sc: Scenario, untilMs: number, cache?: SimCache): PreparedArrivals {
-  const key =
-    cache === undefined ? '' : JSON.stringify([sc.sources, sc.seed, sc.clients, untilMs]);
+  const key = cache === undefined ? '' : JSON.stringify([sc.sources, sc.seed, sc.clients, untilMs]);
   if (cache?.arrivals?.key === key) return cache.arrivals.value;
   const merged = mergeSources(sc.sources, sc.seed, untilMs, MAX_FIRST_ATTEMPTS);
   const { keyNames, clientKey } = keysOf(sc.clients);
@@ -556,8 +572,9 @@ export function simulate(
   limiters: readonly SimLimiter[],
   scenario: Scenario,
   untilMs: number,
-  cache?: SimCache,
+  options: SimOptions = {},
 ): SimResult {
+  const { cache, onProgress } = options;
   const issues = validateRun(limiters, scenario, untilMs);
   if (issues.length > 0) throw new SimulationInputError(issues);
   const sc = resolveScenario(scenario, untilMs);
@@ -588,7 +605,12 @@ export function simulate(
   // A run is used by one lane per result (two lanes with one config each get their own arrays, as
   // without a cache, so the memory report is the same).
   const used = new Set<LaneRun>();
-  const runs = configs.map((config) => {
+  // Progress: rows decided over the rows the run can have (each lane: its arrivals, or its cap).
+  const laneRows = Math.max(1, Math.min(maxRows, arrivals.count));
+  const report = (lane: number, rows: number) =>
+    onProgress?.(Math.min(1, (lane * laneRows + rows) / (configs.length * laneRows)));
+  const runs = configs.map((config, lane) => {
+    report(lane, 0);
     const key = cache === undefined ? '' : `${JSON.stringify(config)}|${laneContext}`;
     const cached = cache === undefined ? undefined : prepared.lanes.get(key);
     if (cached !== undefined && !used.has(cached)) {
@@ -606,6 +628,9 @@ export function simulate(
       maxRows,
       checkpointBudget,
       shared: prepared.shared(sc),
+      ...(onProgress === undefined
+        ? {}
+        : { progress: (rows: number) => report(lane, Math.min(rows, laneRows)) }),
     });
     if (cache !== undefined && cached === undefined) {
       remember(prepared.lanes, key, run, cache.maxLanes ?? 24);
@@ -613,6 +638,7 @@ export function simulate(
     used.add(run);
     return run;
   });
+  report(configs.length, 0);
   // Columns of a run are read-only; a run taken from the cache is shared with earlier results, so
   // each result gets its own columns object (same arrays) before the instance column is set.
   const laneColumns = runs.map((r) => ({ ...r.columns }));

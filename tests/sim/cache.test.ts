@@ -8,11 +8,21 @@ import { Seeker, createSimCache, simulate } from '../../src/sim';
 import type { Scenario, SimResult } from '../../src/sim';
 import { scenario } from './helpers';
 
-const LANES: AlgorithmConfig[] = [
-  { kind: 'token-bucket', maxTokens: 10, tokensPerFill: 20, fillIntervalMs: 1000 },
-  { kind: 'leaky-bucket', rate: 20, rateUnit: 'r/s', burst: 10, delay: 2 },
-  { kind: 'sliding-log', limit: 20, windowMs: 1000 },
-];
+const TB: AlgorithmConfig = {
+  kind: 'token-bucket',
+  maxTokens: 10,
+  tokensPerFill: 20,
+  fillIntervalMs: 1000,
+};
+const LB: AlgorithmConfig = {
+  kind: 'leaky-bucket',
+  rate: 20,
+  rateUnit: 'r/s',
+  burst: 10,
+  delay: 2,
+};
+const SL: AlgorithmConfig = { kind: 'sliding-log', limit: 20, windowMs: 1000 };
+const LANES: AlgorithmConfig[] = [TB, LB, SL];
 
 function traffic(overrides: Partial<Scenario> = {}): Scenario {
   return scenario({
@@ -38,7 +48,7 @@ describe('simulate with a cache', () => {
     const cache = createSimCache();
     const edits: Array<[AlgorithmConfig[], Scenario, number]> = [
       [LANES, traffic(), 10_000],
-      [[{ ...LANES[0], maxTokens: 3 } as AlgorithmConfig, LANES[1], LANES[2]], traffic(), 10_000],
+      [[{ ...TB, maxTokens: 3 }, LB, SL], traffic(), 10_000],
       [LANES, traffic(), 10_000],
       [LANES, traffic({ seed: 8 }), 10_000],
       [LANES, traffic({ seed: 8 }), 6000],
@@ -56,24 +66,35 @@ describe('simulate with a cache', () => {
         }),
         6000,
       ],
-      [[LANES[0], LANES[0]] as AlgorithmConfig[], traffic({ seed: 8 }), 6000],
+      [[TB, TB], traffic({ seed: 8 }), 6000],
     ];
     for (const [limiters, sc, until] of edits) {
-      same(simulate(limiters, sc, until, cache), simulate(limiters, sc, until));
+      same(simulate(limiters, sc, until, { cache }), simulate(limiters, sc, until));
     }
   });
 
   it('does not regenerate the arrivals or re-run unchanged lanes when one limiter changes', () => {
     const cache = createSimCache();
-    const before = simulate(LANES, traffic(), 10_000, cache);
-    const edited = [LANES[0], { ...LANES[1], burst: 3 } as AlgorithmConfig, LANES[2]];
-    const after = simulate(edited, traffic(), 10_000, cache);
+    const before = simulate(LANES, traffic(), 10_000, { cache });
+    const edited: AlgorithmConfig[] = [TB, { ...LB, burst: 3 }, SL];
+    const after = simulate(edited, traffic(), 10_000, { cache });
     expect(after.arrivals.timeMs).toBe(before.arrivals.timeMs);
     expect(after.lanes[0]?.columns.outcome).toBe(before.lanes[0]?.columns.outcome);
     expect(after.lanes[2]?.columns.outcome).toBe(before.lanes[2]?.columns.outcome);
     expect(after.lanes[1]?.columns.outcome).not.toBe(before.lanes[1]?.columns.outcome);
     // A new run length is new traffic: the arrivals are made again.
-    const longer = simulate(edited, traffic(), 12_000, cache);
+    const longer = simulate(edited, traffic(), 12_000, { cache });
     expect(longer.arrivals.timeMs).not.toBe(after.arrivals.timeMs);
+  });
+
+  it('reports progress from 0 to 1, rising, without changing the result', () => {
+    const seen: number[] = [];
+    const result = simulate(LANES, traffic(), 10_000, { onProgress: (f) => seen.push(f) });
+    expect(result).toEqual(simulate(LANES, traffic(), 10_000));
+    expect(seen[0]).toBe(0);
+    expect(seen.at(-1)).toBe(1);
+    for (let i = 1; i < seen.length; i += 1) {
+      expect(seen[i]).toBeGreaterThanOrEqual(seen[i - 1] as number);
+    }
   });
 });
