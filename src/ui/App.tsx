@@ -12,6 +12,7 @@ import { LinkProblems } from './LinkProblems';
 import { RunNotice } from './RunNotice';
 import { ScenarioPanel } from './ScenarioPanel';
 import { ShareControls } from './ShareControls';
+import { SimUpdating } from './SimUpdating';
 import { SimulationProblems } from './SimulationProblems';
 import { ThemeToggle } from './ThemeToggle';
 import { TimelinePanel } from './TimelinePanel';
@@ -64,6 +65,7 @@ export function App({ start, storage }: AppProps) {
     <main className="stage">
       <LinkProblems problems={start.problems} original={start.original} source={start.source} />
       <ClockBar />
+      <SimUpdating />
       {sim.ok ? (
         <>
           <RunNotice result={sim.result} />
