@@ -22,7 +22,8 @@ export {
   SimulationInputError,
   configOf,
 } from './validate';
-export { Seeker, adoptResult, seekerFor, stateAt } from './seek';
+export { Seeker, adoptResult, portableCheckpoints, seekerFor, stateAt } from './seek';
+export type { PortableCheckpoints } from './seek';
 export type { SimState, LaneState, StoreState } from './seek';
 export {
   rowRange,

@@ -69,7 +69,11 @@ export function useSimulation(): SimOutcome {
     newDecisions(run, shown.inputs) > SYNC_DECISIONS;
   useEffect(() => {
     if (offThread) runner.request(run);
-    else if (cachedOutcome(run) !== null) runner.cancel();
+    else if (cachedOutcome(run) !== null) {
+      runner.cancel();
+      // Computed here, and large: the worker gets it too, ready for the first edit.
+      if (runner.available && newDecisions(run, null) > SYNC_DECISIONS) runner.warm(run);
+    }
   }, [offThread, runner, run]);
   if (cached !== null) return cached;
   return offThread && shown !== null ? shown.outcome : simulationOf(run);

@@ -1,12 +1,19 @@
 /**
  * The simulation off the main thread: runs `simulate` for the newest request it has been sent and
- * posts the result back (structured-cloned: the page adopts it with `adoptResult`). Requests that
+ * posts the result back with its checkpoints as plain data (structured-cloned: the page adopts it
+ * with `adoptResult`, so seeking there restores a checkpoint instead of replaying from the start). Requests that
  * arrive while a run computes queue up; only the newest of them runs next. The worker keeps its own
  * SimCache, so an edit to one limiter re-runs that lane only and the arrivals are made once per
  * traffic. (The result's typed arrays are copied rather than transferred: the cache here still
  * holds them for the next edit.)
  */
-import { SimulationInputError, createSimCache, simulate, validateRun } from '../sim';
+import {
+  SimulationInputError,
+  createSimCache,
+  portableCheckpoints,
+  simulate,
+  validateRun,
+} from '../sim';
 import type { SimAnswer, SimRequest } from './simProtocol';
 
 const cache = createSimCache();
@@ -28,6 +35,10 @@ function run(): void {
   }
   let reported = -1;
   try {
+    if (req.warm === true) {
+      simulate(req.limiters, req.scenario, req.untilMs, { cache });
+      return;
+    }
     const result = simulate(req.limiters, req.scenario, req.untilMs, {
       cache,
       onProgress: (fraction) => {
@@ -38,7 +49,8 @@ function run(): void {
       },
     });
     const tookMs = performance.now() - began;
-    post({ type: 'result', gen: req.gen, outcome: { ok: true, result }, tookMs });
+    const checkpoints = portableCheckpoints(result);
+    post({ type: 'result', gen: req.gen, outcome: { ok: true, result, checkpoints }, tookMs });
   } catch (e) {
     if (!(e instanceof SimulationInputError)) throw e;
     post({ type: 'result', gen: req.gen, outcome: { ok: false, issues: e.issues }, tookMs: 0 });
@@ -46,6 +58,8 @@ function run(): void {
 }
 
 self.onmessage = (e: MessageEvent<SimRequest>) => {
+  // A warm-up never replaces a real request waiting to run.
+  if (e.data.warm === true && next !== null) return;
   next = e.data;
   // Messages already queued are delivered before this timer fires: the newest of them runs.
   if (!scheduled) {

@@ -3,13 +3,15 @@
  * generation number; the worker answers with it, and the page keeps only the newest generation's
  * answer (CONVENTIONS.md, "Work off the main thread by message").
  */
-import type { Scenario, ScenarioIssue, SimLimiter, SimResult } from '../sim';
+import type { PortableCheckpoints, Scenario, ScenarioIssue, SimLimiter, SimResult } from '../sim';
 
 export interface SimRequest {
   gen: number;
   limiters: SimLimiter[];
   scenario: Scenario;
   untilMs: number;
+  /** Only fill the worker's cache (arrivals, lane runs) for edits to come: no answer is sent. */
+  warm?: boolean;
 }
 
 export type SimAnswer =
@@ -17,7 +19,9 @@ export type SimAnswer =
   | {
       type: 'result';
       gen: number;
-      outcome: { ok: true; result: SimResult } | { ok: false; issues: readonly ScenarioIssue[] };
+      outcome:
+        | { ok: true; result: SimResult; checkpoints: PortableCheckpoints }
+        | { ok: false; issues: readonly ScenarioIssue[] };
       /** Worker time spent simulating, ms (for the bench and the hint). */
       tookMs: number;
     };

@@ -72,6 +72,7 @@ export class SimRunner {
   private failed = false;
   private gen = 0;
   private requested: RunInputs | null = null;
+  private warmed: RunInputs | null = null;
   private status: SimStatus = IDLE;
   private version = 0;
   private readonly listeners = new Set<() => void>();
@@ -115,6 +116,25 @@ export class SimRunner {
     this.notify({ pending: true, progress: null });
   }
 
+  /**
+   * A large run computed here (the first render of a link) is also run in the worker, in the
+   * background, so that its cache holds the arrivals and lanes when the first edit comes.
+   */
+  warm(inputs: RunInputs): void {
+    if (this.warmed !== null && sameRun(this.warmed, inputs)) return;
+    const worker = this.ensureWorker();
+    if (worker === null) return;
+    this.warmed = inputs;
+    const message: SimRequest = {
+      gen: this.gen,
+      limiters: simLimiters(inputs),
+      scenario: inputs.scenario,
+      untilMs: inputs.untilMs,
+      warm: true,
+    };
+    worker.postMessage(message);
+  }
+
   /** A run computed here made any answer still on its way stale. */
   cancel(): void {
     if (this.requested === null) return;
@@ -153,7 +173,7 @@ export class SimRunner {
     const s = this.api.getState();
     if (sameRun(inputs, s)) {
       const outcome: SimOutcome = a.outcome.ok
-        ? { ok: true, result: adoptResult(a.outcome.result) }
+        ? { ok: true, result: adoptResult(a.outcome.result, a.outcome.checkpoints) }
         : { ok: false, issues: a.outcome.issues };
       rememberOutcome(inputs, outcome);
     }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AlgorithmConfig } from '../../src/core';
-import { Seeker, adoptResult, simulate } from '../../src/sim';
+import { Seeker, adoptResult, portableCheckpoints, simulate } from '../../src/sim';
 import { scenario } from './helpers';
 
 const LIMITERS: AlgorithmConfig[] = [
@@ -13,6 +13,8 @@ const LIMITERS: AlgorithmConfig[] = [
   { kind: 'token-bucket', maxTokens: 10, tokensPerFill: 20, fillIntervalMs: 1000, maxDelayMs: 300 },
   { kind: 'leaky-bucket', rate: 20, rateUnit: 'r/s', burst: 10, delay: 2 },
   { kind: 'gcra', count: 20, periodMs: 1000, burst: 5 },
+  { kind: 'fixed-window', limit: 20, windowMs: 1000 },
+  { kind: 'sliding-window-counter', limit: 20, windowMs: 1000 },
 ];
 
 const BUSY = scenario({
@@ -52,6 +54,29 @@ describe('adoptResult', () => {
         const sa = a.storesBefore(lane, row);
         const sb = b.storesBefore(lane, row);
         expect(sb.wallMs).toBe(sa.wallMs);
+        expect(sb.stores.map((s) => [...s.keys()].map((k) => s.getState(k)))).toEqual(
+          sa.stores.map((s) => [...s.keys()].map((k) => s.getState(k))),
+        );
+      }
+    }
+  });
+
+  it('with its portable checkpoints (sent as plain data) draws the same states', () => {
+    const original = simulate(LIMITERS, BUSY, 20_000);
+    const sent = structuredClone({ result: original, checkpoints: portableCheckpoints(original) });
+    const copy = adoptResult(sent.result, sent.checkpoints);
+    const a = new Seeker(original);
+    const b = new Seeker(copy);
+    for (const t of [19_999, 300, 12_345, 7999, 8000, 8001, 15_000.5, 2, 19_000, 6000, 6007]) {
+      for (const key of original.keyNames) expect(b.stateAt(t, key)).toEqual(a.stateAt(t, key));
+    }
+    // Every lane seeks to just before rows around its checkpoints.
+    for (let lane = 0; lane < LIMITERS.length; lane += 1) {
+      const rows = original.lanes[lane]?.columns.rows ?? 0;
+      for (const row of [rows - 1, 511, 512, 513, 1024, 3, rows >> 1]) {
+        if (row < 0 || row >= rows) continue;
+        const sa = a.storesBefore(lane, row);
+        const sb = b.storesBefore(lane, row);
         expect(sb.stores.map((s) => [...s.keys()].map((k) => s.getState(k)))).toEqual(
           sa.stores.map((s) => [...s.keys()].map((k) => s.getState(k))),
         );
