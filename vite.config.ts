@@ -7,6 +7,9 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   base: './',
   plugins: [react()],
+  // The simulation worker (src/store/sim.worker.ts) as an ES module, loaded relative to the page's
+  // script like every other asset (works under any sub-path).
+  worker: { format: 'es' },
   build: {
     outDir: 'dist',
     target: 'es2022',

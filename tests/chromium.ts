@@ -29,7 +29,21 @@ export interface PinnedChromium {
 }
 
 const require = createRequire(import.meta.url);
-const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
+/**
+ * The repository: the nearest folder above this file that holds node_modules/@sparticuz/chromium.
+ * Walking up (rather than `..`) keeps it right when this file is bundled into
+ * node_modules/.cache/bench/ by `npm run bench`.
+ */
+function findRoot(): string {
+  let dir = dirname(new URL(import.meta.url).pathname);
+  for (;;) {
+    if (existsSync(join(dir, 'node_modules', '@sparticuz', 'chromium', 'package.json'))) return dir;
+    const up = dirname(dir);
+    if (up === dir) return resolve(dirname(new URL(import.meta.url).pathname), '..');
+    dir = up;
+  }
+}
+const root = findRoot();
 const cacheRoot = join(root, 'node_modules', '.cache');
 
 function packageVersion(): string {

@@ -8,12 +8,15 @@
  */
 export {
   simulate,
+  createSimCache,
+  PROGRESS_ROWS,
   defaultBinMs,
   CHECKPOINT_EVERY,
   CHECKPOINT_BUDGET_BYTES,
   MAX_CHECKPOINT_EVERY,
   MAX_RETAINED_BYTES,
 } from './simulate';
+export type { SimCache, SimOptions } from './simulate';
 export {
   validateScenario,
   validateLimiters,
@@ -21,7 +24,8 @@ export {
   SimulationInputError,
   configOf,
 } from './validate';
-export { Seeker, seekerFor, stateAt } from './seek';
+export { Seeker, adoptResult, portableCheckpoints, seekerFor, stateAt } from './seek';
+export type { PortableCheckpoints } from './seek';
 export type { SimState, LaneState, StoreState } from './seek';
 export {
   rowRange,

@@ -18,6 +18,11 @@ export interface LaneInternals {
   checkpoints: Checkpoint[];
   /** Rows between checkpoints. */
   every: number;
+  /**
+   * True for a result adopted from elsewhere (made in a worker: its checkpoints held live objects
+   * and stayed there): the seeker records checkpoints as it replays, every `every` rows.
+   */
+  lazy?: boolean;
 }
 
 export interface SimInternals {
@@ -29,6 +34,10 @@ const registry = new WeakMap<SimResult, SimInternals>();
 
 export function attachInternals(result: SimResult, internals: SimInternals): void {
   registry.set(result, internals);
+}
+
+export function hasInternals(result: SimResult): boolean {
+  return registry.has(result);
 }
 
 export function internalsOf(result: SimResult): SimInternals {

@@ -3,12 +3,15 @@
  * before t and replay the recorded rows up to t through the same engine the simulation used. A
  * cursor per lane makes playing forward incremental (no restore while t only grows).
  */
-import type { Inspection, Limiter, StateSize } from '../core';
+import { createLimiter } from '../core';
+import type { Inspection, KeyState, Limiter, StateSize } from '../core';
 import { LaneEngine } from './deployment';
-import { internalsOf } from './internal';
+import type { EngineSnapshot } from './deployment';
+import { WallClock } from './clock';
+import { attachInternals, hasInternals, internalsOf } from './internal';
 import type { Checkpoint, LaneInternals } from './internal';
-import type { WallClock } from './clock';
 import { rowsDecidedBy } from './query';
+import { CHECKPOINT_EVERY } from './simulate';
 import type { LaneResult, SimResult } from './types';
 
 /** One store's state for one key. Plain data: safe to keep after the next seek. */
@@ -130,7 +133,17 @@ export class Seeker {
     const { engine } = cursor;
     const { keyNames, clientKey, arrivals } = this.result;
     const wallAt = this.clock.cursor();
+    const laneInternals = this.internals[i] as LaneInternals;
+    const record = this.useCheckpoints && laneInternals.lazy === true;
+    const every = laneInternals.every;
+    const lastRow = checkpoints.at(-1)?.row ?? 0;
+    // A cursor flushed at its last time may hold writes landed later than row `cursor.row`'s
+    // checkpoint would: record from the second row replayed on (or at once after a restore).
+    const startRow = cursor.flushedMs === Number.NEGATIVE_INFINITY ? -1 : cursor.row;
     for (let r = cursor.row; r < target; r += 1) {
+      if (record && r % every === 0 && r > lastRow && r > startRow) {
+        checkpoints.push({ row: r, snapshot: engine.snapshot(), bytes: 0 });
+      }
       const t = cols.arrivalMs[r] as number;
       const client = arrivals.client[cols.origin[r] as number] as number;
       engine.decide(
@@ -201,6 +214,89 @@ export class Seeker {
     });
     return { tMs, key, lanes };
   }
+}
+
+/**
+ * A result's checkpoints as plain data, to send along with the result to another thread: each
+ * store as its keys' states (getState) in the store's own order, and the writes in flight. A
+ * checkpoint's stores are clones, whose key order is the order to restore them in (for nginx's
+ * zone: least recently used first), so `adoptResult` rebuilds stores that decide alike.
+ */
+export interface PortableCheckpoints {
+  lanes: Array<{
+    every: number;
+    checkpoints: Array<{
+      row: number;
+      bytes: number;
+      stores: Array<Array<[string, KeyState]>>;
+      writes: EngineSnapshot['writes'];
+    }>;
+  }>;
+}
+
+export function portableCheckpoints(result: SimResult): PortableCheckpoints {
+  return {
+    lanes: internalsOf(result).lanes.map((lane) => ({
+      every: lane.every,
+      checkpoints: lane.checkpoints.map((cp) => ({
+        row: cp.row,
+        bytes: cp.bytes,
+        stores: cp.snapshot.stores.map((store) =>
+          [...store.keys()].map((key): [string, KeyState] => [
+            key,
+            store.getState(key) as KeyState,
+          ]),
+        ),
+        writes: cp.snapshot.writes,
+      })),
+    })),
+  };
+}
+
+/**
+ * Makes a result that was copied from another thread (a worker's `simulate`, structured-cloned)
+ * seekable here. With its `portableCheckpoints`, each checkpoint's stores are rebuilt the first time
+ * a seek restores it; without them, the seeker records new checkpoints as it replays (every
+ * `every` rows, at most ~256 per lane). Returns the same object; a result of this thread's
+ * `simulate` is returned unchanged. The states it draws are the same either way.
+ */
+export function adoptResult(result: SimResult, portable?: PortableCheckpoints): SimResult {
+  if (hasInternals(result)) return result;
+  attachInternals(result, {
+    clock: new WallClock(result.scenario.clock),
+    lanes: result.lanes.map((lane, i) => {
+      const given = portable?.lanes[i];
+      if (given === undefined) {
+        return {
+          checkpoints: [],
+          every: Math.max(CHECKPOINT_EVERY, Math.ceil(lane.columns.rows / 256)),
+          lazy: true,
+        };
+      }
+      return {
+        every: given.every,
+        checkpoints: given.checkpoints.map((cp): Checkpoint => {
+          let snapshot: EngineSnapshot | null = null;
+          return {
+            row: cp.row,
+            bytes: cp.bytes,
+            get snapshot(): EngineSnapshot {
+              snapshot ??= {
+                stores: cp.stores.map((entries) => {
+                  const store = createLimiter(lane.config);
+                  for (const [key, state] of entries) store.setState(key, state);
+                  return store;
+                }),
+                writes: cp.writes,
+              };
+              return snapshot;
+            },
+          };
+        }),
+      };
+    }),
+  });
+  return result;
 }
 
 const seekers = new WeakMap<SimResult, Seeker>();

@@ -298,6 +298,8 @@ interface LaneContext {
   /** Bytes this lane may retain (columns, checkpoints, writes they keep): MAX_RETAINED_BYTES' share. */
   retainBudget: number;
   shared: SharedColumns;
+  /** Called with this lane's decided rows every PROGRESS_ROWS rows. */
+  progress?: (rows: number) => void;
 }
 
 /**
@@ -528,6 +530,7 @@ function runLane(ctx: LaneContext): LaneRun {
       attempt = queue.peekAttempt();
       queue.pop();
     }
+    if (ctx.progress !== undefined && row % PROGRESS_ROWS === 0) ctx.progress(row);
     const instance = pick(origin, attempt);
     const key = keyNames[clientKey[clientOf[origin] as number] as number] ?? DEFAULT_KEY;
     const wallMs = wallAt(t);
@@ -598,6 +601,99 @@ function typedBytes(value: unknown, seen = new Set<ArrayBufferLike>()): number {
 }
 
 /**
+ * What `simulate` may keep between calls (pass the same object each time; `createSimCache`).
+ * The arrivals depend only on the traffic (sources, seed, clients) and the run length, so editing a
+ * limiter does not regenerate them; a lane's run depends only on its config, the arrivals and the
+ * scenario's retry, deployment and clock (and, through the caps, the number of lanes), so an edit to
+ * one limiter re-runs that lane alone. A result made with a cache is identical to one made without.
+ */
+export interface SimCache {
+  /** The traffic the arrivals were made for, and the arrivals (with the lanes run on them). */
+  arrivals: { key: string; value: PreparedArrivals } | null;
+  /** Lane runs kept per arrivals (default 24, oldest dropped first). */
+  maxLanes?: number;
+}
+
+/** Optional extras of `simulate`; neither changes the result. */
+export interface SimOptions {
+  /** Kept between calls: arrivals and lane runs are reused when their inputs are the same. */
+  cache?: SimCache;
+  /**
+   * Told how far the run is, as decided rows over the most rows the run can have (0 – 1), every
+   * PROGRESS_ROWS rows and after each lane (for a progress bar while a large run computes).
+   */
+  onProgress?: (fraction: number) => void;
+}
+
+/** Rows between progress reports. */
+export const PROGRESS_ROWS = 65_536;
+
+export function createSimCache(): SimCache {
+  return { arrivals: null };
+}
+
+/** The first attempts of a run, its keys, and what lanes share about them. */
+interface PreparedArrivals {
+  merged: ReturnType<typeof mergeSources>;
+  keyNames: string[];
+  clientKey: Uint16Array;
+  arrivals: ArrivalTable;
+  /** Columns lanes share for `sc` (made once per retry setting and instance count). */
+  shared: (sc: Scenario) => SharedColumns;
+  /** Lane runs on these arrivals, by config and context. */
+  lanes: Map<string, LaneRun>;
+}
+
+function remember(lanes: Map<string, LaneRun>, key: string, run: LaneRun, max: number): void {
+  lanes.set(key, run);
+  while (lanes.size > max) lanes.delete(lanes.keys().next().value as string);
+}
+
+function prepareArrivals(sc: Scenario, untilMs: number, cache?: SimCache): PreparedArrivals {
+  const key = cache === undefined ? '' : JSON.stringify([sc.sources, sc.seed, sc.clients, untilMs]);
+  if (cache?.arrivals?.key === key) return cache.arrivals.value;
+  const merged = mergeSources(sc.sources, sc.seed, untilMs, MAX_FIRST_ATTEMPTS);
+  const { keyNames, clientKey } = keysOf(sc.clients);
+  const arrivals: ArrivalTable = {
+    count: merged.count,
+    timeMs: merged.timeMs,
+    client: assignClients(merged.source, merged.count, sc.sources, sc.clients, sc.seed),
+    source: merged.source,
+  };
+  let firstAttempts: SharedColumns['firstAttempts'] = null;
+  const sharedFor = new Map<string, SharedColumns>();
+  const prepared: PreparedArrivals = {
+    merged,
+    keyNames,
+    clientKey,
+    arrivals,
+    shared: (s) => {
+      const oneInstance = s.deployment.instances === 1;
+      const noRetries = s.retry.onReject === 'give-up' || s.retry.maxAttempts === 1;
+      const k = `${oneInstance}|${noRetries}`;
+      let shared = sharedFor.get(k);
+      if (shared === undefined) {
+        if (noRetries && firstAttempts === null) {
+          const origin = new Int32Array(arrivals.count);
+          for (let i = 0; i < arrivals.count; i += 1) origin[i] = i;
+          firstAttempts = {
+            arrivalMs: arrivals.timeMs,
+            origin,
+            attempt: new Uint8Array(arrivals.count).fill(1),
+          };
+        }
+        shared = { firstAttempts: noRetries ? firstAttempts : null, oneInstance };
+        sharedFor.set(k, shared);
+      }
+      return shared;
+    },
+    lanes: new Map(),
+  };
+  if (cache !== undefined) cache.arrivals = { key, value: prepared };
+  return prepared;
+}
+
+/**
  * Every request's fate up to virtual time `untilMs` (exclusive), for each limiter, under `scenario`.
  * Pure and deterministic: the same input gives byte-identical typed arrays. Throws a
  * `SimulationInputError` listing every invalid field (see `validateRun`); never returns NaN.
@@ -608,21 +704,17 @@ export function simulate(
   limiters: readonly SimLimiter[],
   scenario: Scenario,
   untilMs: number,
+  options: SimOptions = {},
 ): SimResult {
+  const { cache, onProgress } = options;
   const issues = validateRun(limiters, scenario, untilMs);
   if (issues.length > 0) throw new SimulationInputError(issues);
   const sc = resolveScenario(scenario, untilMs);
   const configs = limiters.map((l) => structuredClone(configOf(l)));
   const names = laneNames(limiters);
 
-  const merged = mergeSources(sc.sources, sc.seed, untilMs, MAX_FIRST_ATTEMPTS);
-  const { keyNames, clientKey } = keysOf(sc.clients);
-  const arrivals: ArrivalTable = {
-    count: merged.count,
-    timeMs: merged.timeMs,
-    client: assignClients(merged.source, merged.count, sc.sources, sc.clients, sc.seed),
-    source: merged.source,
-  };
+  const prepared = prepareArrivals(sc, untilMs, cache);
+  const { merged, keyNames, clientKey, arrivals } = prepared;
   const truncation: string[] = [];
   if (merged.truncated) {
     truncation.push(
@@ -631,21 +723,38 @@ export function simulate(
   }
   const clock = new WallClock(sc.clock);
   const maxRows = Math.floor(MAX_DECISIONS / configs.length);
-  const shared: SharedColumns = {
-    firstAttempts: null,
-    oneInstance: sc.deployment.instances === 1,
-  };
-  if (sc.retry.onReject === 'give-up' || sc.retry.maxAttempts === 1) {
-    const origin = new Int32Array(arrivals.count);
-    for (let i = 0; i < arrivals.count; i += 1) origin[i] = i;
-    shared.firstAttempts = {
-      arrivalMs: arrivals.timeMs,
-      origin,
-      attempt: new Uint8Array(arrivals.count).fill(1),
-    };
-  }
-  const runs = configs.map((config) =>
-    runLane({
+  const shared = prepared.shared(sc);
+  const checkpointBudget = CHECKPOINT_BUDGET_BYTES / configs.length;
+  // The memory budget left for the lanes once the shared arrival columns are counted.
+  const retainBudget =
+    Math.max(0, MAX_RETAINED_BYTES - typedBytes({ arrivals, first: shared.firstAttempts })) /
+    configs.length;
+  // What a lane's run depends on besides its config and the arrivals (see SimCache).
+  const laneContext = JSON.stringify([
+    sc.retry,
+    sc.deployment,
+    sc.clock,
+    sc.seed,
+    maxRows,
+    checkpointBudget,
+    retainBudget,
+  ]);
+  // A run is used by one lane per result (two lanes with one config each get their own arrays, as
+  // without a cache, so the memory report is the same).
+  const used = new Set<LaneRun>();
+  // Progress: rows decided over the rows the run can have (each lane: its arrivals, or its cap).
+  const laneRows = Math.max(1, Math.min(maxRows, arrivals.count));
+  const report = (lane: number, rows: number) =>
+    onProgress?.(Math.min(1, (lane * laneRows + rows) / (configs.length * laneRows)));
+  const runs = configs.map((config, lane) => {
+    report(lane, 0);
+    const key = cache === undefined ? '' : `${JSON.stringify(config)}|${laneContext}`;
+    const cached = cache === undefined ? undefined : prepared.lanes.get(key);
+    if (cached !== undefined && !used.has(cached)) {
+      used.add(cached);
+      return cached;
+    }
+    const run = runLane({
       config,
       scenario: sc,
       arrivals,
@@ -654,16 +763,26 @@ export function simulate(
       clock,
       horizonMs: merged.completeUntilMs,
       maxRows,
-      checkpointBudget: CHECKPOINT_BUDGET_BYTES / configs.length,
-      retainBudget:
-        Math.max(0, MAX_RETAINED_BYTES - typedBytes({ arrivals, first: shared.firstAttempts })) /
-        configs.length,
+      checkpointBudget,
+      retainBudget,
       shared,
-    }),
-  );
+      ...(onProgress === undefined
+        ? {}
+        : { progress: (rows: number) => report(lane, Math.min(rows, laneRows)) }),
+    });
+    if (cache !== undefined && cached === undefined) {
+      remember(prepared.lanes, key, run, cache.maxLanes ?? 24);
+    }
+    used.add(run);
+    return run;
+  });
+  report(configs.length, 0);
+  // Columns of a run are read-only; a run taken from the cache is shared with earlier results, so
+  // each result gets its own columns object (same arrays) before the instance column is set.
+  const laneColumns = runs.map((r) => ({ ...r.columns }));
   if (shared.oneInstance) {
-    const zeros = new Uint8Array(Math.max(0, ...runs.map((r) => r.columns.rows)));
-    for (const run of runs) run.columns.instance = zeros;
+    const zeros = new Uint8Array(Math.max(0, ...laneColumns.map((c) => c.rows)));
+    for (const c of laneColumns) c.instance = zeros;
   }
   runs.forEach((run, i) => {
     if (run.overBudget) {
@@ -678,8 +797,9 @@ export function simulate(
   });
   const metricsOptions = sc.metrics as Required<NonNullable<Scenario['metrics']>>;
   const lanes: LaneResult[] = runs.map((run, i) => {
+    const columns = laneColumns[i] as LaneColumns;
     const { metrics, releasesMs } = laneMetrics({
-      columns: run.columns,
+      columns,
       arrivals,
       clientKey,
       keyCount: keyNames.length,
@@ -692,7 +812,7 @@ export function simulate(
     return {
       name: names[i] as string,
       config: configs[i] as AlgorithmConfig,
-      columns: run.columns,
+      columns,
       metrics,
       completeUntilMs: run.completeUntilMs,
       releasesMs,

@@ -3,19 +3,39 @@
  * (CONVENTIONS.md, "Derived, not stored"). Actions replace changed inputs with new objects, so an
  * identity check is enough.
  */
-import { SimulationInputError, seekerFor, simulate, validateRun } from '../sim';
+import { SimulationInputError, createSimCache, seekerFor, simulate, validateRun } from '../sim';
 import type { ScenarioIssue, SimLimiter, SimResult, SimState } from '../sim';
 import type { PlaygroundInputs } from './types';
 
 export type SimOutcome =
   { ok: true; result: SimResult } | { ok: false; issues: readonly ScenarioIssue[] };
 
-type RunInputs = Pick<PlaygroundInputs, 'limiters' | 'scenario' | 'untilMs'>;
+export type RunInputs = Pick<PlaygroundInputs, 'limiters' | 'scenario' | 'untilMs'>;
 
 let last: { inputs: RunInputs; outcome: SimOutcome } | null = null;
+/** Arrivals and lane runs kept between runs on this thread: an edit re-runs the edited lane. */
+const cache = createSimCache();
 
-function sameRun(a: RunInputs, b: RunInputs): boolean {
+export function sameRun(a: RunInputs, b: RunInputs): boolean {
   return a.limiters === b.limiters && a.scenario === b.scenario && a.untilMs === b.untilMs;
+}
+
+/** The outcome for exactly these inputs if it is the one kept, else null (nothing computed). */
+export function cachedOutcome(inputs: RunInputs): SimOutcome | null {
+  return last !== null && sameRun(last.inputs, inputs) ? last.outcome : null;
+}
+
+/** The last run kept (what the page shows while a newer one computes), or null. */
+export function lastRun(): { inputs: RunInputs; outcome: SimOutcome } | null {
+  return last;
+}
+
+/** Keeps an outcome computed elsewhere (the worker) as the one for `inputs`. */
+export function rememberOutcome(inputs: RunInputs, outcome: SimOutcome): void {
+  last = {
+    inputs: { limiters: inputs.limiters, scenario: inputs.scenario, untilMs: inputs.untilMs },
+    outcome,
+  };
 }
 
 /** Limiters as the simulator takes them, named when the person named them. */
@@ -37,16 +57,16 @@ export function simulationOf(inputs: RunInputs): SimOutcome {
   if (issues.length > 0) outcome = { ok: false, issues };
   else {
     try {
-      outcome = { ok: true, result: simulate(limiters, inputs.scenario, inputs.untilMs) };
+      outcome = {
+        ok: true,
+        result: simulate(limiters, inputs.scenario, inputs.untilMs, { cache }),
+      };
     } catch (e) {
       if (!(e instanceof SimulationInputError)) throw e;
       outcome = { ok: false, issues: e.issues };
     }
   }
-  last = {
-    inputs: { limiters: inputs.limiters, scenario: inputs.scenario, untilMs: inputs.untilMs },
-    outcome,
-  };
+  rememberOutcome(inputs, outcome);
   return outcome;
 }
 

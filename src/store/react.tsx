@@ -1,9 +1,11 @@
-import { createContext, useContext, useState } from 'react';
+import { createContext, useContext, useEffect, useState, useSyncExternalStore } from 'react';
 import type { ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
-import { simulationOf } from './derived';
+import { cachedOutcome, lastRun, simulationOf } from './derived';
 import type { SimOutcome } from './derived';
+import { SYNC_DECISIONS, newDecisions, runnerFor } from './simRunner';
+import type { SimStatus } from './simRunner';
 import { createPlaygroundStore } from './store';
 import type { PlaygroundStoreApi } from './store';
 import type { PlaygroundInputs, PlaygroundStore } from './types';
@@ -47,7 +49,38 @@ const selectRun = (s: PlaygroundStore) => ({
   untilMs: s.untilMs,
 });
 
-/** The simulation of the current inputs (memoised; recomputed only when they change). */
+/**
+ * The simulation of the current inputs (memoised; recomputed only when they change). A small run
+ * (or the first one: a link opened paused draws its exact result in its first frame) is computed
+ * in this render; a large edit goes to the worker and this returns the previous result until the
+ * new one arrives (`useSimulationStatus` says so).
+ */
 export function useSimulation(): SimOutcome {
-  return simulationOf(usePlaygroundShallow(selectRun));
+  const api = usePlaygroundApi();
+  const runner = runnerFor(api);
+  useSyncExternalStore(runner.subscribe, runner.getVersion, runner.getVersion);
+  const run = usePlaygroundShallow(selectRun);
+  const cached = cachedOutcome(run);
+  const shown = lastRun();
+  const offThread =
+    cached === null &&
+    shown !== null &&
+    runner.available &&
+    newDecisions(run, shown.inputs) > SYNC_DECISIONS;
+  useEffect(() => {
+    if (offThread) runner.request(run);
+    else if (cachedOutcome(run) !== null) {
+      runner.cancel();
+      // Computed here, and large: the worker gets it too, ready for the first edit.
+      if (runner.available && newDecisions(run, null) > SYNC_DECISIONS) runner.warm(run);
+    }
+  }, [offThread, runner, run]);
+  if (cached !== null) return cached;
+  return offThread && shown !== null ? shown.outcome : simulationOf(run);
+}
+
+/** Whether a newer result is computing off the main thread, and how far it is. */
+export function useSimulationStatus(): SimStatus {
+  const runner = runnerFor(usePlaygroundApi());
+  return useSyncExternalStore(runner.subscribe, runner.getStatus, runner.getStatus);
 }

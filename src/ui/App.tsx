@@ -13,6 +13,7 @@ import { RunNotice } from './RunNotice';
 import { RunSummary } from './RunSummary';
 import { ScenarioPanel } from './ScenarioPanel';
 import { ShareControls } from './ShareControls';
+import { SimUpdating } from './SimUpdating';
 import { SimulationProblems } from './SimulationProblems';
 import { ThemeToggle } from './ThemeToggle';
 import { TimelinePanel } from './TimelinePanel';
@@ -65,6 +66,7 @@ export function App({ start, storage }: AppProps) {
     <main className="stage" id="stage">
       <LinkProblems problems={start.problems} original={start.original} source={start.source} />
       <ClockBar />
+      <SimUpdating />
       {sim.ok ? (
         <>
           <RunNotice result={sim.result} />

@@ -29,9 +29,12 @@ export function usePrefersReducedMotion(): boolean {
 
 /**
  * Whether `ref`'s element is on screen or within `marginPx` of it (true until measured, and where
- * there is no IntersectionObserver).
+ * there is no IntersectionObserver). The default margin is 0: only what intersects the viewport
+ * draws every frame while playing (a lane is ~430 px tall, so a 400 px margin kept the lanes just
+ * above and below the fold animating too). A drawing scrolled in catches up at once: the observer
+ * reports it in the frame it appears, and `useDrawTime` re-renders it at the current time.
  */
-export function useOnScreen(ref: RefObject<Element | null>, marginPx = 400): boolean {
+export function useOnScreen(ref: RefObject<Element | null>, marginPx = 0): boolean {
   const [onScreen, setOnScreen] = useState(true);
   useEffect(() => {
     const node = ref.current;

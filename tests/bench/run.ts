@@ -3,18 +3,28 @@
  * script builds the site first: the frame bench drives dist/ in Chromium.
  * package.json bundles this file with Vite first: run unbundled (tsx), every cross-module call goes
  * through an export getter and the figures say more about the loader than about the code.
+ * `BENCH=frames npm run bench` (or core, sim, memory; comma-separated) runs only those parts.
  */
 import { runBenchChild, runCoreBench } from './core';
 import { runFrameBench } from './frames';
 import { runMemoryBench, runMemoryChild } from './memory';
 import { runSimBench } from './sim';
 
+const only = process.env.BENCH?.split(',').map((s) => s.trim());
+const wanted = (part: string) => only === undefined || only.includes(part);
+
 if (!runMemoryChild() && !(await runBenchChild())) {
-  await runCoreBench();
-  console.log('');
-  await runSimBench();
-  console.log('');
-  await runMemoryBench();
-  console.log('');
-  await runFrameBench();
+  if (wanted('core')) {
+    await runCoreBench();
+    console.log('');
+  }
+  if (wanted('sim')) {
+    await runSimBench();
+    console.log('');
+  }
+  if (wanted('memory')) {
+    await runMemoryBench();
+    console.log('');
+  }
+  if (wanted('frames')) await runFrameBench();
 }

@@ -1,0 +1,69 @@
+/**
+ * The simulation off the main thread: runs `simulate` for the newest request it has been sent and
+ * posts the result back with its checkpoints as plain data (structured-cloned: the page adopts it
+ * with `adoptResult`, so seeking there restores a checkpoint instead of replaying from the start). Requests that
+ * arrive while a run computes queue up; only the newest of them runs next. The worker keeps its own
+ * SimCache, so an edit to one limiter re-runs that lane only and the arrivals are made once per
+ * traffic. (The result's typed arrays are copied rather than transferred: the cache here still
+ * holds them for the next edit.)
+ */
+import {
+  SimulationInputError,
+  createSimCache,
+  portableCheckpoints,
+  simulate,
+  validateRun,
+} from '../sim';
+import type { SimAnswer, SimRequest } from './simProtocol';
+
+const cache = createSimCache();
+let next: SimRequest | null = null;
+let scheduled = false;
+
+const post = (answer: SimAnswer) => (self as unknown as Worker).postMessage(answer);
+
+function run(): void {
+  scheduled = false;
+  const req = next;
+  next = null;
+  if (req === null) return;
+  const began = performance.now();
+  const issues = validateRun(req.limiters, req.scenario, req.untilMs);
+  if (issues.length > 0) {
+    post({ type: 'result', gen: req.gen, outcome: { ok: false, issues }, tookMs: 0 });
+    return;
+  }
+  let reported = -1;
+  try {
+    if (req.warm === true) {
+      simulate(req.limiters, req.scenario, req.untilMs, { cache });
+      return;
+    }
+    const result = simulate(req.limiters, req.scenario, req.untilMs, {
+      cache,
+      onProgress: (fraction) => {
+        // About a hundred reports at most.
+        if (fraction - reported < 0.01 && fraction < 1) return;
+        reported = fraction;
+        post({ type: 'progress', gen: req.gen, fraction });
+      },
+    });
+    const tookMs = performance.now() - began;
+    const checkpoints = portableCheckpoints(result);
+    post({ type: 'result', gen: req.gen, outcome: { ok: true, result, checkpoints }, tookMs });
+  } catch (e) {
+    if (!(e instanceof SimulationInputError)) throw e;
+    post({ type: 'result', gen: req.gen, outcome: { ok: false, issues: e.issues }, tookMs: 0 });
+  }
+}
+
+self.onmessage = (e: MessageEvent<SimRequest>) => {
+  // A warm-up never replaces a real request waiting to run.
+  if (e.data.warm === true && next !== null) return;
+  next = e.data;
+  // Messages already queued are delivered before this timer fires: the newest of them runs.
+  if (!scheduled) {
+    scheduled = true;
+    setTimeout(run, 0);
+  }
+};

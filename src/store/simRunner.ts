@@ -1,0 +1,194 @@
+/**
+ * Where a run is computed: here, in the render that needs it, when it is small; in a Web Worker when
+ * it is large, while the page goes on showing the previous result (issue 11: the simulation never
+ * blocks input). Every request carries a generation number: an answer is kept only if it is the
+ * newest request's and the store still holds the inputs it was made for, so the newest edit wins.
+ * Without Worker support (tests, old browsers) everything is computed here.
+ */
+import { adoptResult } from '../sim';
+import type { Scenario } from '../sim';
+import { rememberOutcome, sameRun, simLimiters } from './derived';
+import type { RunInputs, SimOutcome } from './derived';
+import type { SimAnswer, SimRequest } from './simProtocol';
+import type { PlaygroundStoreApi } from './store';
+
+/**
+ * Decisions a run may take and still be computed in the render that needs it: about 10 ms of main
+ * thread at 1× here (the sim bench's decisions/s), so small edits draw in the next frame with no
+ * round trip; larger runs go to the worker.
+ */
+export const SYNC_DECISIONS = 40_000;
+
+/** First attempts a scenario's sources make before untilMs (an estimate: an upper bound). */
+export function estimatedArrivals(scenario: Scenario, untilMs: number): number {
+  let n = 0;
+  for (const s of scenario.sources) {
+    switch (s.kind) {
+      case 'manual':
+        n += s.timesMs.length;
+        break;
+      case 'burst':
+        n += s.count;
+        break;
+      case 'boundary-burst':
+        n += 2 * s.count;
+        break;
+      case 'constant':
+      case 'poisson':
+      case 'on-off':
+        n += (s.ratePerSec * Math.max(0, Math.min(s.endMs, untilMs) - s.startMs)) / 1000 + 1;
+        break;
+    }
+  }
+  return n;
+}
+
+/**
+ * Decisions the run for `next` will make that `prev`'s run did not (with the same traffic, only the
+ * lanes whose limiter changed run again: see SimCache). Retries count twice.
+ */
+export function newDecisions(next: RunInputs, prev: RunInputs | null): number {
+  const sameTraffic =
+    prev !== null && prev.scenario === next.scenario && prev.untilMs === next.untilMs;
+  const lanes = sameTraffic
+    ? next.limiters.filter((l, i) => prev.limiters[i] !== l).length
+    : next.limiters.length;
+  const retries = next.scenario.retry.onReject !== 'give-up' && next.scenario.retry.maxAttempts > 1;
+  return estimatedArrivals(next.scenario, next.untilMs) * lanes * (retries ? 2 : 1);
+}
+
+/** What the page tells people about a run computing off the main thread. */
+export interface SimStatus {
+  /** A newer run than the one shown is computing. */
+  pending: boolean;
+  /** How far it is (0 – 1), when the worker has said. */
+  progress: number | null;
+}
+
+const IDLE: SimStatus = { pending: false, progress: null };
+
+export class SimRunner {
+  private worker: Worker | null = null;
+  private failed = false;
+  private gen = 0;
+  private requested: RunInputs | null = null;
+  private warmed: RunInputs | null = null;
+  private status: SimStatus = IDLE;
+  private version = 0;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly api: PlaygroundStoreApi) {}
+
+  /** True where a worker can run (the browser, not jsdom). */
+  get available(): boolean {
+    return !this.failed && typeof Worker !== 'undefined';
+  }
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** Changes whenever a result arrives or the status changes. */
+  readonly getVersion = (): number => this.version;
+  readonly getStatus = (): SimStatus => this.status;
+
+  private notify(status: SimStatus): void {
+    this.status = status;
+    this.version += 1;
+    for (const l of this.listeners) l();
+  }
+
+  /** Computes `inputs` in the worker (unless that is the run already asked for). */
+  request(inputs: RunInputs): void {
+    if (this.requested !== null && sameRun(this.requested, inputs)) return;
+    const worker = this.ensureWorker();
+    if (worker === null) return;
+    this.gen += 1;
+    this.requested = inputs;
+    const message: SimRequest = {
+      gen: this.gen,
+      limiters: simLimiters(inputs),
+      scenario: inputs.scenario,
+      untilMs: inputs.untilMs,
+    };
+    worker.postMessage(message);
+    this.notify({ pending: true, progress: null });
+  }
+
+  /**
+   * A large run computed here (the first render of a link) is also run in the worker, in the
+   * background, so that its cache holds the arrivals and lanes when the first edit comes.
+   */
+  warm(inputs: RunInputs): void {
+    if (this.warmed !== null && sameRun(this.warmed, inputs)) return;
+    const worker = this.ensureWorker();
+    if (worker === null) return;
+    this.warmed = inputs;
+    const message: SimRequest = {
+      gen: this.gen,
+      limiters: simLimiters(inputs),
+      scenario: inputs.scenario,
+      untilMs: inputs.untilMs,
+      warm: true,
+    };
+    worker.postMessage(message);
+  }
+
+  /** A run computed here made any answer still on its way stale. */
+  cancel(): void {
+    if (this.requested === null) return;
+    this.gen += 1;
+    this.requested = null;
+    this.notify(IDLE);
+  }
+
+  private ensureWorker(): Worker | null {
+    if (this.worker !== null || !this.available) return this.worker;
+    try {
+      this.worker = new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module' });
+    } catch {
+      this.failed = true;
+      return null;
+    }
+    this.worker.onmessage = (e: MessageEvent<SimAnswer>) => this.answer(e.data);
+    this.worker.onerror = () => {
+      // A worker that cannot load (a file:// page, a strict CSP): compute here from now on.
+      this.failed = true;
+      this.worker = null;
+      this.requested = null;
+      this.notify(IDLE);
+    };
+    return this.worker;
+  }
+
+  private answer(a: SimAnswer): void {
+    const inputs = this.requested;
+    if (a.gen !== this.gen || inputs === null) return; // stale: a newer edit was sent since
+    if (a.type === 'progress') {
+      this.notify({ pending: true, progress: a.fraction });
+      return;
+    }
+    this.requested = null;
+    const s = this.api.getState();
+    if (sameRun(inputs, s)) {
+      const outcome: SimOutcome = a.outcome.ok
+        ? { ok: true, result: adoptResult(a.outcome.result, a.outcome.checkpoints) }
+        : { ok: false, issues: a.outcome.issues };
+      rememberOutcome(inputs, outcome);
+    }
+    this.notify(IDLE);
+  }
+}
+
+const runners = new WeakMap<PlaygroundStoreApi, SimRunner>();
+
+/** The runner of a store (made on first use). */
+export function runnerFor(api: PlaygroundStoreApi): SimRunner {
+  let runner = runners.get(api);
+  if (runner === undefined) {
+    runner = new SimRunner(api);
+    runners.set(api, runner);
+  }
+  return runner;
+}

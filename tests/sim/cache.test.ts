@@ -1,0 +1,100 @@
+/**
+ * simulate's cache (issue 11): editing a limiter reuses the arrivals and the other lanes' runs, and
+ * a result made with the cache is the result made without it, seeking included.
+ */
+import { describe, expect, it } from 'vitest';
+import type { AlgorithmConfig } from '../../src/core';
+import { Seeker, createSimCache, simulate } from '../../src/sim';
+import type { Scenario, SimResult } from '../../src/sim';
+import { scenario } from './helpers';
+
+const TB: AlgorithmConfig = {
+  kind: 'token-bucket',
+  maxTokens: 10,
+  tokensPerFill: 20,
+  fillIntervalMs: 1000,
+};
+const LB: AlgorithmConfig = {
+  kind: 'leaky-bucket',
+  rate: 20,
+  rateUnit: 'r/s',
+  burst: 10,
+  delay: 2,
+};
+const SL: AlgorithmConfig = { kind: 'sliding-log', limit: 20, windowMs: 1000 };
+const LANES: AlgorithmConfig[] = [TB, LB, SL];
+
+function traffic(overrides: Partial<Scenario> = {}): Scenario {
+  return scenario({
+    seed: 7,
+    sources: [{ kind: 'poisson', ratePerSec: 40, startMs: 0, endMs: 10_000 }],
+    clients: { count: 3, keying: 'per-client', assign: 'random' },
+    ...overrides,
+  });
+}
+
+/** The result without the typed-array identity: what a person or a test can observe. */
+function same(a: SimResult, b: SimResult): void {
+  expect(a).toEqual(b);
+  const sa = new Seeker(a);
+  const sb = new Seeker(b);
+  for (const t of [0, 2500, 9999, 4000]) {
+    for (const key of a.keyNames) expect(sa.stateAt(t, key)).toEqual(sb.stateAt(t, key));
+  }
+}
+
+describe('simulate with a cache', () => {
+  it('gives the result a fresh run gives, edit after edit', () => {
+    const cache = createSimCache();
+    const edits: Array<[AlgorithmConfig[], Scenario, number]> = [
+      [LANES, traffic(), 10_000],
+      [[{ ...TB, maxTokens: 3 }, LB, SL], traffic(), 10_000],
+      [LANES, traffic(), 10_000],
+      [LANES, traffic({ seed: 8 }), 10_000],
+      [LANES, traffic({ seed: 8 }), 6000],
+      [
+        LANES,
+        traffic({
+          seed: 8,
+          retry: {
+            onReject: 'backoff',
+            maxAttempts: 3,
+            backoffBaseMs: 50,
+            backoffCapMs: 500,
+            turnaroundMs: 0,
+          },
+        }),
+        6000,
+      ],
+      [[TB, TB], traffic({ seed: 8 }), 6000],
+    ];
+    for (const [limiters, sc, until] of edits) {
+      same(simulate(limiters, sc, until, { cache }), simulate(limiters, sc, until));
+    }
+  });
+
+  it('does not regenerate the arrivals or re-run unchanged lanes when one limiter changes', () => {
+    const cache = createSimCache();
+    const before = simulate(LANES, traffic(), 10_000, { cache });
+    const edited: AlgorithmConfig[] = [TB, { ...LB, burst: 3 }, SL];
+    const after = simulate(edited, traffic(), 10_000, { cache });
+    expect(after.arrivals.timeMs).toBe(before.arrivals.timeMs);
+    expect(after.lanes[0]?.columns.outcome).toBe(before.lanes[0]?.columns.outcome);
+    expect(after.lanes[2]?.columns.outcome).toBe(before.lanes[2]?.columns.outcome);
+    expect(after.lanes[1]?.columns.outcome).not.toBe(before.lanes[1]?.columns.outcome);
+    // A new run length is new traffic: the arrivals are made again.
+    const longer = simulate(edited, traffic(), 12_000, { cache });
+    expect(longer.arrivals.timeMs).not.toBe(after.arrivals.timeMs);
+  });
+
+  it('reports progress from 0 to 1, rising, without changing the result', () => {
+    const seen: number[] = [];
+    const result = simulate(LANES, traffic(), 10_000, { onProgress: (f) => seen.push(f) });
+    expect(result).toEqual(simulate(LANES, traffic(), 10_000));
+    expect(seen[0]).toBe(0);
+    expect(seen.at(-1)).toBe(1);
+    for (let i = 1; i < seen.length; i += 1) {
+      expect(seen[i]).toBeGreaterThanOrEqual(seen[i - 1] as number);
+    }
+  });
+});
