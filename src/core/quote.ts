@@ -14,7 +14,7 @@ export const QUOTE_MAX = 40;
  * separators (Zl, Zp) and every space but the plain one (Zs), plus `"` and `\` so the quotes stay
  * unambiguous. The test is per code point, so a lone surrogate is caught too.
  */
-const UNSAFE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}\p{Zs}"\\]/u;
+const UNSAFE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}"\\]|(?! )\p{Zs}/u;
 
 function escape(codePoint: number): string {
   if (codePoint === 0x22) return '\\"';
