@@ -5,10 +5,14 @@
  */
 import type { Inspection, Limiter, StateSize } from '../core';
 import { LaneEngine } from './deployment';
+import type { EngineSnapshot } from './deployment';
+import { FleetEngine, isFleet } from './fleet';
+import type { FleetSnapshot } from './fleet';
 import { internalsOf } from './internal';
 import type { Checkpoint, LaneInternals } from './internal';
 import type { WallClock } from './clock';
 import { rowsDecidedBy } from './query';
+import { WHY_DOWN_LOCAL, WHY_LAYER_LOCAL, WHY_REPLICA } from './types';
 import type { LaneResult, SimResult } from './types';
 
 /** One store's state for one key. Plain data: safe to keep after the next seek. */
@@ -30,8 +34,10 @@ export interface LaneState {
   decided: number;
   /** One per instance for local state, one for shared state. */
   stores: StoreState[];
-  /** shared-racy: writes read but not yet landed at t. */
+  /** shared-racy: writes read but not yet landed at t; batched fleets: admits not yet synced. */
   inFlightWrites: number;
+  /** Fleets: replicas alive at t. */
+  replicas?: number;
 }
 
 /** Every lane at virtual time `tMs`, for `key`. */
@@ -42,7 +48,7 @@ export interface SimState {
 }
 
 interface Cursor {
-  engine: LaneEngine;
+  engine: LaneEngine | FleetEngine;
   /** Next row to replay. */
   row: number;
   /** Writes due at or before this time have landed. */
@@ -96,7 +102,7 @@ export class Seeker {
   }
 
   /** Moves lane `i`'s cursor to virtual time tMs (a whole ms) and returns its engine. */
-  private advance(i: number, tMs: number): { engine: LaneEngine; decided: number } {
+  private advance(i: number, tMs: number): { engine: LaneEngine | FleetEngine; decided: number } {
     const cols = (this.result.lanes[i] as LaneResult).columns;
     return this.advanceTo(i, rowsDecidedBy(cols, tMs), tMs);
   }
@@ -109,7 +115,7 @@ export class Seeker {
     i: number,
     target: number,
     tMs: number,
-  ): { engine: LaneEngine; decided: number } {
+  ): { engine: LaneEngine | FleetEngine; decided: number } {
     const lane = this.result.lanes[i] as LaneResult;
     const cols = lane.columns;
     const checkpoints = this.useCheckpoints ? (this.internals[i] as LaneInternals).checkpoints : [];
@@ -119,26 +125,34 @@ export class Seeker {
     const reusable =
       cursor !== null && cursor.row <= target && cursor.row >= cpRow && cursor.flushedMs <= tMs;
     if (!reusable || cursor === null) {
-      const { deployment } = this.result.scenario;
-      const engine =
-        cpIndex >= 0
-          ? new LaneEngine(lane.config, deployment, (checkpoints[cpIndex] as Checkpoint).snapshot)
-          : new LaneEngine(lane.config, deployment);
+      const { deployment, seed } = this.result.scenario;
+      const snap = cpIndex >= 0 ? (checkpoints[cpIndex] as Checkpoint).snapshot : undefined;
+      const engine = isFleet(deployment)
+        ? new FleetEngine(
+            lane.config,
+            deployment,
+            seed,
+            this.result.keyNames.length,
+            false,
+            snap as FleetSnapshot | undefined,
+          )
+        : new LaneEngine(lane.config, deployment, snap as EngineSnapshot | undefined);
       cursor = { engine, row: cpRow, flushedMs: Number.NEGATIVE_INFINITY };
       this.cursors[i] = cursor;
     }
     const { engine } = cursor;
     const { keyNames, clientKey, arrivals } = this.result;
     const wallAt = this.clock.cursor();
+    const oneZero = cols.instance.length < target;
     for (let r = cursor.row; r < target; r += 1) {
       const t = cols.arrivalMs[r] as number;
-      const client = arrivals.client[cols.origin[r] as number] as number;
-      engine.decide(
-        t,
-        wallAt(t),
-        cols.instance[r] as number,
-        keyNames[clientKey[client] as number] as string,
-      );
+      const origin = cols.origin[r] as number;
+      const client = arrivals.client[origin] as number;
+      const instance = oneZero ? 0 : (cols.instance[r] as number);
+      const key = keyNames[clientKey[client] as number] as string;
+      if (engine instanceof FleetEngine)
+        engine.decide(t, wallAt(t), instance, key, origin, cols.attempt[r] as number);
+      else engine.decide(t, wallAt(t), instance, key);
     }
     cursor.row = target;
     engine.flush(tMs);
@@ -171,9 +185,21 @@ export class Seeker {
     const tMs = l.columns.arrivalMs[row] as number;
     const { engine } = this.advanceTo(lane, row, tMs);
     const local = this.result.scenario.deployment.state === 'local';
+    const instance = l.columns.instance[row] ?? 0;
+    let store = local ? instance : 0;
+    if (engine instanceof FleetEngine) {
+      const why = l.fleet?.why[row] ?? WHY_REPLICA;
+      const replicaDecided =
+        why === WHY_REPLICA || why === WHY_LAYER_LOCAL || why === WHY_DOWN_LOCAL;
+      const stores = engine.stores;
+      store =
+        replicaDecided || stores.length === 1
+          ? Math.min(instance, stores.length - 1)
+          : stores.length - 1;
+    }
     return {
       stores: engine.stores,
-      store: local ? (l.columns.instance[row] as number) : 0,
+      store,
       wallMs: this.clock.wallAt(tMs),
     };
   }
@@ -191,12 +217,13 @@ export class Seeker {
         wallMs,
         decided,
         stores: engine.stores.map((store, s) => ({
-          instance: local ? s : null,
+          instance: engine instanceof FleetEngine ? engine.storeOwner(s) : local ? s : null,
           inspection: store.inspect(wallMs, key),
           stateSize: store.stateSize(wallMs, key),
           keysHeld: store.size,
         })),
         inFlightWrites: engine.inFlight,
+        ...(engine instanceof FleetEngine ? { replicas: engine.replicaCount } : {}),
       };
     });
     return { tMs, key, lanes };

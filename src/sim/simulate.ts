@@ -9,11 +9,12 @@
  * 3. Every K rows the lane's state is cloned (a checkpoint), so seek.ts can rebuild any moment.
  * 4. metrics.ts summarises each lane and compares lanes.
  */
-import { DEFAULT_KEY } from '../core';
-import type { AlgorithmConfig, Limiter } from '../core';
+import { DEFAULT_KEY, createLimiter } from '../core';
+import type { AlgorithmConfig, Decision, Limiter } from '../core';
 import { assignClients, keysOf, retryWaitMs } from './clients';
 import { WallClock } from './clock';
 import { LaneEngine, balancer } from './deployment';
+import { FleetEngine, fleetResult, isFleet, keyHash, serviceTimeMs } from './fleet';
 import { attachInternals } from './internal';
 import type { Checkpoint, LaneInternals } from './internal';
 import { divergences, laneMetrics } from './metrics';
@@ -29,6 +30,7 @@ import {
 import type {
   ArrivalTable,
   LaneColumns,
+  LaneFleet,
   LaneResult,
   Scenario,
   SimLimiter,
@@ -180,6 +182,10 @@ class ColumnBuilder {
   waitMs: Int32Array | Float64Array;
   remaining: Int32Array;
   resetMs: Int32Array | Float64Array;
+  /** Fleet lanes only (empty otherwise): WHY_* per row, store round trip, beyond the global limit. */
+  why: Uint8Array;
+  storeMs: Int32Array;
+  beyond: Uint8Array;
   private readonly ownFirst: boolean;
   private readonly ownInstance: boolean;
 
@@ -187,8 +193,13 @@ class ColumnBuilder {
     public capacity: number,
     private readonly max: number,
     shared: SharedColumns,
+    private readonly fleet = false,
   ) {
     const first = shared.firstAttempts;
+    const fleetCapacity = fleet ? capacity : 0;
+    this.why = new Uint8Array(fleetCapacity);
+    this.storeMs = new Int32Array(fleetCapacity);
+    this.beyond = new Uint8Array(fleetCapacity);
     this.ownFirst = first === null;
     this.ownInstance = !shared.oneInstance;
     this.arrivalMs = first?.arrivalMs ?? new Int32Array(capacity);
@@ -217,6 +228,11 @@ class ColumnBuilder {
     this.waitMs = resized(this.waitMs, capacity);
     this.remaining = resized(this.remaining, capacity);
     this.resetMs = resized(this.resetMs, capacity);
+    if (this.fleet) {
+      this.why = resized(this.why, capacity);
+      this.storeMs = resized(this.storeMs, capacity);
+      this.beyond = resized(this.beyond, capacity);
+    }
     this.capacity = capacity;
   }
 
@@ -254,6 +270,7 @@ interface LaneRun {
   cut: boolean;
   internals: LaneInternals;
   stats: LaneRunStats;
+  fleet: LaneFleet | undefined;
 }
 
 interface LaneContext {
@@ -312,15 +329,29 @@ function sampleState(
 function runLane(ctx: LaneContext): LaneRun {
   const { config, scenario, arrivals, keyNames, clientKey, horizonMs, maxRows } = ctx;
   const { retry, deployment, seed } = scenario;
-  const engine = new LaneEngine(config, deployment);
+  const fleet = isFleet(deployment)
+    ? new FleetEngine(config, deployment, seed, keyNames.length, true)
+    : null;
+  const engine = fleet ?? new LaneEngine(config, deployment);
+  const laneEngine = fleet === null ? (engine as LaneEngine) : null;
   const pick = balancer(deployment, seed);
+  const lor = deployment.balancer === 'least-outstanding';
+  let oracle: Limiter | null = null;
+  if (fleet !== null) {
+    fleet.keyHashes = Uint32Array.from(keyNames, keyHash);
+    try {
+      oracle = createLimiter(fleet.globalConfig);
+    } catch {
+      oracle = null; // a global limit past the core's ranges: no "beyond" count
+    }
+  }
   const wallAt = ctx.clock.cursor();
   const queue = new RetryQueue();
   const sharesFirst = ctx.shared.firstAttempts !== null;
   const sharesInstance = ctx.shared.oneInstance;
   // Without retries there is one row per first attempt; with them, room for some retries to start.
   const capacity = sharesFirst ? arrivals.count : arrivals.count + 1024;
-  const cols = new ColumnBuilder(Math.min(maxRows, capacity), maxRows, ctx.shared);
+  const cols = new ColumnBuilder(Math.min(maxRows, capacity), maxRows, ctx.shared, fleet !== null);
   const sampler: StateSampler = {
     keyIndex: new Map(keyNames.map((k, i) => [k, i])),
     peakBytes: new Float64Array(keyNames.length),
@@ -401,11 +432,32 @@ function runLane(ctx: LaneContext): LaneRun {
       attempt = queue.peekAttempt();
       queue.pop();
     }
-    const instance = pick(origin, attempt);
-    const key = keyNames[clientKey[clientOf[origin] as number] as number] ?? DEFAULT_KEY;
-    const d = engine.decide(t, wallAt(t), instance, key);
+    const keyIndex = clientKey[clientOf[origin] as number] as number;
+    const key = keyNames[keyIndex] ?? DEFAULT_KEY;
+    let instance: number;
+    let d: Decision;
+    if (fleet === null) {
+      instance = pick(origin, attempt);
+      d = (laneEngine as LaneEngine).decide(t, wallAt(t), instance, key);
+      if (row === cols.capacity) cols.grow();
+    } else {
+      instance = fleet.route(t, origin, attempt, keyIndex);
+      const wallMs = wallAt(t);
+      d = fleet.decide(t, wallMs, instance, key, origin, attempt);
+      if (row === cols.capacity) cols.grow();
+      cols.why[row] = fleet.why;
+      cols.storeMs[row] = fleet.storeMs;
+      if (d.outcome !== 'reject') {
+        if (lor)
+          fleet.hold(
+            instance,
+            t + d.delayMs + serviceTimeMs(deployment.fleet, seed, origin, attempt),
+          );
+        if (oracle !== null && oracle.decide(wallMs, key).outcome === 'reject')
+          cols.beyond[row] = 1;
+      }
+    }
 
-    if (row === cols.capacity) cols.grow();
     if (!sharesFirst) {
       cols.arrivalMs[row] = t;
       cols.origin[row] = origin;
@@ -443,12 +495,17 @@ function runLane(ctx: LaneContext): LaneRun {
     stats.state.peakAtMs = completeUntilMs;
   }
   if (end.entries > stats.state.peakEntries) stats.state.peakEntries = end.entries;
+  const columns = cols.finish(row);
   return {
-    columns: cols.finish(row),
+    columns,
     completeUntilMs,
     cut,
     internals: { checkpoints, every },
     stats,
+    fleet:
+      fleet === null
+        ? undefined
+        : fleetResult(fleet, columns, cols.why, cols.storeMs, cols.beyond, oracle !== null),
   };
 }
 
@@ -501,7 +558,10 @@ export function simulate(
   const maxRows = Math.floor(MAX_DECISIONS / configs.length);
   const shared: SharedColumns = {
     firstAttempts: null,
-    oneInstance: sc.deployment.instances === 1,
+    oneInstance:
+      sc.deployment.instances === 1 &&
+      (sc.deployment.fleet?.scale ?? []).length === 0 &&
+      sc.deployment.fleet?.autoscale === undefined,
   };
   if (sc.retry.onReject === 'give-up' || sc.retry.maxAttempts === 1) {
     const origin = new Int32Array(arrivals.count);
@@ -557,6 +617,7 @@ export function simulate(
       metrics,
       completeUntilMs: run.completeUntilMs,
       releasesMs,
+      ...(run.fleet === undefined ? {} : { fleet: run.fleet }),
     };
   });
   const { first, pairs } = divergences(lanes, arrivals);
@@ -569,7 +630,10 @@ export function simulate(
     truncation,
     keyNames,
     clientKey,
-    instances: sc.deployment.instances,
+    instances: Math.max(
+      sc.deployment.instances,
+      ...lanes.map((l) => l.fleet?.metrics.maxReplicas ?? 0),
+    ),
     arrivals,
     lanes,
     divergence: first,
