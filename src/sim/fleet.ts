@@ -156,6 +156,18 @@ export class HashRing {
   }
 }
 
+const rings = new Map<number, HashRing>();
+
+/** The ring for n replicas (built once: it depends on n only). */
+function ringOf(n: number): HashRing {
+  let ring = rings.get(n);
+  if (ring === undefined) {
+    ring = new HashRing(n);
+    rings.set(n, ring);
+  }
+  return ring;
+}
+
 /** A whole-ms service time for (origin, attempt). */
 export function serviceTimeMs(
   fleet: Fleet | undefined,
@@ -179,7 +191,8 @@ interface Pending {
 
 /** What must survive a snapshot: everything that changes a decision. */
 export interface FleetSnapshot {
-  replicas: Limiter[];
+  /** null: a replica holding no key (restored as a fresh limiter). */
+  replicas: Array<Limiter | null>;
   store: Limiter | null;
   copies: Limiter[];
   copyEpoch: Array<Map<string, number>>;
@@ -271,7 +284,7 @@ export class FleetEngine {
     this.current = new Float64Array(FLEET_SLOTS);
     this.outstanding = new Int32Array(FLEET_SLOTS);
     if (from !== undefined) {
-      this.replicas = from.replicas.map((l) => l.clone());
+      this.replicas = from.replicas.map((l) => l?.clone() ?? createLimiter(this.replicaConfig));
       this.store = from.store?.clone() ?? null;
       this.copies = from.copies.map((l) => l.clone());
       this.copyEpoch = from.copyEpoch.map((m) => new Map(m));
@@ -310,6 +323,22 @@ export class FleetEngine {
       this.nowMs = 0;
       if (record) this.changes.push({ atMs: 0, count: n0 });
     }
+  }
+
+  /**
+   * True when the store runs the global limit and sees every request that passes through it
+   * (a sliding log that logs rejections is the exception: its store also holds rejected requests).
+   */
+  get storeIsGlobal(): boolean {
+    return (
+      this.store !== null &&
+      !(this.config.kind === 'sliding-log' && this.config.logRejected === true)
+    );
+  }
+
+  /** A copy of the shared store (the run's oracle starts from it). */
+  storeClone(): Limiter {
+    return (this.store as Limiter).clone();
   }
 
   /** Replicas alive now. */
@@ -465,7 +494,7 @@ export class FleetEngine {
         return hash32(this.seed, 2, origin, attempt) % n;
       case 'hash': {
         if (this.ring === null || this.ringSize !== n) {
-          this.ring = new HashRing(n);
+          this.ring = ringOf(n);
           this.ringSize = n;
           this.ringCache.fill(-1);
         }
@@ -627,7 +656,7 @@ export class FleetEngine {
 
   snapshot(): FleetSnapshot {
     return {
-      replicas: this.replicas.map((l) => l.clone()),
+      replicas: this.replicas.map((l) => (l.size === 0 ? null : l.clone())),
       store: this.store?.clone() ?? null,
       copies: this.copies.map((l) => l.clone()),
       copyEpoch: this.copyEpoch.map((m) => new Map(m)),

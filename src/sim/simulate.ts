@@ -26,6 +26,7 @@ import {
   OUTCOME_ADMIT,
   OUTCOME_DELAY,
   OUTCOME_REJECT,
+  WHY_STORE,
 } from './types';
 import type {
   ArrivalTable,
@@ -336,13 +337,21 @@ function runLane(ctx: LaneContext): LaneRun {
   const laneEngine = fleet === null ? (engine as LaneEngine) : null;
   const pick = balancer(deployment, seed);
   const lor = deployment.balancer === 'least-outstanding';
+  // "Beyond the global limit": an ideal global limiter fed exactly the passed rows. While every
+  // row has gone through the store (or was rejected before reaching it) the store *is* that
+  // limiter, so the oracle starts as a copy of the store at the first row that passed without it.
   let oracle: Limiter | null = null;
+  let measured = false;
+  let oracleMirrorsStore = false;
   if (fleet !== null) {
     fleet.keyHashes = Uint32Array.from(keyNames, keyHash);
+    oracleMirrorsStore = fleet.storeIsGlobal;
     try {
-      oracle = createLimiter(fleet.globalConfig);
+      const ideal = createLimiter(fleet.globalConfig);
+      measured = true;
+      if (!oracleMirrorsStore) oracle = ideal;
     } catch {
-      oracle = null; // a global limit past the core's ranges: no "beyond" count
+      measured = false; // a global limit past the core's ranges: no "beyond" count
     }
   }
   const wallAt = ctx.clock.cursor();
@@ -453,6 +462,10 @@ function runLane(ctx: LaneContext): LaneRun {
             instance,
             t + d.delayMs + serviceTimeMs(deployment.fleet, seed, origin, attempt),
           );
+        if (oracleMirrorsStore && fleet.why !== WHY_STORE) {
+          oracleMirrorsStore = false;
+          oracle = fleet.storeClone();
+        }
         if (oracle !== null && oracle.decide(wallMs, key).outcome === 'reject')
           cols.beyond[row] = 1;
       }
@@ -505,7 +518,7 @@ function runLane(ctx: LaneContext): LaneRun {
     fleet:
       fleet === null
         ? undefined
-        : fleetResult(fleet, columns, cols.why, cols.storeMs, cols.beyond, oracle !== null),
+        : fleetResult(fleet, columns, cols.why, cols.storeMs, cols.beyond, measured),
   };
 }
 

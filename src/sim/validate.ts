@@ -361,10 +361,10 @@ export function validateRun(
   const sc = scenario as Scenario;
   // Fleet checks that need the run length or the limiters.
   for (const [i, o] of (sc.deployment.fleet?.store?.outages ?? []).entries()) {
-    if (o.toMs > (untilMs as number)) {
+    if (o.toMs - o.fromMs > (untilMs as number)) {
       issues.push({
         path: `deployment.fleet.store.outages[${i}].toMs`,
-        message: `deployment.fleet.store.outages[${i}].toMs must be from ${o.fromMs + 1} to the run's end (${String(untilMs)} ms): an outage cannot outlast the run, got ${o.toMs}`,
+        message: `deployment.fleet.store.outages[${i}].toMs must be from ${o.fromMs + 1} to ${o.fromMs + (untilMs as number)}: an outage cannot be longer than the run (${String(untilMs)} ms), got ${o.toMs}`,
       });
     }
   }

@@ -6,12 +6,14 @@
  */
 import { runBenchChild, runCoreBench } from './core';
 import { runFrameBench } from './frames';
-import { runSimBench } from './sim';
+import { runFleetBench, runSimBench } from './sim';
 
 if (!(await runBenchChild())) {
   await runCoreBench();
   console.log('');
   await runSimBench();
+  console.log('');
+  await runFleetBench();
   console.log('');
   await runFrameBench();
 }
