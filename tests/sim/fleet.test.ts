@@ -508,7 +508,7 @@ describe('bad fleet settings', () => {
         },
       }),
     ).toEqual([
-      "deployment.fleet.store.outages[0].toMs must be from 1001 to the run's end (5000 ms): an outage cannot outlast the run, got 9000",
+      'deployment.fleet.store.outages[0].toMs must be from 1001 to 6000: an outage cannot be longer than the run (5000 ms), got 9000',
     ]);
     expect(issues({ fleet: { scale: [{ atMs: 100, instances: 0 }] } })).toEqual([
       'deployment.fleet.scale[0].instances must be a whole number from 1 to 64 (a fleet cannot scale in below one replica), got 0',
