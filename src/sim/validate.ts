@@ -372,17 +372,14 @@ export function validateRun(
     const n = sc.deployment.instances;
     (limiters as SimLimiter[]).forEach((l, i) => {
       const cfg = configOf(l);
-      for (const [what, scaled] of [
-        [`the per-replica limit (÷ ${n})`, scaleConfig(cfg, 1, n)],
-        [`the fleet's global limit (× ${n})`, scaleConfig(cfg, n, 1)],
-      ] as const) {
-        const bad = checkAlgorithmConfig(scaled)[0];
-        if (bad !== undefined && (what.includes('÷') || sc.deployment.state === 'local')) {
-          issues.push({
-            path: 'deployment.instances',
-            message: `deployment.instances: with limiters[${i}], ${what} is out of range: ${bad.message}`,
-          });
-        }
+      // The per-replica limit (÷ N) must be a valid limiter; the fleet's global limit (× N for
+      // 'local') is only measured against, and skipped when past the core's ranges.
+      const bad = checkAlgorithmConfig(scaleConfig(cfg, 1, n))[0];
+      if (bad !== undefined) {
+        issues.push({
+          path: 'deployment.instances',
+          message: `deployment.instances: with limiters[${i}], the per-replica limit (÷ ${n}) is out of range: ${bad.message}`,
+        });
       }
     });
   }
