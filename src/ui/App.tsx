@@ -4,6 +4,7 @@ import { ClockBar } from './ClockBar';
 import { ComparePanel } from './ComparePanel';
 import { ExperimentsMenu } from './ExperimentsMenu';
 import { ExportSection } from './ExportSection';
+import { FleetPanel } from './FleetPanel';
 import { HelpOverlay } from './HelpOverlay';
 import { Inspector } from './Inspector';
 import { LanesPanel } from './LanesPanel';
@@ -69,6 +70,7 @@ export function App({ start, storage }: AppProps) {
           <RunNotice result={sim.result} />
           <TimelinePanel result={sim.result} />
           <LanesPanel result={sim.result} />
+          <FleetPanel result={sim.result} />
           {compare && <ComparePanel result={sim.result} />}
           {!start.embed && (
             <>
