@@ -16,7 +16,7 @@
 import { quotaOf } from '../core';
 import type { AlgorithmConfig } from '../core';
 import { defaultScenario, peakWindow, rowRange } from '../sim';
-import type { LaneResult, RetryPolicy, Scenario, SimResult } from '../sim';
+import type { LaneFleet, LaneResult, RetryPolicy, Scenario, SimResult, StoreModel } from '../sim';
 import {
   backendTimes,
   dec,
@@ -32,6 +32,7 @@ import {
   rejectTimes,
   rerun,
   secs,
+  share,
   shareRange,
   status,
   times,
@@ -843,10 +844,14 @@ const natKey: Experiment = {
 // The deployment is one setting per run, so its three kinds are variants simulated in `measure`.
 const deployment =
   (state: 'local' | 'shared-atomic' | 'shared-racy') =>
-  (s: Scenario): Scenario => ({
-    ...s,
-    deployment: { ...s.deployment, state },
-  });
+  (s: Scenario): Scenario => {
+    if (state !== 'shared-racy') return { ...s, deployment: { ...s.deployment, state } };
+    // Read-then-write is modelled without fleet settings (issue 14): a fleet run drops them here.
+    const deployment = { ...s.deployment, state };
+    delete deployment.fleet;
+    if (deployment.balancer !== 'random') deployment.balancer = 'round-robin';
+    return { ...s, deployment };
+  };
 const DEPLOY_AXES: readonly Axis[] = [
   { id: 'local', label: 'Local state', apply: deployment('local') },
   { id: 'shared', label: 'Shared store', apply: deployment('shared-atomic') },
@@ -1052,6 +1057,352 @@ const envoyRefill: Experiment = {
 };
 
 // ---------------------------------------------------------------------------------------------
+// 13 – 15. Fleets (issue 14)
+// ---------------------------------------------------------------------------------------------
+
+/** The fleet part of a lane, or null for a run without one (the person may have edited it out). */
+function fleetOf(lane: LaneResult | undefined): LaneFleet | null {
+  return lane?.fleet ?? null;
+}
+
+/** Passed rows of `lane` with arrival in [fromMs, toMs), per second. */
+function passedRate(lane: LaneResult, fromMs: number, toMs: number): number {
+  return toMs > fromMs ? (passedIn(lane, fromMs, toMs) * 1000) / (toMs - fromMs) : 0;
+}
+
+/** The busiest replica's share of a lane's attempts (from the instance column). */
+function maxShare(lane: LaneResult): { slot: number; share: number } {
+  const c = lane.columns;
+  const counts = new Map<number, number>();
+  const one = c.instance.length < c.rows;
+  for (let r = 0; r < c.rows; r += 1) {
+    const i = one ? 0 : (c.instance[r] as number);
+    counts.set(i, (counts.get(i) ?? 0) + 1);
+  }
+  let slot = 0;
+  let most = 0;
+  for (const [i, k] of counts) if (k > most || (k === most && i < slot)) [slot, most] = [i, k];
+  return { slot, share: c.rows > 0 ? most / c.rows : 0 };
+}
+
+/** A fleet axis's scenario: 'shared-racy' has no fleet model, so the store takes its place. */
+function fleetable(s: Scenario): Scenario {
+  return s.deployment.state === 'shared-racy'
+    ? { ...s, deployment: { ...s.deployment, state: 'shared-atomic' } }
+    : s;
+}
+
+/**
+ * The axes simulated, or null when the person's edits make an axis invalid (an outage longer than
+ * a shortened run, say): the answer then falls back to plain counts.
+ */
+function tryAxes(
+  result: SimResult,
+  axes: readonly Axis[],
+): Array<{ axis: Axis; run: SimResult }> | null {
+  try {
+    return runAxes(result, axes);
+  } catch {
+    return null;
+  }
+}
+
+// 13. Twelve replicas at 600 r/s each (istio #54759)
+
+const BALANCE_AXES: readonly Axis[] = [
+  {
+    id: 'skewed',
+    label: 'Skewed balancer',
+    apply: (sc) => {
+      const s = fleetable(sc);
+      return {
+        ...s,
+        deployment: {
+          ...s.deployment,
+          balancer: 'weighted',
+          fleet: { ...s.deployment.fleet, weights: [11, ...Array<number>(11).fill(8)] },
+        },
+      };
+    },
+  },
+  {
+    id: 'even',
+    label: 'Round-robin',
+    apply: (s) => ({ ...s, deployment: { ...s.deployment, balancer: 'round-robin' } }),
+  },
+];
+
+const skewVariants = variantsOf(
+  inputs(
+    [
+      {
+        name: 'Envoy 600 per s per replica',
+        config: { kind: 'token-bucket', maxTokens: 60, tokensPerFill: 600, fillIntervalMs: 1000 },
+      },
+    ],
+    scenario({
+      sources: [{ kind: 'constant', ratePerSec: 6000, startMs: 0, endMs: 2000 }],
+      clients: { count: 1000, keying: 'shared', assign: 'round-robin' },
+      deployment: { instances: 12, balancer: 'round-robin', state: 'local', roundTripMs: 5 },
+      metrics: { windowMs: 1000, binMs: 50 },
+    }),
+    2000,
+  ),
+  BALANCE_AXES,
+);
+
+const fleetSkew: Experiment = {
+  id: 'fleet-skew',
+  title: 'Twelve replicas at 600 r/s each: why the limit bites early',
+  question:
+    'Twelve replicas each run an Envoy local limit of 600 requests/s, so the fleet should take 7,200/s: why do clients get 429s at 6,000/s when the balancer gives one replica a little more than its share?',
+  lookAt:
+    'The replica strip: replica 1 (the first colour) takes more than 1/12 of the traffic, empties its bucket and rejects while the other eleven still have tokens.',
+  inputs: (skewVariants[0] as ExperimentVariant).inputs,
+  variants: skewVariants,
+  startAtMs: 1200,
+  measure(result) {
+    const seconds = result.untilMs / 1000;
+    const axesRuns = tryAxes(result, BALANCE_AXES);
+    if (axesRuns === null) return countsAnswer(result);
+    const runs = axesRuns.map(({ axis, run }) => {
+      const lane = run.lanes[0] as LaneResult;
+      return { axis, lane, top: maxShare(lane), replicas: run.instances };
+    });
+    const lane0 = result.lanes[0];
+    const perReplica = lane0 === undefined ? 0 : ratePerSec(lane0.config);
+    const replicas = result.scenario.deployment.instances;
+    const promised = perReplica * replicas;
+    const offered = (lane0?.metrics.total.offered ?? 0) / seconds;
+    const parts = runs.map(({ axis, lane, top }) => {
+      const bites = top.share > 0 ? perReplica / top.share : 0;
+      return `${axis.label}: the busiest replica (replica ${top.slot + 1}) takes ${share(top.share)}, so the limit bites at ${n(bites)}/s (${share(promised > 0 ? bites / promised : 0)} of ${n(promised)}/s); ${n(lane.metrics.total.rejected)} of ${n(lane.metrics.total.offered)} rejected`;
+    });
+    return {
+      headline: `${n(replicas)} replicas × ${n(perReplica)}/s promise ${n(promised)}/s; at ${n(offered)}/s offered — ${parts.join('; ')}.`,
+      facts: runs.flatMap(({ axis, lane, top }) => {
+        const first = rejectTimes(lane)[0];
+        return [
+          { label: `${axis.label}: busiest replica's share`, value: share(top.share) },
+          {
+            label: `${axis.label}: the per-replica limit bites at`,
+            value: `${n(top.share > 0 ? perReplica / top.share : 0)}/s`,
+          },
+          {
+            label: `${axis.label}: rejected (${status(lane)})`,
+            value: `${n(lane.metrics.total.rejected)} of ${n(lane.metrics.total.offered)}`,
+          },
+          { label: `${axis.label}: first 429`, value: first === undefined ? 'none' : secs(first) },
+        ];
+      }),
+    };
+  },
+};
+
+// 14. Scaling out lets a burst through (kyma-project/api-gateway #2829)
+
+const SCALE_AXES: readonly Axis[] = [
+  {
+    id: 'scale-out',
+    label: 'Scale out to 8 at 10 s',
+    apply: (sc) => {
+      const s = fleetable(sc);
+      return {
+        ...s,
+        deployment: { ...s.deployment, fleet: { scale: [{ atMs: 10_000, instances: 8 }] } },
+      };
+    },
+  },
+  {
+    id: 'stay',
+    label: 'Stay at 4',
+    apply: (s) => {
+      const deployment = { ...s.deployment };
+      delete deployment.fleet;
+      return { ...s, deployment };
+    },
+  },
+];
+
+const SCALE_AT_MS = 10_000;
+
+const scaleVariants = variantsOf(
+  inputs(
+    [
+      {
+        name: 'Envoy 100 per s split over N',
+        config: bucket(100, 100),
+      },
+    ],
+    scenario({
+      sources: [
+        { kind: 'constant', ratePerSec: 150, startMs: 0, endMs: 20_000 },
+        { kind: 'burst', atMs: 10_200, count: 200 },
+      ],
+      clients: { count: 50, keying: 'shared', assign: 'round-robin' },
+      deployment: { instances: 4, balancer: 'round-robin', state: 'local-divided', roundTripMs: 5 },
+      metrics: { windowMs: 1000, binMs: 200 },
+    }),
+    20_000,
+  ),
+  SCALE_AXES,
+);
+
+const fleetScaleOut: Experiment = {
+  id: 'fleet-scale-out',
+  title: 'Scaling out lets a burst through',
+  question:
+    'A global limit of 100 requests/s is spread as 100 ÷ 4 = 25/s on each of 4 replicas, under 150/s of load with a burst of 200 at 10.2 s: what passes when the fleet scales out to 8 replicas at 10 s?',
+  lookAt:
+    'At 10 s four new replicas appear with full buckets (Envoy starts a token bucket full): the backend chart jumps, and from then on 8 × 25/s lets the whole load through.',
+  inputs: (scaleVariants[0] as ExperimentVariant).inputs,
+  variants: scaleVariants,
+  startAtMs: 10_400,
+  measure(result) {
+    const at = Math.min(SCALE_AT_MS, result.untilMs);
+    const axesRuns = tryAxes(result, SCALE_AXES);
+    if (axesRuns === null) return countsAnswer(result);
+    const runs = axesRuns.map(({ axis, run }) => {
+      const lane = run.lanes[0] as LaneResult;
+      const f = fleetOf(lane);
+      const burst = passedIn(lane, at, at + 1000);
+      return {
+        axis,
+        lane,
+        before: passedRate(lane, at - 5000, at),
+        after: passedRate(lane, at + 1000, run.untilMs),
+        burst,
+        beyond: f?.metrics.beyond.count ?? 0,
+        replicas: run.instances,
+      };
+    });
+    const lane0 = result.lanes[0];
+    const global = lane0 === undefined ? 0 : ratePerSec(lane0.config);
+    const parts = runs.map(
+      (r) =>
+        `${r.axis.label}: ${n(r.burst)} pass in the second after 10 s and ${dec(r.after, 1)}/s after that (${n(r.beyond)} beyond the global limit)`,
+    );
+    return {
+      headline: `Global limit ${n(global)}/s, ${dec(runs[0]?.before ?? 0, 1)}/s passing before 10 s — ${parts.join('; ')}. New replicas start full, and global ÷ N was computed for N = ${n(result.scenario.deployment.instances)}.`,
+      facts: runs.flatMap((r) => [
+        { label: `${r.axis.label}: replicas at most`, value: n(r.replicas) },
+        { label: `${r.axis.label}: passed in the second after 10 s`, value: n(r.burst) },
+        { label: `${r.axis.label}: passed per second after 11 s`, value: dec(r.after, 1) },
+        { label: `${r.axis.label}: beyond the global limit`, value: n(r.beyond) },
+        {
+          label: `${r.axis.label}: worst burst at the backend in any 1 s`,
+          value: n(r.lane.metrics.peakBackend.count),
+        },
+      ]),
+    };
+  },
+};
+
+// 15. The store is down (istio #12115: 429; envoyproxy/ratelimit #333: 500; failure_mode_deny)
+
+const OUTAGE = { fromMs: 8000, toMs: 14_000 };
+const STORE_BASE: StoreModel = { rttMs: 2, jitterMs: 3, outages: [OUTAGE], onDown: 'closed' };
+const storePolicy =
+  (onDown: StoreModel['onDown']) =>
+  (sc: Scenario): Scenario => {
+    const s = fleetable(sc);
+    const store = s.deployment.fleet?.store ?? STORE_BASE;
+    return {
+      ...s,
+      deployment: {
+        ...s.deployment,
+        fleet: {
+          ...s.deployment.fleet,
+          store: { ...store, onDown, ...(onDown === 'closed' ? { downStatus: 429 } : {}) },
+        },
+      },
+    };
+  };
+const STORE_AXES: readonly Axis[] = [
+  { id: 'closed', label: 'Fail closed (429)', apply: storePolicy('closed') },
+  { id: 'open', label: 'Fail open', apply: storePolicy('open') },
+  { id: 'local', label: 'Local fallback', apply: storePolicy('local') },
+];
+
+const storeVariants = variantsOf(
+  inputs(
+    [
+      {
+        name: 'ratelimit service 100 per s',
+        config: { kind: 'fixed-window', limit: 100, windowMs: 1000 },
+      },
+    ],
+    scenario({
+      sources: [{ kind: 'constant', ratePerSec: 150, startMs: 0, endMs: 20_000 }],
+      clients: { count: 50, keying: 'shared', assign: 'round-robin' },
+      deployment: {
+        instances: 4,
+        balancer: 'round-robin',
+        state: 'shared-atomic',
+        roundTripMs: 5,
+        fleet: { store: { ...STORE_BASE, downStatus: 429 } },
+      },
+      metrics: { windowMs: 1000, binMs: 200 },
+    }),
+    20_000,
+  ),
+  STORE_AXES,
+);
+
+const fleetStoreDown: Experiment = {
+  id: 'fleet-store-down',
+  title: 'The store is down: 429 for everyone, or nobody limited',
+  question:
+    'Four replicas share a global limit of 100 requests/s in a store, under 150/s of load, and the store is unreachable from 8 s to 14 s: what do clients get if the replicas fail closed, fail open, or fall back to a local limit of 100 ÷ 4?',
+  lookAt:
+    'Inside the outage the inspector says "store unreachable" and which policy decided; switch the variants and watch passes per second against the limit.',
+  inputs: (storeVariants[0] as ExperimentVariant).inputs,
+  variants: storeVariants,
+  startAtMs: 9000,
+  measure(result) {
+    const outage = result.scenario.deployment.fleet?.store?.outages[0] ?? OUTAGE;
+    const to = Math.min(outage.toMs, result.untilMs);
+    const from = Math.min(outage.fromMs, to);
+    const axesRuns = tryAxes(result, STORE_AXES);
+    if (axesRuns === null) return countsAnswer(result);
+    const runs = axesRuns.map(({ axis, run }) => {
+      const lane = run.lanes[0] as LaneResult;
+      const f = fleetOf(lane);
+      const c = lane.columns;
+      const [start, end] = rowRange(c, from, to);
+      let rejected = 0;
+      for (let r = start; r < end; r += 1) if (!passed(c.outcome[r] as number)) rejected += 1;
+      return {
+        axis,
+        lane,
+        rate: passedRate(lane, from, to),
+        rejected,
+        offered: end - start,
+        beyond: f?.metrics.beyond.count ?? 0,
+        status: run.scenario.deployment.fleet?.store?.downStatus ?? 500,
+      };
+    });
+    const lane0 = result.lanes[0];
+    const limit = lane0 === undefined ? 0 : ratePerSec(lane0.config);
+    const parts = runs.map(
+      (r) =>
+        `${r.axis.label}: ${dec(r.rate, 1)}/s pass, ${n(r.rejected)} of ${n(r.offered)} rejected, ${n(r.beyond)} beyond the limit`,
+    );
+    return {
+      headline: `While the store is down (from ${secs(from)} to ${secs(to)}), against a limit of ${n(limit)}/s: ${parts.join('; ')}.`,
+      facts: runs.flatMap((r) => [
+        { label: `${r.axis.label}: passed per second in the outage`, value: dec(r.rate, 1) },
+        {
+          label: `${r.axis.label}: rejected in the outage`,
+          value: `${n(r.rejected)} of ${n(r.offered)}${r.axis.id === 'closed' ? ` (${r.status})` : ''}`,
+        },
+        { label: `${r.axis.label}: beyond the global limit`, value: n(r.beyond) },
+      ]),
+    };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
 
 /** The library, in the order it is shown. */
 export const EXPERIMENTS: readonly Experiment[] = [
@@ -1067,6 +1418,9 @@ export const EXPERIMENTS: readonly Experiment[] = [
   instances,
   clockJump,
   envoyRefill,
+  fleetSkew,
+  fleetScaleOut,
+  fleetStoreDown,
 ];
 
 /** The experiment with this id, or undefined. */

@@ -24,8 +24,11 @@ import {
   MAX_UNTIL_MS,
   MAX_WAIT_MS,
   MIN_RATE_PER_SEC,
+  MAX_WEIGHT,
+  MAX_SCALE_EVENTS,
+  MAX_OUTAGES,
 } from '../sim';
-import type { Scenario } from '../sim';
+import type { Fleet, Scenario } from '../sim';
 import { formatDuration } from './format';
 
 // ---------------------------------------------------------------------------------------------
@@ -355,11 +358,119 @@ export const RetryPolicySchema = v.pipe(
   ),
 );
 
+// ---- Fleet (issue 14): optional; absent = the deployment as before -----------------------------
+
+const REPLICAS: Range = { min: 1, max: MAX_INSTANCES };
+export const FleetSchema = obj({
+  weights: v.exactOptional(
+    v.pipe(
+      v.array(whole({ min: 0, max: MAX_WEIGHT }), listMessage(MAX_INSTANCES, 'weights')),
+      v.maxLength(MAX_INSTANCES, listMessage(MAX_INSTANCES, 'weights')),
+    ),
+  ),
+  service: v.exactOptional(
+    obj({ kind: oneOf(['fixed', 'uniform', 'exponential']), meanMs: duration(SPREAD) }),
+  ),
+  scale: v.exactOptional(
+    v.pipe(
+      v.array(
+        obj({
+          atMs: duration(TIME),
+          instances: whole(REPLICAS),
+        }),
+        listMessage(MAX_SCALE_EVENTS, 'scale events'),
+      ),
+      v.maxLength(MAX_SCALE_EVENTS, listMessage(MAX_SCALE_EVENTS, 'scale events')),
+    ),
+  ),
+  autoscale: v.exactOptional(
+    obj({
+      perReplicaRps: decimal({ min: MIN_RATE_PER_SEC, max: MAX_RATE_PER_SEC }),
+      everyMs: duration({ min: 1, max: MAX_WAIT_MS }),
+      min: whole(REPLICAS),
+      max: whole(REPLICAS),
+      on: v.exactOptional(oneOf(['passed', 'offered'])),
+    }),
+  ),
+  store: v.exactOptional(
+    obj({
+      rttMs: duration(SPREAD),
+      jitterMs: duration(SPREAD),
+      timeoutMs: v.exactOptional(duration({ min: 1, max: MAX_WAIT_MS })),
+      outages: v.pipe(
+        v.array(
+          obj({ fromMs: duration({ min: 0, max: MAX_UNTIL_MS - 1 }), toMs: duration(TIME) }),
+          listMessage(MAX_OUTAGES, 'outage windows'),
+        ),
+        v.maxLength(MAX_OUTAGES, listMessage(MAX_OUTAGES, 'outage windows')),
+      ),
+      onDown: oneOf(['open', 'closed', 'local']),
+      downStatus: v.exactOptional(v.picklist([429, 500], 'must be 429 or 500')),
+      syncMs: v.exactOptional(duration({ min: 1, max: MAX_WAIT_MS })),
+      cacheOverLimit: v.exactOptional(flag),
+    }),
+  ),
+});
+
+/**
+ * Fleet checks that span fields or need the run length: weights that leave the replicas in use
+ * with nothing, an autoscaler whose max is below its min, an outage that ends before it starts
+ * or lasts longer than the run, 'shared-racy' with fleet settings.
+ */
+function checkFleet(
+  deployment: { instances: number; balancer: string; state: string; fleet?: Fleet },
+  untilMs: number,
+  addIssue: (message: string, keys: Key[]) => void,
+): void {
+  const f = deployment.fleet;
+  const fleetOn =
+    f !== undefined ||
+    !['round-robin', 'random'].includes(deployment.balancer) ||
+    deployment.state === 'local-divided' ||
+    deployment.state === 'layered';
+  if (fleetOn && deployment.state === 'shared-racy') {
+    addIssue(
+      'must be local, shared-atomic, local-divided or layered with fleet balancers or fleet settings (shared-racy is modelled without them)',
+      ['state'],
+    );
+  }
+  if (f === undefined) return;
+  if (f.weights !== undefined) {
+    for (const n of [deployment.instances, ...(f.scale ?? []).map((e) => e.instances)]) {
+      let sum = 0;
+      for (let i = 0; i < n; i += 1) sum += f.weights[i] ?? 1;
+      if (sum === 0) {
+        addIssue(
+          `must give the ${n} replica${n === 1 ? '' : 's'} in use a total weight of at least 1 (each 0 – ${MAX_WEIGHT}), got a sum of 0`,
+          ['fleet', 'weights'],
+        );
+        break;
+      }
+    }
+  }
+  if (f.autoscale !== undefined && f.autoscale.max < f.autoscale.min) {
+    addIssue(`must be from the autoscaler's min (${f.autoscale.min}) to ${MAX_INSTANCES}`, [
+      'fleet',
+      'autoscale',
+      'max',
+    ]);
+  }
+  f.store?.outages.forEach((o, i) => {
+    if (o.toMs <= o.fromMs || o.toMs - o.fromMs > untilMs) {
+      addIssue(
+        `must be from ${formatDuration(o.fromMs + 1)} to ${formatDuration(o.fromMs + untilMs)}: an outage ends after it starts and cannot be longer than the run (${formatDuration(untilMs)})`,
+        ['fleet', 'store', 'outages', i, 'toMs'],
+      );
+    }
+  });
+}
+
 export const DeploymentSchema = obj({
   instances: whole({ min: 1, max: MAX_INSTANCES }),
-  balancer: oneOf(['round-robin', 'random']),
-  state: oneOf(['local', 'shared-atomic', 'shared-racy']),
+  balancer: oneOf(['round-robin', 'random', 'least-outstanding', 'hash', 'weighted']),
+  state: oneOf(['local', 'shared-atomic', 'shared-racy', 'local-divided', 'layered']),
   roundTripMs: duration(SPREAD),
+  fleet: v.exactOptional(FleetSchema),
 });
 
 const JUMP: Range = { min: -MAX_UNTIL_MS, max: MAX_UNTIL_MS };
@@ -525,6 +636,9 @@ export const PlaygroundConfigSchema = v.pipe(
         ),
       );
     }
+    checkFleet(c.scenario.deployment, c.view.untilMs, (message, keys) =>
+      addIssue(issueAt(c, ['scenario', 'deployment', ...keys], message)),
+    );
     // The simulator caps the rate chart at MAX_BINS bins (src/sim/validate.ts, validateRun).
     const binMs = c.scenario.metrics.binMs;
     if (binMs !== undefined && Math.ceil(c.view.untilMs / binMs) > MAX_BINS) {

@@ -19,6 +19,7 @@ import {
   stripQuery,
 } from './url-grammar';
 import type { GroupSpec } from './url-grammar';
+import { encodeFleet } from './url-fleet';
 
 // ---------------------------------------------------------------------------------------------
 // Encoding
@@ -99,6 +100,8 @@ export function encodeConfig(config: PlaygroundConfig): string {
     const text = encodeGroup(spec, config.scenario[spec.group], base.scenario[spec.group]);
     if (text !== null) put(spec.param, text);
   }
+  const fleet = config.scenario.deployment.fleet;
+  if (fleet !== undefined) put('fleet', encodeFleet(fleet));
   for (const single of SINGLES) {
     const value = valueAt(config, single.path);
     if (value === valueAt(base, single.path)) continue;

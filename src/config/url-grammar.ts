@@ -237,6 +237,7 @@ export const SINGLE_PATHS: ReadonlyMap<string, string> = new Map([
   ...GROUPS.map((g) => [g.param, `scenario.${g.group}`] as const),
   ['bin', 'scenario.metrics.binMs'],
   ['sel', 'view.selected'],
+  ['fleet', 'scenario.deployment.fleet'],
 ]);
 
 /** Every parameter the codec reads, for the unknown-parameter message. */
@@ -246,6 +247,7 @@ export const KNOWN_PARAMS: ReadonlySet<string> = new Set([
   'src',
   'bin',
   'sel',
+  'fleet',
   ...GROUPS.map((g) => g.param),
   ...SINGLES.map((s) => s.param),
 ]);
@@ -297,8 +299,13 @@ export const URL_GRAMMAR: ReadonlyArray<readonly [param: string, form: string, m
   ],
   [
     'deploy',
-    'N[:state=local|shared-atomic|shared-racy,balancer=random,rtt=D]',
+    'N[:state=local|shared-atomic|shared-racy|local-divided|layered,balancer=random|least-outstanding|hash|weighted,rtt=D]',
     'instances and where state lives',
+  ],
+  [
+    'fleet',
+    'weights=N;…,service=fixed|uniform|exponential:D,scale=N@D;…,autoscale=Nr/s:D:min-max[:offered],store_rtt=D,jitter=D,timeout=D,outage=D-D;…,down=open|closed|local,status=429|500,sync=D,cache',
+    'replicas that come and go and the shared store (all optional)',
   ],
   ['clock', 'monotonic|wall[:jumps=D@D;…]', 'wall-clock jumps as by@at, e.g. -5s@10s'],
   ['seed', 'N', 'seed of every random draw (0 – 4294967295)'],

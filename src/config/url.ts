@@ -17,6 +17,7 @@ import { DEFAULTS, defaultConfig, defaultsOf } from './defaults';
 import type { VersionDefaults } from './defaults';
 import { parseDuration, parseWhole, quoteText } from './format';
 import { migrate } from './migrate';
+import { decodeFleet } from './url-fleet';
 import { fixNote, repairConfig } from './repair';
 import type { PathKey, RepairIssue } from './repair';
 import { CONFIG_VERSION, MAX_LIMITERS } from './schema';
@@ -568,6 +569,19 @@ function decode(original: string): DecodeResult {
   }
 
   for (const spec of GROUPS) reader.group(spec, singles.get(spec.param), scenario);
+  // Fleet settings (issue 14): absent = no fleet, as in links from before.
+  const fleetText = singles.get('fleet');
+  if (fleetText !== undefined) {
+    const { fleet, unknown } = decodeFleet(fleetText);
+    for (const key of unknown)
+      reader.error(
+        'fleet',
+        `has no option ${quoteText(key)}; ignored it`,
+        'scenario.deployment.fleet',
+      );
+    (scenario.deployment as Record<string, unknown>).fleet = fleet;
+    reader.origin(['scenario', 'deployment', 'fleet'], { param: 'fleet', text: fleetText });
+  }
 
   for (const single of SINGLES) {
     const text = singles.get(single.param);

@@ -62,5 +62,18 @@ export {
   OUTCOME_DELAY,
   OUTCOME_REJECT,
   OUTCOMES,
+  MAX_WEIGHT,
+  MAX_SCALE_EVENTS,
+  MAX_OUTAGES,
+  WHY_REPLICA,
+  WHY_STORE,
+  WHY_LAYER_LOCAL,
+  WHY_DOWN_OPEN,
+  WHY_DOWN_CLOSED,
+  WHY_DOWN_LOCAL,
+  WHY_CACHE,
+  WHY_BATCHED,
+  WHY_TEXT,
 } from './types';
+export { isFleet, scaleConfig, outageAt, DEFAULT_STORE } from './fleet';
 export type * from './types';

@@ -4,12 +4,13 @@
  */
 import type { WallClock } from './clock';
 import type { EngineSnapshot } from './deployment';
+import type { FleetSnapshot } from './fleet';
 import type { SimResult } from './types';
 
 /** The engine's state just before row `row` was decided (and before writes due at its time landed). */
 export interface Checkpoint {
   row: number;
-  snapshot: EngineSnapshot;
+  snapshot: EngineSnapshot | FleetSnapshot;
   /** Estimated bytes (core stateSize plus a per-key overhead). */
   bytes: number;
 }

@@ -8,10 +8,13 @@ import type { Inspection, KeyState, Limiter, StateSize } from '../core';
 import { LaneEngine } from './deployment';
 import type { EngineSnapshot } from './deployment';
 import { WallClock } from './clock';
+import { FleetEngine, isFleet } from './fleet';
+import type { FleetSnapshot } from './fleet';
 import { attachInternals, hasInternals, internalsOf } from './internal';
 import type { Checkpoint, LaneInternals } from './internal';
 import { rowsDecidedBy } from './query';
 import { CHECKPOINT_EVERY } from './simulate';
+import { WHY_DOWN_LOCAL, WHY_LAYER_LOCAL, WHY_REPLICA } from './types';
 import type { LaneResult, SimResult } from './types';
 
 /** One store's state for one key. Plain data: safe to keep after the next seek. */
@@ -33,8 +36,10 @@ export interface LaneState {
   decided: number;
   /** One per instance for local state, one for shared state. */
   stores: StoreState[];
-  /** shared-racy: writes read but not yet landed at t. */
+  /** shared-racy: writes read but not yet landed at t; batched fleets: admits not yet synced. */
   inFlightWrites: number;
+  /** Fleets: replicas alive at t. */
+  replicas?: number;
 }
 
 /** Every lane at virtual time `tMs`, for `key`. */
@@ -45,7 +50,7 @@ export interface SimState {
 }
 
 interface Cursor {
-  engine: LaneEngine;
+  engine: LaneEngine | FleetEngine;
   /** Next row to replay. */
   row: number;
   /** Writes due at or before this time have landed. */
@@ -99,7 +104,7 @@ export class Seeker {
   }
 
   /** Moves lane `i`'s cursor to virtual time tMs (a whole ms) and returns its engine. */
-  private advance(i: number, tMs: number): { engine: LaneEngine; decided: number } {
+  private advance(i: number, tMs: number): { engine: LaneEngine | FleetEngine; decided: number } {
     const cols = (this.result.lanes[i] as LaneResult).columns;
     return this.advanceTo(i, rowsDecidedBy(cols, tMs), tMs);
   }
@@ -112,7 +117,7 @@ export class Seeker {
     i: number,
     target: number,
     tMs: number,
-  ): { engine: LaneEngine; decided: number } {
+  ): { engine: LaneEngine | FleetEngine; decided: number } {
     const lane = this.result.lanes[i] as LaneResult;
     const cols = lane.columns;
     const checkpoints = this.useCheckpoints ? (this.internals[i] as LaneInternals).checkpoints : [];
@@ -122,11 +127,18 @@ export class Seeker {
     const reusable =
       cursor !== null && cursor.row <= target && cursor.row >= cpRow && cursor.flushedMs <= tMs;
     if (!reusable || cursor === null) {
-      const { deployment } = this.result.scenario;
-      const engine =
-        cpIndex >= 0
-          ? new LaneEngine(lane.config, deployment, (checkpoints[cpIndex] as Checkpoint).snapshot)
-          : new LaneEngine(lane.config, deployment);
+      const { deployment, seed } = this.result.scenario;
+      const snap = cpIndex >= 0 ? (checkpoints[cpIndex] as Checkpoint).snapshot : undefined;
+      const engine = isFleet(deployment)
+        ? new FleetEngine(
+            lane.config,
+            deployment,
+            seed,
+            this.result.keyNames.length,
+            false,
+            snap as FleetSnapshot | undefined,
+          )
+        : new LaneEngine(lane.config, deployment, snap as EngineSnapshot | undefined);
       cursor = { engine, row: cpRow, flushedMs: Number.NEGATIVE_INFINITY };
       this.cursors[i] = cursor;
     }
@@ -140,18 +152,19 @@ export class Seeker {
     // A cursor flushed at its last time may hold writes landed later than row `cursor.row`'s
     // checkpoint would: record from the second row replayed on (or at once after a restore).
     const startRow = cursor.flushedMs === Number.NEGATIVE_INFINITY ? -1 : cursor.row;
+    const oneZero = cols.instance.length < target;
     for (let r = cursor.row; r < target; r += 1) {
       if (record && r % every === 0 && r > lastRow && r > startRow) {
         checkpoints.push({ row: r, snapshot: engine.snapshot(), bytes: 0 });
       }
       const t = cols.arrivalMs[r] as number;
-      const client = arrivals.client[cols.origin[r] as number] as number;
-      engine.decide(
-        t,
-        wallAt(t),
-        cols.instance[r] as number,
-        keyNames[clientKey[client] as number] as string,
-      );
+      const origin = cols.origin[r] as number;
+      const client = arrivals.client[origin] as number;
+      const instance = oneZero ? 0 : (cols.instance[r] as number);
+      const key = keyNames[clientKey[client] as number] as string;
+      if (engine instanceof FleetEngine)
+        engine.decide(t, wallAt(t), instance, key, origin, cols.attempt[r] as number);
+      else engine.decide(t, wallAt(t), instance, key);
     }
     cursor.row = target;
     engine.flush(tMs);
@@ -184,9 +197,21 @@ export class Seeker {
     const tMs = l.columns.arrivalMs[row] as number;
     const { engine } = this.advanceTo(lane, row, tMs);
     const local = this.result.scenario.deployment.state === 'local';
+    const instance = l.columns.instance[row] ?? 0;
+    let store = local ? instance : 0;
+    if (engine instanceof FleetEngine) {
+      const why = l.fleet?.why[row] ?? WHY_REPLICA;
+      const replicaDecided =
+        why === WHY_REPLICA || why === WHY_LAYER_LOCAL || why === WHY_DOWN_LOCAL;
+      const stores = engine.stores;
+      store =
+        replicaDecided || stores.length === 1
+          ? Math.min(instance, stores.length - 1)
+          : stores.length - 1;
+    }
     return {
       stores: engine.stores,
-      store: local ? (l.columns.instance[row] as number) : 0,
+      store,
       wallMs: this.clock.wallAt(tMs),
     };
   }
@@ -204,12 +229,13 @@ export class Seeker {
         wallMs,
         decided,
         stores: engine.stores.map((store, s) => ({
-          instance: local ? s : null,
+          instance: engine instanceof FleetEngine ? engine.storeOwner(s) : local ? s : null,
           inspection: store.inspect(wallMs, key),
           stateSize: store.stateSize(wallMs, key),
           keysHeld: store.size,
         })),
         inFlightWrites: engine.inFlight,
+        ...(engine instanceof FleetEngine ? { replicas: engine.replicaCount } : {}),
       };
     });
     return { tMs, key, lanes };
@@ -235,19 +261,22 @@ export interface PortableCheckpoints {
 }
 
 export function portableCheckpoints(result: SimResult): PortableCheckpoints {
+  // A fleet's snapshots hold replicas, a store, batches and caches: its result is adopted without
+  // them, and the seeker records checkpoints as it replays (adoptResult's lazy mode).
+  if (isFleet(result.scenario.deployment)) return { lanes: [] };
   return {
     lanes: internalsOf(result).lanes.map((lane) => ({
       every: lane.every,
       checkpoints: lane.checkpoints.map((cp) => ({
         row: cp.row,
         bytes: cp.bytes,
-        stores: cp.snapshot.stores.map((store) =>
+        stores: (cp.snapshot as EngineSnapshot).stores.map((store) =>
           [...store.keys()].map((key): [string, KeyState] => [
             key,
             store.getState(key) as KeyState,
           ]),
         ),
-        writes: cp.snapshot.writes,
+        writes: (cp.snapshot as EngineSnapshot).writes,
       })),
     })),
   };

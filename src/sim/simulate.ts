@@ -9,11 +9,12 @@
  * 3. Every K rows the lane's state is cloned (a checkpoint), so seek.ts can rebuild any moment.
  * 4. metrics.ts summarises each lane and compares lanes.
  */
-import { DEFAULT_KEY } from '../core';
-import type { AlgorithmConfig, Limiter } from '../core';
+import { DEFAULT_KEY, createLimiter } from '../core';
+import type { AlgorithmConfig, Decision, Limiter } from '../core';
 import { assignClients, keysOf, retryWaitMs } from './clients';
 import { WallClock } from './clock';
 import { LaneEngine, balancer } from './deployment';
+import { FleetEngine, fleetResult, isFleet, keyHash, serviceTimeMs } from './fleet';
 import { attachInternals } from './internal';
 import type { Checkpoint, LaneInternals } from './internal';
 import { divergences, laneMetrics } from './metrics';
@@ -25,10 +26,12 @@ import {
   OUTCOME_ADMIT,
   OUTCOME_DELAY,
   OUTCOME_REJECT,
+  WHY_STORE,
 } from './types';
 import type {
   ArrivalTable,
   LaneColumns,
+  LaneFleet,
   LaneResult,
   Scenario,
   SimLimiter,
@@ -205,6 +208,10 @@ class ColumnBuilder {
   waitMs: Int32Array | Float64Array;
   remaining: Int32Array;
   resetMs: Int32Array | Float64Array;
+  /** Fleet lanes only (empty otherwise): WHY_* per row, store round trip, beyond the global limit. */
+  why: Uint8Array;
+  storeMs: Int32Array;
+  beyond: Uint8Array;
   private readonly ownFirst: boolean;
   private readonly ownInstance: boolean;
 
@@ -212,8 +219,13 @@ class ColumnBuilder {
     public capacity: number,
     private readonly max: number,
     shared: SharedColumns,
+    private readonly fleet = false,
   ) {
     const first = shared.firstAttempts;
+    const fleetCapacity = fleet ? capacity : 0;
+    this.why = new Uint8Array(fleetCapacity);
+    this.storeMs = new Int32Array(fleetCapacity);
+    this.beyond = new Uint8Array(fleetCapacity);
     this.ownFirst = first === null;
     this.ownInstance = !shared.oneInstance;
     this.arrivalMs = first?.arrivalMs ?? new Int32Array(capacity);
@@ -242,6 +254,11 @@ class ColumnBuilder {
     this.waitMs = resized(this.waitMs, capacity);
     this.remaining = resized(this.remaining, capacity);
     this.resetMs = resized(this.resetMs, capacity);
+    if (this.fleet) {
+      this.why = resized(this.why, capacity);
+      this.storeMs = resized(this.storeMs, capacity);
+      this.beyond = resized(this.beyond, capacity);
+    }
     this.capacity = capacity;
   }
 
@@ -283,6 +300,7 @@ interface LaneRun {
   writeBytes: number;
   internals: LaneInternals;
   stats: LaneRunStats;
+  fleet: LaneFleet | undefined;
 }
 
 interface LaneContext {
@@ -326,7 +344,7 @@ class StateTracker {
 
   constructor(
     keyNames: readonly string[],
-    private readonly stores: readonly Limiter[],
+    private stores: readonly Limiter[],
   ) {
     keyNames.forEach((k, i) => this.keyIndex.set(k, i));
     const n = keyNames.length;
@@ -361,6 +379,21 @@ class StateTracker {
       this.peakEntries = grow(this.peakEntries, old + 1);
     }
     return k;
+  }
+
+  /**
+   * The stores changed (a fleet replaced replicas): the caller re-reads every key next. Same count
+   * of stores keeps the cache layout; another count starts the caches afresh.
+   */
+  setStores(stores: readonly Limiter[]): void {
+    if (stores.length !== this.stores.length) {
+      const n = this.keyIndex.size;
+      this.cacheBytes = new Float64Array(n * stores.length);
+      this.cacheEntries = new Float64Array(n * stores.length);
+      this.cachedBytes = 0;
+      this.cachedEntries = 0;
+    }
+    this.stores = stores;
   }
 
   /** Re-reads one key in every store; returns its total over stores. */
@@ -422,18 +455,41 @@ class StateTracker {
 function runLane(ctx: LaneContext): LaneRun {
   const { config, scenario, arrivals, keyNames, clientKey, horizonMs, maxRows } = ctx;
   const { retry, deployment, seed } = scenario;
-  const engine = new LaneEngine(config, deployment);
+  const fleet = isFleet(deployment)
+    ? new FleetEngine(config, deployment, seed, keyNames.length, true)
+    : null;
+  const engine = fleet ?? new LaneEngine(config, deployment);
+  const laneEngine = fleet === null ? (engine as LaneEngine) : null;
   const pick = balancer(deployment, seed);
+  const lor = deployment.balancer === 'least-outstanding';
+  // "Beyond the global limit": an ideal global limiter fed exactly the passed rows. While every
+  // row has gone through the store (or was rejected before reaching it) the store *is* that
+  // limiter, so the oracle starts as a copy of the store at the first row that passed without it.
+  let oracle: Limiter | null = null;
+  let measured = false;
+  let oracleMirrorsStore = false;
+  if (fleet !== null) {
+    fleet.keyHashes = Uint32Array.from(keyNames, keyHash);
+    oracleMirrorsStore = fleet.storeIsGlobal;
+    try {
+      const ideal = createLimiter(fleet.globalConfig);
+      measured = true;
+      if (!oracleMirrorsStore) oracle = ideal;
+    } catch {
+      measured = false; // a global limit past the core's ranges: no "beyond" count
+    }
+  }
   const wallAt = ctx.clock.cursor();
   const queue = new RetryQueue();
   const sharesFirst = ctx.shared.firstAttempts !== null;
   const sharesInstance = ctx.shared.oneInstance;
   // Without retries there is one row per first attempt; with them, room for some retries to start.
   const capacity = sharesFirst ? arrivals.count : arrivals.count + 1024;
-  const cols = new ColumnBuilder(Math.min(maxRows, capacity), maxRows, ctx.shared);
+  const cols = new ColumnBuilder(Math.min(maxRows, capacity), maxRows, ctx.shared, fleet !== null);
   const tracker = new StateTracker(keyNames, engine.stores);
   // Shared-racy: a landed write changes a key other than the one decided, so re-read them all.
   const readAll = deployment.state === 'shared-racy';
+  let fleetGeneration = fleet?.generation ?? 0;
   const stats: LaneRunStats = {
     gaveUp: 0,
     passedOnRetry: 0,
@@ -531,13 +587,45 @@ function runLane(ctx: LaneContext): LaneRun {
       queue.pop();
     }
     if (ctx.progress !== undefined && row % PROGRESS_ROWS === 0) ctx.progress(row);
-    const instance = pick(origin, attempt);
-    const key = keyNames[clientKey[clientOf[origin] as number] as number] ?? DEFAULT_KEY;
-    const wallMs = wallAt(t);
-    const d = engine.decide(t, wallMs, instance, key);
-    tracker.after(key, t, wallMs, readAll);
+    const keyIndex = clientKey[clientOf[origin] as number] as number;
+    const key = keyNames[keyIndex] ?? DEFAULT_KEY;
+    let instance: number;
+    let d: Decision;
+    let wallMs: number;
+    if (fleet === null) {
+      instance = pick(origin, attempt);
+      wallMs = wallAt(t);
+      d = (laneEngine as LaneEngine).decide(t, wallMs, instance, key);
+      tracker.after(key, t, wallMs, readAll);
+      if (row === cols.capacity) cols.grow();
+    } else {
+      instance = fleet.route(t, origin, attempt, keyIndex);
+      wallMs = wallAt(t);
+      d = fleet.decide(t, wallMs, instance, key, origin, attempt);
+      if (fleet.generation !== fleetGeneration) {
+        // Replicas replaced or batched writes applied: other keys changed too.
+        fleetGeneration = fleet.generation;
+        tracker.setStores(fleet.stores);
+        tracker.after(key, t, wallMs, true);
+      } else tracker.after(key, t, wallMs, readAll);
+      if (row === cols.capacity) cols.grow();
+      cols.why[row] = fleet.why;
+      cols.storeMs[row] = fleet.storeMs;
+      if (d.outcome !== 'reject') {
+        if (lor)
+          fleet.hold(
+            instance,
+            t + d.delayMs + serviceTimeMs(deployment.fleet, seed, origin, attempt),
+          );
+        if (oracleMirrorsStore && fleet.why !== WHY_STORE) {
+          oracleMirrorsStore = false;
+          oracle = fleet.storeClone();
+        }
+        if (oracle !== null && oracle.decide(wallMs, key).outcome === 'reject')
+          cols.beyond[row] = 1;
+      }
+    }
 
-    if (row === cols.capacity) cols.grow();
     if (!sharesFirst) {
       cols.arrivalMs[row] = t;
       cols.origin[row] = origin;
@@ -576,14 +664,19 @@ function runLane(ctx: LaneContext): LaneRun {
   // The per-key arrays may have grown (a key outside keyNames): hand over the final ones.
   stats.state.perKeyPeakBytes = tracker.peakBytes;
   stats.state.perKeyPeakEntries = tracker.peakEntries;
+  const columns = cols.finish(row);
   return {
-    columns: cols.finish(row),
+    columns,
     completeUntilMs,
     cut,
     overBudget,
     writeBytes,
     internals: { checkpoints, every },
     stats,
+    fleet:
+      fleet === null
+        ? undefined
+        : fleetResult(fleet, columns, cols.why, cols.storeMs, cols.beyond, measured),
   };
 }
 
@@ -668,7 +761,11 @@ function prepareArrivals(sc: Scenario, untilMs: number, cache?: SimCache): Prepa
     clientKey,
     arrivals,
     shared: (s) => {
-      const oneInstance = s.deployment.instances === 1;
+      // A fleet that scales starts with one replica but routes to others later.
+      const oneInstance =
+        s.deployment.instances === 1 &&
+        (s.deployment.fleet?.scale ?? []).length === 0 &&
+        s.deployment.fleet?.autoscale === undefined;
       const noRetries = s.retry.onReject === 'give-up' || s.retry.maxAttempts === 1;
       const k = `${oneInstance}|${noRetries}`;
       let shared = sharedFor.get(k);
@@ -816,6 +913,7 @@ export function simulate(
       metrics,
       completeUntilMs: run.completeUntilMs,
       releasesMs,
+      ...(run.fleet === undefined ? {} : { fleet: run.fleet }),
     };
   });
   const { first, pairs } = divergences(lanes, arrivals);
@@ -828,7 +926,10 @@ export function simulate(
     truncation,
     keyNames,
     clientKey,
-    instances: sc.deployment.instances,
+    instances: Math.max(
+      sc.deployment.instances,
+      ...lanes.map((l) => l.fleet?.metrics.maxReplicas ?? 0),
+    ),
     arrivals,
     lanes,
     divergence: first,

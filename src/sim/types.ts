@@ -181,14 +181,132 @@ export interface RetryPolicy {
  *   SET). A rejected request writes nothing (except a sliding log with `logRejected`).
  */
 export interface Deployment {
-  /** 1 – 64. Default 1. */
+  /** 1 – 64. Default 1. With `fleet.scale`, the replica count at t = 0. */
   instances: number;
-  /** 'round-robin' counts every attempt of the lane in turn; 'random' is a seeded draw per attempt. */
-  balancer: 'round-robin' | 'random';
-  /** Default 'local'. */
-  state: 'local' | 'shared-atomic' | 'shared-racy';
+  /**
+   * 'round-robin' counts every attempt of the lane in turn; 'random' is a seeded draw per attempt.
+   * Fleet balancers (issue 14, src/sim/fleet.ts): 'least-outstanding' (Envoy LEAST_REQUEST, power
+   * of two choices), 'hash' (Envoy RING_HASH on the key: a client always lands on one replica),
+   * 'weighted' (nginx smooth weighted round-robin over `fleet.weights`).
+   */
+  balancer: 'round-robin' | 'random' | FleetBalancer;
+  /**
+   * Default 'local'. Fleet kinds: 'local-divided' (each replica runs the lane's limit ÷ N, N =
+   * `instances` at t = 0: the common way to spread a global limit) and 'layered' (that local limit
+   * in front of the global one in the shared store, as Envoy deployments layer local_ratelimit
+   * before the ratelimit service). With a fleet, 'shared-atomic' is the global limit reached
+   * through `fleet.store`.
+   */
+  state: 'local' | 'shared-atomic' | 'shared-racy' | FleetState;
   /** Read-to-write delay for 'shared-racy'. 0 – 3,600,000. Default 5. 0 behaves as atomic. */
   roundTripMs: number;
+  /** Replicas that come and go, and the shared store (issue 14). Absent: today's deployment. */
+  fleet?: Fleet;
+}
+
+// ---- Fleet (issue 14) -------------------------------------------------------------------------
+
+export type FleetBalancer = 'least-outstanding' | 'hash' | 'weighted';
+export type FleetState = 'local-divided' | 'layered';
+
+/** Replicas per fleet: slots 0 – 63 (a pod that comes back in a slot starts fresh). */
+export const MAX_WEIGHT = 1000;
+export const MAX_SCALE_EVENTS = 32;
+export const MAX_OUTAGES = 16;
+
+/** How long a passed request holds its replica (for 'least-outstanding'). */
+export interface ServiceTime {
+  /** 'fixed': meanMs; 'uniform': a seeded whole ms in [0, 2·meanMs]; 'exponential': mean meanMs. */
+  kind: 'fixed' | 'uniform' | 'exponential';
+  /** 0 – 3,600,000. */
+  meanMs: number;
+}
+
+/** At `atMs` the fleet becomes `instances` replicas: new slots start fresh, removed ones lose state. */
+export interface ScaleEvent {
+  /** 0 – 86,400,000. */
+  atMs: number;
+  /** 1 – 64. */
+  instances: number;
+}
+
+/**
+ * A simple autoscaler (the shape of a Kubernetes HPA on a load metric): every `everyMs` it sets the
+ * replica count to ⌈load / perReplicaRps⌉ clamped to [min, max], where load is the requests per
+ * second over the last period that were passed (what the backend works on: a limit that rejects
+ * never adds load, so it never scales out) or offered.
+ */
+export interface Autoscaler {
+  /** 0.001 – 100,000. */
+  perReplicaRps: number;
+  /** 1 – 3,600,000. */
+  everyMs: number;
+  /** 1 – 64. */
+  min: number;
+  /** min – 64. */
+  max: number;
+  /** Default 'passed'. */
+  on?: 'passed' | 'offered';
+}
+
+/** The store is unreachable during [fromMs, toMs). */
+export interface Outage {
+  fromMs: number;
+  /** Greater than fromMs, at most the run's end. */
+  toMs: number;
+}
+
+/**
+ * The shared store behind 'shared-atomic' and 'layered' fleets: how far away it is, when it is
+ * down, and what replicas do then.
+ */
+export interface StoreModel {
+  /** Round trip to the store, ms (0 – 3,600,000). Default 1. */
+  rttMs: number;
+  /** Each call adds a seeded whole ms in [0, jitterMs] (0 – 3,600,000). Default 0. */
+  jitterMs: number;
+  /**
+   * A call whose round trip exceeds it counts as failed (Envoy's ratelimit filter `timeout`,
+   * default 20 ms there). Absent: no timeout. 1 – 3,600,000.
+   */
+  timeoutMs?: number;
+  /** At most 16 windows. */
+  outages: Outage[];
+  /**
+   * When the store cannot be reached: 'open' lets the request through (Envoy
+   * `failure_mode_deny: false`, the default); 'closed' rejects it with `downStatus`; 'local' decides
+   * on the replica's own limit (the lane's limit ÷ N).
+   */
+  onDown: 'open' | 'closed' | 'local';
+  /**
+   * The status of a request rejected because the store is down. 500: Envoy's ratelimit filter
+   * with `failure_mode_deny: true` answers `status_on_error`, 500 unless set (as seen in
+   * envoyproxy/ratelimit #333); 429: the istio/Mixer setup of istio #12115. Default 500.
+   */
+  downStatus?: 429 | 500;
+  /**
+   * Kong `sync_rate`-style batching: replicas decide on their own copy of the store, refreshed and
+   * written back (their admitted requests applied to the store in time order) every syncMs at
+   * k·syncMs. Absent: every request asks the store. 1 – 3,600,000.
+   */
+  syncMs?: number;
+  /**
+   * envoyproxy/ratelimit's local cache of over-limit keys: a key the store rejected is rejected
+   * without asking the store until its retry-after passes. Default false.
+   */
+  cacheOverLimit?: boolean;
+}
+
+export interface Fleet {
+  /** 'weighted': weight of replica slot i, whole 0 – 1000; slots past the list weigh 1. */
+  weights?: number[];
+  /** 'least-outstanding': how long a passed request holds its replica. Default fixed 50 ms. */
+  service?: ServiceTime;
+  /** Replica counts set at given times, at most 32. */
+  scale?: ScaleEvent[];
+  autoscale?: Autoscaler;
+  /** For 'shared-atomic' and 'layered'. Absent: a store 1 ms away that never fails. */
+  store?: StoreModel;
 }
 
 /** The wall clock jumps by `byMs` (forward if > 0) at virtual time `atMs`. */
@@ -383,6 +501,63 @@ export interface LaneMetrics {
   };
 }
 
+// ---- Fleet results (issue 14) ------------------------------------------------------------------
+
+/** Why a fleet row was decided as it was (`LaneFleet.why`). */
+export const WHY_REPLICA = 0;
+export const WHY_STORE = 1;
+export const WHY_LAYER_LOCAL = 2;
+export const WHY_DOWN_OPEN = 3;
+export const WHY_DOWN_CLOSED = 4;
+export const WHY_DOWN_LOCAL = 5;
+export const WHY_CACHE = 6;
+export const WHY_BATCHED = 7;
+/** `WHY_TEXT[code]`: what decided the row, in words. */
+export const WHY_TEXT: readonly string[] = [
+  "the replica's own limiter",
+  'the shared store',
+  'the local limit in front of the store',
+  'store unreachable: failed open',
+  'store unreachable: failed closed',
+  "store unreachable: the replica's fallback limit",
+  'the over-limit cache (store not asked)',
+  "the replica's batched copy of the store (not yet synced)",
+];
+
+/** Per replica slot and fleet-wide numbers of one fleet lane. */
+export interface FleetMetrics {
+  /** By replica slot (0 – 63): attempts, passed, rejected. */
+  perReplica: { offered: Uint32Array; passed: Uint32Array; rejected: Uint32Array };
+  /** Rows by `why` code. */
+  byWhy: Uint32Array;
+  /**
+   * Passed rows that an ideal global limiter (`globalConfig`, one atomic store, fed exactly the
+   * lane's passed rows in order) would have rejected: admitted beyond the global limit.
+   */
+  beyond: { count: number; firstMs: number; lastMs: number; byWhy: Uint32Array };
+  /** Calls that reached the store. */
+  storeCalls: number;
+  /** The most replicas alive at once. */
+  maxReplicas: number;
+}
+
+/** What a fleet lane adds to its result. */
+export interface LaneFleet {
+  /** Per row: a WHY_* code. */
+  why: Uint8Array;
+  /** Per row: the store call's round trip, ms, or −1 when the store was not asked. */
+  storeMs: Int32Array;
+  /** Per row: 1 when passed beyond the global limit (see `FleetMetrics.beyond`). */
+  beyond: Uint8Array;
+  /** Replica count over time: one entry at 0 and one at every change. */
+  replicas: Array<{ atMs: number; count: number }>;
+  /** The limit each replica runs (local, local-divided, layered's front, the fallback). */
+  replicaConfig: AlgorithmConfig;
+  /** The limit the fleet as a whole is meant to keep (the per-replica limit × N for 'local'). */
+  globalConfig: AlgorithmConfig;
+  metrics: FleetMetrics;
+}
+
 /** One limiter's run. */
 export interface LaneResult {
   /** Display name (unique within the result). */
@@ -394,6 +569,8 @@ export interface LaneResult {
   completeUntilMs: number;
   /** Release times of the delayed rows, ascending (for "next event" and backend drawing). */
   releasesMs: Float64Array;
+  /** Fleet deployments only (issue 14). */
+  fleet?: LaneFleet;
 }
 
 /** Where two limiters first decide differently on the same first attempt. */

@@ -18,7 +18,11 @@ import {
   MAX_UNTIL_MS,
   MAX_WAIT_MS,
   MIN_RATE_PER_SEC,
+  MAX_WEIGHT,
+  MAX_SCALE_EVENTS,
+  MAX_OUTAGES,
 } from './types';
+import { isFleet, scaleConfig } from './fleet';
 import type { Scenario, ScenarioIssue, SimLimiter } from './types';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -170,9 +174,21 @@ export function validateScenario(scenario: unknown): ScenarioIssue[] {
   const dep = scenario.deployment;
   if (c.record('deployment', dep)) {
     c.int('deployment.instances', dep.instances, 1, MAX_INSTANCES);
-    c.oneOf('deployment.balancer', dep.balancer, ['round-robin', 'random']);
-    c.oneOf('deployment.state', dep.state, ['local', 'shared-atomic', 'shared-racy']);
+    c.oneOf('deployment.balancer', dep.balancer, BALANCERS);
+    c.oneOf('deployment.state', dep.state, STATES);
     c.int('deployment.roundTripMs', dep.roundTripMs, 0, MAX_WAIT_MS);
+    if (dep.fleet !== undefined) checkFleet(c, dep.fleet, dep.instances);
+    const fleetOn =
+      dep.fleet !== undefined ||
+      (typeof dep.balancer === 'string' && !['round-robin', 'random'].includes(dep.balancer)) ||
+      dep.state === 'local-divided' ||
+      dep.state === 'layered';
+    if (fleetOn && dep.state === 'shared-racy') {
+      c.add(
+        'deployment.state',
+        "must be 'local', 'shared-atomic', 'local-divided' or 'layered' with fleet balancers or fleet settings ('shared-racy' is modelled without them; batched syncs are fleet.store.syncMs), got 'shared-racy'",
+      );
+    }
   }
 
   const clock = scenario.clock;
@@ -194,6 +210,106 @@ export function validateScenario(scenario: unknown): ScenarioIssue[] {
     c.int('metrics.binMs', scenario.metrics.binMs, 1, MAX_UNTIL_MS, true);
   }
   return c.issues;
+}
+
+const BALANCERS = ['round-robin', 'random', 'least-outstanding', 'hash', 'weighted'];
+const STATES = ['local', 'shared-atomic', 'shared-racy', 'local-divided', 'layered'];
+
+/** Fleet settings (issue 14): each message names the field and the accepted range. */
+function checkFleet(c: Checker, fleet: unknown, instances: unknown): void {
+  if (!c.record('deployment.fleet', fleet)) return;
+  const n0 = typeof instances === 'number' ? instances : 1;
+  if (
+    fleet.weights !== undefined &&
+    c.list('deployment.fleet.weights', fleet.weights, MAX_INSTANCES, 'weights')
+  ) {
+    const ok = fleet.weights.every((w, i) =>
+      c.int(`deployment.fleet.weights[${i}]`, w, 0, MAX_WEIGHT),
+    );
+    if (ok) {
+      const counts = [
+        n0,
+        ...(Array.isArray(fleet.scale)
+          ? fleet.scale.map((e) => (isRecord(e) ? e.instances : n0))
+          : []),
+      ];
+      for (const n of counts) {
+        if (typeof n !== 'number') continue;
+        let sum = 0;
+        for (let i = 0; i < n; i += 1) sum += (fleet.weights[i] as number | undefined) ?? 1;
+        if (sum === 0) {
+          c.add(
+            'deployment.fleet.weights',
+            `must give the ${n} replica${n === 1 ? '' : 's'} in use a total weight of at least 1 (each 0 – ${MAX_WEIGHT}), got a sum of 0`,
+          );
+          break;
+        }
+      }
+    }
+  }
+  if (fleet.service !== undefined && c.record('deployment.fleet.service', fleet.service)) {
+    c.oneOf('deployment.fleet.service.kind', fleet.service.kind, [
+      'fixed',
+      'uniform',
+      'exponential',
+    ]);
+    c.int('deployment.fleet.service.meanMs', fleet.service.meanMs, 0, MAX_WAIT_MS);
+  }
+  if (
+    fleet.scale !== undefined &&
+    c.list('deployment.fleet.scale', fleet.scale, MAX_SCALE_EVENTS, 'scale events')
+  ) {
+    fleet.scale.forEach((e, i) => {
+      const path = `deployment.fleet.scale[${i}]`;
+      if (!c.record(path, e)) return;
+      c.int(`${path}.atMs`, e.atMs, 0, MAX_UNTIL_MS);
+      if (typeof e.instances === 'number' && Number.isInteger(e.instances) && e.instances < 1) {
+        c.add(
+          `${path}.instances`,
+          `must be a whole number from 1 to ${MAX_INSTANCES} (a fleet cannot scale in below one replica), got ${e.instances}`,
+        );
+      } else c.int(`${path}.instances`, e.instances, 1, MAX_INSTANCES);
+    });
+  }
+  const a = fleet.autoscale;
+  if (a !== undefined && c.record('deployment.fleet.autoscale', a)) {
+    c.num(
+      'deployment.fleet.autoscale.perReplicaRps',
+      a.perReplicaRps,
+      MIN_RATE_PER_SEC,
+      MAX_RATE_PER_SEC,
+    );
+    c.int('deployment.fleet.autoscale.everyMs', a.everyMs, 1, MAX_WAIT_MS);
+    const okMin = c.int('deployment.fleet.autoscale.min', a.min, 1, MAX_INSTANCES);
+    if (okMin) c.int('deployment.fleet.autoscale.max', a.max, a.min as number, MAX_INSTANCES);
+    c.oneOf('deployment.fleet.autoscale.on', a.on, ['passed', 'offered'], true);
+  }
+  const st = fleet.store;
+  if (st !== undefined && c.record('deployment.fleet.store', st)) {
+    const p = 'deployment.fleet.store';
+    c.int(`${p}.rttMs`, st.rttMs, 0, MAX_WAIT_MS);
+    c.int(`${p}.jitterMs`, st.jitterMs, 0, MAX_WAIT_MS);
+    c.int(`${p}.timeoutMs`, st.timeoutMs, 1, MAX_WAIT_MS, true);
+    c.int(`${p}.syncMs`, st.syncMs, 1, MAX_WAIT_MS, true);
+    c.oneOf(`${p}.onDown`, st.onDown, ['open', 'closed', 'local']);
+    if (st.downStatus !== undefined && st.downStatus !== 429 && st.downStatus !== 500) {
+      c.add(`${p}.downStatus`, `must be 429 or 500, got ${describeValue(st.downStatus)}`);
+    }
+    if (st.cacheOverLimit !== undefined && typeof st.cacheOverLimit !== 'boolean') {
+      c.add(
+        `${p}.cacheOverLimit`,
+        `must be true or false, got ${describeValue(st.cacheOverLimit)}`,
+      );
+    }
+    if (c.list(`${p}.outages`, st.outages, MAX_OUTAGES, 'outage windows')) {
+      st.outages.forEach((o, i) => {
+        const path = `${p}.outages[${i}]`;
+        if (!c.record(path, o)) return;
+        if (c.int(`${path}.fromMs`, o.fromMs, 0, MAX_UNTIL_MS - 1))
+          c.int(`${path}.toMs`, o.toMs, (o.fromMs as number) + 1, MAX_UNTIL_MS);
+      });
+    }
+  }
 }
 
 /** Every problem with the limiters of a comparison. */
@@ -242,7 +358,32 @@ export function validateRun(
   c.int('untilMs', untilMs, 1, MAX_UNTIL_MS);
   const issues = [...validateLimiters(limiters), ...validateScenario(scenario), ...c.issues];
   if (issues.length > 0) return issues;
-  const binMs = (scenario as Scenario).metrics?.binMs;
+  const sc = scenario as Scenario;
+  // Fleet checks that need the run length or the limiters.
+  for (const [i, o] of (sc.deployment.fleet?.store?.outages ?? []).entries()) {
+    if (o.toMs - o.fromMs > (untilMs as number)) {
+      issues.push({
+        path: `deployment.fleet.store.outages[${i}].toMs`,
+        message: `deployment.fleet.store.outages[${i}].toMs must be from ${o.fromMs + 1} to ${o.fromMs + (untilMs as number)}: an outage cannot be longer than the run (${String(untilMs)} ms), got ${o.toMs}`,
+      });
+    }
+  }
+  if (isFleet(sc.deployment)) {
+    const n = sc.deployment.instances;
+    (limiters as SimLimiter[]).forEach((l, i) => {
+      const cfg = configOf(l);
+      // The per-replica limit (÷ N) must be a valid limiter; the fleet's global limit (× N for
+      // 'local') is only measured against, and skipped when past the core's ranges.
+      const bad = checkAlgorithmConfig(scaleConfig(cfg, 1, n))[0];
+      if (bad !== undefined) {
+        issues.push({
+          path: 'deployment.instances',
+          message: `deployment.instances: with limiters[${i}], the per-replica limit (÷ ${n}) is out of range: ${bad.message}`,
+        });
+      }
+    });
+  }
+  const binMs = sc.metrics?.binMs;
   if (binMs !== undefined && Math.ceil((untilMs as number) / binMs) > MAX_BINS) {
     const min = Math.ceil((untilMs as number) / MAX_BINS);
     issues.push({

@@ -4,6 +4,7 @@ import { ClockBar } from './ClockBar';
 import { ComparePanel } from './ComparePanel';
 import { ExperimentsMenu } from './ExperimentsMenu';
 import { ExportSection } from './ExportSection';
+import { FleetPanel } from './FleetPanel';
 import { HelpOverlay } from './HelpOverlay';
 import { Inspector } from './Inspector';
 import { LanesPanel } from './LanesPanel';
@@ -77,6 +78,7 @@ export function App({ start, storage }: AppProps) {
           {compare && <ComparePanel result={sim.result} />}
           {!compare && <RunSummary result={sim.result} />}
           <LanesPanel result={sim.result} />
+          <FleetPanel result={sim.result} />
           {!start.embed && (
             <>
               <Suspense fallback={<p className="panel muted">Loading the charts…</p>}>

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { explainDecision } from '../core';
-import { attemptsOf, requestAt, responseAt } from '../sim';
-import type { SimResult } from '../sim';
+import { WHY_DOWN_CLOSED, WHY_TEXT, attemptsOf, outageAt, requestAt, responseAt } from '../sim';
+import type { LaneResult, SimResult } from '../sim';
+import type { HttpResponse } from '../core';
 import { seekerFor } from '../store';
 import { usePlaygroundShallow } from '../store/react';
 import { HttpResponseView } from './HttpResponseView';
@@ -9,6 +10,36 @@ import { InspectorLanes } from './InspectorLanes';
 import { OutcomeBadge } from './OutcomeBadge';
 import { displayName } from './algorithms';
 import { formatCount, formatTime } from './format';
+import { replicaColor, replicaLabel } from '../viz/replicaColors';
+
+/** What the store was when a fleet request met it. */
+function storeText(result: SimResult, storeMs: number, atMs: number): string {
+  const dep = result.scenario.deployment;
+  if (dep.state !== 'shared-atomic' && dep.state !== 'layered') return 'none (local limits only)';
+  const o = outageAt(dep, atMs);
+  if (o !== null) return `down (outage ${formatTime(o.fromMs)} to ${formatTime(o.toMs)})`;
+  const timeout = dep.fleet?.store?.timeoutMs;
+  if (storeMs < 0) return 'up, not asked';
+  if (timeout !== undefined && storeMs > timeout)
+    return `up, but the call took ${storeMs} ms > timeout ${timeout} ms (counted as down)`;
+  return `up, round trip ${storeMs} ms`;
+}
+
+/**
+ * A request a fleet rejected because the store was down gets the status the named system sends
+ * (Envoy's ratelimit filter: status_on_error, 500 unless set; the istio setup of #12115: 429).
+ */
+function fleetResponse(
+  result: SimResult,
+  lane: LaneResult,
+  row: number,
+  response: HttpResponse,
+): HttpResponse {
+  if (lane.fleet?.why[row] !== WHY_DOWN_CLOSED) return response;
+  const status = result.scenario.deployment.fleet?.store?.downStatus ?? 500;
+  const statusText = status === 500 ? 'Internal Server Error' : 'Too Many Requests';
+  return { ...response, status, statusText, statusLine: `HTTP/1.1 ${status} ${statusText}` };
+}
 
 /** One request in depth: the state it met, the rule that decided it, and what the client got. */
 export function Inspector({ result }: { result: SimResult }) {
@@ -49,7 +80,12 @@ export function Inspector({ result }: { result: SimResult }) {
       info,
       wallMs,
       explanation: explainDecision(before, info.decision),
-      response: responseAt(result, selected.lane, selected.row),
+      response: fleetResponse(
+        result,
+        lane,
+        selected.row,
+        responseAt(result, selected.lane, selected.row),
+      ),
       attempts: attemptsOf(result, selected.lane, info.origin),
     };
   }, [result, selected]);
@@ -119,10 +155,25 @@ export function Inspector({ result }: { result: SimResult }) {
         <dd className="mono">{info.key}</dd>
         <dt>client</dt>
         <dd className="mono">client {info.client + 1}</dd>
-        {result.instances > 1 && (
+        {result.instances > 1 && lane.fleet === undefined && (
           <>
             <dt>instance</dt>
             <dd className="mono">#{info.instance + 1}</dd>
+          </>
+        )}
+        {lane.fleet !== undefined && (
+          <>
+            <dt>replica</dt>
+            <dd className="mono" data-testid="inspector-replica">
+              <span className="swatch" style={{ background: replicaColor(info.instance) }} />{' '}
+              {replicaLabel(info.instance)}
+            </dd>
+            <dt>decided by</dt>
+            <dd data-testid="inspector-why">{WHY_TEXT[lane.fleet.why[selected.row] ?? 0]}</dd>
+            <dt>store</dt>
+            <dd className="mono" data-testid="inspector-store">
+              {storeText(result, lane.fleet.storeMs[selected.row] ?? -1, info.arrivalMs)}
+            </dd>
           </>
         )}
         <dt>attempt</dt>

@@ -3,6 +3,7 @@ import { MAX_UNTIL_MS, validateRun } from '../sim';
 import type { ClockJump, Scenario } from '../sim';
 import { simLimiters } from '../store';
 import { usePlaygroundShallow } from '../store/react';
+import { FleetField } from './FleetField';
 import { NumberField, SelectField } from './fields';
 import { problemWith, setIn } from './scenarioEdit';
 
@@ -112,18 +113,34 @@ export function ScenarioPanel() {
         {choose(['deployment', 'balancer'], 'balancer', [
           { value: 'round-robin', label: 'round robin' },
           { value: 'random', label: 'random (seeded)' },
+          { value: 'least-outstanding', label: 'least outstanding (Envoy P2C)' },
+          { value: 'hash', label: 'consistent hash on the key' },
+          { value: 'weighted', label: 'weighted (fleet weights)' },
         ])}
         {choose(
           ['deployment', 'state'],
           'limiter state',
           [
             { value: 'local', label: 'local to each instance (N× the limit)' },
-            { value: 'shared-atomic', label: 'shared, updated atomically' },
+            { value: 'local-divided', label: 'local, the limit ÷ N per replica' },
+            { value: 'shared-atomic', label: 'shared, updated atomically (global)' },
+            { value: 'layered', label: 'local ÷ N in front of the global limit' },
             { value: 'shared-racy', label: 'shared, read then write (racy)' },
           ],
           'Read-then-write lets two instances that read the same state both admit.',
         )}
         {num(['deployment', 'roundTripMs'], 'read→write round trip', 'ms')}
+        <FleetField
+          scenario={scenario}
+          limiters={simLimiters({ limiters: s.limiters })}
+          untilMs={s.untilMs}
+          onCommit={(fleet) => {
+            const deployment = { ...scenario.deployment };
+            if (fleet === undefined) delete deployment.fleet;
+            else deployment.fleet = fleet;
+            s.setScenario({ ...scenario, deployment });
+          }}
+        />
       </details>
       <details>
         <summary>

@@ -113,3 +113,75 @@ export async function runSimBench(): Promise<void> {
     `  play (16 ms frames): median ${ms(quantile(frames, 0.5))}, max ${ms(frames[frames.length - 1] ?? 0)}`,
   );
 }
+
+/**
+ * Fleet benchmark (issue 14): 600 s at 1,000 r/s from 200 clients through the six limiters on 64
+ * replicas behind consistent hashing, a global limit in a store 2 ± 3 ms away that is down from
+ * 200 s to 260 s (replicas fall back to their own limit ÷ 64). Target: simulate ≤ 1.5 s.
+ */
+export function fleetBenchScenario(): Scenario {
+  return {
+    ...benchScenario(),
+    clients: { count: 200, keying: 'per-client', assign: 'random' },
+    deployment: {
+      instances: 64,
+      balancer: 'hash',
+      state: 'shared-atomic',
+      roundTripMs: 5,
+      fleet: {
+        store: {
+          rttMs: 2,
+          jitterMs: 3,
+          outages: [{ fromMs: 200_000, toMs: 260_000 }],
+          onDown: 'local',
+        },
+      },
+    },
+  };
+}
+
+export async function runFleetBench(): Promise<void> {
+  const scenario = fleetBenchScenario();
+  const warm = structuredClone(scenario);
+  warm.sources = [{ kind: 'poisson', ratePerSec: 1000, startMs: 0, endMs: 20_000 }];
+  if (warm.deployment.fleet?.store)
+    warm.deployment.fleet.store.outages = [{ fromMs: 5000, toMs: 8000 }];
+  simulate(BENCH_LIMITERS, warm, 20_000);
+  const runs: number[] = [];
+  let result = simulate(BENCH_LIMITERS, scenario, UNTIL_MS);
+  for (let i = 0; i < 3; i += 1) {
+    const t0 = performance.now();
+    result = simulate(BENCH_LIMITERS, scenario, UNTIL_MS);
+    runs.push(performance.now() - t0);
+  }
+  runs.sort((a, b) => a - b);
+  const decisions = result.lanes.reduce((s, l) => s + l.columns.rows, 0);
+  console.log(
+    'fleet: 600 s at 1,000 req/s, 200 clients, six lanes, 64 replicas, consistent hashing, a 60 s store outage (local fallback)',
+  );
+  console.log(
+    `  arrivals ${result.arrivals.count}, decisions ${decisions}, truncated ${String(result.truncated)}`,
+  );
+  console.log(
+    `  simulate: median ${ms(quantile(runs, 0.5))}, best ${ms(runs[0] ?? 0)} (target ≤ 1500 ms)`,
+  );
+  for (const lane of result.lanes) {
+    const f = lane.fleet;
+    console.log(
+      `  ${lane.name.padEnd(24)} passed ${lane.metrics.total.admitted + lane.metrics.total.delayed} of ${lane.metrics.total.offered}; beyond the global limit ${f?.metrics.beyond.count ?? 0}`,
+    );
+  }
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const seeker = new Seeker(result);
+  const seeks: number[] = [];
+  for (let i = 0; i < 100; i += 1) {
+    const t = hash32(11, i) % UNTIL_MS;
+    const t0 = performance.now();
+    seeker.stateAt(t);
+    seeks.push(performance.now() - t0);
+  }
+  seeks.sort((a, b) => a - b);
+  console.log(
+    `  seek (random t, 100 times): median ${ms(quantile(seeks, 0.5))}, p95 ${ms(quantile(seeks, 0.95))}`,
+  );
+}

@@ -49,7 +49,7 @@ function allInputs(e: Experiment): Array<[string, ExperimentInputs]> {
 const BAD_TEXT = /NaN|undefined|null|Infinity|\[object|–/;
 
 describe('the library', () => {
-  it('holds the twelve experiments of issue 5, with unique slug ids', () => {
+  it('holds the twelve experiments of issue 5 and the three fleet ones of issue 14, with unique slug ids', () => {
     expect(EXPERIMENTS.map((e) => e.id)).toEqual([
       'boundary-burst',
       'steady-overload',
@@ -63,6 +63,9 @@ describe('the library', () => {
       'instances',
       'clock-jump',
       'envoy-refill',
+      'fleet-skew',
+      'fleet-scale-out',
+      'fleet-store-down',
     ]);
     for (const e of EXPERIMENTS) {
       expect(e.id).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
@@ -87,7 +90,8 @@ describe('the library', () => {
       expect(result.truncated).toBe(false);
       expect(result.completeUntilMs).toBe(inputs.untilMs);
       const decisions = result.lanes.reduce((sum, l) => sum + l.columns.rows, 0);
-      expect(decisions).toBeLessThanOrEqual(4000);
+      // Twelve replicas at 600 r/s need 6,000 r/s of load: that one run takes 2 s of it.
+      expect(decisions).toBeLessThanOrEqual(_.startsWith('fleet-skew') ? 12_000 : 4000);
       // Plain data: a JSON round trip changes nothing (the URL codec will carry it).
       expect(JSON.parse(JSON.stringify(inputs))).toEqual(inputs);
     },
@@ -324,6 +328,41 @@ describe('the measured answers', () => {
     expect(fact(a, 'continuous refill: most passed in any 250 ms')).toBe('3');
     expect(fact(a, 'interval refill: longest gap between passes')).toBe('775 ms');
     expect(fact(a, 'continuous refill: longest gap between passes')).toBe('100 ms');
+  });
+
+  it('twelve replicas: a balancer giving one replica 1/9 instead of 1/12 makes 600/s each bite at 75% of 7,200/s', () => {
+    // Weights 11 : 8 × 11 → the hot replica takes 11/99 = 1/9 of 6,000/s = 666.7/s against 600/s
+    // and a 60-token bucket: it empties after 60 / 66.7 = 0.9 s, then rejects about 66.7/s for the
+    // remaining 1.1 s (≈ 73). Round-robin gives each 500/s: nothing rejected.
+    const a = answer('fleet-skew');
+    expect(fact(a, "Skewed balancer: busiest replica's share")).toBe('11%');
+    expect(fact(a, 'Skewed balancer: the per-replica limit bites at')).toBe('5,401/s');
+    expect(fact(a, 'Skewed balancer: rejected (429)')).toBe('75 of 12,000');
+    expect(fact(a, 'Skewed balancer: first 429')).toBe('880 ms');
+    expect(fact(a, 'Round-robin: rejected (429)')).toBe('0 of 12,000');
+    expect(fact(a, 'Round-robin: the per-replica limit bites at')).toBe('7,200/s');
+  });
+
+  it('scale-out: four new replicas start full and global ÷ 4 now allows 8 × 25/s', () => {
+    // 150/s against 4 × 25/s: 100/s pass. At 10 s four replicas join with 25 tokens each; the
+    // 200-request burst at 10.2 s meets them: 100 + 4 × 25 + refill. After that 8 × 25 = 200/s ≥ 150/s.
+    const a = answer('fleet-scale-out');
+    expect(fact(a, 'Scale out to 8 at 10 s: passed in the second after 10 s')).toBe('251');
+    expect(fact(a, 'Stay at 4: passed in the second after 10 s')).toBe('100');
+    expect(fact(a, 'Scale out to 8 at 10 s: passed per second after 11 s')).toBe('150');
+    expect(fact(a, 'Stay at 4: passed per second after 11 s')).toBe('100');
+    expect(fact(a, 'Scale out to 8 at 10 s: beyond the global limit')).toBe('598');
+    expect(fact(a, 'Stay at 4: beyond the global limit')).toBe('0');
+  });
+
+  it('store down: fail closed rejects all 900, fail open passes 900 (300 beyond), local fallback 4 × 25/s', () => {
+    // 150/s for the 6 s outage = 900 requests; the fixed window would pass 100 of each second's 150.
+    const a = answer('fleet-store-down');
+    expect(fact(a, 'Fail closed (429): rejected in the outage')).toBe('900 of 900 (429)');
+    expect(fact(a, 'Fail open: rejected in the outage')).toBe('0 of 900');
+    expect(fact(a, 'Fail open: beyond the global limit')).toBe('300');
+    expect(fact(a, 'Local fallback: passed per second in the outage')).toBe('100');
+    expect(fact(a, 'Local fallback: beyond the global limit')).toBe('0');
   });
 
   it('follows edits: a tweaked preset is measured on the tweaked run', () => {

@@ -256,3 +256,59 @@ describe('clock jumps', () => {
     expect(run2('wall')).toBe(20);
   });
 });
+
+describe('fleets (issue 14)', () => {
+  it('weights 11 : 8 × 11 give the hot replica exactly 1/9 of every 99 requests, so 600/s each bites at 5,400/s', () => {
+    const weights = [11, ...Array<number>(11).fill(8)];
+    const result = simulate(
+      [{ kind: 'fixed-window', limit: 100_000, windowMs: 1000 }],
+      scenario({
+        sources: [{ kind: 'burst', atMs: 0, count: 990 }],
+        deployment: {
+          instances: 12,
+          balancer: 'weighted',
+          state: 'local',
+          roundTripMs: 5,
+          fleet: { weights },
+        },
+      }),
+      1000,
+    );
+    const shares = result.lanes[0]?.fleet?.metrics.perReplica.offered;
+    expect(shares?.[0]).toBe(110);
+    for (let i = 1; i < 12; i += 1) expect(shares?.[i]).toBe(80);
+    // 600 ÷ (1/9) = 5,400 = 75% of 12 × 600.
+    expect((600 * 990) / 110 / (12 * 600)).toBe(0.75);
+  });
+
+  it('a store outage under fail-open passes what the fixed window would have rejected', () => {
+    // 150/s for 2 s, limit 100 per 1 s window, store down for the second second: the first
+    // second passes 100 through the store, the second all 150, of which 50 beyond the limit.
+    const result = simulate(
+      [{ kind: 'fixed-window', limit: 100, windowMs: 1000 }],
+      scenario({
+        sources: [{ kind: 'constant', ratePerSec: 150, startMs: 0, endMs: 2000 }],
+        clients: { count: 1, keying: 'shared', assign: 'round-robin' },
+        deployment: {
+          instances: 3,
+          balancer: 'round-robin',
+          state: 'shared-atomic',
+          roundTripMs: 5,
+          fleet: {
+            store: {
+              rttMs: 1,
+              jitterMs: 0,
+              outages: [{ fromMs: 1000, toMs: 2000 }],
+              onDown: 'open',
+            },
+          },
+        },
+      }),
+      2000,
+    );
+    const lane = result.lanes[0];
+    expect(lane?.metrics.total.admitted).toBe(250);
+    expect(lane?.fleet?.metrics.beyond.count).toBe(50);
+    expect(lane?.fleet?.metrics.beyond.firstMs).toBeGreaterThanOrEqual(1000);
+  });
+});
