@@ -73,7 +73,7 @@ describe('Export', () => {
     act(() => store.getState().setLimiterConfig(0, TOKEN));
     fireEvent.click(tab(/^nginx/));
     expect(screen.queryByTestId('export-code')).toBeNull();
-    expect(output()).toHaveTextContent('nginx cannot express the token bucket.');
+    expect(output()).toHaveTextContent('nginx has no token bucket.');
     expect(screen.getByTestId('export-reason')).toHaveTextContent(
       "nginx's limit_req is a leaky bucket (rate, burst, delay) and has no token bucket.",
     );
