@@ -369,24 +369,46 @@ export function importNginx(text: string): ImportResult<NginxExtras> {
       ],
     };
   }
-  if (limits.length > 1) {
-    const second = limits[1] as { directive: Directive };
-    const first = limits[0] as { directive: Directive };
-    return {
-      ok: false,
-      errors: [
-        at(
-          second.directive.name,
-          `expected one limit_req (the playground models one limit); the first is on line ${first.directive.name.line}`,
-        ),
-      ],
-    };
-  }
   if (statuses.length > 1) {
     const second = statuses[1] as { directive: Directive };
     return { ok: false, errors: [at(second.directive.name, 'limit_req_status is duplicate')] };
   }
-  const { limit } = limits[0] as { limit: Limit };
+  const status = statuses[0];
+  const lanes: Array<{ config: LeakyBucketConfig; extras: NginxExtras }> = [];
+  for (const { limit } of limits) {
+    const lane = laneOf(limit, zones, status?.code);
+    if (lane instanceof Fail) errors.push(lane.error);
+    else lanes.push(lane);
+  }
+  if (errors.length > 0) return { ok: false, errors };
+  const first = lanes[0] as { config: LeakyBucketConfig; extras: NginxExtras };
+  if (lanes.length > 1) {
+    const second = limits[1] as { directive: Directive };
+    // ngx_http_limit_req_handler (nginx 1.22, src/http/modules/ngx_http_limit_req_module.c) runs
+    // every limit_req of a location on each request, and the strictest one decides.
+    warnings.push(
+      at(
+        second.directive.name,
+        `${lanes.length} limit_req lines become ${lanes.length} limiters to compare side by side; ` +
+          'nginx applies all of them to each request of a location, and the strictest decides',
+      ),
+    );
+  }
+  return {
+    ok: true,
+    config: first.config,
+    extras: first.extras,
+    warnings,
+    ...(lanes.length > 1 ? { lanes } : {}),
+  };
+}
+
+/** One limit_req with the zone it names: a leaky-bucket config, or the error at its zone=. */
+function laneOf(
+  limit: Limit,
+  zones: readonly Zone[],
+  status: number | undefined,
+): { config: LeakyBucketConfig; extras: NginxExtras } | Fail {
   const matching = zones.filter((z) => z.name === limit.zone);
   if (matching.length === 0) {
     const known =
@@ -394,31 +416,25 @@ export function importNginx(text: string): ImportResult<NginxExtras> {
         .slice(0, 5)
         .map((z) => quote(z.name))
         .join(', ') + (zones.length > 5 ? `, … (${zones.length} in all)` : '');
-    return {
-      ok: false,
-      errors: [
-        at(
-          limit.zoneToken,
-          zones.length === 0
-            ? `expected a limit_req_zone line that defines zone ${quote(limit.zone)} and its rate`
-            : `unknown limit_req_zone ${quote(limit.zone)}: expected one of ${known}`,
-          5,
-        ),
-      ],
-    };
+    return new Fail(
+      at(
+        limit.zoneToken,
+        zones.length === 0
+          ? `expected a limit_req_zone line that defines zone ${quote(limit.zone)} and its rate`
+          : `unknown limit_req_zone ${quote(limit.zone)}: expected one of ${known}`,
+        5,
+      ),
+    );
   }
   if (matching.length > 1) {
     const second = matching[1] as Zone;
-    return {
-      ok: false,
-      errors: [
-        at(
-          second.nameToken,
-          `zone ${quote(second.name)} is already defined on line ${(matching[0] as Zone).directive.name.line}`,
-          5,
-        ),
-      ],
-    };
+    return new Fail(
+      at(
+        second.nameToken,
+        `zone ${quote(second.name)} is already defined on line ${(matching[0] as Zone).directive.name.line}`,
+        5,
+      ),
+    );
   }
   const zone = matching[0] as Zone;
   const config: LeakyBucketConfig = {
@@ -428,12 +444,6 @@ export function importNginx(text: string): ImportResult<NginxExtras> {
     burst: limit.burst,
     delay: limit.delay,
   };
-  const status = statuses[0];
-  if (status !== undefined) config.limitReqStatus = status.code;
-  return {
-    ok: true,
-    config,
-    extras: { key: zone.key.text, zone: zone.name, zoneSize: zone.size },
-    warnings,
-  };
+  if (status !== undefined) config.limitReqStatus = status;
+  return { config, extras: { key: zone.key.text, zone: zone.name, zoneSize: zone.size } };
 }

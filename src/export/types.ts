@@ -51,6 +51,11 @@ export interface ImportSuccess<Extras> {
   extras: Extras;
   /** Things that parsed but will not behave as the playground shows (e.g. the filter left in shadow mode). */
   warnings: ImportError[];
+  /**
+   * Every limiter the snippet holds, in text order, when it holds more than one (several nginx
+   * `limit_req` lines): the first is `config` / `extras`. Absent for one limiter.
+   */
+  lanes?: ReadonlyArray<{ config: AlgorithmConfig; extras: Extras }>;
 }
 
 export interface ImportFailure {

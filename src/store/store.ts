@@ -61,7 +61,11 @@ export function createPlaygroundStore(inputs: PlaygroundInputs = defaultInputs()
         set({ burstSize: Number.isInteger(n) ? Math.min(1000, Math.max(1, n)) : 10 }),
       setLimiterConfig: (lane, config) =>
         set((s) => ({
-          limiters: s.limiters.map((l, i) => (i === lane ? { ...l, config } : l)),
+          // An edited limiter drops its preset name ("5-token bucket passes …" would go stale):
+          // it is then called by its algorithm again.
+          limiters: s.limiters.map((l, i) =>
+            i !== lane ? l : JSON.stringify(l.config) === JSON.stringify(config) ? l : { config },
+          ),
           selected: null,
         })),
       setLimiterKind: (lane, kind) =>

@@ -2,7 +2,8 @@ import { useCallback, useId, useMemo, useState } from 'react';
 import type { AlgorithmConfig } from '../core';
 import type { ExportOptions, ExportOutcome, ExportTarget } from '../export';
 import { exportAll, toEnvoy, toNginx } from '../export';
-import { usePlaygroundShallow } from '../store/react';
+import { MAX_LIMITERS } from '../store';
+import { usePlaygroundApi, usePlaygroundShallow } from '../store/react';
 import { displayName } from './algorithms';
 import { ExportView } from './ExportView';
 import type { Imported } from './ImportForm';
@@ -49,6 +50,7 @@ export function ExportPanel() {
       setLimiterConfig: s.setLimiterConfig,
     };
   });
+  const api = usePlaygroundApi();
   // What an import said beyond the limiter (zone name, key, stat_prefix), so exporting gives the
   // same snippet back.
   const [options, setOptions] = useState<ExportOptions>({});
@@ -58,8 +60,23 @@ export function ExportPanel() {
     [config, options],
   );
   const onImport = useCallback(
-    (imported: Imported) => {
+    (imported: Imported): number => {
       setLimiterConfig(lane, imported.config);
+      // Several limit_req lines: one compare lane each, as many as compare mode holds.
+      let loaded = 1;
+      if (imported.format === 'nginx') {
+        for (const config of imported.more ?? []) {
+          const st = api.getState();
+          if (st.limiters.length >= MAX_LIMITERS) break;
+          st.addLimiter(config.kind);
+          st.setLimiterConfig(api.getState().limiters.length - 1, config);
+          loaded += 1;
+        }
+        if (loaded > 1) {
+          api.getState().setMode('compare');
+          api.getState().setActiveLane(lane);
+        }
+      }
       // The importers take some names the exporters refuse (a zone name with "$", a stat_prefix
       // with "-"); those exports keep their default names rather than fail.
       if (imported.format === 'nginx') {
@@ -72,8 +89,9 @@ export function ExportPanel() {
         if (exportsWith(() => toEnvoy(imported.config, envoy)))
           setOptions((o) => ({ ...o, envoy }));
       }
+      return loaded;
     },
-    [lane, setLimiterConfig],
+    [api, lane, setLimiterConfig],
   );
   if (entry === undefined || config === undefined || outcomes === null) return null;
   const name = displayName(entry.name ?? config.kind, config.kind);

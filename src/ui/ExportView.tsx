@@ -3,7 +3,6 @@ import type { KeyboardEvent } from 'react';
 import type { AlgorithmKind } from '../core';
 import type { ExportOutcome, ExportResult, ExportTarget } from '../export';
 import { REDIS_OUTCOME } from '../export';
-import { ALGORITHMS } from './algorithms';
 import { CopyButton } from './CopyButton';
 import { EXPORT_TARGETS, naturalTarget } from './exportText';
 
@@ -13,6 +12,16 @@ export interface ExportViewProps {
   /** Every target's export of the limiter. */
   outcomes: Readonly<Record<ExportTarget, ExportOutcome>>;
 }
+
+/** An algorithm as a sentence names it: "a GCRA", "a sliding-window counter". */
+const ALGORITHM_PHRASE: Record<AlgorithmKind, string> = {
+  'token-bucket': 'token bucket',
+  'leaky-bucket': 'leaky bucket',
+  'fixed-window': 'fixed window',
+  'sliding-log': 'sliding log',
+  'sliding-window-counter': 'sliding-window counter',
+  gcra: 'GCRA limiter',
+};
 
 /**
  * One tab per target system: the text to paste with a copy button, the version it assumes and how
@@ -93,7 +102,7 @@ export function ExportView({ kind, outcomes }: ExportViewProps) {
         ) : (
           <div className="export-unsupported">
             <p className="export-unsupported-title">
-              {label} cannot express the {ALGORITHMS[outcome.kind].name.toLowerCase()}.
+              {label} has no {ALGORITHM_PHRASE[outcome.kind]}.
             </p>
             <p data-testid="export-reason">{outcome.reason}</p>
             <p className="muted">The Redis Lua script takes every algorithm.</p>

@@ -8,14 +8,23 @@ import { describeConfig, detectFormat, offsetOf } from './exportText';
 
 /** What a successful import hands the panel. */
 export type Imported =
-  | { format: 'nginx'; config: AlgorithmConfig; extras: NginxExtras }
+  | {
+      format: 'nginx';
+      config: AlgorithmConfig;
+      extras: NginxExtras;
+      /** Further limiters (several limit_req lines), each to become a compare lane. */
+      more?: AlgorithmConfig[];
+    }
   | { format: 'envoy'; config: AlgorithmConfig; extras: EnvoyExtras };
 
 export interface ImportFormProps {
   /** Shown in the confirmation, e.g. "limiter 2". */
   target: string;
-  /** Loads a valid import into the limiter; never called for invalid text. */
-  onImport: (imported: Imported) => void;
+  /**
+   * Loads a valid import into the limiter (and, for several limiters, adds lanes); returns how many
+   * limiters it loaded. Never called for invalid text.
+   */
+  onImport: (imported: Imported) => number;
 }
 
 type FormatChoice = 'auto' | ImportFormat;
@@ -74,6 +83,7 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
         return;
       }
       imported = { format: 'nginx', config: result.config, extras: result.extras };
+      if (result.lanes !== undefined) imported.more = result.lanes.slice(1).map((l) => l.config);
       warnings = result.warnings;
     } else {
       const result = importEnvoy(text, { refill: envoyRefill });
@@ -84,11 +94,20 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
       imported = { format: 'envoy', config: result.config, extras: result.extras };
       warnings = result.warnings;
     }
-    onImport(imported);
+    const loaded = onImport(imported);
+    const all = [imported.config, ...(imported.format === 'nginx' ? (imported.more ?? []) : [])];
+    const summary = all
+      .slice(0, loaded)
+      .map((c) => `${ALGORITHMS[c.kind].name}: ${describeConfig(c)}`)
+      .join('; ');
+    const dropped = all.length - loaded;
     setOutcome({
       ok: true,
       format: detected,
-      summary: `${ALGORITHMS[imported.config.kind].name}: ${describeConfig(imported.config)}`,
+      summary:
+        dropped > 0
+          ? `${summary} (${dropped} more left out: compare mode holds ${loaded} here)`
+          : summary,
       warnings,
     });
   };

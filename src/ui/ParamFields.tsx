@@ -63,9 +63,7 @@ export function parseDrafts(
   for (const issue of checkAlgorithmConfig(raw)) {
     const spec = ALGORITHMS[kind].params.find((p) => p.field === issue.field);
     errors[issue.field] ??=
-      spec === undefined
-        ? issue.message
-        : fieldMessage(kind, spec, String(drafts[issue.field] ?? raw[issue.field] ?? ''));
+      spec === undefined ? issue.message : fieldMessage(kind, spec, drafts[issue.field] ?? '');
   }
   const valid = Object.keys(errors).length === 0;
   return { config: valid ? (raw as unknown as AlgorithmConfig) : null, errors };

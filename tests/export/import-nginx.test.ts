@@ -114,14 +114,54 @@ limit_req zone=k delay=1 nodelay;`);
     ).toEqual(['2:34 expected limit_req zone=<name> [burst=<n>] [nodelay | delay=<n>]']);
   });
 
-  it('refuses a second limit_req: the playground models one limit', () => {
+  it('turns several limit_req lines into several limiters, each with its own zone', () => {
+    const r = importNginx(
+      [
+        'limit_req_zone $binary_remote_addr zone=perip:10m rate=5r/s;',
+        'limit_req_zone $server_name zone=perserver:10m rate=100r/s;',
+        'limit_req_status 429;',
+        'limit_req zone=perip burst=10 nodelay;',
+        'limit_req zone=perserver burst=50 delay=20;',
+      ].join('\n'),
+    );
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.lanes?.map((l) => l.config)).toEqual([
+      {
+        kind: 'leaky-bucket',
+        rate: 5,
+        rateUnit: 'r/s',
+        burst: 10,
+        delay: 'nodelay',
+        limitReqStatus: 429,
+      },
+      {
+        kind: 'leaky-bucket',
+        rate: 100,
+        rateUnit: 'r/s',
+        burst: 50,
+        delay: 20,
+        limitReqStatus: 429,
+      },
+    ]);
+    expect(r.lanes?.map((l) => l.extras.zone)).toEqual(['perip', 'perserver']);
+    expect(r.config).toEqual(r.lanes?.[0]?.config);
+    expect(r.warnings.map(formatImportError)).toEqual([
+      '5:1 2 limit_req lines become 2 limiters to compare side by side; nginx applies all of them to each request of a location, and the strictest decides',
+    ]);
+  });
+
+  it('one limit_req gives no lanes list (the single-limiter result as before)', () => {
+    const r = importNginx('limit_req_zone $a zone=a:1m rate=1r/s;\nlimit_req zone=a;');
+    expect(r.ok && r.lanes).toBeUndefined();
+  });
+
+  it('reports an unknown zone on any of several limit_req lines', () => {
     expect(
       errorsOf(
-        'limit_req_zone $a zone=a:1m rate=1r/s;\nlimit_req zone=a;\nlimit_req zone=a burst=2;',
+        'limit_req_zone $a zone=a:1m rate=1r/s;\nlimit_req zone=a;\nlimit_req zone=b burst=2;',
       ),
-    ).toEqual([
-      '3:1 expected one limit_req (the playground models one limit); the first is on line 2',
-    ]);
+    ).toEqual(['3:16 unknown limit_req_zone "b": expected one of "a"']);
   });
 
   it('warns that limit_req_dry_run on never limits', () => {

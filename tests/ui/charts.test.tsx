@@ -220,7 +220,7 @@ describe('DelayHistogram', () => {
     const result = poisson();
     const { container } = render(<DelayHistogram result={result} lane={0} />);
     expect(screen.getByTestId('chart-empty')).toHaveTextContent(
-      'Nothing was delayedfixed-window never delays: it admits or rejects at once',
+      'Nothing was delayedFixed window never delays: it admits or rejects at once',
     );
     expect(screen.queryAllByTestId('delay-bar')).toHaveLength(0);
     expect(screen.getByRole('img')).toHaveAccessibleName(

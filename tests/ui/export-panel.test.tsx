@@ -73,7 +73,7 @@ describe('Export', () => {
     act(() => store.getState().setLimiterConfig(0, TOKEN));
     fireEvent.click(tab(/^nginx/));
     expect(screen.queryByTestId('export-code')).toBeNull();
-    expect(output()).toHaveTextContent('nginx cannot express the token bucket.');
+    expect(output()).toHaveTextContent('nginx has no token bucket.');
     expect(screen.getByTestId('export-reason')).toHaveTextContent(
       "nginx's limit_req is a leaky bucket (rate, burst, delay) and has no token bucket.",
     );
@@ -359,5 +359,31 @@ describe('ExportSection', () => {
     expect(screen.queryByRole('tab')).toBeNull(); // hidden content leaves the accessibility tree
     fireEvent.click(toggle);
     expect(screen.getByLabelText(/Paste nginx/)).toHaveValue('limit_req zone=x;');
+  });
+});
+
+describe('Import of several limit_req lines', () => {
+  it('becomes several compare lanes, up to the lane limit', () => {
+    const store = storeWith(TOKEN);
+    renderPanel(store);
+    const zones = Array.from(
+      { length: 7 },
+      (_, i) =>
+        `limit_req_zone $a zone=z${i}:1m rate=${i + 1}r/s;\nlimit_req zone=z${i} burst=${i + 1};`,
+    );
+    paste(zones.slice(0, 2).join('\n'));
+    fireEvent.click(importButton());
+    const s = store.getState();
+    expect(s.mode).toBe('compare');
+    expect(s.limiters.map((l) => l.config)).toEqual([
+      { kind: 'leaky-bucket', rate: 1, rateUnit: 'r/s', burst: 1, delay: 0 },
+      { kind: 'leaky-bucket', rate: 2, rateUnit: 'r/s', burst: 2, delay: 0 },
+    ]);
+    // Seven more lines into a page of two lanes that holds six: the first replaces the edited
+    // lane, four become new lanes, and the page says two were left out.
+    paste(zones.join('\n'));
+    fireEvent.click(importButton());
+    expect(store.getState().limiters).toHaveLength(6);
+    expect(screen.getByTestId('import-done')).toHaveTextContent(/2 more left out/);
   });
 });

@@ -121,3 +121,22 @@ describe('number fields give the range whatever is typed', () => {
     }
   });
 });
+
+describe('a preset lane name after an edit', () => {
+  it('is dropped, so the lane is called by its algorithm again', () => {
+    const store = quietStore();
+    act(() => store.getState().loadExperiment('page-load'));
+    const before = store.getState().limiters[1]!;
+    expect(before?.name).toBe('5-token bucket');
+    // The same config again (an echo) keeps the name; a real edit drops it.
+    act(() => store.getState().setLimiterConfig(1, before.config));
+    expect(store.getState().limiters[1]?.name).toBe('5-token bucket');
+    act(() =>
+      store
+        .getState()
+        .setLimiterConfig(1, { ...before.config, maxTokens: 8 } as typeof before.config),
+    );
+    expect(store.getState().limiters[1]?.name).toBeUndefined();
+    expect(store.getState().limiters[0]?.name).toBe('20-token bucket');
+  });
+});
