@@ -1,4 +1,4 @@
-import { useId, useRef } from 'react';
+import { useDeferredValue, useId, useRef } from 'react';
 import type { SimResult } from '../sim';
 import { usePlaygroundApi, usePlaygroundShallow } from '../store/react';
 import { DelayHistogram, LoadChart, PeakChart } from '../viz/charts';
@@ -8,8 +8,14 @@ import { useDrawTime, useOnScreen } from './hooks';
 import { Measured } from './Measured';
 import { problemWith } from './scenarioEdit';
 
-/** Load over time, the worst burst in any W, and the delays, for the limiter being edited. */
-export function ChartsPanel({ result }: { result: SimResult }) {
+/**
+ * Load over time, the worst burst in any W, and the delays, for the limiter being edited. A new
+ * result reaches the charts in a deferred render (`useDeferredValue`): their series are O(rows) to
+ * build (~100 ms for a 1M-arrival run), so the frame that draws an edit in the lanes and the
+ * timeline does not wait for them (issue 11).
+ */
+export function ChartsPanel({ result: latest }: { result: SimResult }) {
+  const result = useDeferredValue(latest);
   const id = useId();
   const ref = useRef<HTMLElement>(null);
   const onScreen = useOnScreen(ref);
