@@ -88,13 +88,26 @@ export function FleetPanel({ result }: { result: SimResult }) {
         )}
       </p>
       <p className="fleet-allows" data-testid="fleet-allows">
-        Each replica allows {fmt(perReplica)}/s
-        {dep.state === 'local-divided' || dep.state === 'layered'
-          ? ` (the global ${fmt(global)}/s ÷ ${dep.instances})`
-          : ''}
-        ; {alive} alive allow {fmt(perReplica * alive)}/s against a global {fmt(global)}/s. The
-        busiest replica ({replicaLabel(top)}) takes {fmt(100 * topShare)}% of the traffic, so its
-        limit bites when the fleet gets {fmt(topShare > 0 ? perReplica / topShare : 0)}/s.
+        {dep.state === 'shared-atomic' ? (
+          <>
+            The global limit of {fmt(global)}/s lives in the store
+            {policy === 'local'
+              ? `; while it is down each replica falls back to ${fmt(perReplica)}/s (÷ ${dep.instances}), ${fmt(perReplica * alive)}/s for the ${alive} alive`
+              : ''}
+            . The busiest replica ({replicaLabel(top)}) takes {fmt(100 * topShare)}% of the traffic.
+          </>
+        ) : (
+          <>
+            Each replica allows {fmt(perReplica)}/s
+            {dep.state === 'local-divided' || dep.state === 'layered'
+              ? ` (the global ${fmt(global)}/s ÷ ${dep.instances})`
+              : ''}
+            ; {alive} alive allow {fmt(perReplica * alive)}/s against a global {fmt(global)}/s. The
+            busiest replica ({replicaLabel(top)}) takes {fmt(100 * topShare)}% of the traffic, so
+            its limit bites when the fleet gets {fmt(topShare > 0 ? perReplica / topShare : 0)}
+            /s.
+          </>
+        )}
       </p>
       <ReplicaMultiples cells={cells} store={storeState} />
       <FleetStrip lane={lane} untilMs={result.untilMs} rows={rows} outages={outages} tMs={tMs} />

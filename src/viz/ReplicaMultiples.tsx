@@ -8,6 +8,7 @@ export interface ReplicaCell {
   alive: boolean;
   /** Share of the lane's attempts so far, 0 – 1. */
   share: number;
+  /** The replica's own limiter at t; undefined when replicas hold no limit (global only). */
   state: StoreState | undefined;
 }
 
@@ -31,7 +32,7 @@ export function ReplicaMultiples({
     label: string,
     color: string,
     alive: boolean,
-    level: number,
+    level: number | null,
     caption: string,
   ) => (
     <svg
@@ -41,7 +42,7 @@ export function ReplicaMultiples({
       width={W}
       height={H}
       role="img"
-      aria-label={`${label}: ${alive ? `${Math.round(level * 100)}% of its allowance left, ${caption}` : 'gone'}`}
+      aria-label={`${label}: ${!alive ? 'gone' : level === null ? `no limit of its own, ${caption}` : `${Math.round(level * 100)}% of its allowance left, ${caption}`}`}
       data-testid="replica-cell"
     >
       <rect x={0.5} y={0.5} width={W - 1} height={H - 1} rx={4} className="replica-frame" />
@@ -49,7 +50,19 @@ export function ReplicaMultiples({
       <text x={4} y={9.5} className="replica-label">
         {label}
       </text>
-      {alive ? (
+      {alive && level === null ? (
+        <>
+          <text x={6} y={32} className="replica-caption">
+            no local
+          </text>
+          <text x={6} y={41} className="replica-caption">
+            limit
+          </text>
+          <text x={4} y={59} className="replica-caption">
+            {caption}
+          </text>
+        </>
+      ) : alive && level !== null ? (
         <>
           <rect x={8} y={16} width={14} height={34} className="replica-track" />
           <rect x={8} y={16 + 34 * (1 - level)} width={14} height={34 * level} fill={color} />
@@ -78,7 +91,7 @@ export function ReplicaMultiples({
           replicaLabel(c.slot),
           replicaColor(c.slot),
           c.alive,
-          c.state === undefined ? 1 : allowanceLeft(c.state.inspection),
+          c.state === undefined ? null : allowanceLeft(c.state.inspection),
           `${Math.round(c.share * 100)}% of traffic`,
         ),
       )}

@@ -1,0 +1,90 @@
+import { experimentById } from '../../src/config/experiments';
+import { WHY_DOWN_CLOSED, simulate } from '../../src/sim';
+import { formatTime } from '../../src/ui/format';
+import { expect, open, test } from './fixtures';
+
+/** Fleets (issue 14): the fleet view and the three fleet experiments, each paused at its moment. */
+
+const IDS = ['fleet-skew', 'fleet-scale-out', 'fleet-store-down'] as const;
+
+for (const id of IDS) {
+  test(`${id}: opens at its moment with the measured answer and the fleet drawn`, async ({
+    page,
+  }) => {
+    const e = experimentById(id);
+    if (e === undefined) throw new Error(id);
+    const result = simulate(
+      e.inputs.limiters.map((l) =>
+        l.name === undefined ? l.config : { name: l.name, config: l.config },
+      ),
+      e.inputs.scenario,
+      e.inputs.untilMs,
+    );
+    await open(page);
+    await page
+      .getByTestId('experiments')
+      .getByRole('button', { name: /Browse|Hide/ })
+      .click();
+    await page.locator(`.experiment-item[data-id="${id}"]`).click();
+    await expect(page.getByTestId('experiment-headline')).toHaveText(e.measure(result).headline);
+    await expect(page.getByLabel('Virtual time')).toContainText(`t = ${formatTime(e.startAtMs)}`);
+    const panel = page.getByTestId('fleet-panel');
+    await expect(panel).toBeVisible();
+    await expect(page.getByTestId('replica-cell').first()).toBeVisible();
+    await expect(page.locator('body')).not.toContainText('NaN');
+    await expect(panel).toHaveScreenshot(`${id}.png`);
+  });
+}
+
+test('the inspector names the replica, what decided and the store state; a fail-closed request gets 429', async ({
+  page,
+}) => {
+  const e = experimentById('fleet-store-down');
+  if (e === undefined) throw new Error('no experiment');
+  const result = simulate(
+    e.inputs.limiters.map((l) => ({ name: l.name ?? 'x', config: l.config })),
+    e.inputs.scenario,
+    e.inputs.untilMs,
+  );
+  const why = result.lanes[0]?.fleet?.why;
+  const row = why === undefined ? -1 : why.indexOf(WHY_DOWN_CLOSED);
+  expect(row).toBeGreaterThan(0);
+  // Open the experiment, then the same link with that request selected.
+  await open(page);
+  await page
+    .getByTestId('experiments')
+    .getByRole('button', { name: /Browse|Hide/ })
+    .click();
+  await page.locator('.experiment-item[data-id="fleet-store-down"]').click();
+  await expect(page.getByLabel('Virtual time')).toContainText(`t = ${formatTime(e.startAtMs)}`);
+  await expect.poll(() => page.url()).toContain('fleet=');
+  await page.goto(`${page.url().replace(/&sel=[^&]*/, '')}&sel=0:${row}`);
+  await page.evaluate(() => document.fonts.ready);
+  const inspector = page.getByTestId('inspector');
+  await expect(inspector.getByTestId('inspector-replica')).toHaveText(/R[1-4]/);
+  await expect(inspector.getByTestId('inspector-why')).toHaveText(
+    'store unreachable: failed closed',
+  );
+  await expect(inspector.getByTestId('inspector-store')).toContainText('down (outage 8 s to 14 s)');
+  await expect(inspector).toContainText('HTTP/1.1 429 Too Many Requests');
+  await expect(page.getByTestId('fleet-summary')).toContainText(
+    'DOWN until 14 s: fail closed (429)',
+  );
+});
+
+test('a bad fleet setting names the field and the range, and the last valid run keeps drawing', async ({
+  page,
+}) => {
+  await open(page, './?v=1&deploy=4:state=shared-atomic&fleet=store_rtt=2ms,down=closed&paused');
+  await expect(page.getByTestId('fleet-panel')).toBeVisible();
+  const deployment = page.locator('details', { hasText: 'Deployment' }).first();
+  await deployment.locator('summary').click();
+  const field = deployment.getByLabel('fleet');
+  await field.fill('store_rtt=2ms,down=closed,outage=1s-90s');
+  await field.press('Enter');
+  await expect(deployment.getByRole('alert')).toContainText(
+    'deployment.fleet.store.outages[0].toMs must be from 1001 to 21000',
+  );
+  await expect(page.getByTestId('fleet-panel')).toBeVisible();
+  await expect(page.getByTestId('fleet-summary')).toContainText('4 replicas');
+});
