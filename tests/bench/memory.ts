@@ -42,7 +42,12 @@ export const EXTREMES: Extreme[] = [
     scenario: {
       ...defaultScenario(),
       sources: fast(10_000),
-      deployment: { instances: 64, balancer: 'round-robin', state: 'shared-racy', roundTripMs: 3_600_000 },
+      deployment: {
+        instances: 64,
+        balancer: 'round-robin',
+        state: 'shared-racy',
+        roundTripMs: 3_600_000,
+      },
     },
     untilMs: 10_000,
   },
@@ -52,7 +57,12 @@ export const EXTREMES: Extreme[] = [
     scenario: {
       ...defaultScenario(),
       sources: fast(10_000),
-      deployment: { instances: 64, balancer: 'random', state: 'shared-racy', roundTripMs: 3_600_000 },
+      deployment: {
+        instances: 64,
+        balancer: 'random',
+        state: 'shared-racy',
+        roundTripMs: 3_600_000,
+      },
     },
     untilMs: 10_000,
   },
@@ -62,7 +72,12 @@ export const EXTREMES: Extreme[] = [
     scenario: {
       ...defaultScenario(),
       sources: fast(10_000),
-      deployment: { instances: 8, balancer: 'round-robin', state: 'shared-racy', roundTripMs: 3_600_000 },
+      deployment: {
+        instances: 8,
+        balancer: 'round-robin',
+        state: 'shared-racy',
+        roundTripMs: 3_600_000,
+      },
     },
     untilMs: 10_000,
   },
