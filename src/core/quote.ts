@@ -38,7 +38,7 @@ export function quoteText(text: string, max = QUOTE_MAX): string {
     const codePoint = text.codePointAt(i) ?? 0;
     const size = codePoint > 0xffff ? 2 : 1;
     const char = text.slice(i, i + size);
-    out += UNSAFE.test(char) ? escape(codePoint) : char;
+    out += char !== ' ' && UNSAFE.test(char) ? escape(codePoint) : char;
     count += 1;
     i += size;
   }

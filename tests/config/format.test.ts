@@ -82,9 +82,9 @@ describe('quoteText', () => {
     expect(quoteText('-4')).toBe('"-4"');
     expect(quoteText('a"b\\c')).toBe('"a\\"b\\\\c"');
     expect(quoteText('x'.repeat(50))).toBe(`"${'x'.repeat(40)}…"`);
-    expect(quoteText('ab\u202ecd')).toBe('"ab\\u{202e}cd"');
+    expect(quoteText('ab\u202ecd')).toBe('"ab\\u202Ecd"');
     expect(quoteText('a\u0000b')).toBe('"a\\u0000b"');
-    expect(quoteText('zero\u200bwidth')).toBe('"zero\\u{200b}width"');
+    expect(quoteText('zero\u200bwidth')).toBe('"zero\\u200Bwidth"');
     expect(quoteText('<script>alert(1)</script>')).toBe('"<script>alert(1)</script>"');
   });
 });

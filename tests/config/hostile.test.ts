@@ -266,7 +266,7 @@ describe('hostile text', () => {
       ['<script>alert(1)</script>', '"<script>alert(1)</script>"'],
       ['%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E', '"<img src=x onerror=alert(1)>"'],
       ['javascript:alert(1)', null as unknown as string],
-      ['abc%E2%80%AEgpj.exe', '"abc\\u{202e}gpj.exe"'],
+      ['abc%E2%80%AEgpj.exe', '"abc\\u202Egpj.exe"'],
       ['a'.repeat(41), `"${'a'.repeat(40)}…"`],
       ['%22%3E%3Csvg%20onload%3Dalert(1)%3E', '"\\"><svg onload=alert(1)>"'],
     ];
