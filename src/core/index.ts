@@ -27,7 +27,7 @@ export type { ConfigIssue } from './validate';
 export { QUOTE_MAX, quoteText, safeText } from './quote';
 export { quotaOf, nginxRateMilli } from './quota';
 export type { Quota } from './quota';
-export { toHttpResponse, rejectStatus, toSeconds } from './response';
+export { toHttpResponse, rejectStatus, toSeconds, statusText } from './response';
 export type { HttpResponse, ResponseOptions } from './response';
 export { MAX_TIME_MS, floorDiv, ceilDiv } from './int';
 export { explainDecision } from './explain';

@@ -11,6 +11,12 @@ import type { ExportOutcome, ExportResult, ExportUnsupported } from './types';
 export interface EnvoyOptions {
   /** The filter's stat_prefix. Default `http_local_rate_limiter`. */
   statPrefix?: string;
+  /**
+   * The limiter's "add standard rate-limit headers": set `enable_x_ratelimit_headers:
+   * DRAFT_VERSION_03`, the only rate-limit headers this filter can send (src/systems/envoy-local.ts).
+   * Default false: Envoy then sends only x-envoy-ratelimited on a 429.
+   */
+  standardHeaders?: boolean;
 }
 
 export const ENVOY_DEFAULTS = { statPrefix: 'http_local_rate_limiter' } as const;
@@ -106,13 +112,19 @@ typed_config:
     default_value:
       numerator: 100
       denominator: HUNDRED
-  # x-ratelimit-limit, x-ratelimit-remaining and x-ratelimit-reset on every response.
+${
+  options.standardHeaders === true
+    ? `  # Added: x-ratelimit-limit, x-ratelimit-remaining and x-ratelimit-reset on every response.
   enable_x_ratelimit_headers: DRAFT_VERSION_03
-`;
+`
+    : ''
+}`;
 
   const differences: string[] = [
     'One bucket for every request this filter sees, per Envoy process (its workers share it); the playground gives each key its own bucket. Per-client buckets need descriptors (rate_limits actions such as remote_address) with their own token_bucket. Each Envoy instance has its own bucket.',
-    "Rejected requests get 429 with x-envoy-ratelimited and the x-ratelimit-* headers (draft 03), but no Retry-After; the playground's RateLimit and RateLimit-Policy headers are a later draft.",
+    options.standardHeaders === true
+      ? 'Rejected requests get 429 with x-envoy-ratelimited and the x-ratelimit-* headers (draft 03), but no Retry-After: this filter cannot compute one, and response_headers_to_add holds constants only. The IETF RateLimit and RateLimit-Policy fields are a later draft Envoy does not send.'
+      : 'Rejected requests get 429 with x-envoy-ratelimited and nothing else: no Retry-After, no rate-limit headers (add the standard headers to get enable_x_ratelimit_headers).',
   ];
   if (interval) {
     differences.push(

@@ -3,7 +3,14 @@
  * Only the leaky-bucket model is nginx's; the other kinds get a typed "unsupported" answer.
  */
 import type { AlgorithmConfig, LeakyBucketConfig } from '../core';
-import { assertAlgorithmConfig, nginxRateMilli, quoteText } from '../core';
+import {
+  assertAlgorithmConfig,
+  ceilDiv,
+  nginxRateMilli,
+  quotaOf,
+  quoteText,
+  toSeconds,
+} from '../core';
 import type { ExportOutcome, ExportResult, ExportUnsupported } from './types';
 
 /** Settings of the snippet that are not part of the limiter. */
@@ -14,13 +21,21 @@ export interface NginxOptions {
   zone?: string;
   /** The zone size in nginx units (`k`, `m`). Default `10m`: about 160,000 keys at 64 bytes each. */
   zoneSize?: string;
+  /**
+   * The limiter's "add standard rate-limit headers": emit the `add_header … always` lines (and the
+   * `error_page` + named location for rejected requests) that make nginx send what the playground
+   * shows as added (src/systems/nginx.ts). Default false.
+   */
+  standardHeaders?: boolean;
+  /** The policy name in RateLimit-Policy. Default: the zone name. */
+  policyName?: string;
 }
 
 export const NGINX_DEFAULTS = {
   key: '$binary_remote_addr',
   zone: 'ratelimit',
   zoneSize: '10m',
-} as const satisfies Required<NginxOptions>;
+} as const satisfies Required<Omit<NginxOptions, 'standardHeaders' | 'policyName'>>;
 
 /** nginx's own default for limit_req_status. */
 export const NGINX_DEFAULT_STATUS = 503;
@@ -105,8 +120,29 @@ export function toNginx(config: AlgorithmConfig, options: NginxOptions = {}): Ex
     `limit_req ${params.join(' ')};`,
   ];
   if (status !== NGINX_DEFAULT_STATUS) lines.push(`limit_req_status ${status};`);
+  const rateMilli = nginxRateMilli(c.rate, c.rateUnit);
+  if (options.standardHeaders === true) {
+    // add_header takes constant values here: Retry-After is the time one request drains
+    // (1 / rate, rounded up), and the remaining count (RateLimit) cannot be written at all.
+    const quota = quotaOf(c);
+    const name = (options.policyName ?? zone).replace(/[^\x20-\x7e]/g, '?').replace(/[\\"]/g, '');
+    const policy = `"${name}";q=${quota.limit};w=${Math.max(1, toSeconds(quota.windowMs))}`;
+    const retryS = toSeconds(ceilDiv(1_000_000, rateMilli));
+    lines.push(
+      `# Standard headers (added; nginx's limit_req sends none). "always" also adds them to errors.`,
+      `add_header RateLimit-Policy '${policy}' always;`,
+      `error_page ${status} = @ratelimited;`,
+      '',
+      '# In the same server { }: rejected requests are answered here.',
+      'location @ratelimited {',
+      `    add_header Retry-After ${retryS} always;`,
+      `    add_header RateLimit-Policy '${policy}' always;`,
+      `    return ${status};`,
+      '}',
+    );
+  }
 
-  const rate = nginxRateMilli(c.rate, c.rateUnit);
+  const rate = rateMilli;
   const notes: string[] = [];
   if (c.rateUnit === 'r/m' && (c.rate * 1000) % 60 !== 0) {
     notes.push(
@@ -133,6 +169,12 @@ export function toNginx(config: AlgorithmConfig, options: NginxOptions = {}): Ex
     text: `${lines.join('\n')}\n`,
     assumes: assumes(c),
     differences: [
+      'limit_req itself adds no header to any response: no Retry-After, no RateLimit or X-RateLimit-* (ngx_http_limit_req_module.c, nginx 1.22.1). The playground shows exactly that unless the limiter adds the standard headers.',
+      ...(options.standardHeaders === true
+        ? [
+            "nginx cannot compute a per-request Retry-After or a remaining count: add_header writes constants, so the snippet sends Retry-After as 1/rate rounded up and RateLimit-Policy only; the playground's added headers are those constants.",
+          ]
+        : []),
       `nginx reads its clock once per event-loop pass (ngx_current_msec), so requests that arrive together share a millisecond; the playground takes each arrival time as given.`,
       `A ${zoneSize} zone holds about ${capacity.toLocaleString('en-US')} keys (64 bytes each); when it is full nginx evicts the least recently used ones, which then start afresh. The playground's zone never fills.`,
     ],

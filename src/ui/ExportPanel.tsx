@@ -55,10 +55,23 @@ export function ExportPanel() {
   // same snippet back.
   const [options, setOptions] = useState<ExportOptions>({});
   const config = entry?.config;
-  const outcomes = useMemo(
-    () => (config === undefined ? null : exportsOf(config, options)),
-    [config, options],
-  );
+  const standardHeaders = entry?.standardHeaders === true;
+  const policyName = entry?.name;
+  const outcomes = useMemo(() => {
+    if (config === undefined) return null;
+    // The limiter's "add standard rate-limit headers" becomes the config that sends them.
+    const added = standardHeaders
+      ? {
+          nginx: {
+            ...options.nginx,
+            standardHeaders,
+            ...(policyName === undefined ? {} : { policyName }),
+          },
+          envoy: { ...options.envoy, standardHeaders },
+        }
+      : {};
+    return exportsOf(config, { ...options, ...added });
+  }, [config, options, standardHeaders, policyName]);
   const onImport = useCallback(
     (imported: Imported): number => {
       setLimiterConfig(lane, imported.config);

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { explainDecision } from '../core';
-import { WHY_DOWN_CLOSED, WHY_TEXT, attemptsOf, outageAt, requestAt, responseAt } from '../sim';
+import { WHY_DOWN_CLOSED, WHY_TEXT, attemptsOf, outageAt, requestAt } from '../sim';
 import type { LaneResult, SimResult } from '../sim';
 import type { HttpResponse } from '../core';
 import { seekerFor } from '../store';
@@ -9,6 +9,7 @@ import { HttpResponseView } from './HttpResponseView';
 import { InspectorLanes } from './InspectorLanes';
 import { OutcomeBadge } from './OutcomeBadge';
 import { displayName } from './algorithms';
+import { entryResponse, systemOf } from '../systems';
 import { formatCount, formatTime } from './format';
 import { replicaColor, replicaLabel } from '../viz/replicaColors';
 
@@ -29,12 +30,12 @@ function storeText(result: SimResult, storeMs: number, atMs: number): string {
  * A request a fleet rejected because the store was down gets the status the named system sends
  * (Envoy's ratelimit filter: status_on_error, 500 unless set; the istio setup of #12115: 429).
  */
-function fleetResponse(
+function fleetResponse<R extends HttpResponse>(
   result: SimResult,
   lane: LaneResult,
   row: number,
-  response: HttpResponse,
-): HttpResponse {
+  response: R,
+): R {
   if (lane.fleet?.why[row] !== WHY_DOWN_CLOSED) return response;
   const status = result.scenario.deployment.fleet?.store?.downStatus ?? 500;
   const statusText = status === 500 ? 'Internal Server Error' : 'Too Many Requests';
@@ -43,7 +44,8 @@ function fleetResponse(
 
 /** One request in depth: the state it met, the rule that decided it, and what the client got. */
 export function Inspector({ result }: { result: SimResult }) {
-  const { selected, select, seek, compare, setActiveLane } = usePlaygroundShallow((s) => ({
+  const { selected, select, seek, compare, setActiveLane, limiters } = usePlaygroundShallow((s) => ({
+    limiters: s.limiters,
     selected: s.selected,
     select: s.select,
     seek: s.seek,
@@ -84,11 +86,12 @@ export function Inspector({ result }: { result: SimResult }) {
         result,
         lane,
         selected.row,
-        responseAt(result, selected.lane, selected.row),
+        entryResponse(limiters[selected.lane] ?? { config: lane.config }, info.decision, lane.name),
       ),
+      systemName: systemOf(limiters[selected.lane] ?? { config: lane.config }).name,
       attempts: attemptsOf(result, selected.lane, info.origin),
     };
-  }, [result, selected]);
+  }, [result, selected, limiters]);
 
   if (selected === null || details === null) {
     return (
@@ -100,7 +103,7 @@ export function Inspector({ result }: { result: SimResult }) {
       </section>
     );
   }
-  const { info, lane, explanation, response, attempts, wallMs } = details;
+  const { info, lane, explanation, response, attempts, wallMs, systemName } = details;
   const rows = lane.columns.rows;
   return (
     <section
@@ -195,7 +198,11 @@ export function Inspector({ result }: { result: SimResult }) {
           ))}
         </ul>
       </div>
-      <HttpResponseView response={response} delayMs={info.decision.delayMs} />
+      <HttpResponseView
+        response={response}
+        delayMs={info.decision.delayMs}
+        systemName={systemName}
+      />
       {compare && (
         <InspectorLanes
           result={result}

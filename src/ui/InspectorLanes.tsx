@@ -1,5 +1,7 @@
-import { attemptsOf, decisionAt, responseAt } from '../sim';
+import { attemptsOf, decisionAt } from '../sim';
 import type { SimResult } from '../sim';
+import { usePlaygroundShallow } from '../store/react';
+import { entryResponse } from '../systems';
 import { OutcomeBadge } from './OutcomeBadge';
 import { displayName } from './algorithms';
 
@@ -23,6 +25,7 @@ export function InspectorLanes({
   selectedLane: number;
   onSelect: (lane: number, row: number) => void;
 }) {
+  const { limiters } = usePlaygroundShallow((s) => ({ limiters: s.limiters }));
   return (
     <div className="inspector-lanes" data-testid="inspector-lanes">
       <h3>This request in every limiter</h3>
@@ -43,7 +46,13 @@ export function InspectorLanes({
             );
           }
           const decision = decisionAt(result, i, row);
-          const response = responseAt(result, i, row);
+          // What this lane's system sends (nginx: 503 and no rate-limit headers; Envoy: 429 with
+          // x-envoy-ratelimited …), with headers the person added marked as in the inspector.
+          const response = entryResponse(
+            limiters[i] ?? { config: lane.config },
+            decision,
+            lane.name,
+          );
           return (
             <li
               key={i}
@@ -65,7 +74,9 @@ export function InspectorLanes({
                 <span className={response.status === 200 ? 'status-ok' : 'status-limited'}>
                   {response.statusLine}
                 </span>
-                {response.headers.map(([h, v]) => `\n${h}: ${v}`).join('')}
+                {response.fields
+                  .map((f) => `\n${f.name}: ${f.value}${f.added === true ? '  ← added' : ''}`)
+                  .join('')}
               </pre>
             </li>
           );

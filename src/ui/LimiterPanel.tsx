@@ -1,13 +1,14 @@
 import { useId } from 'react';
-import type { AlgorithmKind } from '../core';
 import { MAX_LIMITERS } from '../store';
 import { usePlaygroundShallow } from '../store/react';
-import { ALGORITHMS, ALGORITHM_ORDER } from './algorithms';
+import { systemOf } from '../systems';
 import { ParamFields } from './ParamFields';
+import { StandardHeadersOption } from './StandardHeadersOption';
+import { SystemOptions } from './SystemOptions';
 
-/** A limiter's label: its own name, or its algorithm's. */
-function laneLabel(l: { name?: string | undefined; config: { kind: AlgorithmKind } }): string {
-  return l.name ?? ALGORITHMS[l.config.kind].name;
+/** A limiter's label: its own name, or its system's. */
+function laneLabel(l: Parameters<typeof systemOf>[0] & { name?: string | undefined }): string {
+  return l.name ?? systemOf(l).name;
 }
 
 /** The limiters: pick one to edit, add more to compare, and tune the one picked. */
@@ -19,14 +20,16 @@ export function LimiterPanel() {
     mode: st.mode,
     setActiveLane: st.setActiveLane,
     setLimiterConfig: st.setLimiterConfig,
-    setLimiterKind: st.setLimiterKind,
-    addLimiter: st.addLimiter,
+    setLimiterSystem: st.setLimiterSystem,
+    addSystem: st.addSystem,
+    setStandardHeaders: st.setStandardHeaders,
     removeLimiter: st.removeLimiter,
     setMode: st.setMode,
   }));
   const lane = Math.min(s.activeLane, s.limiters.length - 1);
   const active = s.limiters[lane];
   if (active === undefined) return null;
+  const system = systemOf(active);
   return (
     <section className="panel limiter-panel" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>Limiter{s.limiters.length > 1 ? 's' : ''}</h2>
@@ -91,22 +94,24 @@ export function LimiterPanel() {
           : {})}
       >
         <div className="limiter-kind">
-          <label htmlFor={`${id}-kind`}>Algorithm</label>
+          <label htmlFor={`${id}-kind`}>System</label>
           <select
             id={`${id}-kind`}
-            value={active.config.kind}
-            onChange={(e) => s.setLimiterKind(lane, e.target.value as AlgorithmKind)}
+            value={system.id}
+            onChange={(e) => s.setLimiterSystem(lane, e.target.value)}
           >
-            {ALGORITHM_ORDER.map((k) => (
-              <option key={k} value={k}>
-                {ALGORITHMS[k].name} — {ALGORITHMS[k].system}
-              </option>
-            ))}
+            <SystemOptions />
           </select>
         </div>
         <ParamFields
           config={active.config}
+          system={system}
           onChange={(config) => s.setLimiterConfig(lane, config)}
+        />
+        <StandardHeadersOption
+          system={system}
+          checked={active.standardHeaders === true}
+          onChange={(on) => s.setStandardHeaders(lane, on)}
         />
       </div>
       <div className="compare-row">
@@ -116,17 +121,13 @@ export function LimiterPanel() {
           value=""
           disabled={s.limiters.length >= MAX_LIMITERS}
           onChange={(e) => {
-            if (e.target.value !== '') s.addLimiter(e.target.value as AlgorithmKind);
+            if (e.target.value !== '') s.addSystem(e.target.value);
           }}
         >
           <option value="">
             {s.limiters.length >= MAX_LIMITERS ? `${MAX_LIMITERS} at most` : 'add a limiter…'}
           </option>
-          {ALGORITHM_ORDER.map((k) => (
-            <option key={k} value={k}>
-              {ALGORITHMS[k].name}
-            </option>
-          ))}
+          <SystemOptions brief />
         </select>
         {s.limiters.length > 1 && (
           <button

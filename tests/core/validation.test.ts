@@ -17,6 +17,7 @@ const DOCUMENTED: Record<AlgorithmKind, Record<string, readonly [number, number]
     tokensPerFill: [1, 1_000_000],
     fillIntervalMs: [1, 86_400_000],
     maxDelayMs: [0, 86_400_000],
+    idleResetS: [1, 86_400],
   },
   'leaky-bucket': { rate: [1, 1_000_000], burst: [0, 1_000_000], limitReqStatus: [400, 599] },
   gcra: { count: [1, 1_000_000], periodMs: [1, 86_400_000], burst: [0, 1_000_000] },
@@ -102,7 +103,8 @@ describe.each(KINDS)('%s', (kind) => {
     for (const field of Object.keys(DOCUMENTED[kind])) {
       const config = { ...VALID[kind] } as Record<string, unknown>;
       delete config[field];
-      const optional = field === 'maxDelayMs' || field === 'limitReqStatus';
+      const optional =
+        field === 'maxDelayMs' || field === 'idleResetS' || field === 'limitReqStatus';
       if (optional) expect(() => createLimiter(config as unknown as AlgorithmConfig)).not.toThrow();
       else {
         const e = thrown(() => createLimiter(config as unknown as AlgorithmConfig));

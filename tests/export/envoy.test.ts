@@ -30,9 +30,24 @@ describe('toEnvoy', () => {
         token_bucket: { max_tokens: 10, tokens_per_fill: 2, fill_interval: '1.500s' },
         filter_enabled: { runtime_key: 'local_rate_limit_enabled', default_value: hundred },
         filter_enforced: { runtime_key: 'local_rate_limit_enforced', default_value: hundred },
-        enable_x_ratelimit_headers: 'DRAFT_VERSION_03',
       },
     });
+  });
+
+  it('adds enable_x_ratelimit_headers only when the limiter adds the standard headers', () => {
+    const config = {
+      kind: 'token-bucket',
+      maxTokens: 10,
+      tokensPerFill: 2,
+      fillIntervalMs: 1500,
+    } as const;
+    const plain = toEnvoy(config);
+    const added = toEnvoy(config, { standardHeaders: true });
+    if (!plain.ok || !added.ok) throw new Error('exports');
+    expect(plain.text).not.toContain('enable_x_ratelimit_headers');
+    expect(added.text).toContain('  enable_x_ratelimit_headers: DRAFT_VERSION_03\n');
+    expect(plain.differences.join(' ')).toMatch(/x-envoy-ratelimited and nothing else/);
+    expect(added.differences.join(' ')).toMatch(/no Retry-After/);
   });
 
   it('formats protobuf durations', () => {

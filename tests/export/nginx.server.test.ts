@@ -13,7 +13,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LeakyBucketConfig } from '../../src/core';
-import { rejectStatus } from '../../src/core';
+import { createLimiter, rejectStatus } from '../../src/core';
+import { entryResponse } from '../../src/systems';
 import { toNginx } from '../../src/export';
 import type { NginxOptions } from '../../src/export';
 import { int, randomConfig, seeded } from './gen';
@@ -389,5 +390,194 @@ describe.skipIf(NGINX === undefined)('nginx export against a real nginx', () => 
     } finally {
       rmSync(checkDir, { recursive: true, force: true });
     }
+  }, 15_000);
+});
+
+// ---- What a rejected client receives (issue 10: each system's own response) ------------------
+
+/** The rate-limit headers a response may carry; nginx must send none beyond what the page shows. */
+const RATE_LIMIT_HEADER = /^(retry-after|ratelimit|ratelimit-policy|x-ratelimit-.*)$/i;
+
+function getFull(
+  port: number,
+  urlPath: string,
+): Promise<{ status: number; headers: Record<string, string> }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path: urlPath, agent: false, timeout: 10_000 },
+      (res) => {
+        res.resume();
+        res.on('end', () => {
+          const headers: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers)) {
+            if (typeof v === 'string') headers[k.toLowerCase()] = v;
+          }
+          resolve({ status: res.statusCode ?? 0, headers });
+        });
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`request to ${urlPath} timed out`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The exported snippet split by where its comments say each part goes. */
+function placed(text: string): { http: string[]; location: string[]; server: string[] } {
+  const out = { http: [] as string[], location: [] as string[], server: [] as string[] };
+  let part: keyof typeof out = 'location';
+  for (const line of text.split('\n')) {
+    if (line.startsWith('# In the http')) part = 'http';
+    else if (line.startsWith('# In the server { } or location')) part = 'location';
+    else if (line.startsWith('# In the same server')) part = 'server';
+    else if (line.trim() !== '' && !line.startsWith('#')) out[part].push(line);
+  }
+  return out;
+}
+
+describe.skipIf(NGINX === undefined)('what a rejected client receives from a real nginx', () => {
+  // 1 r/s, no burst: of two requests at once the second is rejected, ~1 s from any boundary.
+  const RESPONSE_CASES: Array<{
+    name: string;
+    config: LeakyBucketConfig;
+    standardHeaders: boolean;
+  }> = [
+    {
+      name: 'plain',
+      config: { kind: 'leaky-bucket', rate: 1, rateUnit: 'r/s', burst: 0, delay: 0 },
+      standardHeaders: false,
+    },
+    {
+      name: 'plain429',
+      config: {
+        kind: 'leaky-bucket',
+        rate: 1,
+        rateUnit: 'r/s',
+        burst: 1,
+        delay: 'nodelay',
+        limitReqStatus: 429,
+      },
+      standardHeaders: false,
+    },
+    {
+      name: 'std',
+      config: { kind: 'leaky-bucket', rate: 1, rateUnit: 'r/s', burst: 0, delay: 0 },
+      standardHeaders: true,
+    },
+    {
+      name: 'std429',
+      config: {
+        kind: 'leaky-bucket',
+        rate: 2,
+        rateUnit: 'r/s',
+        burst: 1,
+        delay: 'nodelay',
+        limitReqStatus: 429,
+      },
+      standardHeaders: true,
+    },
+  ];
+  let server: Server | undefined;
+  let dir = '';
+  let port = 0;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'rll-nginx-h-'));
+    port = await freePort();
+    const html = path.join(dir, 'html');
+    const temp = path.join(dir, 'temp');
+    mkdirSync(temp, { recursive: true });
+    const parts = RESPONSE_CASES.map((c, i) => {
+      mkdirSync(path.join(html, c.name), { recursive: true });
+      writeFileSync(path.join(html, c.name, 'index.html'), 'ok\n');
+      chmodSync(path.join(html, c.name), 0o755);
+      const out = toNginx(c.config, {
+        zone: `h${i}`,
+        zoneSize: '1m',
+        standardHeaders: c.standardHeaders,
+        policyName: c.name,
+      });
+      if (!out.ok) throw new Error(out.reason);
+      // Each case's named location gets its own name, as several share one server here.
+      return placed(out.text.replaceAll('@ratelimited', `@ratelimited_${c.name}`));
+    });
+    chmodSync(dir, 0o755);
+    chmodSync(html, 0o755);
+    const conf = `worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 64; }
+http {
+  access_log off;
+  client_body_temp_path ${temp}/body;
+  proxy_temp_path ${temp}/proxy;
+  fastcgi_temp_path ${temp}/fastcgi;
+  uwsgi_temp_path ${temp}/uwsgi;
+  scgi_temp_path ${temp}/scgi;
+${parts.map((p) => p.http.map((l) => `  ${l}`).join('\n')).join('\n')}
+  server {
+    listen 127.0.0.1:${port};
+    root ${html};
+${RESPONSE_CASES.map((c, i) => `    location /${c.name}/ {\n${(parts[i]?.location ?? []).map((l) => `      ${l}`).join('\n')}\n    }\n${(parts[i]?.server ?? []).map((l) => `    ${l}`).join('\n')}`).join('\n')}
+  }
+}
+`;
+    const file = path.join(dir, 'nginx.conf');
+    writeFileSync(file, conf);
+    server = await startServer(
+      NGINX as string,
+      ['-p', dir, '-c', file, '-e', path.join(dir, 'error.log'), '-g', 'daemon off;'],
+      port,
+    );
+  }, 20_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    if (dir !== '') rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('status and rate-limit headers of admitted and rejected requests are the ones the page shows', async () => {
+    let compared = 0;
+    for (const c of RESPONSE_CASES) {
+      const limiter = createLimiter(c.config);
+      const burst = c.config.burst + 2;
+      const decisions = Array.from({ length: burst }, () => limiter.decide(0));
+      const got = await Promise.all(decisions.map(() => getFull(port, `/${c.name}/`)));
+      // The requests of one case leave together: sort both sides by status to pair them.
+      const shown = decisions
+        .map((d) =>
+          entryResponse({ config: c.config, standardHeaders: c.standardHeaders }, d, c.name),
+        )
+        .sort((a, b) => a.status - b.status);
+      got.sort((a, b) => a.status - b.status);
+      shown.forEach((want, i) => {
+        const real = got[i];
+        if (real === undefined) throw new Error('missing response');
+        const where = `${c.name}, request ${i + 1}`;
+        expect(real.status, where).toBe(want.status);
+        for (const f of want.fields) {
+          if (f.name === 'Content-Type') {
+            expect(real.headers['content-type'], where).toMatch(/^text\/html/);
+            continue;
+          }
+          expect(real.headers[f.name.toLowerCase()], `${where}: ${f.name}`).toBe(f.value);
+        }
+        const extra = Object.keys(real.headers).filter(
+          (h) => RATE_LIMIT_HEADER.test(h) && !want.fields.some((f) => f.name.toLowerCase() === h),
+        );
+        expect(
+          extra,
+          `${where}: rate-limit headers nginx sent that the page does not show`,
+        ).toEqual([]);
+        compared += 1;
+      });
+      expect(
+        shown.some((r) => r.status !== 200),
+        `${c.name} has a rejected request`,
+      ).toBe(true);
+    }
+    console.info(
+      `nginx responses vs the page: ${compared} responses compared (status and headers)`,
+    );
   }, 15_000);
 });

@@ -3,6 +3,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AlgorithmConfig } from '../../src/core';
+import { systemById } from '../../src/systems';
 import { ParamFields, parseDrafts } from '../../src/ui/ParamFields';
 
 afterEach(cleanup);
@@ -86,6 +87,32 @@ describe('parseDrafts', () => {
     });
     expect(interval.errors.fillIntervalMs).toBe(
       'fill_interval must be a whole number from 1 to 86,400,000 ms, got 0',
+    );
+  });
+
+  it("uses a system's own names and derives what the system computes (Traefik)", async () => {
+    const traefik = systemById('traefik');
+    if (traefik === undefined) throw new Error('traefik is registered');
+    const onChange = vi.fn();
+    render(<ParamFields config={traefik.defaultConfig} system={traefik} onChange={onChange} />);
+    expect(screen.getByLabelText('average')).toHaveValue('5');
+    expect(screen.getByLabelText('period')).toHaveValue('1000');
+    expect(screen.getByLabelText('burst')).toHaveValue('10');
+    await userEvent.clear(screen.getByLabelText('average'));
+    await userEvent.type(screen.getByLabelText('average'), '100');
+    // 100 per 1 s: maxDelay = 1 s / (2·100) = 5 ms; ttl 2 s (rate_limiter.go).
+    expect(onChange).toHaveBeenLastCalledWith({
+      kind: 'token-bucket',
+      maxTokens: 10,
+      tokensPerFill: 100,
+      fillIntervalMs: 1000,
+      maxDelayMs: 5,
+      idleResetS: 2,
+    });
+    await userEvent.clear(screen.getByLabelText('burst'));
+    await userEvent.type(screen.getByLabelText('burst'), '0');
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'burst must be a whole number from 1 to 1000000, got 0',
     );
   });
 });
