@@ -63,9 +63,11 @@ export const MAX_CHECKPOINT_EVERY = 4096;
  * to 1.01 (racy sliding logs), so a 10% margin keeps what is really retained under the budget.
  */
 const RETAIN_MARGIN = 0.9;
-/** Bytes of one row of a lane's columns, counted as if waitMs and resetMs were widened to 64 bits. */
+/** Bytes of one row of a lane's columns: outcome, remaining, waitMs and resetMs (32-bit until widened). */
 const ROW_BYTES_OWN_FIRST = 4 + 4 + 1;
-const ROW_BYTES = 1 + 8 + 4 + 8;
+const ROW_BYTES = 1 + 4 + 4 + 4;
+/** What widening waitMs and resetMs to 64 bits adds to a row. */
+const ROW_BYTES_WIDE = 8;
 const INT32_MAX = 2147483647;
 /**
  * Bytes a key costs in a checkpoint beyond its state (Map entry, object headers, boxed numbers):
@@ -545,7 +547,12 @@ function runLane(ctx: LaneContext): LaneRun {
       // The budget, checked before the checkpoint is kept: the lane stops here, complete before t.
       if (
         row > 0 &&
-        keptRows(row) * rowBytes + checkpointBytes + bytes + writeBytes + charge > ctx.retainBudget
+        keptRows(row) * (rowBytes + (cols.waitMs instanceof Float64Array ? ROW_BYTES_WIDE : 0)) +
+          checkpointBytes +
+          bytes +
+          writeBytes +
+          charge >
+          ctx.retainBudget
       ) {
         cut = true;
         overBudget = true;
