@@ -33,6 +33,17 @@ export interface AlgorithmInfo {
   params: readonly ParamSpec[];
 }
 
+/** The six optional per-unit limits of a calendar-windows limiter. */
+const CALENDAR_LIMIT_PARAMS: readonly ParamSpec[] = (
+  ['second', 'minute', 'hour', 'day', 'month', 'year'] as const
+).map((unit) => ({
+  field: unit,
+  label: unit,
+  help: `Requests per ${unit} (empty: no ${unit} limit).`,
+  input: 'int',
+  optional: { placeholder: '—' },
+}));
+
 export const ALGORITHMS: Readonly<Record<AlgorithmKind, AlgorithmInfo>> = {
   'token-bucket': {
     kind: 'token-bucket',
@@ -209,6 +220,89 @@ export const ALGORITHMS: Readonly<Record<AlgorithmKind, AlgorithmInfo>> = {
       },
     ],
   },
+  // ---- Added for issue 13 (gateways) ----
+  'anchored-window': {
+    kind: 'anchored-window',
+    name: 'Anchored window',
+    system: 'express-rate-limit MemoryStore, rate-limiter-flexible RateLimiterMemory',
+    summary:
+      "A fixed window per key that starts at the key's first request and lasts window; admits up to limit in it.",
+    params: [
+      { field: 'limit', label: 'limit', help: 'Requests admitted per window.', input: 'int' },
+      {
+        field: 'windowMs',
+        label: 'window',
+        unit: 'ms',
+        help: "Window length, from the key's first request.",
+        input: 'int',
+      },
+      {
+        field: 'countRejected',
+        label: 'count rejected',
+        help: 'Rejected requests count too (both express-rate-limit and rate-limiter-flexible do).',
+        input: 'bool',
+        absentMeans: 'false',
+      },
+      {
+        field: 'blockMs',
+        label: 'blockDuration',
+        unit: 'ms',
+        help: 'rate-limiter-flexible: the first reject blocks the key this long. 0 = no block.',
+        input: 'int',
+        optional: { placeholder: '0' },
+      },
+      {
+        field: 'execEvenly',
+        label: 'execEvenly',
+        help: 'rate-limiter-flexible: delay admitted requests to spread them over the window.',
+        input: 'bool',
+        absentMeans: 'false',
+      },
+      {
+        field: 'execEvenlyMinDelayMs',
+        label: 'execEvenlyMinDelayMs',
+        unit: 'ms',
+        help: 'rate-limiter-flexible: the shortest execEvenly delay.',
+        input: 'int',
+        optional: { placeholder: '0' },
+      },
+    ],
+  },
+  'calendar-windows': {
+    kind: 'calendar-windows',
+    name: 'Calendar windows',
+    system: 'Kong rate-limiting, Envoy global rate limit service',
+    summary:
+      'Several fixed windows at once (second … year), aligned to the UTC calendar; a request passes only if every window has room.',
+    params: [
+      ...CALENDAR_LIMIT_PARAMS,
+      {
+        field: 'align',
+        label: 'align',
+        help: 'calendar: UTC months and years (Kong); epoch: month = 30 d, year = 365 d from 1970 (envoyproxy/ratelimit).',
+        input: 'choice',
+        absentMeans: 'calendar',
+        choices: [
+          { value: 'calendar', label: 'calendar' },
+          { value: 'epoch', label: 'epoch' },
+        ],
+      },
+      {
+        field: 'countRejected',
+        label: 'count rejected',
+        help: 'Rejected requests count in every window too (envoyproxy/ratelimit).',
+        input: 'bool',
+        absentMeans: 'false',
+      },
+      {
+        field: 'counterTtl',
+        label: 'counter TTL',
+        help: 'Kong local policy: a counter lives 30 d (month) / 365 d (year) from its first hit, even inside a longer period.',
+        input: 'bool',
+        absentMeans: 'false',
+      },
+    ],
+  },
 };
 
 /** Display order. */
@@ -219,6 +313,8 @@ export const ALGORITHM_ORDER: readonly AlgorithmKind[] = [
   'sliding-log',
   'sliding-window-counter',
   'gcra',
+  'anchored-window',
+  'calendar-windows',
 ];
 
 /**
