@@ -26,6 +26,8 @@ const upperLayers = [
   '**/store/**',
 ];
 const drawingLayers = ['**/viz', '**/viz/**', '**/ui', '**/ui/**'];
+/** The systems layer sits on core, beside sim: core and sim never import it. */
+const systemsLayer = ['**/systems', '**/systems/**'];
 
 /** Wall clocks and ambient randomness break determinism (DESIGN.md, promise 1). */
 const nondeterminism = {
@@ -75,6 +77,24 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
+    files: ['src/systems/**/*.ts'],
+    rules: {
+      ...nondeterminism,
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: uiPackages, message: 'systems/ is pure TypeScript: no React, zustand or d3.' },
+            {
+              group: ['**/sim', '**/sim/**', ...upperLayers, ...drawingLayers],
+              message: 'systems/ imports core only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/core/**/*.ts'],
     rules: {
       ...nondeterminism,
@@ -84,7 +104,7 @@ export default tseslint.config(
           patterns: [
             { group: uiPackages, message: 'core/ is pure TypeScript: no React, zustand or d3.' },
             {
-              group: ['**/sim', '**/sim/**', ...upperLayers, ...drawingLayers],
+              group: ['**/sim', '**/sim/**', ...systemsLayer, ...upperLayers, ...drawingLayers],
               message: 'core/ imports nothing above it.',
             },
           ],
@@ -101,7 +121,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: uiPackages, message: 'sim/ is pure TypeScript: no React, zustand or d3.' },
-            { group: [...upperLayers, ...drawingLayers], message: 'sim/ imports core only.' },
+            {
+              group: [...systemsLayer, ...upperLayers, ...drawingLayers],
+              message: 'sim/ imports core only.',
+            },
           ],
         },
       ],

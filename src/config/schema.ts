@@ -26,6 +26,7 @@ import {
   MIN_RATE_PER_SEC,
 } from '../sim';
 import type { Scenario } from '../sim';
+import { SYSTEM_IDS } from '../systems';
 import { formatDuration } from './format';
 
 // ---------------------------------------------------------------------------------------------
@@ -65,6 +66,20 @@ export interface LimiterEntry {
   name?: string;
   /** The algorithm and its parameters, as the core takes them. */
   config: AlgorithmConfig;
+
+  // ---- Systems (src/systems) -------------------------------------------------------------
+  /**
+   * The real system this limiter models (`SYSTEM_IDS`, e.g. 'traefik'), built on `config.kind`.
+   * Absent: the system the algorithm stood for before systems existed (nginx for the leaky bucket,
+   * Envoy for the token bucket …), so old links open unchanged. Never the default one (absent then).
+   */
+  system?: string;
+  /**
+   * "Add standard rate-limit headers": show (and export) the IETF RateLimit / RateLimit-Policy,
+   * Retry-After and X-RateLimit-* headers as the system can be made to send them, labelled as
+   * added. Absent: false (what the system sends by itself).
+   */
+  standardHeaders?: boolean;
 }
 
 /** Parameters of the metrics (the simulator's `MetricsOptions`, with the window required). */
@@ -189,6 +204,7 @@ export const TokenBucketSchema = obj({
   fillIntervalMs: duration(TB.fillIntervalMs),
   refill: v.exactOptional(oneOf(['continuous', 'interval'])),
   maxDelayMs: v.exactOptional(duration(TB.maxDelayMs)),
+  idleResetS: v.exactOptional(whole(TB.idleResetS)),
 });
 
 const LB = RANGES['leaky-bucket'];
@@ -280,6 +296,8 @@ export const NameSchema = v.pipe(
 export const LimiterEntrySchema = obj({
   name: v.exactOptional(NameSchema),
   config: AlgorithmConfigSchema,
+  system: v.exactOptional(oneOf(SYSTEM_IDS as unknown as readonly [string, ...string[]])),
+  standardHeaders: v.exactOptional(flag),
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -12,6 +12,8 @@ import {
   NAME_FIELD,
   SINGLES,
   SOURCE_URL,
+  STD_HEADERS_FIELD,
+  SYSTEM_URL,
   encodeTimes,
   encodeValue,
   formatValue,
@@ -19,6 +21,7 @@ import {
   stripQuery,
 } from './url-grammar';
 import type { GroupSpec } from './url-grammar';
+import { systemOf } from '../systems';
 
 // ---------------------------------------------------------------------------------------------
 // Encoding
@@ -26,10 +29,13 @@ import type { GroupSpec } from './url-grammar';
 
 function encodeLimiter(entry: LimiterEntry): string {
   const config = entry.config as unknown as Record<string, unknown>;
-  const spec = LIMITER_URL[entry.config.kind];
+  const sys = systemOf(entry);
+  const own = SYSTEM_URL.get(sys.urlName);
+  const spec =
+    own === undefined ? LIMITER_URL[entry.config.kind] : { name: sys.urlName, fields: own.fields };
   const options: string[] = [];
   if (entry.name !== undefined) options.push(option(NAME_FIELD, entry.name));
-  if (entry.config.kind === 'leaky-bucket') {
+  if (entry.config.kind === 'leaky-bucket' && own === undefined) {
     const c = entry.config;
     options.push(`rate=${c.rate}${c.rateUnit}`);
     if (c.burst !== 0) options.push(`burst=${c.burst}`);
@@ -43,6 +49,7 @@ function encodeLimiter(entry: LimiterEntry): string {
       options.push(option(f, value));
     }
   }
+  if (entry.standardHeaders === true) options.push(STD_HEADERS_FIELD.key);
   return `${spec.name}:${options.join(',')}`;
 }
 

@@ -15,6 +15,8 @@ import {
   quoteText,
 } from './format';
 import type { SourceKind } from './schema';
+import { SYSTEMS } from '../systems';
+import type { SystemInfo, SystemParam } from '../systems';
 
 // ---------------------------------------------------------------------------------------------
 // Limits
@@ -150,9 +152,41 @@ export const KIND_BY_NAME: ReadonlyMap<string, AlgorithmKind> = new Map([
   ),
   ...(Object.keys(LIMITER_URL) as AlgorithmKind[]).map((kind) => [kind, kind] as const),
 ]);
-export const LIMITER_NAMES = Object.values(LIMITER_URL)
-  .map((s) => s.name)
-  .join(', ');
+// ---- Systems (src/systems) --------------------------------------------------------------------
+
+/** `std_headers`: the limiter entry's "add standard rate-limit headers" flag (any limiter). */
+export const STD_HEADERS_FIELD: FieldSpec = {
+  key: 'std_headers',
+  field: 'standardHeaders',
+  type: 'flag',
+  optional: true,
+};
+
+/** A system parameter as a link option. */
+function systemField(p: SystemParam): FieldSpec {
+  const type = p.url ?? (p.input === 'bool' ? 'flag' : p.input === 'choice' ? 'text' : 'whole');
+  const spec: FieldSpec = { key: p.key, field: p.field, type };
+  if (p.implied !== undefined) spec.implied = p.implied;
+  if (p.optional !== undefined || p.absentMeans !== undefined) spec.optional = true;
+  return spec;
+}
+
+/**
+ * Systems written under their own head and parameter names (`l=traefik:average=5,burst=10`):
+ * every system but the six the algorithms' heads already stand for.
+ */
+export const SYSTEM_URL: ReadonlyMap<string, { system: SystemInfo; fields: readonly FieldSpec[] }> =
+  new Map(
+    SYSTEMS.filter((sys) => !KIND_BY_NAME.has(sys.urlName)).map((sys) => [
+      sys.urlName,
+      { system: sys, fields: sys.params.map(systemField) },
+    ]),
+  );
+
+export const LIMITER_NAMES = [
+  ...Object.values(LIMITER_URL).map((s) => s.name),
+  ...SYSTEM_URL.keys(),
+].join(', ');
 
 export const NGINX_RATE_RULE = 'must be N r/s or N r/m with N a whole number from 1 to 1000000';
 export const DELAY_RULE = 'must be delay=N with N a whole number from 0 to 1000000, or nodelay';

@@ -22,6 +22,7 @@ import type { PathKey, RepairIssue } from './repair';
 import { CONFIG_VERSION, MAX_LIMITERS } from './schema';
 import type { PlaygroundConfig, SourceKind } from './schema';
 import { MAX_MANUAL_TIMES, MAX_SOURCES } from '../sim';
+import { deriveConfig, systemOf } from '../systems';
 import {
   DELAY_RULE,
   FOREIGN_PARAMS,
@@ -37,6 +38,8 @@ import {
   SINGLE_PATHS,
   SOURCE_KIND_NAMES,
   SOURCE_URL,
+  STD_HEADERS_FIELD,
+  SYSTEM_URL,
   formatValue,
   parseValue,
   stripQuery,
@@ -187,7 +190,8 @@ class Reader {
     const path = ['limiters', i];
     this.origin(path, { param, text });
     const { head, options } = splitValue(text);
-    const kind = KIND_BY_NAME.get(head);
+    const sys = SYSTEM_URL.get(head);
+    const kind = sys?.system.kind ?? KIND_BY_NAME.get(head);
     if (kind === undefined) {
       this.origin([...path, 'config', 'kind'], {
         param,
@@ -196,17 +200,19 @@ class Reader {
       });
       return { config: { kind: head } };
     }
-    const spec = LIMITER_URL[kind];
+    const spec = sys === undefined ? LIMITER_URL[kind] : { name: head, fields: sys.fields };
     const config: Raw = { kind };
     const entry: Raw = { config };
-    const extra = kind === 'leaky-bucket' ? ['rate', 'delay', 'nodelay'] : [];
-    if (kind === 'leaky-bucket') {
+    if (sys !== undefined) entry.system = sys.system.id;
+    const nginx = kind === 'leaky-bucket' && sys === undefined;
+    const extra = nginx ? ['rate', 'delay', 'nodelay'] : [];
+    if (nginx) {
       // `rate=` comes first in nginx's own order: keep its messages first (see nginx()).
       this.origin([...path, 'config', 'rate'], { param: `${param} rate`, text: undefined });
     }
     const seen = this.readOptions(
       options,
-      [NAME_FIELD, ...spec.fields],
+      [NAME_FIELD, ...spec.fields, STD_HEADERS_FIELD],
       config,
       [...path, 'config'],
       param,
@@ -220,7 +226,15 @@ class Reader {
       const o = this.origins.get([...path, 'config', 'name'].join('.'));
       if (o !== undefined) this.origin([...path, 'name'], o);
     }
-    if (kind === 'leaky-bucket') this.nginx(seen, config, [...path, 'config'], param);
+    // So is the standard-headers flag.
+    if ('standardHeaders' in config) {
+      if (config.standardHeaders === true) entry.standardHeaders = true;
+      else if (config.standardHeaders !== false) entry.standardHeaders = config.standardHeaders;
+      delete config.standardHeaders;
+      const o = this.origins.get([...path, 'config', 'standardHeaders'].join('.'));
+      if (o !== undefined) this.origin([...path, 'standardHeaders'], o);
+    }
+    if (nginx) this.nginx(seen, config, [...path, 'config'], param);
     return entry;
   }
 
@@ -562,6 +576,12 @@ function decode(original: string): DecodeResult {
   for (const failure of migrated?.failed ?? []) reader.error('v', failure, 'version');
 
   const repaired = repairConfig(migrated === null ? raw : migrated.config, DEFAULTS.config);
+  // A system's derived fields (Traefik's maxDelay) follow from its parameters as repaired.
+  repaired.config.limiters = repaired.config.limiters.map((entry) =>
+    entry.system === undefined
+      ? entry
+      : { ...entry, config: deriveConfig(systemOf(entry), entry.config) },
+  );
   const errors = [...reader.errors];
   const seenParams = new Set(errors.map((e) => e.param));
   // Value problems in link order: by the parameter's place in the link, then by the order its

@@ -28,7 +28,7 @@ export {
 export type { ConfigIssue } from './validate';
 export { quotaOf, nginxRateMilli } from './quota';
 export type { Quota } from './quota';
-export { toHttpResponse, rejectStatus, toSeconds } from './response';
+export { toHttpResponse, rejectStatus, toSeconds, statusText } from './response';
 export type { HttpResponse, ResponseOptions } from './response';
 export { MAX_TIME_MS, floorDiv, ceilDiv } from './int';
 export { explainDecision } from './explain';

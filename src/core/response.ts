@@ -34,6 +34,11 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   504: 'Gateway Timeout',
 };
 
+/** The reason phrase of a status code ('Error' for one not listed). */
+export function statusText(status: number): string {
+  return STATUS_TEXT[status] ?? 'Error';
+}
+
 /** The status of a rejected request: 429, or nginx's `limit_req_status` (default 503). */
 export function rejectStatus(config: AlgorithmConfig): number {
   return config.kind === 'leaky-bucket' ? (config.limitReqStatus ?? 503) : 429;

@@ -53,6 +53,14 @@ export interface TokenBucketConfig {
    * for it when the wait is at most this many ms. 0 (default) rejects at once. 0 – 86,400,000.
    */
   maxDelayMs?: number;
+  /**
+   * Traefik's bucket expiry (pkg/middlewares/ratelimiter/ttlmap): a key that no request (of any
+   * outcome) touched for this many whole Unix seconds — ⌊now/1000⌋ ≥ ⌊touched/1000⌋ + idleResetS,
+   * with t = 0 on a second boundary — starts again with a full bucket. Every request refreshes it,
+   * so with this set a rejected request changes the key's state (its touch time). Absent: never.
+   * 1 – 86,400.
+   */
+  idleResetS?: number;
 }
 
 /** nginx `limit_req`, an exact integer port of ngx_http_limit_req_module.c. */

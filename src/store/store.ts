@@ -5,7 +5,17 @@ import type { Scenario, SimResult, TrafficSource } from '../sim';
 import { DEFAULT_LIMITERS, SPEEDS, defaultInputs, inputsOf } from './defaults';
 import { experimentById } from '../config/experiments';
 import { simulationOf } from './derived';
+import { isDefaultSystem, systemById } from '../systems';
+import type { LimiterEntry } from '../config';
 import type { PlaygroundInputs, PlaygroundState, PlaygroundStore } from './types';
+
+/** A new limiter of system `id`: the algorithm's defaults for the six original systems. */
+function entryOfSystem(id: string): LimiterEntry {
+  const system = systemById(id);
+  if (system === undefined) return { config: DEFAULT_LIMITERS['token-bucket'] };
+  if (isDefaultSystem(id, system.kind)) return { config: DEFAULT_LIMITERS[system.kind] };
+  return { system: id, config: system.defaultConfig };
+}
 
 /** At most this much real time passes in one frame: a tab coming back from the background resumes. */
 export const MAX_FRAME_MS = 100;
@@ -77,6 +87,31 @@ export function createPlaygroundStore(inputs: PlaygroundInputs = defaultInputs()
                 selected: null,
               },
         ),
+      setLimiterSystem: (lane, id) =>
+        set((s) => ({
+          limiters: s.limiters.map((l, i) => (i === lane ? entryOfSystem(id) : l)),
+          selected: null,
+        })),
+      addSystem: (id) =>
+        set((s) =>
+          s.limiters.length >= MAX_LIMITERS
+            ? {}
+            : {
+                limiters: [...s.limiters, entryOfSystem(id)],
+                activeLane: s.limiters.length,
+                mode: 'compare',
+                selected: null,
+              },
+        ),
+      setStandardHeaders: (lane, on) =>
+        set((s) => ({
+          limiters: s.limiters.map((l, i) => {
+            if (i !== lane) return l;
+            const rest = { ...l };
+            delete rest.standardHeaders;
+            return on ? { ...rest, standardHeaders: true } : rest;
+          }),
+        })),
       removeLimiter: (lane) =>
         set((s) => {
           if (s.limiters.length <= 1) return {};

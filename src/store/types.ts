@@ -47,6 +47,12 @@ export interface PlaygroundActions {
   setLimiterConfig: (lane: number, config: AlgorithmConfig) => void;
   setLimiterKind: (lane: number, kind: AlgorithmKind) => void;
   addLimiter: (kind: AlgorithmKind) => void;
+  /** Lane `lane` becomes a new limiter of system `id` (its default config). */
+  setLimiterSystem: (lane: number, id: string) => void;
+  /** Adds a limiter of system `id` and switches to compare mode. */
+  addSystem: (id: string) => void;
+  /** The lane's "add standard rate-limit headers" option. */
+  setStandardHeaders: (lane: number, on: boolean) => void;
   removeLimiter: (lane: number) => void;
   setActiveLane: (lane: number) => void;
   setMode: (mode: 'single' | 'compare') => void;

@@ -5,14 +5,21 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { AnchoredWindowConfig, Decision } from '../core';
-import { buildResponse, sent } from './build-response';
+import { civilFromDays, floorDiv } from '../core';
+import { makeResponse } from './response';
 import type {
   SourceRef,
   SystemHeader,
-  SystemModel,
+  SystemInfo,
   SystemResponse,
   SystemResponseOptions,
 } from './types';
+
+/** A header the system sends itself. */
+const sent = (name: string, value: string | number): SystemHeader => ({
+  name,
+  value: String(value),
+});
 
 export const EXPRESS_RATE_LIMIT_VERSION = 'express-rate-limit 8.7.5';
 
@@ -62,6 +69,23 @@ export function expressRateLimitConfig(o: ExpressRateLimitOptions): AnchoredWind
   return { kind: 'anchored-window', limit: o.limit, windowMs: o.windowMs, countRejected: true };
 }
 
+const DAYS = ['Thu', 'Fri', 'Sat', 'Sun', 'Mon', 'Tue', 'Wed'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const two = (n: number): string => String(n).padStart(2, '0');
+
+/**
+ * An IMF-fixdate (RFC 9110 §5.6.7), as Date.prototype.toUTCString writes it, from ms since the
+ * epoch without reading a clock ("Thu, 01 Jan 1970 00:00:00 GMT"; 1970-01-01 was a Thursday).
+ */
+export function httpDate(ms: number): string {
+  const days = floorDiv(ms, 86_400_000);
+  const [y, m, d] = civilFromDays(days);
+  const sec = floorDiv(ms - days * 86_400_000, 1000);
+  const dow = DAYS[((days % 7) + 7) % 7] as string;
+  const year = y < 0 ? `-${String(-y).padStart(6, '0')}` : String(y).padStart(4, '0');
+  return `${dow}, ${two(d)} ${MONTHS[m - 1] as string} ${year} ${two(Math.floor(sec / 3600))}:${two(Math.floor(sec / 60) % 60)}:${two(sec % 60)} GMT`;
+}
+
 /** The draft-8 policy name: source/rate-limit.ts `identifier` default, `${limit}-in-${duration}`. */
 export function expressIdentifier(limit: number, windowMs: number): string {
   const seconds = windowMs / 1e3;
@@ -105,7 +129,7 @@ export function expressRateLimitResponse(
     fields.push(
       sent('X-RateLimit-Limit', limit),
       sent('X-RateLimit-Remaining', remaining),
-      sent('Date', new Date(nowMs).toUTCString()),
+      sent('Date', httpDate(nowMs)),
       sent('X-RateLimit-Reset', Math.ceil(resetAtMs / 1e3)),
     );
   }
@@ -135,31 +159,58 @@ export function expressRateLimitResponse(
   if (rejected && (o.legacyHeaders || o.standardHeaders !== false)) {
     fields.push(sent('Retry-After', resetSeconds));
   }
-  return buildResponse(rejected ? o.statusCode : 200, fields, EXPRESS_RATE_LIMIT_SOURCES);
+  return makeResponse(rejected ? o.statusCode : 200, fields, EXPRESS_RATE_LIMIT_SOURCES);
 }
 
-/** Options the playground passes when it knows more than the algorithm config. */
+/** express-rate-limit's own options beyond the algorithm's (the playground uses the defaults). */
 export interface ExpressResponseOptions extends SystemResponseOptions {
   express?: Partial<ExpressRateLimitOptions>;
-  nowMs?: number;
-  key?: string;
 }
 
-export const expressRateLimit: SystemModel = {
+export const expressRateLimit: SystemInfo = {
   id: 'express-rate-limit',
   name: 'express-rate-limit (MemoryStore)',
   version: V,
+  group: 'Redis and app libraries',
+  kind: 'anchored-window',
   algorithms: ['anchored-window'],
+  urlName: 'express-rate-limit',
+  summary:
+    "Counts every hit (rejected ones too) in a window that starts at the key's first hit and lasts windowMs; rejects above limit.",
   sources: EXPRESS_RATE_LIMIT_SOURCES,
   differences: [
     'Only the default MemoryStore is modelled; other stores (Redis, Memcached …) keep their own windows.',
     'skip, skipFailedRequests and skipSuccessfulRequests (which decrement after the response) are not modelled.',
-    'Times are whole milliseconds of one virtual clock; the store compares Date.now() the same way.',
+    'A key is keyed by what keyGenerator returns (by default the IP, IPv6 grouped by /56); here by the simulated client key.',
   ],
+  params: [
+    {
+      key: 'limit',
+      field: 'limit',
+      help: 'Hits allowed per window (alias max; default 5).',
+      input: 'int',
+    },
+    {
+      key: 'windowMs',
+      field: 'windowMs',
+      unit: 'ms',
+      url: 'duration',
+      help: "Window length from the key's first hit (default 60000).",
+      input: 'int',
+    },
+  ],
+  defaultConfig: { kind: 'anchored-window', limit: 5, windowMs: 60_000, countRejected: true },
+  derive(config) {
+    // express-rate-limit always counts a hit before comparing (source/memory-store.ts increment).
+    return config.kind === 'anchored-window' ? { ...config, countRejected: true } : config;
+  },
+  standardHeadersHow:
+    "rateLimit({ standardHeaders: 'draft-6' | 'draft-7' | 'draft-8' }) (true means draft-6); the library then sends them itself, with Retry-After on a 429.",
   response(config, decision, options: ExpressResponseOptions = {}) {
     const base =
       config.kind === 'anchored-window' ? { windowMs: config.windowMs, limit: config.limit } : {};
-    const o = { ...EXPRESS_RATE_LIMIT_DEFAULTS, ...base, ...options.express };
+    const std = options.standardHeaders === true ? { standardHeaders: 'draft-6' as const } : {};
+    const o = { ...EXPRESS_RATE_LIMIT_DEFAULTS, ...base, ...std, ...options.express };
     return expressRateLimitResponse(o, decision, options.nowMs ?? 0, options.key ?? 'default');
   },
 };

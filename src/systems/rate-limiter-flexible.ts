@@ -4,8 +4,8 @@
  * its README suggests ("You may want to set HTTP headers"), so every header is marked as added.
  */
 import type { AnchoredWindowConfig, Decision } from '../core';
-import { buildResponse } from './build-response';
-import type { SourceRef, SystemHeader, SystemModel, SystemResponseOptions } from './types';
+import { makeResponse } from './response';
+import type { SourceRef, SystemHeader, SystemInfo, SystemResponseOptions } from './types';
 
 export const RATE_LIMITER_FLEXIBLE_VERSION = 'rate-limiter-flexible 11.4.0';
 const V = RATE_LIMITER_FLEXIBLE_VERSION;
@@ -71,22 +71,66 @@ export function rateLimiterFlexibleConfig(o: RateLimiterFlexibleOptions): Anchor
   return c;
 }
 
-export interface FlexibleResponseOptions extends SystemResponseOptions {
-  nowMs?: number;
-}
-
-export const rateLimiterFlexible: SystemModel = {
+export const rateLimiterFlexible: SystemInfo = {
   id: 'rate-limiter-flexible',
   name: 'rate-limiter-flexible RateLimiterMemory',
   version: V,
+  group: 'Redis and app libraries',
+  kind: 'anchored-window',
   algorithms: ['anchored-window'],
+  urlName: 'rate-limiter-flexible',
+  summary:
+    "Consumes a point per request (rejected ones too) in a window that starts at the key's first request; blockDuration blocks after the first reject; execEvenly delays.",
+  params: [
+    { key: 'points', field: 'limit', help: 'Points per duration (default 4).', input: 'int' },
+    {
+      key: 'duration',
+      field: 'windowMs',
+      unit: 'ms',
+      url: 'duration',
+      help: "Window length from the key's first consume (default 1 s).",
+      input: 'int',
+    },
+    {
+      key: 'blockDuration',
+      field: 'blockMs',
+      unit: 'ms',
+      url: 'duration',
+      help: 'The first consume over the points blocks the key this long (default 0: no block).',
+      input: 'int',
+      optional: { placeholder: '0' },
+    },
+    {
+      key: 'execEvenly',
+      field: 'execEvenly',
+      help: 'Delay each pass to spread the points over the rest of the window.',
+      input: 'bool',
+      absentMeans: 'false',
+    },
+    {
+      key: 'execEvenlyMinDelayMs',
+      field: 'execEvenlyMinDelayMs',
+      unit: 'ms',
+      url: 'duration',
+      help: 'Shortest execEvenly delay (library default ⌈duration / points⌉).',
+      input: 'int',
+      optional: { placeholder: '0' },
+    },
+  ],
+  defaultConfig: { kind: 'anchored-window', limit: 4, windowMs: 1000, countRejected: true },
+  derive(config) {
+    // MemoryStorage.incrby counts before consume() compares (lib/RateLimiterMemory.js).
+    return config.kind === 'anchored-window' ? { ...config, countRejected: true } : config;
+  },
+  standardHeadersHow:
+    "The application sets them from the RateLimiterRes it gets (the README's example); they are marked as added.",
   sources: RATE_LIMITER_FLEXIBLE_SOURCES,
   differences: [
     'Only RateLimiterMemory is modelled (RateLimiterRedis and the other stores share the rules but not the clock).',
     'duration 0 (never expires), points 0, penalty/reward/block/set calls and consume with more than 1 point are not modelled.',
     "The library sends no HTTP response; the headers shown are the README's suggestion and are marked as added.",
   ],
-  response(config, decision: Decision, options: FlexibleResponseOptions = {}) {
+  response(config, decision: Decision, options: SystemResponseOptions = {}) {
     const now = options.nowMs ?? 0;
     const limit = config.kind === 'anchored-window' ? config.limit : decision.limit;
     // msBeforeNext: on a reject the wait; on a pass the time left in the window (after a delay).
@@ -107,7 +151,7 @@ export const rateLimiterFlexible: SystemModel = {
         added: true,
       },
     );
-    return buildResponse(
+    return makeResponse(
       decision.outcome === 'reject' ? 429 : 200,
       fields,
       RATE_LIMITER_FLEXIBLE_SOURCES,

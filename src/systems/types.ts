@@ -10,7 +10,7 @@
  * This is the shared contract the system files are written against. Extend it (add optional
  * members); do not rename.
  */
-import type { AlgorithmConfig, AlgorithmKind, Decision, HttpResponse } from '../core';
+import type { AlgorithmConfig, AlgorithmKind, Decision, HttpResponse, Inspection } from '../core';
 
 /** A stable id, used in links (`sys=traefik`) and file names. Lower-case, `a-z0-9-`. */
 export type SystemId = string;
@@ -34,6 +34,13 @@ export interface SystemResponseOptions {
   standardHeaders?: boolean;
   /** Policy name for the standard headers. */
   policyName?: string;
+  // ---- Added for issue 13 (i13b): systems whose headers need more than the decision ----
+  /** The decision's time in ms since the epoch (absolute reset headers, Date, calendar periods). */
+  nowMs?: number;
+  /** The request's key (express-rate-limit's draft-8 partition key). */
+  key?: string;
+  /** The key's state just before the decision (Kong's per-period usage). */
+  before?: Inspection;
 }
 
 /** A header field with where it comes from: the system itself, or added by the user's option. */
@@ -71,4 +78,63 @@ export interface SystemModel {
     decision: Decision,
     options?: SystemResponseOptions,
   ): SystemResponse;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parameters and the registry's view of a system (added with the first system files)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * One parameter as the system names it, mapped onto a field of the algorithm's config. The value
+ * is stored in the algorithm's unit (whole ms for durations); `unit` is what the page shows.
+ */
+export interface SystemParam {
+  /** The system's own name, shown as the label and written in links (`average`, `max_tokens`). */
+  key: string;
+  /** The algorithm config field it sets (`tokensPerFill`). */
+  field: string;
+  /** Unit shown after the input. */
+  unit?: string;
+  /** One line: what it does, in the system's words. */
+  help: string;
+  /** int: a whole number; delay: nginx's `delay=N` or `nodelay`; bool; choice. */
+  input: 'int' | 'bool' | 'choice' | 'delay';
+  /** How the link writes it. Default: 'whole' for int, 'flag' for bool, 'text' for choice. */
+  url?: 'whole' | 'duration' | 'flag' | 'text';
+  /** The system's value when the parameter is left out (required fields). */
+  implied?: number | string;
+  /** Empty means the default (shown as the placeholder); the field is then absent. */
+  optional?: { placeholder: string };
+  /** For an optional choice or flag: the value its absence means. */
+  absentMeans?: string;
+  choices?: ReadonlyArray<{ value: string; label: string }>;
+}
+
+/** Where a system sits in the limiter chooser. */
+export type SystemGroup = 'Proxies and gateways' | 'Redis and app libraries' | 'CDN and edge';
+
+/** What the registry lists: a system model with what the chooser, the fields and links need. */
+export interface SystemInfo extends SystemModel {
+  /** Chooser group. */
+  group: SystemGroup;
+  /** The algorithm a new limiter of this system uses (the first of `algorithms`). */
+  kind: AlgorithmKind;
+  /** One sentence: how it decides. */
+  summary: string;
+  /** The link's head (`l=traefik:…`): the system's id, or the algorithm's link name for the six systems links had before systems existed. */
+  urlName: string;
+  /** Parameters under the system's names, in the order shown and written. */
+  params: readonly SystemParam[];
+  /** A new limiter of this system. */
+  defaultConfig: AlgorithmConfig;
+  /**
+   * Fields the system computes from its parameters (Traefik's maxDelay from average and period).
+   * Applied to every config the fields produce and every config read from a link. Default: none.
+   */
+  derive?(config: AlgorithmConfig): AlgorithmConfig;
+  /**
+   * How the real system is made to send the standard headers (shown next to the option), or why it
+   * cannot. Present when the option changes what this system's response shows.
+   */
+  standardHeadersHow: string;
 }

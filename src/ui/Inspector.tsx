@@ -1,17 +1,19 @@
 import { useMemo } from 'react';
 import { explainDecision } from '../core';
-import { attemptsOf, requestAt, responseAt } from '../sim';
+import { attemptsOf, requestAt } from '../sim';
 import type { SimResult } from '../sim';
 import { seekerFor } from '../store';
 import { usePlaygroundShallow } from '../store/react';
 import { HttpResponseView } from './HttpResponseView';
 import { OutcomeBadge } from './OutcomeBadge';
 import { displayName } from './algorithms';
+import { entryResponse, systemOf } from '../systems';
 import { formatTime } from './format';
 
 /** One request in depth: the state it met, the rule that decided it, and what the client got. */
 export function Inspector({ result }: { result: SimResult }) {
-  const { selected, select, seek } = usePlaygroundShallow((s) => ({
+  const { selected, select, seek, limiters } = usePlaygroundShallow((s) => ({
+    limiters: s.limiters,
     selected: s.selected,
     select: s.select,
     seek: s.seek,
@@ -31,10 +33,16 @@ export function Inspector({ result }: { result: SimResult }) {
       info,
       wallMs,
       explanation: explainDecision(before, info.decision),
-      response: responseAt(result, selected.lane, selected.row),
+      response: entryResponse(
+        limiters[selected.lane] ?? { config: lane.config },
+        info.decision,
+        lane.name,
+        { nowMs: wallMs, key: info.key, before },
+      ),
+      systemName: systemOf(limiters[selected.lane] ?? { config: lane.config }).name,
       attempts: attemptsOf(result, selected.lane, info.origin),
     };
-  }, [result, selected]);
+  }, [result, selected, limiters]);
 
   if (selected === null || details === null) {
     return (
@@ -46,7 +54,7 @@ export function Inspector({ result }: { result: SimResult }) {
       </section>
     );
   }
-  const { info, lane, explanation, response, attempts, wallMs } = details;
+  const { info, lane, explanation, response, attempts, wallMs, systemName } = details;
   const rows = lane.columns.rows;
   return (
     <section
@@ -125,7 +133,11 @@ export function Inspector({ result }: { result: SimResult }) {
           ))}
         </ul>
       </div>
-      <HttpResponseView response={response} delayMs={info.decision.delayMs} />
+      <HttpResponseView
+        response={response}
+        delayMs={info.decision.delayMs}
+        systemName={systemName}
+      />
     </section>
   );
 }

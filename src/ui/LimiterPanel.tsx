@@ -1,9 +1,10 @@
 import { useId } from 'react';
-import type { AlgorithmKind } from '../core';
 import { MAX_LIMITERS } from '../store';
 import { usePlaygroundShallow } from '../store/react';
-import { ALGORITHMS, ALGORITHM_ORDER } from './algorithms';
+import { systemOf } from '../systems';
 import { ParamFields } from './ParamFields';
+import { StandardHeadersOption } from './StandardHeadersOption';
+import { SystemOptions } from './SystemOptions';
 
 /** The limiters: pick one to edit, add more to compare, and tune the one picked. */
 export function LimiterPanel() {
@@ -14,14 +15,16 @@ export function LimiterPanel() {
     mode: st.mode,
     setActiveLane: st.setActiveLane,
     setLimiterConfig: st.setLimiterConfig,
-    setLimiterKind: st.setLimiterKind,
-    addLimiter: st.addLimiter,
+    setLimiterSystem: st.setLimiterSystem,
+    addSystem: st.addSystem,
+    setStandardHeaders: st.setStandardHeaders,
     removeLimiter: st.removeLimiter,
     setMode: st.setMode,
   }));
   const lane = Math.min(s.activeLane, s.limiters.length - 1);
   const active = s.limiters[lane];
   if (active === undefined) return null;
+  const system = systemOf(active);
   return (
     <section className="panel limiter-panel" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>Limiter{s.limiters.length > 1 ? 's' : ''}</h2>
@@ -36,7 +39,7 @@ export function LimiterPanel() {
                 className={`lane-tab${i === lane ? ' is-active' : ''}`}
                 onClick={() => s.setActiveLane(i)}
               >
-                {i + 1}. {l.name ?? ALGORITHMS[l.config.kind].name}
+                {i + 1}. {l.name ?? systemOf(l).name}
               </button>
               <button
                 type="button"
@@ -51,20 +54,25 @@ export function LimiterPanel() {
         </div>
       )}
       <div className="limiter-kind">
-        <label htmlFor={`${id}-kind`}>Algorithm</label>
+        <label htmlFor={`${id}-kind`}>System</label>
         <select
           id={`${id}-kind`}
-          value={active.config.kind}
-          onChange={(e) => s.setLimiterKind(lane, e.target.value as AlgorithmKind)}
+          value={system.id}
+          onChange={(e) => s.setLimiterSystem(lane, e.target.value)}
         >
-          {ALGORITHM_ORDER.map((k) => (
-            <option key={k} value={k}>
-              {ALGORITHMS[k].name} — {ALGORITHMS[k].system}
-            </option>
-          ))}
+          <SystemOptions />
         </select>
       </div>
-      <ParamFields config={active.config} onChange={(config) => s.setLimiterConfig(lane, config)} />
+      <ParamFields
+        config={active.config}
+        system={system}
+        onChange={(config) => s.setLimiterConfig(lane, config)}
+      />
+      <StandardHeadersOption
+        system={system}
+        checked={active.standardHeaders === true}
+        onChange={(on) => s.setStandardHeaders(lane, on)}
+      />
       <div className="compare-row">
         <label htmlFor={`${id}-add`}>Compare with</label>
         <select
@@ -72,17 +80,13 @@ export function LimiterPanel() {
           value=""
           disabled={s.limiters.length >= MAX_LIMITERS}
           onChange={(e) => {
-            if (e.target.value !== '') s.addLimiter(e.target.value as AlgorithmKind);
+            if (e.target.value !== '') s.addSystem(e.target.value);
           }}
         >
           <option value="">
             {s.limiters.length >= MAX_LIMITERS ? `${MAX_LIMITERS} at most` : 'add a limiter…'}
           </option>
-          {ALGORITHM_ORDER.map((k) => (
-            <option key={k} value={k}>
-              {ALGORITHMS[k].name}
-            </option>
-          ))}
+          <SystemOptions brief />
         </select>
         {s.limiters.length > 1 && (
           <button

@@ -1,14 +1,16 @@
 import { useId, useState } from 'react';
 import { checkAlgorithmConfig } from '../core';
 import type { AlgorithmConfig } from '../core';
-import { ALGORITHMS } from './algorithms';
+import { systemOf } from '../systems';
+import type { SystemInfo } from '../systems';
+import { ALGORITHMS, paramSpecs } from './algorithms';
 import type { ParamSpec } from './algorithms';
 
 type Drafts = Record<string, string>;
 
-function toDrafts(config: AlgorithmConfig): Drafts {
+function toDrafts(config: AlgorithmConfig, params: readonly ParamSpec[]): Drafts {
   const drafts: Drafts = {};
-  for (const spec of ALGORITHMS[config.kind].params) {
+  for (const spec of params) {
     const value = (config as unknown as Record<string, unknown>)[spec.field];
     drafts[spec.field] =
       typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean'
@@ -24,10 +26,12 @@ const WHOLE = /^\s*-?\d+\s*$/;
 export function parseDrafts(
   kind: AlgorithmConfig['kind'],
   drafts: Drafts,
+  system?: SystemInfo,
 ): { config: AlgorithmConfig | null; errors: Record<string, string> } {
   const raw: Record<string, unknown> = { kind };
   const errors: Record<string, string> = {};
-  for (const spec of ALGORITHMS[kind].params) {
+  const params = system === undefined ? ALGORITHMS[kind].params : paramSpecs(system);
+  for (const spec of params) {
     const text = drafts[spec.field] ?? '';
     // An optional choice or flag at the value its absence means is left out (a shorter link).
     if (spec.absentMeans !== undefined && text === spec.absentMeans) continue;
@@ -40,9 +44,21 @@ export function parseDrafts(
       errors[spec.field] =
         `${spec.label} must be a whole number, got ${JSON.stringify(text.slice(0, 20))}`;
   }
-  for (const issue of checkAlgorithmConfig(raw)) errors[issue.field] ??= issue.message;
+  // A system's own fields first: its derived ones follow from them (Traefik's maxDelay).
+  const derived =
+    system?.derive !== undefined &&
+    Object.keys(errors).length === 0 &&
+    checkAlgorithmConfig(raw).length === 0
+      ? (system.derive(raw as unknown as AlgorithmConfig) as unknown as Record<string, unknown>)
+      : raw;
+  for (const issue of checkAlgorithmConfig(derived)) {
+    // The message under the field's label as the page shows it ("burst must be …"), not the
+    // algorithm's internal name ("token-bucket maxTokens must be …").
+    const label = params.find((p) => p.field === issue.field)?.label ?? issue.field;
+    errors[issue.field] ??= issue.message.replace(`${kind} ${issue.field}`, label);
+  }
   const valid = Object.keys(errors).length === 0;
-  return { config: valid ? (raw as unknown as AlgorithmConfig) : null, errors };
+  return { config: valid ? (derived as unknown as AlgorithmConfig) : null, errors };
 }
 
 function sameConfig(a: AlgorithmConfig | null, b: AlgorithmConfig): boolean {
@@ -54,28 +70,37 @@ export interface ParamFieldsProps {
   config: AlgorithmConfig;
   /** Called with each new valid config; invalid input stays here, with a message, and is never sent. */
   onChange: (config: AlgorithmConfig) => void;
+  /** The system whose parameter names and units are shown. Default: the algorithm's own system. */
+  system?: SystemInfo;
 }
 
 /**
  * The parameters of one algorithm, under their official names, each with a one-line explanation.
  * Keeps what the person typed, even when invalid, and says what is wrong next to the field.
  */
-export function ParamFields({ config, onChange }: ParamFieldsProps) {
+export function ParamFields({ config, onChange, system: given }: ParamFieldsProps) {
   const baseId = useId();
-  const [drafts, setDrafts] = useState<Drafts>(() => toDrafts(config));
+  const system = given ?? systemOf({ config });
+  const params = paramSpecs(system);
+  const [drafts, setDrafts] = useState<Drafts>(() => toDrafts(config, params));
   const [shown, setShown] = useState<AlgorithmConfig>(config);
+  const [shownSystem, setShownSystem] = useState<SystemInfo>(system);
   // A config from outside (another algorithm, a preset) replaces the drafts; our own echo does not.
-  if (shown !== config) {
+  if (shown !== config || shownSystem !== system) {
     setShown(config);
-    if (!sameConfig(parseDrafts(config.kind, drafts).config, config)) setDrafts(toDrafts(config));
+    setShownSystem(system);
+    if (
+      shownSystem !== system ||
+      !sameConfig(parseDrafts(config.kind, drafts, system).config, config)
+    )
+      setDrafts(toDrafts(config, params));
   }
-  const { errors } = parseDrafts(config.kind, drafts);
-  const info = ALGORITHMS[config.kind];
+  const { errors } = parseDrafts(config.kind, drafts, system);
 
   const update = (field: string, text: string) => {
     const next = { ...drafts, [field]: text };
     setDrafts(next);
-    const parsed = parseDrafts(config.kind, next);
+    const parsed = parseDrafts(config.kind, next, system);
     if (parsed.config !== null && !sameConfig(parsed.config, config)) {
       onChange(parsed.config);
     }
@@ -84,10 +109,13 @@ export function ParamFields({ config, onChange }: ParamFieldsProps) {
   return (
     <fieldset className="param-fields">
       <legend>
-        {info.name} <span className="param-system">· {info.system}</span>
+        {system.name}{' '}
+        <span className="param-system">
+          · {ALGORITHMS[config.kind].name} · {system.version}
+        </span>
       </legend>
-      <p className="param-summary">{info.summary}</p>
-      {info.params.map((spec) => (
+      <p className="param-summary">{system.summary}</p>
+      {params.map((spec) => (
         <ParamField
           key={spec.field}
           id={`${baseId}-${spec.field}`}

@@ -1,4 +1,6 @@
 import type { AlgorithmKind } from '../core';
+import { DEFAULT_SYSTEM } from '../systems';
+import type { SystemInfo } from '../systems';
 
 /** One editable parameter of an algorithm, named as the real system names it. */
 export interface ParamSpec {
@@ -33,64 +35,27 @@ export interface AlgorithmInfo {
   params: readonly ParamSpec[];
 }
 
-/** The six optional per-unit limits of a calendar-windows limiter. */
-const CALENDAR_LIMIT_PARAMS: readonly ParamSpec[] = (
-  ['second', 'minute', 'hour', 'day', 'month', 'year'] as const
-).map((unit) => ({
-  field: unit,
-  label: unit,
-  help: `Requests per ${unit} (empty: no ${unit} limit).`,
-  input: 'int',
-  optional: { placeholder: '—' },
-}));
+/** A system's parameters as fields: labelled with the system's own names. */
+export function paramSpecs(system: SystemInfo): ParamSpec[] {
+  return system.params.map((p) => {
+    const spec: ParamSpec = { field: p.field, label: p.key, help: p.help, input: p.input };
+    if (p.unit !== undefined) spec.unit = p.unit;
+    if (p.optional !== undefined) spec.optional = p.optional;
+    if (p.absentMeans !== undefined) spec.absentMeans = p.absentMeans;
+    if (p.choices !== undefined) spec.choices = p.choices;
+    return spec;
+  });
+}
 
-export const ALGORITHMS: Readonly<Record<AlgorithmKind, AlgorithmInfo>> = {
+type AlgorithmText = Omit<AlgorithmInfo, 'params'>;
+
+const TEXTS: Readonly<Record<AlgorithmKind, AlgorithmText>> = {
   'token-bucket': {
     kind: 'token-bucket',
     name: 'Token bucket',
     system: 'Envoy local_ratelimit token_bucket',
     summary:
       'A bucket of max_tokens, refilled by tokens_per_fill every fill_interval; each request takes one token. Starts full.',
-    params: [
-      {
-        field: 'maxTokens',
-        label: 'max_tokens',
-        help: 'Bucket capacity: the largest burst that passes at once.',
-        input: 'int',
-      },
-      {
-        field: 'tokensPerFill',
-        label: 'tokens_per_fill',
-        help: 'Tokens added per fill_interval.',
-        input: 'int',
-      },
-      {
-        field: 'fillIntervalMs',
-        label: 'fill_interval',
-        unit: 'ms',
-        help: 'How often tokens_per_fill tokens arrive.',
-        input: 'int',
-      },
-      {
-        field: 'refill',
-        label: 'refill',
-        help: 'Continuous (Envoy ≥ 1.31) or whole fills on a timer (older Envoy).',
-        input: 'choice',
-        absentMeans: 'continuous',
-        choices: [
-          { value: 'continuous', label: 'continuous' },
-          { value: 'interval', label: 'interval' },
-        ],
-      },
-      {
-        field: 'maxDelayMs',
-        label: 'max delay',
-        unit: 'ms',
-        help: 'Wait for a reserved token up to this long instead of rejecting (golang x/time/rate Reserve). 0 = reject.',
-        input: 'int',
-        optional: { placeholder: '0' },
-      },
-    ],
   },
   'leaky-bucket': {
     kind: 'leaky-bucket',
@@ -98,59 +63,12 @@ export const ALGORITHMS: Readonly<Record<AlgorithmKind, AlgorithmInfo>> = {
     system: 'nginx limit_req',
     summary:
       'Requests drain at rate; up to burst more are held and released at the rate (or passed at once with nodelay); beyond that, rejected.',
-    params: [
-      {
-        field: 'rate',
-        label: 'rate',
-        help: 'Sustained rate (nginx keeps ⌊rate·1000/60⌋ milli-requests/s for r/m).',
-        input: 'int',
-      },
-      {
-        field: 'rateUnit',
-        label: 'unit',
-        help: 'Requests per second or per minute.',
-        input: 'choice',
-        choices: [
-          { value: 'r/s', label: 'r/s' },
-          { value: 'r/m', label: 'r/m' },
-        ],
-      },
-      {
-        field: 'burst',
-        label: 'burst',
-        help: 'Excess requests held beyond the rate; burst=5 passes 6 at once.',
-        input: 'int',
-      },
-      {
-        field: 'delay',
-        label: 'delay',
-        help: 'delay=N passes the first N of the burst at once and delays the rest; nodelay passes the whole burst at once.',
-        input: 'delay',
-      },
-      {
-        field: 'limitReqStatus',
-        label: 'limit_req_status',
-        help: 'Status of a rejected request (nginx default 503).',
-        input: 'int',
-        optional: { placeholder: '503' },
-      },
-    ],
   },
   'fixed-window': {
     kind: 'fixed-window',
     name: 'Fixed window',
     system: 'Redis INCR + EXPIRE per window',
     summary: 'Counts requests per window aligned to t = 0 and admits up to limit per window.',
-    params: [
-      { field: 'limit', label: 'limit', help: 'Requests admitted per window.', input: 'int' },
-      {
-        field: 'windowMs',
-        label: 'window',
-        unit: 'ms',
-        help: 'Window length; windows start at multiples of it.',
-        input: 'int',
-      },
-    ],
   },
   'sliding-log': {
     kind: 'sliding-log',
@@ -158,23 +76,6 @@ export const ALGORITHMS: Readonly<Record<AlgorithmKind, AlgorithmInfo>> = {
     system: 'Redis sorted set (ZREMRANGEBYSCORE, ZCARD, ZADD)',
     summary:
       'Keeps a timestamp per admitted request and admits while fewer than limit are younger than the window.',
-    params: [
-      { field: 'limit', label: 'limit', help: 'Requests admitted in any window.', input: 'int' },
-      {
-        field: 'windowMs',
-        label: 'window',
-        unit: 'ms',
-        help: 'How long an entry counts.',
-        input: 'int',
-      },
-      {
-        field: 'logRejected',
-        label: 'log rejected',
-        help: 'Also log rejected requests (add-then-count): memory grows with load and hammering clients stay blocked.',
-        input: 'bool',
-        absentMeans: 'false',
-      },
-    ],
   },
   'sliding-window-counter': {
     kind: 'sliding-window-counter',
@@ -182,15 +83,6 @@ export const ALGORITHMS: Readonly<Record<AlgorithmKind, AlgorithmInfo>> = {
     system: 'Cloudflare rate limiting',
     summary:
       'Estimates the rate as previous·(overlap of the previous window) + current and admits while it is below limit.',
-    params: [
-      {
-        field: 'limit',
-        label: 'limit',
-        help: 'Requests admitted per sliding window (estimated).',
-        input: 'int',
-      },
-      { field: 'windowMs', label: 'window', unit: 'ms', help: 'Window length.', input: 'int' },
-    ],
   },
   gcra: {
     kind: 'gcra',
@@ -198,27 +90,6 @@ export const ALGORITHMS: Readonly<Record<AlgorithmKind, AlgorithmInfo>> = {
     system: 'redis-cell CL.THROTTLE',
     summary:
       'Tracks a theoretical arrival time (TAT) that advances by period/count per request; admits while TAT is within burst+1 intervals of now.',
-    params: [
-      {
-        field: 'count',
-        label: 'count',
-        help: 'Requests per period (sustained rate).',
-        input: 'int',
-      },
-      {
-        field: 'periodMs',
-        label: 'period',
-        unit: 'ms',
-        help: 'The period count is measured over.',
-        input: 'int',
-      },
-      {
-        field: 'burst',
-        label: 'max_burst',
-        help: 'Requests allowed on top of the first at once (limit = max_burst + 1).',
-        input: 'int',
-      },
-    ],
   },
   // ---- Added for issue 13 (gateways) ----
   'anchored-window': {
@@ -227,46 +98,6 @@ export const ALGORITHMS: Readonly<Record<AlgorithmKind, AlgorithmInfo>> = {
     system: 'express-rate-limit MemoryStore, rate-limiter-flexible RateLimiterMemory',
     summary:
       "A fixed window per key that starts at the key's first request and lasts window; admits up to limit in it.",
-    params: [
-      { field: 'limit', label: 'limit', help: 'Requests admitted per window.', input: 'int' },
-      {
-        field: 'windowMs',
-        label: 'window',
-        unit: 'ms',
-        help: "Window length, from the key's first request.",
-        input: 'int',
-      },
-      {
-        field: 'countRejected',
-        label: 'count rejected',
-        help: 'Rejected requests count too (both express-rate-limit and rate-limiter-flexible do).',
-        input: 'bool',
-        absentMeans: 'false',
-      },
-      {
-        field: 'blockMs',
-        label: 'blockDuration',
-        unit: 'ms',
-        help: 'rate-limiter-flexible: the first reject blocks the key this long. 0 = no block.',
-        input: 'int',
-        optional: { placeholder: '0' },
-      },
-      {
-        field: 'execEvenly',
-        label: 'execEvenly',
-        help: 'rate-limiter-flexible: delay admitted requests to spread them over the window.',
-        input: 'bool',
-        absentMeans: 'false',
-      },
-      {
-        field: 'execEvenlyMinDelayMs',
-        label: 'execEvenlyMinDelayMs',
-        unit: 'ms',
-        help: 'rate-limiter-flexible: the shortest execEvenly delay.',
-        input: 'int',
-        optional: { placeholder: '0' },
-      },
-    ],
   },
   'calendar-windows': {
     kind: 'calendar-windows',
@@ -274,36 +105,16 @@ export const ALGORITHMS: Readonly<Record<AlgorithmKind, AlgorithmInfo>> = {
     system: 'Kong rate-limiting, Envoy global rate limit service',
     summary:
       'Several fixed windows at once (second … year), aligned to the UTC calendar; a request passes only if every window has room.',
-    params: [
-      ...CALENDAR_LIMIT_PARAMS,
-      {
-        field: 'align',
-        label: 'align',
-        help: 'calendar: UTC months and years (Kong); epoch: month = 30 d, year = 365 d from 1970 (envoyproxy/ratelimit).',
-        input: 'choice',
-        absentMeans: 'calendar',
-        choices: [
-          { value: 'calendar', label: 'calendar' },
-          { value: 'epoch', label: 'epoch' },
-        ],
-      },
-      {
-        field: 'countRejected',
-        label: 'count rejected',
-        help: 'Rejected requests count in every window too (envoyproxy/ratelimit).',
-        input: 'bool',
-        absentMeans: 'false',
-      },
-      {
-        field: 'counterTtl',
-        label: 'counter TTL',
-        help: 'Kong local policy: a counter lives 30 d (month) / 365 d (year) from its first hit, even inside a longer period.',
-        input: 'bool',
-        absentMeans: 'false',
-      },
-    ],
   },
 };
+
+/** Each algorithm with the parameters of the system it stood for before systems existed. */
+export const ALGORITHMS: Readonly<Record<AlgorithmKind, AlgorithmInfo>> = Object.fromEntries(
+  (Object.keys(TEXTS) as AlgorithmKind[]).map((kind) => [
+    kind,
+    { ...TEXTS[kind], params: paramSpecs(DEFAULT_SYSTEM[kind]) },
+  ]),
+) as unknown as Record<AlgorithmKind, AlgorithmInfo>;
 
 /** Display order. */
 export const ALGORITHM_ORDER: readonly AlgorithmKind[] = [

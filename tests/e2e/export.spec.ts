@@ -28,7 +28,7 @@ test('Export & import: the leaky bucket as nginx lines, an Envoy token_bucket lo
   // The default token bucket opens on Envoy.
   await expect(page.getByRole('tab', { name: /^Envoy/ })).toHaveAttribute('aria-selected', 'true');
 
-  await limiter.getByLabel('Algorithm').selectOption('leaky-bucket');
+  await limiter.getByLabel('System').selectOption('nginx');
   await expect(page.getByRole('tab', { name: /^nginx/ })).toHaveAttribute('aria-selected', 'true');
   const code = page.getByTestId('export-code');
   // The leaky bucket's defaults: rate=2r/s burst=5, delay=0 (nginx's own default).
@@ -51,7 +51,7 @@ test('Export & import: the leaky bucket as nginx lines, an Envoy token_bucket lo
   await expect(page.getByTestId('import-done')).toContainText(
     'Loaded Envoy into the limiter: Token bucket: max_tokens 20, tokens_per_fill 4, fill_interval 2s.',
   );
-  await expect(limiter.getByLabel('Algorithm')).toHaveValue('token-bucket');
+  await expect(limiter.getByLabel('System')).toHaveValue('envoy');
   await expect(limiter.getByLabel('max_tokens')).toHaveValue('20');
   await expect(limiter.getByLabel('tokens_per_fill')).toHaveValue('4');
   await expect(limiter.getByLabel('fill_interval')).toHaveValue('2000');
@@ -72,7 +72,7 @@ test('Import: a broken nginx line says where and changes nothing', async ({ page
     '1:54 expected rate=<n>r/s or r/m, got "10r/h"',
   );
   const limiter = page.getByRole('region', { name: 'Limiter' });
-  await expect(limiter.getByLabel('Algorithm')).toHaveValue('token-bucket');
+  await expect(limiter.getByLabel('System')).toHaveValue('envoy');
   await expect(limiter.getByLabel('max_tokens')).toHaveValue('10');
   expect(errors).toEqual([]);
 });

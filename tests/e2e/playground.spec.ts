@@ -6,7 +6,7 @@ test('nginx burst=5: of seven simultaneous requests one passes, five wait 1–5 
 }) => {
   await open(page);
   const limiter = page.getByRole('region', { name: 'Limiter' });
-  await limiter.getByLabel('Algorithm').selectOption('leaky-bucket');
+  await limiter.getByLabel('System').selectOption('nginx');
   await limiter.getByLabel('rate', { exact: true }).fill('1');
   await limiter.getByLabel('burst', { exact: true }).fill('5');
   await limiter.getByLabel('delay mode').selectOption('delay');

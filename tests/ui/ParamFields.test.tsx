@@ -3,6 +3,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AlgorithmConfig } from '../../src/core';
+import { systemById } from '../../src/systems';
 import { ParamFields, parseDrafts } from '../../src/ui/ParamFields';
 
 afterEach(cleanup);
@@ -36,7 +37,7 @@ describe('ParamFields', () => {
     expect(rate).toHaveValue('-3');
     expect(rate).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByRole('alert')).toHaveTextContent(
-      'leaky-bucket rate must be a whole number from 1 to 1000000, got -3',
+      'rate must be a whole number from 1 to 1000000, got -3',
     );
     for (const call of onChange.mock.calls)
       expect((call[0] as { rate: number }).rate).toBeGreaterThan(0);
@@ -69,5 +70,31 @@ describe('parseDrafts', () => {
     const bad = parseDrafts('fixed-window', { limit: '1e3x', windowMs: '1000' });
     expect(bad.config).toBeNull();
     expect(bad.errors.limit).toBe('limit must be a whole number, got "1e3x"');
+  });
+
+  it("uses a system's own names and derives what the system computes (Traefik)", async () => {
+    const traefik = systemById('traefik');
+    if (traefik === undefined) throw new Error('traefik is registered');
+    const onChange = vi.fn();
+    render(<ParamFields config={traefik.defaultConfig} system={traefik} onChange={onChange} />);
+    expect(screen.getByLabelText('average')).toHaveValue('5');
+    expect(screen.getByLabelText('period')).toHaveValue('1000');
+    expect(screen.getByLabelText('burst')).toHaveValue('10');
+    await userEvent.clear(screen.getByLabelText('average'));
+    await userEvent.type(screen.getByLabelText('average'), '100');
+    // 100 per 1 s: maxDelay = 1 s / (2·100) = 5 ms; ttl 2 s (rate_limiter.go).
+    expect(onChange).toHaveBeenLastCalledWith({
+      kind: 'token-bucket',
+      maxTokens: 10,
+      tokensPerFill: 100,
+      fillIntervalMs: 1000,
+      maxDelayMs: 5,
+      idleResetS: 2,
+    });
+    await userEvent.clear(screen.getByLabelText('burst'));
+    await userEvent.type(screen.getByLabelText('burst'), '0');
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'burst must be a whole number from 1 to 1000000, got 0',
+    );
   });
 });

@@ -110,18 +110,17 @@ describe('TrafficPanel', () => {
 });
 
 describe('LimiterPanel', () => {
-  it('switches algorithm and adds a second limiter to compare', async () => {
+  it('switches system and adds a second limiter to compare', async () => {
     const store = quietStore();
     renderWith(store, <LimiterPanel />);
-    await userEvent.selectOptions(screen.getByLabelText('Algorithm'), 'gcra');
+    await userEvent.selectOptions(screen.getByLabelText('System'), 'redis-cell');
     expect(store.getState().limiters[0]?.config.kind).toBe('gcra');
-    await userEvent.selectOptions(screen.getByLabelText('Compare with'), 'fixed-window');
+    await userEvent.selectOptions(screen.getByLabelText('Compare with'), 'redis-fixed-window');
     expect(store.getState().limiters.map((l) => l.config.kind)).toEqual(['gcra', 'fixed-window']);
     expect(store.getState().mode).toBe('compare');
-    expect(screen.getByRole('tab', { name: '2. Fixed window' })).toHaveAttribute(
-      'aria-selected',
-      'true',
-    );
+    expect(
+      screen.getByRole('tab', { name: '2. Redis INCR + EXPIRE (fixed window)' }),
+    ).toHaveAttribute('aria-selected', 'true');
   });
 });
 
@@ -137,8 +136,36 @@ describe('Inspector', () => {
     if (!sim.ok) throw new Error('expected a valid run');
     renderWith(store, <Inspector result={sim.result} />);
     expect(screen.getByTestId('rule')).toHaveTextContent('count 2 ≥ limit 2 → reject');
-    expect(screen.getByTestId('http-response')).toHaveTextContent('HTTP/1.1 429 Too Many Requests');
-    expect(screen.getByTestId('http-response')).toHaveTextContent('Retry-After: 1');
+    const response = screen.getByTestId('http-response');
+    expect(response).toHaveTextContent('HTTP/1.1 429 Too Many Requests');
+    // A Redis counter sends nothing by itself: the headers are the application's, added on request.
+    expect(response).not.toHaveTextContent('Retry-After');
+    act(() => store.getState().setStandardHeaders(0, true));
+    expect(response).toHaveTextContent('Retry-After: 1 ← added');
+    expect(response.querySelectorAll('[data-added="true"]').length).toBe(6);
+  });
+
+  it('shows what nginx sends: 503 and no rate-limit headers', () => {
+    const store = quietStore();
+    act(() => {
+      store.getState().setLimiterSystem(0, 'nginx');
+      store.getState().setLimiterConfig(0, {
+        kind: 'leaky-bucket',
+        rate: 1,
+        rateUnit: 'r/s',
+        burst: 0,
+        delay: 0,
+      });
+      store.getState().fire(2);
+      store.getState().select({ lane: 0, row: 1 });
+    });
+    const sim = simulationOf(store.getState());
+    if (!sim.ok) throw new Error('expected a valid run');
+    renderWith(store, <Inspector result={sim.result} />);
+    const response = screen.getByTestId('http-response');
+    expect(response).toHaveTextContent('HTTP/1.1 503 Service Unavailable');
+    expect(response).not.toHaveTextContent(/Retry-After|RateLimit/i);
+    expect(screen.getByText(/ngx_http_limit_req_module\.c/)).toBeInTheDocument();
   });
 
   it('numbers a retry by its request and attempt, as the comparison and the log do', () => {

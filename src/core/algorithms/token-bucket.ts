@@ -15,6 +15,8 @@ interface State {
   lastMs: number;
   /** Release times of delayed requests (drawing only). */
   releases: number[] | null;
+  /** The last request's time, of any outcome (only read with `idleResetS`). */
+  touchedMs: number;
 }
 
 /**
@@ -35,6 +37,15 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
   /** Units per token: fillIntervalMs (continuous) or 1 (interval). */
   private readonly unit = this.interval ? 1 : this.config.fillIntervalMs;
   private readonly full = this.config.maxTokens * this.unit;
+  private readonly idleResetS = this.config.idleResetS ?? 0;
+
+  /** Traefik's ttlmap: the key expired (whole Unix seconds) and starts again full. */
+  private expired(s: State, t: number): boolean {
+    return (
+      this.idleResetS > 0 &&
+      Math.floor(t / 1000) >= Math.floor(s.touchedMs / 1000) + this.idleResetS
+    );
+  }
 
   /** Tokens (in units) at time t ≥ s.lastMs. */
   private levelAt(s: State, t: number): number {
@@ -66,6 +77,10 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
     let s = this.find(key);
     let t = nowMs;
     let level = this.full;
+    if (s !== undefined && this.expired(s, nowMs)) {
+      this.forget(key);
+      s = undefined;
+    }
     if (s !== undefined) {
       if (s.lastMs > t) t = s.lastMs;
       level = this.levelAt(s, t);
@@ -91,22 +106,26 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
     }
     const retryAt = tokenAt - this.maxDelayMs;
     const resetAt = this.timeToReach(level, t, this.full);
+    // Traefik refreshes the expiry before it reserves: a rejected request keeps the key alive.
+    if (s !== undefined && this.idleResetS > 0) s.touchedMs = Math.max(s.touchedMs, t);
     return decision('reject', 0, retryAt - nowMs, 0, limit, resetAt - nowMs);
   }
 
   private store(key: string, s: State | undefined, level: number, t: number): State {
     if (s === undefined) {
-      s = { level, lastMs: t, releases: null };
+      s = { level, lastMs: t, releases: null, touchedMs: t };
       this.put(key, s);
     } else {
       s.level = level;
       s.lastMs = t;
+      s.touchedMs = Math.max(s.touchedMs, t);
     }
     return s;
   }
 
   protected inspectAt(nowMs: number, key: string, s: State | undefined): TokenBucketInspection {
     const { maxTokens, tokensPerFill, fillIntervalMs } = this.config;
+    if (s !== undefined && this.expired(s, nowMs)) s = undefined;
     const unit = this.unit;
     const t = s !== undefined && s.lastMs > nowMs ? s.lastMs : nowMs;
     const level = s === undefined ? this.full : this.levelAt(s, t);
@@ -136,10 +155,12 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
       level: s.level,
       lastMs: s.lastMs,
       releases: s.releases === null ? null : s.releases.slice(),
+      touchedMs: s.touchedMs,
     };
   }
 
   protected isIdle(s: State, nowMs: number): boolean {
+    if (nowMs >= s.lastMs && this.expired(s, nowMs)) return true;
     return nowMs >= s.lastMs && this.levelAt(s, nowMs) >= this.full;
   }
 

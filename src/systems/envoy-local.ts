@@ -1,0 +1,116 @@
+/**
+ * Envoy's HTTP local rate limit filter (`envoy.filters.http.local_ratelimit`) with its
+ * `token_bucket`, on the token-bucket algorithm (continuous refill: Envoy ≥ 1.31).
+ *
+ * Response (source/extensions/filters/http/local_ratelimit/local_ratelimit.cc, Envoy 1.31+):
+ * a rejected request gets `sendLocalReply(status, "local_rate_limited")` — 429 unless `status` is
+ * set — plus `response_headers_to_add`; the filter docs (local_rate_limit_filter.rst) say it also
+ * sets `x-envoy-ratelimited`. `encodeHeaders` adds `x-ratelimit-limit` (max_tokens),
+ * `x-ratelimit-remaining` (tokens left) and `x-ratelimit-reset` to every response only when
+ * `enable_x_ratelimit_headers: DRAFT_VERSION_03`. No `Retry-After`.
+ */
+import { toSeconds } from '../core';
+import type { AlgorithmConfig, Decision } from '../core';
+import { makeResponse, statusFor } from './response';
+import type { SourceRef, SystemHeader, SystemInfo, SystemResponseOptions } from './types';
+
+const SOURCES: readonly SourceRef[] = [
+  {
+    file: 'source/extensions/filters/http/local_ratelimit/local_ratelimit.cc',
+    version: 'Envoy 1.31',
+    what: 'sendLocalReply(429, "local_rate_limited"); x-ratelimit-* in encodeHeaders only with enable_x_ratelimit_headers',
+  },
+  {
+    file: 'docs/root/configuration/http/http_filters/local_rate_limit_filter.rst',
+    version: 'Envoy 1.31',
+    what: '429 by default, and the filter sets x-envoy-ratelimited',
+  },
+  {
+    file: 'source/common/common/token_bucket_impl.cc',
+    version: 'Envoy 1.31',
+    what: 'AtomicTokenBucketImpl: continuous refill, starts full',
+  },
+];
+
+/** The draft-03 headers Envoy sends with `enable_x_ratelimit_headers: DRAFT_VERSION_03`. */
+export function envoyXRateLimitHeaders(
+  config: AlgorithmConfig,
+  decision: Decision,
+): SystemHeader[] {
+  if (config.kind !== 'token-bucket') return [];
+  return [
+    { name: 'x-ratelimit-limit', value: String(config.maxTokens), added: true },
+    { name: 'x-ratelimit-remaining', value: String(decision.remaining), added: true },
+    { name: 'x-ratelimit-reset', value: String(toSeconds(decision.resetMs)), added: true },
+  ];
+}
+
+export const envoyLocal: SystemInfo = {
+  id: 'envoy',
+  name: 'Envoy local_ratelimit',
+  version: 'Envoy 1.31',
+  group: 'Proxies and gateways',
+  kind: 'token-bucket',
+  algorithms: ['token-bucket'],
+  urlName: 'envoy',
+  summary:
+    'A bucket of max_tokens, refilled by tokens_per_fill every fill_interval; each request takes one token. Starts full.',
+  sources: SOURCES,
+  differences: [
+    "x-ratelimit-reset: Envoy reports its bucket's own reset seconds; the playground shows the seconds until the bucket is full again.",
+    'Envoy never sends Retry-After from this filter; response_headers_to_add holds constants only.',
+  ],
+  params: [
+    {
+      key: 'max_tokens',
+      field: 'maxTokens',
+      help: 'Bucket capacity: the largest burst that passes at once.',
+      input: 'int',
+    },
+    {
+      key: 'tokens_per_fill',
+      field: 'tokensPerFill',
+      help: 'Tokens added per fill_interval.',
+      input: 'int',
+      // envoy.type.v3.TokenBucket: "If not specified, defaults to a single token."
+      implied: 1,
+    },
+    {
+      key: 'fill_interval',
+      field: 'fillIntervalMs',
+      unit: 'ms',
+      url: 'duration',
+      help: 'How often tokens_per_fill tokens arrive.',
+      input: 'int',
+    },
+    {
+      key: 'refill',
+      field: 'refill',
+      help: 'Continuous (Envoy ≥ 1.31) or whole fills on a timer (older Envoy).',
+      input: 'choice',
+      absentMeans: 'continuous',
+      choices: [
+        { value: 'continuous', label: 'continuous' },
+        { value: 'interval', label: 'interval' },
+      ],
+    },
+    {
+      key: 'max_delay',
+      field: 'maxDelayMs',
+      unit: 'ms',
+      url: 'duration',
+      help: 'Wait for a reserved token up to this long instead of rejecting (golang x/time/rate Reserve). 0 = reject.',
+      input: 'int',
+      optional: { placeholder: '0' },
+    },
+  ],
+  defaultConfig: { kind: 'token-bucket', maxTokens: 10, tokensPerFill: 5, fillIntervalMs: 1000 },
+  standardHeadersHow:
+    'The Envoy export sets enable_x_ratelimit_headers: DRAFT_VERSION_03, which makes Envoy send x-ratelimit-limit, -remaining and -reset (draft 03). It cannot send Retry-After or the newer RateLimit / RateLimit-Policy fields.',
+  response(config: AlgorithmConfig, decision: Decision, options: SystemResponseOptions = {}) {
+    const fields: SystemHeader[] =
+      decision.outcome === 'reject' ? [{ name: 'x-envoy-ratelimited', value: 'true' }] : [];
+    if (options.standardHeaders === true) fields.push(...envoyXRateLimitHeaders(config, decision));
+    return makeResponse(statusFor(decision, 429), fields, SOURCES);
+  },
+};

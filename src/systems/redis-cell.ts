@@ -1,0 +1,60 @@
+/**
+ * redis-cell `CL.THROTTLE key max_burst count period` (brandur/redis-cell 0.3.x), on the GCRA
+ * algorithm. It returns an array — [limited 0/1, limit, remaining, retry_after s (-1 when allowed),
+ * reset_after s] (README.md, "Response") — and sends nothing over HTTP: the application picks the
+ * status. The README maps the array onto X-RateLimit-Limit / -Remaining / -Reset and Retry-After,
+ * which is what the "standard headers" option adds (with the IETF RateLimit fields).
+ */
+import type { AlgorithmConfig, Decision } from '../core';
+import { RFC_6585, appResponse } from './app';
+import type { SourceRef, SystemInfo, SystemResponseOptions } from './types';
+
+const SOURCES: readonly SourceRef[] = [
+  {
+    file: 'README.md',
+    version: 'redis-cell 0.3.1',
+    what: 'CL.THROTTLE arguments and the five-element reply',
+  },
+  { file: 'src/cell/mod.rs', version: 'redis-cell 0.3.1', what: 'the GCRA rate limiter' },
+  RFC_6585,
+];
+
+export const redisCell: SystemInfo = {
+  id: 'redis-cell',
+  name: 'redis-cell CL.THROTTLE',
+  version: 'redis-cell 0.3.1',
+  group: 'Redis and app libraries',
+  kind: 'gcra',
+  algorithms: ['gcra'],
+  urlName: 'gcra',
+  summary:
+    'Tracks a theoretical arrival time (TAT) that advances by period/count per request; admits while TAT is within burst+1 intervals of now.',
+  sources: SOURCES,
+  differences: [
+    'redis-cell answers a Redis command, not HTTP: the 429 is what most applications send; the status and headers are the application’s choice.',
+    'redis-cell works in whole seconds for period, retry_after and reset_after; the playground keeps milliseconds.',
+  ],
+  params: [
+    { key: 'count', field: 'count', help: 'Requests per period (sustained rate).', input: 'int' },
+    {
+      key: 'period',
+      field: 'periodMs',
+      unit: 'ms',
+      url: 'duration',
+      help: 'The period count is measured over.',
+      input: 'int',
+    },
+    {
+      key: 'max_burst',
+      field: 'burst',
+      help: 'Requests allowed on top of the first at once (limit = max_burst + 1).',
+      input: 'int',
+    },
+  ],
+  defaultConfig: { kind: 'gcra', count: 5, periodMs: 1000, burst: 4 },
+  standardHeadersHow:
+    'The application sets them from the CL.THROTTLE reply (limit, remaining, retry_after, reset_after).',
+  response(config: AlgorithmConfig, decision: Decision, options: SystemResponseOptions = {}) {
+    return appResponse(config, decision, options, SOURCES);
+  },
+};

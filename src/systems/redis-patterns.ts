@@ -1,0 +1,94 @@
+/**
+ * The two Redis patterns applications write themselves: a fixed window (INCR + EXPIRE per window
+ * key) and a sliding log (a sorted set: ZREMRANGEBYSCORE, ZCARD, ZADD). Redis decides nothing about
+ * HTTP: the application sends 429 (RFC 6585) and whatever headers it computes.
+ */
+import type { AlgorithmConfig, Decision } from '../core';
+import { RFC_6585, appResponse } from './app';
+import type { SourceRef, SystemInfo, SystemParam, SystemResponseOptions } from './types';
+
+const FIXED_SOURCES: readonly SourceRef[] = [
+  {
+    file: 'https://redis.io/docs/latest/commands/incr/ ("Pattern: Rate limiter")',
+    version: 'Redis 7.0',
+    what: 'INCR the window key, EXPIRE it with the window, refuse above the limit',
+  },
+  RFC_6585,
+];
+
+const LOG_SOURCES: readonly SourceRef[] = [
+  {
+    file: 'https://redis.io/docs/latest/commands/zremrangebyscore/, zcard, zadd',
+    version: 'Redis 7.0',
+    what: 'the sorted-set log: drop entries older than the window, count, add',
+  },
+  RFC_6585,
+];
+
+const LIMIT: SystemParam = {
+  key: 'limit',
+  field: 'limit',
+  help: 'Requests admitted per window.',
+  input: 'int',
+};
+const WINDOW: SystemParam = {
+  key: 'window',
+  field: 'windowMs',
+  unit: 'ms',
+  url: 'duration',
+  help: 'Window length; windows start at multiples of it.',
+  input: 'int',
+};
+const APP_HEADERS =
+  'The application computes them per request (count, window end) and sets them itself.';
+const APP_STATUS =
+  'Redis answers commands, not HTTP: the 429 is what most applications send; the status and headers are the application’s choice.';
+
+export const redisFixedWindow: SystemInfo = {
+  id: 'redis-fixed-window',
+  name: 'Redis INCR + EXPIRE (fixed window)',
+  version: 'Redis 7.0',
+  group: 'Redis and app libraries',
+  kind: 'fixed-window',
+  algorithms: ['fixed-window'],
+  urlName: 'fixed-window',
+  summary: 'Counts requests per window aligned to t = 0 and admits up to limit per window.',
+  sources: FIXED_SOURCES,
+  differences: [APP_STATUS],
+  params: [LIMIT, WINDOW],
+  defaultConfig: { kind: 'fixed-window', limit: 5, windowMs: 1000 },
+  standardHeadersHow: APP_HEADERS,
+  response(config: AlgorithmConfig, decision: Decision, options: SystemResponseOptions = {}) {
+    return appResponse(config, decision, options, FIXED_SOURCES);
+  },
+};
+
+export const redisSlidingLog: SystemInfo = {
+  id: 'redis-sliding-log',
+  name: 'Redis sorted-set log (sliding log)',
+  version: 'Redis 7.0',
+  group: 'Redis and app libraries',
+  kind: 'sliding-log',
+  algorithms: ['sliding-log'],
+  urlName: 'sliding-log',
+  summary:
+    'Keeps a timestamp per admitted request and admits while fewer than limit are younger than the window.',
+  sources: LOG_SOURCES,
+  differences: [APP_STATUS],
+  params: [
+    { ...LIMIT, help: 'Requests admitted in any window.' },
+    { ...WINDOW, help: 'How long an entry counts.' },
+    {
+      key: 'log_rejected',
+      field: 'logRejected',
+      help: 'Also log rejected requests (add-then-count): memory grows with load and hammering clients stay blocked.',
+      input: 'bool',
+      absentMeans: 'false',
+    },
+  ],
+  defaultConfig: { kind: 'sliding-log', limit: 5, windowMs: 1000 },
+  standardHeadersHow: APP_HEADERS,
+  response(config: AlgorithmConfig, decision: Decision, options: SystemResponseOptions = {}) {
+    return appResponse(config, decision, options, LOG_SOURCES);
+  },
+};

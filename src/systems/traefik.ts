@@ -1,0 +1,171 @@
+/**
+ * Traefik's `RateLimit` middleware, traefik v3.7 (in-memory limiter), on the token-bucket
+ * algorithm with `maxDelayMs`: its buckets are golang.org/x/time/rate Limiters.
+ *
+ * Rules (pkg/middlewares/ratelimiter/rate_limiter.go and in_memory_limiter.go, traefik v3.7.9):
+ * - rate = average / period requests per second (period 0 means 1 s; average 0 means no limit,
+ *   which the playground does not offer); burst = max(burst, 1); a new source's bucket is
+ *   `rate.NewLimiter(rate, burst)`, which starts full.
+ * - each request calls `bucket.Reserve()`; if the reservation's delay > maxDelay the reservation is
+ *   cancelled (the token goes back) and the request gets 429; else it waits the delay and passes.
+ * - maxDelay = 500 ms when rate < 1/s, else `time.Second / (time.Duration(rate) * 2)`: 1/(2·⌊rate⌋) s.
+ * - the 429 (serveDelayError) carries `Retry-After: ⌈delay in s⌉` and `X-Retry-In: delay.String()`,
+ *   body "Too Many Requests".
+ * - a source's bucket is dropped when no request touched it for `ttl` whole Unix seconds
+ *   (ttlmap.go: expiry = ⌊touch⌋ + ttl seconds, expired when expiry ≤ ⌊now⌋), ttl = 2 s when
+ *   rate ≥ 1/s, else 1 + ⌊1/rate⌋ s; a dropped source starts again with a full bucket.
+ */
+import type { AlgorithmConfig, Decision } from '../core';
+import { makeResponse, standardFields, statusFor, withAdded } from './response';
+import type { SourceRef, SystemHeader, SystemInfo, SystemResponseOptions } from './types';
+
+const VERSION = 'traefik v3.7.9';
+const SOURCES: readonly SourceRef[] = [
+  {
+    file: 'pkg/middlewares/ratelimiter/rate_limiter.go',
+    version: VERSION,
+    what: 'rate = average/period, burst ≥ 1, maxDelay, ttl, the 429 with Retry-After and X-Retry-In',
+  },
+  {
+    file: 'pkg/middlewares/ratelimiter/in_memory_limiter.go',
+    version: VERSION,
+    what: 'Reserve(), Cancel() when the delay exceeds maxDelay, the ttl refresh on every request',
+  },
+  {
+    file: 'pkg/middlewares/ratelimiter/ttlmap/ttlmap.go',
+    version: VERSION,
+    what: 'expiry in whole Unix seconds',
+  },
+  {
+    file: 'rate/rate.go',
+    version: 'golang.org/x/time 0.3.0',
+    what: 'the token bucket: reserve, delay, cancel (proven against it in tests/export/go.server.test.ts)',
+  },
+];
+
+/** ⌊rate⌋ in requests per second for `average` per `periodMs`. */
+function wholeRate(average: number, periodMs: number): number {
+  return Math.floor((average * 1000) / periodMs);
+}
+
+/**
+ * Traefik's maxDelay in whole ms: 500 below 1 r/s, else ⌊1000 / (2·⌊rate⌋)⌋ (Traefik keeps the
+ * nanoseconds: 1 s / (2·⌊rate⌋) is whole ms only when 2·⌊rate⌋ divides 1000).
+ */
+export function traefikMaxDelayMs(average: number, periodMs: number): number {
+  const r = wholeRate(average, periodMs);
+  return r < 1 ? 500 : Math.floor(500 / r);
+}
+
+/** Whether 1 s / (2·⌊rate⌋) is a whole number of ms (the model is then exact on maxDelay). */
+export function traefikMaxDelayExact(average: number, periodMs: number): boolean {
+  const r = wholeRate(average, periodMs);
+  return r < 1 || 500 % r === 0;
+}
+
+/** The ttl in seconds after which an untouched source starts afresh. */
+export function traefikTtlSeconds(average: number, periodMs: number): number {
+  // rtl = average·1e9 / period_ns; 1 + (rtl ≥ 1 ? 1 : ⌊1/rtl⌋)
+  if (average * 1000 >= periodMs) return 2;
+  return 1 + Math.floor(periodMs / (average * 1000));
+}
+
+/** Go's time.Duration.String() for whole ms ("450ms", "1.5s", "2m0.5s"). */
+export function goDurationString(ms: number): string {
+  if (ms === 0) return '0s';
+  if (ms < 1000) return `${ms}ms`;
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const sMs = ms % 60_000;
+  const whole = Math.floor(sMs / 1000);
+  const frac = String(sMs % 1000)
+    .padStart(3, '0')
+    .replace(/0+$/, '');
+  const s = `${whole}${frac === '' ? '' : `.${frac}`}s`;
+  if (h > 0) return `${h}h${m}m${s}`;
+  if (m > 0) return `${m}m${s}`;
+  return s;
+}
+
+export const traefik: SystemInfo = {
+  id: 'traefik',
+  name: 'Traefik RateLimit',
+  version: VERSION,
+  group: 'Proxies and gateways',
+  kind: 'token-bucket',
+  algorithms: ['token-bucket'],
+  urlName: 'traefik',
+  summary:
+    'A golang x/time/rate bucket of burst tokens refilled at average per period; a request without a token waits for it when that takes at most 1/(2·rate), else gets 429.',
+  sources: SOURCES,
+  differences: [
+    'x/time/rate keeps float64 tokens and nanoseconds; the playground is exact in whole ms (proven equal on traces away from refill boundaries).',
+    'maxDelay is 1 s/(2·⌊rate⌋): where that is not a whole number of ms the playground rounds it down, so a wait in that last fraction of a ms is delayed by Traefik and rejected here.',
+    'X-Retry-In and Retry-After come from the reservation’s delay in ns; the playground shows it in whole ms.',
+    'sourceCriterion (ipStrategy, requestHeaderName, requestHost) picks the key; the playground’s clients are the keys. The Redis-backed limiter (redis:) is not modelled.',
+  ],
+  params: [
+    {
+      key: 'average',
+      field: 'tokensPerFill',
+      help: 'Requests per period on average (the bucket refills at average / period).',
+      input: 'int',
+    },
+    {
+      key: 'period',
+      field: 'fillIntervalMs',
+      unit: 'ms',
+      url: 'duration',
+      help: 'The period of average (Traefik default 1s).',
+      input: 'int',
+      implied: 1000,
+    },
+    {
+      key: 'burst',
+      field: 'maxTokens',
+      help: 'Bucket size: requests that pass at once (Traefik default 1).',
+      input: 'int',
+      implied: 1,
+    },
+  ],
+  defaultConfig: {
+    kind: 'token-bucket',
+    maxTokens: 10,
+    tokensPerFill: 5,
+    fillIntervalMs: 1000,
+    maxDelayMs: traefikMaxDelayMs(5, 1000),
+    idleResetS: traefikTtlSeconds(5, 1000),
+  },
+  derive(config: AlgorithmConfig): AlgorithmConfig {
+    if (config.kind !== 'token-bucket') return config;
+    const { kind, maxTokens, tokensPerFill, fillIntervalMs } = config;
+    return {
+      kind,
+      maxTokens,
+      tokensPerFill,
+      fillIntervalMs,
+      maxDelayMs: traefikMaxDelayMs(tokensPerFill, fillIntervalMs),
+      idleResetS: traefikTtlSeconds(tokensPerFill, fillIntervalMs),
+    };
+  },
+  standardHeadersHow:
+    'Traefik sends Retry-After and X-Retry-In on its 429 and nothing else; RateLimit headers would have to come from your service or a plugin.',
+  response(config: AlgorithmConfig, decision: Decision, options: SystemResponseOptions = {}) {
+    const own: SystemHeader[] = [];
+    if (decision.outcome === 'reject') {
+      // The reservation's delay: the wait to the token, i.e. Retry-After plus maxDelay.
+      const delayMs =
+        decision.retryAfterMs + (config.kind === 'token-bucket' ? (config.maxDelayMs ?? 0) : 0);
+      own.push(
+        { name: 'Retry-After', value: String(Math.ceil(delayMs / 1000)) },
+        { name: 'X-Retry-In', value: goDurationString(delayMs) },
+        { name: 'Content-Type', value: 'text/plain; charset=utf-8' },
+      );
+    }
+    const fields =
+      options.standardHeaders === true
+        ? withAdded(own, standardFields(config, decision, options))
+        : own;
+    return makeResponse(statusFor(decision, 429), fields, SOURCES);
+  },
+};

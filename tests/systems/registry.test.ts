@@ -1,0 +1,245 @@
+/**
+ * The systems layer: the registry, each system's response (status and headers per its source),
+ * the added standard headers, and how links carry a system and the flag.
+ */
+import { describe, expect, it } from 'vitest';
+import { createLimiter } from '../../src/core';
+import type { AlgorithmConfig, Decision } from '../../src/core';
+import { decodeConfig, encodeConfig, defaultConfig } from '../../src/config';
+import type { PlaygroundConfig } from '../../src/config';
+import {
+  DEFAULT_SYSTEM,
+  SYSTEMS,
+  SYSTEM_GROUPS,
+  deriveConfig,
+  entryResponse,
+  goDurationString,
+  systemById,
+  systemOf,
+  traefikMaxDelayMs,
+  traefikTtlSeconds,
+} from '../../src/systems';
+
+function header(fields: ReadonlyArray<{ name: string; value: string }>, name: string) {
+  return fields.find((f) => f.name.toLowerCase() === name.toLowerCase())?.value;
+}
+
+/** The first rejected decision of `config` when `n` requests arrive at t = 0. */
+function firstReject(config: AlgorithmConfig, n = 50): Decision {
+  const l = createLimiter(config);
+  for (let i = 0; i < n; i += 1) {
+    const d = l.decide(0);
+    if (d.outcome === 'reject') return d;
+  }
+  throw new Error('no reject');
+}
+
+describe('the registry', () => {
+  it('lists each system once, with a valid id, a version, sources and a working default', () => {
+    const ids = new Set<string>();
+    for (const s of SYSTEMS) {
+      expect(s.id).toMatch(/^[a-z0-9-]+$/);
+      expect(ids.has(s.id)).toBe(false);
+      ids.add(s.id);
+      expect(s.version).not.toBe('');
+      expect(s.sources.length).toBeGreaterThan(0);
+      expect(SYSTEM_GROUPS).toContain(s.group);
+      expect(s.algorithms).toContain(s.kind);
+      expect(s.defaultConfig.kind).toBe(s.kind);
+      expect(() => createLimiter(deriveConfig(s, s.defaultConfig))).not.toThrow();
+      for (const p of s.params) expect(p.key).not.toBe('');
+    }
+    expect(new Set(SYSTEMS.map((s) => s.urlName)).size).toBe(SYSTEMS.length);
+  });
+
+  it('gives an entry without a system the one its algorithm stood for, so old links keep it', () => {
+    expect(
+      systemOf({ config: { kind: 'leaky-bucket', rate: 1, rateUnit: 'r/s', burst: 0, delay: 0 } })
+        .id,
+    ).toBe('nginx');
+    expect(
+      systemOf({
+        config: { kind: 'token-bucket', maxTokens: 1, tokensPerFill: 1, fillIntervalMs: 1 },
+      }).id,
+    ).toBe('envoy');
+    // A system that does not fit the algorithm falls back too (never crashes).
+    expect(
+      systemOf({ system: 'traefik', config: { kind: 'gcra', count: 1, periodMs: 1, burst: 0 } }).id,
+    ).toBe('redis-cell');
+    expect(
+      systemOf({ system: 'nope', config: { kind: 'gcra', count: 1, periodMs: 1, burst: 0 } }).id,
+    ).toBe('redis-cell');
+    for (const [kind, s] of Object.entries(DEFAULT_SYSTEM)) expect(s.kind).toBe(kind);
+  });
+});
+
+describe('each system’s own response', () => {
+  const nginx: AlgorithmConfig = {
+    kind: 'leaky-bucket',
+    rate: 2,
+    rateUnit: 'r/s',
+    burst: 1,
+    delay: 'nodelay',
+  };
+  const envoy: AlgorithmConfig = {
+    kind: 'token-bucket',
+    maxTokens: 2,
+    tokensPerFill: 1,
+    fillIntervalMs: 1000,
+  };
+
+  it('nginx limit_req: limit_req_status (503 by default) and no rate-limit header', () => {
+    const r = entryResponse({ config: nginx }, firstReject(nginx), 'api');
+    expect(r.statusLine).toBe('HTTP/1.1 503 Service Unavailable');
+    expect(r.fields.map((f) => f.name)).toEqual(['Content-Type']);
+    const r429 = entryResponse(
+      { config: { ...nginx, limitReqStatus: 429 } },
+      firstReject(nginx),
+      'api',
+    );
+    expect(r429.status).toBe(429);
+  });
+
+  it('nginx with the standard headers: the constants add_header can send, marked added', () => {
+    const r = entryResponse({ config: nginx, standardHeaders: true }, firstReject(nginx), 'api');
+    expect(header(r.fields, 'Retry-After')).toBe('1'); // 1 / 2 r/s = 500 ms → 1 s
+    expect(header(r.fields, 'RateLimit-Policy')).toBe('"api";q=2;w=1');
+    expect(header(r.fields, 'RateLimit')).toBeUndefined(); // nginx cannot compute remaining
+    expect(r.fields.filter((f) => f.added === true).map((f) => f.name)).toEqual([
+      'Retry-After',
+      'RateLimit-Policy',
+    ]);
+  });
+
+  it('Envoy local_ratelimit: 429 with x-envoy-ratelimited; x-ratelimit-* only when enabled', () => {
+    const d = firstReject(envoy);
+    const plain = entryResponse({ config: envoy }, d, 'api');
+    expect(plain.status).toBe(429);
+    expect(plain.fields).toEqual([{ name: 'x-envoy-ratelimited', value: 'true' }]);
+    const on = entryResponse({ config: envoy, standardHeaders: true }, d, 'api');
+    expect(
+      on.fields.map((f) => `${f.name}: ${f.value}${f.added === true ? ' (added)' : ''}`),
+    ).toEqual([
+      'x-envoy-ratelimited: true',
+      'x-ratelimit-limit: 2 (added)',
+      'x-ratelimit-remaining: 0 (added)',
+      'x-ratelimit-reset: 2 (added)',
+    ]);
+    expect(header(on.fields, 'Retry-After')).toBeUndefined();
+    const admitted = entryResponse({ config: envoy }, createLimiter(envoy).decide(0), 'api');
+    expect(admitted.statusLine).toBe('HTTP/1.1 200 OK');
+    expect(admitted.fields).toEqual([]);
+  });
+
+  it('redis-cell and the Redis patterns: the application’s 429, headers only when added', () => {
+    const configs: AlgorithmConfig[] = [
+      { kind: 'gcra', count: 1, periodMs: 1000, burst: 0 },
+      { kind: 'fixed-window', limit: 1, windowMs: 1000 },
+      { kind: 'sliding-log', limit: 1, windowMs: 1000 },
+    ];
+    for (const config of configs) {
+      const d = firstReject(config);
+      expect(entryResponse({ config }, d, 'p').fields).toEqual([]);
+      const on = entryResponse({ config, standardHeaders: true }, d, 'p');
+      expect(on.status).toBe(429);
+      expect(header(on.fields, 'Retry-After')).toBe(String(Math.ceil(d.retryAfterMs / 1000)));
+      expect(on.fields.every((f) => f.added === true)).toBe(true);
+    }
+  });
+
+  it('Cloudflare: 429 with the 1015 page’s Retry-After: 30 of its own', () => {
+    const config: AlgorithmConfig = { kind: 'sliding-window-counter', limit: 1, windowMs: 60_000 };
+    const r = entryResponse({ config }, firstReject(config), 'p');
+    expect(r.status).toBe(429);
+    expect(r.fields).toEqual([{ name: 'Retry-After', value: '30' }]);
+    const on = entryResponse({ config, standardHeaders: true }, firstReject(config), 'p');
+    // Its own Retry-After stays; the standard set adds the others.
+    expect(on.fields.filter((f) => f.name === 'Retry-After')).toEqual([
+      { name: 'Retry-After', value: '30' },
+    ]);
+    expect(header(on.fields, 'RateLimit-Policy')).toBe('"p";q=1;w=60');
+  });
+});
+
+describe('Traefik RateLimit', () => {
+  it('derives maxDelay and the ttl as rate_limiter.go does', () => {
+    expect(traefikMaxDelayMs(100, 1000)).toBe(5); // 1 s / 200
+    expect(traefikMaxDelayMs(1, 1000)).toBe(500); // 1 s / 2
+    expect(traefikMaxDelayMs(6, 60_000)).toBe(500); // rate 0.1 < 1: capped at 500 ms
+    expect(traefikMaxDelayMs(3, 1000)).toBe(166); // 1 s / 6 = 166.67 ms, rounded down
+    expect(traefikTtlSeconds(100, 1000)).toBe(2);
+    expect(traefikTtlSeconds(6, 60_000)).toBe(11); // 1 + ⌊1 / 0.1⌋
+  });
+
+  it('answers 429 with Retry-After (whole s, up) and X-Retry-In (Go duration) from the delay', () => {
+    const traefik = systemById('traefik');
+    if (traefik === undefined) throw new Error('registered');
+    // average 1 per 1 s, burst 1: maxDelay 500 ms. A second request at t = 0 waits 1000 ms > 500.
+    const config = deriveConfig(traefik, {
+      kind: 'token-bucket',
+      maxTokens: 1,
+      tokensPerFill: 1,
+      fillIntervalMs: 1000,
+    });
+    const l = createLimiter(config);
+    l.decide(0);
+    const d = l.decide(0);
+    expect(d).toMatchObject({ outcome: 'reject', retryAfterMs: 500 });
+    const r = entryResponse({ system: 'traefik', config }, d, 'p');
+    expect(r.statusLine).toBe('HTTP/1.1 429 Too Many Requests');
+    expect(header(r.fields, 'Retry-After')).toBe('1');
+    expect(header(r.fields, 'X-Retry-In')).toBe('1s');
+    expect(goDurationString(450)).toBe('450ms');
+    expect(goDurationString(1500)).toBe('1.5s');
+    expect(goDurationString(61_250)).toBe('1m1.25s');
+    expect(goDurationString(3_600_000)).toBe('1h0m0s');
+  });
+});
+
+describe('links', () => {
+  function withLimiters(limiters: PlaygroundConfig['limiters']): PlaygroundConfig {
+    return { ...defaultConfig(), limiters };
+  }
+
+  it('write a system under its own head and names, and read it back with its derived fields', () => {
+    const traefik = systemById('traefik');
+    if (traefik === undefined) throw new Error('registered');
+    const config = withLimiters([
+      {
+        system: 'traefik',
+        config: deriveConfig(traefik, {
+          kind: 'token-bucket',
+          maxTokens: 50,
+          tokensPerFill: 100,
+          fillIntervalMs: 1000,
+        }),
+        standardHeaders: true,
+      },
+      { config: { kind: 'leaky-bucket', rate: 10, rateUnit: 'r/s', burst: 20, delay: 'nodelay' } },
+    ]);
+    const link = encodeConfig(config);
+    expect(decodeURIComponent(link)).toContain('l=traefik:average=100,burst=50,std_headers');
+    expect(decodeURIComponent(link)).toContain('l=nginx:rate=10r/s,burst=20,nodelay');
+    const back = decodeConfig(link);
+    expect(back.errors).toEqual([]);
+    expect(back.config).toEqual(config);
+  });
+
+  it('open an old link unchanged (no system, no flag)', () => {
+    const back = decodeConfig('v=1&l=nginx:rate=1r/s,burst=5');
+    expect(back.errors).toEqual([]);
+    expect(back.config.limiters).toEqual([
+      { config: { kind: 'leaky-bucket', rate: 1, rateUnit: 'r/s', burst: 5, delay: 0 } },
+    ]);
+  });
+
+  it('report a bad Traefik value by its own name and keep the derived fields consistent', () => {
+    const back = decodeConfig('v=1&l=traefik:average=-1,burst=3');
+    expect(back.errors.map((e) => e.message).join('\n')).toMatch(/l\[0\] average/);
+    const entry = back.config.limiters[0];
+    expect(entry?.system).toBe('traefik');
+    const c = entry?.config;
+    if (c?.kind !== 'token-bucket') throw new Error('token bucket');
+    expect(c.maxDelayMs).toBe(traefikMaxDelayMs(c.tokensPerFill, c.fillIntervalMs));
+  });
+});
