@@ -72,6 +72,8 @@ const V1: VersionDefaults = deepFreeze({
     'sliding-log': { kind: 'sliding-log', limit: 5, windowMs: 1000 },
     'sliding-window-counter': { kind: 'sliding-window-counter', limit: 5, windowMs: 1000 },
     gcra: { kind: 'gcra', count: 5, periodMs: 1000, burst: 4 },
+    'anchored-window': { kind: 'anchored-window', limit: 5, windowMs: 1000, countRejected: true },
+    'calendar-windows': { kind: 'calendar-windows', second: 5, minute: 100 },
   },
   source: {
     manual: { kind: 'manual', timesMs: [] },

@@ -233,6 +233,44 @@ export const GcraSchema = obj({
   burst: whole(GC.burst),
 });
 
+// ---- Added for issue 13 (gateways) ----
+const AW = RANGES['anchored-window'];
+export const AnchoredWindowSchema = obj({
+  kind: v.literal('anchored-window'),
+  limit: whole(AW.limit),
+  windowMs: duration(AW.windowMs),
+  countRejected: v.exactOptional(flag),
+  blockMs: v.exactOptional(duration(AW.blockMs)),
+  execEvenly: v.exactOptional(flag),
+  execEvenlyMinDelayMs: v.exactOptional(duration(AW.execEvenlyMinDelayMs)),
+});
+
+const CW = RANGES['calendar-windows'];
+export const CalendarWindowsSchema = v.pipe(
+  obj({
+    kind: v.literal('calendar-windows'),
+    second: v.exactOptional(whole(CW.second)),
+    minute: v.exactOptional(whole(CW.minute)),
+    hour: v.exactOptional(whole(CW.hour)),
+    day: v.exactOptional(whole(CW.day)),
+    month: v.exactOptional(whole(CW.month)),
+    year: v.exactOptional(whole(CW.year)),
+    align: v.exactOptional(oneOf(['calendar', 'epoch'])),
+    countRejected: v.exactOptional(flag),
+    counterTtl: v.exactOptional(flag),
+  }),
+  v.check(
+    (c) =>
+      c.second !== undefined ||
+      c.minute !== undefined ||
+      c.hour !== undefined ||
+      c.day !== undefined ||
+      c.month !== undefined ||
+      c.year !== undefined,
+    'needs at least one limit: second, minute, hour, day, month or year',
+  ),
+);
+
 /** Every kind's schema, by kind. */
 export const ALGORITHM_SCHEMAS = {
   'fixed-window': FixedWindowSchema,
@@ -241,6 +279,8 @@ export const ALGORITHM_SCHEMAS = {
   'token-bucket': TokenBucketSchema,
   'leaky-bucket': LeakyBucketSchema,
   gcra: GcraSchema,
+  'anchored-window': AnchoredWindowSchema,
+  'calendar-windows': CalendarWindowsSchema,
 } as const satisfies Record<AlgorithmKind, unknown>;
 
 export const AlgorithmConfigSchema = v.variant(

@@ -112,6 +112,37 @@ export const LIMITER_URL: Readonly<
       { key: 'window', field: 'windowMs', type: 'duration' },
     ],
   },
+  // ---- Added for issue 13 (gateways) ----
+  'anchored-window': {
+    name: 'anchored-window',
+    fields: [
+      { key: 'limit', field: 'limit', type: 'whole' },
+      { key: 'window', field: 'windowMs', type: 'duration' },
+      { key: 'count_rejected', field: 'countRejected', type: 'flag', optional: true },
+      { key: 'block', field: 'blockMs', type: 'duration', optional: true },
+      { key: 'exec_evenly', field: 'execEvenly', type: 'flag', optional: true },
+      {
+        key: 'exec_evenly_min_delay',
+        field: 'execEvenlyMinDelayMs',
+        type: 'duration',
+        optional: true,
+      },
+    ],
+  },
+  'calendar-windows': {
+    name: 'calendar-windows',
+    fields: [
+      { key: 'second', field: 'second', type: 'whole', optional: true },
+      { key: 'minute', field: 'minute', type: 'whole', optional: true },
+      { key: 'hour', field: 'hour', type: 'whole', optional: true },
+      { key: 'day', field: 'day', type: 'whole', optional: true },
+      { key: 'month', field: 'month', type: 'whole', optional: true },
+      { key: 'year', field: 'year', type: 'whole', optional: true },
+      { key: 'align', field: 'align', type: 'text', optional: true },
+      { key: 'count_rejected', field: 'countRejected', type: 'flag', optional: true },
+      { key: 'counter_ttl', field: 'counterTtl', type: 'flag', optional: true },
+    ],
+  },
 };
 
 /** URL name → kind; the core's kind names are read too. */

@@ -132,6 +132,42 @@ export function explainDecision(before: Inspection, decision: Decision): Explana
         ],
       };
     }
+    case 'anchored-window': {
+      const c = before.count;
+      const start = before.windowStartMs;
+      const fresh = start === null;
+      return {
+        rule: `count ${fresh ? 0 : c} ${(fresh ? 0 : c) < before.limit ? '<' : '≥'} limit ${before.limit} → ${out}`,
+        steps: [
+          fresh
+            ? `no live window: this request opens one, [${ms(t)}, ${ms(t + before.windowMs)})`
+            : `the key's window [${ms(start)}, ${ms(before.resetAtMs ?? t)})${before.blocked ? ' (blocked)' : ''} was opened by its first request`,
+          out === 'reject'
+            ? `the window ends in ${ms(decision.retryAfterMs)}; this request is counted ${decision.retryAfterMs > 0 ? 'anyway if rejected requests count' : ''}`.trim()
+            : out === 'delay'
+              ? `counted; execEvenly holds it ${ms(decision.delayMs)}`
+              : `count becomes ${c + 1}; ${decision.remaining} more fit in this window`,
+        ],
+      };
+    }
+    case 'calendar-windows': {
+      const full = before.windows.filter((w) => w.count >= w.limit);
+      return {
+        rule:
+          full.length === 0
+            ? `every window has room → ${out}`
+            : `${full.map((w) => `${w.unit} ${w.count} ≥ ${w.limit}`).join(', ')} → ${out}`,
+        steps: [
+          ...before.windows.map(
+            (w) =>
+              `${w.unit} [${ms(w.startMs)}, ${ms(w.endMs)}): ${w.count} of ${w.limit}${w.expiresAtMs < w.endMs ? ` (counter expires at ${ms(w.expiresAtMs)})` : ''}`,
+          ),
+          out === 'reject'
+            ? `${before.countRejected ? 'counted in every window anyway; ' : ''}passes in ${ms(decision.retryAfterMs)}`
+            : `counted in every window; ${decision.remaining} more fit`,
+        ],
+      };
+    }
   }
   const exhaustive: never = before;
   return exhaustive;

@@ -8,6 +8,8 @@ import { LeakyBucketLimiter } from './algorithms/leaky-bucket';
 import { SlidingLogLimiter } from './algorithms/sliding-log';
 import { SlidingWindowCounterLimiter } from './algorithms/sliding-window-counter';
 import { TokenBucketLimiter } from './algorithms/token-bucket';
+import { AnchoredWindowLimiter } from './algorithms/anchored-window';
+import { CalendarWindowsLimiter } from './algorithms/calendar-windows';
 import type { AlgorithmConfig, Limiter } from './types';
 import { assertAlgorithmConfig } from './validate';
 
@@ -31,6 +33,8 @@ export { toHttpResponse, rejectStatus, toSeconds, statusText } from './response'
 export type { HttpResponse, ResponseOptions } from './response';
 export { MAX_TIME_MS, floorDiv, ceilDiv } from './int';
 export { explainDecision } from './explain';
+export { CALENDAR_UNITS, UNIT_SECONDS, periodOf, daysFromCivil, civilFromDays } from './calendar';
+export { calendarUnits } from './algorithms/calendar-windows';
 export type { Explanation } from './explain';
 
 /**
@@ -53,5 +57,9 @@ export function createLimiter(config: AlgorithmConfig): Limiter {
       return new LeakyBucketLimiter(valid);
     case 'gcra':
       return new GcraLimiter(valid);
+    case 'anchored-window':
+      return new AnchoredWindowLimiter(valid);
+    case 'calendar-windows':
+      return new CalendarWindowsLimiter(valid);
   }
 }

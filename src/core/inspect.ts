@@ -103,10 +103,45 @@ export interface GcraInspection extends InspectionBase {
   allowAtMs: number;
 }
 
+export interface AnchoredWindowInspection extends InspectionBase {
+  kind: 'anchored-window';
+  windowMs: number;
+  /** Start of the key's live window (its first request), or null when it has none. */
+  windowStartMs: number | null;
+  /** When the live window (or block) ends, or null when it has none. */
+  resetAtMs: number | null;
+  /** Requests counted in the live window (above `limit` when rejected requests count). */
+  count: number;
+  /** True while a rate-limiter-flexible block holds the key. */
+  blocked: boolean;
+}
+
+/** One window of a calendar-windows limiter. */
+export interface CalendarWindowState {
+  unit: 'second' | 'minute' | 'hour' | 'day' | 'month' | 'year';
+  limit: number;
+  startMs: number;
+  endMs: number;
+  /** Requests counted in this window now. */
+  count: number;
+  /** When the counter disappears (the period end, or earlier with Kong's counter TTL). */
+  expiresAtMs: number;
+}
+
+export interface CalendarWindowsInspection extends InspectionBase {
+  kind: 'calendar-windows';
+  align: 'calendar' | 'epoch';
+  countRejected: boolean;
+  /** One per configured unit, shortest first. */
+  windows: readonly CalendarWindowState[];
+}
+
 export type Inspection =
   | FixedWindowInspection
   | SlidingLogInspection
   | SlidingWindowCounterInspection
   | TokenBucketInspection
   | LeakyBucketInspection
-  | GcraInspection;
+  | GcraInspection
+  | AnchoredWindowInspection
+  | CalendarWindowsInspection;

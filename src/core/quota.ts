@@ -1,4 +1,6 @@
 import { ceilDiv } from './int';
+import { UNIT_SECONDS } from './calendar';
+import { calendarUnits } from './algorithms/calendar-windows';
 import type { AlgorithmConfig } from './types';
 
 /** The quota a limiter advertises: `limit` requests, fully restored after `windowMs` of no traffic. */
@@ -43,5 +45,13 @@ export function quotaOf(config: AlgorithmConfig): Quota {
         limit: config.burst + 1,
         windowMs: ceilDiv(config.periodMs * (config.burst + 1), config.count),
       };
+    case 'anchored-window':
+      return { limit: config.limit, windowMs: config.windowMs };
+    case 'calendar-windows': {
+      // The shortest window's limit over its nominal length (what Kong's RateLimit-Limit shows first).
+      const first = calendarUnits(config)[0];
+      if (first === undefined) return { limit: 1, windowMs: 1000 };
+      return { limit: first.limit, windowMs: UNIT_SECONDS[first.unit] * 1000 };
+    }
   }
 }

@@ -89,13 +89,77 @@ export interface GcraConfig {
   burst: number;
 }
 
+// ---- Added for issue 13 (gateways): anchored windows, calendar windows ----
+
+/**
+ * A fixed window anchored at each key's first request, not at t = 0: the window of a key starts
+ * with the first request that finds no live window and lasts `windowMs` (express-rate-limit's
+ * MemoryStore, rate-limiter-flexible's RateLimiterMemory). Both count a request before comparing,
+ * so rejected requests count too (`countRejected`).
+ */
+export interface AnchoredWindowConfig {
+  kind: 'anchored-window';
+  /** Requests admitted per window (express-rate-limit `limit`, rate-limiter-flexible `points`). 1 – 1,000,000. */
+  limit: number;
+  /** Window length in ms, from the key's first request. 1 – 86,400,000. */
+  windowMs: number;
+  /** Rejected requests increment the count too (both modelled systems do). Default false. */
+  countRejected?: boolean;
+  /**
+   * rate-limiter-flexible `blockDuration` in ms: the first rejected request of a window restarts
+   * the key's record to expire this long after it. 0 (default) = no block. 0 – 86,400,000.
+   */
+  blockMs?: number;
+  /**
+   * rate-limiter-flexible `execEvenly`: an admitted request that is not the window's first is
+   * delayed by ⌈msBeforeNext / (remaining + 2)⌉ ms, or by count · `execEvenlyMinDelayMs` when that is
+   * shorter than `execEvenlyMinDelayMs`. Default false.
+   */
+  execEvenly?: boolean;
+  /** rate-limiter-flexible `execEvenlyMinDelayMs` (whole ms). 0 – 86,400,000, default 0. */
+  execEvenlyMinDelayMs?: number;
+}
+
+/** A unit of a calendar window, shortest first. */
+export type CalendarUnit = 'second' | 'minute' | 'hour' | 'day' | 'month' | 'year';
+
+/**
+ * Several fixed windows at once, one per unit given (Kong `rate-limiting`: `second` … `year`;
+ * envoyproxy/ratelimit descriptors of one key). A request passes only if every window has room.
+ */
+export interface CalendarWindowsConfig {
+  kind: 'calendar-windows';
+  /** Requests per second / minute / … (each optional, at least one). 1 – 1,000,000,000. */
+  second?: number;
+  minute?: number;
+  hour?: number;
+  day?: number;
+  month?: number;
+  year?: number;
+  /**
+   * 'calendar' (default, Kong): UTC calendar months and years. 'epoch' (envoyproxy/ratelimit):
+   * every unit is a fixed number of seconds counted from 1970 (month = 30 days, year = 365 days).
+   */
+  align?: 'calendar' | 'epoch';
+  /** Rejected requests increment every window's count too (envoyproxy/ratelimit). Default false. */
+  countRejected?: boolean;
+  /**
+   * Kong's `local` policy: a counter is created with a time-to-live of the unit's nominal length
+   * (month 30 days, year 365 days) from its first increment, so in a 31-day month or a 366-day year
+   * it can vanish before its period ends. Default false.
+   */
+  counterTtl?: boolean;
+}
+
 export type AlgorithmConfig =
   | FixedWindowConfig
   | SlidingLogConfig
   | SlidingWindowCounterConfig
   | TokenBucketConfig
   | LeakyBucketConfig
-  | GcraConfig;
+  | GcraConfig
+  | AnchoredWindowConfig
+  | CalendarWindowsConfig;
 
 export type AlgorithmKind = AlgorithmConfig['kind'];
 

@@ -14,6 +14,9 @@ export const MAX_DURATION_MS = 86_400_000;
 /** The largest count (limit, tokens, rate, burst) a limiter accepts. */
 export const MAX_COUNT = 1_000_000;
 
+/** The largest per-period limit of a calendar-windows limiter (a year's quota can be large). */
+export const MAX_CALENDAR_LIMIT = 1_000_000_000;
+
 interface IntRange {
   min: number;
   max: number;
@@ -51,6 +54,20 @@ export const RANGES = {
     periodMs: { min: 1, max: MAX_DURATION_MS },
     burst: { min: 0, max: MAX_COUNT },
   },
+  'anchored-window': {
+    limit: { min: 1, max: MAX_COUNT },
+    windowMs: { min: 1, max: MAX_DURATION_MS },
+    blockMs: { min: 0, max: MAX_DURATION_MS, optional: true },
+    execEvenlyMinDelayMs: { min: 0, max: MAX_DURATION_MS, optional: true },
+  },
+  'calendar-windows': {
+    second: { min: 1, max: MAX_CALENDAR_LIMIT, optional: true },
+    minute: { min: 1, max: MAX_CALENDAR_LIMIT, optional: true },
+    hour: { min: 1, max: MAX_CALENDAR_LIMIT, optional: true },
+    day: { min: 1, max: MAX_CALENDAR_LIMIT, optional: true },
+    month: { min: 1, max: MAX_CALENDAR_LIMIT, optional: true },
+    year: { min: 1, max: MAX_CALENDAR_LIMIT, optional: true },
+  },
 } as const satisfies Record<AlgorithmKind, Record<string, IntRange>>;
 
 export const ALGORITHM_KINDS: readonly AlgorithmKind[] = [
@@ -60,7 +77,18 @@ export const ALGORITHM_KINDS: readonly AlgorithmKind[] = [
   'token-bucket',
   'leaky-bucket',
   'gcra',
+  'anchored-window',
+  'calendar-windows',
 ];
+
+function checkBoolean(issues: ConfigIssue[], kind: string, field: string, value: unknown): void {
+  if (value !== undefined && typeof value !== 'boolean') {
+    issues.push({
+      field,
+      message: `${kind} ${field} must be true or false, got ${describeValue(value)}`,
+    });
+  }
+}
 
 /** A short, safe rendering of a bad value for a message (never the value's own toString). */
 export function describeValue(value: unknown): string {
@@ -146,6 +174,27 @@ export function checkAlgorithmConfig(config: unknown): ConfigIssue[] {
       field: 'refill',
       message: `token-bucket refill must be 'continuous' or 'interval', got ${describeValue(config.refill)}`,
     });
+  }
+  if (kind === 'anchored-window') {
+    checkBoolean(issues, kind, 'countRejected', config.countRejected);
+    checkBoolean(issues, kind, 'execEvenly', config.execEvenly);
+  }
+  if (kind === 'calendar-windows') {
+    checkBoolean(issues, kind, 'countRejected', config.countRejected);
+    checkBoolean(issues, kind, 'counterTtl', config.counterTtl);
+    if (config.align !== undefined && config.align !== 'calendar' && config.align !== 'epoch') {
+      issues.push({
+        field: 'align',
+        message: `calendar-windows align must be 'calendar' or 'epoch', got ${describeValue(config.align)}`,
+      });
+    }
+    const units = ['second', 'minute', 'hour', 'day', 'month', 'year'] as const;
+    if (units.every((u) => config[u] === undefined)) {
+      issues.push({
+        field: 'second',
+        message: `calendar-windows needs at least one limit: second, minute, hour, day, month or year (each a whole number from 1 to ${MAX_CALENDAR_LIMIT})`,
+      });
+    }
   }
   if (kind === 'leaky-bucket') {
     if (config.rateUnit !== 'r/s' && config.rateUnit !== 'r/m') {

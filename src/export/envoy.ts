@@ -52,6 +52,8 @@ function unsupported(config: AlgorithmConfig): ExportUnsupported {
     'sliding-window-counter': `${base} it has no window counters. The nearest is max_tokens = tokens_per_fill = limit with fill_interval = the window.`,
     'leaky-bucket': `${base} it has no leaky bucket and never delays. With nodelay, nginx's rate and burst are close to max_tokens = burst + 1, tokens_per_fill = 1, fill_interval = 1 s / rate.`,
     gcra: `${base} it has no GCRA. GCRA with count per period and max_burst b is close to max_tokens = b + 1, tokens_per_fill = count, fill_interval = period.`,
+    'anchored-window': `${base} it has no windows anchored at a key's first request. The nearest is max_tokens = tokens_per_fill = limit with fill_interval = the window.`,
+    'calendar-windows': `${base} it has no calendar windows. Envoy's global rate limit service (envoyproxy/ratelimit) has epoch-aligned windows per descriptor: see the "Envoy global rate limit" system's export.`,
   };
   return {
     ok: false,

@@ -161,6 +161,8 @@ export function toGo(config: AlgorithmConfig): ExportOutcome {
     case 'fixed-window':
     case 'sliding-log':
     case 'sliding-window-counter':
+    case 'anchored-window':
+    case 'calendar-windows':
       return unsupported(
         c,
         `x/time/rate only has a token bucket; it has no ${c.kind === 'sliding-log' ? 'request log' : 'windows'}. The nearest is rate.NewLimiter(rate.Limit(limit / window seconds), limit), which spreads the quota instead of counting per window.`,

@@ -47,3 +47,13 @@ export function exportAll(
     go: toGo(config),
   };
 }
+
+// ---- Added for issue 13 (i13b): gateway systems ----
+export { toKong } from './kong';
+export type { KongOptions } from './kong';
+export { toEnvoyGlobal } from './envoy-global';
+export type { EnvoyGlobalOptions } from './envoy-global';
+export { toCaddy } from './caddy';
+export { toSpringGateway } from './spring-gateway';
+export { toExpressRateLimit, toRateLimiterFlexible } from './express-rate-limit';
+export type * from './systems-types';

@@ -66,6 +66,8 @@ function unsupported(config: AlgorithmConfig): ExportUnsupported {
     'sliding-window-counter': `${base} window counters. The nearest is the leaky-bucket model with rate = limit per window and burst = limit − 1 nodelay.`,
     'token-bucket': `${base} token bucket. The nearest is the leaky-bucket model with rate = tokens_per_fill per fill_interval and burst = max_tokens − 1 nodelay (nginx only takes whole r/s or r/m).`,
     gcra: `${base} GCRA. GCRA with count per period and max_burst b behaves much like the leaky-bucket model with rate = count per period, burst = b and nodelay (nginx only takes whole r/s or r/m).`,
+    'anchored-window': `${base} windows anchored at a key's first request. The nearest is the leaky-bucket model with rate = limit per window and burst = limit − 1 nodelay.`,
+    'calendar-windows': `${base} calendar windows, nor several limits in one zone (several limit_req lines each with its own zone come closest, but each is a leaky bucket).`,
   };
   return {
     ok: false,

@@ -7,7 +7,9 @@
  * expires (PEXPIRE) when the limiter is idle again, so idle clients cost no memory.
  */
 import type { AlgorithmConfig } from '../core';
-import { assertAlgorithmConfig, nginxRateMilli } from '../core';
+import { assertAlgorithmConfig, calendarUnits, nginxRateMilli } from '../core';
+import { anchoredWindowBody } from './lua/anchored-window';
+import { calendarWindowsBody } from './lua/calendar-windows';
 import { fixedWindowBody } from './lua/fixed-window';
 import { gcraBody } from './lua/gcra';
 import { leakyBucketBody } from './lua/leaky-bucket';
@@ -44,6 +46,14 @@ function title(c: AlgorithmConfig): string {
       return `nginx limit_req, rate=${c.rate}${c.rateUnit} burst=${c.burst} ${c.delay === 'nodelay' ? 'nodelay' : `delay=${c.delay}`}`;
     case 'gcra':
       return `GCRA (redis-cell), burst=${c.burst} count=${c.count} periodMs=${c.periodMs}`;
+    case 'anchored-window':
+      return `anchored window, limit=${c.limit} per windowMs=${c.windowMs} from each key's first request${c.countRejected === true ? ', rejected requests counted' : ''}${(c.blockMs ?? 0) > 0 ? `, blockMs=${c.blockMs}` : ''}${c.execEvenly === true ? `, execEvenly (min delay ${c.execEvenlyMinDelayMs ?? 0}ms)` : ''}`;
+    case 'calendar-windows':
+      return `calendar windows (${calendarUnits(c)
+        .map((u) => `${u.limit}/${u.unit}`)
+        .join(
+          ', ',
+        )}), align=${c.align ?? 'calendar'}${c.countRejected === true ? ', rejected requests counted' : ''}${c.counterTtl === true ? ', Kong counter TTL' : ''}`;
   }
 }
 
@@ -61,6 +71,10 @@ function body(c: AlgorithmConfig): string {
       return leakyBucketBody(c);
     case 'gcra':
       return gcraBody(c);
+    case 'anchored-window':
+      return anchoredWindowBody(c);
+    case 'calendar-windows':
+      return calendarWindowsBody(c);
   }
 }
 

@@ -15,7 +15,7 @@
  * redis-cell's tat starts at now; the windows start empty, i.e. with the full limit available).
  * None of the modelled systems starts a new replica with an empty allowance.
  */
-import { createLimiter } from '../core';
+import { createLimiter, quotaOf } from '../core';
 import type { AlgorithmConfig, Decision, Limiter } from '../core';
 import { hash32, lnUnit, mix32, toUnit } from './random';
 import {
@@ -73,7 +73,16 @@ export function scaleConfig(config: AlgorithmConfig, num: number, den: number): 
     case 'fixed-window':
     case 'sliding-log':
     case 'sliding-window-counter':
+    case 'anchored-window':
       return { ...config, limit: count(config.limit) };
+    case 'calendar-windows': {
+      const scaled = { ...config };
+      for (const unit of ['second', 'minute', 'hour', 'day', 'month', 'year'] as const) {
+        const limit = config[unit];
+        if (limit !== undefined) scaled[unit] = count(limit);
+      }
+      return scaled;
+    }
     case 'token-bucket': {
       const p = config.tokensPerFill * num;
       const q = config.fillIntervalMs * den;
@@ -553,7 +562,9 @@ export class FleetEngine {
           ? config.burst + 1
           : config.kind === 'gcra'
             ? config.burst + 1
-            : config.limit;
+            : config.kind === 'calendar-windows'
+              ? quotaOf(config).limit
+              : config.limit;
     return { outcome: 'admit', delayMs: 0, retryAfterMs: 0, remaining: 0, limit, resetMs: 0 };
   }
 

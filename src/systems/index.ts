@@ -17,7 +17,13 @@
  *
  * Pure TypeScript on top of src/core (a lint rule keeps React, zustand, d3 and clocks out).
  */
-import type { AlgorithmConfig, AlgorithmKind } from '../core';
+import type { AlgorithmConfig, AlgorithmKind, Inspection } from '../core';
+import { caddy } from './caddy';
+import { envoyGlobal } from './envoy-global';
+import { expressRateLimit } from './express-rate-limit';
+import { kong } from './kong';
+import { rateLimiterFlexible } from './rate-limiter-flexible';
+import { springGateway } from './spring-gateway';
 import { cloudflare } from './cloudflare';
 import { envoyLocal } from './envoy-local';
 import { nginxLimitReq } from './nginx';
@@ -46,6 +52,13 @@ export const SYSTEMS: readonly SystemInfo[] = [
   redisFixedWindow,
   redisSlidingLog,
   cloudflare,
+  // ---- Added for issue 13 (i13b) ----
+  kong,
+  envoyGlobal,
+  caddy,
+  springGateway,
+  expressRateLimit,
+  rateLimiterFlexible,
 ];
 
 /** Chooser groups, in order. */
@@ -68,6 +81,8 @@ export const DEFAULT_SYSTEM: Readonly<Record<AlgorithmKind, SystemInfo>> = {
   'fixed-window': redisFixedWindow,
   'sliding-log': redisSlidingLog,
   'sliding-window-counter': cloudflare,
+  'anchored-window': expressRateLimit,
+  'calendar-windows': kong,
 };
 
 /** Ids a limiter entry may name (the defaults included). */
@@ -103,9 +118,11 @@ export function entryResponse(
   entry: { system?: SystemId; config: AlgorithmConfig; standardHeaders?: boolean },
   decision: Parameters<SystemInfo['response']>[1],
   policyName: string,
+  at: { nowMs?: number; key?: string; before?: Inspection } = {},
 ): SystemResponse {
   return systemOf(entry).response(entry.config, decision, {
     standardHeaders: entry.standardHeaders === true,
     policyName,
+    ...at,
   });
 }

@@ -10,7 +10,7 @@
  * This is the shared contract the system files are written against. Extend it (add optional
  * members); do not rename.
  */
-import type { AlgorithmConfig, AlgorithmKind, Decision, HttpResponse } from '../core';
+import type { AlgorithmConfig, AlgorithmKind, Decision, HttpResponse, Inspection } from '../core';
 
 /** A stable id, used in links (`sys=traefik`) and file names. Lower-case, `a-z0-9-`. */
 export type SystemId = string;
@@ -34,6 +34,13 @@ export interface SystemResponseOptions {
   standardHeaders?: boolean;
   /** Policy name for the standard headers. */
   policyName?: string;
+  // ---- Added for issue 13 (i13b): systems whose headers need more than the decision ----
+  /** The decision's time in ms since the epoch (absolute reset headers, Date, calendar periods). */
+  nowMs?: number;
+  /** The request's key (express-rate-limit's draft-8 partition key). */
+  key?: string;
+  /** The key's state just before the decision (Kong's per-period usage). */
+  before?: Inspection;
 }
 
 /** A header field with where it comes from: the system itself, or added by the user's option. */

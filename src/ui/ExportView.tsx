@@ -21,6 +21,8 @@ const ALGORITHM_PHRASE: Record<AlgorithmKind, string> = {
   'sliding-log': 'sliding log',
   'sliding-window-counter': 'sliding-window counter',
   gcra: 'GCRA limiter',
+  'anchored-window': 'anchored window',
+  'calendar-windows': 'set of calendar windows',
 };
 
 /**

@@ -44,14 +44,16 @@ function fleetResponse<R extends HttpResponse>(
 
 /** One request in depth: the state it met, the rule that decided it, and what the client got. */
 export function Inspector({ result }: { result: SimResult }) {
-  const { selected, select, seek, compare, setActiveLane, limiters } = usePlaygroundShallow((s) => ({
-    limiters: s.limiters,
-    selected: s.selected,
-    select: s.select,
-    seek: s.seek,
-    compare: s.mode === 'compare' && s.limiters.length > 1,
-    setActiveLane: s.setActiveLane,
-  }));
+  const { selected, select, seek, compare, setActiveLane, limiters } = usePlaygroundShallow(
+    (s) => ({
+      limiters: s.limiters,
+      selected: s.selected,
+      select: s.select,
+      seek: s.seek,
+      compare: s.mode === 'compare' && s.limiters.length > 1,
+      setActiveLane: s.setActiveLane,
+    }),
+  );
   const ref = useRef<HTMLElement>(null);
   // A new selection (timeline, view, table or keyboard) brings the inspector into view without
   // losing the timeline: the inspector sits right below it, so the page scrolls to put the timeline
@@ -86,7 +88,16 @@ export function Inspector({ result }: { result: SimResult }) {
         result,
         lane,
         selected.row,
-        entryResponse(limiters[selected.lane] ?? { config: lane.config }, info.decision, lane.name),
+        entryResponse(
+          limiters[selected.lane] ?? { config: lane.config },
+          info.decision,
+          lane.name,
+          {
+            nowMs: wallMs,
+            key: info.key,
+            before,
+          },
+        ),
       ),
       systemName: systemOf(limiters[selected.lane] ?? { config: lane.config }).name,
       attempts: attemptsOf(result, selected.lane, info.origin),

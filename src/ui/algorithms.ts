@@ -92,6 +92,21 @@ const TEXTS: Readonly<Record<AlgorithmKind, AlgorithmText>> = {
     summary:
       'Tracks a theoretical arrival time (TAT) that advances by period/count per request; admits while TAT is within burst+1 intervals of now.',
   },
+  // ---- Added for issue 13 (gateways) ----
+  'anchored-window': {
+    kind: 'anchored-window',
+    name: ALGORITHM_NAMES['anchored-window'],
+    system: 'express-rate-limit MemoryStore, rate-limiter-flexible RateLimiterMemory',
+    summary:
+      "A fixed window per key that starts at the key's first request and lasts window; admits up to limit in it.",
+  },
+  'calendar-windows': {
+    kind: 'calendar-windows',
+    name: ALGORITHM_NAMES['calendar-windows'],
+    system: 'Kong rate-limiting, Envoy global rate limit service',
+    summary:
+      'Several fixed windows at once (second … year), aligned to the UTC calendar; a request passes only if every window has room.',
+  },
 };
 
 /** Each algorithm with the parameters of the system it stood for before systems existed. */
@@ -110,6 +125,8 @@ export const ALGORITHM_ORDER: readonly AlgorithmKind[] = [
   'sliding-log',
   'sliding-window-counter',
   'gcra',
+  'anchored-window',
+  'calendar-windows',
 ];
 
 /**

@@ -13,7 +13,10 @@ export function lookbackMs(config: AlgorithmConfig): number {
     case 'fixed-window':
     case 'sliding-log':
     case 'sliding-window-counter':
+    case 'anchored-window':
       return 3 * config.windowMs;
+    case 'calendar-windows':
+      return 5000;
     case 'token-bucket':
       return Math.max(2 * config.fillIntervalMs, 2000, config.maxDelayMs ?? 0);
     case 'leaky-bucket':

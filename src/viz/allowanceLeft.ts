@@ -20,5 +20,10 @@ export function allowanceLeft(i: Inspection): number {
       return clamp(1 - i.excessNowMilli / ((i.burst + 1) * 1000));
     case 'gcra':
       return clamp(1 - Math.max(0, i.tatMs - i.nowMs) / (i.toleranceMs + i.emissionIntervalMs));
+    case 'anchored-window':
+      return i.blocked ? 0 : clamp((i.limit - i.count) / i.limit);
+    case 'calendar-windows':
+      // The tightest window decides.
+      return Math.min(1, ...i.windows.map((w) => clamp((w.limit - w.count) / w.limit)));
   }
 }

@@ -102,6 +102,8 @@ export const ALGORITHM_NAMES: Readonly<Record<AlgorithmKind, string>> = {
   'sliding-log': 'Sliding log',
   'sliding-window-counter': 'Sliding-window counter',
   gcra: 'GCRA',
+  'anchored-window': 'Anchored window',
+  'calendar-windows': 'Calendar windows',
 };
 
 /**

@@ -74,6 +74,42 @@ export const configArb: Record<AlgorithmKind, fc.Arbitrary<AlgorithmConfig>> = {
     periodMs: durationMs,
     burst: count(0),
   }),
+  'anchored-window': fc.record(
+    {
+      kind: fc.constant('anchored-window' as const),
+      limit: count(1),
+      windowMs: durationMs,
+      countRejected: fc.boolean(),
+      blockMs: fc.oneof(fc.constant(0), durationMs),
+      execEvenly: fc.boolean(),
+      execEvenlyMinDelayMs: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 2000 })),
+    },
+    { requiredKeys: ['kind', 'limit', 'windowMs'] },
+  ),
+  'calendar-windows': fc
+    .record(
+      {
+        second: count(1),
+        minute: count(1),
+        hour: count(1),
+        day: count(1),
+        month: count(1),
+        year: count(1),
+        align: fc.constantFrom('calendar' as const, 'epoch' as const),
+        countRejected: fc.boolean(),
+        counterTtl: fc.boolean(),
+      },
+      { requiredKeys: [] },
+    )
+    .map((r) => ({
+      kind: 'calendar-windows' as const,
+      ...r,
+      ...(['second', 'minute', 'hour', 'day', 'month', 'year'].some(
+        (u) => (r as Record<string, unknown>)[u] !== undefined,
+      )
+        ? {}
+        : { minute: 3 }),
+    })),
 };
 
 export const KINDS = Object.keys(configArb) as AlgorithmKind[];

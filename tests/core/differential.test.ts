@@ -39,6 +39,8 @@ const RUNS: Record<AlgorithmKind, number> = {
   'token-bucket': 600,
   'leaky-bucket': 600,
   gcra: 400,
+  'anchored-window': 500,
+  'calendar-windows': 500,
 };
 
 describe('core = reference model, decision by decision', () => {

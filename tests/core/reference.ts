@@ -252,6 +252,133 @@ export function refRateMilli(rate: number, unit: 'r/s' | 'r/m'): bigint {
   return (big(rate) * 1000n) / (unit === 'r/m' ? 60n : 1n);
 }
 
+// ---- anchored window (express-rate-limit MemoryStore, rate-limiter-flexible RateLimiterMemory) ----
+// Written from express-rate-limit 8.7.5 source/memory-store.ts (increment: reset when resetTime ≤
+// now, then totalHits++) and rate-limiter-flexible 11.4.0 lib/RateLimiterMemory.js (consume).
+
+interface AnchoredState {
+  reset: bigint;
+  count: bigint;
+  blocked: boolean;
+}
+
+function anchoredWindow(
+  limit: bigint,
+  windowMs: bigint,
+  countRejected: boolean,
+  blockMs: bigint,
+  execEvenly: boolean,
+  minDelayMs: bigint,
+): StepFn<AnchoredState> {
+  return (s, now) => {
+    const live = s !== undefined && s.reset > now;
+    const cur: AnchoredState = live ? s : { reset: now + windowMs, count: 0n, blocked: false };
+    const counted = cur.count + 1n; // both systems count first, then compare
+    if (counted <= limit) {
+      const next = { ...cur, count: counted };
+      if (!execEvenly || !live) return { outcome: 'admit', delayMs: 0n, next };
+      const before = cur.reset - now;
+      let d = ceilDiv(before, limit - counted + 2n);
+      if (d < minDelayMs) d = counted * minDelayMs;
+      return { outcome: d > 0n ? 'delay' : 'admit', delayMs: d, next };
+    }
+    const next = { ...cur, count: countRejected ? counted : cur.count };
+    if (blockMs > 0n && !cur.blocked) {
+      next.blocked = true;
+      next.reset = now + blockMs;
+    }
+    return { outcome: 'reject', delayMs: 0n, next };
+  };
+}
+
+// ---- calendar windows (Kong rate-limiting, envoyproxy/ratelimit) ----
+// Periods from JavaScript's own Date in UTC (independent of src/core/calendar.ts): Date covers
+// ±8.64e15 ms, more than the traces' ±2^50; beyond it (only the bisection's far probes) every
+// period is taken as new, which is what any counter is by then.
+
+type Unit = 'second' | 'minute' | 'hour' | 'day' | 'month' | 'year';
+const UNIT_S: Record<Unit, bigint> = {
+  second: 1n,
+  minute: 60n,
+  hour: 3600n,
+  day: 86400n,
+  month: 2592000n,
+  year: 31536000n,
+};
+
+function refPeriodStart(unit: Unit, t: bigint, calendar: boolean): bigint {
+  if (!calendar || (unit !== 'month' && unit !== 'year')) {
+    const len = UNIT_S[unit] * 1000n;
+    return floorDiv(t, len) * len;
+  }
+  if (t > 8_000_000_000_000_000n || t < -8_000_000_000_000_000n) return t;
+  const d = new Date(Number(t));
+  const y = d.getUTCFullYear();
+  const start = new Date(0);
+  start.setUTCFullYear(y, unit === 'month' ? d.getUTCMonth() : 0, 1);
+  start.setUTCHours(0, 0, 0, 0);
+  return BigInt(start.getTime());
+}
+
+function refPeriodEnd(unit: Unit, t: bigint, calendar: boolean): bigint {
+  if (!calendar || (unit !== 'month' && unit !== 'year')) {
+    return refPeriodStart(unit, t, calendar) + UNIT_S[unit] * 1000n;
+  }
+  if (t > 8_000_000_000_000_000n || t < -8_000_000_000_000_000n) return t + 1n;
+  const d = new Date(Number(t));
+  const end = new Date(0);
+  if (unit === 'month') end.setUTCFullYear(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+  else end.setUTCFullYear(d.getUTCFullYear() + 1, 0, 1);
+  end.setUTCHours(0, 0, 0, 0);
+  return BigInt(end.getTime());
+}
+
+interface CalCounter {
+  start: bigint;
+  count: bigint;
+  expires: bigint;
+}
+
+interface CalendarState {
+  last: bigint;
+  counters: ReadonlyMap<Unit, CalCounter>;
+}
+
+function calendarWindows(
+  limits: ReadonlyArray<[Unit, bigint]>,
+  calendar: boolean,
+  countRejected: boolean,
+  ttl: boolean,
+): StepFn<CalendarState> {
+  return (s, now) => {
+    const t = s === undefined ? now : max(s.last, now);
+    const live = (u: Unit): bigint => {
+      const c = s?.counters.get(u);
+      if (c === undefined) return 0n;
+      return c.start === refPeriodStart(u, t, calendar) && t < c.expires ? c.count : 0n;
+    };
+    const blocked = limits.some(([u, limit]) => live(u) >= limit);
+    const counters = new Map<Unit, CalCounter>();
+    for (const [u] of limits) {
+      const n = live(u);
+      const old = s?.counters.get(u);
+      if (!blocked || countRejected) {
+        if (n > 0n && old !== undefined) counters.set(u, { ...old, count: n + 1n });
+        else {
+          const end = refPeriodEnd(u, t, calendar);
+          const nominal = t + UNIT_S[u] * 1000n;
+          counters.set(u, {
+            start: refPeriodStart(u, t, calendar),
+            count: 1n,
+            expires: ttl && nominal < end ? nominal : end,
+          });
+        }
+      } else if (old !== undefined) counters.set(u, old);
+    }
+    return { outcome: blocked ? 'reject' : 'admit', delayMs: 0n, next: { last: t, counters } };
+  };
+}
+
 // ---- the limiter: per-key Maps, replayed remaining / retryAfter ----
 
 /** Far enough that every model admits again (a day of windows, drained buckets, any clock gap). */
@@ -301,6 +428,32 @@ export class RefLimiter {
         );
       case 'gcra':
         return erase(gcra(big(c.count), big(c.periodMs), big(c.burst)));
+      case 'anchored-window':
+        return erase(
+          anchoredWindow(
+            big(c.limit),
+            big(c.windowMs),
+            c.countRejected === true,
+            big(c.blockMs ?? 0),
+            c.execEvenly === true,
+            big(c.execEvenlyMinDelayMs ?? 0),
+          ),
+        );
+      case 'calendar-windows': {
+        const units: Unit[] = ['second', 'minute', 'hour', 'day', 'month', 'year'];
+        const limits = units.flatMap((u): Array<[Unit, bigint]> => {
+          const v = c[u];
+          return v === undefined ? [] : [[u, big(v)]];
+        });
+        return erase(
+          calendarWindows(
+            limits,
+            (c.align ?? 'calendar') === 'calendar',
+            c.countRejected === true,
+            c.counterTtl === true,
+          ),
+        );
+      }
     }
   }
 

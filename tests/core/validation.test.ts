@@ -21,6 +21,20 @@ const DOCUMENTED: Record<AlgorithmKind, Record<string, readonly [number, number]
   },
   'leaky-bucket': { rate: [1, 1_000_000], burst: [0, 1_000_000], limitReqStatus: [400, 599] },
   gcra: { count: [1, 1_000_000], periodMs: [1, 86_400_000], burst: [0, 1_000_000] },
+  'anchored-window': {
+    limit: [1, 1_000_000],
+    windowMs: [1, 86_400_000],
+    blockMs: [0, 86_400_000],
+    execEvenlyMinDelayMs: [0, 86_400_000],
+  },
+  'calendar-windows': {
+    second: [1, 1_000_000_000],
+    minute: [1, 1_000_000_000],
+    hour: [1, 1_000_000_000],
+    day: [1, 1_000_000_000],
+    month: [1, 1_000_000_000],
+    year: [1, 1_000_000_000],
+  },
 };
 
 /** A valid config of each kind, to break one field at a time. */
@@ -31,6 +45,8 @@ const VALID: Record<AlgorithmKind, AlgorithmConfig> = {
   'token-bucket': { kind: 'token-bucket', maxTokens: 10, tokensPerFill: 1, fillIntervalMs: 100 },
   'leaky-bucket': { kind: 'leaky-bucket', rate: 10, rateUnit: 'r/s', burst: 5, delay: 'nodelay' },
   gcra: { kind: 'gcra', count: 10, periodMs: 1000, burst: 5 },
+  'anchored-window': { kind: 'anchored-window', limit: 10, windowMs: 1000 },
+  'calendar-windows': { kind: 'calendar-windows', second: 10, minute: 100, hour: 1000 },
 };
 
 const KINDS = Object.keys(VALID) as AlgorithmKind[];
@@ -104,7 +120,7 @@ describe.each(KINDS)('%s', (kind) => {
       const config = { ...VALID[kind] } as Record<string, unknown>;
       delete config[field];
       const optional =
-        field === 'maxDelayMs' || field === 'idleResetS' || field === 'limitReqStatus';
+        (RANGES[kind] as Record<string, { optional?: boolean }>)[field]?.optional === true;
       if (optional) expect(() => createLimiter(config as unknown as AlgorithmConfig)).not.toThrow();
       else {
         const e = thrown(() => createLimiter(config as unknown as AlgorithmConfig));
@@ -112,6 +128,11 @@ describe.each(KINDS)('%s', (kind) => {
         expect(e.message).toContain('got undefined');
       }
     }
+  });
+
+  it.runIf(kind === 'calendar-windows')('calendar-windows needs at least one limit', () => {
+    const e = thrown(() => createLimiter({ kind: 'calendar-windows' }));
+    expect(e.message).toContain('at least one limit: second, minute, hour, day, month or year');
   });
 
   it('names every bad field at once', () => {

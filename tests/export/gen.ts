@@ -2,7 +2,7 @@
  * Seeded configs and request traces for the differential tests (Redis scripts vs the core).
  */
 import type { AlgorithmConfig, AlgorithmKind } from '../../src/core';
-import { MAX_TIME_MS, nginxRateMilli } from '../../src/core';
+import { MAX_TIME_MS, UNIT_SECONDS, calendarUnits, nginxRateMilli } from '../../src/core';
 
 /** mulberry32: a small seeded generator, enough for test traces. */
 export function seeded(seed: number): () => number {
@@ -89,7 +89,42 @@ export function randomConfig(rng: Rng, kind: AlgorithmKind, drainsIn60s = false)
         periodMs: duration(rng),
         burst: rng() < 0.2 ? 0 : count(rng, 1),
       };
+    case 'anchored-window': {
+      const c: AlgorithmConfig = {
+        kind,
+        limit: count(rng, 1),
+        windowMs: duration(rng),
+        countRejected: rng() < 0.6,
+      };
+      if (rng() < 0.4) c.blockMs = rng() < 0.2 ? 0 : duration(rng);
+      if (rng() < 0.4) {
+        c.execEvenly = true;
+        if (rng() < 0.7) c.execEvenlyMinDelayMs = int(rng, 0, 2000);
+      }
+      return c;
+    }
+    case 'calendar-windows':
+      return randomCalendarConfig(rng);
   }
+}
+
+/** A random calendar-windows config: a few units with increasing limits. */
+export function randomCalendarConfig(rng: Rng): AlgorithmConfig {
+  const units = ['second', 'minute', 'hour', 'day', 'month', 'year'] as const;
+  const c: AlgorithmConfig = { kind: 'calendar-windows' };
+  let limit = count(rng, 1);
+  let any = false;
+  for (const u of units) {
+    if (rng() < 0.4 || (!any && u === 'year')) {
+      c[u] = limit;
+      any = true;
+      limit = Math.min(1_000_000_000, limit + int(rng, 0, 20));
+    }
+  }
+  if (rng() < 0.5) c.align = rng() < 0.5 ? 'calendar' : 'epoch';
+  if (rng() < 0.5) c.countRejected = true;
+  if (rng() < 0.5) c.counterTtl = true;
+  return c;
 }
 
 /** The time scale on which a config's decisions change: a window, an interval, a drain time. */
@@ -108,6 +143,12 @@ export function scaleMs(c: AlgorithmConfig): number {
       );
     case 'gcra':
       return Math.max(1, Math.ceil((c.periodMs * (c.burst + 1)) / c.count));
+    case 'anchored-window':
+      return Math.max(c.windowMs, c.blockMs ?? 0);
+    case 'calendar-windows': {
+      const first = calendarUnits(c)[0];
+      return first === undefined ? 1000 : UNIT_SECONDS[first.unit] * 1000;
+    }
   }
 }
 

@@ -83,13 +83,15 @@ describe('toNginx', () => {
     expect(out.ok && out.differences.join(' ')).toMatch(/evicts the least recently used/);
   });
 
-  it('says why nginx cannot express the other five kinds, without throwing', () => {
+  it('says why nginx cannot express the other kinds, without throwing', () => {
     const configs: AlgorithmConfig[] = [
       { kind: 'fixed-window', limit: 5, windowMs: 1000 },
       { kind: 'sliding-log', limit: 5, windowMs: 1000 },
       { kind: 'sliding-window-counter', limit: 5, windowMs: 1000 },
       { kind: 'token-bucket', maxTokens: 5, tokensPerFill: 1, fillIntervalMs: 1000 },
       { kind: 'gcra', count: 5, periodMs: 1000, burst: 2 },
+      { kind: 'anchored-window', limit: 5, windowMs: 1000 },
+      { kind: 'calendar-windows', second: 5 },
     ];
     expect(configs.map((c) => c.kind).sort()).toEqual(
       ALGORITHM_KINDS.filter((k) => k !== 'leaky-bucket').sort(),

@@ -1,0 +1,111 @@
+import type { AnchoredWindowInspection } from '../inspect';
+import { KeyedLimiter, decision } from '../keyed';
+import type { AnchoredWindowConfig, Decision, StateSize } from '../types';
+
+interface State {
+  /** The request that opened the window. */
+  startMs: number;
+  /** The window (or block) ends here: a request at resetAtMs or later opens a new window. */
+  resetAtMs: number;
+  /** Requests counted in this window. */
+  count: number;
+  /** A rate-limiter-flexible block has replaced the window's end. */
+  blocked: boolean;
+}
+
+/**
+ * A fixed window anchored at each key's first request.
+ *
+ * express-rate-limit 8.7.5 `source/memory-store.ts` (MemoryStore.increment): a client whose
+ * `resetTime <= now` is reset (count 0, resetTime = now + windowMs), then `totalHits++`; the
+ * middleware (`source/rate-limit.ts`) rejects when `totalHits > limit`. So the count is taken before
+ * the comparison and rejected requests count too.
+ *
+ * rate-limiter-flexible 11.4.0 `lib/component/MemoryStorage/MemoryStorage.js` (incrby): a record
+ * lives while `expiresAt − now > 0`; otherwise it is replaced by a new one expiring at
+ * now + duration. `lib/RateLimiterMemory.js` (consume): reject when consumed > points; with
+ * `blockDuration > 0`, the first such request (consumed ≤ points + 1) re-sets the record to expire
+ * at now + blockDuration; with `execEvenly`, an admitted request that is not the record's first
+ * waits ⌈msBeforeNext / (remaining + 2)⌉ ms, or consumed · execEvenlyMinDelayMs when that is less
+ * than execEvenlyMinDelayMs.
+ *
+ * A clock that goes backwards keeps the live window (both compare the stored reset time with now).
+ */
+export class AnchoredWindowLimiter extends KeyedLimiter<AnchoredWindowConfig, State> {
+  private readonly countRejected = this.config.countRejected === true;
+  private readonly blockMs = this.config.blockMs ?? 0;
+  private readonly execEvenly = this.config.execEvenly === true;
+  private readonly minDelayMs = this.config.execEvenlyMinDelayMs ?? 0;
+
+  protected decideAt(nowMs: number, key: string): Decision {
+    const { limit, windowMs } = this.config;
+    let s = this.find(key);
+    let first = false;
+    if (s === undefined) {
+      s = { startMs: nowMs, resetAtMs: nowMs + windowMs, count: 0, blocked: false };
+      this.put(key, s);
+      first = true;
+    } else if (s.resetAtMs <= nowMs) {
+      s.startMs = nowMs;
+      s.resetAtMs = nowMs + windowMs;
+      s.count = 0;
+      s.blocked = false;
+      first = true;
+    }
+    if (s.count < limit) {
+      s.count += 1;
+      const remaining = limit - s.count;
+      const untilReset = s.resetAtMs - nowMs;
+      if (this.execEvenly && !first) {
+        let delayMs = Math.ceil(untilReset / (remaining + 2));
+        if (delayMs < this.minDelayMs) delayMs = s.count * this.minDelayMs;
+        // Every further request at this instant is delayed too: none would be admitted as is.
+        if (delayMs > 0) return decision('delay', delayMs, 0, 0, limit, untilReset);
+      }
+      // With execEvenly the next request at this instant is not the window's first: it waits.
+      return decision('admit', 0, 0, this.execEvenly ? 0 : remaining, limit, untilReset);
+    }
+    // Rejected. The first reject of a window may start a block (rate-limiter-flexible).
+    if (this.countRejected) s.count += 1;
+    if (this.blockMs > 0 && !s.blocked) {
+      s.blocked = true;
+      s.resetAtMs = nowMs + this.blockMs;
+    }
+    const wait = s.resetAtMs - nowMs;
+    return decision('reject', 0, wait, 0, limit, wait);
+  }
+
+  protected inspectAt(nowMs: number, key: string, s: State | undefined): AnchoredWindowInspection {
+    const live = s !== undefined && s.resetAtMs > nowMs;
+    return {
+      kind: 'anchored-window',
+      key,
+      nowMs,
+      effectiveNowMs: nowMs,
+      seen: s !== undefined,
+      limit: this.config.limit,
+      windowMs: this.config.windowMs,
+      windowStartMs: live ? s.startMs : null,
+      resetAtMs: live ? s.resetAtMs : null,
+      count: live ? s.count : 0,
+      blocked: live ? s.blocked : false,
+    };
+  }
+
+  protected copyState(s: State): State {
+    return { ...s };
+  }
+
+  protected isIdle(s: State, nowMs: number): boolean {
+    return s.resetAtMs <= nowMs;
+  }
+
+  protected sizeOf(): StateSize {
+    // express-rate-limit's Client: { totalHits, resetTime } — two numbers.
+    return { entries: 1, bytes: 16 };
+  }
+
+  protected empty(): AnchoredWindowLimiter {
+    return new AnchoredWindowLimiter(this.config);
+  }
+}

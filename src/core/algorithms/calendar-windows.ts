@@ -1,0 +1,151 @@
+import { CALENDAR_UNITS, UNIT_SECONDS, periodOf } from '../calendar';
+import type { CalendarWindowState, CalendarWindowsInspection } from '../inspect';
+import { KeyedLimiter, decision } from '../keyed';
+import type { CalendarUnit, CalendarWindowsConfig, Decision, StateSize } from '../types';
+
+interface Counter {
+  /** Start of the period this count belongs to. */
+  startMs: number;
+  count: number;
+  /** The counter is gone from here on: its period's end, or earlier with Kong's counter TTL. */
+  expiresAtMs: number;
+}
+
+interface State {
+  /** The latest time decided at: a clock that goes backwards reasons at this time. */
+  lastMs: number;
+  /** One counter per configured unit, in the order of `units`; null until first counted. */
+  counters: (Counter | null)[];
+}
+
+interface Unit {
+  unit: CalendarUnit;
+  limit: number;
+}
+
+/** The configured units with their limits, shortest first. */
+export function calendarUnits(config: CalendarWindowsConfig): Unit[] {
+  const out: Unit[] = [];
+  for (const unit of CALENDAR_UNITS) {
+    const limit = config[unit];
+    if (limit !== undefined) out.push({ unit, limit });
+  }
+  return out;
+}
+
+/**
+ * Several fixed windows at once, each aligned to its UTC period; a request passes only if every
+ * window has room, and then counts in all of them.
+ *
+ * Kong 3.10 `kong/plugins/rate-limiting/handler.lua` (access → get_usage): for every configured
+ * period, remaining = limit − usage; any remaining ≤ 0 stops the request; only a passed request is
+ * incremented (`increment` in a timer after the check), in every period. `policies/init.lua`
+ * ("local"): the counter key carries the period's start (`kong/tools/timestamp.lua`
+ * get_timestamps: UTC second, minute, hour, day, month, year), and `shm:incr(key, 1, 0,
+ * EXPIRATION[period])` gives a new counter a TTL of the period's nominal length
+ * (`expiration.lua`: month 2,592,000 s, year 31,536,000 s) — `counterTtl`.
+ *
+ * envoyproxy/ratelimit (`src/limiter/cache_key.go`, `src/redis/fixed_cache_impl.go`): the key
+ * carries (now / divider) · divider, epoch-aligned (`src/utils/utilities.go` UnitToDivider: month
+ * 30 days, year 365 days — `align: 'epoch'`); INCRBY comes before the comparison, so over-limit
+ * hits are counted too — `countRejected` — and a request with several descriptors increments all
+ * of them (`base_limiter.go` GetResponseDescriptorStatus: over limit iff after-increase > limit).
+ */
+export class CalendarWindowsLimiter extends KeyedLimiter<CalendarWindowsConfig, State> {
+  private readonly units = calendarUnits(this.config);
+  private readonly align = this.config.align ?? 'calendar';
+  private readonly countRejected = this.config.countRejected === true;
+  private readonly ttl = this.config.counterTtl === true;
+
+  /** The live count of window i at effective time t (0 when its counter is gone or stale). */
+  private countAt(c: Counter | null | undefined, i: number, t: number): number {
+    if (c === null || c === undefined) return 0;
+    const u = this.units[i] as Unit;
+    return c.startMs === periodOf(u.unit, t, this.align)[0] && t < c.expiresAtMs ? c.count : 0;
+  }
+
+  /** Counts one hit in every window at effective time t. */
+  private countAll(s: State, t: number): void {
+    this.units.forEach((u, i) => {
+      const c = s.counters[i];
+      if (c !== null && c !== undefined && this.countAt(c, i, t) > 0) {
+        c.count += 1;
+        return;
+      }
+      const [startMs, endMs] = periodOf(u.unit, t, this.align);
+      const expiresAtMs = this.ttl ? Math.min(endMs, t + UNIT_SECONDS[u.unit] * 1000) : endMs;
+      s.counters[i] = { startMs, count: 1, expiresAtMs };
+    });
+  }
+
+  protected decideAt(nowMs: number, key: string): Decision {
+    let s = this.find(key);
+    if (s === undefined) {
+      s = { lastMs: nowMs, counters: this.units.map(() => null) };
+      this.put(key, s);
+    }
+    if (nowMs > s.lastMs) s.lastMs = nowMs;
+    const t = s.lastMs;
+    const state = s;
+    const blocked = this.units.some((u, i) => this.countAt(state.counters[i], i, t) >= u.limit);
+    if (!blocked || this.countRejected) this.countAll(s, t);
+    let remaining = Number.MAX_SAFE_INTEGER;
+    let retryAt = nowMs;
+    let resetAt = nowMs;
+    this.units.forEach((u, i) => {
+      const c = state.counters[i];
+      const n = this.countAt(c, i, t);
+      remaining = Math.min(remaining, Math.max(0, u.limit - n));
+      if (c === null || c === undefined || n === 0) return;
+      resetAt = Math.max(resetAt, c.expiresAtMs);
+      if (n >= u.limit) retryAt = Math.max(retryAt, c.expiresAtMs);
+    });
+    const limit = (this.units[0] as Unit).limit;
+    if (blocked) {
+      return decision('reject', 0, retryAt - nowMs, 0, limit, resetAt - nowMs);
+    }
+    return decision('admit', 0, 0, remaining, limit, resetAt - nowMs);
+  }
+
+  protected inspectAt(nowMs: number, key: string, s: State | undefined): CalendarWindowsInspection {
+    const t = s !== undefined && s.lastMs > nowMs ? s.lastMs : nowMs;
+    const windows: CalendarWindowState[] = this.units.map((u, i) => {
+      const c = s?.counters[i];
+      const [startMs, endMs] = periodOf(u.unit, t, this.align);
+      const count = this.countAt(c, i, t);
+      const expiresAtMs = count > 0 && c !== null && c !== undefined ? c.expiresAtMs : endMs;
+      return { unit: u.unit, limit: u.limit, startMs, endMs, count, expiresAtMs };
+    });
+    return {
+      kind: 'calendar-windows',
+      key,
+      nowMs,
+      effectiveNowMs: t,
+      seen: s !== undefined,
+      limit: (this.units[0] as Unit).limit,
+      align: this.align,
+      countRejected: this.countRejected,
+      windows,
+    };
+  }
+
+  protected copyState(s: State): State {
+    return { lastMs: s.lastMs, counters: s.counters.map((c) => (c === null ? null : { ...c })) };
+  }
+
+  protected isIdle(s: State, nowMs: number): boolean {
+    const t = Math.max(nowMs, s.lastMs);
+    return s.counters.every((c, i) => this.countAt(c, i, t) === 0);
+  }
+
+  protected sizeOf(s: State, nowMs: number): StateSize {
+    const t = Math.max(nowMs, s.lastMs);
+    const entries = s.counters.filter((c, i) => this.countAt(c, i, t) > 0).length;
+    // One shared-dict / Redis integer counter per live window.
+    return { entries, bytes: entries * 16 };
+  }
+
+  protected empty(): CalendarWindowsLimiter {
+    return new CalendarWindowsLimiter(this.config);
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * express-rate-limit and rate-limiter-flexible as the JavaScript that configures them.
+ */
+import type { AlgorithmConfig } from '../core';
+import { assertAlgorithmConfig } from '../core';
+import type { SystemExportOutcome } from './systems-types';
+
+export function toExpressRateLimit(
+  config: AlgorithmConfig,
+  standardHeaders: false | 'draft-6' | 'draft-7' | 'draft-8' = 'draft-8',
+): SystemExportOutcome {
+  const c = assertAlgorithmConfig(config);
+  if (c.kind !== 'anchored-window' || (c.blockMs ?? 0) > 0 || c.execEvenly === true) {
+    return {
+      ok: false,
+      target: 'express-rate-limit',
+      kind: c.kind,
+      reason:
+        "express-rate-limit's MemoryStore is a window anchored at each key's first hit, without block or delay: choose the express-rate-limit system to export it.",
+    };
+  }
+  const text = `import express from 'express';
+import { rateLimit } from 'express-rate-limit';
+
+const app = express();
+app.use(
+  rateLimit({
+    windowMs: ${c.windowMs}, // from each client's first hit
+    limit: ${c.limit},
+    standardHeaders: ${standardHeaders === false ? 'false' : `'${standardHeaders}'`},
+    legacyHeaders: false,
+  }),
+);
+`;
+  return {
+    ok: true,
+    target: 'express-rate-limit',
+    language: 'javascript',
+    text,
+    assumes:
+      'express-rate-limit 8.x (proven against 8.7.5) with the default MemoryStore, Node ≥ 16',
+    differences:
+      c.countRejected === true
+        ? []
+        : [
+            'express-rate-limit counts rejected hits too (remaining stays 0 until the window ends); decisions are the same.',
+          ],
+    notes: [
+      'The key is the client IP (IPv6 grouped by /56) unless you pass keyGenerator; behind a proxy set app.set("trust proxy", 1).',
+      'Each process has its own MemoryStore: N processes allow N times the limit. Use a shared store (rate-limit-redis) to share it.',
+    ],
+  };
+}
+
+export function toRateLimiterFlexible(config: AlgorithmConfig): SystemExportOutcome {
+  const c = assertAlgorithmConfig(config);
+  if (c.kind !== 'anchored-window' || c.windowMs % 1 !== 0) {
+    return {
+      ok: false,
+      target: 'rate-limiter-flexible',
+      kind: c.kind,
+      reason:
+        "RateLimiterMemory is a window anchored at each key's first consume: choose the rate-limiter-flexible system to export it.",
+    };
+  }
+  const lines = [`  points: ${c.limit},`, `  duration: ${c.windowMs / 1000}, // seconds`];
+  if ((c.blockMs ?? 0) > 0) lines.push(`  blockDuration: ${(c.blockMs ?? 0) / 1000}, // seconds`);
+  if (c.execEvenly === true) {
+    lines.push('  execEvenly: true,');
+    if (c.execEvenlyMinDelayMs !== undefined) {
+      lines.push(`  execEvenlyMinDelayMs: ${c.execEvenlyMinDelayMs},`);
+    }
+  }
+  const text = `import { RateLimiterMemory } from 'rate-limiter-flexible';
+
+const limiter = new RateLimiterMemory({
+${lines.join('\n')}
+});
+
+export async function limit(req, res, next) {
+  try {
+    const r = await limiter.consume(req.ip);
+    res.set('X-RateLimit-Remaining', String(r.remainingPoints));
+    next();
+  } catch (r) {
+    if (r instanceof Error) return next(r);
+    res.set('Retry-After', String(Math.ceil(r.msBeforeNext / 1000)));
+    res.status(429).send('Too Many Requests');
+  }
+}
+`;
+  return {
+    ok: true,
+    target: 'rate-limiter-flexible',
+    language: 'javascript',
+    text,
+    assumes: 'rate-limiter-flexible 11.x (proven against 11.4.0), RateLimiterMemory',
+    differences:
+      c.countRejected === true
+        ? []
+        : [
+            'RateLimiterMemory counts rejected consumes too; decisions are the same without a block.',
+          ],
+    notes: ['Each process has its own memory store; RateLimiterRedis shares one.'],
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * Kong `rate-limiting` plugin as declarative configuration (decK / kong.yml `_format_version: "3.0"`),
+ * field names from kong/plugins/rate-limiting/schema.lua (Kong 3.10.0).
+ */
+import { stringify } from 'yaml';
+import type { AlgorithmConfig } from '../core';
+import { assertAlgorithmConfig, calendarUnits } from '../core';
+import type { SystemExportOutcome } from './systems-types';
+
+export interface KongOptions {
+  /** schema.lua limit_by (default 'consumer'; 'ip' here since the playground keys by client). */
+  limitBy?: 'consumer' | 'credential' | 'ip' | 'service' | 'header' | 'path';
+  /** The service the plugin is attached to. Default 'my-service'. */
+  service?: string;
+}
+
+export function toKong(config: AlgorithmConfig, options: KongOptions = {}): SystemExportOutcome {
+  const c = assertAlgorithmConfig(config);
+  if (c.kind !== 'calendar-windows') {
+    return {
+      ok: false,
+      target: 'kong',
+      kind: c.kind,
+      reason:
+        "Kong's rate-limiting plugin counts per UTC second, minute, hour, day, month and year: choose the Kong system (calendar windows) to export it.",
+    };
+  }
+  const pluginConfig: Record<string, unknown> = {};
+  for (const u of calendarUnits(c)) pluginConfig[u.unit] = u.limit;
+  pluginConfig.limit_by = options.limitBy ?? 'ip';
+  pluginConfig.policy = 'local';
+  pluginConfig.error_code = 429;
+  pluginConfig.hide_client_headers = false;
+  const doc = {
+    _format_version: '3.0',
+    services: [
+      {
+        name: options.service ?? 'my-service',
+        url: 'http://upstream.example:8080',
+        plugins: [{ name: 'rate-limiting', config: pluginConfig }],
+      },
+    ],
+  };
+  const differences: string[] = [
+    'Kong increments after the access phase (in a timer): requests that arrive together are checked against the same count and can all pass (Kong #2629). The playground counts each request before the next.',
+    'policy: local keeps one counter per Kong node; behind N nodes the limit is N times higher. cluster and redis share counters but add sync lag.',
+  ];
+  if ((c.align ?? 'calendar') === 'epoch') {
+    differences.push(
+      'Kong uses UTC calendar months and years; this limiter uses 30/365-day epoch periods.',
+    );
+  }
+  if (c.countRejected === true) {
+    differences.push('Kong counts only passed requests; this limiter counts rejected ones too.');
+  }
+  if (c.counterTtl !== true && (c.month !== undefined || c.year !== undefined)) {
+    differences.push(
+      "Kong's local counters expire 30 days (month) / 365 days (year) after their first hit, which can reset a 31-day month or a leap year early; enable counter TTL to see it.",
+    );
+  }
+  return {
+    ok: true,
+    target: 'kong',
+    language: 'yaml',
+    text: stringify(doc),
+    assumes: 'Kong Gateway 3.x declarative config (_format_version 3.0); rules read in Kong 3.10.0',
+    differences,
+    notes: [
+      'Kong sends X-RateLimit-Limit-<Period>, X-RateLimit-Remaining-<Period>, RateLimit-Limit/-Remaining/-Reset and, on 429, Retry-After.',
+    ],
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * Caddy's `rate_limit` handler (github.com/mholt/caddy-ratelimit, master 5625512, v0.1.0+7),
+ * modelled on the sliding-log algorithm. ringbuffer.go: a ring of `events` timestamps per key; an
+ * event is allowed iff now − (oldest in the ring) > window, then it replaces the oldest; a refused
+ * event is not recorded; When() = oldest + window − now. handler.go rateLimitExceeded: 429 with
+ * Retry-After = the wait in seconds + 0.5, printed with no decimals (strconv 'f', 0: round half to
+ * even).
+ */
+import type { Decision } from '../core';
+import { makeResponse, standardFields } from './response';
+import type { SourceRef, SystemHeader, SystemInfo, SystemResponseOptions } from './types';
+
+export const CADDY_RATELIMIT_VERSION = 'mholt/caddy-ratelimit master 5625512 (v0.1.0+7)';
+const V = CADDY_RATELIMIT_VERSION;
+
+export const CADDY_SOURCES: readonly SourceRef[] = [
+  {
+    file: 'ringbuffer.go',
+    version: V,
+    what: 'allowed iff now − oldest > window (so an event exactly window old still counts); refused events are not logged',
+  },
+  {
+    file: 'handler.go',
+    version: V,
+    what: 'rateLimitExceeded: 429, Retry-After = FormatFloat(wait.Seconds() + 0.5, f, 0); optional jitter',
+  },
+  { file: 'caddyfile.go', version: V, what: 'zone { key, window, events }' },
+];
+
+/**
+ * Caddy's Retry-After for a wait of `waitMs`: strconv.FormatFloat(s + 0.5, 'f', 0, 64), i.e.
+ * (waitMs + 500) / 1000 rounded to the nearest whole number, ties to even.
+ */
+export function caddyRetryAfter(waitMs: number): number {
+  const n = waitMs + 500;
+  const q = Math.floor(n / 1000);
+  const r = n - q * 1000;
+  if (r > 500) return q + 1;
+  if (r < 500) return q;
+  return q % 2 === 0 ? q : q + 1;
+}
+
+export const caddy: SystemInfo = {
+  id: 'caddy',
+  name: 'Caddy rate_limit (caddy-ratelimit)',
+  version: V,
+  group: 'Proxies and gateways',
+  kind: 'sliding-log',
+  algorithms: ['sliding-log'],
+  urlName: 'caddy',
+  summary:
+    'Keeps the times of the last `events` passed requests per key in a ring; a request passes once the oldest is more than `window` old.',
+  sources: CADDY_SOURCES,
+  differences: [
+    "Caddy counts an event while now − event ≤ window; the sliding log here counts while < window, so its window is Caddy's window + 1 ms (the export subtracts it back). Decisions are then identical on a millisecond clock.",
+    'Caddy compares nanosecond times; the playground uses whole milliseconds.',
+    'jitter (a random addition to Retry-After) and the distributed mode (instances sharing state through storage) are not modelled.',
+  ],
+  params: [
+    { key: 'events', field: 'limit', help: 'Events allowed in any window.', input: 'int' },
+    {
+      key: 'window + 1 ms',
+      field: 'windowMs',
+      unit: 'ms',
+      url: 'duration',
+      help: "Caddy's window plus 1 ms (Caddy still counts an event exactly window old).",
+      input: 'int',
+    },
+  ],
+  defaultConfig: { kind: 'sliding-log', limit: 5, windowMs: 1001 },
+  derive(config) {
+    // ringbuffer.go reserves only allowed events: refused ones are not logged.
+    if (config.kind !== 'sliding-log') return config;
+    const { logRejected: _l, ...rest } = config;
+    void _l;
+    return rest;
+  },
+  standardHeadersHow:
+    'caddy-ratelimit sends only Retry-After; other headers need a header directive of your own (marked as added).',
+  response(config, decision: Decision, options: SystemResponseOptions = {}) {
+    const own: SystemHeader[] =
+      decision.outcome === 'reject'
+        ? [{ name: 'Retry-After', value: String(caddyRetryAfter(decision.retryAfterMs - 1)) }]
+        : [];
+    const added =
+      options.standardHeaders === true
+        ? standardFields(config, decision, options).filter((f) => f.name !== 'Retry-After')
+        : [];
+    return makeResponse(
+      decision.outcome === 'reject' ? 429 : 200,
+      [...own, ...added],
+      CADDY_SOURCES,
+    );
+  },
+};

@@ -1,0 +1,216 @@
+/**
+ * express-rate-limit 8.7.5 with its default MemoryStore, modelled on the anchored-window algorithm.
+ * Every rule below cites the package's source as published on npm (dist/index.cjs is built from
+ * the repository's `source/` files named here).
+ */
+import { sha256 } from '@noble/hashes/sha2.js';
+import type { AnchoredWindowConfig, Decision } from '../core';
+import { civilFromDays, floorDiv } from '../core';
+import { makeResponse } from './response';
+import type {
+  SourceRef,
+  SystemHeader,
+  SystemInfo,
+  SystemResponse,
+  SystemResponseOptions,
+} from './types';
+
+/** A header the system sends itself. */
+const sent = (name: string, value: string | number): SystemHeader => ({
+  name,
+  value: String(value),
+});
+
+export const EXPRESS_RATE_LIMIT_VERSION = 'express-rate-limit 8.7.5';
+
+const V = EXPRESS_RATE_LIMIT_VERSION;
+export const EXPRESS_RATE_LIMIT_SOURCES: readonly SourceRef[] = [
+  {
+    file: 'source/memory-store.ts',
+    version: V,
+    what: 'increment(): a client whose resetTime ≤ now restarts (0 hits, resetTime = now + windowMs), then totalHits++',
+  },
+  {
+    file: 'source/rate-limit.ts',
+    version: V,
+    what: 'defaults (windowMs 60000, limit 5, statusCode 429, legacyHeaders true, standardHeaders false → true = draft-6); reject iff totalHits > limit; remaining = max(limit − totalHits, 0)',
+  },
+  {
+    file: 'source/headers.ts',
+    version: V,
+    what: 'X-RateLimit-*, draft-6/7/8 RateLimit headers, Retry-After = ⌈(resetTime − now)/1000⌉',
+  },
+];
+
+/** express-rate-limit's own options (those that change decisions or headers). */
+export interface ExpressRateLimitOptions {
+  /** `windowMs` (default 60000). */
+  windowMs: number;
+  /** `limit` (alias `max`; default 5). */
+  limit: number;
+  /** `standardHeaders`: false (default), 'draft-6' (also `true`), 'draft-7' or 'draft-8'. */
+  standardHeaders: false | 'draft-6' | 'draft-7' | 'draft-8';
+  /** `legacyHeaders` (default true): X-RateLimit-Limit / -Remaining / -Reset and Date. */
+  legacyHeaders: boolean;
+  /** `statusCode` (default 429). */
+  statusCode: number;
+}
+
+export const EXPRESS_RATE_LIMIT_DEFAULTS: ExpressRateLimitOptions = {
+  windowMs: 60_000,
+  limit: 5,
+  standardHeaders: false,
+  legacyHeaders: true,
+  statusCode: 429,
+};
+
+/** The core config: a window anchored at each key's first hit, counting rejected hits too. */
+export function expressRateLimitConfig(o: ExpressRateLimitOptions): AnchoredWindowConfig {
+  return { kind: 'anchored-window', limit: o.limit, windowMs: o.windowMs, countRejected: true };
+}
+
+const DAYS = ['Thu', 'Fri', 'Sat', 'Sun', 'Mon', 'Tue', 'Wed'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const two = (n: number): string => String(n).padStart(2, '0');
+
+/**
+ * An IMF-fixdate (RFC 9110 §5.6.7), as Date.prototype.toUTCString writes it, from ms since the
+ * epoch without reading a clock ("Thu, 01 Jan 1970 00:00:00 GMT"; 1970-01-01 was a Thursday).
+ */
+export function httpDate(ms: number): string {
+  const days = floorDiv(ms, 86_400_000);
+  const [y, m, d] = civilFromDays(days);
+  const sec = floorDiv(ms - days * 86_400_000, 1000);
+  const dow = DAYS[((days % 7) + 7) % 7] as string;
+  const year = y < 0 ? `-${String(-y).padStart(6, '0')}` : String(y).padStart(4, '0');
+  return `${dow}, ${two(d)} ${MONTHS[m - 1] as string} ${year} ${two(Math.floor(sec / 3600))}:${two(Math.floor(sec / 60) % 60)}:${two(sec % 60)} GMT`;
+}
+
+/** The draft-8 policy name: source/rate-limit.ts `identifier` default, `${limit}-in-${duration}`. */
+export function expressIdentifier(limit: number, windowMs: number): string {
+  const seconds = windowMs / 1e3;
+  const minutes = windowMs / (1e3 * 60);
+  const hours = windowMs / (1e3 * 60 * 60);
+  const days = windowMs / (1e3 * 60 * 60 * 24);
+  let duration: string;
+  if (seconds < 60) duration = `${seconds}sec`;
+  else if (minutes < 60) duration = `${minutes}min`;
+  else if (hours < 24) duration = `${hours}hr${hours > 1 ? 's' : ''}`;
+  else duration = `${days}day${days > 1 ? 's' : ''}`;
+  return `${limit}-in-${duration}`;
+}
+
+/** source/headers.ts getPartitionKey: base64 of the first 12 hex digits of sha256(key). */
+export function expressPartitionKey(key: string): string {
+  const digest = sha256(new TextEncoder().encode(key));
+  const hex = Array.from(digest.slice(0, 6), (b) => b.toString(16).padStart(2, '0')).join('');
+  return btoa(hex);
+}
+
+/**
+ * The headers and status express-rate-limit sends for `decision`, made at `nowMs` (ms since the
+ * epoch: X-RateLimit-Reset and Date are absolute) for `key`. The order is the order of its
+ * `setHeader` calls (source/rate-limit.ts): legacy, then standard, then Retry-After on a reject.
+ */
+export function expressRateLimitResponse(
+  o: ExpressRateLimitOptions,
+  decision: Decision,
+  nowMs: number,
+  key: string,
+): SystemResponse {
+  const fields: SystemHeader[] = [];
+  const limit = o.limit;
+  const remaining = decision.remaining;
+  const resetAtMs = nowMs + decision.resetMs;
+  // getResetSeconds: max(0, ⌈(resetTime − now) / 1000⌉).
+  const resetSeconds = Math.max(0, Math.ceil(decision.resetMs / 1e3));
+  const windowSeconds = Math.ceil(o.windowMs / 1e3);
+  if (o.legacyHeaders) {
+    fields.push(
+      sent('X-RateLimit-Limit', limit),
+      sent('X-RateLimit-Remaining', remaining),
+      sent('Date', httpDate(nowMs)),
+      sent('X-RateLimit-Reset', Math.ceil(resetAtMs / 1e3)),
+    );
+  }
+  if (o.standardHeaders === 'draft-6') {
+    fields.push(
+      sent('RateLimit-Policy', `${limit};w=${windowSeconds}`),
+      sent('RateLimit-Limit', limit),
+      sent('RateLimit-Remaining', remaining),
+      sent('RateLimit-Reset', resetSeconds),
+    );
+  } else if (o.standardHeaders === 'draft-7') {
+    fields.push(
+      sent('RateLimit-Policy', `${limit};w=${windowSeconds}`),
+      sent('RateLimit', `limit=${limit}, remaining=${remaining}, reset=${resetSeconds}`),
+    );
+  } else if (o.standardHeaders === 'draft-8') {
+    const name = expressIdentifier(limit, o.windowMs);
+    fields.push(
+      sent('RateLimit', `"${name}"; r=${remaining}; t=${resetSeconds}`),
+      sent(
+        'RateLimit-Policy',
+        `"${name}"; q=${limit}; w=${windowSeconds}; pk=:${expressPartitionKey(key)}:`,
+      ),
+    );
+  }
+  const rejected = decision.outcome === 'reject';
+  if (rejected && (o.legacyHeaders || o.standardHeaders !== false)) {
+    fields.push(sent('Retry-After', resetSeconds));
+  }
+  return makeResponse(rejected ? o.statusCode : 200, fields, EXPRESS_RATE_LIMIT_SOURCES);
+}
+
+/** express-rate-limit's own options beyond the algorithm's (the playground uses the defaults). */
+export interface ExpressResponseOptions extends SystemResponseOptions {
+  express?: Partial<ExpressRateLimitOptions>;
+}
+
+export const expressRateLimit: SystemInfo = {
+  id: 'express-rate-limit',
+  name: 'express-rate-limit (MemoryStore)',
+  version: V,
+  group: 'Redis and app libraries',
+  kind: 'anchored-window',
+  algorithms: ['anchored-window'],
+  urlName: 'express-rate-limit',
+  summary:
+    "Counts every hit (rejected ones too) in a window that starts at the key's first hit and lasts windowMs; rejects above limit.",
+  sources: EXPRESS_RATE_LIMIT_SOURCES,
+  differences: [
+    'Only the default MemoryStore is modelled; other stores (Redis, Memcached …) keep their own windows.',
+    'skip, skipFailedRequests and skipSuccessfulRequests (which decrement after the response) are not modelled.',
+    'A key is keyed by what keyGenerator returns (by default the IP, IPv6 grouped by /56); here by the simulated client key.',
+  ],
+  params: [
+    {
+      key: 'limit',
+      field: 'limit',
+      help: 'Hits allowed per window (alias max; default 5).',
+      input: 'int',
+    },
+    {
+      key: 'windowMs',
+      field: 'windowMs',
+      unit: 'ms',
+      url: 'duration',
+      help: "Window length from the key's first hit (default 60000).",
+      input: 'int',
+    },
+  ],
+  defaultConfig: { kind: 'anchored-window', limit: 5, windowMs: 60_000, countRejected: true },
+  derive(config) {
+    // express-rate-limit always counts a hit before comparing (source/memory-store.ts increment).
+    return config.kind === 'anchored-window' ? { ...config, countRejected: true } : config;
+  },
+  standardHeadersHow:
+    "rateLimit({ standardHeaders: 'draft-6' | 'draft-7' | 'draft-8' }) (true means draft-6); the library then sends them itself, with Retry-After on a 429.",
+  response(config, decision, options: ExpressResponseOptions = {}) {
+    const base =
+      config.kind === 'anchored-window' ? { windowMs: config.windowMs, limit: config.limit } : {};
+    const std = options.standardHeaders === true ? { standardHeaders: 'draft-6' as const } : {};
+    const o = { ...EXPRESS_RATE_LIMIT_DEFAULTS, ...base, ...std, ...options.express };
+    return expressRateLimitResponse(o, decision, options.nowMs ?? 0, options.key ?? 'default');
+  },
+};

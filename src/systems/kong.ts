@@ -1,0 +1,160 @@
+/**
+ * Kong Gateway's `rate-limiting` plugin (Kong 3.10.0, master 22246ef), `local` policy, modelled on
+ * the calendar-windows algorithm. Sources: kong/plugins/rate-limiting/handler.lua (access: usage of
+ * every configured period, stop when any remaining ≤ 0, headers, increment after the check),
+ * policies/init.lua ("local": shm counter per period start, `shm:incr(key, 1, 0,
+ * EXPIRATION[period])`), expiration.lua (nominal period lengths), schema.lua (defaults:
+ * limit_by consumer, policy local, error_code 429, hide_client_headers false),
+ * kong/tools/timestamp.lua (get_timestamps: UTC period starts).
+ */
+import type { CalendarUnit, Decision } from '../core';
+import { UNIT_SECONDS, calendarUnits, periodOf } from '../core';
+import { makeResponse } from './response';
+import type {
+  SourceRef,
+  SystemHeader,
+  SystemInfo,
+  SystemParam,
+  SystemResponseOptions,
+} from './types';
+
+export const KONG_VERSION = 'Kong 3.10.0 (master 22246ef)';
+const V = KONG_VERSION;
+
+export const KONG_SOURCES: readonly SourceRef[] = [
+  {
+    file: 'kong/plugins/rate-limiting/handler.lua',
+    version: V,
+    what: 'stop when any period has limit − usage ≤ 0; RateLimit-* from the period with the least remaining (ties: the longer); X-RateLimit-*-<Period>; Retry-After = reset; increment only passed requests',
+  },
+  {
+    file: 'kong/plugins/rate-limiting/policies/init.lua',
+    version: V,
+    what: "local policy: one shm counter per period start, created with a TTL of the period's nominal length",
+  },
+  {
+    file: 'kong/plugins/rate-limiting/expiration.lua',
+    version: V,
+    what: 'second 1, minute 60, hour 3600, day 86400, month 2592000, year 31536000 (seconds)',
+  },
+  { file: 'kong/tools/timestamp.lua', version: V, what: 'UTC starts of second … year' },
+  {
+    file: 'kong/plugins/rate-limiting/schema.lua',
+    version: V,
+    what: 'defaults: error_code 429, error_message "API rate limit exceeded", limit_by consumer, policy local',
+  },
+];
+
+const PERIOD_NAME: Readonly<Record<CalendarUnit, string>> = {
+  second: 'Second',
+  minute: 'Minute',
+  hour: 'Hour',
+  day: 'Day',
+  month: 'Month',
+  year: 'Year',
+};
+
+/**
+ * Kong's headers for one request at `nowMs` (Kong reads ngx.time(): whole seconds) from the
+ * per-period usage before it (`before`, the key's state just before the decision).
+ */
+export function kongHeaders(
+  units: ReadonlyArray<{ unit: CalendarUnit; limit: number }>,
+  usage: ReadonlyMap<CalendarUnit, number>,
+  nowMs: number,
+): { stop: boolean; fields: SystemHeader[] } {
+  const now = Math.floor(nowMs / 1000) * 1000; // handler.lua: time() * 1000
+  const remainingBefore = units.map((u) => u.limit - (usage.get(u.unit) ?? 0));
+  const stop = remainingBefore.some((r) => r <= 0);
+  const fields: SystemHeader[] = [];
+  let best: { limit: number; window: number; remaining: number; reset: number } | undefined;
+  units.forEach((u, i) => {
+    let remaining = remainingBefore[i] as number;
+    // handler.lua: the stopping period (or every period when nothing stops) counts this request.
+    if (!stop || remaining <= 0) remaining -= 1;
+    remaining = Math.max(0, remaining);
+    const window = UNIT_SECONDS[u.unit];
+    if (
+      best === undefined ||
+      remaining < best.remaining ||
+      (remaining === best.remaining && window > best.window)
+    ) {
+      const start = periodOf(u.unit, now, 'calendar')[0];
+      const reset = Math.max(1, window - Math.floor((now - start) / 1000));
+      best = { limit: u.limit, window, remaining, reset };
+    }
+    fields.push(
+      { name: `X-RateLimit-Limit-${PERIOD_NAME[u.unit]}`, value: String(u.limit) },
+      { name: `X-RateLimit-Remaining-${PERIOD_NAME[u.unit]}`, value: String(remaining) },
+    );
+  });
+  if (best !== undefined) {
+    fields.push(
+      { name: 'RateLimit-Limit', value: String(best.limit) },
+      { name: 'RateLimit-Remaining', value: String(best.remaining) },
+      { name: 'RateLimit-Reset', value: String(best.reset) },
+    );
+    if (stop) fields.push({ name: 'Retry-After', value: String(best.reset) });
+  }
+  return { stop, fields };
+}
+
+const LIMIT_PARAMS: readonly SystemParam[] = (
+  ['second', 'minute', 'hour', 'day', 'month', 'year'] as const
+).map((unit) => ({
+  key: unit,
+  field: unit,
+  help: `Requests per ${unit === 'month' || unit === 'year' ? `calendar ${unit} (UTC)` : unit}; empty: no ${unit} limit.`,
+  input: 'int',
+  optional: { placeholder: '—' },
+}));
+
+export const kong: SystemInfo = {
+  id: 'kong',
+  name: 'Kong rate-limiting plugin (local policy)',
+  version: V,
+  group: 'Proxies and gateways',
+  kind: 'calendar-windows',
+  algorithms: ['calendar-windows'],
+  urlName: 'kong',
+  summary:
+    'Counts passed requests per UTC second, minute, hour, day, month and year at once; a request passes only while every configured period has room.',
+  sources: KONG_SOURCES,
+  differences: [
+    'Kong increments in a timer after the access phase, so requests that arrive together on one worker are all checked against the same count (Kong #2629); here each request sees the ones before it. The cluster and redis policies add more lag (sync_rate) across nodes and are not modelled.',
+    'The local policy keeps one counter per Kong node (nginx shared dict): N nodes allow N times the limit.',
+    'limit_by picks the key (consumer, credential, ip, service, header, path); here the simulated client key. fault_tolerant and hide_client_headers are not modelled.',
+    "RateLimit-Reset uses each period's nominal length (a month is 30 days), as Kong does, so near the end of a 31-day month it is not the time to the reset.",
+  ],
+  params: [
+    ...LIMIT_PARAMS,
+    {
+      key: 'counter_ttl',
+      field: 'counterTtl',
+      help: "Local policy: a counter is created with the period's nominal TTL (month 30 d, year 365 d), so it can vanish before a 31-day month or a leap year ends.",
+      input: 'bool',
+      absentMeans: 'false',
+    },
+  ],
+  defaultConfig: { kind: 'calendar-windows', minute: 5, hour: 100, counterTtl: true },
+  derive(config) {
+    // Kong counts only passed requests, in UTC calendar periods (handler.lua, timestamp.lua).
+    if (config.kind !== 'calendar-windows') return config;
+    const { countRejected: _c, align: _a, ...rest } = config;
+    void _c;
+    void _a;
+    return rest;
+  },
+  standardHeadersHow:
+    'Kong sends RateLimit-Limit/-Remaining/-Reset and X-RateLimit-*-<Period> itself (unless hide_client_headers), and Retry-After on a 429.',
+  response(config, decision: Decision, options: SystemResponseOptions = {}) {
+    const units = config.kind === 'calendar-windows' ? calendarUnits(config) : [];
+    const before = options.before;
+    const usage = new Map<CalendarUnit, number>();
+    if (before !== undefined && before.kind === 'calendar-windows') {
+      for (const w of before.windows) usage.set(w.unit, w.count);
+    }
+    const { fields } = kongHeaders(units, usage, options.nowMs ?? 0);
+    return makeResponse(decision.outcome === 'reject' ? 429 : 200, fields, KONG_SOURCES);
+  },
+};

@@ -1,0 +1,160 @@
+/**
+ * rate-limiter-flexible 11.4.0 `RateLimiterMemory`, modelled on the anchored-window algorithm.
+ * The library answers a Promise, not an HTTP response: the status and headers below are the ones
+ * its README suggests ("You may want to set HTTP headers"), so every header is marked as added.
+ */
+import type { AnchoredWindowConfig, Decision } from '../core';
+import { makeResponse } from './response';
+import type { SourceRef, SystemHeader, SystemInfo, SystemResponseOptions } from './types';
+
+export const RATE_LIMITER_FLEXIBLE_VERSION = 'rate-limiter-flexible 11.4.0';
+const V = RATE_LIMITER_FLEXIBLE_VERSION;
+
+export const RATE_LIMITER_FLEXIBLE_SOURCES: readonly SourceRef[] = [
+  {
+    file: 'lib/component/MemoryStorage/MemoryStorage.js',
+    version: V,
+    what: 'incrby(): a record lives while expiresAt − now > 0, else a new one expires at now + duration; the value is incremented before any check',
+  },
+  {
+    file: 'lib/RateLimiterMemory.js',
+    version: V,
+    what: 'consume(): reject when consumed > points; blockDuration re-sets the record on the first such request; execEvenly delays ⌈msBeforeNext / (remaining + 2)⌉ or consumed · execEvenlyMinDelayMs',
+  },
+  {
+    file: 'lib/RateLimiterAbstract.js',
+    version: V,
+    what: 'defaults: points 4, duration 1 s, blockDuration 0, execEvenly false, execEvenlyMinDelayMs ⌈duration·1000 / points⌉',
+  },
+  {
+    file: 'README.md',
+    version: V,
+    what: 'the suggested HTTP headers (Retry-After, X-RateLimit-*)',
+  },
+];
+
+/** RateLimiterMemory's options, in its own units (seconds). */
+export interface RateLimiterFlexibleOptions {
+  /** `points` per duration (default 4). */
+  points: number;
+  /** `duration` in seconds (default 1); whole milliseconds here. */
+  durationMs: number;
+  /** `blockDuration` in seconds (default 0 = no block); whole milliseconds here. */
+  blockDurationMs: number;
+  /** `execEvenly` (default false). */
+  execEvenly: boolean;
+  /** `execEvenlyMinDelayMs` (default ⌈duration·1000 / points⌉). */
+  execEvenlyMinDelayMs?: number;
+}
+
+export const RATE_LIMITER_FLEXIBLE_DEFAULTS: RateLimiterFlexibleOptions = {
+  points: 4,
+  durationMs: 1000,
+  blockDurationMs: 0,
+  execEvenly: false,
+};
+
+/** The core config for `o`. */
+export function rateLimiterFlexibleConfig(o: RateLimiterFlexibleOptions): AnchoredWindowConfig {
+  const c: AnchoredWindowConfig = {
+    kind: 'anchored-window',
+    limit: o.points,
+    windowMs: o.durationMs,
+    countRejected: true,
+  };
+  if (o.blockDurationMs > 0) c.blockMs = o.blockDurationMs;
+  if (o.execEvenly) {
+    c.execEvenly = true;
+    // RateLimiterAbstract._getExecEvenlyMinDelayMsDefault: ⌈msDuration / points⌉.
+    c.execEvenlyMinDelayMs = o.execEvenlyMinDelayMs ?? Math.ceil(o.durationMs / o.points);
+  }
+  return c;
+}
+
+export const rateLimiterFlexible: SystemInfo = {
+  id: 'rate-limiter-flexible',
+  name: 'rate-limiter-flexible RateLimiterMemory',
+  version: V,
+  group: 'Redis and app libraries',
+  kind: 'anchored-window',
+  algorithms: ['anchored-window'],
+  urlName: 'rate-limiter-flexible',
+  summary:
+    "Consumes a point per request (rejected ones too) in a window that starts at the key's first request; blockDuration blocks after the first reject; execEvenly delays.",
+  params: [
+    { key: 'points', field: 'limit', help: 'Points per duration (default 4).', input: 'int' },
+    {
+      key: 'duration',
+      field: 'windowMs',
+      unit: 'ms',
+      url: 'duration',
+      help: "Window length from the key's first consume (default 1 s).",
+      input: 'int',
+    },
+    {
+      key: 'blockDuration',
+      field: 'blockMs',
+      unit: 'ms',
+      url: 'duration',
+      help: 'The first consume over the points blocks the key this long (default 0: no block).',
+      input: 'int',
+      optional: { placeholder: '0' },
+    },
+    {
+      key: 'execEvenly',
+      field: 'execEvenly',
+      help: 'Delay each pass to spread the points over the rest of the window.',
+      input: 'bool',
+      absentMeans: 'false',
+    },
+    {
+      key: 'execEvenlyMinDelayMs',
+      field: 'execEvenlyMinDelayMs',
+      unit: 'ms',
+      url: 'duration',
+      help: 'Shortest execEvenly delay (library default ⌈duration / points⌉).',
+      input: 'int',
+      optional: { placeholder: '0' },
+    },
+  ],
+  defaultConfig: { kind: 'anchored-window', limit: 4, windowMs: 1000, countRejected: true },
+  derive(config) {
+    // MemoryStorage.incrby counts before consume() compares (lib/RateLimiterMemory.js).
+    return config.kind === 'anchored-window' ? { ...config, countRejected: true } : config;
+  },
+  standardHeadersHow:
+    "The application sets them from the RateLimiterRes it gets (the README's example); they are marked as added.",
+  sources: RATE_LIMITER_FLEXIBLE_SOURCES,
+  differences: [
+    'Only RateLimiterMemory is modelled (RateLimiterRedis and the other stores share the rules but not the clock).',
+    'duration 0 (never expires), points 0, penalty/reward/block/set calls and consume with more than 1 point are not modelled.',
+    "The library sends no HTTP response; the headers shown are the README's suggestion and are marked as added.",
+  ],
+  response(config, decision: Decision, options: SystemResponseOptions = {}) {
+    const now = options.nowMs ?? 0;
+    const limit = config.kind === 'anchored-window' ? config.limit : decision.limit;
+    // msBeforeNext: on a reject the wait; on a pass the time left in the window (after a delay).
+    const msBeforeNext =
+      decision.outcome === 'reject'
+        ? decision.retryAfterMs
+        : Math.max(decision.resetMs - decision.delayMs, 0);
+    const fields: SystemHeader[] = [];
+    if (decision.outcome === 'reject') {
+      fields.push({ name: 'Retry-After', value: String(msBeforeNext / 1000), added: true });
+    }
+    fields.push(
+      { name: 'X-RateLimit-Limit', value: String(limit), added: true },
+      { name: 'X-RateLimit-Remaining', value: String(decision.remaining), added: true },
+      {
+        name: 'X-RateLimit-Reset',
+        value: String(Math.ceil((now + msBeforeNext) / 1000)),
+        added: true,
+      },
+    );
+    return makeResponse(
+      decision.outcome === 'reject' ? 429 : 200,
+      fields,
+      RATE_LIMITER_FLEXIBLE_SOURCES,
+    );
+  },
+};

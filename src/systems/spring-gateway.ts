@@ -1,0 +1,95 @@
+/**
+ * Spring Cloud Gateway's `RedisRateLimiter` (spring-cloud-gateway 5.0.3+, master 5227205),
+ * modelled on the token-bucket algorithm with interval refill. Its script
+ * (spring-cloud-gateway-server-webflux/src/main/resources/META-INF/scripts/request_rate_limiter.lua)
+ * reads `now` from Redis TIME in whole seconds (RedisRateLimiter.java passes an empty now), refills
+ * delta · rate tokens for the whole seconds elapsed, capped at capacity, and takes `requested`
+ * tokens when there are enough. So tokens arrive `replenishRate` at a time at every whole second
+ * since the epoch: the interval token bucket with fill_interval = 1 s.
+ */
+import type { Decision } from '../core';
+import { makeResponse } from './response';
+import type { SourceRef, SystemHeader, SystemInfo, SystemResponseOptions } from './types';
+
+export const SPRING_GATEWAY_VERSION = 'spring-cloud-gateway 5.0.3+ (master 5227205)';
+const V = SPRING_GATEWAY_VERSION;
+const SCRIPT =
+  'spring-cloud-gateway-server-webflux/src/main/resources/META-INF/scripts/request_rate_limiter.lua';
+
+export const SPRING_SOURCES: readonly SourceRef[] = [
+  {
+    file: SCRIPT,
+    version: V,
+    what: 'now = TIME seconds; filled = min(capacity, last + (now − last_refreshed) · rate); allowed iff filled ≥ requested; keys expire after ⌊2 · capacity / rate⌋ s and are not written at all when that is 0',
+  },
+  {
+    file: 'spring-cloud-gateway-server-webflux/src/main/java/org/springframework/cloud/gateway/filter/ratelimit/RedisRateLimiter.java',
+    version: V,
+    what: 'args (replenishRate, burstCapacity, "", requestedTokens); X-RateLimit-Remaining / -Replenish-Rate / -Burst-Capacity / -Requested-Tokens',
+  },
+];
+
+/** Spring's key TTL: ⌊2 · burstCapacity / replenishRate⌋ s; 0 means the script stores nothing. */
+export function springTtlSeconds(replenishRate: number, burstCapacity: number): number {
+  return Math.floor((2 * burstCapacity) / replenishRate);
+}
+
+export const springGateway: SystemInfo = {
+  id: 'spring-gateway',
+  name: 'Spring Cloud Gateway RedisRateLimiter',
+  version: V,
+  group: 'Redis and app libraries',
+  kind: 'token-bucket',
+  algorithms: ['token-bucket'],
+  urlName: 'spring-gateway',
+  summary:
+    'A Redis token bucket of burstCapacity tokens, refilled replenishRate tokens at every whole second (Redis TIME); each request takes requestedTokens.',
+  sources: SPRING_SOURCES,
+  differences: [
+    'requestedTokens other than 1 is not modelled (the playground takes one token per request).',
+    'When ⌊2 · burstCapacity / replenishRate⌋ = 0 (burstCapacity < replenishRate / 2) the script stores no state and lets every request through; the model still limits (the export warns).',
+    "On a Redis error the filter allows the request (remaining -1); Redis's own key expiry runs on real time and cannot change a decision otherwise (the bucket is full again by then).",
+  ],
+  params: [
+    {
+      key: 'replenishRate',
+      field: 'tokensPerFill',
+      help: 'Tokens added at every whole second.',
+      input: 'int',
+    },
+    {
+      key: 'burstCapacity',
+      field: 'maxTokens',
+      help: 'Bucket size: the most requests passed in one second.',
+      input: 'int',
+    },
+  ],
+  defaultConfig: {
+    kind: 'token-bucket',
+    maxTokens: 10,
+    tokensPerFill: 5,
+    fillIntervalMs: 1000,
+    refill: 'interval',
+  },
+  derive(config) {
+    // request_rate_limiter.lua: whole seconds of Redis TIME, so one fill of `rate` per second.
+    if (config.kind !== 'token-bucket') return config;
+    const { maxDelayMs: _d, ...rest } = config;
+    void _d;
+    return { ...rest, fillIntervalMs: 1000, refill: 'interval' };
+  },
+  standardHeadersHow:
+    'RedisRateLimiter sends its own X-RateLimit-* headers (includeHeaders, default true); no IETF headers.',
+  response(config, decision: Decision, _options: SystemResponseOptions = {}) {
+    void _options;
+    const rate = config.kind === 'token-bucket' ? config.tokensPerFill : 0;
+    const burst = config.kind === 'token-bucket' ? config.maxTokens : 0;
+    const fields: SystemHeader[] = [
+      { name: 'X-RateLimit-Remaining', value: String(decision.remaining) },
+      { name: 'X-RateLimit-Replenish-Rate', value: String(rate) },
+      { name: 'X-RateLimit-Burst-Capacity', value: String(burst) },
+      { name: 'X-RateLimit-Requested-Tokens', value: '1' },
+    ];
+    return makeResponse(decision.outcome === 'reject' ? 429 : 200, fields, SPRING_SOURCES);
+  },
+};

@@ -1,0 +1,132 @@
+/**
+ * Proof for the Envoy global rate limit model: the Redis commands envoyproxy/ratelimit's Redis
+ * backend issues (src/redis/fixed_cache_impl.go DoLimit: for every descriptor INCRBY
+ * <domain>_<descriptor>_<(now / divider) · divider> <hits> and EXPIRE <divider>; OVER_LIMIT iff the
+ * count after the increment > requests_per_unit, src/limiter/base_limiter.go), replayed on a real
+ * redis-server, against the calendar-windows core config the system model derives (align epoch,
+ * rejected hits counted). Every decision and every counter value is compared.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AlgorithmConfig, CalendarWindowsInspection } from '../../src/core';
+import { UNIT_SECONDS, calendarUnits, createLimiter } from '../../src/core';
+import { envoyGlobal } from '../../src/systems/envoy-global';
+import { int, seeded } from '../export/gen';
+import type { Server } from '../export/servers';
+import { findBinary, freePort, loudSkip, startServer } from '../export/servers';
+
+const REDIS = findBinary('redis-server');
+if (REDIS === undefined)
+  loudSkip(
+    'the Envoy global rate limit Redis proof (tests/systems/envoy-global.redis.server.test.ts)',
+    'redis-server',
+  );
+
+describe.skipIf(REDIS === undefined)(
+  'envoyproxy/ratelimit Redis commands on a real redis-server = model',
+  () => {
+    let server: Server | undefined;
+    let dir = '';
+    let client: ReturnType<typeof createClient>;
+
+    beforeAll(async () => {
+      dir = mkdtempSync(path.join(tmpdir(), 'rll-envoy-global-'));
+      const port = await freePort();
+      server = await startServer(
+        REDIS as string,
+        [
+          '--bind',
+          '127.0.0.1',
+          '--port',
+          String(port),
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--dir',
+          dir,
+        ],
+        port,
+      );
+      client = createClient({ socket: { host: '127.0.0.1', port, connectTimeout: 5000 } });
+      client.on('error', () => {});
+      await client.connect();
+    }, 20_000);
+
+    afterAll(async () => {
+      try {
+        if (client?.isOpen) await client.close();
+      } finally {
+        await server?.stop();
+        if (dir !== '') rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('every decision and counter equals the model over seeded traces', async () => {
+      const rng = seeded(13_005);
+      let compared = 0;
+      let rejects = 0;
+      for (let run = 0; run < 40; run++) {
+        const units = (['second', 'minute', 'hour', 'day'] as const).filter(() => rng() < 0.5);
+        if (units.length === 0) units.push('minute');
+        let limit = int(rng, 1, 6);
+        const user: AlgorithmConfig = { kind: 'calendar-windows' };
+        for (const u of units) {
+          user[u] = limit;
+          limit += int(rng, 0, 10);
+        }
+        const config = envoyGlobal.derive?.(user) ?? user;
+        const model = createLimiter(config);
+        expect(config).toMatchObject({ align: 'epoch', countRejected: true });
+        const list = config.kind === 'calendar-windows' ? calendarUnits(config) : [];
+        let sec = [0, 1_700_000_000, int(rng, 1, 2e9)][int(rng, 0, 2)] as number;
+        for (let i = 0; i < 60; i++) {
+          const r = rng();
+          sec +=
+            r < 0.5
+              ? 0
+              : r < 0.8
+                ? int(rng, 1, 3)
+                : r < 0.95
+                  ? int(rng, 50, 70)
+                  : int(rng, 3000, 90_000);
+          const nowMs = sec * 1000 + int(rng, 0, 999);
+          const key = rng() < 0.8 ? 'alice' : 'bob';
+          // fixed_cache_impl.go: every descriptor is incremented, then each is compared.
+          let over = false;
+          const counts: number[] = [];
+          for (const u of list) {
+            const divider = UNIT_SECONDS[u.unit];
+            const redisKey = `run${run}_${key}_${u.unit}_${Math.floor(sec / divider) * divider}`;
+            const n = await client.incrBy(redisKey, 1);
+            await client.expire(redisKey, divider);
+            counts.push(n);
+            if (n > u.limit) over = true;
+          }
+          const d = model.decide(nowMs, key);
+          const ins = model.inspect(nowMs, key) as CalendarWindowsInspection;
+          expect({
+            nowMs,
+            key,
+            outcome: d.outcome,
+            counts: ins.windows.map((w) => w.count),
+          }).toEqual({
+            nowMs,
+            key,
+            outcome: over ? 'reject' : 'admit',
+            counts,
+          });
+          compared += 1;
+          if (over) rejects += 1;
+        }
+      }
+      console.info(
+        `envoyproxy/ratelimit Redis commands vs model: ${compared} decisions compared, ${rejects} over limit, 0 disagreements`,
+      );
+      expect(rejects).toBeGreaterThan(100);
+    }, 120_000);
+  },
+);

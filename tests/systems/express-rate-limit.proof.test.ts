@@ -1,0 +1,165 @@
+/**
+ * Proof: the express-rate-limit model (src/systems/express-rate-limit.ts on the core's
+ * anchored-window) against the real express-rate-limit 8.7.5 middleware with its MemoryStore,
+ * driven request by request on a fake clock (vi.useFakeTimers: Date and the store's setInterval).
+ * Every decision is compared — passed or 429 — and every header, value and order, including Date,
+ * X-RateLimit-Reset (absolute) and the draft-8 partition key.
+ */
+import * as erl from 'express-rate-limit';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createLimiter } from '../../src/core';
+import type { ExpressRateLimitOptions } from '../../src/systems/express-rate-limit';
+import {
+  expressRateLimitConfig,
+  expressRateLimitResponse,
+} from '../../src/systems/express-rate-limit';
+import { int, seeded } from '../export/gen';
+import type { Rng } from '../export/gen';
+
+/** The middleware, typed here: the package's own types need @types/express, not installed. */
+type Middleware = (req: unknown, res: unknown, next: () => void) => Promise<void>;
+const rateLimit = (erl as unknown as { rateLimit: (o: Record<string, unknown>) => Middleware })
+  .rateLimit;
+
+interface FakeResponse {
+  statusCode: number;
+  headersSent: boolean;
+  writableEnded: boolean;
+  headers: Array<[string, string]>;
+  setHeader(name: string, value: string): void;
+  append(name: string, value: string): void;
+  status(code: number): FakeResponse;
+  send(body: string): void;
+  on(): void;
+}
+
+function fakeResponse(): FakeResponse {
+  const res: FakeResponse = {
+    statusCode: 200,
+    headersSent: false,
+    writableEnded: false,
+    headers: [],
+    setHeader(name, value) {
+      const at = res.headers.findIndex(([n]) => n.toLowerCase() === name.toLowerCase());
+      if (at >= 0) res.headers[at] = [name, value];
+      else res.headers.push([name, value]);
+    },
+    append(name, value) {
+      res.setHeader(name, value);
+    },
+    status(code) {
+      res.statusCode = code;
+      return res;
+    },
+    send() {
+      res.writableEnded = true;
+    },
+    on() {},
+  };
+  return res;
+}
+
+/** One request through the real middleware: [status, headers in the order set]. */
+async function realRequest(
+  mw: Middleware,
+  key: string,
+): Promise<[number, Array<[string, string]>]> {
+  const req = { ip: '127.0.0.1', key, headers: {}, app: { get: () => false } };
+  const res = fakeResponse();
+  let passed = false;
+  await mw(req, res, () => {
+    passed = true;
+  });
+  return [passed ? 200 : res.statusCode, res.headers];
+}
+
+function randomOptions(rng: Rng): ExpressRateLimitOptions {
+  const drafts = [false, 'draft-6', 'draft-7', 'draft-8'] as const;
+  return {
+    windowMs: [1000, 1500, 5000, 60_000, 90_000, 3_600_000, 7_200_000, 86_400_000][
+      int(rng, 0, 7)
+    ] as number,
+    limit: int(rng, 1, 8),
+    standardHeaders: drafts[int(rng, 0, 3)] as ExpressRateLimitOptions['standardHeaders'],
+    legacyHeaders: rng() < 0.7,
+    statusCode: 429,
+  };
+}
+
+/** Non-decreasing times with ties, steps around the window and long idle gaps. */
+function randomSteps(rng: Rng, windowMs: number, n: number): number[] {
+  return Array.from({ length: n }, () => {
+    const r = rng();
+    if (r < 0.35) return 0;
+    if (r < 0.7) return int(rng, 1, Math.max(1, Math.floor(windowMs / 4)));
+    if (r < 0.85) return windowMs + int(rng, -2, 2) > 0 ? windowMs + int(rng, -2, 2) : 1;
+    return int(rng, 1, 3 * windowMs);
+  });
+}
+
+describe('express-rate-limit 8.7.5 (real middleware) = model', () => {
+  let compared = 0;
+  let rejects = 0;
+
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('decides and answers exactly like the model, decision by decision, headers included', async () => {
+    const rng = seeded(13_001);
+    for (let run = 0; run < 60; run++) {
+      const o = randomOptions(rng);
+      vi.clearAllTimers(); // the previous run's MemoryStore interval
+      const startMs = [0, 1_700_000_000_123, int(rng, 1, 1e12)][int(rng, 0, 2)] as number;
+      vi.setSystemTime(startMs);
+      const mw = rateLimit({
+        windowMs: o.windowMs,
+        limit: o.limit,
+        standardHeaders: o.standardHeaders,
+        legacyHeaders: o.legacyHeaders,
+        keyGenerator: (req: { key: string }) => req.key,
+        validate: false,
+      });
+      const model = createLimiter(expressRateLimitConfig(o));
+      let t = startMs;
+      for (const step of randomSteps(rng, o.windowMs, 40)) {
+        if (step > 0) vi.advanceTimersByTime(step); // fires the store's clearExpired interval too
+        t += step;
+        const key = rng() < 0.75 ? 'alice' : 'bob';
+        const [status, headers] = await realRequest(mw, key);
+        const d = model.decide(t, key);
+        const want = expressRateLimitResponse(o, d, t, key);
+        expect({ t, key, status, headers }).toEqual({
+          t,
+          key,
+          status: want.status,
+          headers: want.headers.map(([n, v]) => [n, v]),
+        });
+        compared += 1;
+        if (status !== 200) rejects += 1;
+      }
+    }
+    console.info(
+      `express-rate-limit vs model: ${compared} decisions compared, ${rejects} rejected, 0 disagreements`,
+    );
+    expect(rejects).toBeGreaterThan(100);
+    expect(compared - rejects).toBeGreaterThan(100);
+  });
+
+  it('counts rejected hits: a client that keeps hammering stays at remaining 0 until its window ends', async () => {
+    vi.setSystemTime(0);
+    const mw = rateLimit({ windowMs: 10_000, limit: 2, keyGenerator: () => 'k', validate: false });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      statuses.push((await realRequest(mw, 'k'))[0]);
+      vi.advanceTimersByTime(1000);
+    }
+    // Anchored at t = 0: the window ends at 10 000 whatever the rejected hits; then it restarts.
+    vi.advanceTimersByTime(5000);
+    statuses.push((await realRequest(mw, 'k'))[0]);
+    expect(statuses).toEqual([200, 200, 429, 429, 429, 200]);
+  });
+});
