@@ -84,7 +84,14 @@ export default tseslint.config(
           patterns: [
             { group: uiPackages, message: 'core/ is pure TypeScript: no React, zustand or d3.' },
             {
-              group: ['**/sim', '**/sim/**', ...upperLayers, ...drawingLayers],
+              group: [
+                '**/sim',
+                '**/sim/**',
+                '**/trace',
+                '**/trace/**',
+                ...upperLayers,
+                ...drawingLayers,
+              ],
               message: 'core/ imports nothing above it.',
             },
           ],
@@ -101,7 +108,29 @@ export default tseslint.config(
         {
           patterns: [
             { group: uiPackages, message: 'sim/ is pure TypeScript: no React, zustand or d3.' },
-            { group: [...upperLayers, ...drawingLayers], message: 'sim/ imports core only.' },
+            {
+              group: [...upperLayers, ...drawingLayers, '**/trace', '**/trace/**'],
+              message: 'sim/ imports core only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // trace/ (access logs → typed-array traces) is pure like sim/ and sits on top of it.
+    files: ['src/trace/**/*.ts'],
+    rules: {
+      ...nondeterminism,
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: uiPackages, message: 'trace/ is pure TypeScript: no React, zustand or d3.' },
+            {
+              group: [...upperLayers, ...drawingLayers],
+              message: 'trace/ imports sim and core only.',
+            },
           ],
         },
       ],
