@@ -235,7 +235,7 @@ export class TraceBuilder {
     }
     for (const [fmt, c] of this.mixed) {
       notes.push(
-        `Mixed formats: ${c.toLocaleString('en-US')} lines look like ${fmt}, not ${info.formatName}; they were skipped.`,
+        `Mixed formats: ${c.toLocaleString('en-US')} line${c === 1 ? ' looks' : 's look'} like ${fmt}, not ${info.formatName}; ${c === 1 ? 'it was' : 'they were'} skipped.`,
       );
     }
     if (this.malformed > 0) {

@@ -11,6 +11,7 @@ import { LimiterPanel } from './LimiterPanel';
 import { LinkProblems } from './LinkProblems';
 import { RunNotice } from './RunNotice';
 import { ScenarioPanel } from './ScenarioPanel';
+import { TracePanel } from './TracePanel';
 import { ShareControls } from './ShareControls';
 import { SimulationProblems } from './SimulationProblems';
 import { ThemeToggle } from './ThemeToggle';
@@ -119,6 +120,7 @@ export function App({ start, storage }: AppProps) {
           <LimiterPanel />
           <TrafficPanel />
           <ScenarioPanel />
+          <TracePanel />
         </aside>
         {stage}
       </div>

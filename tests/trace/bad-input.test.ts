@@ -115,7 +115,7 @@ describe('bad input gives a message naming what and where', () => {
     const t = parse(`${ok}\n${ok}\n${alb}\n${ok}\n`);
     expect(t.count).toBe(3);
     expect(t.report.malformedFirst[0]?.line).toBe(3);
-    expect(t.report.notes.join(' ')).toContain('Mixed formats: 1 lines look like an ALB entry');
+    expect(t.report.notes.join(' ')).toContain('Mixed formats: 1 line looks like an ALB entry');
   });
 
   it('a file larger than the page can hold is refused up front with the limit', () => {

@@ -186,7 +186,7 @@ describe('trace fixtures', () => {
     expect(reasons[1]).toContain('$msec "yesterday"');
     expect(reasons[2]).toContain('looks like JSON');
     expect(reasons[3]).toContain('before 1970');
-    expect(t.report.notes.join(' ')).toContain('Mixed formats: 1 lines look like JSON');
+    expect(t.report.notes.join(' ')).toContain('Mixed formats: 1 line looks like JSON');
   });
 
   it('the recorded 429s are kept per request', () => {
