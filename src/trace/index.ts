@@ -9,3 +9,7 @@ export type { KeyVolume, WindowStats, WorstBurst } from './stats';
 export { NAT_USER_AGENTS } from './builder';
 export type { BuiltTrace, NatHint } from './builder';
 export { parseTimeLocal, parseIso, parseEpoch, parseAnyTime } from './time';
+export { replayTrace, virtualTimes, ADMIT, DELAY, REJECT, MAX_REPLAY_SPAN_MS } from './replay';
+export type { Replay } from './replay';
+export { dryRun, dryRunCsv, recordedRejection } from './dryrun';
+export type { Baseline, Change, DryRun, Flip, KeyChanges } from './dryrun';
