@@ -7,11 +7,14 @@
 import { runBenchChild, runCoreBench } from './core';
 import { runFrameBench } from './frames';
 import { runSimBench } from './sim';
+import { runTraceBench } from './trace';
 
 if (!(await runBenchChild())) {
   await runCoreBench();
   console.log('');
   await runSimBench();
+  console.log('');
+  runTraceBench();
   console.log('');
   await runFrameBench();
 }
