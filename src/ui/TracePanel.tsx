@@ -3,6 +3,7 @@ import { describeKeySpec, topKeys, windowStats } from '../trace';
 import type { BuiltTrace, KeySpec } from '../trace';
 import { useTraceLoad } from '../store/traceReact';
 import { NumberField } from './fields';
+import { TraceDryRun } from './TraceDryRun';
 
 /** Key choices a gateway offers (see KeySpec). */
 const KEY_CHOICES: { id: string; label: string; spec: KeySpec }[] = [
@@ -175,6 +176,7 @@ export function TracePanel() {
         </p>
       )}
       {s.trace !== null && <TraceSummary trace={s.trace} />}
+      {s.trace !== null && <TraceDryRun trace={s.trace} />}
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { dryRun, parseTrace, replayTrace } from '../../src/trace';
 import { expect, open, test } from './fixtures';
 
 const fixtures = join(import.meta.dirname, '..', 'trace', 'fixtures');
@@ -56,7 +57,7 @@ test('re-keying parses the file again; a binary file gives a message and keeps t
   await open(page);
   await page.getByTestId('trace-file').setInputFiles(join(fixtures, 'msec.log'));
   await expect(page.getByTestId('trace-keys')).toHaveText(String(expected.clients));
-  await page.locator('.trace-panel select').selectOption('path');
+  await page.locator('.trace-panel > label.field select').selectOption('path');
   await expect(page.getByTestId('trace-keys')).toHaveText('3');
   await page.getByTestId('trace-file').setInputFiles({
     name: 'photo.png',
@@ -67,4 +68,35 @@ test('re-keying parses the file again; a binary file gives a message and keeps t
     'photo.png looks binary (NUL byte at offset 8)',
   );
   await expect(page.getByTestId('trace-keys')).toHaveText('3');
+});
+
+test('the dry run lists what the limiter being edited would change, as the replay computes it', async ({
+  page,
+}) => {
+  await open(page, './?v=1&l=nginx:rate=1r/s,burst=1,nodelay&paused');
+  const bytes = readFileSync(join(fixtures, 'msec.log'));
+  await page.getByTestId('trace-file').setInputFiles(join(fixtures, 'msec.log'));
+  const dry = page.getByTestId('trace-dry-run');
+  await expect(dry).toBeVisible();
+  // The same numbers computed here, for the link's limiter, without the page.
+  const config = {
+    kind: 'leaky-bucket',
+    rate: 1,
+    rateUnit: 'r/s',
+    burst: 1,
+    delay: 'nodelay',
+  } as const;
+  const trace = parseTrace(new Uint8Array(bytes), { name: 'msec.log' });
+  const replay = replayTrace(trace, config);
+  const run = dryRun(trace, replay, 'recorded');
+  expect(run.changes.length).toBeGreaterThan(0);
+  await expect(page.getByTestId('trace-dry-run-counts')).toContainText(
+    `Changes: ${run.toRejected} allowed → rejected, ${run.toAllowed} rejected → allowed, ${run.toDelayed} allowed → delayed.`,
+  );
+  await dry.locator('details summary').click();
+  await expect(dry.locator('.trace-dry-run-list li')).toHaveCount(Math.min(50, run.changes.length));
+  const download = page.waitForEvent('download');
+  await dry.getByRole('button', { name: 'Download changes (CSV)' }).click();
+  expect((await download).suggestedFilename()).toBe('msec-dry-run.csv');
+  await expect(dry).toHaveScreenshot('trace-dry-run.png');
 });
