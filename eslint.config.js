@@ -104,7 +104,15 @@ export default tseslint.config(
           patterns: [
             { group: uiPackages, message: 'core/ is pure TypeScript: no React, zustand or d3.' },
             {
-              group: ['**/sim', '**/sim/**', ...systemsLayer, ...upperLayers, ...drawingLayers],
+              group: [
+                '**/sim',
+                '**/sim/**',
+                '**/trace',
+                '**/trace/**',
+                ...systemsLayer,
+                ...upperLayers,
+                ...drawingLayers,
+              ],
               message: 'core/ imports nothing above it.',
             },
           ],
@@ -122,8 +130,27 @@ export default tseslint.config(
           patterns: [
             { group: uiPackages, message: 'sim/ is pure TypeScript: no React, zustand or d3.' },
             {
-              group: [...systemsLayer, ...upperLayers, ...drawingLayers],
+              group: [...systemsLayer, ...upperLayers, ...drawingLayers, '**/trace', '**/trace/**'],
               message: 'sim/ imports core only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // trace/ (access logs → typed-array traces) is pure like sim/ and sits on top of it.
+    files: ['src/trace/**/*.ts'],
+    rules: {
+      ...nondeterminism,
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: uiPackages, message: 'trace/ is pure TypeScript: no React, zustand or d3.' },
+            {
+              group: [...systemsLayer, ...upperLayers, ...drawingLayers],
+              message: 'trace/ imports sim and core only.',
             },
           ],
         },

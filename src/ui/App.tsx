@@ -13,6 +13,7 @@ import { LinkProblems } from './LinkProblems';
 import { RunNotice } from './RunNotice';
 import { RunSummary } from './RunSummary';
 import { ScenarioPanel } from './ScenarioPanel';
+import { TracePanel } from './TracePanel';
 import { ShareControls } from './ShareControls';
 import { SimUpdating } from './SimUpdating';
 import { SimulationProblems } from './SimulationProblems';
@@ -130,6 +131,7 @@ export function App({ start, storage }: AppProps) {
           <LimiterPanel />
           <TrafficPanel />
           <ScenarioPanel />
+          <TracePanel />
         </aside>
         {stage}
       </div>

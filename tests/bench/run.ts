@@ -3,12 +3,13 @@
  * script builds the site first: the frame bench drives dist/ in Chromium.
  * package.json bundles this file with Vite first: run unbundled (tsx), every cross-module call goes
  * through an export getter and the figures say more about the loader than about the code.
- * `BENCH=frames npm run bench` (or core, sim, fleet, memory; comma-separated) runs only those parts.
+ * `BENCH=frames npm run bench` (or core, sim, fleet, trace, memory; comma-separated) runs only those parts.
  */
 import { runBenchChild, runCoreBench } from './core';
 import { runFrameBench } from './frames';
 import { runMemoryBench, runMemoryChild } from './memory';
 import { runFleetBench, runSimBench } from './sim';
+import { runTraceBench } from './trace';
 
 const only = process.env.BENCH?.split(',').map((s) => s.trim());
 const wanted = (part: string) => only === undefined || only.includes(part);
@@ -24,6 +25,10 @@ if (!runMemoryChild() && !(await runBenchChild())) {
   }
   if (wanted('fleet')) {
     await runFleetBench();
+    console.log('');
+  }
+  if (wanted('trace')) {
+    runTraceBench();
     console.log('');
   }
   if (wanted('memory')) {

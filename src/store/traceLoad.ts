@@ -1,0 +1,129 @@
+/**
+ * The loaded access log and the state of loading one. Kept apart from the playground store: the
+ * trace is not part of the PlaygroundConfig a link carries, and its worker is self-contained.
+ * One worker per load; a new load or a cancel terminates the running one (the newest wins).
+ */
+import { createStore } from 'zustand/vanilla';
+import { checkFileSize } from '../trace';
+import type { BuiltTrace, KeySpec } from '../trace';
+import type { TraceWorkerReply, TraceWorkerRequest } from './traceProtocol';
+
+export type TraceLoadStatus =
+  | { kind: 'idle' }
+  | {
+      kind: 'loading';
+      fileName: string;
+      bytes: number;
+      total: number;
+      requests: number;
+      lines: number;
+      malformed: number;
+    }
+  | { kind: 'error'; message: string };
+
+export interface TraceLoadState {
+  /** The last trace that loaded (kept while another loads or fails). */
+  trace: BuiltTrace | null;
+  /** The file it came from, to re-key it without asking again. */
+  file: File | null;
+  keySpec: KeySpec;
+  status: TraceLoadStatus;
+  load: (file: File, keySpec?: KeySpec) => void;
+  cancel: () => void;
+  /** Parses the same file again with another key. */
+  rekey: (keySpec: KeySpec) => void;
+  clear: () => void;
+}
+
+/** How the page makes a parsing worker (tests may pass their own). */
+export type WorkerFactory = () => Worker;
+
+const defaultFactory: WorkerFactory = () =>
+  new Worker(new URL('./trace.worker.ts', import.meta.url), { type: 'module' });
+
+export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory) {
+  let worker: Worker | null = null;
+  let gen = 0;
+  const stop = (): void => {
+    worker?.terminate();
+    worker = null;
+  };
+  return createStore<TraceLoadState>()((set, get) => ({
+    trace: null,
+    file: null,
+    keySpec: [{ kind: 'client' }],
+    status: { kind: 'idle' },
+    load: (file, keySpec = get().keySpec) => {
+      stop();
+      gen += 1;
+      const mine = gen;
+      try {
+        checkFileSize(file.name, file.size);
+      } catch (e) {
+        set({ status: { kind: 'error', message: (e as Error).message } });
+        return;
+      }
+      set({
+        keySpec,
+        status: {
+          kind: 'loading',
+          fileName: file.name,
+          bytes: 0,
+          total: file.size,
+          requests: 0,
+          lines: 0,
+          malformed: 0,
+        },
+      });
+      const w = makeWorker();
+      worker = w;
+      w.onmessage = (e: MessageEvent<TraceWorkerReply>) => {
+        const msg = e.data;
+        if (msg.gen !== mine || mine !== gen) return;
+        if (msg.type === 'progress') {
+          set({
+            status: {
+              kind: 'loading',
+              fileName: file.name,
+              bytes: msg.bytes,
+              total: msg.total,
+              requests: msg.requests,
+              lines: msg.lines,
+              malformed: msg.malformed,
+            },
+          });
+        } else if (msg.type === 'done') {
+          stop();
+          set({ trace: msg.trace, file, keySpec, status: { kind: 'idle' } });
+        } else {
+          stop();
+          set({ status: { kind: 'error', message: msg.message } });
+        }
+      };
+      w.onerror = (e) => {
+        if (gen !== mine) return;
+        stop();
+        set({ status: { kind: 'error', message: `The parser stopped: ${e.message}` } });
+      };
+      const req: TraceWorkerRequest = { gen: mine, file, options: { keySpec } };
+      w.postMessage(req);
+    },
+    cancel: () => {
+      stop();
+      gen += 1;
+      set({ status: { kind: 'idle' } });
+    },
+    rekey: (keySpec) => {
+      const f = get().file;
+      if (f) get().load(f, keySpec);
+      else set({ keySpec });
+    },
+    clear: () => {
+      stop();
+      gen += 1;
+      set({ trace: null, file: null, status: { kind: 'idle' } });
+    },
+  }));
+}
+
+export type TraceLoadStore = ReturnType<typeof createTraceLoadStore>;

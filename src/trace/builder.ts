@@ -1,0 +1,276 @@
+/** Collects parsed records into a Trace: interns keys, counts malformed lines, sorts by arrival. */
+import { keyOf } from './keys';
+import type { RequestRecord } from './record';
+import {
+  MALFORMED_LISTED,
+  MAX_EPOCH_MS,
+  MAX_TRACE_KEYS,
+  MAX_TRACE_REQUESTS,
+  MIN_EPOCH_MS,
+  TraceError,
+} from './types';
+import type { KeySpec, Malformed, ParseReport, Trace, TraceFormat } from './types';
+
+/** Distinct user agents on one client address from which the page hints at NAT. */
+export const NAT_USER_AGENTS = 10;
+/** User agents remembered per address (enough to pass the hint's threshold). */
+const UA_CAP = 64;
+
+/** An address that many user agents share. */
+export interface NatHint {
+  client: string;
+  /** Distinct user agents seen (at most 64 are counted). */
+  userAgents: number;
+  requests: number;
+}
+
+export interface BuiltTrace extends Trace {
+  /** Addresses with ≥ NAT_USER_AGENTS distinct user agents, most first (at most 10). */
+  natHints: NatHint[];
+}
+
+function isoOf(ms: number): string {
+  // Date.prototype.toISOString on a given time: reads no clock.
+  return Number.isFinite(ms) && Math.abs(ms) < 8.64e15
+    ? new Intl.DateTimeFormat('en-CA', {
+        timeZone: 'UTC',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        hourCycle: 'h23',
+      })
+        .format(ms)
+        .replace(', ', 'T') + 'Z'
+    : String(ms);
+}
+
+/** A copy of `s` that shares no memory with the text it was sliced from. */
+function detach(s: string): string {
+  return s.length === 0 ? '' : (' ' + s).slice(1);
+}
+
+/** FNV-1a, 32 bits: a user agent's fingerprint (collisions only lower the NAT count). */
+function fnv1a(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i += 1) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+export class TraceBuilder {
+  count = 0;
+  lines = 0;
+  malformed = 0;
+  readonly malformedFirst: Malformed[] = [];
+  private capacity = 4096;
+  private arrival = new Float64Array(this.capacity);
+  private key = new Uint32Array(this.capacity);
+  private cost = new Uint16Array(this.capacity);
+  private status = new Uint16Array(this.capacity);
+  private readonly keyIds = new Map<string, number>();
+  private readonly keys: string[] = [];
+  /** Per client address: hashes of its user agents (numbers, so no line text is kept). */
+  private readonly agents = new Map<string, { uas: Set<number>; requests: number }>();
+  private maxSeen = -Infinity;
+  private outOfOrder = 0;
+  private maxBackstepMs = 0;
+  private firstLine: string | null = null;
+  private allSameLine = true;
+  private readonly mixed = new Map<string, number>();
+
+  constructor(
+    private readonly name: string,
+    private readonly spec: KeySpec,
+  ) {}
+
+  /** Counts a non-blank line and remembers whether every line so far is the same text. */
+  noteLine(text: string): void {
+    this.lines += 1;
+    if (this.firstLine === null) this.firstLine = text;
+    else if (this.allSameLine && text !== this.firstLine) this.allSameLine = false;
+  }
+
+  bad(line: number, reason: string, looksLike?: string): void {
+    this.malformed += 1;
+    if (looksLike !== undefined) this.mixed.set(looksLike, (this.mixed.get(looksLike) ?? 0) + 1);
+    if (this.malformedFirst.length < MALFORMED_LISTED) {
+      this.malformedFirst.push({
+        line,
+        reason: looksLike !== undefined ? `${reason} (it looks like ${looksLike})` : reason,
+      });
+    }
+  }
+
+  add(rec: RequestRecord, line: number): void {
+    const t = rec.timeMs;
+    if (!(t >= MIN_EPOCH_MS)) {
+      this.bad(line, `time ${Number.isFinite(t) ? isoOf(t) : String(t)} is before 1970-01-01`);
+      return;
+    }
+    if (t > MAX_EPOCH_MS) {
+      this.bad(line, `time ${isoOf(t)} is after 2100-01-01`);
+      return;
+    }
+    if (this.count === MAX_TRACE_REQUESTS) {
+      throw new TraceError(
+        `Too many requests: line ${line} is past ${MAX_TRACE_REQUESTS.toLocaleString('en-US')}, ` +
+          'the most the page holds (16 bytes each). Split the log or filter it first.',
+      );
+    }
+    const k = keyOf(rec, this.spec);
+    let id = this.keyIds.get(k);
+    if (id === undefined) {
+      if (this.keys.length === MAX_TRACE_KEYS) {
+        throw new TraceError(
+          `Too many keys: line ${line} adds key ${MAX_TRACE_KEYS + 1}; the page holds at most ` +
+            `${MAX_TRACE_KEYS.toLocaleString('en-US')}. Choose a coarser key.`,
+        );
+      }
+      id = this.keys.length;
+      // A key is a slice of a line, which is a slice of a whole chunk of the file: copy it, or
+      // every kept key pins its chunk (the whole file, with many keys) in memory.
+      const own = detach(k);
+      this.keys.push(own);
+      this.keyIds.set(own, id);
+    }
+    if (this.count === this.capacity) this.grow();
+    const i = this.count;
+    this.arrival[i] = t;
+    this.key[i] = id;
+    this.cost[i] = rec.cost;
+    this.status[i] = rec.status;
+    this.count += 1;
+    if (t < this.maxSeen) {
+      this.outOfOrder += 1;
+      if (this.maxSeen - t > this.maxBackstepMs) this.maxBackstepMs = this.maxSeen - t;
+    } else {
+      this.maxSeen = t;
+    }
+    if (rec.client !== '' && rec.userAgent !== '') {
+      let a = this.agents.get(rec.client);
+      if (a === undefined) {
+        a = { uas: new Set(), requests: 0 };
+        this.agents.set(detach(rec.client), a);
+      }
+      a.requests += 1;
+      if (a.uas.size < UA_CAP) a.uas.add(fnv1a(rec.userAgent));
+    }
+  }
+
+  private grow(): void {
+    const cap = Math.min(MAX_TRACE_REQUESTS, this.capacity * 2);
+    const a = new Float64Array(cap);
+    a.set(this.arrival);
+    this.arrival = a;
+    const k = new Uint32Array(cap);
+    k.set(this.key);
+    this.key = k;
+    const c = new Uint16Array(cap);
+    c.set(this.cost);
+    this.cost = c;
+    const s = new Uint16Array(cap);
+    s.set(this.status);
+    this.status = s;
+    this.capacity = cap;
+  }
+
+  finish(
+    info: Pick<ParseReport, 'formatName' | 'resolutionMs' | 'timeSource'> & { format: TraceFormat },
+  ): BuiltTrace {
+    const n = this.count;
+    if (n === 0) {
+      const first = this.malformedFirst
+        .slice(0, 3)
+        .map((m) => `line ${m.line}: ${m.reason}`)
+        .join('; ');
+      throw new TraceError(
+        this.lines === 0
+          ? 'Empty file: no lines to read.'
+          : `No request could be read as ${info.formatName}: all ${this.lines} lines are malformed (${first}).`,
+      );
+    }
+    let arrival = this.arrival.slice(0, n);
+    let key = this.key.slice(0, n);
+    let cost = this.cost.slice(0, n);
+    let status = this.status.slice(0, n);
+    if (this.outOfOrder > 0) {
+      // Stable: equal arrivals keep their line order.
+      const order = Array.from({ length: n }, (_, i) => i);
+      const a0 = arrival;
+      order.sort((x, y) => (a0[x] as number) - (a0[y] as number) || x - y);
+      const a = new Float64Array(n);
+      const k = new Uint32Array(n);
+      const c = new Uint16Array(n);
+      const s = new Uint16Array(n);
+      for (let i = 0; i < n; i += 1) {
+        const j = order[i] as number;
+        a[i] = a0[j] as number;
+        k[i] = key[j] as number;
+        c[i] = cost[j] as number;
+        s[i] = status[j] as number;
+      }
+      arrival = a;
+      key = k;
+      cost = c;
+      status = s;
+    }
+    const notes: string[] = [];
+    if (info.resolutionMs >= 1000) {
+      notes.push(
+        'Times have 1-second resolution only: requests within a second share its start. Log $msec (nginx) or use a format with milliseconds for exact replays.',
+      );
+    }
+    if (this.outOfOrder > 0) {
+      notes.push(
+        `${this.outOfOrder.toLocaleString('en-US')} requests were earlier than a line before them (by up to ${this.maxBackstepMs} ms) and were sorted into place.`,
+      );
+    }
+    if (this.lines > 1 && this.allSameLine) {
+      notes.push(`All ${this.lines.toLocaleString('en-US')} lines are the same line repeated.`);
+    }
+    for (const [fmt, c] of this.mixed) {
+      notes.push(
+        `Mixed formats: ${c.toLocaleString('en-US')} line${c === 1 ? ' looks' : 's look'} like ${fmt}, not ${info.formatName}; ${c === 1 ? 'it was' : 'they were'} skipped.`,
+      );
+    }
+    if (this.malformed > 0) {
+      notes.push(`${this.malformed.toLocaleString('en-US')} malformed lines were skipped.`);
+    }
+    const natHints: NatHint[] = [];
+    for (const [client, a] of this.agents) {
+      if (a.uas.size >= NAT_USER_AGENTS) {
+        natHints.push({ client, userAgents: a.uas.size, requests: a.requests });
+      }
+    }
+    natHints.sort((x, y) => y.userAgents - x.userAgents || y.requests - x.requests);
+    natHints.length = Math.min(natHints.length, 10);
+    return {
+      name: this.name,
+      count: n,
+      arrivalMs: arrival,
+      keyId: key,
+      keys: this.keys.slice(),
+      cost,
+      status,
+      keySpec: this.spec,
+      natHints,
+      report: {
+        format: info.format,
+        formatName: info.formatName,
+        lines: this.lines,
+        malformed: this.malformed,
+        malformedFirst: this.malformedFirst.slice(),
+        outOfOrder: this.outOfOrder,
+        maxBackstepMs: this.maxBackstepMs,
+        resolutionMs: info.resolutionMs,
+        timeSource: info.timeSource,
+        notes,
+      },
+    };
+  }
+}

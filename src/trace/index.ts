@@ -1,0 +1,15 @@
+/** Access logs and traces → typed-array traces (pure: no DOM, no clock). */
+export * from './types';
+export { TraceStream, parseTrace, checkFileSize, detectFormat } from './parse';
+export type { ParseOptions } from './parse';
+export { NGINX_PRESETS, compileLogFormat, logFormatFromConf } from './nginx';
+export { keyOf, xffHops, describeKeySpec } from './keys';
+export { keyCounts, topKeys, windowStats, percentile } from './stats';
+export type { KeyVolume, WindowStats, WorstBurst } from './stats';
+export { NAT_USER_AGENTS } from './builder';
+export type { BuiltTrace, NatHint } from './builder';
+export { parseTimeLocal, parseIso, parseEpoch, parseAnyTime } from './time';
+export { replayTrace, virtualTimes, ADMIT, DELAY, REJECT, MAX_REPLAY_SPAN_MS } from './replay';
+export type { Replay } from './replay';
+export { dryRun, dryRunCsv, recordedRejection } from './dryrun';
+export type { Baseline, Change, DryRun, Flip, KeyChanges } from './dryrun';

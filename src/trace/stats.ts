@@ -1,0 +1,118 @@
+/** Per-key figures of a trace: volumes, top keys, and requests-per-W (a window the user picks). */
+import type { Trace } from './types';
+
+/** Requests per key id. */
+export function keyCounts(trace: Pick<Trace, 'count' | 'keyId' | 'keys'>): Uint32Array {
+  const counts = new Uint32Array(trace.keys.length);
+  for (let i = 0; i < trace.count; i += 1) {
+    const k = trace.keyId[i] as number;
+    counts[k] = (counts[k] as number) + 1;
+  }
+  return counts;
+}
+
+export interface KeyVolume {
+  key: string;
+  requests: number;
+  /** Share of all requests, 0 – 1. */
+  share: number;
+}
+
+/** The `n` keys with the most requests (ties: first seen first). */
+export function topKeys(trace: Pick<Trace, 'count' | 'keyId' | 'keys'>, n: number): KeyVolume[] {
+  const counts = keyCounts(trace);
+  const ids = Array.from({ length: counts.length }, (_, i) => i);
+  ids.sort((a, b) => (counts[b] as number) - (counts[a] as number) || a - b);
+  return ids.slice(0, n).map((id) => ({
+    key: trace.keys[id] as string,
+    requests: counts[id] as number,
+    share: trace.count > 0 ? (counts[id] as number) / trace.count : 0,
+  }));
+}
+
+/** A key's busiest window of W ms: [startMs, startMs + W) holding `requests` of its requests. */
+export interface WorstBurst {
+  key: string;
+  requests: number;
+  /** Epoch ms of the first request in that window. */
+  startMs: number;
+}
+
+export interface WindowStats {
+  windowMs: number;
+  /**
+   * Over all keys, the most requests each key sent in any W-long window (sliding: every window
+   * starting at one of its requests), as nearest-rank percentiles. A limit of `limit` per W admits
+   * every request of the keys whose worst window is ≤ limit.
+   */
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  /** The keys with the largest worst windows, most first (at most `top`). */
+  worst: WorstBurst[];
+}
+
+/** Nearest-rank percentile of ascending values (p in 0 – 100). */
+export function percentile(sorted: ArrayLike<number>, p: number): number {
+  if (sorted.length === 0) return 0;
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[rank - 1] as number;
+}
+
+/** Requests-per-W per key (see WindowStats). O(requests + keys). */
+export function windowStats(
+  trace: Pick<Trace, 'count' | 'keyId' | 'keys' | 'arrivalMs'>,
+  windowMs: number,
+  top = 10,
+): WindowStats {
+  if (!Number.isInteger(windowMs) || windowMs < 1) {
+    throw new Error(`windowMs must be a whole number ≥ 1 (got ${windowMs})`);
+  }
+  const nKeys = trace.keys.length;
+  const counts = keyCounts(trace);
+  // Requests grouped by key, in time order (counting sort keeps the trace's order).
+  const start = new Uint32Array(nKeys + 1);
+  for (let k = 0; k < nKeys; k += 1) start[k + 1] = (start[k] as number) + (counts[k] as number);
+  const fill = start.slice(0, nKeys);
+  const byKey = new Float64Array(trace.count);
+  for (let i = 0; i < trace.count; i += 1) {
+    const k = trace.keyId[i] as number;
+    byKey[fill[k] as number] = trace.arrivalMs[i] as number;
+    fill[k] = (fill[k] as number) + 1;
+  }
+  const worst = new Uint32Array(nKeys);
+  const worstStart = new Float64Array(nKeys);
+  for (let k = 0; k < nKeys; k += 1) {
+    const lo = start[k] as number;
+    const hi = start[k + 1] as number;
+    let best = 0;
+    let bestAt = 0;
+    let j = lo;
+    for (let i = lo; i < hi; i += 1) {
+      const t0 = byKey[i] as number;
+      while (j < hi && (byKey[j] as number) < t0 + windowMs) j += 1;
+      if (j - i > best) {
+        best = j - i;
+        bestAt = t0;
+      }
+    }
+    worst[k] = best;
+    worstStart[k] = bestAt;
+  }
+  const sorted = worst.slice().sort();
+  const ids = Array.from({ length: nKeys }, (_, i) => i);
+  ids.sort((a, b) => (worst[b] as number) - (worst[a] as number) || a - b);
+  return {
+    windowMs,
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    p99: percentile(sorted, 99),
+    max: nKeys > 0 ? (sorted[nKeys - 1] as number) : 0,
+    worst: ids.slice(0, top).map((id) => ({
+      key: trace.keys[id] as string,
+      requests: worst[id] as number,
+      startMs: worstStart[id] as number,
+    })),
+  };
+}

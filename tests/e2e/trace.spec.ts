@@ -1,0 +1,102 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { dryRun, parseTrace, replayTrace } from '../../src/trace';
+import { expect, open, test } from './fixtures';
+
+const fixtures = join(import.meta.dirname, '..', 'trace', 'fixtures');
+const expected = JSON.parse(readFileSync(join(fixtures, 'expected.json'), 'utf8')) as {
+  count: number;
+  clients: number;
+  natClient: string;
+};
+
+test('an access log loads through the file chooser, parsed in a worker, and never leaves the page', async ({
+  page,
+  errors,
+}) => {
+  await open(page);
+  // Every request after the page is up: none may carry the file (no upload, no beacon).
+  const sent: { url: string; method: string; body: string }[] = [];
+  page.on('request', (r) =>
+    sent.push({ url: r.url(), method: r.method(), body: r.postData() ?? '' }),
+  );
+  const log = readFileSync(join(fixtures, 'malformed.log'));
+  const marker = 'Device/';
+  expect(log.toString()).toContain(marker);
+  await page.getByTestId('trace-file').setInputFiles({
+    name: 'access.log',
+    mimeType: 'text/plain',
+    buffer: log,
+  });
+  const summary = page.getByTestId('trace-summary');
+  await expect(summary).toBeVisible();
+  await expect(page.getByTestId('trace-count')).toHaveText(String(expected.count));
+  await expect(page.getByTestId('trace-keys')).toHaveText(String(expected.clients));
+  await expect(summary).toContainText('nginx main + $request_time $msec');
+  await expect(page.getByTestId('trace-nat')).toContainText(expected.natClient);
+  await summary.locator('details summary').click();
+  await expect(page.getByTestId('trace-malformed')).toContainText('line 5:');
+  await expect(page.getByTestId('trace-window-stats')).toContainText('p99');
+  await page
+    .locator('.trace-panel')
+    .screenshot({ path: test.info().outputPath('trace-panel.png') });
+  await expect(page.locator('.trace-panel')).toHaveScreenshot('trace-panel.png');
+  // Only the worker script itself may have been fetched; nothing was posted.
+  for (const r of sent) {
+    expect(r.method, r.url).toBe('GET');
+    expect(r.url, r.url).not.toContain(marker);
+    expect(r.body).toBe('');
+  }
+  expect(sent.every((r) => r.url.startsWith('http://127.0.0.1'))).toBe(true);
+  expect(errors).toEqual([]);
+});
+
+test('re-keying parses the file again; a binary file gives a message and keeps the last trace', async ({
+  page,
+}) => {
+  await open(page);
+  await page.getByTestId('trace-file').setInputFiles(join(fixtures, 'msec.log'));
+  await expect(page.getByTestId('trace-keys')).toHaveText(String(expected.clients));
+  await page.locator('.trace-panel > label.field select').selectOption('path');
+  await expect(page.getByTestId('trace-keys')).toHaveText('3');
+  await page.getByTestId('trace-file').setInputFiles({
+    name: 'photo.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+  });
+  await expect(page.getByTestId('trace-error')).toContainText(
+    'photo.png looks binary (NUL byte at offset 8)',
+  );
+  await expect(page.getByTestId('trace-keys')).toHaveText('3');
+});
+
+test('the dry run lists what the limiter being edited would change, as the replay computes it', async ({
+  page,
+}) => {
+  await open(page, './?v=1&l=nginx:rate=1r/s,burst=1,nodelay&paused');
+  const bytes = readFileSync(join(fixtures, 'msec.log'));
+  await page.getByTestId('trace-file').setInputFiles(join(fixtures, 'msec.log'));
+  const dry = page.getByTestId('trace-dry-run');
+  await expect(dry).toBeVisible();
+  // The same numbers computed here, for the link's limiter, without the page.
+  const config = {
+    kind: 'leaky-bucket',
+    rate: 1,
+    rateUnit: 'r/s',
+    burst: 1,
+    delay: 'nodelay',
+  } as const;
+  const trace = parseTrace(new Uint8Array(bytes), { name: 'msec.log' });
+  const replay = replayTrace(trace, config);
+  const run = dryRun(trace, replay, 'recorded');
+  expect(run.changes.length).toBeGreaterThan(0);
+  await expect(page.getByTestId('trace-dry-run-counts')).toContainText(
+    `Changes: ${run.toRejected} allowed → rejected, ${run.toAllowed} rejected → allowed, ${run.toDelayed} allowed → delayed.`,
+  );
+  await dry.locator('details summary').click();
+  await expect(dry.locator('.trace-dry-run-list li')).toHaveCount(Math.min(50, run.changes.length));
+  const download = page.waitForEvent('download');
+  await dry.getByRole('button', { name: 'Download changes (CSV)' }).click();
+  expect((await download).suggestedFilename()).toBe('msec-dry-run.csv');
+  await expect(dry).toHaveScreenshot('trace-dry-run.png');
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { createTraceLoadStore } from '../../src/store/traceLoad';
+import type { TraceWorkerReply, TraceWorkerRequest } from '../../src/store/traceProtocol';
+import { parseTrace } from '../../src/trace';
+
+/** A stand-in worker: records what it was sent and whether it was terminated. */
+class FakeWorker {
+  sent: TraceWorkerRequest[] = [];
+  terminated = false;
+  onmessage: ((e: MessageEvent<TraceWorkerReply>) => void) | null = null;
+  onerror: ((e: ErrorEvent) => void) | null = null;
+  postMessage(m: TraceWorkerRequest): void {
+    this.sent.push(m);
+  }
+  terminate(): void {
+    this.terminated = true;
+  }
+  reply(m: TraceWorkerReply): void {
+    this.onmessage?.({ data: m } as MessageEvent<TraceWorkerReply>);
+  }
+}
+
+const file = (name: string, text: string): File => new File([text], name);
+const trace = parseTrace(new TextEncoder().encode('timestamp,ip\n1700000000000,a\n'), {
+  name: 'a.csv',
+});
+
+describe('trace loading store', () => {
+  it('shows progress, then the trace; the worker is let go', () => {
+    const workers: FakeWorker[] = [];
+    const store = createTraceLoadStore(() => {
+      const w = new FakeWorker();
+      workers.push(w);
+      return w as unknown as Worker;
+    });
+    store.getState().load(file('a.csv', 'x'));
+    const w = workers[0] as FakeWorker;
+    const gen = (w.sent[0] as TraceWorkerRequest).gen;
+    w.reply({ type: 'progress', gen, bytes: 1, total: 1, requests: 7, lines: 8, malformed: 1 });
+    expect(store.getState().status).toMatchObject({ kind: 'loading', requests: 7, malformed: 1 });
+    w.reply({ type: 'done', gen, trace });
+    expect(store.getState().trace).toBe(trace);
+    expect(store.getState().status.kind).toBe('idle');
+    expect(w.terminated).toBe(true);
+  });
+
+  it('a newer load wins: the older worker is terminated and its late replies dropped', () => {
+    const workers: FakeWorker[] = [];
+    const store = createTraceLoadStore(() => {
+      const w = new FakeWorker();
+      workers.push(w);
+      return w as unknown as Worker;
+    });
+    store.getState().load(file('a.log', 'x'));
+    store.getState().load(file('b.log', 'y'));
+    const [first, second] = workers as [FakeWorker, FakeWorker];
+    expect(first.terminated).toBe(true);
+    first.reply({ type: 'done', gen: (first.sent[0] as TraceWorkerRequest).gen, trace });
+    expect(store.getState().trace).toBeNull();
+    second.reply({
+      type: 'error',
+      gen: (second.sent[0] as TraceWorkerRequest).gen,
+      message: 'bad',
+    });
+    expect(store.getState().status).toEqual({ kind: 'error', message: 'bad' });
+  });
+
+  it('cancel stops the worker and keeps the last trace; an error keeps it too', () => {
+    const workers: FakeWorker[] = [];
+    const store = createTraceLoadStore(() => {
+      const w = new FakeWorker();
+      workers.push(w);
+      return w as unknown as Worker;
+    });
+    store.getState().load(file('a.csv', 'x'));
+    const w0 = workers[0] as FakeWorker;
+    w0.reply({ type: 'done', gen: (w0.sent[0] as TraceWorkerRequest).gen, trace });
+    store.getState().load(file('b.csv', 'y'));
+    store.getState().cancel();
+    expect((workers[1] as FakeWorker).terminated).toBe(true);
+    expect(store.getState().status.kind).toBe('idle');
+    expect(store.getState().trace).toBe(trace);
+  });
+
+  it('refuses a file over the limit before starting a worker', () => {
+    let made = 0;
+    const store = createTraceLoadStore(() => {
+      made += 1;
+      return new FakeWorker() as unknown as Worker;
+    });
+    const big = { name: 'huge.log', size: 2 * 1024 ** 3 } as File;
+    store.getState().load(big);
+    expect(made).toBe(0);
+    expect(store.getState().status).toEqual({
+      kind: 'error',
+      message: expect.stringContaining(
+        'huge.log is 2,048 MB; the page reads files up to 1,024 MB',
+      ) as string,
+    });
+  });
+});
