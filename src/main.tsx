@@ -3,13 +3,13 @@ import { createRoot } from 'react-dom/client';
 import '@fontsource/inter/400.css';
 import '@fontsource/inter/600.css';
 import '@fontsource/jetbrains-mono/400.css';
-import './ui/styles.css';
+import './ui/app/styles.css';
 import { createPlaygroundStore } from './store';
 import { PlaygroundProvider } from './store/react';
-import { App } from './ui/App';
-import { startFrom } from './ui/session';
-import { currentTheme } from './ui/theme';
-import { applyStart } from './ui/useUrlSync';
+import { App } from './ui/app/App';
+import { startFrom } from './ui/share/session';
+import { currentTheme } from './ui/app/theme';
+import { applyStart } from './ui/share/useUrlSync';
 
 /** localStorage, or null where reading it throws (some private windows, sandboxed iframes). */
 function storageOrNull(): Storage | null {

@@ -15,7 +15,7 @@ export interface OutcomeMarkProps {
 
 /**
  * The outcome shape, never colour alone: admit ● circle, delay ■ square, reject ✕ cross
- * (src/ui/styles.css). A plain mark for use inside a labelled group.
+ * (src/ui/app/styles.css). A plain mark for use inside a labelled group.
  */
 export function OutcomeMark({ outcome, x, y, size = 10, hollow = false }: OutcomeMarkProps) {
   const h = size / 2;

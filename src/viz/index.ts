@@ -1,7 +1,7 @@
 /**
  * The algorithm views, the timeline scrubber, the charts and the compare summary: pure, props-driven
  * React components. Their styles (viz.css) take every colour from the design tokens in
- * src/ui/styles.css, so light and dark themes follow `data-theme`.
+ * src/ui/app/styles.css, so light and dark themes follow `data-theme`.
  */
 import './viz.css';
 

@@ -17,7 +17,7 @@ import {
 } from '../../src/config';
 import { encodeTimes } from '../../src/config/url-grammar';
 import { defaultConfig } from '../../src/config';
-import { startFrom } from '../../src/ui/session';
+import { startFrom } from '../../src/ui/share/session';
 import { validConfig } from './arbitraries';
 
 /** Best of `runs` wall times of `f`, in ms. */

@@ -1,6 +1,6 @@
 import { EXPERIMENTS } from '../../src/config/experiments';
 import { simulate } from '../../src/sim';
-import { formatTime } from '../../src/ui/format';
+import { formatTime } from '../../src/ui/common/format';
 import { expect, open, test } from './fixtures';
 
 test('each experiment opens paused at its moment and shows the answer measured from its run', async ({

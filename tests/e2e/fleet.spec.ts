@@ -1,6 +1,6 @@
 import { experimentById } from '../../src/config/experiments';
 import { WHY_DOWN_CLOSED, simulate } from '../../src/sim';
-import { formatTime } from '../../src/ui/format';
+import { formatTime } from '../../src/ui/common/format';
 import { expect, open, test } from './fixtures';
 
 /** Fleets (issue 14): the fleet view and the three fleet experiments, each paused at its moment. */

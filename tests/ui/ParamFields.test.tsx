@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AlgorithmConfig } from '../../src/core';
 import { systemById } from '../../src/systems';
-import { ParamFields, parseDrafts } from '../../src/ui/ParamFields';
+import { ParamFields, parseDrafts } from '../../src/ui/limiter/ParamFields';
 
 afterEach(cleanup);
 

@@ -5,15 +5,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPlaygroundStore, defaultInputs } from '../../src/store';
 import type { PlaygroundInputs, PlaygroundStoreApi } from '../../src/store';
 import { PlaygroundProvider } from '../../src/store/react';
-import { DownloadMenu } from '../../src/ui/DownloadMenu';
-import { svgToPng } from '../../src/ui/viewExport';
-import type * as ViewExport from '../../src/ui/viewExport';
-import type { ExportedView } from '../../src/ui/viewExport';
+import { DownloadMenu } from '../../src/ui/share/DownloadMenu';
+import { svgToPng } from '../../src/ui/share/viewExport';
+import type * as ViewExport from '../../src/ui/share/viewExport';
+import type { ExportedView } from '../../src/ui/share/viewExport';
 
 // jsdom has no canvas and cannot decode images: the PNG step is replaced (the browser test
 // checks the real PNG); everything before it — the SVG it is given — is real.
 const PNG_SIGNATURE = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-vi.mock('../../src/ui/viewExport', async (importOriginal) => ({
+vi.mock('../../src/ui/share/viewExport', async (importOriginal) => ({
   ...(await importOriginal<typeof ViewExport>()),
   svgToPng: vi.fn(() => Promise.resolve(new Blob([PNG_SIGNATURE], { type: 'image/png' }))),
 }));

@@ -6,7 +6,7 @@ import { experimentById } from '../../src/config/experiments';
 import type { Experiment } from '../../src/config/experiments';
 import { createPlaygroundStore } from '../../src/store';
 import { PlaygroundProvider } from '../../src/store/react';
-import { ExperimentsMenu } from '../../src/ui/ExperimentsMenu';
+import { ExperimentsMenu } from '../../src/ui/experiments/ExperimentsMenu';
 
 afterEach(cleanup);
 

@@ -7,9 +7,9 @@ import type { ExportResult } from '../../src/export';
 import { createPlaygroundStore, defaultInputs } from '../../src/store';
 import type { PlaygroundStoreApi } from '../../src/store';
 import { PlaygroundProvider } from '../../src/store/react';
-import { ExportPanel } from '../../src/ui/ExportPanel';
-import { ExportSection } from '../../src/ui/ExportSection';
-import { ALGORITHM_ORDER } from '../../src/ui/algorithms';
+import { ExportPanel } from '../../src/ui/export/ExportPanel';
+import { ExportSection } from '../../src/ui/export/ExportSection';
+import { ALGORITHM_ORDER } from '../../src/ui/limiter/algorithms';
 
 const LEAKY: AlgorithmConfig = {
   kind: 'leaky-bucket',

@@ -4,8 +4,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPlaygroundStore, defaultInputs, simulationOf } from '../../src/store';
 import type { PlaygroundStoreApi } from '../../src/store';
 import { PlaygroundProvider } from '../../src/store/react';
-import { LanesPanel } from '../../src/ui/LanesPanel';
-import { requestsCompleteFromMs, requestsNear } from '../../src/ui/requests';
+import { LanesPanel } from '../../src/ui/stage/LanesPanel';
+import { requestsCompleteFromMs, requestsNear } from '../../src/ui/stage/requests';
 import { formatDuration } from '../../src/viz/format';
 import { run } from './sim-fixtures';
 

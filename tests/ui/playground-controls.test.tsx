@@ -5,10 +5,10 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPlaygroundStore, defaultInputs } from '../../src/store';
 import type { PlaygroundStoreApi } from '../../src/store';
 import { PlaygroundProvider } from '../../src/store/react';
-import { ClockBar } from '../../src/ui/ClockBar';
-import { Inspector } from '../../src/ui/Inspector';
-import { LimiterPanel } from '../../src/ui/LimiterPanel';
-import { TrafficPanel } from '../../src/ui/TrafficPanel';
+import { ClockBar } from '../../src/ui/clock/ClockBar';
+import { Inspector } from '../../src/ui/inspector/Inspector';
+import { LimiterPanel } from '../../src/ui/limiter/LimiterPanel';
+import { TrafficPanel } from '../../src/ui/traffic/TrafficPanel';
 import { simulationOf } from '../../src/store';
 
 afterEach(cleanup);

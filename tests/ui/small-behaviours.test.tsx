@@ -5,12 +5,12 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPlaygroundStore, defaultInputs } from '../../src/store';
 import type { PlaygroundStoreApi } from '../../src/store';
 import { PlaygroundProvider } from '../../src/store/react';
-import { ClockBar } from '../../src/ui/ClockBar';
-import { LimiterPanel } from '../../src/ui/LimiterPanel';
-import { TrafficPanel } from '../../src/ui/TrafficPanel';
-import { startFrom } from '../../src/ui/session';
-import { useShortcuts } from '../../src/ui/useShortcuts';
-import { applyStart } from '../../src/ui/useUrlSync';
+import { ClockBar } from '../../src/ui/clock/ClockBar';
+import { LimiterPanel } from '../../src/ui/limiter/LimiterPanel';
+import { TrafficPanel } from '../../src/ui/traffic/TrafficPanel';
+import { startFrom } from '../../src/ui/share/session';
+import { useShortcuts } from '../../src/ui/app/useShortcuts';
+import { applyStart } from '../../src/ui/share/useUrlSync';
 
 afterEach(cleanup);
 

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { exportViewSvg, matchWeight } from '../../src/ui/viewExport';
+import { exportViewSvg, matchWeight } from '../../src/ui/share/viewExport';
 
 describe('matchWeight (CSS Fonts 4, §5.2: the face a browser picks for a weight)', () => {
   // The bundled faces: Inter 400 and 600.

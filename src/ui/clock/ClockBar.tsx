@@ -1,0 +1,97 @@
+import { SPEEDS } from '../../store';
+import { usePlayground, usePlaygroundShallow } from '../../store/react';
+import { DownloadMenu } from '../share/DownloadMenu';
+import { formatSpeed, formatTime } from '../common/format';
+import { Icon } from '../common/Icon';
+
+/** Play/pause, speed, stepping and the current virtual time. */
+export function ClockBar() {
+  const { playing, speed, untilMs, atStart, atEnd } = usePlaygroundShallow((s) => ({
+    playing: s.playing,
+    speed: s.speed,
+    untilMs: s.untilMs,
+    // Booleans, so the bar re-renders when they flip, not every frame.
+    atStart: s.tMs <= 0,
+    atEnd: s.tMs >= s.untilMs,
+  }));
+  const actions = usePlaygroundShallow((s) => ({
+    togglePlay: s.togglePlay,
+    setSpeed: s.setSpeed,
+    stepBy: s.stepBy,
+    stepToNextEvent: s.stepToNextEvent,
+    rewind: s.rewind,
+  }));
+  return (
+    <div className="clock-bar" role="toolbar" aria-label="Virtual clock" id="clock" tabIndex={-1}>
+      <button
+        type="button"
+        onClick={actions.rewind}
+        disabled={atStart}
+        aria-label="Back to start"
+        title="Back to start (Home)"
+      >
+        <Icon name="rewind" />
+      </button>
+      <button
+        type="button"
+        onClick={() => actions.stepBy(-100)}
+        disabled={atStart}
+        aria-label="Back 100 ms"
+        title="Back 100 ms (←)"
+      >
+        <Icon name="back" /> 100 ms
+      </button>
+      <button
+        type="button"
+        className="primary play-button"
+        onClick={actions.togglePlay}
+        aria-pressed={playing}
+        title={playing ? 'Pause (space)' : 'Play (space)'}
+      >
+        {playing ? (
+          <>
+            <Icon name="pause" /> Pause
+          </>
+        ) : (
+          <>
+            <Icon name="play" /> Play
+          </>
+        )}
+      </button>
+      <button
+        type="button"
+        onClick={() => actions.stepBy(100)}
+        disabled={atEnd}
+        aria-label="Forward 100 ms"
+        title="Forward 100 ms (→)"
+      >
+        100 ms <Icon name="forward" />
+      </button>
+      <button type="button" onClick={actions.stepToNextEvent} title="Next event (n)">
+        Next event <Icon name="next" />
+      </button>
+      <label className="speed">
+        <span>Speed</span>
+        <select value={speed} onChange={(e) => actions.setSpeed(Number(e.target.value))}>
+          {SPEEDS.map((s) => (
+            <option key={s} value={s}>
+              {formatSpeed(s)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <ClockReadout untilMs={untilMs} />
+      <DownloadMenu />
+    </div>
+  );
+}
+
+/** The time display re-renders per frame on its own, so the buttons around it do not. */
+function ClockReadout({ untilMs }: { untilMs: number }) {
+  const tMs = usePlayground((s) => s.tMs);
+  return (
+    <output className="clock-readout mono" aria-label="Virtual time">
+      t = {formatTime(tMs)} <span className="muted">/ {formatTime(untilMs)}</span>
+    </output>
+  );
+}

@@ -1,0 +1,41 @@
+import { useRef } from 'react';
+import type { SimResult } from '../../sim';
+import { usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
+import { Timeline } from '../../viz';
+import { useDrawTime, useElementWidth, useOnScreen } from '../stage/hooks';
+
+/** Every request of the shown lanes on the run's time axis; drag or use the arrows to scrub. */
+export function TimelinePanel({ result }: { result: SimResult }) {
+  const sectionRef = useRef<HTMLElement>(null);
+  const tMs = useDrawTime(usePlaygroundApi(), useOnScreen(sectionRef));
+  const s = usePlaygroundShallow((st) => ({
+    mode: st.mode,
+    activeLane: st.activeLane,
+    selected: st.selected,
+    seek: st.seek,
+    select: st.select,
+  }));
+  const [ref, width] = useElementWidth<HTMLDivElement>();
+  const lanes =
+    s.mode === 'compare'
+      ? result.lanes.map((_, i) => i)
+      : [Math.min(s.activeLane, result.lanes.length - 1)];
+  return (
+    <section ref={sectionRef} className="panel timeline-panel" aria-label="Timeline">
+      <div ref={ref}>
+        {width > 0 && (
+          <Timeline
+            result={result}
+            lanes={lanes}
+            tMs={tMs}
+            width={width}
+            selected={s.selected}
+            onSeek={s.seek}
+            onSelect={(lane, row) => s.select({ lane, row })}
+            label="Timeline"
+          />
+        )}
+      </div>
+    </section>
+  );
+}

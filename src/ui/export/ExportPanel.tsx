@@ -1,0 +1,134 @@
+import { useCallback, useId, useMemo, useState } from 'react';
+import type { AlgorithmConfig } from '../../core';
+import type { ExportOptions, ExportOutcome, ExportTarget } from '../../export';
+import { exportAll, toEnvoy, toNginx } from '../../export';
+import { MAX_LIMITERS } from '../../store';
+import { usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
+import { displayName } from '../limiter/algorithms';
+import { ExportView } from './ExportView';
+import type { Imported } from './ImportForm';
+import { ImportForm } from './ImportForm';
+
+/**
+ * Every export of `config`, or why there is none. The store only holds valid configs, and
+ * imported zone names and keys passed the importers' checks; a throw here would be a bug, and it
+ * shows as a message instead of an empty panel.
+ */
+function exportsOf(
+  config: AlgorithmConfig,
+  options: ExportOptions,
+): Record<ExportTarget, ExportOutcome> | string {
+  try {
+    return exportAll(config, options);
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+}
+
+/** Whether an export with these options goes through (the exporters throw on names they refuse). */
+function exportsWith(run: () => unknown): boolean {
+  try {
+    run();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Export & import for the limiter being edited: its nginx, Envoy, Redis Lua and Go forms, and a box
+ * that loads a pasted nginx or Envoy snippet into it. Loaded on demand (it brings the YAML parser).
+ */
+export function ExportPanel() {
+  const id = useId();
+  const { lane, entry, count, setLimiterConfig } = usePlaygroundShallow((s) => {
+    const l = Math.min(s.activeLane, s.limiters.length - 1);
+    return {
+      lane: l,
+      entry: s.limiters[l],
+      count: s.limiters.length,
+      setLimiterConfig: s.setLimiterConfig,
+    };
+  });
+  const api = usePlaygroundApi();
+  // What an import said beyond the limiter (zone name, key, stat_prefix), so exporting gives the
+  // same snippet back.
+  const [options, setOptions] = useState<ExportOptions>({});
+  const config = entry?.config;
+  const standardHeaders = entry?.standardHeaders === true;
+  const policyName = entry?.name;
+  const outcomes = useMemo(() => {
+    if (config === undefined) return null;
+    // The limiter's "add standard rate-limit headers" becomes the config that sends them.
+    const added = standardHeaders
+      ? {
+          nginx: {
+            ...options.nginx,
+            standardHeaders,
+            ...(policyName === undefined ? {} : { policyName }),
+          },
+          envoy: { ...options.envoy, standardHeaders },
+        }
+      : {};
+    return exportsOf(config, { ...options, ...added });
+  }, [config, options, standardHeaders, policyName]);
+  const onImport = useCallback(
+    (imported: Imported): number => {
+      setLimiterConfig(lane, imported.config);
+      // Several limit_req lines: one compare lane each, as many as compare mode holds.
+      let loaded = 1;
+      if (imported.format === 'nginx') {
+        for (const config of imported.more ?? []) {
+          const st = api.getState();
+          if (st.limiters.length >= MAX_LIMITERS) break;
+          st.addLimiter(config.kind);
+          st.setLimiterConfig(api.getState().limiters.length - 1, config);
+          loaded += 1;
+        }
+        if (loaded > 1) {
+          api.getState().setMode('compare');
+          api.getState().setActiveLane(lane);
+        }
+      }
+      // The importers take some names the exporters refuse (a zone name with "$", a stat_prefix
+      // with "-"); those exports keep their default names rather than fail.
+      if (imported.format === 'nginx') {
+        const nginx = imported.extras;
+        if (exportsWith(() => toNginx(imported.config, nginx)))
+          setOptions((o) => ({ ...o, nginx }));
+      } else {
+        const { statPrefix } = imported.extras;
+        const envoy = statPrefix === undefined ? {} : { statPrefix };
+        if (exportsWith(() => toEnvoy(imported.config, envoy)))
+          setOptions((o) => ({ ...o, envoy }));
+      }
+      return loaded;
+    },
+    [api, lane, setLimiterConfig],
+  );
+  if (entry === undefined || config === undefined || outcomes === null) return null;
+  const name = displayName(entry.name ?? config.kind, config.kind);
+  const target = count > 1 ? `limiter ${lane + 1}` : 'the limiter';
+
+  return (
+    <div className="export-panel">
+      <section className="export-part" aria-labelledby={`${id}-export`}>
+        <h3 id={`${id}-export`}>
+          Export <span className="muted">· {count > 1 ? `${lane + 1}. ${name}` : name}</span>
+        </h3>
+        {typeof outcomes === 'string' ? (
+          <p className="param-error" role="alert">
+            This limiter cannot be exported: {outcomes}
+          </p>
+        ) : (
+          // A new algorithm opens on its own system's tab.
+          <ExportView key={config.kind} kind={config.kind} outcomes={outcomes} />
+        )}
+      </section>
+      <section className="export-part" aria-labelledby={`${id}-import`}>
+        <h3 id={`${id}-import`}>Import</h3>
+        <ImportForm target={target} onImport={onImport} />
+      </section>
+    </div>
+  );
+}

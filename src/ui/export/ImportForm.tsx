@@ -1,0 +1,234 @@
+import { useId, useRef, useState } from 'react';
+import type { AlgorithmConfig } from '../../core';
+import type { EnvoyExtras, ImportError, NginxExtras } from '../../export';
+import { importEnvoy, importNginx } from '../../export';
+import { ALGORITHMS } from '../limiter/algorithms';
+import type { ImportFormat } from './exportText';
+import { describeConfig, detectFormat, offsetOf } from './exportText';
+
+/** What a successful import hands the panel. */
+export type Imported =
+  | {
+      format: 'nginx';
+      config: AlgorithmConfig;
+      extras: NginxExtras;
+      /** Further limiters (several limit_req lines), each to become a compare lane. */
+      more?: AlgorithmConfig[];
+    }
+  | { format: 'envoy'; config: AlgorithmConfig; extras: EnvoyExtras };
+
+export interface ImportFormProps {
+  /** Shown in the confirmation, e.g. "limiter 2". */
+  target: string;
+  /**
+   * Loads a valid import into the limiter (and, for several limiters, adds lanes); returns how many
+   * limiters it loaded. Never called for invalid text.
+   */
+  onImport: (imported: Imported) => number;
+}
+
+type FormatChoice = 'auto' | ImportFormat;
+
+type Outcome =
+  | { ok: true; format: ImportFormat; summary: string; warnings: ImportError[] }
+  | { ok: false; errors: ImportError[] };
+
+const FORMAT_NAMES: Record<ImportFormat, string> = { nginx: 'nginx', envoy: 'Envoy' };
+
+const PLACEHOLDER = `limit_req_zone $binary_remote_addr zone=api:10m rate=10r/s;
+limit_req zone=api burst=20 nodelay;
+
+or an Envoy token_bucket:
+  max_tokens: 20
+  tokens_per_fill: 10
+  fill_interval: 1s`;
+
+/**
+ * Paste nginx `limit_req_zone` / `limit_req` lines or an Envoy `token_bucket` block; Import loads it
+ * into the limiter being edited. Invalid text changes nothing and shows every error at its line and
+ * column (a click puts the cursor there); warnings say what will not behave as the playground shows.
+ */
+export function ImportForm({ target, onImport }: ImportFormProps) {
+  const id = useId();
+  const area = useRef<HTMLTextAreaElement>(null);
+  const [text, setText] = useState('');
+  const [choice, setChoice] = useState<FormatChoice>('auto');
+  const [envoyRefill, setEnvoyRefill] = useState<'continuous' | 'interval'>('continuous');
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const detected = choice === 'auto' ? detectFormat(text) : choice;
+
+  const submit = () => {
+    if (detected === null) {
+      setOutcome({
+        ok: false,
+        errors: [
+          {
+            line: 1,
+            column: 1,
+            message:
+              text.trim() === ''
+                ? 'expected a snippet to import: paste nginx limit_req lines or an Envoy token_bucket'
+                : 'expected nginx limit_req_zone / limit_req lines or an Envoy token_bucket block (or pick the format)',
+          },
+        ],
+      });
+      return;
+    }
+    let imported: Imported;
+    let warnings: ImportError[];
+    if (detected === 'nginx') {
+      const result = importNginx(text);
+      if (!result.ok) {
+        setOutcome({ ok: false, errors: result.errors });
+        return;
+      }
+      imported = { format: 'nginx', config: result.config, extras: result.extras };
+      if (result.lanes !== undefined) imported.more = result.lanes.slice(1).map((l) => l.config);
+      warnings = result.warnings;
+    } else {
+      const result = importEnvoy(text, { refill: envoyRefill });
+      if (!result.ok) {
+        setOutcome({ ok: false, errors: result.errors });
+        return;
+      }
+      imported = { format: 'envoy', config: result.config, extras: result.extras };
+      warnings = result.warnings;
+    }
+    const loaded = onImport(imported);
+    const all = [imported.config, ...(imported.format === 'nginx' ? (imported.more ?? []) : [])];
+    const summary = all
+      .slice(0, loaded)
+      .map((c) => `${ALGORITHMS[c.kind].name}: ${describeConfig(c)}`)
+      .join('; ');
+    const dropped = all.length - loaded;
+    setOutcome({
+      ok: true,
+      format: detected,
+      summary:
+        dropped > 0
+          ? `${summary} (${dropped} more left out: compare mode holds ${loaded} here)`
+          : summary,
+      warnings,
+    });
+  };
+
+  const goTo = (e: ImportError) => {
+    const node = area.current;
+    if (node === null) return;
+    const at = offsetOf(node.value, e.line, e.column);
+    node.focus();
+    node.setSelectionRange(at, at);
+  };
+
+  const errors = outcome !== null && !outcome.ok ? outcome.errors : [];
+  const messagesId = `${id}-messages`;
+  return (
+    <form
+      className="import-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <label htmlFor={`${id}-text`} className="import-label">
+        Paste nginx <code>limit_req_zone</code> / <code>limit_req</code> lines or an Envoy{' '}
+        <code>token_bucket</code> block
+      </label>
+      <textarea
+        ref={area}
+        id={`${id}-text`}
+        className="import-text"
+        rows={7}
+        // Unwrapped, so the line:column of an error is the line people see.
+        wrap="off"
+        spellCheck={false}
+        autoCapitalize="off"
+        autoComplete="off"
+        placeholder={PLACEHOLDER}
+        value={text}
+        aria-invalid={errors.length > 0}
+        aria-describedby={outcome !== null ? messagesId : undefined}
+        onChange={(e) => setText(e.target.value)}
+      />
+      <div className="import-controls">
+        <label className="import-field">
+          <span>Format</span>
+          <select value={choice} onChange={(e) => setChoice(e.target.value as FormatChoice)}>
+            <option value="auto">
+              Detect{choice === 'auto' && detected !== null ? ` (${FORMAT_NAMES[detected]})` : ''}
+            </option>
+            <option value="nginx">nginx</option>
+            <option value="envoy">Envoy</option>
+          </select>
+        </label>
+        {detected === 'envoy' && (
+          <label className="import-field">
+            <span>Envoy</span>
+            <select
+              value={envoyRefill}
+              onChange={(e) => setEnvoyRefill(e.target.value as 'continuous' | 'interval')}
+            >
+              <option value="continuous">≥ 1.31 (continuous refill)</option>
+              <option value="interval">&lt; 1.31 (timer refill)</option>
+            </select>
+          </label>
+        )}
+        <button type="submit" className="primary">
+          Import into {target}
+        </button>
+      </div>
+      <div id={messagesId} className="import-messages">
+        {outcome !== null && !outcome.ok && (
+          <div className="import-errors" role="alert" data-testid="import-errors">
+            <p>
+              Nothing was loaded: {errors.length === 1 ? 'an error' : `${errors.length} errors`}.
+            </p>
+            <ul>
+              {errors.map((e, i) => (
+                <li key={i}>
+                  <button
+                    type="button"
+                    className="import-position"
+                    onClick={() => goTo(e)}
+                    aria-label={`line ${e.line}, column ${e.column}: go there`}
+                  >
+                    {e.line}:{e.column}
+                  </button>{' '}
+                  {e.message}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        {/* Always present, so screen readers announce what was loaded when it appears. */}
+        <div role="status" data-testid="import-done">
+          {outcome?.ok === true && (
+            <div className="import-done">
+              <p>
+                Loaded {FORMAT_NAMES[outcome.format]} into {target}:{' '}
+                <strong>{outcome.summary}</strong>.
+              </p>
+              {outcome.warnings.length > 0 && (
+                <ul className="import-warnings" data-testid="import-warnings">
+                  {outcome.warnings.map((w, i) => (
+                    <li key={i}>
+                      <button
+                        type="button"
+                        className="import-position"
+                        onClick={() => goTo(w)}
+                        aria-label={`line ${w.line}, column ${w.column}: go there`}
+                      >
+                        {w.line}:{w.column}
+                      </button>{' '}
+                      {w.message}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          )}
+        </div>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,87 @@
+import { attemptsOf, decisionAt } from '../../sim';
+import type { SimResult } from '../../sim';
+import { usePlaygroundShallow } from '../../store/react';
+import { entryResponse } from '../../systems';
+import { OutcomeBadge } from './OutcomeBadge';
+import { displayName } from '../limiter/algorithms';
+
+/**
+ * The selected request in every lane, side by side (compare mode): each limiter's decision on the
+ * same attempt of the same request, its status line and headers. A lane where that attempt never
+ * happened (the request passed earlier there) says so.
+ */
+export function InspectorLanes({
+  result,
+  origin,
+  attempt,
+  selectedLane,
+  onSelect,
+}: {
+  result: SimResult;
+  /** The request (first attempt's index in arrival order). */
+  origin: number;
+  /** 1 for the first attempt, … */
+  attempt: number;
+  selectedLane: number;
+  onSelect: (lane: number, row: number) => void;
+}) {
+  const { limiters } = usePlaygroundShallow((s) => ({ limiters: s.limiters }));
+  return (
+    <div className="inspector-lanes" data-testid="inspector-lanes">
+      <h3>This request in every limiter</h3>
+      <ul className="inspector-lanes-list">
+        {result.lanes.map((lane, i) => {
+          const rows = attemptsOf(result, i, origin);
+          const row = rows[attempt - 1];
+          const name = displayName(lane.name, lane.config.kind);
+          if (row === undefined) {
+            return (
+              <li key={i} className="inspector-lane" data-lane={i}>
+                <p className="inspector-lane-name">{name}</p>
+                <p className="muted">
+                  No attempt {attempt} here: it ended after {rows.length}{' '}
+                  {rows.length === 1 ? 'attempt' : 'attempts'}.
+                </p>
+              </li>
+            );
+          }
+          const decision = decisionAt(result, i, row);
+          // What this lane's system sends (nginx: 503 and no rate-limit headers; Envoy: 429 with
+          // x-envoy-ratelimited …), with headers the person added marked as in the inspector.
+          const response = entryResponse(
+            limiters[i] ?? { config: lane.config },
+            decision,
+            lane.name,
+          );
+          return (
+            <li
+              key={i}
+              className={`inspector-lane${i === selectedLane ? ' is-selected' : ''}`}
+              data-lane={i}
+            >
+              <p className="inspector-lane-name">
+                {i === selectedLane ? (
+                  <strong>{name}</strong>
+                ) : (
+                  <button type="button" className="link" onClick={() => onSelect(i, row)}>
+                    {name}
+                  </button>
+                )}{' '}
+                <OutcomeBadge outcome={decision.outcome} />
+                {decision.delayMs > 0 && <span className="muted"> {decision.delayMs} ms</span>}
+              </p>
+              <pre className="mono">
+                <span className={response.status === 200 ? 'status-ok' : 'status-limited'}>
+                  {response.statusLine}
+                </span>
+                {response.fields
+                  .map((f) => `\n${f.name}: ${f.value}${f.added === true ? '  ← added' : ''}`)
+                  .join('')}
+              </pre>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

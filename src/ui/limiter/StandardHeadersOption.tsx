@@ -1,0 +1,32 @@
+import { useId } from 'react';
+import type { SystemInfo } from '../../systems';
+
+/** The per-limiter "add standard rate-limit headers" option, with how the system is made to. */
+export function StandardHeadersOption({
+  system,
+  checked,
+  onChange,
+}: {
+  system: SystemInfo;
+  checked: boolean;
+  onChange: (on: boolean) => void;
+}) {
+  const id = useId();
+  return (
+    <div className="param-field standard-headers">
+      <label htmlFor={id}>Add standard rate-limit headers</label>
+      <span className="param-control">
+        <input
+          id={id}
+          type="checkbox"
+          checked={checked}
+          aria-describedby={`${id}-help`}
+          onChange={(e) => onChange(e.target.checked)}
+        />
+      </span>
+      <p id={`${id}-help`} className="param-help">
+        {system.name} sends them only when configured. {system.standardHeadersHow}
+      </p>
+    </div>
+  );
+}

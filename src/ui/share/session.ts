@@ -1,0 +1,183 @@
+/**
+ * Where the playground starts, and where it is kept: the link (the whole config in the query
+ * string), the saved settings (localStorage), or the defaults. A link always wins; opening one never
+ * overwrites the saved settings until the person edits something.
+ */
+import {
+  decodeConfig,
+  defaultConfig,
+  encodeConfig,
+  formatRepairIssue,
+  linkFits,
+  quoteText,
+  repairConfig,
+} from '../../config';
+import type { PlaygroundConfig } from '../../config';
+import { experimentById } from '../../config/experiments';
+import type { ExperimentRef } from '../../store';
+
+/** Query parameters that belong to the app rather than the config. */
+const APP_PARAMS = new Set(['embed', 'x', 'xv']);
+export const STORAGE_KEY = 'rate-limit-lab.settings';
+
+export type StartSource = 'link' | 'experiment' | 'saved' | 'default';
+
+export interface Start {
+  config: PlaygroundConfig;
+  experiment: ExperimentRef | null;
+  source: StartSource;
+  /** What was wrong with the link or the saved settings (empty when nothing was). */
+  problems: string[];
+  /** The link text as it came, to copy when it had problems. */
+  original: string;
+  embed: boolean;
+}
+
+function readSaved(storage: Storage | null): string | null {
+  try {
+    return storage?.getItem(STORAGE_KEY) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The experiment a link names (`x=<id>`, `xv=<variant>`), if it names a known one. */
+function experimentParam(params: URLSearchParams): ExperimentRef | null {
+  const id = params.get('x');
+  if (id === null) return null;
+  const experiment = experimentById(id);
+  if (experiment === undefined) return null;
+  const variant = params.get('xv');
+  return {
+    id,
+    variant: experiment.variants?.some((v) => v.id === variant) === true ? variant : null,
+  };
+}
+
+/** Decides what the page opens with. Pure apart from reading `storage`. */
+export function startFrom(search: string, storage: Storage | null): Start {
+  const params = new URLSearchParams(search);
+  const embed = params.has('embed');
+  const experiment = experimentParam(params);
+  const configParams = [...params.keys()].filter((k) => !APP_PARAMS.has(k) && k !== 'v');
+  const original = search.replace(/^\?/, '');
+
+  if (experiment !== null && configParams.length === 0) {
+    // A docs link to an experiment: its own settings, at its moment.
+    return {
+      config: defaultConfig(),
+      experiment,
+      source: 'experiment',
+      problems: [],
+      original,
+      embed,
+    };
+  }
+  if (params.has('x') && experiment === null) {
+    // Named an experiment this build does not have: say so, and open the rest of the link.
+    const decoded = decodeConfig(search);
+    return {
+      config: decoded.config,
+      experiment: null,
+      source: 'link',
+      problems: [
+        `x: no experiment called ${quoteText(params.get('x') ?? '')}`,
+        ...decoded.errors.map((e) => e.message),
+      ],
+      original,
+      embed,
+    };
+  }
+  if (configParams.length > 0 || params.has('v')) {
+    const decoded = decodeConfig(search);
+    return {
+      config: decoded.config,
+      experiment,
+      source: 'link',
+      problems: decoded.errors.map((e) => e.message),
+      original,
+      embed,
+    };
+  }
+  const saved = readSaved(storage);
+  if (saved !== null) {
+    let parsed: unknown = null;
+    let unreadable = false;
+    try {
+      parsed = JSON.parse(saved);
+    } catch {
+      unreadable = true;
+    }
+    const record = parsed as { config?: unknown; experiment?: unknown } | null;
+    const repaired = repairConfig(record?.config);
+    const ref = record?.experiment as ExperimentRef | null | undefined;
+    const savedExperiment =
+      ref !== null &&
+      ref !== undefined &&
+      typeof ref.id === 'string' &&
+      experimentById(ref.id) !== undefined
+        ? { id: ref.id, variant: typeof ref.variant === 'string' ? ref.variant : null }
+        : null;
+    const problems = unreadable
+      ? ['the saved settings could not be read, so the defaults are open']
+      : repaired.issues.map((i) => `saved settings: ${formatRepairIssue(i)}`);
+    return {
+      config: repaired.config,
+      experiment: savedExperiment,
+      source: 'saved',
+      problems,
+      original: '',
+      embed,
+    };
+  }
+  return {
+    config: defaultConfig(),
+    experiment: null,
+    source: 'default',
+    problems: [],
+    original: '',
+    embed,
+  };
+}
+
+/** The query string for a config (and the experiment whose card is open, and embed mode). */
+export function queryFor(
+  config: PlaygroundConfig,
+  experiment: ExperimentRef | null,
+  embed: boolean,
+): string {
+  let query = encodeConfig(config);
+  if (experiment !== null) {
+    query += `&x=${encodeURIComponent(experiment.id)}`;
+    if (experiment.variant !== null) query += `&xv=${encodeURIComponent(experiment.variant)}`;
+  }
+  if (embed) query += '&embed';
+  return query;
+}
+
+/** Whether a query is short enough to be opened again as a link. */
+export function fitsInLink(query: string): boolean {
+  return linkFits(query);
+}
+
+/** Saves the settings; quietly does nothing where storage is unavailable (private windows). */
+export function save(
+  storage: Storage | null,
+  config: PlaygroundConfig,
+  experiment: ExperimentRef | null,
+): void {
+  try {
+    storage?.setItem(STORAGE_KEY, JSON.stringify({ config, experiment }));
+  } catch {
+    // Storage full or refused: the link in the address bar still holds everything.
+  }
+}
+
+/** Forgets the saved settings. */
+export function forget(storage: Storage | null): void {
+  try {
+    storage?.removeItem(STORAGE_KEY);
+  } catch {
+    // Nothing to forget where storage is unavailable.
+  }
+}

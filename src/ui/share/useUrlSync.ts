@@ -1,0 +1,115 @@
+import { useEffect } from 'react';
+import { configOf } from '../../store';
+import type { PlaygroundStoreApi } from '../../store';
+import { usePlaygroundApi } from '../../store/react';
+import { fitsInLink, queryFor, save, startFrom } from './session';
+import type { Start } from './session';
+
+/** Loads where the page starts into the store: an experiment at its moment, or a config. */
+export function applyStart(
+  api: PlaygroundStoreApi,
+  start: Start,
+  reducedMotion: boolean = prefersReducedMotion(),
+): void {
+  const s = api.getState();
+  if (start.source === 'experiment' && start.experiment !== null) {
+    s.loadExperiment(start.experiment.id, start.experiment.variant);
+    return;
+  }
+  s.loadConfig(start.config);
+  s.setExperiment(start.experiment);
+  // With reduced motion nothing moves until the person presses Play.
+  if (reducedMotion) api.getState().pause();
+}
+
+/** The person asked the system for less motion (false where matchMedia is missing). */
+function prefersReducedMotion(): boolean {
+  return typeof window !== 'undefined' && typeof window.matchMedia === 'function'
+    ? window.matchMedia('(prefers-reduced-motion: reduce)').matches
+    : false;
+}
+
+/** Discrete edits within this long become one history entry (typing "20" is one edit). */
+const PUSH_AFTER_MS = 400;
+/** The address bar follows the clock at most this often. */
+const REPLACE_EVERY_MS = 300;
+
+/**
+ * Keeps the address bar and the saved settings in step with the store: an edit pushes a history
+ * entry (so Back undoes it), moving the clock or the selection replaces the current one, Back and
+ * Forward load the link they land on. The settings are saved once the person has edited something
+ * (opening a link alone never overwrites them).
+ */
+export function useUrlSync(start: Start, storage: Storage | null): void {
+  const api = usePlaygroundApi();
+  useEffect(() => {
+    let edited = start.source === 'saved' || start.source === 'default';
+    let fromHistory = false;
+    let pushTimer: ReturnType<typeof setTimeout> | undefined;
+    let replaceTimer: ReturnType<typeof setTimeout> | undefined;
+
+    const write = (mode: 'push' | 'replace') => {
+      const s = api.getState();
+      const config = configOf(s);
+      const query = queryFor(config, s.experiment, start.embed);
+      // Too long to open again as a link: the address bar drops the query (the settings are saved).
+      const url = fitsInLink(query) ? `?${query}` : window.location.pathname;
+      if (url !== `${window.location.search}`) {
+        if (mode === 'push') window.history.pushState(null, '', url);
+        else window.history.replaceState(null, '', url);
+      }
+      if (edited) save(storage, config, s.experiment);
+    };
+
+    const unsubscribe = api.subscribe((s, prev) => {
+      if (fromHistory) return;
+      const inputs =
+        s.limiters !== prev.limiters ||
+        s.scenario !== prev.scenario ||
+        s.untilMs !== prev.untilMs ||
+        s.mode !== prev.mode ||
+        s.experiment !== prev.experiment;
+      if (inputs) {
+        edited = true;
+        clearTimeout(pushTimer);
+        clearTimeout(replaceTimer);
+        replaceTimer = undefined;
+        pushTimer = setTimeout(() => {
+          pushTimer = undefined;
+          write('push');
+        }, PUSH_AFTER_MS);
+      } else if (
+        pushTimer === undefined &&
+        replaceTimer === undefined &&
+        (s.tMs !== prev.tMs ||
+          s.playing !== prev.playing ||
+          s.speed !== prev.speed ||
+          s.selected !== prev.selected)
+      ) {
+        replaceTimer = setTimeout(() => {
+          replaceTimer = undefined;
+          write('replace');
+        }, REPLACE_EVERY_MS);
+      }
+    });
+
+    const onPop = () => {
+      clearTimeout(pushTimer);
+      clearTimeout(replaceTimer);
+      pushTimer = replaceTimer = undefined;
+      fromHistory = true;
+      try {
+        applyStart(api, startFrom(window.location.search, null));
+      } finally {
+        fromHistory = false;
+      }
+    };
+    window.addEventListener('popstate', onPop);
+    return () => {
+      unsubscribe();
+      window.removeEventListener('popstate', onPop);
+      clearTimeout(pushTimer);
+      clearTimeout(replaceTimer);
+    };
+  }, [api, start, storage]);
+}

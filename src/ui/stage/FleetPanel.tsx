@@ -1,0 +1,158 @@
+import { useMemo, useRef } from 'react';
+import { ratePerSec } from '../../config/measure';
+import { WHY_TEXT, outageAt } from '../../sim';
+import type { SimResult } from '../../sim';
+import { stateAtTime } from '../../store';
+import { usePlayground, usePlaygroundApi } from '../../store/react';
+import { FleetStrip } from '../../viz/FleetStrip';
+import { ReplicaMultiples } from '../../viz/ReplicaMultiples';
+import type { ReplicaCell } from '../../viz/ReplicaMultiples';
+import { replicaColor, replicaLabel } from '../../viz/replicaColors';
+import { formatTime } from '../common/format';
+import { useDrawTime, useOnScreen } from './hooks';
+
+const fmt = (x: number): string =>
+  Number.isFinite(x) ? String(Number(x.toFixed(x >= 100 ? 0 : 2))) : '–';
+
+/**
+ * A fleet lane at the current time (issue 14): how many replicas are alive, each replica's limiter
+ * side by side, every request per replica over the run, what the limit really allows with this N
+ * and this balancer, and the fleet's numbers (admitted beyond the global limit, worst burst at the
+ * backend, share per replica). Shown only for runs with a fleet.
+ */
+export function FleetPanel({ result }: { result: SimResult }) {
+  const api = usePlaygroundApi();
+  const ref = useRef<HTMLElement>(null);
+  const tMs = Math.floor(useDrawTime(api, useOnScreen(ref)));
+  const selectedLane = usePlayground((s) => s.selected?.lane ?? 0);
+  const laneIndex = result.lanes[selectedLane]?.fleet !== undefined ? selectedLane : 0;
+  const lane = result.lanes[laneIndex];
+  const fleet = lane?.fleet;
+  const shares = useMemo(() => {
+    const o = fleet?.metrics.perReplica.offered;
+    const total = o === undefined ? 0 : o.reduce((s, x) => s + x, 0);
+    return { o, total };
+  }, [fleet]);
+  if (lane === undefined || fleet === undefined) return null;
+  const key = result.keyNames[0] ?? 'default';
+  const state = stateAtTime(result, tMs, key).lanes[laneIndex];
+  const alive = state?.replicas ?? result.scenario.deployment.instances;
+  const rows = fleet.metrics.maxReplicas;
+  const dep = result.scenario.deployment;
+  const outages = dep.fleet?.store?.outages ?? [];
+  const usesStore = dep.state === 'shared-atomic' || dep.state === 'layered';
+  const down = usesStore ? outageAt(dep, tMs) : null;
+  const stores = state?.stores ?? [];
+  const cells: ReplicaCell[] = [];
+  for (let s = 0; s < rows; s += 1) {
+    cells.push({
+      slot: s,
+      alive: s < alive,
+      share: shares.total > 0 ? (shares.o?.[s] ?? 0) / shares.total : 0,
+      state: stores.find((st) => st.instance === s),
+    });
+  }
+  const storeState = usesStore ? (stores.find((st) => st.instance === null) ?? null) : null;
+  let top = 0;
+  for (let s = 0; s < rows; s += 1) if ((shares.o?.[s] ?? 0) > (shares.o?.[top] ?? 0)) top = s;
+  const topShare = shares.total > 0 ? (shares.o?.[top] ?? 0) / shares.total : 0;
+  const perReplica = ratePerSec(fleet.replicaConfig);
+  const global = ratePerSec(fleet.globalConfig);
+  const beyond = fleet.metrics.beyond;
+  const policy = dep.fleet?.store?.onDown ?? 'open';
+  return (
+    <section
+      ref={ref}
+      className="panel fleet-panel"
+      aria-labelledby="fleet-heading"
+      data-testid="fleet-panel"
+    >
+      <h2 id="fleet-heading">
+        Fleet <span className="muted">{lane.name}</span>
+      </h2>
+      <p className="fleet-summary" data-testid="fleet-summary">
+        <strong>
+          {alive} replica{alive === 1 ? '' : 's'}
+        </strong>{' '}
+        at {formatTime(tMs)} (at most {rows}) · balancer {dep.balancer} · limits {dep.state}
+        {usesStore && (
+          <>
+            {' '}
+            · store{' '}
+            <strong className={down === null ? 'store-up' : 'store-down'}>
+              {down === null
+                ? `up (${dep.fleet?.store?.rttMs ?? 1} ms away)`
+                : `DOWN until ${formatTime(down.toMs)}: ${policy === 'closed' ? `fail closed (${dep.fleet?.store?.downStatus ?? 500})` : policy === 'open' ? 'fail open' : 'local fallback'}`}
+            </strong>
+          </>
+        )}
+      </p>
+      <p className="fleet-allows" data-testid="fleet-allows">
+        {dep.state === 'shared-atomic' ? (
+          <>
+            The global limit of {fmt(global)}/s lives in the store
+            {policy === 'local'
+              ? `; while it is down each replica falls back to ${fmt(perReplica)}/s (÷ ${dep.instances}), ${fmt(perReplica * alive)}/s for the ${alive} alive`
+              : ''}
+            . The busiest replica ({replicaLabel(top)}) takes {fmt(100 * topShare)}% of the traffic.
+          </>
+        ) : (
+          <>
+            Each replica allows {fmt(perReplica)}/s
+            {dep.state === 'local-divided' || dep.state === 'layered'
+              ? ` (the global ${fmt(global)}/s ÷ ${dep.instances})`
+              : ''}
+            ; {alive} alive allow {fmt(perReplica * alive)}/s against a global {fmt(global)}/s. The
+            busiest replica ({replicaLabel(top)}) takes {fmt(100 * topShare)}% of the traffic, so
+            its limit bites when the fleet gets {fmt(topShare > 0 ? perReplica / topShare : 0)}
+            /s.
+          </>
+        )}
+      </p>
+      <ReplicaMultiples cells={cells} store={storeState} />
+      <FleetStrip lane={lane} untilMs={result.untilMs} rows={rows} outages={outages} tMs={tMs} />
+      <dl className="fleet-metrics" data-testid="fleet-metrics">
+        <dt>admitted beyond the global limit</dt>
+        <dd>
+          {beyond.count}
+          {beyond.count > 0 &&
+            ` (from ${formatTime(beyond.firstMs)} to ${formatTime(beyond.lastMs)}: ${Array.from(
+              beyond.byWhy,
+            )
+              .map((k, w) => (k > 0 ? `${k} by ${WHY_TEXT[w]}` : ''))
+              .filter((x) => x !== '')
+              .join(', ')})`}
+        </dd>
+        <dt>worst burst at the backend</dt>
+        <dd>
+          {lane.metrics.peakBackend.count} in {formatTime(lane.metrics.peakBackend.windowMs)}
+        </dd>
+        <dt>store calls</dt>
+        <dd>{fleet.metrics.storeCalls}</dd>
+      </dl>
+      <table className="fleet-table">
+        <thead>
+          <tr>
+            <th scope="col">replica</th>
+            <th scope="col">share</th>
+            <th scope="col">passed</th>
+            <th scope="col">rejected</th>
+          </tr>
+        </thead>
+        <tbody>
+          {cells.map((c) => (
+            <tr key={c.slot}>
+              <th scope="row">
+                <span className="swatch" style={{ background: replicaColor(c.slot) }} />{' '}
+                {replicaLabel(c.slot)}
+              </th>
+              <td>{fmt(100 * c.share)}%</td>
+              <td>{fleet.metrics.perReplica.passed[c.slot]}</td>
+              <td>{fleet.metrics.perReplica.rejected[c.slot]}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,135 @@
+import { useCallback, useRef, useState } from 'react';
+import type { SimResult } from '../../sim';
+import { stateAtTime } from '../../store';
+import { usePlayground, usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
+import { LimiterView } from '../../viz';
+import { ALGORITHMS, displayName } from '../limiter/algorithms';
+import { useDrawTime, useElementWidth, useOnScreen, usePrefersReducedMotion } from './hooks';
+import { requestsCompleteFromMs, requestsNear } from './requests';
+
+/** Virtual ms a request takes per leg of the request-flow strip. */
+const TRAVEL_MS = 400;
+
+/**
+ * The animated limiters at the current time: the active one, or every one in compare mode, all on
+ * the same clock. Each lane re-renders every frame while playing and on screen: this is what draws
+ * per frame.
+ */
+export function LanesPanel({ result }: { result: SimResult }) {
+  const { mode, activeLane, inspectKey } = usePlaygroundShallow((s) => ({
+    mode: s.mode,
+    activeLane: s.activeLane,
+    inspectKey: s.inspectKey,
+  }));
+  const key =
+    inspectKey !== null && result.keyNames.includes(inspectKey)
+      ? inspectKey
+      : (result.keyNames[0] as string);
+  const lanes =
+    mode === 'compare'
+      ? result.lanes.map((_, i) => i)
+      : [Math.min(activeLane, result.lanes.length - 1)];
+  return (
+    <section className="lanes" aria-label="Limiters at the current time">
+      {lanes.map((lane) => (
+        <LaneView
+          key={lane}
+          result={result}
+          lane={lane}
+          stateKey={key}
+          compact={lanes.length > 1}
+        />
+      ))}
+    </section>
+  );
+}
+
+function LaneView({
+  result,
+  lane,
+  stateKey,
+  compact,
+}: {
+  result: SimResult;
+  lane: number;
+  /** The key whose state is drawn. */
+  stateKey: string;
+  compact: boolean;
+}) {
+  const api = usePlaygroundApi();
+  const select = usePlayground((s) => s.select);
+  const onSelectRequest = useCallback((row: number) => select({ lane, row }), [select, lane]);
+  const reducedMotion = usePrefersReducedMotion();
+  const [ref, width] = useElementWidth<HTMLDivElement>();
+  const articleRef = useRef<HTMLElement>(null);
+  const tMs = useDrawTime(api, useOnScreen(articleRef));
+  const [store, setStore] = useState(0);
+  const state = stateAtTime(result, tMs, stateKey);
+  const laneResult = result.lanes[lane];
+  const laneState = state.lanes[lane];
+  if (laneResult === undefined || laneState === undefined) return null;
+  const stores = laneState.stores;
+  const shown = stores[Math.min(store, stores.length - 1)];
+  if (shown === undefined) return null;
+  const info = ALGORITHMS[laneResult.config.kind];
+  // The limiter reasons in wall-clock time (which differs from virtual time after a clock jump):
+  // requests are drawn on the same clock as its state.
+  const offsetMs = laneState.wallMs - Math.floor(tMs);
+  const requests = requestsNear(result, lane, tMs, TRAVEL_MS)
+    .filter((r) => stores.length === 1 || (laneResult.columns.instance[r.id] ?? 0) === store)
+    .map((r) =>
+      offsetMs === 0
+        ? r
+        : { ...r, arrivalMs: r.arrivalMs + offsetMs, releaseMs: r.releaseMs + offsetMs },
+    );
+  return (
+    <article
+      ref={articleRef}
+      className={`lane${compact ? ' is-compact' : ''}`}
+      aria-label={`${displayName(laneResult.name, laneResult.config.kind)}: ${info.system}`}
+    >
+      <header className="lane-header">
+        <h3>
+          {displayName(laneResult.name, laneResult.config.kind)}{' '}
+          <span className="muted">· {info.system}</span>
+        </h3>
+        {stores.length > 1 && (
+          <label className="lane-instance">
+            instance{' '}
+            <select value={store} onChange={(e) => setStore(Number(e.target.value))}>
+              {stores.map((s, i) => (
+                <option key={i} value={i}>
+                  {s.instance === null ? 'shared' : `#${i + 1}`}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {laneState.wallMs !== Math.floor(tMs) && (
+          <span
+            className="lane-wall"
+            title="The wall clock the limiter sees differs from virtual time"
+          >
+            wall clock {laneState.wallMs} ms
+          </span>
+        )}
+      </header>
+      <div ref={ref} className="lane-view">
+        {width > 0 && (
+          <LimiterView
+            config={laneResult.config}
+            inspection={shown.inspection}
+            stateSize={shown.stateSize}
+            nowMs={laneState.wallMs}
+            requests={requests}
+            reducedMotion={reducedMotion}
+            width={Math.min(width, 900)}
+            travelMs={TRAVEL_MS}
+            requestsFromMs={requestsCompleteFromMs(result, lane, tMs, TRAVEL_MS) + offsetMs}
+            onSelectRequest={onSelectRequest}
+          />
+        )}
+      </div>
+    </article>
+  );
+}

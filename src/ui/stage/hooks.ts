@@ -1,0 +1,87 @@
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import type { RefObject } from 'react';
+import type { PlaygroundStoreApi } from '../../store';
+
+const REDUCED = '(prefers-reduced-motion: reduce)';
+
+// One query for the page: its snapshot is read on every render of every lane, every frame, and
+// window.matchMedia parses the query each time it is called.
+let reducedQuery: MediaQueryList | undefined;
+function reduced(): MediaQueryList {
+  reducedQuery ??= window.matchMedia(REDUCED);
+  return reducedQuery;
+}
+
+function subscribeReduced(onChange: () => void): () => void {
+  const query = reduced();
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+}
+
+/** True when the person asked the system for less motion. */
+export function usePrefersReducedMotion(): boolean {
+  return useSyncExternalStore(
+    subscribeReduced,
+    () => reduced().matches,
+    () => false,
+  );
+}
+
+/**
+ * Whether `ref`'s element is on screen or within `marginPx` of it (true until measured, and where
+ * there is no IntersectionObserver). The default margin is 0: only what intersects the viewport
+ * draws every frame while playing (a lane is ~430 px tall, so a 400 px margin kept the lanes just
+ * above and below the fold animating too). A drawing scrolled in catches up at once: the observer
+ * reports it in the frame it appears, and `useDrawTime` re-renders it at the current time.
+ */
+export function useOnScreen(ref: RefObject<Element | null>, marginPx = 0): boolean {
+  const [onScreen, setOnScreen] = useState(true);
+  useEffect(() => {
+    const node = ref.current;
+    if (node === null || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        const entry = entries.at(-1);
+        if (entry !== undefined) setOnScreen(entry.isIntersecting);
+      },
+      { rootMargin: `${marginPx}px 0px` },
+    );
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [ref, marginPx]);
+  return onScreen;
+}
+
+/**
+ * The virtual time for a drawing that re-renders every frame while the clock plays, read from the
+ * store. Off screen (`onScreen` false) and playing, the clock's ticks do not re-render it: nobody
+ * sees those frames, and six lanes below the fold cost more than the one in view. It catches up
+ * when it comes on screen and whenever the clock stops, so a paused page draws the exact time.
+ */
+export function useDrawTime(api: PlaygroundStoreApi, onScreen: boolean): number {
+  const subscribe = useCallback(
+    (onChange: () => void) =>
+      api.subscribe((s, prev) => {
+        if (onScreen || !s.playing || !prev.playing) onChange();
+      }),
+    [api, onScreen],
+  );
+  return useSyncExternalStore(subscribe, () => api.getState().tMs);
+}
+
+/** The content width of an element, kept up to date (0 until measured). */
+export function useElementWidth<T extends HTMLElement>(): [React.RefObject<T | null>, number] {
+  const ref = useRef<T>(null);
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const node = ref.current;
+    if (node === null) return;
+    const observer = new ResizeObserver((entries) => {
+      const w = entries[0]?.contentRect.width ?? 0;
+      setWidth(Math.round(w));
+    });
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, width];
+}
