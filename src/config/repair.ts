@@ -1,3 +1,5 @@
+// Long file on purpose: repair walks the whole config once, part by part, keeping what is valid;
+// the parts share the origin and grouping machinery that keeps it linear.
 /**
  * Turning untrusted data into a valid PlaygroundConfig that keeps every valid part.
  *

@@ -1,3 +1,5 @@
+// Long file on purpose: the valibot schema of the whole PlaygroundConfig (limiters, every traffic
+// source, deployment and fleet, clock, view) with its limits: one schema, one file.
 /**
  * The PlaygroundConfig: everything a link reproduces (limiters, scenario, view), its valibot
  * schema, and its limits. The ranges are the core's (`RANGES`) and the simulator's (`MAX_*`), read

@@ -1,3 +1,5 @@
+// Long file on purpose: the declarative table of every link parameter and option; a table reads
+// best whole.
 /**
  * The link grammar of version 1: the URL name of every config field, how each value is written
  * and read as text, and the packed form of long manual time lists. url-encode.ts writes links

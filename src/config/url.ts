@@ -1,3 +1,5 @@
+// Long file on purpose: decoding a link is one pass over its parameters with shared origin tracking
+// for messages; splitting it would split that state.
 /**
  * The URL codec: a PlaygroundConfig as a query string and back.
  *

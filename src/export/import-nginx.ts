@@ -1,3 +1,5 @@
+// Long file on purpose: a tokenizer, a directive parser and the mapping to limiter configs for
+// nginx's grammar, which share the position bookkeeping every error message needs.
 /**
  * Pasted nginx config -> a leaky-bucket config. Reads `limit_req_zone`, `limit_req` and
  * `limit_req_status` wherever they stand (a whole server block may be pasted: other directives and

@@ -1,3 +1,5 @@
+// Long file on purpose: the simulation loop, its exact state tracker, memory budget and cache are
+// one hot path; they are kept together so the per-decision work stays visible.
 /**
  * simulate(limiters, scenario, untilMs): every request's fate, deterministically.
  *

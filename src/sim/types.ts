@@ -1,3 +1,5 @@
+// Long file on purpose: every type the simulator exposes, each documented with units; one place to
+// read the contract.
 /**
  * The scenario a simulation runs (plain, JSON-serialisable data: src/config carries it in the URL)
  * and the result it produces (columnar typed arrays the UI indexes by time).

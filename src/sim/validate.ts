@@ -1,3 +1,5 @@
+// Long file on purpose: one check per scenario field, each with its range and message; split by
+// field it would scatter the ranges the schema mirrors.
 /**
  * Input checks. Every issue names the field's path and the accepted range, so the UI and the URL
  * loader can show exactly what was wrong; `simulate` refuses input with any issue.

@@ -1,3 +1,5 @@
+// Long file on purpose: the timeline is one interactive drawing (axis, marks per lane, playhead,
+// pointer and keyboard seeking) whose parts share one scale and one hit-testing model.
 import { memo, useMemo, useRef } from 'react';
 import type { KeyboardEvent, PointerEvent as ReactPointerEvent } from 'react';
 import { scaleLinear } from 'd3-scale';

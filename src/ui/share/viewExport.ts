@@ -1,3 +1,5 @@
+// Long file on purpose: one standalone SVG writer (computed styles inlined, fonts embedded, PNG
+// from it); its steps only make sense together.
 /**
  * The stage as one standalone SVG (and a PNG drawn from it): the timeline and each limiter's view as
  * they are on screen at this moment, in the current theme, with the bundled fonts embedded so the
