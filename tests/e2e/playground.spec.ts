@@ -145,9 +145,9 @@ test('selects draw their own arrow in a gutter the label never enters, from 390 
       expect(s.gutter, `${s.name} at ${width} px`).toBeGreaterThanOrEqual(24);
     }
     if (width === 390) {
-      // The default algorithm's long label does not fit here, so the case above is exercised: it is
+      // The default system's long label does not fit here, so the case above is exercised: it is
       // cut with an ellipsis (the next test's screenshot), not drawn under the arrow.
-      const algorithm = selects.find((s) => s.name === 'Algorithm');
+      const algorithm = selects.find((s) => s.name === 'System');
       expect(algorithm?.overflows).toBe(true);
     }
   }
@@ -158,7 +158,7 @@ test('a long select label is ellipsised before the arrow at 390 px (screenshot)'
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await open(page);
-  await expect(page.getByRole('region', { name: 'Limiter' }).getByLabel('Algorithm')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Limiter' }).getByLabel('System')).toBeVisible();
   await expect(
     page.getByRole('region', { name: 'Limiter' }).locator('.limiter-kind'),
   ).toHaveScreenshot('select-390.png');

@@ -34,7 +34,7 @@ for (const theme of ['light', 'dark'] as const) {
     await page.setViewportSize({ width: 1280, height: 900 });
     await openThemed(page, `${lanes}&mode=compare&t=2.5s`, theme);
     await expect(page.getByTestId('limiter-view')).toHaveCount(6);
-    await expect(page.getByRole('region', { name: 'Comparison' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Comparison', exact: true })).toBeVisible();
     // The charts come as a chunk of their own: the picture waits for them.
     await expect(page.locator('.charts-panel svg')).toHaveCount(3);
     await expect(page.locator('.stage')).toHaveScreenshot(`compare-${theme}.png`);

@@ -112,7 +112,7 @@ describe('parseDrafts', () => {
     await userEvent.clear(screen.getByLabelText('burst'));
     await userEvent.type(screen.getByLabelText('burst'), '0');
     expect(screen.getByRole('alert')).toHaveTextContent(
-      'burst must be a whole number from 1 to 1000000, got 0',
+      'burst must be a whole number from 1 to 1,000,000, got 0',
     );
   });
 });

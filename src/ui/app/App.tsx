@@ -13,7 +13,6 @@ import { LinkProblems } from '../share/LinkProblems';
 import { RunNotice } from './RunNotice';
 import { RunSummary } from '../stage/RunSummary';
 import { ScenarioPanel } from '../traffic/ScenarioPanel';
-import { TracePanel } from '../traffic/TracePanel';
 import { ShareControls } from '../share/ShareControls';
 import { SimUpdating } from './SimUpdating';
 import { SimulationProblems } from './SimulationProblems';
@@ -28,6 +27,12 @@ import { useUrlSync } from '../share/useUrlSync';
 import { lazyPart } from '../common/lazyPart';
 
 // Below the fold, with d3-shape: a chunk of its own, fetched as the page opens.
+// The access-log panel brings the trace parsers (papaparse, fflate): a chunk of its own, fetched as
+// the page opens, so it never weighs on the first paint.
+const TracePanel = lazyPart(
+  () => import('../traffic/TracePanel').then((m) => m.TracePanel),
+  'access-log panel',
+);
 const ChartsPanel = lazyPart(
   () => import('../stage/ChartsPanel').then((m) => m.ChartsPanel),
   'charts',
@@ -134,7 +139,9 @@ export function App({ start, storage }: AppProps) {
           <LimiterPanel />
           <TrafficPanel />
           <ScenarioPanel />
-          <TracePanel />
+          <Suspense fallback={<p className="panel muted">Loading the access-log panel…</p>}>
+            <TracePanel />
+          </Suspense>
         </aside>
         {stage}
       </div>
