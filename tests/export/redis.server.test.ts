@@ -3,24 +3,19 @@
  * decide exactly as the core does — outcome, delayMs, retryAfterMs, remaining and resetMs — over
  * seeded random traces with explicit nowMs (several keys, ties, clock jumps both ways).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlgorithmConfig, Decision } from '../../src/core';
 import { ALGORITHM_KINDS, MAX_TIME_MS, createLimiter } from '../../src/core';
 import { toRedisLua } from '../../src/export';
 import type { Request } from './gen';
 import { randomConfig, randomTrace, seeded } from './gen';
-import type { Server } from './servers';
-import { findBinary, freePort, loudSkip, startServer } from './servers';
+import type { RedisClient } from './servers';
+import { findBinary, loudSkip, startRedis } from './servers';
 
 const REDIS = findBinary('redis-server');
 if (REDIS === undefined)
   loudSkip('the Redis export comparison (tests/export/redis.server.test.ts)', 'redis-server');
 
-type Client = ReturnType<typeof createClient>;
 type Reply = [number, number, number, number, number];
 
 const OUTCOMES = ['admit', 'delay', 'reject'] as const;
@@ -32,9 +27,8 @@ function asDecisionTuple(d: Decision): Reply {
 }
 
 describe.skipIf(REDIS === undefined)('Redis Lua export against a real redis-server', () => {
-  let server: Server | undefined;
-  let dir = '';
-  let client: Client;
+  let redis: { client: RedisClient; stop(): Promise<void> } | undefined;
+  let client: RedisClient;
   const checked: Record<string, number> = {};
   /** Per kind: admits, delays, rejects, deletions standing in for expiry, backward clock steps. */
   const seen: Record<
@@ -43,37 +37,14 @@ describe.skipIf(REDIS === undefined)('Redis Lua export against a real redis-serv
   > = {};
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'rll-redis-'));
-    const port = await freePort();
-    server = await startServer(
-      REDIS as string,
-      [
-        '--bind',
-        '127.0.0.1',
-        '--port',
-        String(port),
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--dir',
-        dir,
-      ],
-      port,
-    );
-    client = createClient({ socket: { host: '127.0.0.1', port, connectTimeout: 5000 } });
-    client.on('error', () => {
-      // reported by the failing command
-    });
-    await client.connect();
+    redis = await startRedis(REDIS as string, 'redis');
+    client = redis.client;
   }, 20_000);
 
   afterAll(async () => {
     try {
-      if (client?.isOpen) await client.close();
+      await redis?.stop();
     } finally {
-      await server?.stop();
-      if (dir !== '') rmSync(dir, { recursive: true, force: true });
       const total = Object.values(checked).reduce((a, b) => a + b, 0);
       console.info(`Redis vs core: ${total} decisions compared`, checked, seen);
     }

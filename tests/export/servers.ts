@@ -4,9 +4,11 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createClient } from 'redis';
 
 /** The full path of an executable, searched in PATH and the sbin folders, or undefined. */
 export function findBinary(name: string): string | undefined {
@@ -119,4 +121,56 @@ export async function startServer(
     throw error;
   }
   return { port, pid, output: () => out, stop };
+}
+
+/** A connected client of the `redis` package. */
+export type RedisClient = ReturnType<typeof createClient>;
+
+/**
+ * A throwaway redis-server on a free loopback port (no persistence, its own temporary folder) and a
+ * client connected to it. `stop()` closes the client, stops the server and removes the folder.
+ */
+export async function startRedis(
+  binary: string,
+  label: string,
+): Promise<{ client: RedisClient; stop(): Promise<void> }> {
+  const dir = mkdtempSync(path.join(tmpdir(), `rll-${label}-`));
+  const port = await freePort();
+  let server: Server | undefined;
+  let client: RedisClient | undefined;
+  const stop = async (): Promise<void> => {
+    try {
+      if (client?.isOpen) await client.close();
+    } finally {
+      await server?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  try {
+    server = await startServer(
+      binary,
+      [
+        '--bind',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+      ],
+      port,
+    );
+    client = createClient({ socket: { host: '127.0.0.1', port, connectTimeout: 5000 } });
+    client.on('error', () => {
+      // reported by the failing command
+    });
+    await client.connect();
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { client, stop };
 }

@@ -6,17 +6,13 @@
  * redis-server, against the calendar-windows core config the system model derives (align epoch,
  * rejected hits counted). Every decision and every counter value is compared.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlgorithmConfig, CalendarWindowsInspection } from '../../src/core';
 import { UNIT_SECONDS, calendarUnits, createLimiter } from '../../src/core';
 import { envoyGlobal } from '../../src/systems/envoy-global';
 import { int, seeded } from '../export/gen';
-import type { Server } from '../export/servers';
-import { findBinary, freePort, loudSkip, startServer } from '../export/servers';
+import { findBinary, loudSkip, startRedis } from '../export/servers';
+import type { RedisClient } from '../export/servers';
 
 const REDIS = findBinary('redis-server');
 if (REDIS === undefined)
@@ -28,41 +24,16 @@ if (REDIS === undefined)
 describe.skipIf(REDIS === undefined)(
   'envoyproxy/ratelimit Redis commands on a real redis-server = model',
   () => {
-    let server: Server | undefined;
-    let dir = '';
-    let client: ReturnType<typeof createClient>;
+    let redis: { client: RedisClient; stop(): Promise<void> } | undefined;
+    let client: RedisClient;
 
     beforeAll(async () => {
-      dir = mkdtempSync(path.join(tmpdir(), 'rll-envoy-global-'));
-      const port = await freePort();
-      server = await startServer(
-        REDIS as string,
-        [
-          '--bind',
-          '127.0.0.1',
-          '--port',
-          String(port),
-          '--save',
-          '',
-          '--appendonly',
-          'no',
-          '--dir',
-          dir,
-        ],
-        port,
-      );
-      client = createClient({ socket: { host: '127.0.0.1', port, connectTimeout: 5000 } });
-      client.on('error', () => {});
-      await client.connect();
+      redis = await startRedis(REDIS as string, 'envoy-global');
+      client = redis.client;
     }, 20_000);
 
     afterAll(async () => {
-      try {
-        if (client?.isOpen) await client.close();
-      } finally {
-        await server?.stop();
-        if (dir !== '') rmSync(dir, { recursive: true, force: true });
-      }
+      await redis?.stop();
     });
 
     it('every decision and counter equals the model over seeded traces', async () => {
