@@ -14,16 +14,26 @@ export default [
   {
     name: 'initial JavaScript: the entry and its preloaded chunks (gzip)',
     path: initial,
-    // Issue 11 asks for ≤ 160 kB; this wave's systems, fleets, inspector lanes and worker client put
-    // it at about 190 kB (react-dom alone is ~68 kB). The guard stops further growth while the
-    // panels that are not needed for the first paint move to chunks of their own.
-    limit: '195 kB',
+    // Issue 11's budget. The experiments library and menu, the inspector, the comparison, the fleet
+    // panel, the download menu, the algorithm views and the rarely shown notes are chunks of their
+    // own (src/ui/app/parts.ts, src/ui/stage/views.ts), and everything the first paint needs is one
+    // chunk (vite.config.ts). Measured at 159.97 kB when set: a growth guard with no slack, so
+    // anything added to the first load must pay for itself. Not counted here: the view chunk of
+    // each algorithm the start shows (token bucket 2.3 kB + d3-path 1.1 kB on the default page),
+    // fetched before the first render.
+    limit: '160 kB',
     gzip: true,
   },
   {
     name: 'charts, loaded as the page opens (gzip)',
     path: 'dist/assets/ChartsPanel-*.js',
     limit: '30 kB',
+    gzip: true,
+  },
+  {
+    name: 'experiment library and menu, loaded as the page opens (gzip)',
+    path: ['dist/assets/experiments-*.js', 'dist/assets/ExperimentsMenu-*.js'],
+    limit: '12 kB',
     gzip: true,
   },
   {

@@ -4,12 +4,19 @@ import '@fontsource/inter/400.css';
 import '@fontsource/inter/600.css';
 import '@fontsource/jetbrains-mono/400.css';
 import './ui/app/styles.css';
+// The views' styles (src/viz/index.ts imports them too; the page imports view modules directly so
+// that each algorithm view can be a chunk of its own).
+import './viz/viz.css';
 import { createPlaygroundStore } from './store';
 import { PlaygroundProvider } from './store/react';
 import { App } from './ui/app/App';
-import { startFrom } from './ui/share/session';
+import { startFrom, startNamesExperiment } from './ui/share/session';
+import { loadExperiments } from './config/experiments/registry';
 import { currentTheme } from './ui/app/theme';
 import { applyStart } from './ui/share/useUrlSync';
+import { preloadViews } from './ui/stage/views';
+import { ComparePanel, ExperimentsMenu, FleetPanel, Inspector, LinkProblems } from './ui/app/parts';
+import { isFleet } from './sim/fleet';
 
 /** localStorage, or null where reading it throws (some private windows, sandboxed iframes). */
 function storageOrNull(): Storage | null {
@@ -20,18 +27,42 @@ function storageOrNull(): Storage | null {
   }
 }
 
+/**
+ * Decides the start, fetches the chunks its first render needs, then renders. Not a top-level
+ * await: the chunks import modules of the entry's own chunk, and a dynamic import made while that
+ * chunk is still evaluating (suspended at a top-level await) would wait on it forever.
+ */
+async function boot(root: HTMLElement): Promise<void> {
+  const storage = storageOrNull();
+  // The experiment library is a chunk of its own: a start that names an experiment waits for it,
+  // so the first render is already the experiment's exact run.
+  if (startNamesExperiment(window.location.search, storage))
+    await Promise.all([loadExperiments().catch(() => []), ExperimentsMenu.preload()]);
+  const start = startFrom(window.location.search, storage);
+  const store = createPlaygroundStore();
+  applyStart(store, start);
+  // The views of the kinds the page opens with, and the parts it shows at once, before the first
+  // render (each is a chunk of its own, fetched side by side): the first paint draws them, never a
+  // placeholder. A failed fetch draws a message in its place.
+  const opened = store.getState();
+  await Promise.all([
+    preloadViews(opened.limiters.map((l) => l.config.kind)),
+    start.problems.length > 0 ? LinkProblems.preload() : null,
+    opened.selected !== null && !start.embed ? Inspector.preload() : null,
+    opened.mode === 'compare' && opened.limiters.length > 1 ? ComparePanel.preload() : null,
+    isFleet(opened.scenario.deployment) ? FleetPanel.preload() : null,
+  ]);
+  createRoot(root).render(
+    <StrictMode>
+      <PlaygroundProvider store={store}>
+        <App start={start} storage={storage} />
+      </PlaygroundProvider>
+    </StrictMode>,
+  );
+}
+
 // The theme before the first paint, so a dark page never flashes light.
 document.documentElement.dataset.theme = currentTheme();
 const root = document.getElementById('root');
 if (root === null) throw new Error('index.html has no #root element');
-const storage = storageOrNull();
-const start = startFrom(window.location.search, storage);
-const store = createPlaygroundStore();
-applyStart(store, start);
-createRoot(root).render(
-  <StrictMode>
-    <PlaygroundProvider store={store}>
-      <App start={start} storage={storage} />
-    </PlaygroundProvider>
-  </StrictMode>,
-);
+void boot(root);

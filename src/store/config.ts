@@ -1,6 +1,6 @@
 import { CONFIG_VERSION, deepEqual } from '../config';
 import type { PlaygroundConfig } from '../config';
-import { experimentById } from '../config/experiments';
+import { experimentById } from '../config/experiments/registry';
 import type { ExperimentInputs } from '../config/experiments';
 import type { ExperimentRef, PlaygroundState } from './types';
 

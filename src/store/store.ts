@@ -3,7 +3,7 @@ import type { AlgorithmKind } from '../core';
 import { MAX_MANUAL_TIMES, MAX_UNTIL_MS, nextEventAfter, rowRange } from '../sim';
 import type { Scenario, SimResult, TrafficSource } from '../sim';
 import { DEFAULT_LIMITERS, SPEEDS, defaultInputs, inputsOf } from './defaults';
-import { experimentById } from '../config/experiments';
+import { experimentById } from '../config/experiments/registry';
 import { simulationOf } from './derived';
 import { isDefaultSystem, systemById } from '../systems';
 import type { LimiterEntry } from '../config';

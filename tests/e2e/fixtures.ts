@@ -26,8 +26,9 @@ export { expect };
 export async function open(page: Page, path = './?v=1&paused'): Promise<void> {
   await page.goto(path);
   await page.evaluate(() => document.fonts.ready);
-  // The access-log panel is a chunk of its own: wait for it so the page is whole when compared.
-  await expect(page.getByText('Loading the access-log panel…')).toHaveCount(0);
+  // Parts of the page are chunks of their own (the access-log panel, the experiments menu, the
+  // download menu, …): wait until no placeholder is left, so the page is whole when compared.
+  await expect(page.locator('.lazy-loading')).toHaveCount(0);
 }
 
 /** Removes every traffic source, leaving a quiet scenario to fire into. */

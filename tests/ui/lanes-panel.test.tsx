@@ -5,11 +5,15 @@ import { createPlaygroundStore, defaultInputs, simulationOf } from '../../src/st
 import type { PlaygroundStoreApi } from '../../src/store';
 import { PlaygroundProvider } from '../../src/store/react';
 import { LanesPanel } from '../../src/ui/stage/LanesPanel';
+import { preloadViews } from '../../src/ui/stage/views';
 import { requestsCompleteFromMs, requestsNear } from '../../src/ui/stage/requests';
 import { formatDuration } from '../../src/viz/format';
 import { run } from './sim-fixtures';
 
 afterEach(cleanup);
+
+// The page fetches the views (chunks of their own) before its first render: so does this test.
+beforeAll(() => preloadViews());
 
 /** The IntersectionObservers the page made, so a test can move an element off or on screen. */
 const observers: Array<{ callback: IntersectionObserverCallback; targets: Element[] }> = [];

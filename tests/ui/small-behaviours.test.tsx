@@ -11,8 +11,12 @@ import { TrafficPanel } from '../../src/ui/traffic/TrafficPanel';
 import { startFrom } from '../../src/ui/share/session';
 import { useShortcuts } from '../../src/ui/app/useShortcuts';
 import { applyStart } from '../../src/ui/share/useUrlSync';
+import { loadExperiments } from '../../src/config/experiments/registry';
 
 afterEach(cleanup);
+
+// The experiment library is a chunk of its own; the page loads it before a start that names one.
+beforeAll(() => loadExperiments());
 
 beforeAll(() => {
   globalThis.ResizeObserver ??= class {

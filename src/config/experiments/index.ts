@@ -29,6 +29,7 @@ import { envoyRefill } from './envoy-refill';
 import { fleetSkew } from './fleet-skew';
 import { fleetScaleOut } from './fleet-scale-out';
 import { fleetStoreDown } from './fleet-store-down';
+import { registerExperiments } from './registry';
 
 export type {
   Answer,
@@ -58,7 +59,6 @@ export const EXPERIMENTS: readonly Experiment[] = [
   fleetStoreDown,
 ];
 
-/** The experiment with this id, or undefined. */
-export function experimentById(id: string): Experiment | undefined {
-  return EXPERIMENTS.find((e) => e.id === id);
-}
+registerExperiments(EXPERIMENTS);
+
+export { experimentById } from './registry';

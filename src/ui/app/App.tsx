@@ -1,15 +1,12 @@
-import { Suspense, useCallback, useState } from 'react';
+import { Suspense, useCallback, useEffect, useState } from 'react';
 import { usePlayground, usePlaygroundShallow, useSimulation } from '../../store/react';
 import { ClockBar } from '../clock/ClockBar';
-import { ComparePanel } from '../compare/ComparePanel';
-import { ExperimentsMenu } from '../experiments/ExperimentsMenu';
 import { ExportSection } from '../export/ExportSection';
-import { FleetPanel } from '../stage/FleetPanel';
-import { HelpOverlay } from './HelpOverlay';
-import { Inspector } from '../inspector/Inspector';
+import { ExperimentsPlaceholder } from '../experiments/ExperimentsPlaceholder';
+import { InspectorHint } from '../inspector/InspectorHint';
 import { LanesPanel } from '../stage/LanesPanel';
+import { preloadViews } from '../stage/views';
 import { LimiterPanel } from '../limiter/LimiterPanel';
-import { LinkProblems } from '../share/LinkProblems';
 import { RunNotice } from './RunNotice';
 import { RunSummary } from '../stage/RunSummary';
 import { ScenarioPanel } from '../traffic/ScenarioPanel';
@@ -24,7 +21,31 @@ import { useClockLoop } from '../clock/useClockLoop';
 import { useTheme } from './theme';
 import { useShortcuts } from './useShortcuts';
 import { useUrlSync } from '../share/useUrlSync';
-import { lazyPart } from '../common/lazyPart';
+import { Loading, lazyPart } from '../common/lazyPart';
+import {
+  ComparePanel,
+  ExperimentsMenu,
+  FleetPanel,
+  HelpOverlay,
+  Inspector,
+  LinkProblems,
+} from './parts';
+
+/** Fetches the parts a person may open later, once the first paint is done and the page is idle. */
+function usePreloadWhenIdle() {
+  useEffect(() => {
+    const preload = () => {
+      for (const part of [Inspector, ComparePanel, FleetPanel, HelpOverlay]) void part.preload();
+      void preloadViews();
+    };
+    if (typeof window.requestIdleCallback === 'function') {
+      const handle = window.requestIdleCallback(preload, { timeout: 2000 });
+      return () => window.cancelIdleCallback(handle);
+    }
+    const handle = window.setTimeout(preload, 500);
+    return () => window.clearTimeout(handle);
+  }, []);
+}
 
 // Below the fold, with d3-shape: a chunk of its own, fetched as the page opens.
 // The access-log panel brings the trace parsers (papaparse, fflate): a chunk of its own, fetched as
@@ -58,6 +79,9 @@ export interface AppProps {
  */
 export function App({ start, storage }: AppProps) {
   const [helpOpen, setHelpOpen] = useState(false);
+  // Mounted from the first time it opens (the dialog then closes itself and returns focus).
+  const [helpShown, setHelpShown] = useState(false);
+  if (helpOpen && !helpShown) setHelpShown(true);
   const select = usePlayground((s) => s.select);
   const toggleHelp = useCallback(() => setHelpOpen((o) => !o), []);
   const escape = useCallback(() => {
@@ -68,13 +92,23 @@ export function App({ start, storage }: AppProps) {
   useClockLoop();
   useShortcuts(toggleHelp, escape);
   useUrlSync(start, storage);
+  usePreloadWhenIdle();
   const sim = useSimulation();
-  const { mode, lanes } = usePlaygroundShallow((s) => ({ mode: s.mode, lanes: s.limiters.length }));
+  const { mode, lanes, selected } = usePlaygroundShallow((s) => ({
+    mode: s.mode,
+    lanes: s.limiters.length,
+    selected: s.selected !== null,
+  }));
   const compare = mode === 'compare' && lanes > 1;
+  const fleet = sim.ok && sim.result.lanes.some((lane) => lane.fleet !== undefined);
 
   const stage = (
     <main className="stage" id="stage">
-      <LinkProblems problems={start.problems} original={start.original} source={start.source} />
+      {start.problems.length > 0 && (
+        <Suspense fallback={<Loading what="list of link problems" />}>
+          <LinkProblems problems={start.problems} original={start.original} source={start.source} />
+        </Suspense>
+      )}
       <ClockBar />
       <SimUpdating />
       {sim.ok ? (
@@ -83,14 +117,29 @@ export function App({ start, storage }: AppProps) {
           <TimelinePanel result={sim.result} />
           {/* Results where the eye is: the inspector right below the timeline it is opened from,
               then the comparison's summary, then the stacked views. */}
-          {!start.embed && <Inspector result={sim.result} />}
-          {compare && <ComparePanel result={sim.result} />}
+          {!start.embed &&
+            (selected ? (
+              <Suspense fallback={<InspectorHint loading />}>
+                <Inspector result={sim.result} />
+              </Suspense>
+            ) : (
+              <InspectorHint />
+            ))}
+          {compare && (
+            <Suspense fallback={<Loading what="comparison" />}>
+              <ComparePanel result={sim.result} />
+            </Suspense>
+          )}
           {!compare && <RunSummary result={sim.result} />}
           <LanesPanel result={sim.result} />
-          <FleetPanel result={sim.result} />
+          {fleet && (
+            <Suspense fallback={<Loading what="fleet panel" />}>
+              <FleetPanel result={sim.result} />
+            </Suspense>
+          )}
           {!start.embed && (
             <>
-              <Suspense fallback={<p className="panel muted">Loading the charts…</p>}>
+              <Suspense fallback={<Loading what="charts" />}>
                 <ChartsPanel result={sim.result} />
               </Suspense>
             </>
@@ -135,17 +184,23 @@ export function App({ start, storage }: AppProps) {
       </header>
       <div className="playground">
         <aside className="sidebar" aria-label="Settings">
-          <ExperimentsMenu />
+          <Suspense fallback={<ExperimentsPlaceholder />}>
+            <ExperimentsMenu />
+          </Suspense>
           <LimiterPanel />
           <TrafficPanel />
           <ScenarioPanel />
-          <Suspense fallback={<p className="panel muted">Loading the access-log panel…</p>}>
+          <Suspense fallback={<Loading what="access-log panel" />}>
             <TracePanel />
           </Suspense>
         </aside>
         {stage}
       </div>
-      <HelpOverlay open={helpOpen} onClose={() => setHelpOpen(false)} />
+      {helpShown && (
+        <Suspense fallback={null}>
+          <HelpOverlay open={helpOpen} onClose={() => setHelpOpen(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { SPEEDS } from '../../store';
 import { usePlayground, usePlaygroundShallow } from '../../store/react';
-import { DownloadMenu } from '../share/DownloadMenu';
+import { Suspense } from 'react';
+import { DownloadMenu } from '../app/parts';
 import { formatSpeed, formatTime } from '../common/format';
 import { Icon } from '../common/Icon';
 
@@ -81,7 +82,9 @@ export function ClockBar() {
         </select>
       </label>
       <ClockReadout untilMs={untilMs} />
-      <DownloadMenu />
+      <Suspense fallback={<DownloadMenuPlaceholder />}>
+        <DownloadMenu />
+      </Suspense>
     </div>
   );
 }
@@ -93,5 +96,25 @@ function ClockReadout({ untilMs }: { untilMs: number }) {
     <output className="clock-readout mono" aria-label="Virtual time">
       t = {formatTime(tMs)} <span className="muted">/ {formatTime(untilMs)}</span>
     </output>
+  );
+}
+
+/**
+ * The download button while its menu (a chunk of its own, fetched as the page opens) arrives: the
+ * same button, not yet usable, marked so browser tests wait for the real one.
+ */
+function DownloadMenuPlaceholder() {
+  return (
+    <div className="download-menu lazy-loading">
+      <button
+        type="button"
+        aria-label="Download"
+        title="Download the decision log or the view"
+        disabled
+      >
+        <Icon name="download" />
+        <span aria-hidden="true">▾</span>
+      </button>
+    </div>
   );
 }

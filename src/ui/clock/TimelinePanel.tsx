@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 import type { SimResult } from '../../sim';
 import { usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
-import { Timeline } from '../../viz';
+import { Timeline } from '../../viz/Timeline';
 import { useDrawTime, useElementWidth, useOnScreen } from '../stage/hooks';
 
 /** Every request of the shown lanes on the run's time axis; drag or use the arrows to scrub. */

@@ -1,6 +1,6 @@
 import type { SimResult } from '../../sim';
 import { usePlaygroundShallow } from '../../store/react';
-import { CompareTable } from '../../viz';
+import { CompareTable } from '../../viz/CompareTable';
 
 /** The limiters side by side on the same traffic, and where they first decide differently. */
 export function ComparePanel({ result }: { result: SimResult }) {

@@ -6,6 +6,7 @@ import type { HttpResponse } from '../../core';
 import { seekerFor } from '../../store';
 import { usePlaygroundShallow } from '../../store/react';
 import { HttpResponseView } from './HttpResponseView';
+import { InspectorHint } from './InspectorHint';
 import { InspectorLanes } from './InspectorLanes';
 import { OutcomeBadge } from './OutcomeBadge';
 import { displayName } from '../limiter/algorithms';
@@ -104,16 +105,7 @@ export function Inspector({ result }: { result: SimResult }) {
     };
   }, [result, selected, limiters]);
 
-  if (selected === null || details === null) {
-    return (
-      <section ref={ref} className="panel inspector" aria-labelledby="inspector-heading">
-        <h2 id="inspector-heading">Decision inspector</h2>
-        <p className="muted">
-          Click a request (on the timeline or in a view) to see why it was decided so.
-        </p>
-      </section>
-    );
-  }
+  if (selected === null || details === null) return <InspectorHint ref={ref} />;
   const { info, lane, explanation, response, attempts, wallMs, systemName } = details;
   const rows = lane.columns.rows;
   return (

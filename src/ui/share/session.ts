@@ -13,7 +13,7 @@ import {
   repairConfig,
 } from '../../config';
 import type { PlaygroundConfig } from '../../config';
-import { experimentById } from '../../config/experiments';
+import { experimentById } from '../../config/experiments/registry';
 import type { ExperimentRef } from '../../store';
 
 /** Query parameters that belong to the app rather than the config. */
@@ -52,6 +52,17 @@ function experimentParam(params: URLSearchParams): ExperimentRef | null {
     id,
     variant: experiment.variants?.some((v) => v.id === variant) === true ? variant : null,
   };
+}
+
+/**
+ * Whether deciding the start needs the experiment library loaded first (it is a chunk of its own):
+ * the link names one (`x=`), or the saved settings that would open name one.
+ */
+export function startNamesExperiment(search: string, storage: Storage | null): boolean {
+  const params = new URLSearchParams(search);
+  if (params.has('x')) return true;
+  const opensSaved = [...params.keys()].every((k) => k === 'embed' || k === 'xv');
+  return opensSaved && (readSaved(storage)?.includes('"experiment":{') ?? false);
 }
 
 /** Decides what the page opens with. Pure apart from reading `storage`. */

@@ -2,7 +2,8 @@ import { useCallback, useRef, useState } from 'react';
 import type { SimResult } from '../../sim';
 import { stateAtTime } from '../../store';
 import { usePlayground, usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
-import { LimiterView } from '../../viz';
+import { LimiterFrame } from '../../viz/LimiterFrame';
+import { LAZY_VIEWS } from './views';
 import { ALGORITHMS, displayName } from '../limiter/algorithms';
 import { useDrawTime, useElementWidth, useOnScreen, usePrefersReducedMotion } from './hooks';
 import { requestsCompleteFromMs, requestsNear } from './requests';
@@ -116,7 +117,9 @@ function LaneView({
       </header>
       <div ref={ref} className="lane-view">
         {width > 0 && (
-          <LimiterView
+          <LimiterFrame
+            views={LAZY_VIEWS}
+            loading={<p className="muted lazy-loading">Loading the view…</p>}
             config={laneResult.config}
             inspection={shown.inspection}
             stateSize={shown.stateSize}

@@ -2,7 +2,7 @@ import type { AlgorithmConfig } from '../../core';
 import { rejectStatus } from '../../core';
 import { OUTCOMES, OUTCOME_DELAY, OUTCOME_REJECT, rowRange } from '../../sim';
 import type { SimResult } from '../../sim';
-import type { VizRequest } from '../../viz';
+import type { VizRequest } from '../../viz/types';
 
 /**
  * How far back a view looks for requests to draw: three windows for the window algorithms (their

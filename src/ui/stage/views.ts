@@ -1,0 +1,48 @@
+/**
+ * The algorithm views as chunks of their own (issue 11: initial JavaScript ≤ 160 kB gzip). A page
+ * draws one to six limiters, often of one kind: `main.tsx` fetches the views of the kinds the start
+ * uses before the first render (so the first paint is whole and exact), and the rest are fetched
+ * when the page is idle, so switching a limiter's kind rarely waits.
+ */
+import type { AlgorithmKind } from '../../core';
+import type { AlgorithmViews, DrawnKind } from '../../viz/LimiterFrame';
+import { lazyPart } from '../common/lazyPart';
+
+export const LAZY_VIEWS = {
+  'token-bucket': lazyPart(
+    () => import('../../viz/TokenBucketView').then((m) => m.TokenBucketView),
+    'token bucket view',
+  ),
+  'leaky-bucket': lazyPart(
+    () => import('../../viz/LeakyBucketView').then((m) => m.LeakyBucketView),
+    'leaky bucket view',
+  ),
+  'fixed-window': lazyPart(
+    () => import('../../viz/FixedWindowView').then((m) => m.FixedWindowView),
+    'fixed window view',
+  ),
+  'sliding-log': lazyPart(
+    () => import('../../viz/SlidingLogView').then((m) => m.SlidingLogView),
+    'sliding log view',
+  ),
+  'sliding-window-counter': lazyPart(
+    () => import('../../viz/SlidingWindowCounterView').then((m) => m.SlidingWindowCounterView),
+    'sliding window counter view',
+  ),
+  gcra: lazyPart(() => import('../../viz/GcraView').then((m) => m.GcraView), 'GCRA view'),
+} satisfies AlgorithmViews;
+
+function drawn(kind: AlgorithmKind): kind is DrawnKind {
+  return Object.hasOwn(LAZY_VIEWS, kind);
+}
+
+/**
+ * Fetches the views of `kinds` (every view by default; kinds without a view are skipped); resolves
+ * when they have all arrived.
+ */
+export function preloadViews(
+  kinds: Iterable<AlgorithmKind> = Object.keys(LAZY_VIEWS) as DrawnKind[],
+): Promise<void> {
+  const wanted = [...new Set(kinds)].filter(drawn);
+  return Promise.all(wanted.map((k) => LAZY_VIEWS[k].preload())).then(() => undefined);
+}

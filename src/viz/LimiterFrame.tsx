@@ -1,0 +1,112 @@
+import { Suspense } from 'react';
+import type { ComponentType, ReactNode } from 'react';
+import { RequestFlow } from './RequestFlow';
+import type { AlgorithmKind, StateSize } from '../core';
+import type { AlgorithmViewProps, CommonViewProps, LimiterViewProps } from './types';
+
+/**
+ * The drawing for each algorithm kind. `LimiterView` passes the views themselves; the page passes
+ * views that are chunks of their own (issue 11: only the kinds in use are fetched before the first
+ * paint), so the frame takes them as a parameter rather than importing them.
+ */
+export type AlgorithmViews = { [K in DrawnKind]: ComponentType<AlgorithmViewProps<K>> };
+
+/** The kinds that have a drawing of their own (the others show a notice). */
+export type DrawnKind = Extract<
+  AlgorithmKind,
+  | 'token-bucket'
+  | 'leaky-bucket'
+  | 'fixed-window'
+  | 'sliding-log'
+  | 'sliding-window-counter'
+  | 'gcra'
+>;
+
+/** Props of `<LimiterFrame>`: `<LimiterView>`'s, and the views to draw with. */
+export interface LimiterFrameProps extends LimiterViewProps {
+  views: AlgorithmViews;
+  /** Shown while a view that is a chunk of its own arrives. Default: nothing. */
+  loading?: ReactNode;
+}
+
+/** The view for `config.kind`, or null when the inspection is of another kind. */
+function AlgorithmView(props: LimiterFrameProps) {
+  const { config, inspection, stateSize, views } = props;
+  const {
+    'token-bucket': TokenBucketView,
+    'leaky-bucket': LeakyBucketView,
+    'fixed-window': FixedWindowView,
+    'sliding-log': SlidingLogView,
+    'sliding-window-counter': SlidingWindowCounterView,
+    gcra: GcraView,
+  } = views;
+  // Only the props the views know: showFlow belongs to this wrapper.
+  const shared: CommonViewProps & { stateSize?: StateSize } = {
+    nowMs: props.nowMs,
+    requests: props.requests,
+    reducedMotion: props.reducedMotion,
+    ...(props.width === undefined ? {} : { width: props.width }),
+    ...(props.travelMs === undefined ? {} : { travelMs: props.travelMs }),
+    ...(props.requestsFromMs === undefined ? {} : { requestsFromMs: props.requestsFromMs }),
+    ...(props.onSelectRequest === undefined ? {} : { onSelectRequest: props.onSelectRequest }),
+    ...(stateSize === undefined ? {} : { stateSize }),
+  };
+  switch (config.kind) {
+    case 'token-bucket':
+      return inspection.kind === config.kind ? (
+        <TokenBucketView config={config} inspection={inspection} {...shared} />
+      ) : null;
+    case 'leaky-bucket':
+      return inspection.kind === config.kind ? (
+        <LeakyBucketView config={config} inspection={inspection} {...shared} />
+      ) : null;
+    case 'fixed-window':
+      return inspection.kind === config.kind ? (
+        <FixedWindowView config={config} inspection={inspection} {...shared} />
+      ) : null;
+    case 'sliding-log':
+      return inspection.kind === config.kind ? (
+        <SlidingLogView config={config} inspection={inspection} {...shared} />
+      ) : null;
+    case 'sliding-window-counter':
+      return inspection.kind === config.kind ? (
+        <SlidingWindowCounterView config={config} inspection={inspection} {...shared} />
+      ) : null;
+    case 'gcra':
+      return inspection.kind === config.kind ? (
+        <GcraView config={config} inspection={inspection} {...shared} />
+      ) : null;
+  }
+}
+
+/**
+ * The animated view of one limiter: the drawing for its kind (from `views`), then the request-flow
+ * strip. Pure: everything comes in through props, so the same props draw the same SVG.
+ */
+export function LimiterFrame(props: LimiterFrameProps) {
+  const { showFlow = true, config, inspection, loading = null } = props;
+  const view = AlgorithmView(props);
+  return (
+    <div className={`rl-limiter-view rl-limiter-view--${config.kind}`} data-testid="limiter-view">
+      {view === null || view === undefined ? (
+        <p className="rl-viz-mismatch" role="alert">
+          Cannot draw a {inspection.kind} inspection with a {config.kind} config.
+        </p>
+      ) : (
+        <Suspense fallback={loading}>{view}</Suspense>
+      )}
+      {showFlow && (
+        <RequestFlow
+          nowMs={props.nowMs}
+          requests={props.requests}
+          reducedMotion={props.reducedMotion}
+          {...(props.width === undefined ? {} : { width: props.width })}
+          {...(props.travelMs === undefined ? {} : { travelMs: props.travelMs })}
+          {...(props.onSelectRequest === undefined
+            ? {}
+            : { onSelectRequest: props.onSelectRequest })}
+        />
+      )}
+    </div>
+  );
+}
