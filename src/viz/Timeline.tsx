@@ -10,7 +10,7 @@ import type { LaneResult, SimResult } from '../sim';
 import { OutcomeMark } from './OutcomeMark';
 import { TimeAxis } from './TimeAxis';
 import { clamp, finite, formatCount, laneLabel, px } from './format';
-import { lastRowAtOrBefore, nearestRow, outcomeColumns } from './laneSeries';
+import { columnOf, lastRowAtOrBefore, nearestRow, outcomeColumns } from './laneSeries';
 import type { OutcomeColumns } from './laneSeries';
 import { formatSeconds, timeTicks } from './timeTicks';
 
@@ -19,6 +19,13 @@ export interface LaneRow {
   lane: number;
   row: number;
 }
+
+/**
+ * The colour of one request's mark (any CSS colour), or undefined for its outcome's colour: lets
+ * the page colour the timeline by something the timeline does not know (a replica, a key, a
+ * client). The outcome stays in the mark's shape and row, so colour is never the only signal.
+ */
+export type MarkColor = (lane: number, row: number) => string | undefined;
 
 /** Props of `<Timeline>`. */
 export interface TimelineProps {
@@ -48,6 +55,12 @@ export interface TimelineProps {
   onSelect?: (lane: number, row: number) => void;
   /** Accessible name of the slider. Default 'Virtual time'. */
   label?: string;
+  /**
+   * Per-mark colour (default: by outcome). Individual marks take it; in dense lanes each column's
+   * bar is split into one segment per colour, in proportion. Pass a stable function (memoise it):
+   * the lanes are re-reduced when it changes, never per frame.
+   */
+  markColor?: MarkColor;
 }
 
 /** Arrow-key steps of the slider (ms). */
@@ -123,6 +136,52 @@ interface LanesLayerProps {
   toMs: number;
   x0: number;
   x1: number;
+  markColor: MarkColor | undefined;
+}
+
+/**
+ * One outcome's bars of a dense lane, split by `markColor`: per column, the bar the plain drawing
+ * would draw (height from the column's count), cut into one segment per colour in proportion to its
+ * requests, stacked in the order the colours first appear. One path per colour.
+ */
+function colouredBars(
+  columns: LaneResult['columns'],
+  agg: OutcomeColumns,
+  code: number,
+  lane: number,
+  markColor: MarkColor,
+  left: number,
+  bottom: number,
+): Array<{ color: string | undefined; d: string; count: number }> {
+  const byColor = new Map<string | undefined, Uint32Array>();
+  for (let r = agg.start; r < agg.end; r += 1) {
+    if (columns.outcome[r] !== code) continue;
+    const color = markColor(lane, r);
+    let counts = byColor.get(color);
+    if (counts === undefined) byColor.set(color, (counts = new Uint32Array(agg.cols)));
+    const col = columnOf(columns.arrivalMs[r] as number, agg.fromMs, agg.toMs, agg.cols);
+    counts[col] = (counts[col] as number) + 1;
+  }
+  const totals = agg.counts[code as 0 | 1 | 2];
+  const paths = [...byColor].map(([color]) => ({ color, d: '', count: 0 }));
+  for (let col = 0; col < agg.cols; col += 1) {
+    const k = totals[col] as number;
+    if (k === 0) continue;
+    const h = Math.max(2, Math.sqrt(k / agg.maxCount) * (ROW_H - 2));
+    let y = bottom;
+    let i = 0;
+    for (const counts of byColor.values()) {
+      const part = counts[col] as number;
+      const path = paths[i] as (typeof paths)[number];
+      i += 1;
+      if (part === 0) continue;
+      const seg = (h * part) / k;
+      path.d += `M${px(left + col)},${px(y)}h1v${px(-seg)}h-1Z`;
+      path.count += part;
+      y -= seg;
+    }
+  }
+  return paths;
 }
 
 /**
@@ -137,6 +196,7 @@ const LanesLayer = memo(function LanesLayer({
   toMs,
   x0,
   x1,
+  markColor,
 }: LanesLayerProps) {
   return (
     <g className="rl-timeline-lanes">
@@ -202,6 +262,7 @@ const LanesLayer = memo(function LanesLayer({
                         x={x(c.arrivalMs[row] as number)}
                         y={rowCenter(i, code)}
                         size={7}
+                        color={markColor?.(laneIndex, row)}
                       />
                     </g>
                   );
@@ -209,6 +270,25 @@ const LanesLayer = memo(function LanesLayer({
               : OUTCOMES.map((o, code) => {
                   const counts = agg.counts[code as 0 | 1 | 2];
                   const bottom = top + LABEL_H + (code + 1) * ROW_H - 1;
+                  if (markColor !== undefined) {
+                    return (
+                      <g key={o}>
+                        {colouredBars(c, agg, code, laneIndex, markColor, x0, bottom).map(
+                          ({ color, d, count }, k) => (
+                            <path
+                              key={k}
+                              className={`rl-timeline-bars rl-timeline-bars--${o}`}
+                              data-testid="timeline-bars"
+                              data-outcome={o}
+                              data-count={count}
+                              style={color === undefined ? undefined : { fill: color }}
+                              d={d === '' ? undefined : d}
+                            />
+                          ),
+                        )}
+                      </g>
+                    );
+                  }
                   let d = '';
                   for (let col = 0; col < cols; col += 1) {
                     const k = counts[col] as number;
@@ -292,6 +372,7 @@ export function Timeline({
   onSeek,
   onSelect,
   label = 'Virtual time',
+  markColor,
 }: TimelineProps) {
   const untilMs = Math.max(1, finite(result.untilMs, 1));
   const w = Math.max(280, finite(width, 640));
@@ -472,7 +553,15 @@ export function Timeline({
         data-testid="timeline-now"
         d={`M${px(handleX)},${TOP - 2}V${px(axisY)}`}
       />
-      <LanesLayer result={result} drawings={drawings} x={x} toMs={d1} x0={x0} x1={x1} />
+      <LanesLayer
+        result={result}
+        drawings={drawings}
+        x={x}
+        toMs={d1}
+        x0={x0}
+        x1={x1}
+        markColor={markColor}
+      />
       {shown.length === 0 && (
         <text className="rl-muted" x={x0} y={TOP + 24}>
           No lanes to show

@@ -43,7 +43,7 @@ export {
   TIMELINE_SHIFT_STEP_MS,
   TIMELINE_PAGE_STEP_MS,
 } from './Timeline';
-export type { TimelineProps, LaneRow } from './Timeline';
+export type { MarkColor, TimelineProps, LaneRow } from './Timeline';
 // The charts have their own entry, src/viz/charts (loaded as a chunk of their own by the page).
 export { CompareTable, describeDivergence, requestNumber } from './CompareTable';
 export type { CompareTableProps } from './CompareTable';

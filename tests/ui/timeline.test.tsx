@@ -321,3 +321,50 @@ describe('the playhead and the marks', () => {
     expect(lanes.compareDocumentPosition(handle) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 });
+
+describe('a per-mark colour others can feed', () => {
+  const even = (lane: number, row: number) => (row % 2 === 0 ? 'rgb(1, 2, 3)' : undefined);
+
+  it('colours individual marks, keeping the outcome in the shape and row', () => {
+    const result = sparse();
+    render(<Timeline result={result} tMs={0} width={W} onSeek={() => {}} markColor={even} />);
+    const marks = screen.getAllByTestId('timeline-mark');
+    expect(marks.length).toBe(10);
+    for (const g of marks) {
+      const row = Number(g.getAttribute('data-row'));
+      const shape = g.firstElementChild as SVGElement;
+      const outcome = g.getAttribute('data-outcome');
+      const prop = outcome === 'reject' ? 'stroke' : 'fill';
+      expect(shape.style.getPropertyValue(prop)).toBe(row % 2 === 0 ? 'rgb(1, 2, 3)' : '');
+      expect(shape.getAttribute('class')).toContain(`rl-mark--${outcome}`);
+    }
+  });
+
+  it('splits dense bars by colour: the segments add up to the outcome counts', () => {
+    const result = dense();
+    render(<Timeline result={result} tMs={0} width={W} onSeek={() => {}} markColor={even} />);
+    const lanes = screen.getAllByTestId('timeline-lane');
+    lanes.forEach((lane, i) => {
+      expect(lane).toHaveAttribute('data-mode', 'columns');
+      const bars = within(lane).getAllByTestId('timeline-bars');
+      const sum = [0, 0, 0];
+      for (const p of bars) {
+        const code = ['admit', 'delay', 'reject'].indexOf(p.getAttribute('data-outcome') ?? '');
+        sum[code] = (sum[code] as number) + Number(p.getAttribute('data-count'));
+      }
+      expect(sum).toEqual(countOutcomes(result, i));
+      // Both colours appear among the admitted bars.
+      const admitted = bars.filter((p) => p.getAttribute('data-outcome') === 'admit');
+      expect(admitted.map((p) => p.style.getPropertyValue('fill')).sort()).toEqual([
+        '',
+        'rgb(1, 2, 3)',
+      ]);
+    });
+  });
+
+  it('without it, draws exactly as before (no inline colour)', () => {
+    const result = dense();
+    const { container } = render(<Timeline result={result} tMs={0} width={W} onSeek={() => {}} />);
+    expect(container.querySelectorAll('[style]')).toHaveLength(0);
+  });
+});
