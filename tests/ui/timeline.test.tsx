@@ -323,7 +323,7 @@ describe('the playhead and the marks', () => {
 });
 
 describe('a per-mark colour others can feed', () => {
-  const even = (lane: number, row: number) => (row % 2 === 0 ? 'rgb(1, 2, 3)' : undefined);
+  const even = (_lane: number, row: number) => (row % 2 === 0 ? 'rgb(1, 2, 3)' : undefined);
 
   it('colours individual marks, keeping the outcome in the shape and row', () => {
     const result = sparse();

@@ -1,11 +1,14 @@
-import { useId } from 'react';
+import { Suspense, useId } from 'react';
 import { MAX_UNTIL_MS, validateRun } from '../../sim';
 import type { ClockJump, Scenario } from '../../sim';
 import { simLimiters } from '../../store';
 import { usePlaygroundShallow } from '../../store/react';
-import { FleetField } from './FleetField';
 import { NumberField, SelectField } from '../common/fields';
 import { problemWith, setIn } from './scenarioEdit';
+import { lazyPart } from '../common/lazyPart';
+
+// Inside the closed "Deployment" section: a chunk of its own, fetched as the page opens (issue 11).
+const FleetField = lazyPart(() => import('./FleetField').then((m) => m.FleetField), 'fleet field');
 
 /**
  * Who sends, what they do when rejected, where the limiter state lives, which clock the limiters
@@ -130,17 +133,19 @@ export function ScenarioPanel() {
           'Read-then-write lets two instances that read the same state both admit.',
         )}
         {num(['deployment', 'roundTripMs'], 'read→write round trip', 'ms')}
-        <FleetField
-          scenario={scenario}
-          limiters={simLimiters({ limiters: s.limiters })}
-          untilMs={s.untilMs}
-          onCommit={(fleet) => {
-            const deployment = { ...scenario.deployment };
-            if (fleet === undefined) delete deployment.fleet;
-            else deployment.fleet = fleet;
-            s.setScenario({ ...scenario, deployment });
-          }}
-        />
+        <Suspense fallback={<p className="muted lazy-loading">Loading the fleet field…</p>}>
+          <FleetField
+            scenario={scenario}
+            limiters={simLimiters({ limiters: s.limiters })}
+            untilMs={s.untilMs}
+            onCommit={(fleet) => {
+              const deployment = { ...scenario.deployment };
+              if (fleet === undefined) delete deployment.fleet;
+              else deployment.fleet = fleet;
+              s.setScenario({ ...scenario, deployment });
+            }}
+          />
+        </Suspense>
       </details>
       <details>
         <summary>
