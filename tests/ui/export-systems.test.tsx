@@ -1,0 +1,112 @@
+// @vitest-environment jsdom
+/**
+ * The Export panel's gateway tabs (issue 13): every system's own export comes first, shows the
+ * same text as its exporter, and downloads under its file name.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { exportAll, exportSystems } from '../../src/export';
+import { createPlaygroundStore, defaultInputs } from '../../src/store';
+import type { PlaygroundStoreApi } from '../../src/store';
+import { PlaygroundProvider } from '../../src/store/react';
+import { SYSTEMS } from '../../src/systems';
+import { ExportPanel } from '../../src/ui/export/ExportPanel';
+import type { AnyExportTarget } from '../../src/ui/export/exportText';
+import { EXPORT_FILE_NAMES, SYSTEM_EXPORTS, exportLabel } from '../../src/ui/export/exportText';
+
+let saved: Array<{ filename: string; blob: Blob }> = [];
+
+beforeEach(() => {
+  saved = [];
+  const blobs = new Map<string, Blob>();
+  let n = 0;
+  vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+    const url = `blob:test/${(n += 1)}`;
+    blobs.set(url, blob as Blob);
+    return url;
+  });
+  vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+    this: HTMLAnchorElement,
+  ) {
+    saved.push({ filename: this.download, blob: blobs.get(this.href) as Blob });
+  });
+});
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+function storeOf(systemId: string): PlaygroundStoreApi {
+  const store = createPlaygroundStore(defaultInputs());
+  act(() => store.getState().setLimiterSystem(0, systemId));
+  return store;
+}
+
+function renderPanel(store: PlaygroundStoreApi) {
+  return render(
+    <PlaygroundProvider store={store}>
+      <ExportPanel />
+    </PlaygroundProvider>,
+  );
+}
+
+const tabNames = () => screen.getAllByRole('tab').map((t) => t.textContent);
+const selectedTab = () =>
+  screen.getAllByRole('tab').find((t) => t.getAttribute('aria-selected') === 'true');
+
+describe('Export: the gateway systems', () => {
+  it('every system opens on its own export, which is the exporter’s text, and every tab shows text or a reason', () => {
+    expect(SYSTEMS.map((s) => s.id).filter((id) => SYSTEM_EXPORTS[id] === undefined)).toEqual([]);
+    for (const system of SYSTEMS) {
+      const store = storeOf(system.id);
+      renderPanel(store);
+      const config = store.getState().limiters[0]?.config;
+      if (config === undefined) throw new Error('no limiter');
+      const own = SYSTEM_EXPORTS[system.id]?.[0] as AnyExportTarget;
+      expect(selectedTab()?.textContent, system.id).toBe(exportLabel(own));
+      const all = { ...exportAll(config), ...exportSystems(config) };
+      const expected = all[own];
+      expect(expected.ok, `${system.id} → ${own}`).toBe(true);
+      if (expected.ok) expect(screen.getByTestId('export-code').textContent).toBe(expected.text);
+      // Every tab offered says something.
+      for (const tab of screen.getAllByRole('tab')) {
+        fireEvent.click(tab);
+        const shown =
+          screen.queryByTestId('export-code')?.textContent ??
+          screen.getByTestId('export-reason').textContent;
+        expect(shown.trim().length, `${system.id} ${tab.textContent}`).toBeGreaterThan(40);
+      }
+      cleanup();
+    }
+  });
+
+  it('Traefik: its YAML then Go first; the gateway tabs that cannot express a token bucket are left out', () => {
+    renderPanel(storeOf('traefik'));
+    const names = tabNames();
+    expect(names.slice(0, 2)).toEqual(['Traefik', 'Go']);
+    expect(names.some((n) => n?.startsWith('Kong'))).toBe(false);
+    const code = screen.getByTestId('export-code').textContent;
+    expect(code).toContain('rateLimit:');
+    expect(code).toContain('average: 5');
+    expect(code).toContain('period: 1s');
+    expect(code).toContain('burst: 10');
+    expect(screen.getByTestId('export-output')).toHaveTextContent(/Assumes Traefik v3/);
+  });
+
+  it('Envoy local shows what Traefik would do differently (its fixed maxDelay)', () => {
+    renderPanel(storeOf('envoy'));
+    fireEvent.click(screen.getByRole('tab', { name: 'Traefik' }));
+    expect(screen.getByTestId('export-output')).toHaveTextContent(
+      /Traefik lets a request wait up to 100 ms .* this limiter never delays/,
+    );
+  });
+
+  it('Download saves the shown text under the export’s file name', async () => {
+    renderPanel(storeOf('kong'));
+    fireEvent.click(screen.getByRole('button', { name: /^Download kong\.yml$/ }));
+    expect(saved.map((s) => s.filename)).toEqual([EXPORT_FILE_NAMES.kong]);
+    expect(await saved[0]?.blob.text()).toBe(screen.getByTestId('export-code').textContent);
+  });
+});
