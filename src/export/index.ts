@@ -86,3 +86,5 @@ export function exportSystems(
     'rate-limiter-flexible': flexibleOf(config),
   };
 }
+export { importIngressNginx, INGRESS_BURST_MULTIPLIER } from './import-ingress-nginx';
+export type { IngressLane, IngressNginxImport, IngressNginxResult } from './import-ingress-nginx';

@@ -280,7 +280,7 @@ describe('Import', () => {
     fireEvent.click(importButton());
     expect(store.getState().limiters).toBe(before);
     expect(screen.getByTestId('import-errors')).toHaveTextContent(
-      '1:1 expected nginx limit_req_zone / limit_req lines or an Envoy token_bucket block',
+      '1:1 expected nginx limit_req_zone / limit_req lines, an Envoy token_bucket block or nginx.ingress.kubernetes.io/limit-rps annotations',
     );
   });
 

@@ -110,3 +110,66 @@ describe('Export: the gateway systems', () => {
     expect(await saved[0]?.blob.text()).toBe(screen.getByTestId('export-code').textContent);
   });
 });
+
+describe('Import: an Ingress with ingress-nginx annotations', () => {
+  const MANIFEST = `apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: api
+  annotations:
+    nginx.ingress.kubernetes.io/limit-rps: "10"
+    nginx.ingress.kubernetes.io/limit-connections: "4"
+    nginx.ingress.kubernetes.io/limit-whitelist: "10.0.0.0/8"
+`;
+
+  it('loads ingress-nginx beside Traefik in compare mode and says what is not modelled', () => {
+    const store = createPlaygroundStore(defaultInputs());
+    const scenario = store.getState().scenario;
+    renderPanel(store);
+    fireEvent.change(screen.getByLabelText(/^Paste nginx/), { target: { value: MANIFEST } });
+    expect(
+      screen.getByRole('option', { name: /Detect \(ingress-nginx annotations\)/ }),
+    ).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: /^Import into/ }));
+    const st = store.getState();
+    expect(st.mode).toBe('compare');
+    expect(st.scenario).toBe(scenario);
+    expect(st.limiters).toEqual([
+      {
+        name: 'nginx limit-rps 10',
+        config: { kind: 'leaky-bucket', rate: 10, rateUnit: 'r/s', burst: 50, delay: 'nodelay' },
+      },
+      {
+        name: 'Traefik limit-rps 10',
+        system: 'traefik',
+        config: expect.objectContaining({
+          kind: 'token-bucket',
+          maxTokens: 50,
+          tokensPerFill: 10,
+          maxDelayMs: 50,
+        }),
+      },
+    ]);
+    const done = screen.getByTestId('import-ingress');
+    expect(done).toHaveTextContent(
+      /ingress-nginx beside Traefik: default\/api as nginx limit-rps 10/,
+    );
+    expect(done).toHaveTextContent(/limit-connections 4: at most 4 connections .* Not modelled/);
+    expect(done).toHaveTextContent(/limit-whitelist 10\.0\.0\.0\/8: ingress-nginx does not limit/);
+    expect(done).toHaveTextContent('limit_req zone=default_api_<uid>_rps burst=50 nodelay;');
+  });
+
+  it('a bad annotation changes nothing and points at it', () => {
+    const store = createPlaygroundStore(defaultInputs());
+    const before = store.getState().limiters;
+    renderPanel(store);
+    fireEvent.change(screen.getByLabelText(/^Paste nginx/), {
+      target: { value: MANIFEST.replace('"10"', '"10r/s"') },
+    });
+    fireEvent.click(screen.getByRole('button', { name: /^Import into/ }));
+    expect(store.getState().limiters).toBe(before);
+    expect(screen.getByTestId('import-errors')).toHaveTextContent(
+      '6:44 nginx.ingress.kubernetes.io/limit-rps: expected a whole number in quotes ("10"), got "10r/s"',
+    );
+  });
+});

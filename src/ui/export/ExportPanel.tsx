@@ -2,7 +2,7 @@ import { useCallback, useId, useMemo, useState } from 'react';
 import type { AlgorithmConfig } from '../../core';
 import type { ExportOptions } from '../../export';
 import { exportAll, exportSystems, toEnvoy, toNginx } from '../../export';
-import { systemOf } from '../../systems';
+import { isDefaultSystem, systemOf } from '../../systems';
 import { MAX_LIMITERS } from '../../store';
 import { usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
 import { displayName } from '../limiter/algorithms';
@@ -76,6 +76,22 @@ export function ExportPanel() {
   }, [config, options, standardHeaders, policyName]);
   const onImport = useCallback(
     (imported: Imported): number => {
+      if (imported.format === 'ingress-nginx') {
+        // Both controllers' lanes replace the comparison; the traffic stays.
+        const st = api.getState();
+        const lanes = imported.ingress.lanes.slice(0, MAX_LIMITERS);
+        st.load({
+          limiters: lanes.map((l) =>
+            isDefaultSystem(l.system, l.config.kind)
+              ? { name: l.name, config: l.config }
+              : { name: l.name, config: l.config, system: l.system },
+          ),
+          scenario: st.scenario,
+          untilMs: st.untilMs,
+          mode: 'compare',
+        });
+        return lanes.length;
+      }
       setLimiterConfig(lane, imported.config);
       // Several limit_req lines: one compare lane each, as many as compare mode holds.
       let loaded = 1;

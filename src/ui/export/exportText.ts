@@ -97,7 +97,10 @@ export function naturalTarget(kind: AlgorithmKind): ExportTarget {
 }
 
 /** What the Import box can read. */
-export type ImportFormat = 'nginx' | 'envoy';
+export type ImportFormat = 'nginx' | 'envoy' | 'ingress-nginx';
+
+/** An Ingress annotation of ingress-nginx's rate limiting (checked before nginx's own words). */
+const INGRESS_WORD = /nginx\.ingress\.kubernetes\.io\/limit-/;
 
 const NGINX_WORD = /\blimit_req(?:_zone|_status)?\b/;
 const ENVOY_WORD = /\b(?:token_bucket|max_tokens|tokens_per_fill|fill_interval)\b/;
@@ -107,6 +110,7 @@ const ENVOY_WORD = /\b(?:token_bucket|max_tokens|tokens_per_fill|fill_interval)\
  * `token_bucket` or one of its fields for Envoy); null when it has neither.
  */
 export function detectFormat(text: string): ImportFormat | null {
+  if (INGRESS_WORD.test(text)) return 'ingress-nginx';
   const nginx = NGINX_WORD.exec(text)?.index;
   const envoy = ENVOY_WORD.exec(text)?.index;
   if (nginx === undefined) return envoy === undefined ? null : 'envoy';
