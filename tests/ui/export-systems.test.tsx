@@ -142,12 +142,14 @@ metadata:
       {
         name: 'Traefik limit-rps 10',
         system: 'traefik',
-        config: expect.objectContaining({
+        config: {
           kind: 'token-bucket',
           maxTokens: 50,
           tokensPerFill: 10,
+          fillIntervalMs: 1000,
           maxDelayMs: 50,
-        }),
+          idleResetS: 2,
+        },
       },
     ]);
     const done = screen.getByTestId('import-ingress');
