@@ -1,7 +1,13 @@
 import { useId, useRef, useState } from 'react';
 import type { AlgorithmConfig } from '../../core';
-import type { EnvoyExtras, ImportError, IngressNginxImport, NginxExtras } from '../../export';
-import { importEnvoy, importIngressNginx, importNginx } from '../../export';
+import type {
+  EnvoyExtras,
+  ImportError,
+  IngressLane,
+  IngressNginxImport,
+  NginxExtras,
+} from '../../export';
+import { importEnvoy, importIngressNginx, importNginx, traefikPeriod } from '../../export';
 import { ALGORITHMS } from '../limiter/algorithms';
 import type { ImportFormat } from './exportText';
 import { describeConfig, detectFormat, offsetOf } from './exportText';
@@ -105,7 +111,7 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
         format: detected,
         summary: `${result.ingress} as ${result.lanes
           .slice(0, loaded)
-          .map((l) => `${l.name} (${describeConfig(l.config)})`)
+          .map((l) => `${l.name} (${describeLane(l)})`)
           .join('; ')}`,
         warnings: result.warnings,
         ingress: result,
@@ -273,6 +279,13 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
       </div>
     </form>
   );
+}
+
+/** A lane in its controller's words: nginx's limit_req, Traefik's rateLimit fields. */
+function describeLane(lane: IngressLane): string {
+  const c = lane.config;
+  if (lane.system !== 'traefik' || c.kind !== 'token-bucket') return describeConfig(c);
+  return `average ${c.tokensPerFill}, period ${traefikPeriod(c.fillIntervalMs)}, burst ${c.maxTokens}, waits up to ${c.maxDelayMs ?? 0} ms`;
 }
 
 /** What an Ingress import loaded, what each controller renders, and what is not modelled. */
