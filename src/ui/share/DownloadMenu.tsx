@@ -7,6 +7,7 @@ import { Icon } from '../common/Icon';
 
 // The log writer and the picture maker are a chunk of their own, fetched on first use.
 const actions = () => import('./downloads');
+const vectorActions = () => import('./vectorDownloads');
 
 type Format = 'csv' | 'json' | 'svg' | 'png' | 'vectors' | 'vectors-zip';
 
@@ -83,7 +84,8 @@ export function DownloadMenu() {
         }
         summary = m.saveLog(format, state, sim.result).summary;
       } else if (format === 'vectors' || format === 'vectors-zip') {
-        summary = m.saveTestVectors(format === 'vectors-zip', state, sim.result).summary;
+        const v = await vectorActions();
+        summary = v.saveTestVectors(format === 'vectors-zip', state, sim.result).summary;
       } else {
         const stage = rootRef.current?.closest('.stage');
         if (stage === null || stage === undefined) throw new Error('No stage to draw.');
