@@ -49,4 +49,10 @@ export default [
     limit: '10 kB',
     gzip: true,
   },
+  {
+    name: 'test vectors and their test files (zip), loaded on first use (gzip)',
+    path: 'dist/assets/vectorDownloads-*.js',
+    limit: '8 kB',
+    gzip: true,
+  },
 ];

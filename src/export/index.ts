@@ -57,3 +57,34 @@ export { toCaddy } from './caddy';
 export { toSpringGateway } from './spring-gateway';
 export { toExpressRateLimit, toRateLimiterFlexible } from './express-rate-limit';
 export type * from './systems-types';
+
+// ---- Added for issue 13 points 7–8 (b13i): Traefik, every system export at once, imports ----
+export { toTraefik, traefikPeriod } from './traefik';
+export type { TraefikOptions } from './traefik';
+import { toCaddy as caddyOf } from './caddy';
+import { toEnvoyGlobal as envoyGlobalOf } from './envoy-global';
+import {
+  toExpressRateLimit as expressOf,
+  toRateLimiterFlexible as flexibleOf,
+} from './express-rate-limit';
+import { toKong as kongOf } from './kong';
+import { toSpringGateway as springOf } from './spring-gateway';
+import { toTraefik as traefikOf } from './traefik';
+import type { SystemExportOutcome, SystemExportTarget } from './systems-types';
+
+/** Every gateway system's export of `config`, in the order the Export panel lists them. */
+export function exportSystems(
+  config: AlgorithmConfig,
+): Record<SystemExportTarget, SystemExportOutcome> {
+  return {
+    traefik: traefikOf(config),
+    kong: kongOf(config),
+    'envoy-global': envoyGlobalOf(config),
+    caddy: caddyOf(config),
+    'spring-gateway': springOf(config),
+    'express-rate-limit': expressOf(config),
+    'rate-limiter-flexible': flexibleOf(config),
+  };
+}
+export { importIngressNginx, INGRESS_BURST_MULTIPLIER } from './import-ingress-nginx';
+export type { IngressLane, IngressNginxImport, IngressNginxResult } from './import-ingress-nginx';

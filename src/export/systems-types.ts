@@ -11,7 +11,9 @@ export type SystemExportTarget =
   | 'caddy'
   | 'spring-gateway'
   | 'express-rate-limit'
-  | 'rate-limiter-flexible';
+  | 'rate-limiter-flexible'
+  // ---- Added for issue 13 points 7–8 (b13i) ----
+  | 'traefik';
 
 /** Like ExportResult, for a system target. */
 export interface SystemExportResult extends Omit<ExportResult, 'target' | 'language'> {

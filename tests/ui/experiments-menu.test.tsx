@@ -2,7 +2,7 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { experimentById } from '../../src/config/experiments';
+import { EXPERIMENTS, experimentById } from '../../src/config/experiments';
 import type { Experiment } from '../../src/config/experiments';
 import { createPlaygroundStore } from '../../src/store';
 import { PlaygroundProvider } from '../../src/store/react';
@@ -30,7 +30,7 @@ describe('ExperimentsMenu', () => {
   it('loads the chosen experiment, paused at its moment, and shows the measured answer', async () => {
     const store = setup();
     const user = userEvent.setup();
-    await user.click(screen.getByRole('button', { name: 'Browse 15' }));
+    await user.click(screen.getByRole('button', { name: `Browse ${EXPERIMENTS.length}` }));
     await user.click(screen.getByRole('button', { name: /^The boundary burst/ }));
 
     const e = get('boundary-burst');
@@ -50,7 +50,7 @@ describe('ExperimentsMenu', () => {
       'In the 2 s around the boundary, fixed window passes 20 — 2× its limit of 10, sliding log passes 10 (1×) and sliding-window counter passes 15 (1.5×).',
     );
     // The list closes once a choice is made.
-    expect(screen.getByRole('button', { name: 'Browse 15' })).toHaveAttribute(
+    expect(screen.getByRole('button', { name: `Browse ${EXPERIMENTS.length}` })).toHaveAttribute(
       'aria-expanded',
       'false',
     );
@@ -59,7 +59,7 @@ describe('ExperimentsMenu', () => {
   it('switches variants, and re-measures when the person edits the preset', async () => {
     const store = setup();
     const user = userEvent.setup();
-    await user.click(screen.getByRole('button', { name: 'Browse 15' }));
+    await user.click(screen.getByRole('button', { name: `Browse ${EXPERIMENTS.length}` }));
     await user.click(screen.getByRole('button', { name: /^Four instances, one limit/ }));
     const shared = screen.getByRole('button', { name: 'Shared store' });
     expect(shared).toHaveAttribute('aria-pressed', 'false');
@@ -93,7 +93,7 @@ describe('ExperimentsMenu', () => {
     const store = setup();
     const user = userEvent.setup();
     await user.tab();
-    expect(screen.getByRole('button', { name: 'Browse 15' })).toHaveFocus();
+    expect(screen.getByRole('button', { name: `Browse ${EXPERIMENTS.length}` })).toHaveFocus();
     await user.keyboard('{Enter}');
     await user.tab();
     await user.tab(); // the second experiment
@@ -104,6 +104,6 @@ describe('ExperimentsMenu', () => {
     );
     await user.click(screen.getByRole('button', { name: 'Close' }));
     expect(screen.queryByTestId('experiment-card')).not.toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Browse 15' })).toHaveFocus();
+    expect(screen.getByRole('button', { name: `Browse ${EXPERIMENTS.length}` })).toHaveFocus();
   });
 });

@@ -82,14 +82,14 @@ describe('Export', () => {
   it('Envoy: the local_ratelimit filter for a token bucket; for a leaky bucket, why not', () => {
     const store = storeWith(TOKEN);
     renderPanel(store);
-    expect(tab(/^Envoy/)).toHaveAttribute('aria-selected', 'true');
+    expect(tab(/^Envoy(?! global)/)).toHaveAttribute('aria-selected', 'true');
     expect(code()).toContain('name: envoy.filters.http.local_ratelimit');
     expect(code()).toMatch(/max_tokens: 10\n\s+tokens_per_fill: 5\n\s+fill_interval: 1s\n/);
     expect(code()).toBe(textOf(toEnvoy(TOKEN)));
     expect(output()).toHaveTextContent(/Assumes Envoy ≥ 1\.31/);
 
     act(() => store.getState().setLimiterConfig(0, LEAKY));
-    fireEvent.click(tab(/^Envoy/));
+    fireEvent.click(tab(/^Envoy(?! global)/));
     expect(screen.getByTestId('export-reason')).toHaveTextContent(
       "Envoy's local_ratelimit filter only has a token bucket",
     );
@@ -129,7 +129,7 @@ describe('Export', () => {
     renderPanel(store);
     for (const kind of ALGORITHM_ORDER) {
       act(() => store.getState().setLimiterKind(0, kind));
-      for (const name of [/^nginx/, /^Envoy/, /^Redis Lua/, /^Go/]) {
+      for (const name of [/^nginx/, /^Envoy(?! global)/, /^Redis Lua/, /^Go/]) {
         fireEvent.click(tab(name));
         const shown =
           screen.queryByTestId('export-code')?.textContent ??
@@ -146,9 +146,9 @@ describe('Export', () => {
     try {
       tab(/^nginx/).focus();
       fireEvent.keyDown(tab(/^nginx/), { key: 'ArrowRight' });
-      expect(tab(/^Envoy/)).toHaveAttribute('aria-selected', 'true');
-      expect(tab(/^Envoy/)).toHaveFocus();
-      fireEvent.keyDown(tab(/^Envoy/), { key: 'End' });
+      expect(tab(/^Envoy(?! global)/)).toHaveAttribute('aria-selected', 'true');
+      expect(tab(/^Envoy(?! global)/)).toHaveFocus();
+      fireEvent.keyDown(tab(/^Envoy(?! global)/), { key: 'End' });
       expect(tab(/^Go/)).toHaveAttribute('aria-selected', 'true');
       fireEvent.keyDown(tab(/^Go/), { key: 'ArrowRight' });
       expect(tab(/^nginx/)).toHaveAttribute('aria-selected', 'true');
@@ -280,7 +280,7 @@ describe('Import', () => {
     fireEvent.click(importButton());
     expect(store.getState().limiters).toBe(before);
     expect(screen.getByTestId('import-errors')).toHaveTextContent(
-      '1:1 expected nginx limit_req_zone / limit_req lines or an Envoy token_bucket block',
+      '1:1 expected nginx limit_req_zone / limit_req lines, an Envoy token_bucket block or nginx.ingress.kubernetes.io/limit-rps annotations',
     );
   });
 
@@ -311,7 +311,7 @@ filter_enabled:
     expect(screen.getByTestId('import-warnings')).toHaveTextContent(
       '2:1 filter_enforced is unset: Envoy only counts, never rejects (shadow mode',
     );
-    expect(tab(/^Envoy/)).toHaveAttribute('aria-selected', 'true');
+    expect(tab(/^Envoy(?! global)/)).toHaveAttribute('aria-selected', 'true');
     expect(code()).toContain('stat_prefix: edge');
   });
 

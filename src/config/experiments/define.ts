@@ -15,6 +15,8 @@ export interface ExperimentLimiter {
   /** Shown in the UI and used as the RateLimit policy name. Default: the algorithm's name. */
   name?: string;
   config: AlgorithmConfig;
+  /** The real system (src/systems id) when not the algorithm's default, e.g. 'traefik'. */
+  system?: string;
 }
 
 /** Everything an experiment loads: the store's `PlaygroundInputs`, field for field. */

@@ -29,6 +29,7 @@ import { envoyRefill } from './envoy-refill';
 import { fleetSkew } from './fleet-skew';
 import { fleetScaleOut } from './fleet-scale-out';
 import { fleetStoreDown } from './fleet-store-down';
+import { leavingIngressNginx } from './leaving-ingress-nginx';
 import { registerExperiments } from './registry';
 
 export type {
@@ -57,6 +58,7 @@ export const EXPERIMENTS: readonly Experiment[] = [
   fleetSkew,
   fleetScaleOut,
   fleetStoreDown,
+  leavingIngressNginx,
 ];
 
 registerExperiments(EXPERIMENTS);

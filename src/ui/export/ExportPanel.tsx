@@ -1,10 +1,12 @@
 import { useCallback, useId, useMemo, useState } from 'react';
 import type { AlgorithmConfig } from '../../core';
-import type { ExportOptions, ExportOutcome, ExportTarget } from '../../export';
-import { exportAll, toEnvoy, toNginx } from '../../export';
+import type { ExportOptions } from '../../export';
+import { exportAll, exportSystems, toEnvoy, toNginx } from '../../export';
+import { isDefaultSystem, systemOf } from '../../systems';
 import { MAX_LIMITERS } from '../../store';
 import { usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
 import { displayName } from '../limiter/algorithms';
+import type { AnyExportOutcome, AnyExportTarget } from './exportText';
 import { ExportView } from './ExportView';
 import type { Imported } from './ImportForm';
 import { ImportForm } from './ImportForm';
@@ -17,9 +19,9 @@ import { ImportForm } from './ImportForm';
 function exportsOf(
   config: AlgorithmConfig,
   options: ExportOptions,
-): Record<ExportTarget, ExportOutcome> | string {
+): Record<AnyExportTarget, AnyExportOutcome> | string {
   try {
-    return exportAll(config, options);
+    return { ...exportAll(config, options), ...exportSystems(config) };
   } catch (e) {
     return e instanceof Error ? e.message : String(e);
   }
@@ -74,6 +76,22 @@ export function ExportPanel() {
   }, [config, options, standardHeaders, policyName]);
   const onImport = useCallback(
     (imported: Imported): number => {
+      if (imported.format === 'ingress-nginx') {
+        // Both controllers' lanes replace the comparison; the traffic stays.
+        const st = api.getState();
+        const lanes = imported.ingress.lanes.slice(0, MAX_LIMITERS);
+        st.load({
+          limiters: lanes.map((l) =>
+            isDefaultSystem(l.system, l.config.kind)
+              ? { name: l.name, config: l.config }
+              : { name: l.name, config: l.config, system: l.system },
+          ),
+          scenario: st.scenario,
+          untilMs: st.untilMs,
+          mode: 'compare',
+        });
+        return lanes.length;
+      }
       setLimiterConfig(lane, imported.config);
       // Several limit_req lines: one compare lane each, as many as compare mode holds.
       let loaded = 1;
@@ -108,6 +126,7 @@ export function ExportPanel() {
   );
   if (entry === undefined || config === undefined || outcomes === null) return null;
   const name = displayName(entry.name ?? config.kind, config.kind);
+  const system = systemOf(entry);
   const target = count > 1 ? `limiter ${lane + 1}` : 'the limiter';
 
   return (
@@ -122,7 +141,12 @@ export function ExportPanel() {
           </p>
         ) : (
           // A new algorithm opens on its own system's tab.
-          <ExportView key={config.kind} kind={config.kind} outcomes={outcomes} />
+          <ExportView
+            key={`${system.id}:${config.kind}`}
+            kind={config.kind}
+            systemId={system.id}
+            outcomes={outcomes}
+          />
         )}
       </section>
       <section className="export-part" aria-labelledby={`${id}-import`}>

@@ -34,7 +34,9 @@ export function ExportSection() {
             Export &amp; import
           </button>
         </h2>
-        <span className="export-section-hint muted">nginx · Envoy · Redis Lua · Go</span>
+        <span className="export-section-hint muted">
+          nginx · Envoy · Traefik · Kong · Redis Lua · Go · …
+        </span>
       </div>
       <div id={`${id}-body`} hidden={!open}>
         {loaded && (

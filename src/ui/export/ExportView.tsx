@@ -1,16 +1,20 @@
 import { useId, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { AlgorithmKind } from '../../core';
-import type { ExportOutcome, ExportResult, ExportTarget } from '../../export';
+import type { ExportResult, SystemExportResult } from '../../export';
 import { REDIS_OUTCOME } from '../../export';
 import { CopyButton } from '../share/CopyButton';
-import { EXPORT_TARGETS, naturalTarget } from './exportText';
+import { downloadBlob } from '../share/download';
+import type { AnyExportOutcome, AnyExportTarget } from './exportText';
+import { EXPORT_FILE_NAMES, exportLabel, naturalTarget, orderedTargets } from './exportText';
 
 export interface ExportViewProps {
-  /** The algorithm exported (picks the first tab). */
+  /** The algorithm exported (picks the first tab when the system has no export of its own). */
   kind: AlgorithmKind;
+  /** The limiter's system (src/systems id): its own exports come first. */
+  systemId?: string;
   /** Every target's export of the limiter. */
-  outcomes: Readonly<Record<ExportTarget, ExportOutcome>>;
+  outcomes: Readonly<Record<AnyExportTarget, AnyExportOutcome>>;
 }
 
 /** An algorithm as a sentence names it: "a GCRA", "a sliding-window counter". */
@@ -30,12 +34,18 @@ const ALGORITHM_PHRASE: Record<AlgorithmKind, string> = {
  * the real system differs from the playground — or, where the target cannot express the algorithm,
  * why not and what comes closest.
  */
-export function ExportView({ kind, outcomes }: ExportViewProps) {
+export function ExportView({ kind, systemId, outcomes }: ExportViewProps) {
   const id = useId();
-  const [selected, setSelected] = useState<ExportTarget>(() => naturalTarget(kind));
+  const order = orderedTargets(systemId ?? '', outcomes);
+  const EXPORT_TARGETS = order.map((target) => ({ target, label: exportLabel(target) }));
+  const [chosen, setSelected] = useState<AnyExportTarget>(() =>
+    systemId === undefined ? naturalTarget(kind) : (order[0] ?? naturalTarget(kind)),
+  );
+  // A tab that left the list (the limiter changed) falls back to the first.
+  const selected = order.includes(chosen) ? chosen : (order[0] ?? naturalTarget(kind));
   const tabs = useRef<Array<HTMLButtonElement | null>>([]);
   const outcome = outcomes[selected];
-  const label = EXPORT_TARGETS.find((t) => t.target === selected)?.label ?? selected;
+  const label = exportLabel(selected);
 
   // WAI-ARIA tabs: arrows move between tabs (and must not also step the clock), Home/End jump.
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -115,20 +125,39 @@ export function ExportView({ kind, outcomes }: ExportViewProps) {
   );
 }
 
-const LANGUAGE_NAMES: Record<ExportResult['language'], string> = {
+const LANGUAGE_NAMES: Record<ExportResult['language'] | SystemExportResult['language'], string> = {
   nginx: 'nginx config',
-  yaml: 'Envoy YAML',
+  yaml: 'YAML',
   lua: 'Lua',
   go: 'Go',
+  javascript: 'JavaScript',
+  caddyfile: 'Caddyfile',
 };
 
-function ResultView({ result, label }: { result: ExportResult; label: string }) {
+function ResultView({
+  result,
+  label,
+}: {
+  result: ExportResult | SystemExportResult;
+  label: string;
+}) {
   const code = useRef<HTMLPreElement>(null);
+  const file = EXPORT_FILE_NAMES[result.target];
   return (
     <>
       <div className="export-code-head">
         <span className="export-language">{LANGUAGE_NAMES[result.language]}</span>
-        <CopyButton text={result.text} label={`Copy ${label}`} select={code} />
+        <span className="export-actions">
+          <CopyButton text={result.text} label={`Copy ${label}`} select={code} />
+          <button
+            type="button"
+            onClick={() =>
+              downloadBlob(new Blob([result.text], { type: 'text/plain;charset=utf-8' }), file)
+            }
+          >
+            Download {file}
+          </button>
+        </span>
       </div>
       {/* Focusable so keyboard users can scroll it; plain text so it selects as it will paste. */}
       <pre

@@ -1,7 +1,13 @@
 import { useId, useRef, useState } from 'react';
 import type { AlgorithmConfig } from '../../core';
-import type { EnvoyExtras, ImportError, NginxExtras } from '../../export';
-import { importEnvoy, importNginx } from '../../export';
+import type {
+  EnvoyExtras,
+  ImportError,
+  IngressLane,
+  IngressNginxImport,
+  NginxExtras,
+} from '../../export';
+import { importEnvoy, importIngressNginx, importNginx, traefikPeriod } from '../../export';
 import { ALGORITHMS } from '../limiter/algorithms';
 import type { ImportFormat } from './exportText';
 import { describeConfig, detectFormat, offsetOf } from './exportText';
@@ -15,7 +21,9 @@ export type Imported =
       /** Further limiters (several limit_req lines), each to become a compare lane. */
       more?: AlgorithmConfig[];
     }
-  | { format: 'envoy'; config: AlgorithmConfig; extras: EnvoyExtras };
+  | { format: 'envoy'; config: AlgorithmConfig; extras: EnvoyExtras }
+  /** An Ingress's annotations: ingress-nginx's lanes and Traefik's, all loaded into compare mode. */
+  | { format: 'ingress-nginx'; config: AlgorithmConfig; ingress: IngressNginxImport };
 
 export interface ImportFormProps {
   /** Shown in the confirmation, e.g. "limiter 2". */
@@ -30,10 +38,21 @@ export interface ImportFormProps {
 type FormatChoice = 'auto' | ImportFormat;
 
 type Outcome =
-  | { ok: true; format: ImportFormat; summary: string; warnings: ImportError[] }
+  | {
+      ok: true;
+      format: ImportFormat;
+      summary: string;
+      warnings: ImportError[];
+      /** An Ingress import: what each controller renders, and what is not modelled. */
+      ingress?: IngressNginxImport;
+    }
   | { ok: false; errors: ImportError[] };
 
-const FORMAT_NAMES: Record<ImportFormat, string> = { nginx: 'nginx', envoy: 'Envoy' };
+const FORMAT_NAMES: Record<ImportFormat, string> = {
+  nginx: 'nginx',
+  envoy: 'Envoy',
+  'ingress-nginx': 'ingress-nginx annotations',
+};
 
 const PLACEHOLDER = `limit_req_zone $binary_remote_addr zone=api:10m rate=10r/s;
 limit_req zone=api burst=20 nodelay;
@@ -41,7 +60,9 @@ limit_req zone=api burst=20 nodelay;
 or an Envoy token_bucket:
   max_tokens: 20
   tokens_per_fill: 10
-  fill_interval: 1s`;
+  fill_interval: 1s
+
+or an Ingress with nginx.ingress.kubernetes.io/limit-rps annotations`;
 
 /**
  * Paste nginx `limit_req_zone` / `limit_req` lines or an Envoy `token_bucket` block; Import loads it
@@ -67,8 +88,8 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
             column: 1,
             message:
               text.trim() === ''
-                ? 'expected a snippet to import: paste nginx limit_req lines or an Envoy token_bucket'
-                : 'expected nginx limit_req_zone / limit_req lines or an Envoy token_bucket block (or pick the format)',
+                ? 'expected a snippet to import: paste nginx limit_req lines, an Envoy token_bucket or an Ingress with limit-rps annotations'
+                : 'expected nginx limit_req_zone / limit_req lines, an Envoy token_bucket block or nginx.ingress.kubernetes.io/limit-rps annotations (or pick the format)',
           },
         ],
       });
@@ -76,6 +97,27 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
     }
     let imported: Imported;
     let warnings: ImportError[];
+    if (detected === 'ingress-nginx') {
+      const result = importIngressNginx(text);
+      if (!result.ok) {
+        setOutcome({ ok: false, errors: result.errors });
+        return;
+      }
+      const first = result.lanes[0];
+      if (first === undefined) return;
+      const loaded = onImport({ format: 'ingress-nginx', config: first.config, ingress: result });
+      setOutcome({
+        ok: true,
+        format: detected,
+        summary: `${result.ingress} as ${result.lanes
+          .slice(0, loaded)
+          .map((l) => `${l.name} (${describeLane(l)})`)
+          .join('; ')}`,
+        warnings: result.warnings,
+        ingress: result,
+      });
+      return;
+    }
     if (detected === 'nginx') {
       const result = importNginx(text);
       if (!result.ok) {
@@ -131,8 +173,9 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
       }}
     >
       <label htmlFor={`${id}-text`} className="import-label">
-        Paste nginx <code>limit_req_zone</code> / <code>limit_req</code> lines or an Envoy{' '}
-        <code>token_bucket</code> block
+        Paste nginx <code>limit_req_zone</code> / <code>limit_req</code> lines, an Envoy{' '}
+        <code>token_bucket</code> block or an Ingress with ingress-nginx <code>limit-rps</code>{' '}
+        annotations
       </label>
       <textarea
         ref={area}
@@ -159,6 +202,7 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
             </option>
             <option value="nginx">nginx</option>
             <option value="envoy">Envoy</option>
+            <option value="ingress-nginx">ingress-nginx annotations</option>
           </select>
         </label>
         {detected === 'envoy' && (
@@ -204,10 +248,14 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
         <div role="status" data-testid="import-done">
           {outcome?.ok === true && (
             <div className="import-done">
-              <p>
-                Loaded {FORMAT_NAMES[outcome.format]} into {target}:{' '}
-                <strong>{outcome.summary}</strong>.
-              </p>
+              {outcome.ingress === undefined ? (
+                <p>
+                  Loaded {FORMAT_NAMES[outcome.format]} into {target}:{' '}
+                  <strong>{outcome.summary}</strong>.
+                </p>
+              ) : (
+                <IngressResult summary={outcome.summary} ingress={outcome.ingress} />
+              )}
               {outcome.warnings.length > 0 && (
                 <ul className="import-warnings" data-testid="import-warnings">
                   {outcome.warnings.map((w, i) => (
@@ -230,5 +278,37 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
         </div>
       </div>
     </form>
+  );
+}
+
+/** A lane in its controller's words: nginx's limit_req, Traefik's rateLimit fields. */
+function describeLane(lane: IngressLane): string {
+  const c = lane.config;
+  if (lane.system !== 'traefik' || c.kind !== 'token-bucket') return describeConfig(c);
+  return `average ${c.tokensPerFill}, period ${traefikPeriod(c.fillIntervalMs)}, burst ${c.maxTokens}, waits up to ${c.maxDelayMs ?? 0} ms`;
+}
+
+/** What an Ingress import loaded, what each controller renders, and what is not modelled. */
+function IngressResult({ summary, ingress }: { summary: string; ingress: IngressNginxImport }) {
+  return (
+    <div className="import-ingress" data-testid="import-ingress">
+      <p>
+        Loaded into compare mode, ingress-nginx beside Traefik: <strong>{summary}</strong>.
+      </p>
+      <ul className="import-notes">
+        {ingress.notes.map((n, i) => (
+          <li key={i}>{n}</li>
+        ))}
+      </ul>
+      <details>
+        <summary>What each controller renders</summary>
+        <pre className="export-code" tabIndex={0} aria-label="ingress-nginx's nginx.conf lines">
+          <code>{ingress.nginxText}</code>
+        </pre>
+        <pre className="export-code" tabIndex={0} aria-label="Traefik's middlewares">
+          <code>{ingress.traefikText}</code>
+        </pre>
+      </details>
+    </div>
   );
 }

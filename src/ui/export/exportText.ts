@@ -1,5 +1,10 @@
 import type { AlgorithmConfig, AlgorithmKind } from '../../core';
-import type { ExportTarget } from '../../export';
+import type {
+  ExportOutcome,
+  ExportTarget,
+  SystemExportOutcome,
+  SystemExportTarget,
+} from '../../export';
 import { envoyDuration } from '../../export';
 import { ALGORITHMS } from '../limiter/algorithms';
 
@@ -11,6 +16,79 @@ export const EXPORT_TARGETS: ReadonlyArray<{ target: ExportTarget; label: string
   { target: 'go', label: 'Go' },
 ];
 
+// ---- Added for issue 13 (b13i): every system's export has a tab ----
+
+/** Any export the panel can show: the four first targets and the gateway systems'. */
+export type AnyExportTarget = ExportTarget | SystemExportTarget;
+export type AnyExportOutcome = ExportOutcome | SystemExportOutcome;
+
+/** The gateway systems' tabs, with the names people know them by (after EXPORT_TARGETS). */
+export const SYSTEM_EXPORT_TARGETS: ReadonlyArray<{ target: SystemExportTarget; label: string }> = [
+  { target: 'traefik', label: 'Traefik' },
+  { target: 'kong', label: 'Kong' },
+  { target: 'envoy-global', label: 'Envoy global' },
+  { target: 'caddy', label: 'Caddy' },
+  { target: 'spring-gateway', label: 'Spring' },
+  { target: 'express-rate-limit', label: 'express-rate-limit' },
+  { target: 'rate-limiter-flexible', label: 'rate-limiter-flexible' },
+];
+
+/** Every tab's label. */
+export function exportLabel(target: AnyExportTarget): string {
+  return (
+    [...EXPORT_TARGETS, ...SYSTEM_EXPORT_TARGETS].find((t) => t.target === target)?.label ?? target
+  );
+}
+
+/** The exports that configure each system (src/systems ids), shown first for a limiter of it. */
+export const SYSTEM_EXPORTS: Readonly<Record<string, readonly AnyExportTarget[]>> = {
+  nginx: ['nginx'],
+  envoy: ['envoy'],
+  traefik: ['traefik', 'go'],
+  'redis-cell': ['redis'],
+  'redis-fixed-window': ['redis'],
+  'redis-sliding-log': ['redis'],
+  cloudflare: ['redis'],
+  kong: ['kong'],
+  'envoy-global': ['envoy-global'],
+  caddy: ['caddy'],
+  'spring-gateway': ['spring-gateway'],
+  'express-rate-limit': ['express-rate-limit'],
+  'rate-limiter-flexible': ['rate-limiter-flexible'],
+};
+
+/** The file a download of each export is saved as. */
+export const EXPORT_FILE_NAMES: Readonly<Record<AnyExportTarget, string>> = {
+  nginx: 'limit_req.conf',
+  envoy: 'envoy-local-ratelimit.yaml',
+  redis: 'limiter.lua',
+  go: 'limiter.go',
+  traefik: 'traefik-dynamic.yml',
+  kong: 'kong.yml',
+  'envoy-global': 'ratelimit-config.yaml',
+  caddy: 'Caddyfile',
+  'spring-gateway': 'application.yml',
+  'express-rate-limit': 'rate-limit.mjs',
+  'rate-limiter-flexible': 'rate-limiter.mjs',
+};
+
+/**
+ * The tabs for a limiter of system `systemId`, in order: the system's own exports first, then the
+ * four first targets (with a reason where they cannot express the algorithm), then every other
+ * gateway export that can express it (the ones that cannot are left out: six ⊘ tabs help no one).
+ */
+export function orderedTargets(
+  systemId: string,
+  outcomes: Readonly<Record<AnyExportTarget, AnyExportOutcome>>,
+): AnyExportTarget[] {
+  const own = SYSTEM_EXPORTS[systemId] ?? [];
+  const rest = [
+    ...EXPORT_TARGETS.map((t) => t.target),
+    ...SYSTEM_EXPORT_TARGETS.map((t) => t.target).filter((t) => outcomes[t].ok),
+  ];
+  return [...own, ...rest.filter((t) => !own.includes(t))];
+}
+
 /** The tab a limiter opens on: the system it models, else Redis (which takes every algorithm). */
 export function naturalTarget(kind: AlgorithmKind): ExportTarget {
   if (kind === 'leaky-bucket') return 'nginx';
@@ -19,7 +97,10 @@ export function naturalTarget(kind: AlgorithmKind): ExportTarget {
 }
 
 /** What the Import box can read. */
-export type ImportFormat = 'nginx' | 'envoy';
+export type ImportFormat = 'nginx' | 'envoy' | 'ingress-nginx';
+
+/** An Ingress annotation of ingress-nginx's rate limiting (checked before nginx's own words). */
+const INGRESS_WORD = /nginx\.ingress\.kubernetes\.io\/limit-/;
 
 const NGINX_WORD = /\blimit_req(?:_zone|_status)?\b/;
 const ENVOY_WORD = /\b(?:token_bucket|max_tokens|tokens_per_fill|fill_interval)\b/;
@@ -29,6 +110,7 @@ const ENVOY_WORD = /\b(?:token_bucket|max_tokens|tokens_per_fill|fill_interval)\
  * `token_bucket` or one of its fields for Envoy); null when it has neither.
  */
 export function detectFormat(text: string): ImportFormat | null {
+  if (INGRESS_WORD.test(text)) return 'ingress-nginx';
   const nginx = NGINX_WORD.exec(text)?.index;
   const envoy = ENVOY_WORD.exec(text)?.index;
   if (nginx === undefined) return envoy === undefined ? null : 'envoy';

@@ -7,14 +7,26 @@ import { Icon } from '../common/Icon';
 
 // The log writer and the picture maker are a chunk of their own, fetched on first use.
 const actions = () => import('./downloads');
+const vectorActions = () => import('./vectorDownloads');
 
-type Format = 'csv' | 'json' | 'svg' | 'png';
+type Format = 'csv' | 'json' | 'svg' | 'png' | 'vectors' | 'vectors-zip';
 
 const ITEMS: ReadonlyArray<{ format: Format; label: string; hint: string }> = [
   { format: 'csv', label: 'Decision log (CSV)', hint: 'every decision, for a spreadsheet' },
   { format: 'json', label: 'Decision log (JSON)', hint: 'with the config, link and metrics' },
   { format: 'svg', label: 'View (SVG)', hint: 'the timeline and limiters, now' },
   { format: 'png', label: 'View (PNG)', hint: 'the same picture at 2×' },
+  // ---- Added for issue 13 point 8 (b13i) ----
+  {
+    format: 'vectors',
+    label: 'Test vectors (JSON)',
+    hint: 'the edited limiter’s decisions, to test yours',
+  },
+  {
+    format: 'vectors-zip',
+    label: 'Test vectors + tests (zip)',
+    hint: 'with Vitest, Jest and Go files and an adapter to fill in',
+  },
 ];
 
 type Message = { kind: 'done' | 'error'; text: string };
@@ -71,6 +83,9 @@ export function DownloadMenu() {
           }
         }
         summary = m.saveLog(format, state, sim.result).summary;
+      } else if (format === 'vectors' || format === 'vectors-zip') {
+        const v = await vectorActions();
+        summary = v.saveTestVectors(format === 'vectors-zip', state, sim.result).summary;
       } else {
         const stage = rootRef.current?.closest('.stage');
         if (stage === null || stage === undefined) throw new Error('No stage to draw.');
