@@ -10,7 +10,7 @@
  * Units: every time and duration is a whole number of virtual milliseconds (`…Ms`).
  */
 import * as v from 'valibot';
-import { MAX_COUNT, RANGES } from '../core';
+import { EXPIRE_RANGE, MAX_COUNT, RANGES } from '../core';
 import type { AlgorithmConfig, AlgorithmKind } from '../core';
 import {
   MAX_ATTEMPTS,
@@ -192,7 +192,24 @@ function windowed<const K extends 'fixed-window' | 'sliding-window-counter'>(kin
 }
 
 export const FixedWindowSchema = windowed('fixed-window');
-export const SlidingWindowCounterSchema = windowed('sliding-window-counter');
+export const SlidingWindowCounterSchema = v.pipe(
+  obj({
+    kind: v.literal('sliding-window-counter'),
+    limit: whole(RANGES['sliding-window-counter'].limit),
+    windowMs: duration(RANGES['sliding-window-counter'].windowMs),
+    // Added for issue 13 (HAProxy): the per-entry anchored counter and the stick-table's expire.
+    anchor: v.exactOptional(oneOf(['aligned', 'entry'])),
+    expireMs: v.exactOptional(duration(EXPIRE_RANGE)),
+  }),
+  v.check(
+    (c) => c.expireMs === undefined || c.anchor === 'entry',
+    "expireMs (HAProxy's stick-table expire) needs anchor 'entry'",
+  ),
+  v.check(
+    (c) => c.anchor !== 'entry' || c.windowMs >= 2,
+    "with anchor 'entry' (HAProxy's http_req_rate period) windowMs must be at least 2 ms",
+  ),
+);
 
 export const SlidingLogSchema = obj({
   kind: v.literal('sliding-log'),

@@ -14,6 +14,9 @@ export const MAX_DURATION_MS = 86_400_000;
 /** The largest count (limit, tokens, rate, burst) a limiter accepts. */
 export const MAX_COUNT = 1_000_000;
 
+/** HAProxy's stick-table `expire` (sliding-window-counter with anchor 'entry'), in ms. */
+export const EXPIRE_RANGE = { min: 1, max: MAX_DURATION_MS } as const;
+
 /** The largest per-period limit of a calendar-windows limiter (a year's quota can be large). */
 export const MAX_CALENDAR_LIMIT = 1_000_000_000;
 
@@ -174,6 +177,29 @@ export function checkAlgorithmConfig(config: unknown): ConfigIssue[] {
       field: 'refill',
       message: `token-bucket refill must be 'continuous' or 'interval', got ${describeValue(config.refill)}`,
     });
+  }
+  if (kind === 'sliding-window-counter') {
+    if (config.anchor !== undefined && config.anchor !== 'aligned' && config.anchor !== 'entry') {
+      issues.push({
+        field: 'anchor',
+        message: `sliding-window-counter anchor must be 'aligned' or 'entry', got ${describeValue(config.anchor)}`,
+      });
+    }
+    if (config.anchor === 'entry' && config.windowMs === 1) {
+      issues.push({
+        field: 'windowMs',
+        message: `sliding-window-counter windowMs must be a whole number from 2 to ${MAX_DURATION_MS} with anchor 'entry': HAProxy's counter rotates on every event of an odd millisecond when the period is 1 ms`,
+      });
+    }
+    if (config.expireMs !== undefined && config.anchor === 'entry') {
+      checkInt(issues, kind, 'expireMs', config.expireMs, EXPIRE_RANGE);
+    }
+    if (config.expireMs !== undefined && config.anchor !== 'entry') {
+      issues.push({
+        field: 'expireMs',
+        message: `sliding-window-counter expireMs needs anchor 'entry' (HAProxy's stick-table expire)`,
+      });
+    }
   }
   if (kind === 'anchored-window') {
     checkBoolean(issues, kind, 'countRejected', config.countRejected);
