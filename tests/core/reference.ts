@@ -153,12 +153,12 @@ function haproxyFreqCtr(
   return (s, nowIn) => {
     const now = s === undefined ? nowIn : max(nowIn, s.touched);
     // A missing or expired entry is a new, zeroed one. HAProxy's now_ms is far from 0; here the
-    // zeroed tick is put two periods before now so the first event rotates the way it does there.
-    const fresh = s === undefined || (expireMs !== null && now - s.touched >= expireMs);
-    let tick = fresh ? now - 2n * period - 2n : (s as FreqCtrState).currTick;
-    let curr = fresh ? 0n : (s as FreqCtrState).currCtr;
-    let prev = fresh ? 0n : (s as FreqCtrState).prevCtr;
-    tick -= tick % 2n === 0n ? 0n : tick > 0n ? 1n : -1n; // keep the zeroed tick even
+    // zeroed tick is put four periods before now so the first event rotates the way it does there.
+    const live = s !== undefined && (expireMs === null || now - s.touched < expireMs) ? s : null;
+    // __stksess_init zeroes the entry: curr_tick = 0, which is far in the past of now_ms.
+    let tick = live === null ? now - 4n * period : live.currTick;
+    let curr = live === null ? 0n : live.currCtr;
+    let prev = live === null ? 0n : live.prevCtr;
     // update_freq_ctr_period(ctr, period, 1)
     if (now - tick < period) {
       curr += 1n;
