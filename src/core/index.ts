@@ -23,6 +23,7 @@ export {
   assertAlgorithmConfig,
   RANGES,
   EXPIRE_RANGE,
+  HAPROXY_DENY_STATUSES,
   ALGORITHM_KINDS,
   MAX_COUNT,
   MAX_DURATION_MS,

@@ -45,6 +45,11 @@ export interface SlidingWindowCounterConfig {
    * (its next request starts a fresh entry). Absent: never forgotten. 1 – 86,400,000.
    */
   expireMs?: number;
+  /**
+   * With anchor 'entry': the status of a rejected request (HAProxy `deny_status`; absent, HAProxy's
+   * `deny` answers 403). One of HAPROXY_DENY_STATUSES.
+   */
+  denyStatus?: number;
 }
 
 /** Envoy `envoy.type.v3.TokenBucket`; starts full. */
