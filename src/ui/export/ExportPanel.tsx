@@ -1,9 +1,10 @@
 import { useCallback, useId, useMemo, useState } from 'react';
 import type { AlgorithmConfig } from '../../core';
 import type { ExportOptions, ExportOutcome, ExportTarget } from '../../export';
-import { exportAll, toEnvoy, toNginx } from '../../export';
+import { exportAll, toEnvoy, toHaproxy, toNginx } from '../../export';
 import { MAX_LIMITERS } from '../../store';
 import { usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
+import { systemOf } from '../../systems';
 import { displayName } from '../limiter/algorithms';
 import { ExportView } from './ExportView';
 import type { Imported } from './ImportForm';
@@ -74,6 +75,8 @@ export function ExportPanel() {
   }, [config, options, standardHeaders, policyName]);
   const onImport = useCallback(
     (imported: Imported): number => {
+      // An HAProxy snippet makes the limiter an HAProxy one (its system, then its config).
+      if (imported.format === 'haproxy') api.getState().setLimiterSystem(lane, 'haproxy');
       setLimiterConfig(lane, imported.config);
       // Several limit_req lines: one compare lane each, as many as compare mode holds.
       let loaded = 1;
@@ -96,6 +99,10 @@ export function ExportPanel() {
         const nginx = imported.extras;
         if (exportsWith(() => toNginx(imported.config, nginx)))
           setOptions((o) => ({ ...o, nginx }));
+      } else if (imported.format === 'haproxy') {
+        const haproxy = imported.extras;
+        if (exportsWith(() => toHaproxy(imported.config, haproxy)))
+          setOptions((o) => ({ ...o, haproxy }));
       } else {
         const { statPrefix } = imported.extras;
         const envoy = statPrefix === undefined ? {} : { statPrefix };
@@ -108,6 +115,7 @@ export function ExportPanel() {
   );
   if (entry === undefined || config === undefined || outcomes === null) return null;
   const name = displayName(entry.name ?? config.kind, config.kind);
+  const system = systemOf(entry);
   const target = count > 1 ? `limiter ${lane + 1}` : 'the limiter';
 
   return (
@@ -122,7 +130,12 @@ export function ExportPanel() {
           </p>
         ) : (
           // A new algorithm opens on its own system's tab.
-          <ExportView key={config.kind} kind={config.kind} outcomes={outcomes} />
+          <ExportView
+            key={`${config.kind}:${system.id}`}
+            kind={config.kind}
+            outcomes={outcomes}
+            {...(system.id === 'haproxy' ? { initial: 'haproxy' as const } : {})}
+          />
         )}
       </section>
       <section className="export-part" aria-labelledby={`${id}-import`}>

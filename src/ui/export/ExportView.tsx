@@ -11,6 +11,8 @@ export interface ExportViewProps {
   kind: AlgorithmKind;
   /** Every target's export of the limiter. */
   outcomes: Readonly<Record<ExportTarget, ExportOutcome>>;
+  /** The tab to open on, when the limiter's system has one of its own (HAProxy). */
+  initial?: ExportTarget;
 }
 
 /** An algorithm as a sentence names it: "a GCRA", "a sliding-window counter". */
@@ -30,9 +32,9 @@ const ALGORITHM_PHRASE: Record<AlgorithmKind, string> = {
  * the real system differs from the playground — or, where the target cannot express the algorithm,
  * why not and what comes closest.
  */
-export function ExportView({ kind, outcomes }: ExportViewProps) {
+export function ExportView({ kind, outcomes, initial }: ExportViewProps) {
   const id = useId();
-  const [selected, setSelected] = useState<ExportTarget>(() => naturalTarget(kind));
+  const [selected, setSelected] = useState<ExportTarget>(() => initial ?? naturalTarget(kind));
   const tabs = useRef<Array<HTMLButtonElement | null>>([]);
   const outcome = outcomes[selected];
   const label = EXPORT_TARGETS.find((t) => t.target === selected)?.label ?? selected;
@@ -120,6 +122,7 @@ const LANGUAGE_NAMES: Record<ExportResult['language'], string> = {
   yaml: 'Envoy YAML',
   lua: 'Lua',
   go: 'Go',
+  haproxy: 'haproxy.cfg',
 };
 
 function ResultView({ result, label }: { result: ExportResult; label: string }) {

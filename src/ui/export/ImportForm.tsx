@@ -1,7 +1,7 @@
 import { useId, useRef, useState } from 'react';
 import type { AlgorithmConfig } from '../../core';
-import type { EnvoyExtras, ImportError, NginxExtras } from '../../export';
-import { importEnvoy, importNginx } from '../../export';
+import type { EnvoyExtras, HaproxyExtras, ImportError, NginxExtras } from '../../export';
+import { importEnvoy, importHaproxy, importNginx } from '../../export';
 import { ALGORITHMS } from '../limiter/algorithms';
 import type { ImportFormat } from './exportText';
 import { describeConfig, detectFormat, offsetOf } from './exportText';
@@ -15,7 +15,8 @@ export type Imported =
       /** Further limiters (several limit_req lines), each to become a compare lane. */
       more?: AlgorithmConfig[];
     }
-  | { format: 'envoy'; config: AlgorithmConfig; extras: EnvoyExtras };
+  | { format: 'envoy'; config: AlgorithmConfig; extras: EnvoyExtras }
+  | { format: 'haproxy'; config: AlgorithmConfig; extras: HaproxyExtras };
 
 export interface ImportFormProps {
   /** Shown in the confirmation, e.g. "limiter 2". */
@@ -33,7 +34,11 @@ type Outcome =
   | { ok: true; format: ImportFormat; summary: string; warnings: ImportError[] }
   | { ok: false; errors: ImportError[] };
 
-const FORMAT_NAMES: Record<ImportFormat, string> = { nginx: 'nginx', envoy: 'Envoy' };
+const FORMAT_NAMES: Record<ImportFormat, string> = {
+  nginx: 'nginx',
+  envoy: 'Envoy',
+  haproxy: 'HAProxy',
+};
 
 const PLACEHOLDER = `limit_req_zone $binary_remote_addr zone=api:10m rate=10r/s;
 limit_req zone=api burst=20 nodelay;
@@ -67,8 +72,8 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
             column: 1,
             message:
               text.trim() === ''
-                ? 'expected a snippet to import: paste nginx limit_req lines or an Envoy token_bucket'
-                : 'expected nginx limit_req_zone / limit_req lines or an Envoy token_bucket block (or pick the format)',
+                ? 'expected a snippet to import: paste nginx limit_req lines, an Envoy token_bucket or HAProxy stick-table lines'
+                : 'expected nginx limit_req_zone / limit_req lines, an Envoy token_bucket block or HAProxy stick-table / http-request lines (or pick the format)',
           },
         ],
       });
@@ -84,6 +89,14 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
       }
       imported = { format: 'nginx', config: result.config, extras: result.extras };
       if (result.lanes !== undefined) imported.more = result.lanes.slice(1).map((l) => l.config);
+      warnings = result.warnings;
+    } else if (detected === 'haproxy') {
+      const result = importHaproxy(text);
+      if (!result.ok) {
+        setOutcome({ ok: false, errors: result.errors });
+        return;
+      }
+      imported = { format: 'haproxy', config: result.config, extras: result.extras };
       warnings = result.warnings;
     } else {
       const result = importEnvoy(text, { refill: envoyRefill });
@@ -131,8 +144,8 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
       }}
     >
       <label htmlFor={`${id}-text`} className="import-label">
-        Paste nginx <code>limit_req_zone</code> / <code>limit_req</code> lines or an Envoy{' '}
-        <code>token_bucket</code> block
+        Paste nginx <code>limit_req_zone</code> / <code>limit_req</code> lines, an Envoy{' '}
+        <code>token_bucket</code> block or HAProxy <code>stick-table</code> lines
       </label>
       <textarea
         ref={area}
@@ -159,6 +172,7 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
             </option>
             <option value="nginx">nginx</option>
             <option value="envoy">Envoy</option>
+            <option value="haproxy">HAProxy</option>
           </select>
         </label>
         {detected === 'envoy' && (

@@ -9,6 +9,7 @@ export const EXPORT_TARGETS: ReadonlyArray<{ target: ExportTarget; label: string
   { target: 'envoy', label: 'Envoy' },
   { target: 'redis', label: 'Redis Lua' },
   { target: 'go', label: 'Go' },
+  { target: 'haproxy', label: 'HAProxy' },
 ];
 
 /** The tab a limiter opens on: the system it models, else Redis (which takes every algorithm). */
@@ -19,16 +20,20 @@ export function naturalTarget(kind: AlgorithmKind): ExportTarget {
 }
 
 /** What the Import box can read. */
-export type ImportFormat = 'nginx' | 'envoy';
+export type ImportFormat = 'nginx' | 'envoy' | 'haproxy';
 
 const NGINX_WORD = /\blimit_req(?:_zone|_status)?\b/;
 const ENVOY_WORD = /\b(?:token_bucket|max_tokens|tokens_per_fill|fill_interval)\b/;
+const HAPROXY_WORD = /(?:^|\s)(?:stick-table|http-request|track-sc[0-9])\b|\bhttp_req_rate\b/;
 
 /**
  * Which importer pasted text is for, by its first telling word (`limit_req…` for nginx,
- * `token_bucket` or one of its fields for Envoy); null when it has neither.
+ * `token_bucket` or one of its fields for Envoy, `stick-table` / `http-request` / `http_req_rate`
+ * for HAProxy); null when it has none.
  */
 export function detectFormat(text: string): ImportFormat | null {
+  // haproxy.cfg words (stick-table, http-request, http_req_rate) appear in neither of the others.
+  if (HAPROXY_WORD.test(text)) return 'haproxy';
   const nginx = NGINX_WORD.exec(text)?.index;
   const envoy = ENVOY_WORD.exec(text)?.index;
   if (nginx === undefined) return envoy === undefined ? null : 'envoy';
@@ -57,6 +62,14 @@ export function describeConfig(config: AlgorithmConfig): string {
         config.limitReqStatus === undefined ? '' : `, limit_req_status ${config.limitReqStatus}`;
       return `rate=${config.rate}${config.rateUnit} burst=${config.burst} ${delay}${status}`;
     }
+    case 'sliding-window-counter':
+      if (config.anchor === 'entry') {
+        // HAProxy's own words (src/systems/haproxy.ts).
+        const expire = config.expireMs === undefined ? '' : `, expire ${config.expireMs} ms`;
+        const status = config.denyStatus === undefined ? '' : `, deny_status ${config.denyStatus}`;
+        return `gt ${config.limit} per http_req_rate(${config.windowMs} ms)${expire}${status}`;
+      }
+      return `limit ${config.limit}, window ${config.windowMs} ms`;
     case 'token-bucket': {
       const refill = config.refill === 'interval' ? ' (timer refill)' : '';
       return `max_tokens ${config.maxTokens}, tokens_per_fill ${config.tokensPerFill}, fill_interval ${envoyDuration(config.fillIntervalMs)}${refill}`;
