@@ -45,8 +45,12 @@ describe('HAProxy export', () => {
   });
 
   it('leaves out expire and deny_status when the limiter has none (HAProxy then answers 403)', () => {
-    const { expireMs: _e, denyStatus: _d, ...plain } = HAPROXY;
-    const out = toHaproxy(plain);
+    const out = toHaproxy({
+      kind: 'sliding-window-counter',
+      limit: 10,
+      windowMs: 10_000,
+      anchor: 'entry',
+    });
     if (!out.ok) throw new Error(out.reason);
     expect(out.text).toContain('stick-table type ip size 100k store http_req_rate(10s)');
     expect(out.text).toContain('http-request deny if { sc_http_req_rate(0) gt 10 }');
