@@ -58,6 +58,11 @@ export const HAPROXY_SOURCES: readonly SourceRef[] = [
     what: 'http_err_msgs: the built-in reply for each status (status line, content-length, cache-control: no-cache, content-type: text/html)',
   },
   {
+    file: 'src/mux_h1.c',
+    version: V,
+    what: 'header names written in lower case; the connection header written last, from the connection mode (checked against 2.6.12)',
+  },
+  {
     file: 'src/http_htx.c',
     version: V,
     what: 'http_parse_http_reply: statuses without a built-in message are refused with default-errorfiles',
@@ -93,11 +98,15 @@ const BUILT_IN: Readonly<Record<number, { reason: string; length: number; close?
 export function haproxyDenyHeaders(status: number): SystemHeader[] | undefined {
   const m = BUILT_IN[status];
   if (m === undefined) return undefined;
+  // 400 and 408 say "Connection: close" in their message; the H1 multiplexer writes the
+  // connection header itself from the connection's mode, after the others (src/mux_h1.c, 2.6).
+  // The others keep a keep-alive connection open (a client sending "Connection: close" is answered
+  // with "connection: close": HTTP/1.1's own, not the limiter's).
   return [
     { name: 'content-length', value: String(m.length) },
     { name: 'cache-control', value: 'no-cache' },
-    ...(m.close === true ? [{ name: 'connection', value: 'close' }] : []),
     { name: 'content-type', value: 'text/html' },
+    ...(m.close === true ? [{ name: 'connection', value: 'close' }] : []),
   ];
 }
 
