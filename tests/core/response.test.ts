@@ -81,7 +81,7 @@ describe('status', () => {
           (c) => !(c.kind === 'sliding-window-counter' && c.anchor === 'entry'),
         ),
         { seed: 1, numRuns: 1 },
-      ) as AlgorithmConfig[];
+      );
       if (config === undefined) throw new Error('a sample');
       const r = toHttpResponse(config, decision({ outcome: 'reject', retryAfterMs: 1 }));
       expect(r.status, kind).toBe(429);
