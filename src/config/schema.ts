@@ -10,7 +10,7 @@
  * Units: every time and duration is a whole number of virtual milliseconds (`…Ms`).
  */
 import * as v from 'valibot';
-import { MAX_COUNT, RANGES } from '../core';
+import { EXPIRE_RANGE, HAPROXY_DENY_STATUSES, MAX_COUNT, RANGES } from '../core';
 import type { AlgorithmConfig, AlgorithmKind } from '../core';
 import {
   MAX_ATTEMPTS,
@@ -192,7 +192,43 @@ function windowed<const K extends 'fixed-window' | 'sliding-window-counter'>(kin
 }
 
 export const FixedWindowSchema = windowed('fixed-window');
-export const SlidingWindowCounterSchema = windowed('sliding-window-counter');
+export const SlidingWindowCounterSchema = v.pipe(
+  obj({
+    kind: v.literal('sliding-window-counter'),
+    limit: whole(RANGES['sliding-window-counter'].limit),
+    windowMs: duration(RANGES['sliding-window-counter'].windowMs),
+    // Added for issue 13 (HAProxy): the per-entry anchored counter and the stick-table's expire.
+    anchor: v.exactOptional(oneOf(['aligned', 'entry'])),
+    expireMs: v.exactOptional(duration(EXPIRE_RANGE)),
+    denyStatus: v.exactOptional(
+      v.picklist(
+        HAPROXY_DENY_STATUSES,
+        `must be one of ${HAPROXY_DENY_STATUSES.join(', ')} (HAProxy's built-in error pages)`,
+      ),
+    ),
+  }),
+  v.forward(
+    v.check(
+      (c) => c.denyStatus === undefined || c.anchor === 'entry',
+      "is HAProxy's deny_status: it needs anchor 'entry'",
+    ),
+    ['denyStatus'],
+  ),
+  v.forward(
+    v.check(
+      (c) => c.expireMs === undefined || c.anchor === 'entry',
+      "is HAProxy's stick-table expire: it needs anchor 'entry'",
+    ),
+    ['expireMs'],
+  ),
+  v.forward(
+    v.check(
+      (c) => c.anchor !== 'entry' || c.windowMs !== 1,
+      "must be a duration from 2ms to 24h in whole milliseconds with anchor 'entry' (HAProxy's counter rotates on every event of an odd millisecond when the period is 1 ms)",
+    ),
+    ['windowMs'],
+  ),
+);
 
 export const SlidingLogSchema = obj({
   kind: v.literal('sliding-log'),

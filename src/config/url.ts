@@ -246,6 +246,8 @@ class Reader {
     const config: Raw = { kind };
     const entry: Raw = { config };
     if (sys !== undefined) entry.system = sys.system.id;
+    // Fields the system always has (HAProxy's per-entry counter), so the link validates as one.
+    if (sys?.system.fixedFields !== undefined) Object.assign(config, sys.system.fixedFields);
     const nginx = kind === 'leaky-bucket' && sys === undefined;
     const extra = nginx ? ['rate', 'delay', 'nodelay'] : [];
     if (nginx) {

@@ -55,6 +55,22 @@ export function explainDecision(before: Inspection, decision: Decision): Explana
     }
     case 'sliding-window-counter': {
       const { previousCount: p, currentCount: c, windowMs: w, elapsedMs: e, limit } = before;
+      if (before.anchor === 'entry') {
+        // HAProxy 2.6: track-sc0 counts this request, then the deny rule reads
+        // curr + ⌊prev·remain / period⌋ (src/freq_ctr.c freq_ctr_total) and compares with gt.
+        const weighted = Math.floor((p * (w - e)) / w);
+        const rate = c + 1 + weighted;
+        return {
+          rule: `rate ${c + 1} + ⌊${p} × ${num(w - e)}/${num(w)}⌋ = ${rate} ${rate > limit ? '>' : '≤'} ${limit} → ${out}`,
+          steps: [
+            `this client's period [${ms(before.windowStartMs)}, ${ms(before.windowStartMs + w)}) started with its first request; ${c} counted before this one, which is counted too`,
+            `previous period: ${p} requests, weighted by the ${num(w - e)} ms left of this period, rounded down: ${weighted}`,
+            out === 'reject'
+              ? `denied — and counted, so it keeps the rate up; passes in ${ms(decision.retryAfterMs)}`
+              : `${decision.remaining} more pass at this instant`,
+          ],
+        };
+      }
       const pass = p * (w - e) + c * w < limit * w;
       return {
         rule: `${p} × ${num(w - e)}/${num(w)} + ${c} = ${num(before.estimate)} ${pass ? '<' : '≥'} ${limit} → ${out}`,

@@ -7,6 +7,7 @@ import { GcraLimiter } from './algorithms/gcra';
 import { LeakyBucketLimiter } from './algorithms/leaky-bucket';
 import { SlidingLogLimiter } from './algorithms/sliding-log';
 import { SlidingWindowCounterLimiter } from './algorithms/sliding-window-counter';
+import { EntryCounterLimiter } from './algorithms/entry-counter';
 import { TokenBucketLimiter } from './algorithms/token-bucket';
 import { AnchoredWindowLimiter } from './algorithms/anchored-window';
 import { CalendarWindowsLimiter } from './algorithms/calendar-windows';
@@ -21,6 +22,8 @@ export {
   checkAlgorithmConfig,
   assertAlgorithmConfig,
   RANGES,
+  EXPIRE_RANGE,
+  HAPROXY_DENY_STATUSES,
   ALGORITHM_KINDS,
   MAX_COUNT,
   MAX_DURATION_MS,
@@ -50,7 +53,9 @@ export function createLimiter(config: AlgorithmConfig): Limiter {
     case 'sliding-log':
       return new SlidingLogLimiter(valid);
     case 'sliding-window-counter':
-      return new SlidingWindowCounterLimiter(valid);
+      return valid.anchor === 'entry'
+        ? new EntryCounterLimiter(valid)
+        : new SlidingWindowCounterLimiter(valid);
     case 'token-bucket':
       return new TokenBucketLimiter(valid);
     case 'leaky-bucket':

@@ -41,6 +41,8 @@ export interface SlidingLogInspection extends InspectionBase {
 export interface SlidingWindowCounterInspection extends InspectionBase {
   kind: 'sliding-window-counter';
   windowMs: number;
+  /** 'entry': HAProxy's per-entry period (windowStartMs is the entry's tick); absent: aligned. */
+  anchor?: 'entry';
   windowStartMs: number;
   previousCount: number;
   currentCount: number;

@@ -41,7 +41,12 @@ export function statusText(status: number): string {
 
 /** The status of a rejected request: 429, or nginx's `limit_req_status` (default 503). */
 export function rejectStatus(config: AlgorithmConfig): number {
-  return config.kind === 'leaky-bucket' ? (config.limitReqStatus ?? 503) : 429;
+  if (config.kind === 'leaky-bucket') return config.limitReqStatus ?? 503;
+  // HAProxy's `deny` answers 403 without deny_status (2.6 src/http_act.c parse_http_deny).
+  if (config.kind === 'sliding-window-counter' && config.anchor === 'entry') {
+    return config.denyStatus ?? 403;
+  }
+  return 429;
 }
 
 /** Whole seconds, rounded up (RFC 9110 delay-seconds). */

@@ -32,6 +32,24 @@ export interface SlidingWindowCounterConfig {
   kind: 'sliding-window-counter';
   limit: number;
   windowMs: number;
+  /**
+   * 'aligned' (default, Cloudflare): windows aligned to t = 0; a rejected request changes nothing.
+   * 'entry' (HAProxy 2.6 `freq_ctr`, a stick-table's `http_req_rate(<period>)`): each key's period
+   * starts at its first request and is rotated per key (`tick += period`, the tick's lowest bit
+   * cleared); every request is counted before it is compared (track-sc runs before deny), so
+   * rejected requests count too; a request is rejected when curr + ⌊prev·remain / period⌋ > limit.
+   */
+  anchor?: 'aligned' | 'entry';
+  /**
+   * With anchor 'entry': the stick-table's `expire` — a key untouched for this many ms is forgotten
+   * (its next request starts a fresh entry). Absent: never forgotten. 1 – 86,400,000.
+   */
+  expireMs?: number;
+  /**
+   * With anchor 'entry': the status of a rejected request (HAProxy `deny_status`; absent, HAProxy's
+   * `deny` answers 403). One of HAPROXY_DENY_STATUSES.
+   */
+  denyStatus?: number;
 }
 
 /** Envoy `envoy.type.v3.TokenBucket`; starts full. */

@@ -14,6 +14,18 @@ export const MAX_DURATION_MS = 86_400_000;
 /** The largest count (limit, tokens, rate, burst) a limiter accepts. */
 export const MAX_COUNT = 1_000_000;
 
+/** HAProxy's stick-table `expire` (sliding-window-counter with anchor 'entry'), in ms. */
+export const EXPIRE_RANGE = { min: 1, max: MAX_DURATION_MS } as const;
+
+/**
+ * The statuses HAProxy 2.6's `deny deny_status N` accepts without an errorfile: those of its
+ * built-in error messages (src/http.c http_err_codes; src/http_htx.c http_parse_http_reply refuses
+ * the others with "status code '%d' not handled by default"), except 200, which is no rejection.
+ */
+export const HAPROXY_DENY_STATUSES: readonly number[] = [
+  400, 401, 403, 404, 405, 407, 408, 410, 413, 421, 422, 425, 429, 500, 501, 502, 503, 504,
+];
+
 /** The largest per-period limit of a calendar-windows limiter (a year's quota can be large). */
 export const MAX_CALENDAR_LIMIT = 1_000_000_000;
 
@@ -174,6 +186,41 @@ export function checkAlgorithmConfig(config: unknown): ConfigIssue[] {
       field: 'refill',
       message: `token-bucket refill must be 'continuous' or 'interval', got ${describeValue(config.refill)}`,
     });
+  }
+  if (kind === 'sliding-window-counter') {
+    if (config.anchor !== undefined && config.anchor !== 'aligned' && config.anchor !== 'entry') {
+      issues.push({
+        field: 'anchor',
+        message: `sliding-window-counter anchor must be 'aligned' or 'entry', got ${describeValue(config.anchor)}`,
+      });
+    }
+    if (config.anchor === 'entry' && config.windowMs === 1) {
+      issues.push({
+        field: 'windowMs',
+        message: `sliding-window-counter windowMs must be a whole number from 2 to ${MAX_DURATION_MS} with anchor 'entry': HAProxy's counter rotates on every event of an odd millisecond when the period is 1 ms`,
+      });
+    }
+    if (config.expireMs !== undefined && config.anchor === 'entry') {
+      checkInt(issues, kind, 'expireMs', config.expireMs, EXPIRE_RANGE);
+    }
+    if (
+      config.denyStatus !== undefined &&
+      (config.anchor !== 'entry' || !HAPROXY_DENY_STATUSES.includes(config.denyStatus as number))
+    ) {
+      issues.push({
+        field: 'denyStatus',
+        message:
+          config.anchor !== 'entry'
+            ? `sliding-window-counter denyStatus needs anchor 'entry' (HAProxy's deny_status)`
+            : `sliding-window-counter denyStatus must be one of ${HAPROXY_DENY_STATUSES.join(', ')} (HAProxy's built-in error pages), got ${describeValue(config.denyStatus)}`,
+      });
+    }
+    if (config.expireMs !== undefined && config.anchor !== 'entry') {
+      issues.push({
+        field: 'expireMs',
+        message: `sliding-window-counter expireMs needs anchor 'entry' (HAProxy's stick-table expire)`,
+      });
+    }
   }
   if (kind === 'anchored-window') {
     checkBoolean(issues, kind, 'countRejected', config.countRejected);

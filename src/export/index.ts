@@ -11,6 +11,8 @@ import { toNginx } from './nginx';
 import type { RedisOptions } from './redis-lua';
 import { toRedisLua } from './redis-lua';
 import type { ExportOutcome, ExportTarget } from './types';
+import type { HaproxyOptions } from './haproxy';
+import { toHaproxy } from './haproxy';
 
 export { toNginx, NGINX_DEFAULTS, NGINX_DEFAULT_STATUS } from './nginx';
 export type { NginxOptions } from './nginx';
@@ -25,6 +27,10 @@ export { importEnvoy } from './import-envoy';
 export { MAX_IMPORT_CHARS, MAX_IMPORT_DEPTH, MAX_IMPORT_ERRORS } from './import-limits';
 export type { EnvoyExtras, EnvoyImportOptions } from './import-envoy';
 export { canonicalConfig } from './canonical';
+export { toHaproxy, haproxyDuration, HAPROXY_DEFAULTS } from './haproxy';
+export type { HaproxyOptions } from './haproxy';
+export { importHaproxy } from './import-haproxy';
+export type { HaproxyExtras } from './import-haproxy';
 export type * from './types';
 export { formatImportError } from './types';
 
@@ -33,6 +39,7 @@ export interface ExportOptions {
   nginx?: NginxOptions;
   envoy?: EnvoyOptions;
   redis?: RedisOptions;
+  haproxy?: HaproxyOptions;
 }
 
 /** Every target's export of `config`, in the order the Export panel lists them. */
@@ -45,6 +52,7 @@ export function exportAll(
     envoy: toEnvoy(config, options.envoy),
     redis: toRedisLua(config, options.redis),
     go: toGo(config),
+    haproxy: toHaproxy(config, options.haproxy),
   };
 }
 

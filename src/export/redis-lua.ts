@@ -79,6 +79,12 @@ function body(c: AlgorithmConfig): string {
 }
 
 function kindDifferences(c: AlgorithmConfig): string[] {
+  if (c.kind === 'sliding-window-counter' && c.anchor === 'entry') {
+    // Not yet a Lua port of HAProxy's per-entry counter: say so rather than pretend.
+    return [
+      "This script is Cloudflare's sliding-window counter with windows aligned to the clock. It does not follow HAProxy's per-client periods, does not count denied requests and has no expire: its decisions differ from the HAProxy limiter shown. Use the HAProxy tab's haproxy.cfg lines.",
+    ];
+  }
   switch (c.kind) {
     case 'leaky-bucket': {
       const out = [

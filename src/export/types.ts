@@ -5,10 +5,10 @@
 import type { AlgorithmConfig } from '../core';
 
 /** The systems a limiter can be exported to. */
-export type ExportTarget = 'nginx' | 'envoy' | 'redis' | 'go';
+export type ExportTarget = 'nginx' | 'envoy' | 'redis' | 'go' | 'haproxy';
 
 /** The syntax of `text`, for highlighting. */
-export type ExportLanguage = 'nginx' | 'yaml' | 'lua' | 'go';
+export type ExportLanguage = 'nginx' | 'yaml' | 'lua' | 'go' | 'haproxy';
 
 /** A successful export. */
 export interface ExportResult {

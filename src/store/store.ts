@@ -73,8 +73,22 @@ export function createPlaygroundStore(inputs: PlaygroundInputs = defaultInputs()
         set((s) => ({
           // An edited limiter drops its preset name ("5-token bucket passes …" would go stale):
           // it is then called by its algorithm again.
+          // It keeps its system (a Traefik or HAProxy limiter stays one while its fields are
+          // edited) and its added-headers flag while the algorithm is the same.
           limiters: s.limiters.map((l, i) =>
-            i !== lane ? l : JSON.stringify(l.config) === JSON.stringify(config) ? l : { config },
+            i !== lane
+              ? l
+              : JSON.stringify(l.config) === JSON.stringify(config)
+                ? l
+                : l.config.kind !== config.kind
+                  ? { config }
+                  : {
+                      ...(l.system === undefined ? {} : { system: l.system }),
+                      ...(l.standardHeaders === undefined
+                        ? {}
+                        : { standardHeaders: l.standardHeaders }),
+                      config,
+                    },
           ),
           selected: null,
         })),

@@ -61,6 +61,12 @@ export const cloudflare: SystemInfo = {
     },
   ],
   defaultConfig: { kind: 'sliding-window-counter', limit: 5, windowMs: 1000 },
+  derive(config: AlgorithmConfig): AlgorithmConfig {
+    // Aligned windows only: HAProxy's per-entry counter, expire and deny_status are not Cloudflare's.
+    if (config.kind !== 'sliding-window-counter') return config;
+    const { kind, limit, windowMs } = config;
+    return { kind, limit, windowMs };
+  },
   standardHeadersHow:
     'A Block action’s custom response can hold only a fixed body and status; the per-request headers would come from your origin or a Worker.',
   response(config: AlgorithmConfig, decision: Decision, options: SystemResponseOptions = {}) {

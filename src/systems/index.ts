@@ -30,11 +30,13 @@ import { nginxLimitReq } from './nginx';
 import { redisCell } from './redis-cell';
 import { redisFixedWindow, redisSlidingLog } from './redis-patterns';
 import { traefik } from './traefik';
+import { haproxy } from './haproxy';
 import type { SystemGroup, SystemId, SystemInfo, SystemResponse } from './types';
 
 export type * from './types';
 export { makeResponse, standardFields, withAdded } from './response';
 export { nginxAddedHeaders } from './nginx';
+export { HAPROXY_VERSION, haproxyDenyHeaders, haproxyStatusLine } from './haproxy';
 export { envoyXRateLimitHeaders } from './envoy-local';
 export {
   goDurationString,
@@ -48,6 +50,7 @@ export const SYSTEMS: readonly SystemInfo[] = [
   nginxLimitReq,
   envoyLocal,
   traefik,
+  haproxy,
   redisCell,
   redisFixedWindow,
   redisSlidingLog,

@@ -133,6 +133,11 @@ export interface SystemInfo extends SystemModel {
    */
   derive?(config: AlgorithmConfig): AlgorithmConfig;
   /**
+   * Config fields every limiter of this system has whatever its parameters (HAProxy's
+   * `anchor: 'entry'`): set when a link is read, before it is validated. Default: none.
+   */
+  fixedFields?: Readonly<Record<string, string | number | boolean>>;
+  /**
    * How the real system is made to send the standard headers (shown next to the option), or why it
    * cannot. Present when the option changes what this system's response shows.
    */

@@ -40,11 +40,24 @@ export const configArb: Record<AlgorithmKind, fc.Arbitrary<AlgorithmConfig>> = {
     windowMs: durationMs,
     logRejected: fc.boolean(),
   }),
-  'sliding-window-counter': fc.record({
-    kind: fc.constant('sliding-window-counter' as const),
-    limit: count(1),
-    windowMs: durationMs,
-  }),
+  'sliding-window-counter': fc.oneof(
+    fc.record({
+      kind: fc.constant('sliding-window-counter' as const),
+      limit: count(1),
+      windowMs: durationMs,
+    }),
+    // HAProxy's stick-table counter (anchor 'entry'), odd periods and expire included.
+    fc.record(
+      {
+        kind: fc.constant('sliding-window-counter' as const),
+        limit: count(1),
+        windowMs: durationMs.filter((w) => w >= 2),
+        anchor: fc.constant('entry' as const),
+        expireMs: fc.oneof(durationMs, fc.integer({ min: 1, max: 50 })),
+      },
+      { requiredKeys: ['kind', 'limit', 'windowMs', 'anchor'] },
+    ),
+  ),
   'token-bucket': fc.record({
     kind: fc.constant('token-bucket' as const),
     maxTokens: count(1),

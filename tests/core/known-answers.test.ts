@@ -416,3 +416,82 @@ describe('sliding log', () => {
     expect(logged.l.clone().decide(5800).outcome).toBe('admit');
   });
 });
+
+/**
+ * HAProxy 2.6 stick-table http_req_rate (sliding-window-counter, anchor 'entry'). Each answer is
+ * worked out by hand from include/haproxy/freq_ctr.h update_freq_ctr_period and src/freq_ctr.c
+ * freq_ctr_total (2.6): the request is counted first (src/http_act.c http_action_track_sc), then
+ * rate = curr + ⌊prev·(tick + period − now)/period⌋ and `deny if { sc_http_req_rate(0) gt N }`.
+ */
+describe('HAProxy stick-table http_req_rate (entry-anchored counter)', () => {
+  const haproxy = (limit: number, windowMs: number, expireMs?: number): Limiter =>
+    createLimiter({
+      kind: 'sliding-window-counter',
+      limit,
+      windowMs,
+      anchor: 'entry',
+      ...(expireMs === undefined ? {} : { expireMs }),
+    });
+
+  it('gt 3 over 10 s: the 4th request of a burst is denied, and the period starts at the first request', () => {
+    const l = haproxy(3, 10_000);
+    const ds = burst(l, 1000, 5);
+    expect(outcomes(ds)).toEqual(['admit', 'admit', 'admit', 'reject', 'reject']);
+    expect(ds.map((d) => d.remaining)).toEqual([2, 1, 0, 0, 0]);
+    // Both denied requests were counted: curr = 5, tick = 1000. At 11000 the entry rotates
+    // (prev 5, curr 1, tick 11000); at u the rate is 1 + ⌊5·(21000 − u)/10000⌋ ≤ 3 iff u ≥ 15001.
+    expect((ds[4] as Decision).retryAfterMs).toBe(14_001);
+    expect(l.clone().decide(15_000).outcome).toBe('reject'); // 1 + ⌊5·6000/10000⌋ = 4
+    expect(l.clone().decide(15_001).outcome).toBe('admit'); // 1 + ⌊5·5999/10000⌋ = 3
+    // Two periods after its tick the entry starts afresh.
+    expect((ds[4] as Decision).resetMs).toBe(20_000);
+  });
+
+  it('denied requests count: a client sending one request every 2 s against gt 2 per 10 s stays denied', () => {
+    const l = haproxy(2, 10_000);
+    const ds = Array.from({ length: 20 }, (_, i) => l.decide(i * 2000));
+    // 0 and 2000 pass; from then on the counted denials keep the rate above 2.
+    expect(ds.filter((d) => d.outcome === 'admit').length).toBe(2);
+    // Aligned Cloudflare counter with the same numbers lets requests through again.
+    const cf = createLimiter({ kind: 'sliding-window-counter', limit: 2, windowMs: 10_000 });
+    const cfs = Array.from({ length: 20 }, (_, i) => cf.decide(i * 2000));
+    expect(cfs.filter((d) => d.outcome === 'admit').length).toBeGreaterThan(2);
+  });
+
+  it('the previous period is weighted by what is left of the current one, rounded down', () => {
+    const l = haproxy(10, 1000);
+    burst(l, 0, 10); // tick 0, curr 10
+    // At 1500: rotated (prev 10, tick 1000); remain 500: 1 + ⌊10·500/1000⌋ = 6 → five more pass.
+    const d = l.decide(1500);
+    expect(d).toMatchObject({ outcome: 'admit', remaining: 4 });
+    // At 1701 the previous period weighs ⌊10·299/1000⌋ = 2: curr 1 + 1 + 2 = 4 ≤ 10.
+    expect(l.decide(1701)).toMatchObject({ outcome: 'admit', remaining: 6 });
+  });
+
+  it('expire forgets an idle entry: its next request starts a fresh period', () => {
+    const kept = haproxy(1, 10_000);
+    const gone = haproxy(1, 10_000, 5000);
+    for (const l of [kept, gone]) {
+      expect(l.decide(0).outcome).toBe('admit');
+      expect(l.decide(10).outcome).toBe('reject');
+    }
+    // Untouched since 10 ms: with expire 5 s the entry is freed at 5010.
+    expect(gone.clone().decide(5009).outcome).toBe('reject');
+    expect(gone.decide(5010).outcome).toBe('admit');
+    expect(kept.decide(5010).outcome).toBe('reject');
+  });
+
+  it("an odd period loses a millisecond at each rotation (curr_tick's low bit is the lock)", () => {
+    const l = haproxy(1, 1001);
+    expect(l.decide(1).outcome).toBe('admit'); // tick = 1 & ~1 = 0
+    expect(l.inspect(1)).toMatchObject({ windowStartMs: 0, currentCount: 1 });
+    // At 1001 the entry rotates: tick = (0 + 1001) & ~1 = 1000, prev 1, curr 1.
+    // rate = 1 + ⌊1·(1000 + 1001 − 1001)/1001⌋ = 1 + 0 = 1: admitted.
+    expect(l.decide(1001).outcome).toBe('admit');
+    expect(l.inspect(1001)).toMatchObject({
+      windowStartMs: 1000,
+      previousCount: 1,
+      currentCount: 1,
+    });
+  });
+});

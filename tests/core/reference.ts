@@ -132,6 +132,67 @@ function slidingWindowCounter(limit: bigint, windowMs: bigint): StepFn<CounterSt
   };
 }
 
+// ---- HAProxy 2.6 freq_ctr in a stick-table entry (anchor 'entry'), transcribed from the C ----
+// include/haproxy/freq_ctr.h update_freq_ctr_period, src/freq_ctr.c freq_ctr_total (pend = −1),
+// src/http_act.c http_action_track_sc (counted before deny), src/stick_table.c (zeroed new entry,
+// expire after the last touch).
+
+interface FreqCtrState {
+  currTick: bigint;
+  currCtr: bigint;
+  prevCtr: bigint;
+  /** Last touch (and the clock's high-water mark). */
+  touched: bigint;
+}
+
+function haproxyFreqCtr(
+  limit: bigint,
+  period: bigint,
+  expireMs: bigint | null,
+): StepFn<FreqCtrState> {
+  return (s, nowIn) => {
+    const now = s === undefined ? nowIn : max(nowIn, s.touched);
+    // A missing or expired entry is a new, zeroed one. HAProxy's now_ms is far from 0; here the
+    // zeroed tick is put four periods before now so the first event rotates the way it does there.
+    const live = s !== undefined && (expireMs === null || now - s.touched < expireMs) ? s : null;
+    // __stksess_init zeroes the entry: curr_tick = 0, which is far in the past of now_ms.
+    let tick = live === null ? now - 4n * period : live.currTick;
+    let curr = live === null ? 0n : live.currCtr;
+    let prev = live === null ? 0n : live.prevCtr;
+    // update_freq_ctr_period(ctr, period, 1)
+    if (now - tick < period) {
+      curr += 1n;
+    } else {
+      prev = curr;
+      curr = 1n;
+      tick += period;
+      if (now - tick >= period) {
+        prev = 0n;
+        tick = now;
+      }
+      tick = tick - (((tick % 2n) + 2n) % 2n); // curr_tick & ~1
+    }
+    // freq_ctr_total(ctr, period, -1) / period
+    let remain = tick + period - now;
+    let past = prev;
+    let cur = curr;
+    if (remain < 0n) {
+      remain += period;
+      past = remain >= 0n ? cur : 0n;
+      cur = 0n;
+    }
+    let total: bigint;
+    if (cur === 0n && past <= 1n) total = past * period;
+    else total = past * remain + cur * period;
+    const rate = total / period;
+    return {
+      outcome: rate > limit ? 'reject' : 'admit',
+      delayMs: 0n,
+      next: { currTick: tick, currCtr: curr, prevCtr: prev, touched: now },
+    };
+  };
+}
+
 // ---- token bucket (Envoy), continuous: tokens kept ×fillIntervalMs, +tokensPerFill per ms ----
 
 interface BucketState {
@@ -406,6 +467,15 @@ export class RefLimiter {
       case 'sliding-log':
         return erase(slidingLog(big(c.limit), big(c.windowMs), c.logRejected === true));
       case 'sliding-window-counter':
+        if (c.anchor === 'entry') {
+          return erase(
+            haproxyFreqCtr(
+              big(c.limit),
+              big(c.windowMs),
+              c.expireMs === undefined ? null : big(c.expireMs),
+            ),
+          );
+        }
         return erase(slidingWindowCounter(big(c.limit), big(c.windowMs)));
       case 'token-bucket': {
         const make = c.refill === 'interval' ? tokenBucketInterval : tokenBucketContinuous;

@@ -74,13 +74,31 @@ describe('status', () => {
     expect(header(delayed, 'Retry-After')).toBeUndefined();
   });
 
-  it('is 429 on reject for every model but nginx', () => {
+  it('is 429 on reject for every model but nginx and HAProxy', () => {
     for (const kind of KINDS.filter((k) => k !== 'leaky-bucket')) {
-      const config = fc.sample(configArb[kind], { seed: 1, numRuns: 1 })[0] as AlgorithmConfig;
+      const [config] = fc.sample(
+        configArb[kind].filter(
+          (c) => !(c.kind === 'sliding-window-counter' && c.anchor === 'entry'),
+        ),
+        { seed: 1, numRuns: 1 },
+      );
+      if (config === undefined) throw new Error('a sample');
       const r = toHttpResponse(config, decision({ outcome: 'reject', retryAfterMs: 1 }));
       expect(r.status, kind).toBe(429);
       expect(r.statusLine).toBe('HTTP/1.1 429 Too Many Requests');
     }
+  });
+
+  it("is HAProxy's deny 403 by default, and deny_status when set", () => {
+    const reject = decision({ outcome: 'reject', retryAfterMs: 1000 });
+    const haproxy = {
+      kind: 'sliding-window-counter',
+      limit: 5,
+      windowMs: 1000,
+      anchor: 'entry',
+    } as const;
+    expect(toHttpResponse(haproxy, reject).status).toBe(403);
+    expect(toHttpResponse({ ...haproxy, denyStatus: 429 }, reject).status).toBe(429);
   });
 
   it("is nginx's 503 by default, and limit_req_status when set", () => {

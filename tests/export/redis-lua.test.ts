@@ -43,12 +43,13 @@ describe('toRedisLua', () => {
       tokensPerFill: 1,
       fillIntervalMs: 100,
     });
-    expect(Object.keys(all)).toEqual(['nginx', 'envoy', 'redis', 'go']);
-    expect([all.nginx.ok, all.envoy.ok, all.redis.ok, all.go.ok]).toEqual([
+    expect(Object.keys(all)).toEqual(['nginx', 'envoy', 'redis', 'go', 'haproxy']);
+    expect([all.nginx.ok, all.envoy.ok, all.redis.ok, all.go.ok, all.haproxy.ok]).toEqual([
       false,
       true,
       true,
       true,
+      false,
     ]);
   });
 });

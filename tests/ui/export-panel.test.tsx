@@ -149,8 +149,8 @@ describe('Export', () => {
       expect(tab(/^Envoy(?! global)/)).toHaveAttribute('aria-selected', 'true');
       expect(tab(/^Envoy(?! global)/)).toHaveFocus();
       fireEvent.keyDown(tab(/^Envoy(?! global)/), { key: 'End' });
-      expect(tab(/^Go/)).toHaveAttribute('aria-selected', 'true');
-      fireEvent.keyDown(tab(/^Go/), { key: 'ArrowRight' });
+      expect(tab(/^HAProxy/)).toHaveAttribute('aria-selected', 'true');
+      fireEvent.keyDown(tab(/^HAProxy/), { key: 'ArrowRight' });
       expect(tab(/^nginx/)).toHaveAttribute('aria-selected', 'true');
       expect(onWindow).not.toHaveBeenCalled();
     } finally {
@@ -272,6 +272,32 @@ describe('Import', () => {
     expect(screen.getByTestId('import-done')).toBeEmptyDOMElement();
   });
 
+  it('an HAProxy snippet makes the limiter an HAProxy one and opens its tab', () => {
+    const store = storeWith(TOKEN);
+    renderPanel(store);
+    paste(`frontend api
+    stick-table type ip size 100k expire 30s store http_req_rate(10s)
+    http-request track-sc0 src
+    http-request deny deny_status 429 if { sc_http_req_rate(0) gt 20 }`);
+    fireEvent.click(importButton());
+    expect(store.getState().limiters[0]).toEqual({
+      system: 'haproxy',
+      config: {
+        kind: 'sliding-window-counter',
+        limit: 20,
+        windowMs: 10_000,
+        anchor: 'entry',
+        expireMs: 30_000,
+        denyStatus: 429,
+      },
+    });
+    expect(screen.getByTestId('import-done')).toHaveTextContent('Loaded HAProxy');
+    expect(tab(/^HAProxy/)).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByTestId('export-code')).toHaveTextContent(
+      'http-request deny deny_status 429 if { sc_http_req_rate(0) gt 20 }',
+    );
+  });
+
   it('text that is neither nginx nor Envoy says what was expected', () => {
     const store = storeWith(TOKEN);
     renderPanel(store);
@@ -280,7 +306,7 @@ describe('Import', () => {
     fireEvent.click(importButton());
     expect(store.getState().limiters).toBe(before);
     expect(screen.getByTestId('import-errors')).toHaveTextContent(
-      '1:1 expected nginx limit_req_zone / limit_req lines, an Envoy token_bucket block or nginx.ingress.kubernetes.io/limit-rps annotations',
+      '1:1 expected nginx limit_req_zone / limit_req lines, an Envoy token_bucket block, HAProxy stick-table / http-request lines or nginx.ingress.kubernetes.io/limit-rps annotations',
     );
   });
 

@@ -126,6 +126,30 @@ describe('number fields give the range whatever is typed', () => {
   });
 });
 
+describe('a system limiter after an edit', () => {
+  it('stays that system, with its added headers, while the algorithm is the same', () => {
+    const store = quietStore();
+    act(() => store.getState().setLimiterSystem(0, 'haproxy'));
+    act(() => store.getState().setStandardHeaders(0, true));
+    const before = store.getState().limiters[0]!;
+    expect(before.system).toBe('haproxy');
+    act(() =>
+      store.getState().setLimiterConfig(0, { ...before.config, limit: 3 } as typeof before.config),
+    );
+    const after = store.getState().limiters[0];
+    expect(after?.system).toBe('haproxy');
+    expect(after?.standardHeaders).toBe(true);
+    expect(after?.config).toMatchObject({ limit: 3, anchor: 'entry' });
+    // Another algorithm is another limiter: the system and flag go.
+    act(() =>
+      store.getState().setLimiterConfig(0, { kind: 'fixed-window', limit: 2, windowMs: 1000 }),
+    );
+    expect(store.getState().limiters[0]).toEqual({
+      config: { kind: 'fixed-window', limit: 2, windowMs: 1000 },
+    });
+  });
+});
+
 describe('a preset lane name after an edit', () => {
   it('is dropped, so the lane is called by its algorithm again', () => {
     const store = quietStore();

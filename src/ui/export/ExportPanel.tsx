@@ -1,7 +1,7 @@
 import { useCallback, useId, useMemo, useState } from 'react';
 import type { AlgorithmConfig } from '../../core';
 import type { ExportOptions } from '../../export';
-import { exportAll, exportSystems, toEnvoy, toNginx } from '../../export';
+import { exportAll, exportSystems, toEnvoy, toHaproxy, toNginx } from '../../export';
 import { isDefaultSystem, systemOf } from '../../systems';
 import { MAX_LIMITERS } from '../../store';
 import { usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
@@ -92,6 +92,8 @@ export function ExportPanel() {
         });
         return lanes.length;
       }
+      // An HAProxy snippet makes the limiter an HAProxy one (its system, then its config).
+      if (imported.format === 'haproxy') api.getState().setLimiterSystem(lane, 'haproxy');
       setLimiterConfig(lane, imported.config);
       // Several limit_req lines: one compare lane each, as many as compare mode holds.
       let loaded = 1;
@@ -114,6 +116,10 @@ export function ExportPanel() {
         const nginx = imported.extras;
         if (exportsWith(() => toNginx(imported.config, nginx)))
           setOptions((o) => ({ ...o, nginx }));
+      } else if (imported.format === 'haproxy') {
+        const haproxy = imported.extras;
+        if (exportsWith(() => toHaproxy(imported.config, haproxy)))
+          setOptions((o) => ({ ...o, haproxy }));
       } else {
         const { statPrefix } = imported.extras;
         const envoy = statPrefix === undefined ? {} : { statPrefix };

@@ -132,6 +132,7 @@ const LANGUAGE_NAMES: Record<ExportResult['language'] | SystemExportResult['lang
   go: 'Go',
   javascript: 'JavaScript',
   caddyfile: 'Caddyfile',
+  haproxy: 'haproxy.cfg',
 };
 
 function ResultView({

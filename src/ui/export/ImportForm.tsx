@@ -2,12 +2,19 @@ import { useId, useRef, useState } from 'react';
 import type { AlgorithmConfig } from '../../core';
 import type {
   EnvoyExtras,
+  HaproxyExtras,
   ImportError,
   IngressLane,
   IngressNginxImport,
   NginxExtras,
 } from '../../export';
-import { importEnvoy, importIngressNginx, importNginx, traefikPeriod } from '../../export';
+import {
+  importEnvoy,
+  importHaproxy,
+  importIngressNginx,
+  importNginx,
+  traefikPeriod,
+} from '../../export';
 import { ALGORITHMS } from '../limiter/algorithms';
 import type { ImportFormat } from './exportText';
 import { describeConfig, detectFormat, offsetOf } from './exportText';
@@ -23,7 +30,8 @@ export type Imported =
     }
   | { format: 'envoy'; config: AlgorithmConfig; extras: EnvoyExtras }
   /** An Ingress's annotations: ingress-nginx's lanes and Traefik's, all loaded into compare mode. */
-  | { format: 'ingress-nginx'; config: AlgorithmConfig; ingress: IngressNginxImport };
+  | { format: 'ingress-nginx'; config: AlgorithmConfig; ingress: IngressNginxImport }
+  | { format: 'haproxy'; config: AlgorithmConfig; extras: HaproxyExtras };
 
 export interface ImportFormProps {
   /** Shown in the confirmation, e.g. "limiter 2". */
@@ -52,6 +60,7 @@ const FORMAT_NAMES: Record<ImportFormat, string> = {
   nginx: 'nginx',
   envoy: 'Envoy',
   'ingress-nginx': 'ingress-nginx annotations',
+  haproxy: 'HAProxy',
 };
 
 const PLACEHOLDER = `limit_req_zone $binary_remote_addr zone=api:10m rate=10r/s;
@@ -88,8 +97,8 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
             column: 1,
             message:
               text.trim() === ''
-                ? 'expected a snippet to import: paste nginx limit_req lines, an Envoy token_bucket or an Ingress with limit-rps annotations'
-                : 'expected nginx limit_req_zone / limit_req lines, an Envoy token_bucket block or nginx.ingress.kubernetes.io/limit-rps annotations (or pick the format)',
+                ? 'expected a snippet to import: paste nginx limit_req lines, an Envoy token_bucket, HAProxy stick-table lines or an Ingress with limit-rps annotations'
+                : 'expected nginx limit_req_zone / limit_req lines, an Envoy token_bucket block, HAProxy stick-table / http-request lines or nginx.ingress.kubernetes.io/limit-rps annotations (or pick the format)',
           },
         ],
       });
@@ -126,6 +135,14 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
       }
       imported = { format: 'nginx', config: result.config, extras: result.extras };
       if (result.lanes !== undefined) imported.more = result.lanes.slice(1).map((l) => l.config);
+      warnings = result.warnings;
+    } else if (detected === 'haproxy') {
+      const result = importHaproxy(text);
+      if (!result.ok) {
+        setOutcome({ ok: false, errors: result.errors });
+        return;
+      }
+      imported = { format: 'haproxy', config: result.config, extras: result.extras };
       warnings = result.warnings;
     } else {
       const result = importEnvoy(text, { refill: envoyRefill });
@@ -174,8 +191,8 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
     >
       <label htmlFor={`${id}-text`} className="import-label">
         Paste nginx <code>limit_req_zone</code> / <code>limit_req</code> lines, an Envoy{' '}
-        <code>token_bucket</code> block or an Ingress with ingress-nginx <code>limit-rps</code>{' '}
-        annotations
+        <code>token_bucket</code> block, HAProxy <code>stick-table</code> lines or an Ingress with
+        ingress-nginx <code>limit-rps</code> annotations
       </label>
       <textarea
         ref={area}
@@ -203,6 +220,7 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
             <option value="nginx">nginx</option>
             <option value="envoy">Envoy</option>
             <option value="ingress-nginx">ingress-nginx annotations</option>
+            <option value="haproxy">HAProxy</option>
           </select>
         </label>
         {detected === 'envoy' && (

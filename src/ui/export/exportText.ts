@@ -14,6 +14,7 @@ export const EXPORT_TARGETS: ReadonlyArray<{ target: ExportTarget; label: string
   { target: 'envoy', label: 'Envoy' },
   { target: 'redis', label: 'Redis Lua' },
   { target: 'go', label: 'Go' },
+  { target: 'haproxy', label: 'HAProxy' },
 ];
 
 // ---- Added for issue 13 (b13i): every system's export has a tab ----
@@ -55,6 +56,7 @@ export const SYSTEM_EXPORTS: Readonly<Record<string, readonly AnyExportTarget[]>
   'spring-gateway': ['spring-gateway'],
   'express-rate-limit': ['express-rate-limit'],
   'rate-limiter-flexible': ['rate-limiter-flexible'],
+  haproxy: ['haproxy'],
 };
 
 /** The file a download of each export is saved as. */
@@ -63,6 +65,7 @@ export const EXPORT_FILE_NAMES: Readonly<Record<AnyExportTarget, string>> = {
   envoy: 'envoy-local-ratelimit.yaml',
   redis: 'limiter.lua',
   go: 'limiter.go',
+  haproxy: 'haproxy.cfg',
   traefik: 'traefik-dynamic.yml',
   kong: 'kong.yml',
   'envoy-global': 'ratelimit-config.yaml',
@@ -97,20 +100,24 @@ export function naturalTarget(kind: AlgorithmKind): ExportTarget {
 }
 
 /** What the Import box can read. */
-export type ImportFormat = 'nginx' | 'envoy' | 'ingress-nginx';
+export type ImportFormat = 'nginx' | 'envoy' | 'ingress-nginx' | 'haproxy';
 
 /** An Ingress annotation of ingress-nginx's rate limiting (checked before nginx's own words). */
 const INGRESS_WORD = /nginx\.ingress\.kubernetes\.io\/limit-/;
 
 const NGINX_WORD = /\blimit_req(?:_zone|_status)?\b/;
 const ENVOY_WORD = /\b(?:token_bucket|max_tokens|tokens_per_fill|fill_interval)\b/;
+const HAPROXY_WORD = /(?:^|\s)(?:stick-table|http-request|track-sc[0-9])\b|\bhttp_req_rate\b/;
 
 /**
  * Which importer pasted text is for, by its first telling word (`limit_req…` for nginx,
- * `token_bucket` or one of its fields for Envoy); null when it has neither.
+ * `token_bucket` or one of its fields for Envoy, `stick-table` / `http-request` / `http_req_rate`
+ * for HAProxy); null when it has none.
  */
 export function detectFormat(text: string): ImportFormat | null {
   if (INGRESS_WORD.test(text)) return 'ingress-nginx';
+  // haproxy.cfg words (stick-table, http-request, http_req_rate) appear in neither of the others.
+  if (HAPROXY_WORD.test(text)) return 'haproxy';
   const nginx = NGINX_WORD.exec(text)?.index;
   const envoy = ENVOY_WORD.exec(text)?.index;
   if (nginx === undefined) return envoy === undefined ? null : 'envoy';
@@ -139,6 +146,14 @@ export function describeConfig(config: AlgorithmConfig): string {
         config.limitReqStatus === undefined ? '' : `, limit_req_status ${config.limitReqStatus}`;
       return `rate=${config.rate}${config.rateUnit} burst=${config.burst} ${delay}${status}`;
     }
+    case 'sliding-window-counter':
+      if (config.anchor === 'entry') {
+        // HAProxy's own words (src/systems/haproxy.ts).
+        const expire = config.expireMs === undefined ? '' : `, expire ${config.expireMs} ms`;
+        const status = config.denyStatus === undefined ? '' : `, deny_status ${config.denyStatus}`;
+        return `gt ${config.limit} per http_req_rate(${config.windowMs} ms)${expire}${status}`;
+      }
+      return `limit ${config.limit}, window ${config.windowMs} ms`;
     case 'token-bucket': {
       const refill = config.refill === 'interval' ? ' (timer refill)' : '';
       return `max_tokens ${config.maxTokens}, tokens_per_fill ${config.tokensPerFill}, fill_interval ${envoyDuration(config.fillIntervalMs)}${refill}`;

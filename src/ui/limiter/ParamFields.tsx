@@ -1,5 +1,11 @@
 import { useId, useState } from 'react';
-import { RANGES, checkAlgorithmConfig, quoteText } from '../../core';
+import {
+  EXPIRE_RANGE,
+  HAPROXY_DENY_STATUSES,
+  RANGES,
+  checkAlgorithmConfig,
+  quoteText,
+} from '../../core';
 import type { AlgorithmConfig } from '../../core';
 import { systemOf } from '../../systems';
 import type { SystemInfo } from '../../systems';
@@ -37,6 +43,13 @@ export function fieldMessage(kind: AlgorithmConfig['kind'], spec: ParamSpec, got
   if (spec.input === 'delay') {
     return `${spec.label} must be a whole number from 0 to ${count.format(1_000_000)}, or nodelay, got ${shown}`;
   }
+  // Fields outside RANGES: HAProxy's expire and deny_status.
+  if (spec.field === 'denyStatus') {
+    return `${spec.label} must be one of ${HAPROXY_DENY_STATUSES.join(', ')}, got ${shown}`;
+  }
+  if (spec.field === 'expireMs') {
+    return `${spec.label} must be a whole number from ${count.format(EXPIRE_RANGE.min)} to ${count.format(EXPIRE_RANGE.max)}${unit}, or empty for never, got ${shown}`;
+  }
   if (range === undefined) return `${spec.label} is not valid, got ${shown}`;
   return (
     `${spec.label} must be a whole number from ${count.format(range.min)} to ` +
@@ -50,7 +63,8 @@ export function parseDrafts(
   drafts: Drafts,
   system?: SystemInfo,
 ): { config: AlgorithmConfig | null; errors: Record<string, string> } {
-  const raw: Record<string, unknown> = { kind };
+  // Fields the system always has (HAProxy's anchor 'entry'), so its own fields validate.
+  const raw: Record<string, unknown> = { kind, ...system?.fixedFields };
   const errors: Record<string, string> = {};
   const params = system === undefined ? ALGORITHMS[kind].params : paramSpecs(system);
   for (const spec of params) {

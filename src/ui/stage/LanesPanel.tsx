@@ -4,6 +4,7 @@ import { stateAtTime } from '../../store';
 import { usePlayground, usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
 import { LimiterFrame } from '../../viz/LimiterFrame';
 import { LAZY_VIEWS } from './views';
+import { systemOf } from '../../systems';
 import { ALGORITHMS, displayName } from '../limiter/algorithms';
 import { useDrawTime, useElementWidth, useOnScreen, usePrefersReducedMotion } from './hooks';
 import { requestsCompleteFromMs, requestsNear } from './requests';
@@ -59,6 +60,11 @@ function LaneView({
 }) {
   const api = usePlaygroundApi();
   const select = usePlayground((s) => s.select);
+  // The lane's own system (HAProxy, Traefik …), not only its algorithm's default one.
+  const systemName = usePlayground((s) => {
+    const entry = s.limiters[lane];
+    return entry === undefined ? undefined : systemOf(entry).name;
+  });
   const onSelectRequest = useCallback((row: number) => select({ lane, row }), [select, lane]);
   const reducedMotion = usePrefersReducedMotion();
   const [ref, width] = useElementWidth<HTMLDivElement>();
@@ -72,7 +78,7 @@ function LaneView({
   const stores = laneState.stores;
   const shown = stores[Math.min(store, stores.length - 1)];
   if (shown === undefined) return null;
-  const info = ALGORITHMS[laneResult.config.kind];
+  const info = { system: systemName ?? ALGORITHMS[laneResult.config.kind].system };
   // The limiter reasons in wall-clock time (which differs from virtual time after a clock jump):
   // requests are drawn on the same clock as its state.
   const offsetMs = laneState.wallMs - Math.floor(tMs);

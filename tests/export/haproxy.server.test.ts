@@ -1,0 +1,374 @@
+/**
+ * The proof for the HAProxy model and export: a real haproxy (Debian's 2.6.12) runs the exported
+ * frontend lines — stick-table with http_req_rate, track-sc0 src, deny — with `http-request return
+ * status 200` for what passes. Timed traces from several client addresses (127.0.0.x, so src
+ * differs) are replayed against it, and every group of simultaneous requests must get the statuses
+ * the core decided; every denied response must carry the status line and headers the page shows.
+ * The traces keep every request well away from a decision boundary (a period's rotation, the
+ * previous period's weight crossing a whole request, an entry's expiry): checked below by
+ * perturbing them, so a busy machine cannot flip a decision.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Decision, SlidingWindowCounterConfig } from '../../src/core';
+import { HAPROXY_DENY_STATUSES, createLimiter } from '../../src/core';
+import { toHaproxy } from '../../src/export';
+import { systemById } from '../../src/systems';
+import { int, seeded } from './gen';
+import type { Server } from './servers';
+import { findBinary, freePort, loudSkip, startServer } from './servers';
+import type { Group, GroupPlan } from './timed-trace';
+import { fragility, plan } from './timed-trace';
+
+const HAPROXY = findBinary('haproxy');
+if (HAPROXY === undefined)
+  loudSkip(
+    'the HAProxy model and export comparison (tests/export/haproxy.server.test.ts)',
+    'haproxy',
+  );
+
+const haproxySystem = systemById('haproxy');
+if (haproxySystem === undefined) throw new Error('haproxy is registered');
+
+/** How far a group may drift in time, each way, without changing any decision (checked). */
+const JITTER_MS = 80;
+/** How far apart requests of one group may arrive. */
+const SPREAD_MS = 25;
+
+interface Case {
+  name: string;
+  config: SlidingWindowCounterConfig;
+  groups: Group[];
+}
+
+const entry = (
+  limit: number,
+  windowMs: number,
+  extra: Partial<SlidingWindowCounterConfig> = {},
+): SlidingWindowCounterConfig => ({
+  kind: 'sliding-window-counter',
+  limit,
+  windowMs,
+  anchor: 'entry',
+  ...extra,
+});
+
+/** Keys are client addresses: 127.0.0.<n>. Each case uses its own. */
+const CASES: Case[] = [
+  {
+    name: 'gt 3 per 2s, deny_status 429, expire 30s',
+    config: entry(3, 2000, { expireMs: 30_000, denyStatus: 429 }),
+    groups: [
+      // Five at once: three pass, two are denied — and counted.
+      { atMs: 0, key: '127.0.0.11', count: 5 },
+      { atMs: 1000, key: '127.0.0.11', count: 2 },
+      // Rotated at 2000 with prev = 7: still above 3 (1 + ⌊7·1400/2000⌋ = 5).
+      { atMs: 2600, key: '127.0.0.11', count: 1 },
+      // Two periods after the last rotation: a fresh period, three of four pass.
+      { atMs: 6500, key: '127.0.0.11', count: 4 },
+      { atMs: 300, key: '127.0.0.12', count: 3 },
+      // The previous period weighs ⌊3·1600/2000⌋ = 2: one of three passes.
+      { atMs: 2700, key: '127.0.0.12', count: 3 },
+    ],
+  },
+  {
+    name: 'gt 2 per 1500ms, no deny_status (403), expire 1s',
+    config: entry(2, 1500, { expireMs: 1000 }),
+    groups: [
+      { atMs: 0, key: '127.0.0.21', count: 3 },
+      // Idle 1.6 s > expire: a fresh entry (kept, it would deny all three).
+      { atMs: 1600, key: '127.0.0.21', count: 3 },
+      { atMs: 200, key: '127.0.0.22', count: 2 },
+      // Idle 0.7 s and 0.6 s < expire: kept, and the denied requests keep counting.
+      { atMs: 900, key: '127.0.0.22', count: 1 },
+      { atMs: 1500, key: '127.0.0.22', count: 2 },
+      { atMs: 4400, key: '127.0.0.22', count: 3 },
+    ],
+  },
+  {
+    name: 'gt 5 per 4s, deny_status 503, no expire',
+    config: entry(5, 4000, { denyStatus: 503 }),
+    groups: [
+      { atMs: 0, key: '127.0.0.31', count: 8 },
+      { atMs: 1000, key: '127.0.0.31', count: 2 },
+      // Rotated at 4000 with prev = 10; at 7000 it weighs ⌊10·1000/4000⌋ = 2: three of four pass.
+      { atMs: 7000, key: '127.0.0.31', count: 4 },
+      { atMs: 500, key: '127.0.0.32', count: 2 },
+      { atMs: 2500, key: '127.0.0.32', count: 5 },
+      { atMs: 9000, key: '127.0.0.32', count: 3 },
+    ],
+  },
+];
+
+/** Each case's groups again for fresh addresses, a little later: more requests in the same time. */
+const REPLICAS = 3;
+for (const c of CASES) {
+  const base = c.groups.slice();
+  for (let r = 1; r < REPLICAS; r += 1) {
+    for (const g of base) {
+      c.groups.push({
+        ...g,
+        key: g.key.replace(/\.(\d+)$/, (_, n) => `.${Number(n) + 20 * r}`),
+        atMs: g.atMs + r * 173,
+      });
+    }
+  }
+}
+
+/** The exported lines as one frontend on `port`, answering 200 to what passes. */
+function frontendOf(config: SlidingWindowCounterConfig, name: string, port: number): string {
+  const out = toHaproxy(config, { frontend: name, size: '10k' });
+  if (!out.ok) throw new Error(out.reason);
+  const lines = out.text.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#'));
+  const [head, ...body] = lines;
+  if (head !== `frontend ${name}`) throw new Error(`unexpected export: ${out.text}`);
+  return [
+    head,
+    `    bind 127.0.0.1:${port}`,
+    ...body,
+    '    http-request return status 200',
+    '',
+  ].join('\n');
+}
+
+const GLOBAL = `global
+    maxconn 1024
+defaults
+    mode http
+    timeout connect 5s
+    timeout client 10s
+    timeout server 10s
+`;
+
+interface Reply {
+  status: number;
+  reason: string;
+  headers: Record<string, string>;
+}
+
+function get(port: number, urlPath: string, from: string): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: urlPath,
+        localAddress: from,
+        agent: false,
+        // Keep-alive, as browsers and most clients ask: with "Connection: close" HAProxy answers
+        // "connection: close", which is HTTP/1.1's and not the limiter's. The socket is closed here.
+        headers: { Connection: 'keep-alive' },
+        timeout: 10_000,
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => {
+          req.destroy();
+          const headers: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers)) {
+            if (typeof v === 'string') headers[k.toLowerCase()] = v;
+          }
+          resolve({ status: res.statusCode ?? 0, reason: res.statusMessage ?? '', headers });
+        });
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`request to ${urlPath} timed out`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The rate-limit headers a response may carry; HAProxy's built-in reply sends none. */
+const RATE_LIMIT_HEADER = /^(retry-after|ratelimit|ratelimit-policy|x-ratelimit-.*)$/i;
+
+/** The response the page shows for a denied request of `config`. */
+function shownDeny(config: SlidingWindowCounterConfig) {
+  const limiter = createLimiter(config);
+  let d: Decision | undefined;
+  for (let i = 0; i <= config.limit; i += 1) d = limiter.decide(0, 'x');
+  if (d?.outcome !== 'reject') throw new Error('expected a deny');
+  return haproxySystem!.response(config, d);
+}
+
+describe.skipIf(HAPROXY === undefined)('HAProxy model and export against a real haproxy', () => {
+  let server: Server | undefined;
+  let dir = '';
+  const ports: number[] = [];
+  let statusPort = 0;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'rll-haproxy-'));
+    for (let i = 0; i < CASES.length; i += 1) ports.push(await freePort());
+    statusPort = await freePort();
+    // One more frontend: a deny for every status with a built-in reply, by path.
+    const statuses = [
+      'frontend statuses',
+      `    bind 127.0.0.1:${statusPort}`,
+      ...HAPROXY_DENY_STATUSES.map(
+        (s) => `    http-request deny deny_status ${s} if { path /${s} }`,
+      ),
+      '    http-request deny if { path /default }',
+      '    http-request return status 200',
+      '',
+    ].join('\n');
+    const cfg =
+      GLOBAL +
+      CASES.map((c, i) => frontendOf(c.config, `case${i}`, ports[i] as number)).join('\n') +
+      '\n' +
+      statuses;
+    const file = path.join(dir, 'haproxy.cfg');
+    writeFileSync(file, cfg);
+    server = await startServer(HAPROXY as string, ['-f', file, '-db'], ports[0] as number);
+    // Every frontend listens before the clock starts.
+    for (const p of [...ports, statusPort]) {
+      expect((await get(p, '/200', '127.0.0.1')).status).toBeGreaterThan(0);
+    }
+  }, 20_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    if (dir !== '') rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the traces keep every request well away from a decision boundary', () => {
+    const problems = CASES.flatMap((c) =>
+      fragility(c.config, c.groups, JITTER_MS, SPREAD_MS, 0).map((p) => `${c.name}: ${p}`),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it('every status, and every denied response’s status line and headers, match the model', async () => {
+    const plans = CASES.map((c) => plan(c.config, c.groups));
+    const results: Array<Array<Array<Reply & { lateMs: number }>>> = CASES.map((c) =>
+      c.groups.map(() => []),
+    );
+    const pending: Array<Promise<void>> = [];
+    const timers: Array<ReturnType<typeof setTimeout>> = [];
+    // The warm-up requests above came from 127.0.0.1, which no case uses.
+    const t0 = performance.now() + 300;
+    CASES.forEach((c, ci) => {
+      c.groups.forEach((g, gi) => {
+        const fire = (): void => {
+          for (let i = 0; i < g.count; i += 1) {
+            const sentAt = performance.now();
+            pending.push(
+              get(ports[ci] as number, '/', g.key).then((r) => {
+                results[ci]?.[gi]?.push({ ...r, lateMs: sentAt - t0 - g.atMs });
+              }),
+            );
+          }
+        };
+        timers.push(setTimeout(fire, t0 + g.atMs - performance.now()));
+      });
+    });
+    const lastMs = Math.max(...CASES.flatMap((c) => c.groups.map((g) => g.atMs)));
+    try {
+      await new Promise((r) => setTimeout(r, t0 + lastMs - performance.now() + 50));
+      await Promise.all(pending);
+    } finally {
+      timers.forEach(clearTimeout);
+    }
+
+    let requests = 0;
+    let denied = 0;
+    let headersCompared = 0;
+    let maxLateMs = 0;
+    CASES.forEach((c, ci) => {
+      const deny = shownDeny(c.config);
+      c.groups.forEach((g, gi) => {
+        const want = plans[ci]?.[gi] as GroupPlan;
+        const got = results[ci]?.[gi] ?? [];
+        const where = `${c.name}, group ${gi} (${g.count} × ${g.key} at ${g.atMs} ms)`;
+        requests += got.length;
+        for (const r of got) {
+          maxLateMs = Math.max(maxLateMs, r.lateMs);
+          expect(
+            r.lateMs,
+            `${where}: a request was sent ${Math.round(r.lateMs)} ms late; the machine is too busy for this test`,
+          ).toBeLessThan(JITTER_MS);
+        }
+        const statuses = got.map((r) => r.status).sort((a, b) => a - b);
+        const expected = [
+          ...Array<number>(want.admit).fill(200),
+          ...Array<number>(want.reject).fill(deny.status),
+        ].sort((a, b) => a - b);
+        expect(statuses, where).toEqual(expected);
+        for (const r of got.filter((x) => x.status !== 200)) {
+          denied += 1;
+          expect(`HTTP/1.1 ${r.status} ${r.reason}`, where).toBe(deny.statusLine);
+          for (const f of deny.fields) {
+            expect(r.headers[f.name.toLowerCase()], `${where}: ${f.name}`).toBe(f.value);
+          }
+          const extra = Object.keys(r.headers).filter(
+            (h) =>
+              RATE_LIMIT_HEADER.test(h) || !deny.fields.some((f) => f.name.toLowerCase() === h),
+          );
+          expect(extra, `${where}: headers HAProxy sent that the page does not show`).toEqual([]);
+          headersCompared += 1;
+        }
+      });
+    });
+    const rejected = plans.flat().reduce((n, p) => n + p.reject, 0);
+    expect(denied).toBe(rejected);
+    console.info(
+      `haproxy vs core: ${requests} requests compared (${rejected} denied, headers of ${headersCompared} compared), 0 disagreements; latest send ${Math.round(maxLateMs)} ms after plan`,
+    );
+  }, 30_000);
+
+  it('the built-in reply of every deny_status is the one the page shows', async () => {
+    let compared = 0;
+    for (const s of [...HAPROXY_DENY_STATUSES, undefined]) {
+      const config = entry(1, 1000, s === undefined ? {} : { denyStatus: s });
+      const deny = shownDeny(config);
+      const r = await get(statusPort, s === undefined ? '/default' : `/${s}`, '127.0.0.1');
+      const where = `deny_status ${s ?? '(none)'}`;
+      expect(`HTTP/1.1 ${r.status} ${r.reason}`, where).toBe(deny.statusLine);
+      const names = Object.keys(r.headers);
+      expect(names, where).toEqual(deny.fields.map((f) => f.name));
+      for (const f of deny.fields) expect(r.headers[f.name], `${where}: ${f.name}`).toBe(f.value);
+      compared += 1;
+    }
+    console.info(`haproxy deny replies vs the page: ${compared} statuses compared`);
+  }, 15_000);
+
+  it('real haproxy accepts every exported config (haproxy -c), for random limiters', async () => {
+    const rng = seeded(13);
+    const checkDir = mkdtempSync(path.join(tmpdir(), 'rll-haproxy-c-'));
+    try {
+      const frontends: string[] = [];
+      for (let i = 0; i < 25; i += 1) {
+        const status = HAPROXY_DENY_STATUSES[int(rng, 0, HAPROXY_DENY_STATUSES.length - 1)];
+        const config = entry(int(rng, 1, 1_000_000), int(rng, 2, 86_400_000), {
+          ...(rng() < 0.7 ? { expireMs: int(rng, 1, 86_400_000) } : {}),
+          ...(rng() < 0.8 && status !== undefined ? { denyStatus: status } : {}),
+        });
+        frontends.push(frontendOf(config, `check${i}`, 20_000 + i));
+      }
+      const file = path.join(checkDir, 'haproxy.cfg');
+      writeFileSync(file, GLOBAL + frontends.join('\n'));
+      const result = await new Promise<{ code: number; output: string }>((resolve) => {
+        execFile(
+          HAPROXY as string,
+          ['-c', '-f', file],
+          { timeout: 10_000 },
+          (error, stdout, stderr) => {
+            resolve({
+              code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1,
+              output: stdout + stderr,
+            });
+          },
+        );
+      });
+      expect(result.output).toMatch(/Configuration file is valid/);
+      expect(result.output).not.toMatch(/ALERT|WARNING/);
+      expect(result.code).toBe(0);
+    } finally {
+      rmSync(checkDir, { recursive: true, force: true });
+    }
+  }, 15_000);
+});
