@@ -79,7 +79,7 @@ test('a bad fleet setting names the field and the range, and the last valid run 
   await expect(page.getByTestId('fleet-panel')).toBeVisible();
   const deployment = page.locator('details', { hasText: 'Deployment' }).first();
   await deployment.locator('summary').click();
-  const field = deployment.getByLabel('fleet');
+  const field = deployment.getByLabel('fleet as link text');
   await field.fill('store_rtt=2ms,down=closed,outage=1s-90s');
   await field.press('Enter');
   await expect(deployment.getByRole('alert')).toContainText(

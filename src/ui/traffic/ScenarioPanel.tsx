@@ -3,6 +3,7 @@ import { MAX_UNTIL_MS, validateRun } from '../../sim';
 import type { ClockJump, Scenario } from '../../sim';
 import { simLimiters } from '../../store';
 import { usePlaygroundShallow } from '../../store/react';
+import { FleetControls } from './FleetControls';
 import { FleetField } from './FleetField';
 import { NumberField, SelectField } from '../common/fields';
 import { problemWith, setIn } from './scenarioEdit';
@@ -31,7 +32,7 @@ export function ScenarioPanel() {
         width="6em"
         {...(unit === undefined ? {} : { unit })}
         {...(help === undefined ? {} : { help })}
-        check={(n) => problemWith(scenario, path, n)}
+        check={(n) => problemWith(scenario, path, n, label)}
         onCommit={(n) => s.setScenario(setIn(scenario, path, n))}
       />
     );
@@ -109,7 +110,12 @@ export function ScenarioPanel() {
             , {scenario.deployment.state}
           </span>
         </summary>
-        {num(['deployment', 'instances'], 'instances')}
+        {num(
+          ['deployment', 'instances'],
+          'replicas',
+          undefined,
+          'Instances of the service behind the balancer (1 – 64); scale events change it over time.',
+        )}
         {choose(['deployment', 'balancer'], 'balancer', [
           { value: 'round-robin', label: 'round robin' },
           { value: 'random', label: 'random (seeded)' },
@@ -130,6 +136,12 @@ export function ScenarioPanel() {
           'Read-then-write lets two instances that read the same state both admit.',
         )}
         {num(['deployment', 'roundTripMs'], 'read→write round trip', 'ms')}
+        <FleetControls
+          scenario={scenario}
+          limiters={simLimiters({ limiters: s.limiters })}
+          untilMs={s.untilMs}
+          onChange={s.setScenario}
+        />
         <FleetField
           scenario={scenario}
           limiters={simLimiters({ limiters: s.limiters })}
