@@ -48,7 +48,16 @@ export interface TimelineProps {
   onSelect?: (lane: number, row: number) => void;
   /** Accessible name of the slider. Default 'Virtual time'. */
   label?: string;
+  /**
+   * Issue 14: a colour and a name per request (a fleet's replica: colour and "R3"), drawn as a
+   * short bar under each individual mark with the name as its tooltip and `data-replica`; null or
+   * absent draws none. Keep it a stable function (memoised): it is part of the marks' memo.
+   */
+  markColor?: MarkColor;
 }
+
+/** A request's colour and the name that goes with it (never the colour alone). */
+export type MarkColor = (lane: number, row: number) => { color: string; name: string } | null;
 
 /** Arrow-key steps of the slider (ms). */
 export const TIMELINE_STEP_MS = 100;
@@ -118,6 +127,7 @@ function drawLanes(
 
 interface LanesLayerProps {
   result: SimResult;
+  markColor: MarkColor | undefined;
   drawings: readonly LaneDrawing[];
   x: ScaleLinear<number, number>;
   toMs: number;
@@ -132,6 +142,7 @@ interface LanesLayerProps {
  */
 const LanesLayer = memo(function LanesLayer({
   result,
+  markColor,
   drawings,
   x,
   toMs,
@@ -188,6 +199,8 @@ const LanesLayer = memo(function LanesLayer({
                   const row = agg.start + k;
                   const code = c.outcome[row] as number;
                   const outcome = OUTCOMES[code] ?? 'reject';
+                  const tag = markColor?.(laneIndex, row) ?? null;
+                  const mx = x(c.arrivalMs[row] as number);
                   return (
                     <g
                       key={row}
@@ -196,7 +209,21 @@ const LanesLayer = memo(function LanesLayer({
                       data-lane={laneIndex}
                       data-row={row}
                       data-outcome={outcome}
+                      {...(tag === null ? {} : { 'data-replica': tag.name })}
                     >
+                      {tag !== null && (
+                        <>
+                          <title>{tag.name}</title>
+                          <rect
+                            className="rl-timeline-replica"
+                            x={px(mx - 3.5)}
+                            y={px(rowCenter(i, code) + 4)}
+                            width={7}
+                            height={2}
+                            fill={tag.color}
+                          />
+                        </>
+                      )}
                       <OutcomeMark
                         outcome={outcome}
                         x={x(c.arrivalMs[row] as number)}
@@ -292,6 +319,7 @@ export function Timeline({
   onSeek,
   onSelect,
   label = 'Virtual time',
+  markColor,
 }: TimelineProps) {
   const untilMs = Math.max(1, finite(result.untilMs, 1));
   const w = Math.max(280, finite(width, 640));
@@ -472,7 +500,15 @@ export function Timeline({
         data-testid="timeline-now"
         d={`M${px(handleX)},${TOP - 2}V${px(axisY)}`}
       />
-      <LanesLayer result={result} drawings={drawings} x={x} toMs={d1} x0={x0} x1={x1} />
+      <LanesLayer
+        result={result}
+        markColor={markColor}
+        drawings={drawings}
+        x={x}
+        toMs={d1}
+        x0={x0}
+        x1={x1}
+      />
       {shown.length === 0 && (
         <text className="rl-muted" x={x0} y={TOP + 24}>
           No lanes to show

@@ -321,3 +321,32 @@ describe('the playhead and the marks', () => {
     expect(lanes.compareDocumentPosition(handle) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 });
+
+describe('marks coloured by replica (issue 14)', () => {
+  it('each individual mark gets its colour bar and the name as tooltip and data-replica; without markColor none', () => {
+    const result = sparse();
+    const names = ['R1', 'R2'];
+    const markColor = (_lane: number, row: number) => ({
+      color: row % 2 === 0 ? '#4e79a7' : '#f28e2b',
+      name: `replica ${names[row % 2] ?? ''}`,
+    });
+    const { container, unmount } = render(
+      <Timeline result={result} tMs={0} width={W} onSeek={() => {}} markColor={markColor} />,
+    );
+    const marks = screen.getAllByTestId('timeline-mark');
+    expect(marks).toHaveLength(10);
+    marks.forEach((m) => {
+      const row = Number(m.getAttribute('data-row'));
+      expect(m.getAttribute('data-replica')).toBe(`replica ${names[row % 2] ?? ''}`);
+      expect(m.querySelector('title')?.textContent).toBe(`replica ${names[row % 2] ?? ''}`);
+      expect(m.querySelector('.rl-timeline-replica')?.getAttribute('fill')).toBe(
+        row % 2 === 0 ? '#4e79a7' : '#f28e2b',
+      );
+    });
+    expect(container.querySelectorAll('.rl-timeline-replica')).toHaveLength(10);
+    unmount();
+    const plain = render(<Timeline result={result} tMs={0} width={W} onSeek={() => {}} />);
+    expect(plain.container.querySelectorAll('.rl-timeline-replica')).toHaveLength(0);
+    expect(plain.container.querySelector('[data-replica]')).toBeNull();
+  });
+});
