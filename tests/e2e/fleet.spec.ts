@@ -127,3 +127,26 @@ for (const width of [390, 1440]) {
     await expect(page.locator('body')).not.toContainText('NaN');
   });
 }
+
+test('racy read-then-write is not offered with fleet settings, and the page says why', async ({
+  page,
+}) => {
+  await open(page, './?v=1&deploy=4:state=shared-atomic&fleet=store_rtt=2ms,down=closed&paused');
+  const deployment = page.locator('details', { hasText: 'Deployment' }).first();
+  await deployment.locator('summary').click();
+  const state = deployment.getByLabel('limiter state');
+  await expect(state.locator('option[value="shared-racy"]')).toBeDisabled();
+  await expect(state.locator('option[value="shared-racy"]')).toHaveText(
+    'shared, read then write (racy): not with fleet settings',
+  );
+  await expect(deployment).toContainText(
+    'Racy read-then-write is modelled for plain instances only',
+  );
+  // Without fleet settings it is offered again.
+  await open(page, './?v=1&deploy=4:state=shared-atomic&paused');
+  const plain = page.locator('details', { hasText: 'Deployment' }).first();
+  await plain.locator('summary').click();
+  await expect(
+    plain.getByLabel('limiter state').locator('option[value="shared-racy"]'),
+  ).toBeEnabled();
+});

@@ -40,16 +40,20 @@ export function FleetControls({
     else deployment.fleet = next;
     return { ...scenario, deployment };
   };
-  /** The candidate's first problem, said with `label` in place of the config path. */
+  // Problems the scenario has already (none, normally) are not this field's to report.
+  const before = new Set(validateRun(limiters, scenario, untilMs).map((i) => i.message));
+  const fresh = (candidate: Scenario) =>
+    validateRun(limiters, candidate, untilMs).filter((i) => !before.has(i.message));
+  /** The candidate's first new problem, said with `label` in place of the config path. */
   const problem = (candidate: Scenario, label: string): string | null => {
-    const issue = validateRun(limiters, candidate, untilMs)[0];
+    const issue = fresh(candidate)[0];
     if (issue === undefined) return null;
     return issue.message.startsWith(issue.path)
       ? `${label}${issue.message.slice(issue.path.length)}`
       : `${label}: ${issue.message}`;
   };
   const commit = (candidate: Scenario): void => {
-    if (validateRun(limiters, candidate, untilMs).length === 0) onChange(candidate);
+    if (fresh(candidate).length === 0) onChange(candidate);
   };
   const num = (path: Path, label: string, value: number, unit?: string, help?: string) => (
     <NumberField

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { MAX_UNTIL_MS, validateRun } from '../../sim';
+import { MAX_UNTIL_MS, isFleet, validateRun } from '../../sim';
 import type { ClockJump, Scenario } from '../../sim';
 import { simLimiters } from '../../store';
 import { usePlaygroundShallow } from '../../store/react';
@@ -40,7 +40,7 @@ export function ScenarioPanel() {
   const choose = <T extends string>(
     path: string[],
     label: string,
-    options: Array<{ value: T; label: string }>,
+    options: Array<{ value: T; label: string; disabled?: boolean }>,
     help?: string,
   ) => {
     let value: unknown = scenario;
@@ -131,9 +131,17 @@ export function ScenarioPanel() {
             { value: 'local-divided', label: 'local, the limit ÷ N per replica' },
             { value: 'shared-atomic', label: 'shared, updated atomically (global)' },
             { value: 'layered', label: 'local ÷ N in front of the global limit' },
-            { value: 'shared-racy', label: 'shared, read then write (racy)' },
+            fleetOn(scenario)
+              ? {
+                  value: 'shared-racy',
+                  label: 'shared, read then write (racy): not with fleet settings',
+                  disabled: true,
+                }
+              : { value: 'shared-racy', label: 'shared, read then write (racy)' },
           ],
-          'Read-then-write lets two instances that read the same state both admit.',
+          fleetOn(scenario)
+            ? "Racy read-then-write is modelled for plain instances only: a fleet's store is the atomic global limit, and its after-the-fact counting is batching (sync_rate, below). Clear the fleet settings and pick round robin or random to use it."
+            : 'Read-then-write lets two instances that read the same state both admit.',
         )}
         {num(['deployment', 'roundTripMs'], 'read→write round trip', 'ms')}
         <FleetControls
@@ -199,6 +207,11 @@ export function ScenarioPanel() {
       </details>
     </section>
   );
+}
+
+/** True when the deployment uses the fleet engine (as the simulator decides: sim/fleet.ts isFleet). */
+function fleetOn(scenario: Scenario): boolean {
+  return isFleet(scenario.deployment);
 }
 
 function clientsSummary(scenario: Scenario): string {
