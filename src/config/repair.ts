@@ -190,11 +190,44 @@ function defaultAt(
   if (a === 'scenario' && b === 'clock' && c === 'jumps' && path.length >= 4) {
     return path.length === 4 ? REMOVE : ESCALATE;
   }
+  if (a === 'scenario' && b === 'deployment' && c === 'fleet' && path.length >= 4) {
+    return fleetDefaultAt(path.slice(3), at(fallback, path));
+  }
   // Elsewhere the fallback has the same shape: take its value at the same place.
   const parent = at(fallback, path.slice(0, -1));
   const last = path[path.length - 1] as PathKey;
   if (typeof parent !== 'object' || parent === null) return ESCALATE;
   return own(parent, last) ? clone(at(parent, [last])) : ABSENT;
+}
+
+/**
+ * Field-by-field repair of a fleet (issue 14): a bad field gives way on its own and the rest of the
+ * fleet stays. A bad scale event or outage window is removed (a made-up one would be worse); bad
+ * weights, service time or autoscaler are dropped (all replicas then weigh 1, hold requests 50 ms,
+ * and nothing autoscales); a bad store field takes the store's default (1 ms away, no jitter, fail
+ * open) or, if optional, goes. `rest` is the path inside the fleet; `fromFallback` the fallback
+ * config's value at the same place, preferred when it has one.
+ */
+function fleetDefaultAt(rest: readonly PathKey[], fromFallback: unknown): Default {
+  const [part, field, item] = rest;
+  const isList = part === 'scale' || (part === 'store' && field === 'outages');
+  if (fromFallback !== undefined && !(isList && rest.length >= (part === 'scale' ? 2 : 3)))
+    return clone(fromFallback);
+  if (rest.length === 1) return ABSENT;
+  if (part === 'scale') return rest.length === 2 ? REMOVE : ESCALATE;
+  if (part === 'service' && rest.length === 2) {
+    const service: Plain = { kind: 'fixed', meanMs: 50 };
+    return own(service, field as string) ? service[field as string] : ESCALATE;
+  }
+  if (part === 'store') {
+    if (field === 'outages')
+      return rest.length === 3 && typeof item === 'number' ? REMOVE : ESCALATE;
+    if (rest.length !== 2) return ESCALATE;
+    const store: Plain = { rttMs: 1, jitterMs: 0, outages: [], onDown: 'open' };
+    return own(store, field as string) ? clone(store[field as string]) : ABSENT;
+  }
+  // A weight, an autoscaler field: the list or the autoscaler goes as a whole.
+  return ESCALATE;
 }
 
 /** The place of every part of `root` in a depth-first walk (a part before the parts inside it). */

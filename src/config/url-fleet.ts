@@ -58,16 +58,29 @@ export function encodeFleet(fleet: Fleet): string {
   return parts.join(',');
 }
 
+/** Where a part of the decoded fleet came from: its path inside the fleet, option and text. */
+export interface FleetOrigin {
+  path: Array<string | number>;
+  option: string;
+  text: string;
+}
+
 /** Problems met while reading (option names unknown): the schema checks the values. */
 export interface FleetDecode {
   fleet: Record<string, unknown>;
   unknown: string[];
+  /** Each option's parts, so a message names the option (`fleet outage`) and what it said. */
+  origins: FleetOrigin[];
 }
 
 /** Reads the text of `fleet=` into a candidate fleet object. Never throws. */
 export function decodeFleet(text: string): FleetDecode {
   const fleet: Record<string, unknown> = {};
   const unknown: string[] = [];
+  const origins: FleetOrigin[] = [];
+  const from = (option: string, path: Array<string | number>, text: string): void => {
+    origins.push({ path, option, text });
+  };
   let store: Record<string, unknown> | null = null;
   const storeOf = (): Record<string, unknown> => {
     store ??= { rttMs: 1, jitterMs: 0, outages: [], onDown: 'open' } satisfies StoreModel;
@@ -82,15 +95,23 @@ export function decodeFleet(text: string): FleetDecode {
     switch (key) {
       case 'weights':
         fleet.weights = list(value).map(whole);
+        from(key, ['weights'], value);
+        list(value).forEach((item, i) => from(key, ['weights', i], item));
         break;
       case 'service': {
         const [kind = '', mean = ''] = value.split(':');
         fleet.service = { kind, meanMs: dur(mean) };
+        from(key, ['service'], value);
+        from(key, ['service', 'kind'], kind);
+        from(key, ['service', 'meanMs'], mean);
         break;
       }
       case 'scale':
-        fleet.scale = list(value).map((item) => {
+        fleet.scale = list(value).map((item, i) => {
           const at = item.indexOf('@');
+          from(key, ['scale', i], item);
+          from(key, ['scale', i, 'instances'], at < 0 ? item : item.slice(0, at));
+          from(key, ['scale', i, 'atMs'], at < 0 ? item : item.slice(at + 1));
           return at < 0
             ? { instances: item, atMs: item }
             : { instances: whole(item.slice(0, at)), atMs: dur(item.slice(at + 1)) };
@@ -108,20 +129,32 @@ export function decodeFleet(text: string): FleetDecode {
           max: whole(max),
           ...(on === undefined ? {} : { on }),
         };
+        from(key, ['autoscale'], value);
+        from(key, ['autoscale', 'perReplicaRps'], rate);
+        from(key, ['autoscale', 'everyMs'], every);
+        from(key, ['autoscale', 'min'], min);
+        from(key, ['autoscale', 'max'], max);
+        if (on !== undefined) from(key, ['autoscale', 'on'], on);
         break;
       }
       case 'store_rtt':
         storeOf().rttMs = dur(value);
+        from(key, ['store', 'rttMs'], value);
         break;
       case 'jitter':
         storeOf().jitterMs = dur(value);
+        from(key, ['store', 'jitterMs'], value);
         break;
       case 'timeout':
         storeOf().timeoutMs = dur(value);
+        from(key, ['store', 'timeoutMs'], value);
         break;
       case 'outage':
-        storeOf().outages = list(value).map((item) => {
+        storeOf().outages = list(value).map((item, i) => {
           const dash = item.indexOf('-', 1);
+          from(key, ['store', 'outages', i], item);
+          from(key, ['store', 'outages', i, 'fromMs'], dash < 0 ? item : item.slice(0, dash));
+          from(key, ['store', 'outages', i, 'toMs'], dash < 0 ? item : item.slice(dash + 1));
           return dash < 0
             ? { fromMs: item, toMs: item }
             : { fromMs: dur(item.slice(0, dash)), toMs: dur(item.slice(dash + 1)) };
@@ -129,20 +162,24 @@ export function decodeFleet(text: string): FleetDecode {
         break;
       case 'down':
         storeOf().onDown = value;
+        from(key, ['store', 'onDown'], value);
         break;
       case 'status':
         storeOf().downStatus = num(value);
+        from(key, ['store', 'downStatus'], value);
         break;
       case 'sync':
         storeOf().syncMs = dur(value);
+        from(key, ['store', 'syncMs'], value);
         break;
       case 'cache':
         storeOf().cacheOverLimit = value === '' || value === 'true' ? true : value;
+        from(key, ['store', 'cacheOverLimit'], value);
         break;
       default:
         unknown.push(key);
     }
   }
   if (store !== null) fleet.store = store;
-  return { fleet, unknown };
+  return { fleet, unknown, origins };
 }

@@ -590,7 +590,7 @@ function decode(original: string): DecodeResult {
   // Fleet settings (issue 14): absent = no fleet, as in links from before.
   const fleetText = singles.get('fleet');
   if (fleetText !== undefined) {
-    const { fleet, unknown } = decodeFleet(fleetText);
+    const { fleet, unknown, origins } = decodeFleet(fleetText);
     for (const key of unknown)
       reader.error(
         'fleet',
@@ -599,6 +599,12 @@ function decode(original: string): DecodeResult {
       );
     (scenario.deployment as Record<string, unknown>).fleet = fleet;
     reader.origin(['scenario', 'deployment', 'fleet'], { param: 'fleet', text: fleetText });
+    // Field by field: a bad option is named (`fleet outage`) and repaired alone (repair.ts).
+    for (const o of origins)
+      reader.origin(['scenario', 'deployment', 'fleet', ...o.path], {
+        param: `fleet ${o.option}`,
+        text: o.text,
+      });
   }
 
   for (const single of SINGLES) {

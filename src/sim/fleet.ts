@@ -368,6 +368,32 @@ export class FleetEngine {
     return this.store === null ? this.replicas : [...this.replicas, this.store];
   }
 
+  /**
+   * The indexes in `stores` the last decision (at replica `instance`) may have changed, by what
+   * decided it (`why`): the replica's own limiter, the shared store, or both (layered). The batched
+   * copies and the over-limit cache are charged apart (takeWriteCharge); other replicas' limiters
+   * are untouched.
+   */
+  touched(instance: number): readonly number[] {
+    const w = this.why;
+    const store = this.store !== null && w === WHY_STORE;
+    const replica =
+      this.deployment.state === 'layered' || w === WHY_REPLICA || w === WHY_DOWN_LOCAL;
+    const sets = this.touchedSets;
+    const i = (replica ? instance * 2 + 2 : 0) + (store ? 1 : 0);
+    let t = sets[i];
+    if (t === undefined) {
+      const built: number[] = [];
+      if (replica) built.push(instance);
+      if (store) built.push(this.replicas.length);
+      sets[i] = t = built;
+    }
+    return t;
+  }
+
+  /** touched's answers, built once: (replica ? slot · 2 + 2 : 0) + (store ? 1 : 0). */
+  private readonly touchedSets: Array<readonly number[]> = [];
+
   /** The replica a store of `stores` belongs to, or null for the shared store. */
   storeOwner(index: number): number | null {
     return index < this.replicas.length ? index : null;

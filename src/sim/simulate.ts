@@ -21,6 +21,7 @@ import { attachInternals } from './internal';
 import type { Checkpoint, LaneInternals } from './internal';
 import { divergences, laneMetrics } from './metrics';
 import type { LaneRunStats } from './metrics';
+import { StateTracker } from './state-tracker';
 import { mergeSources } from './traffic';
 import {
   MAX_DECISIONS,
@@ -329,138 +330,6 @@ interface LaneContext {
   progress?: (rows: number) => void;
 }
 
-/**
- * Limiter memory, tracked exactly: the peak is the largest total over every decision of the run,
- * not a sample. A key's size changes only when a decision (or, shared-racy, a landed write) touches
- * it; between those it can only shrink (a window empties, a log expires, a bucket refills to idle).
- * So the total can only reach a new maximum just after a decision. After each decision the decided
- * key's size is re-read; the cached sizes of the other keys are upper bounds, and when their sum
- * exceeds the peak so far every key is re-read at that instant to get the exact total.
- */
-class StateTracker {
-  readonly keyIndex = new Map<string, number>();
-  /** Per key: the largest bytes / entries it held (summed over stores) just after a decision. */
-  peakBytes: Float64Array;
-  peakEntries: Float64Array;
-  /** Cached sizes by store * keys + key (upper bounds for keys not re-read since). */
-  private cacheBytes: Float64Array;
-  private cacheEntries: Float64Array;
-  private cachedBytes = 0;
-  private cachedEntries = 0;
-  peakTotalBytes = 0;
-  peakTotalEntries = 0;
-  peakAtMs = 0;
-
-  constructor(
-    keyNames: readonly string[],
-    private stores: readonly Limiter[],
-  ) {
-    keyNames.forEach((k, i) => this.keyIndex.set(k, i));
-    const n = keyNames.length;
-    this.peakBytes = new Float64Array(n);
-    this.peakEntries = new Float64Array(n);
-    this.cacheBytes = new Float64Array(n * stores.length);
-    this.cacheEntries = new Float64Array(n * stores.length);
-  }
-
-  private indexOf(key: string): number {
-    let k = this.keyIndex.get(key);
-    if (k === undefined) {
-      // A key outside keyNames (never expected, but never lost): give it a slot of its own.
-      k = this.keyIndex.size;
-      this.keyIndex.set(key, k);
-      const grow = (a: Float64Array, len: number): Float64Array => {
-        const b = new Float64Array(len);
-        b.set(a);
-        return b;
-      };
-      const old = k;
-      const s = this.stores.length;
-      const cb = new Float64Array((old + 1) * s);
-      const ce = new Float64Array((old + 1) * s);
-      for (let i = 0; i < s; i += 1) {
-        cb.set(this.cacheBytes.subarray(i * old, (i + 1) * old), i * (old + 1));
-        ce.set(this.cacheEntries.subarray(i * old, (i + 1) * old), i * (old + 1));
-      }
-      this.cacheBytes = cb;
-      this.cacheEntries = ce;
-      this.peakBytes = grow(this.peakBytes, old + 1);
-      this.peakEntries = grow(this.peakEntries, old + 1);
-    }
-    return k;
-  }
-
-  /**
-   * The stores changed (a fleet replaced replicas): the caller re-reads every key next. Same count
-   * of stores keeps the cache layout; another count starts the caches afresh.
-   */
-  setStores(stores: readonly Limiter[]): void {
-    if (stores.length !== this.stores.length) {
-      const n = this.keyIndex.size;
-      this.cacheBytes = new Float64Array(n * stores.length);
-      this.cacheEntries = new Float64Array(n * stores.length);
-      this.cachedBytes = 0;
-      this.cachedEntries = 0;
-    }
-    this.stores = stores;
-  }
-
-  /** Re-reads one key in every store; returns its total over stores. */
-  private readKey(key: string, wallMs: number): void {
-    const k = this.indexOf(key);
-    const n = this.keyIndex.size;
-    let bytes = 0;
-    let entries = 0;
-    for (let s = 0; s < this.stores.length; s += 1) {
-      const size = (this.stores[s] as Limiter).stateSize(wallMs, key);
-      const at = s * n + k;
-      this.cachedBytes += size.bytes - (this.cacheBytes[at] as number);
-      this.cachedEntries += size.entries - (this.cacheEntries[at] as number);
-      this.cacheBytes[at] = size.bytes;
-      this.cacheEntries[at] = size.entries;
-      bytes += size.bytes;
-      entries += size.entries;
-    }
-    if (bytes > (this.peakBytes[k] as number)) this.peakBytes[k] = bytes;
-    if (entries > (this.peakEntries[k] as number)) this.peakEntries[k] = entries;
-  }
-
-  /** Re-reads every key of every store at `wallMs`. */
-  private readAll(wallMs: number): void {
-    const seen = new Set<string>();
-    for (const store of this.stores) for (const key of store.keys()) seen.add(key);
-    for (const key of this.keyIndex.keys()) seen.add(key);
-    for (const key of seen) this.readKey(key, wallMs);
-  }
-
-  /** After a decision on `key` at virtual `tMs` (wall `wallMs`); `all` re-reads every key. */
-  after(key: string, tMs: number, wallMs: number, all: boolean): void {
-    if (all) this.readAll(wallMs);
-    else this.readKey(key, wallMs);
-    if (this.cachedBytes > this.peakTotalBytes || this.cachedEntries > this.peakTotalEntries) {
-      if (!all) this.readAll(wallMs);
-      if (this.cachedBytes > this.peakTotalBytes) {
-        this.peakTotalBytes = this.cachedBytes;
-        this.peakAtMs = tMs;
-      }
-      if (this.cachedEntries > this.peakTotalEntries) this.peakTotalEntries = this.cachedEntries;
-    }
-  }
-
-  /** The exact total at `wallMs` (and the keys held), counted into the peak. */
-  measure(tMs: number, wallMs: number): { bytes: number; entries: number; keys: number } {
-    let keys = 0;
-    for (const store of this.stores) keys += [...store.keys()].length;
-    this.readAll(wallMs);
-    if (this.cachedBytes > this.peakTotalBytes) {
-      this.peakTotalBytes = this.cachedBytes;
-      this.peakAtMs = tMs;
-    }
-    if (this.cachedEntries > this.peakTotalEntries) this.peakTotalEntries = this.cachedEntries;
-    return { bytes: this.cachedBytes, entries: this.cachedEntries, keys };
-  }
-}
-
 function runLane(ctx: LaneContext): LaneRun {
   const { config, scenario, arrivals, keyNames, clientKey, horizonMs, maxRows } = ctx;
   const { retry, deployment, seed } = scenario;
@@ -621,7 +490,7 @@ function runLane(ctx: LaneContext): LaneRun {
         fleetGeneration = fleet.generation;
         tracker.setStores(fleet.stores);
         tracker.after(key, t, wallMs, true);
-      } else tracker.after(key, t, wallMs, readAll);
+      } else tracker.after(key, t, wallMs, readAll, fleet.touched(instance));
       if (row === cols.capacity) cols.grow();
       cols.why[row] = fleet.why;
       cols.storeMs[row] = fleet.storeMs;

@@ -5,7 +5,14 @@ import { replicaColor, replicaLabel } from './replicaColors';
 
 const WIDTH = 600;
 const ROW = 8;
-const LABEL = 28;
+/**
+ * The strip stretches to its box's width (preserveAspectRatio none, strokes unscaled) at a fixed
+ * height in CSS pixels per replica row, so the replica numbers beside it are HTML text at 11 px at
+ * any width (they were 7-unit SVG text, 4 px on a phone). Dense fleets label every other row.
+ */
+const ROW_PX_FEW = 13;
+const ROW_PX_MANY = 8;
+const LABEL = 0;
 
 /**
  * Every request of a fleet lane over the whole run, one row per replica in that replica's colour
@@ -25,7 +32,6 @@ export function FleetStrip({
   outages: readonly Outage[];
   tMs: number;
 }) {
-  const height = rows * ROW + 14;
   const x = (t: number): number => LABEL + ((WIDTH - LABEL) * t) / Math.max(1, untilMs);
   const paths = useMemo(() => {
     const c = lane.columns;
@@ -50,38 +56,74 @@ export function FleetStrip({
     // x depends on untilMs only.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [lane, rows, untilMs]);
+  const rowPx = rows <= 16 ? ROW_PX_FEW : ROW_PX_MANY;
+  const every = rowPx >= 12 ? 1 : 2;
   return (
-    <svg
-      className="fleet-strip"
-      viewBox={`0 0 ${WIDTH} ${height}`}
-      role="img"
-      aria-label={`Requests per replica over the run: ${rows} rows, passed as ticks, rejected as dark bars`}
-      data-testid="fleet-strip"
-    >
-      {outages.map((o, i) => (
-        <g key={i}>
-          <rect
-            className="fleet-outage"
-            x={x(o.fromMs)}
-            y={0}
-            width={Math.max(1, x(Math.min(o.toMs, untilMs)) - x(o.fromMs))}
-            height={rows * ROW}
+    <div className="fleet-strip-wrap">
+      <div className="fleet-row-labels" aria-hidden="true" style={{ height: rows * rowPx }}>
+        {Array.from({ length: rows }, (_, slot) => (
+          <span key={slot} style={{ top: slot * rowPx + rowPx / 2 }}>
+            {slot % every === 0 ? replicaLabel(slot) : ''}
+          </span>
+        ))}
+      </div>
+      <div className="fleet-strip-plot">
+        <svg
+          className="fleet-strip"
+          viewBox={`0 0 ${WIDTH} ${rows * ROW}`}
+          preserveAspectRatio="none"
+          style={{ height: rows * rowPx }}
+          role="img"
+          aria-label={`Requests per replica over the run: ${rows} rows (R1 at the top), passed as ticks, rejected as dark bars`}
+          data-testid="fleet-strip"
+        >
+          {outages.map((o, i) => (
+            <rect
+              key={i}
+              className="fleet-outage"
+              x={x(o.fromMs)}
+              y={0}
+              width={Math.max(1, x(Math.min(o.toMs, untilMs)) - x(o.fromMs))}
+              height={rows * ROW}
+            />
+          ))}
+          {paths.passed.map((d, slot) => (
+            <g key={slot}>
+              <path
+                d={d}
+                stroke={replicaColor(slot)}
+                strokeWidth={1}
+                fill="none"
+                vectorEffect="non-scaling-stroke"
+              />
+              <path
+                d={paths.rejected[slot]}
+                className="fleet-rejected"
+                strokeWidth={1.5}
+                fill="none"
+                vectorEffect="non-scaling-stroke"
+              />
+            </g>
+          ))}
+          <line
+            className="fleet-now"
+            x1={x(tMs)}
+            x2={x(tMs)}
+            y1={0}
+            y2={rows * ROW}
+            vectorEffect="non-scaling-stroke"
           />
-          <text className="fleet-outage-label" x={x(o.fromMs) + 2} y={rows * ROW + 11}>
+        </svg>
+        {outages.map((o, i) => (
+          <span
+            key={i}
+            className="fleet-outage-label"
+            style={{ left: `${(100 * x(o.fromMs)) / WIDTH}%` }}
+          >
             store down
-          </text>
-        </g>
-      ))}
-      {paths.passed.map((d, slot) => (
-        <g key={slot}>
-          <text className="fleet-row-label" x={0} y={slot * ROW + ROW - 1}>
-            {replicaLabel(slot)}
-          </text>
-          <path d={d} stroke={replicaColor(slot)} strokeWidth={1} fill="none" />
-          <path d={paths.rejected[slot]} className="fleet-rejected" strokeWidth={1.5} fill="none" />
-        </g>
-      ))}
-      <line className="fleet-now" x1={x(tMs)} x2={x(tMs)} y1={0} y2={rows * ROW} />
-    </svg>
+          </span>
+        ))}
+      </div>
+    </div>
   );
 }

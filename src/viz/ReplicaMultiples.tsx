@@ -12,8 +12,9 @@ export interface ReplicaCell {
   state: StoreState | undefined;
 }
 
-const W = 56;
-const H = 62;
+// Sized so every caption is at least 11 px (the SVG is drawn 1:1, never scaled).
+const W = 84;
+const H = 100;
 
 /**
  * The replicas' limiters side by side at the current time: one small multiple each, on one scale
@@ -33,7 +34,7 @@ export function ReplicaMultiples({
     color: string,
     alive: boolean,
     level: number | null,
-    caption: string,
+    caption: readonly [string, string],
   ) => (
     <svg
       key={key}
@@ -42,45 +43,45 @@ export function ReplicaMultiples({
       width={W}
       height={H}
       role="img"
-      aria-label={`${label}: ${!alive ? 'gone' : level === null ? `no limit of its own, ${caption}` : `${Math.round(level * 100)}% of its allowance left, ${caption}`}`}
+      aria-label={`${label}: ${!alive ? 'gone' : level === null ? `no limit of its own, ${caption.join(' ')}` : `${Math.round(level * 100)}% of its allowance left, ${caption.join(' ')}`}`}
       data-testid="replica-cell"
     >
       <rect x={0.5} y={0.5} width={W - 1} height={H - 1} rx={4} className="replica-frame" />
-      <rect x={0} y={0} width={W} height={12} rx={4} fill={color} />
-      <text x={4} y={9.5} className="replica-label">
+      <rect x={0} y={0} width={W} height={18} rx={4} fill={color} />
+      <text x={5} y={13.5} className="replica-label">
         {label}
       </text>
       {alive && level === null ? (
         <>
-          <text x={6} y={32} className="replica-caption">
+          <text x={6} y={40} className="replica-caption">
             no local
           </text>
-          <text x={6} y={41} className="replica-caption">
+          <text x={6} y={54} className="replica-caption">
             limit
-          </text>
-          <text x={4} y={59} className="replica-caption">
-            {caption}
           </text>
         </>
       ) : alive && level !== null ? (
         <>
-          <rect x={8} y={16} width={14} height={34} className="replica-track" />
-          <rect x={8} y={16 + 34 * (1 - level)} width={14} height={34 * level} fill={color} />
-          <text x={26} y={30} className="replica-num">
+          <rect x={8} y={24} width={16} height={44} className="replica-track" />
+          <rect x={8} y={24 + 44 * (1 - level)} width={16} height={44 * level} fill={color} />
+          <text x={30} y={42} className="replica-num">
             {Math.round(level * 100)}%
           </text>
-          <text x={26} y={42} className="replica-caption">
+          <text x={30} y={56} className="replica-caption">
             left
-          </text>
-          <text x={4} y={59} className="replica-caption">
-            {caption}
           </text>
         </>
       ) : (
-        <text x={8} y={38} className="replica-caption">
+        <text x={8} y={50} className="replica-caption">
           gone
         </text>
       )}
+      {alive &&
+        caption.map((line, i) => (
+          <text key={i} x={5} y={82 + i * 13} className="replica-caption">
+            {line}
+          </text>
+        ))}
     </svg>
   );
   return (
@@ -92,11 +93,14 @@ export function ReplicaMultiples({
           replicaColor(c.slot),
           c.alive,
           c.state === undefined ? null : allowanceLeft(c.state.inspection),
-          `${Math.round(c.share * 100)}% of traffic`,
+          [`${Math.round(c.share * 100)}% of`, 'traffic'],
         ),
       )}
       {store !== null &&
-        cell('store', 'store', '#6b7280', true, allowanceLeft(store.inspection), 'global limit')}
+        cell('store', 'store', '#6b7280', true, allowanceLeft(store.inspection), [
+          'global',
+          'limit',
+        ])}
     </div>
   );
 }

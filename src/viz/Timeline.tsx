@@ -20,13 +20,6 @@ export interface LaneRow {
   row: number;
 }
 
-/**
- * The colour of one request's mark (any CSS colour), or undefined for its outcome's colour: lets
- * the page colour the timeline by something the timeline does not know (a replica, a key, a
- * client). The outcome stays in the mark's shape and row, so colour is never the only signal.
- */
-export type MarkColor = (lane: number, row: number) => string | undefined;
-
 /** Props of `<Timeline>`. */
 export interface TimelineProps {
   result: SimResult;
@@ -56,12 +49,21 @@ export interface TimelineProps {
   /** Accessible name of the slider. Default 'Virtual time'. */
   label?: string;
   /**
-   * Per-mark colour (default: by outcome). Individual marks take it; in dense lanes each column's
-   * bar is split into one segment per colour, in proportion. Pass a stable function (memoise it):
-   * the lanes are re-reduced when it changes, never per frame.
+   * Per-request colour and name (a fleet's replica: its colour and "replica R3"; issue 14). An
+   * individual mark gets a short bar in that colour under it, the name as its tooltip and
+   * `data-replica`; in dense lanes each column's bar is split into one segment per colour, in
+   * proportion. null or absent draws none. Pass a stable function (memoise it): the lanes are
+   * re-reduced when it changes, never per frame.
    */
   markColor?: MarkColor;
 }
+
+/**
+ * A request's colour and the name that goes with it (never the colour alone), or null: lets the
+ * page colour the timeline by something the timeline does not know (a fleet's replica, a key, a
+ * client). The outcome stays in the mark's shape, colour and row.
+ */
+export type MarkColor = (lane: number, row: number) => { color: string; name: string } | null;
 
 /** Arrow-key steps of the slider (ms). */
 export const TIMELINE_STEP_MS = 100;
@@ -156,7 +158,7 @@ function colouredBars(
   const byColor = new Map<string | undefined, Uint32Array>();
   for (let r = agg.start; r < agg.end; r += 1) {
     if (columns.outcome[r] !== code) continue;
-    const color = markColor(lane, r);
+    const color = markColor(lane, r)?.color;
     let counts = byColor.get(color);
     if (counts === undefined) byColor.set(color, (counts = new Uint32Array(agg.cols)));
     const col = columnOf(columns.arrivalMs[r] as number, agg.fromMs, agg.toMs, agg.cols);
@@ -248,6 +250,8 @@ const LanesLayer = memo(function LanesLayer({
                   const row = agg.start + k;
                   const code = c.outcome[row] as number;
                   const outcome = OUTCOMES[code] ?? 'reject';
+                  const tag = markColor?.(laneIndex, row) ?? null;
+                  const mx = x(c.arrivalMs[row] as number);
                   return (
                     <g
                       key={row}
@@ -256,13 +260,26 @@ const LanesLayer = memo(function LanesLayer({
                       data-lane={laneIndex}
                       data-row={row}
                       data-outcome={outcome}
+                      {...(tag === null ? {} : { 'data-replica': tag.name })}
                     >
+                      {tag !== null && (
+                        <>
+                          <title>{tag.name}</title>
+                          <rect
+                            className="rl-timeline-replica"
+                            x={px(mx - 3.5)}
+                            y={px(rowCenter(i, code) + 4)}
+                            width={7}
+                            height={2}
+                            fill={tag.color}
+                          />
+                        </>
+                      )}
                       <OutcomeMark
                         outcome={outcome}
                         x={x(c.arrivalMs[row] as number)}
                         y={rowCenter(i, code)}
                         size={7}
-                        color={markColor?.(laneIndex, row)}
                       />
                     </g>
                   );
@@ -555,6 +572,7 @@ export function Timeline({
       />
       <LanesLayer
         result={result}
+        markColor={markColor}
         drawings={drawings}
         x={x}
         toMs={d1}

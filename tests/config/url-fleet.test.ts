@@ -56,13 +56,55 @@ describe('fleet links', () => {
     });
   });
 
-  it('names the field of a bad fleet value and drops the fleet', () => {
-    const back = decodeConfig('?v=1&deploy=2:balancer=weighted&fleet=weights=0;0');
-    expect(back.errors.map((e) => e.message).join(' ')).toMatch(/total weight of at least 1/);
-    expect(back.config.scenario.deployment.fleet).toBeUndefined();
-    const scaleIn = decodeConfig('?v=1&fleet=scale=0@5s');
-    expect(scaleIn.errors.map((e) => e.message).join(' ')).toMatch(/whole number from 1 to 64/);
-    const outage = decodeConfig('?v=1&until=20s&deploy=2:state=shared-atomic&fleet=outage=1s-40s');
-    expect(outage.errors.map((e) => e.message).join(' ')).toMatch(/cannot be longer than the run/);
+  it('names the option of a bad fleet value and repairs it alone, keeping the valid options', () => {
+    const weights = decodeConfig(
+      '?v=1&deploy=2:balancer=weighted&fleet=weights=0;0,store_rtt=2ms,down=closed',
+    );
+    expect(weights.errors.map((e) => e.message)).toEqual([
+      'fleet weights: must give the 2 replicas in use a total weight of at least 1 (each 0 – 1000); theirs sum to 0, got "0;0"',
+    ]);
+    // The weights go (every replica then weighs 1); the store settings stay.
+    expect(weights.config.scenario.deployment.fleet).toEqual({
+      store: { rttMs: 2, jitterMs: 0, outages: [], onDown: 'closed' },
+    });
+
+    const scaleIn = decodeConfig('?v=1&fleet=scale=0@5s;3@8s,cache');
+    expect(scaleIn.errors.map((e) => e.message)).toEqual([
+      'fleet scale: must be a whole number from 1 to 64, got "0" (removed)',
+    ]);
+    expect(scaleIn.config.scenario.deployment.fleet).toEqual({
+      scale: [{ atMs: 8000, instances: 3 }],
+      store: { rttMs: 1, jitterMs: 0, outages: [], onDown: 'open', cacheOverLimit: true },
+    });
+
+    const outage = decodeConfig(
+      '?v=1&until=20s&deploy=2:state=shared-atomic&fleet=outage=1s-40s;2s-3s,down=local,sync=1s',
+    );
+    expect(outage.errors.map((e) => e.message).join(' ')).toMatch(
+      /^fleet outage: must be from 1001ms to 21s: .*cannot be longer than the run \(20s\), got "40s" \(removed\)$/,
+    );
+    expect(outage.config.scenario.deployment.fleet?.store).toEqual({
+      rttMs: 1,
+      jitterMs: 0,
+      outages: [{ fromMs: 2000, toMs: 3000 }],
+      onDown: 'local',
+      syncMs: 1000,
+    });
+
+    const several = decodeConfig(
+      '?v=1&deploy=4:state=shared-atomic&fleet=autoscale=20r/s:1s:5-2,store_rtt=-3ms,jitter=2ms,down=sideways,status=404,service=gamma:40ms,scale=3@5s',
+    );
+    expect(several.errors.map((e) => e.param)).toEqual([
+      'fleet autoscale',
+      'fleet store_rtt',
+      'fleet down',
+      'fleet status',
+      'fleet service',
+    ]);
+    // Each bad store field takes the store's default; the good ones (jitter, scale) stay.
+    expect(several.config.scenario.deployment.fleet).toEqual({
+      scale: [{ atMs: 5000, instances: 3 }],
+      store: { rttMs: 1, jitterMs: 2, outages: [], onDown: 'open' },
+    });
   });
 });

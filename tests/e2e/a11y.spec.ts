@@ -84,3 +84,15 @@ test('a phone', async ({ page }) => {
   await open(page, './?x=boundary-burst&paused');
   await expectNoViolations(page);
 });
+
+test('a fleet: the fleet view and its controls open, with an invalid field', async ({ page }) => {
+  await open(
+    page,
+    './?v=1&deploy=4:state=shared-atomic,balancer=weighted&fleet=weights=3;1;1;1,scale=6@12s,store_rtt=2ms,outage=8s-14s,down=closed&t=9s&paused',
+  );
+  await expect(page.getByTestId('fleet-panel')).toBeVisible();
+  await page.locator('details', { hasText: 'Deployment' }).first().locator('summary').click();
+  await page.getByTestId('fleet-controls').getByLabel('outage 1 until').fill('90000');
+  await expect(page.getByTestId('fleet-controls').getByRole('alert')).toHaveCount(1);
+  await expectNoViolations(page);
+});

@@ -79,7 +79,7 @@ test('a bad fleet setting names the field and the range, and the last valid run 
   await expect(page.getByTestId('fleet-panel')).toBeVisible();
   const deployment = page.locator('details', { hasText: 'Deployment' }).first();
   await deployment.locator('summary').click();
-  const field = deployment.getByLabel('fleet');
+  const field = deployment.getByLabel('fleet as link text');
   await field.fill('store_rtt=2ms,down=closed,outage=1s-90s');
   await field.press('Enter');
   await expect(deployment.getByRole('alert')).toContainText(
@@ -87,4 +87,66 @@ test('a bad fleet setting names the field and the range, and the last valid run 
   );
   await expect(page.getByTestId('fleet-panel')).toBeVisible();
   await expect(page.getByTestId('fleet-summary')).toContainText('4 replicas');
+});
+
+for (const width of [390, 1440]) {
+  test(`fleet controls at ${width} px: by keyboard, a bad outage names its label, the last valid run keeps drawing`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await open(
+      page,
+      './?v=1&deploy=4:state=shared-atomic&fleet=store_rtt=2ms,jitter=3ms,outage=8s-14s,down=closed&paused',
+    );
+    await expect(page.getByTestId('fleet-summary')).toContainText('4 replicas');
+    const deployment = page.locator('details', { hasText: 'Deployment' }).first();
+    await deployment.locator('summary').click();
+    const controls = page.getByTestId('fleet-controls');
+    await expect(controls).toHaveScreenshot(`fleet-controls-${width}.png`);
+    const until = controls.getByLabel('outage 1 until');
+    await until.fill('90000');
+    await expect(controls.getByRole('alert')).toHaveText(
+      'outage 1 until must be from 8001 to 28000: an outage cannot be longer than the run (20000 ms), got 90000',
+    );
+    // The run is the last valid one: the link still says 8 s to 14 s.
+    expect(page.url()).toContain('outage=8s-14s');
+    await expect(page.getByTestId('fleet-panel')).toBeVisible();
+    await until.fill('16000');
+    await expect(controls.getByRole('alert')).toHaveCount(0);
+    await expect.poll(() => page.url()).toContain('outage=8s-16s');
+    // Keyboard: the fail policy select and the batching checkbox.
+    await controls.getByLabel('when the store is down').focus();
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(() => decodeURIComponent(page.url())).toContain('down=open');
+    const batch = controls.getByLabel('batch increments (sync_rate)');
+    await batch.focus();
+    await expect(batch).toBeFocused();
+    await page.keyboard.press(' ');
+    await expect(batch).toBeChecked();
+    await expect.poll(() => decodeURIComponent(page.url())).toContain('sync=1s');
+    await expect(page.locator('body')).not.toContainText('NaN');
+  });
+}
+
+test('racy read-then-write is not offered with fleet settings, and the page says why', async ({
+  page,
+}) => {
+  await open(page, './?v=1&deploy=4:state=shared-atomic&fleet=store_rtt=2ms,down=closed&paused');
+  const deployment = page.locator('details', { hasText: 'Deployment' }).first();
+  await deployment.locator('summary').click();
+  const state = deployment.getByLabel('limiter state');
+  await expect(state.locator('option[value="shared-racy"]')).toBeDisabled();
+  await expect(state.locator('option[value="shared-racy"]')).toHaveText(
+    'shared, read then write (racy): not with fleet settings',
+  );
+  await expect(deployment).toContainText(
+    'Racy read-then-write is modelled for plain instances only',
+  );
+  // Without fleet settings it is offered again.
+  await open(page, './?v=1&deploy=4:state=shared-atomic&paused');
+  const plain = page.locator('details', { hasText: 'Deployment' }).first();
+  await plain.locator('summary').click();
+  await expect(
+    plain.getByLabel('limiter state').locator('option[value="shared-racy"]'),
+  ).toBeEnabled();
 });

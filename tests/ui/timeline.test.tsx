@@ -322,23 +322,9 @@ describe('the playhead and the marks', () => {
   });
 });
 
-describe('a per-mark colour others can feed', () => {
-  const even = (_lane: number, row: number) => (row % 2 === 0 ? 'rgb(1, 2, 3)' : undefined);
-
-  it('colours individual marks, keeping the outcome in the shape and row', () => {
-    const result = sparse();
-    render(<Timeline result={result} tMs={0} width={W} onSeek={() => {}} markColor={even} />);
-    const marks = screen.getAllByTestId('timeline-mark');
-    expect(marks.length).toBe(10);
-    for (const g of marks) {
-      const row = Number(g.getAttribute('data-row'));
-      const shape = g.firstElementChild as SVGElement;
-      const outcome = g.getAttribute('data-outcome');
-      const prop = outcome === 'reject' ? 'stroke' : 'fill';
-      expect(shape.style.getPropertyValue(prop)).toBe(row % 2 === 0 ? 'rgb(1, 2, 3)' : '');
-      expect(shape.getAttribute('class')).toContain(`rl-mark--${outcome}`);
-    }
-  });
+describe('dense lanes coloured per request', () => {
+  const even = (_lane: number, row: number) =>
+    row % 2 === 0 ? { color: 'rgb(1, 2, 3)', name: 'replica R1' } : null;
 
   it('splits dense bars by colour: the segments add up to the outcome counts', () => {
     const result = dense();
@@ -366,5 +352,34 @@ describe('a per-mark colour others can feed', () => {
     const result = dense();
     const { container } = render(<Timeline result={result} tMs={0} width={W} onSeek={() => {}} />);
     expect(container.querySelectorAll('[style]')).toHaveLength(0);
+  });
+});
+
+describe('marks coloured by replica (issue 14)', () => {
+  it('each individual mark gets its colour bar and the name as tooltip and data-replica; without markColor none', () => {
+    const result = sparse();
+    const names = ['R1', 'R2'];
+    const markColor = (_lane: number, row: number) => ({
+      color: row % 2 === 0 ? '#4e79a7' : '#f28e2b',
+      name: `replica ${names[row % 2] ?? ''}`,
+    });
+    const { container, unmount } = render(
+      <Timeline result={result} tMs={0} width={W} onSeek={() => {}} markColor={markColor} />,
+    );
+    const marks = screen.getAllByTestId('timeline-mark');
+    expect(marks).toHaveLength(10);
+    marks.forEach((m) => {
+      const row = Number(m.getAttribute('data-row'));
+      expect(m.getAttribute('data-replica')).toBe(`replica ${names[row % 2] ?? ''}`);
+      expect(m.querySelector('title')?.textContent).toBe(`replica ${names[row % 2] ?? ''}`);
+      expect(m.querySelector('.rl-timeline-replica')?.getAttribute('fill')).toBe(
+        row % 2 === 0 ? '#4e79a7' : '#f28e2b',
+      );
+    });
+    expect(container.querySelectorAll('.rl-timeline-replica')).toHaveLength(10);
+    unmount();
+    const plain = render(<Timeline result={result} tMs={0} width={W} onSeek={() => {}} />);
+    expect(plain.container.querySelectorAll('.rl-timeline-replica')).toHaveLength(0);
+    expect(plain.container.querySelector('[data-replica]')).toBeNull();
   });
 });

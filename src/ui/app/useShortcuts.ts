@@ -46,6 +46,8 @@ export function useShortcuts(onHelp: () => void, onEscape: () => void): void {
           case ' ':
             // A focused button already acts on Space; only take it when nothing else would.
             if (e.target instanceof HTMLButtonElement) return false;
+            // A focused checkbox or radio toggles on Space too (the fleet controls' checkboxes).
+            if (e.target instanceof HTMLInputElement) return false;
             s.togglePlay();
             return true;
           case 'f':

@@ -94,7 +94,8 @@ export function SelectField<T extends string>({
 }: {
   label: ReactNode;
   value: T;
-  options: ReadonlyArray<{ value: T; label: string }>;
+  /** `disabled`: shown but not choosable (its label says why). */
+  options: ReadonlyArray<{ value: T; label: string; disabled?: boolean }>;
   help?: string;
   onChange: (value: T) => void;
 }) {
@@ -110,7 +111,7 @@ export function SelectField<T extends string>({
           aria-describedby={help !== undefined ? `${id}-help` : undefined}
         >
           {options.map((o) => (
-            <option key={o.value} value={o.value}>
+            <option key={o.value} value={o.value} disabled={o.disabled === true}>
               {o.label}
             </option>
           ))}

@@ -51,7 +51,7 @@ export function FleetField({
   };
   return (
     <div className={`field fleet-field${error !== null ? ' is-invalid' : ''}`}>
-      <label htmlFor={id}>fleet</label>
+      <label htmlFor={id}>fleet as link text</label>
       <span className="field-control">
         <input
           id={id}

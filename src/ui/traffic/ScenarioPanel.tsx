@@ -1,5 +1,5 @@
 import { Suspense, useId } from 'react';
-import { MAX_UNTIL_MS, validateRun } from '../../sim';
+import { MAX_UNTIL_MS, isFleet, validateRun } from '../../sim';
 import type { ClockJump, Scenario } from '../../sim';
 import { simLimiters } from '../../store';
 import { usePlaygroundShallow } from '../../store/react';
@@ -7,8 +7,12 @@ import { NumberField, SelectField } from '../common/fields';
 import { problemWith, setIn } from './scenarioEdit';
 import { lazyPart } from '../common/lazyPart';
 
-// Inside the closed "Deployment" section: a chunk of its own, fetched as the page opens (issue 11).
+// Inside the closed "Deployment" section: chunks of their own, fetched as the page opens (issue 11).
 const FleetField = lazyPart(() => import('./FleetField').then((m) => m.FleetField), 'fleet field');
+const FleetControls = lazyPart(
+  () => import('./FleetControls').then((m) => m.FleetControls),
+  'fleet controls',
+);
 
 /**
  * Who sends, what they do when rejected, where the limiter state lives, which clock the limiters
@@ -34,7 +38,7 @@ export function ScenarioPanel() {
         width="6em"
         {...(unit === undefined ? {} : { unit })}
         {...(help === undefined ? {} : { help })}
-        check={(n) => problemWith(scenario, path, n)}
+        check={(n) => problemWith(scenario, path, n, label)}
         onCommit={(n) => s.setScenario(setIn(scenario, path, n))}
       />
     );
@@ -42,7 +46,7 @@ export function ScenarioPanel() {
   const choose = <T extends string>(
     path: string[],
     label: string,
-    options: Array<{ value: T; label: string }>,
+    options: Array<{ value: T; label: string; disabled?: boolean }>,
     help?: string,
   ) => {
     let value: unknown = scenario;
@@ -112,7 +116,12 @@ export function ScenarioPanel() {
             , {scenario.deployment.state}
           </span>
         </summary>
-        {num(['deployment', 'instances'], 'instances')}
+        {num(
+          ['deployment', 'instances'],
+          'replicas',
+          undefined,
+          'Instances of the service behind the balancer (1 – 64); scale events change it over time.',
+        )}
         {choose(['deployment', 'balancer'], 'balancer', [
           { value: 'round-robin', label: 'round robin' },
           { value: 'random', label: 'random (seeded)' },
@@ -128,12 +137,26 @@ export function ScenarioPanel() {
             { value: 'local-divided', label: 'local, the limit ÷ N per replica' },
             { value: 'shared-atomic', label: 'shared, updated atomically (global)' },
             { value: 'layered', label: 'local ÷ N in front of the global limit' },
-            { value: 'shared-racy', label: 'shared, read then write (racy)' },
+            fleetOn(scenario)
+              ? {
+                  value: 'shared-racy',
+                  label: 'shared, read then write (racy): not with fleet settings',
+                  disabled: true,
+                }
+              : { value: 'shared-racy', label: 'shared, read then write (racy)' },
           ],
-          'Read-then-write lets two instances that read the same state both admit.',
+          fleetOn(scenario)
+            ? "Racy read-then-write is modelled for plain instances only: a fleet's store is the atomic global limit, and its after-the-fact counting is batching (sync_rate, below). Clear the fleet settings and pick round robin or random to use it."
+            : 'Read-then-write lets two instances that read the same state both admit.',
         )}
         {num(['deployment', 'roundTripMs'], 'read→write round trip', 'ms')}
-        <Suspense fallback={<p className="muted lazy-loading">Loading the fleet field…</p>}>
+        <Suspense fallback={<p className="muted lazy-loading">Loading the fleet controls…</p>}>
+          <FleetControls
+            scenario={scenario}
+            limiters={simLimiters({ limiters: s.limiters })}
+            untilMs={s.untilMs}
+            onChange={s.setScenario}
+          />
           <FleetField
             scenario={scenario}
             limiters={simLimiters({ limiters: s.limiters })}
@@ -192,6 +215,11 @@ export function ScenarioPanel() {
       </details>
     </section>
   );
+}
+
+/** True when the deployment uses the fleet engine (as the simulator decides: sim/fleet.ts isFleet). */
+function fleetOn(scenario: Scenario): boolean {
+  return isFleet(scenario.deployment);
 }
 
 function clientsSummary(scenario: Scenario): string {

@@ -21,7 +21,20 @@ export function setIn<T>(obj: T, path: Path, value: unknown): T {
  * current scenario is valid, so any problem is this edit's (an end moved before its start is
  * reported on the end, but it is still caught here).
  */
-export function problemWith(scenario: Scenario, path: Path, value: unknown): string | null {
-  const issues = validateScenario(setIn(scenario, path, value));
-  return issues[0]?.message ?? null;
+export function problemWith(
+  scenario: Scenario,
+  path: Path,
+  value: unknown,
+  label?: string,
+): string | null {
+  const issue = validateScenario(setIn(scenario, path, value))[0];
+  if (issue === undefined) return null;
+  // Named by the field's label where the simulator named the same path ("replicas must be …").
+  const at = path
+    .map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`))
+    .join('')
+    .slice(1);
+  if (label !== undefined && issue.path === at && issue.message.startsWith(issue.path))
+    return `${label}${issue.message.slice(issue.path.length)}`;
+  return issue.message;
 }

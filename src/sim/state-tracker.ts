@@ -1,0 +1,208 @@
+/**
+ * Limiter memory, tracked exactly: the peak is the largest total over every decision of the run,
+ * not a sample. A key's size in a store changes only when a decision (or, shared-racy, a landed
+ * write; a fleet's sync or scale event) touches it; between those it can only shrink (a window
+ * empties, a log expires, a bucket refills to idle). So the total can only reach a new maximum
+ * just after a decision. After each decision the decided key is re-read; the cached sizes of the
+ * other keys are upper bounds, and when their sum exceeds the peak so far every key is re-read at
+ * that instant to get the exact total.
+ *
+ * Which stores are re-read for the decided key (issue 14, speed): every store that held the key at
+ * its last reading (its cached size is not 0) and the stores the decision touched. A store whose
+ * cached size for the key is 0 held nothing and was not touched, so it still holds nothing: the
+ * key's total stays exact while a fleet of 64 replicas behind consistent hashing reads two stores
+ * per decision, not 65. `touched` null means "any store may have changed" (every store is read).
+ */
+import type { Limiter } from '../core';
+
+export class StateTracker {
+  readonly keyIndex = new Map<string, number>();
+  private readonly names: string[];
+  /** Per key: the largest bytes / entries it held (summed over stores) just after a decision. */
+  peakBytes: Float64Array;
+  peakEntries: Float64Array;
+  /** Cached sizes by store * keys + key (upper bounds for keys not re-read since). */
+  private cacheBytes: Float64Array;
+  private cacheEntries: Float64Array;
+  /** Per key: the stores whose cached size for it is not 0 (unordered). */
+  private holders: number[][];
+  private cachedBytes = 0;
+  private cachedEntries = 0;
+  peakTotalBytes = 0;
+  peakTotalEntries = 0;
+  peakAtMs = 0;
+
+  constructor(
+    keyNames: readonly string[],
+    private stores: readonly Limiter[],
+  ) {
+    this.names = keyNames.slice();
+    keyNames.forEach((k, i) => this.keyIndex.set(k, i));
+    const n = keyNames.length;
+    this.peakBytes = new Float64Array(n);
+    this.peakEntries = new Float64Array(n);
+    this.cacheBytes = new Float64Array(n * stores.length);
+    this.cacheEntries = new Float64Array(n * stores.length);
+    this.holders = Array.from({ length: n }, () => []);
+  }
+
+  private indexOf(key: string): number {
+    let k = this.keyIndex.get(key);
+    if (k === undefined) {
+      // A key outside keyNames (never expected, but never lost): give it a slot of its own.
+      k = this.keyIndex.size;
+      this.keyIndex.set(key, k);
+      this.names.push(key);
+      this.holders.push([]);
+      const grow = (a: Float64Array, len: number): Float64Array => {
+        const b = new Float64Array(len);
+        b.set(a);
+        return b;
+      };
+      const old = k;
+      const s = this.stores.length;
+      const cb = new Float64Array((old + 1) * s);
+      const ce = new Float64Array((old + 1) * s);
+      for (let i = 0; i < s; i += 1) {
+        cb.set(this.cacheBytes.subarray(i * old, (i + 1) * old), i * (old + 1));
+        ce.set(this.cacheEntries.subarray(i * old, (i + 1) * old), i * (old + 1));
+      }
+      this.cacheBytes = cb;
+      this.cacheEntries = ce;
+      this.peakBytes = grow(this.peakBytes, old + 1);
+      this.peakEntries = grow(this.peakEntries, old + 1);
+    }
+    return k;
+  }
+
+  /**
+   * The stores changed (a fleet replaced replicas): the caller re-reads every key next. Same count
+   * of stores keeps the cache layout; another count starts the caches afresh.
+   */
+  setStores(stores: readonly Limiter[]): void {
+    if (stores.length !== this.stores.length) {
+      const n = this.keyIndex.size;
+      this.cacheBytes = new Float64Array(n * stores.length);
+      this.cacheEntries = new Float64Array(n * stores.length);
+      this.holders = Array.from({ length: n }, () => []);
+      this.cachedBytes = 0;
+      this.cachedEntries = 0;
+    }
+    this.stores = stores;
+  }
+
+  /** Re-reads key k in store s. */
+  private readOne(s: number, k: number, wallMs: number): void {
+    const size = (this.stores[s] as Limiter).stateSize(wallMs, this.names[k]);
+    const at = s * this.keyIndex.size + k;
+    const oldBytes = this.cacheBytes[at] as number;
+    const oldEntries = this.cacheEntries[at] as number;
+    this.cachedBytes += size.bytes - oldBytes;
+    this.cachedEntries += size.entries - oldEntries;
+    this.cacheBytes[at] = size.bytes;
+    this.cacheEntries[at] = size.entries;
+    const was = oldBytes !== 0 || oldEntries !== 0;
+    const is = size.bytes !== 0 || size.entries !== 0;
+    if (was === is) return;
+    const h = this.holders[k] as number[];
+    if (is) h.push(s);
+    else {
+      const i = h.indexOf(s);
+      h[i] = h[h.length - 1] as number;
+      h.pop();
+    }
+  }
+
+  /** Key k's total over stores, from the cache, counted into its peak. */
+  private notePeak(k: number): void {
+    const n = this.keyIndex.size;
+    let bytes = 0;
+    let entries = 0;
+    for (const s of this.holders[k] as number[]) {
+      bytes += this.cacheBytes[s * n + k] as number;
+      entries += this.cacheEntries[s * n + k] as number;
+    }
+    if (bytes > (this.peakBytes[k] as number)) this.peakBytes[k] = bytes;
+    if (entries > (this.peakEntries[k] as number)) this.peakEntries[k] = entries;
+  }
+
+  /** Re-reads one key in the stores that held it and those in `touched` (null: every store). */
+  private readKey(key: string, wallMs: number, touched: readonly number[] | null): void {
+    const k = this.indexOf(key);
+    if (touched === null) {
+      for (let s = 0; s < this.stores.length; s += 1) this.readOne(s, k, wallMs);
+    } else {
+      const n = this.keyIndex.size;
+      const h = this.holders[k] as number[];
+      // Backwards: readOne may swap the last holder into the slot just read.
+      for (let i = h.length - 1; i >= 0; i -= 1) this.readOne(h[i] as number, k, wallMs);
+      for (const s of touched) {
+        // A store still holding the key was read just above.
+        if (this.cacheBytes[s * n + k] === 0 && this.cacheEntries[s * n + k] === 0)
+          this.readOne(s, k, wallMs);
+      }
+    }
+    this.notePeak(k);
+  }
+
+  /**
+   * Re-reads every key of every store at `wallMs`: the keys whose cached size is not 0 (a key a
+   * store has since forgotten reads 0), and with `scan` also every key each store holds (after a
+   * change no decision re-read: a landed racy write, a fleet's sync or scale event).
+   */
+  private readAll(wallMs: number, scan: boolean): void {
+    const n = this.keyIndex.size;
+    for (let k = 0; k < n; k += 1) {
+      const h = this.holders[k] as number[];
+      for (let i = h.length - 1; i >= 0; i -= 1) this.readOne(h[i] as number, k, wallMs);
+    }
+    if (scan) {
+      for (let s = 0; s < this.stores.length; s += 1) {
+        for (const key of (this.stores[s] as Limiter).keys()) {
+          const k = this.indexOf(key);
+          const at = s * this.keyIndex.size + k;
+          // Not 0: a holder, read just above.
+          if (this.cacheBytes[at] === 0 && this.cacheEntries[at] === 0) this.readOne(s, k, wallMs);
+        }
+      }
+    }
+    for (let k = 0; k < this.keyIndex.size; k += 1) this.notePeak(k);
+  }
+
+  /**
+   * After a decision on `key` at virtual `tMs` (wall `wallMs`); `all` re-reads every key;
+   * `touched` lists the stores the decision may have changed (null: any).
+   */
+  after(
+    key: string,
+    tMs: number,
+    wallMs: number,
+    all: boolean,
+    touched: readonly number[] | null = null,
+  ): void {
+    if (all) this.readAll(wallMs, true);
+    else this.readKey(key, wallMs, touched);
+    if (this.cachedBytes > this.peakTotalBytes || this.cachedEntries > this.peakTotalEntries) {
+      // Every change since the last full reading was read by a decision: the holders suffice.
+      if (!all) this.readAll(wallMs, false);
+      if (this.cachedBytes > this.peakTotalBytes) {
+        this.peakTotalBytes = this.cachedBytes;
+        this.peakAtMs = tMs;
+      }
+      if (this.cachedEntries > this.peakTotalEntries) this.peakTotalEntries = this.cachedEntries;
+    }
+  }
+
+  /** The exact total at `wallMs` (and the keys held), counted into the peak. */
+  measure(tMs: number, wallMs: number): { bytes: number; entries: number; keys: number } {
+    let keys = 0;
+    for (const store of this.stores) keys += store.size;
+    this.readAll(wallMs, true);
+    if (this.cachedBytes > this.peakTotalBytes) {
+      this.peakTotalBytes = this.cachedBytes;
+      this.peakAtMs = tMs;
+    }
+    if (this.cachedEntries > this.peakTotalEntries) this.peakTotalEntries = this.cachedEntries;
+    return { bytes: this.cachedBytes, entries: this.cachedEntries, keys };
+  }
+}
