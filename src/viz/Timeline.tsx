@@ -572,7 +572,6 @@ export function Timeline({
       />
       <LanesLayer
         result={result}
-        markColor={markColor}
         drawings={drawings}
         x={x}
         toMs={d1}
