@@ -163,7 +163,7 @@ export function FixedWindowView({
           />
         </g>
       </g>
-      <TimeAxis scale={x} y={AXIS_Y} ticks={model.ticks} format={formatDuration} />
+      <TimeAxis scale={x} y={AXIS_Y} ticks={model.ticks} format={formatDuration} clearOfX={nowX} />
       <path className="rl-now" data-testid="now-line" d={`M${nowX},${TANK_TOP - 4}V${AXIS_Y}`} />
       <text className="rl-small rl-now-label" x={nowX} y={HEIGHT - 4} textAnchor="middle">
         now

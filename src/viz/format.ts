@@ -89,6 +89,15 @@ export function formatBytes(bytes: number): string {
   return `${threeSignificant(b / 1e6)} MB`;
 }
 
+/**
+ * Approximate width of a text in the views' small type (11 px Inter), px: enough to lay labels out
+ * side by side without measuring the DOM (the e2e test tests/e2e/overlaps.spec.ts checks the real
+ * boxes). Slightly generous, so an estimate errs towards room.
+ */
+export function textWidth(s: string, fontPx = 11): number {
+  return [...s].length * 6.1 * (fontPx / 11);
+}
+
 /** "1 request", "3 requests". */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${Math.round(bounded(n)) === 1 ? one : many}`;
