@@ -3,6 +3,7 @@
  * through here, so no NaN, Infinity or 17-digit float is ever drawn.
  */
 import { format } from 'd3-format';
+import { plural as pluralCount } from '../core';
 import type { AlgorithmKind } from '../core';
 
 /** `x` when it is a finite number, else `fallback`. */
@@ -98,9 +99,9 @@ export function textWidth(s: string, fontPx = 11): number {
   return [...s].length * 6.1 * (fontPx / 11);
 }
 
-/** "1 request", "3 requests". */
+/** "1 request", "3 requests": core's one pluralisation rule, with the views' number format. */
 export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${formatCount(n)} ${Math.round(bounded(n)) === 1 ? one : many}`;
+  return pluralCount(n, one, many, formatCount);
 }
 
 /** The algorithms as people call them (the UI's algorithm list takes its names from here). */

@@ -5,6 +5,7 @@ import { importEnvoy, importNginx } from '../../export';
 import { ALGORITHMS } from '../limiter/algorithms';
 import type { ImportFormat } from './exportText';
 import { describeConfig, detectFormat, offsetOf } from './exportText';
+import { plural } from '../../core';
 
 /** What a successful import hands the panel. */
 export type Imported =
@@ -181,7 +182,8 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
         {outcome !== null && !outcome.ok && (
           <div className="import-errors" role="alert" data-testid="import-errors">
             <p>
-              Nothing was loaded: {errors.length === 1 ? 'an error' : `${errors.length} errors`}.
+              Nothing was loaded:{' '}
+              {errors.length === 1 ? 'an error' : plural(errors.length, 'error')}.
             </p>
             <ul>
               {errors.map((e, i) => (

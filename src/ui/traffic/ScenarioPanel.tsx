@@ -6,6 +6,7 @@ import { usePlaygroundShallow } from '../../store/react';
 import { FleetField } from './FleetField';
 import { NumberField, SelectField } from '../common/fields';
 import { problemWith, setIn } from './scenarioEdit';
+import { plural } from '../../core';
 
 /**
  * Who sends, what they do when rejected, where the limiter state lives, which clock the limiters
@@ -105,8 +106,7 @@ export function ScenarioPanel() {
         <summary>
           Deployment{' '}
           <span className="muted">
-            {scenario.deployment.instances} instance{scenario.deployment.instances === 1 ? '' : 's'}
-            , {scenario.deployment.state}
+            {plural(scenario.deployment.instances, 'instance')}, {scenario.deployment.state}
           </span>
         </summary>
         {num(['deployment', 'instances'], 'instances')}
