@@ -73,19 +73,20 @@ export function ExportPanel() {
     return exportsOf(config, { ...options, ...added });
   }, [config, options, standardHeaders, policyName]);
   const onImport = useCallback(
-    (imported: Imported): number => {
+    (imported: Imported): number[] => {
       setLimiterConfig(lane, imported.config);
       // Several limit_req lines: one compare lane each, as many as compare mode holds.
-      let loaded = 1;
+      const loaded = [lane];
       if (imported.format === 'nginx') {
         for (const config of imported.more ?? []) {
           const st = api.getState();
           if (st.limiters.length >= MAX_LIMITERS) break;
           st.addLimiter(config.kind);
-          st.setLimiterConfig(api.getState().limiters.length - 1, config);
-          loaded += 1;
+          const added = api.getState().limiters.length - 1;
+          st.setLimiterConfig(added, config);
+          loaded.push(added);
         }
-        if (loaded > 1) {
+        if (loaded.length > 1) {
           api.getState().setMode('compare');
           api.getState().setActiveLane(lane);
         }

@@ -4,7 +4,7 @@ import type { EnvoyExtras, ImportError, NginxExtras } from '../../export';
 import { importEnvoy, importNginx } from '../../export';
 import { ALGORITHMS } from '../limiter/algorithms';
 import type { ImportFormat } from './exportText';
-import { describeConfig, detectFormat, offsetOf } from './exportText';
+import { describeConfig, detectFormat, importDone, offsetOf } from './exportText';
 import { plural } from '../../core';
 
 /** What a successful import hands the panel. */
@@ -22,16 +22,16 @@ export interface ImportFormProps {
   /** Shown in the confirmation, e.g. "limiter 2". */
   target: string;
   /**
-   * Loads a valid import into the limiter (and, for several limiters, adds lanes); returns how many
-   * limiters it loaded. Never called for invalid text.
+   * Loads a valid import into the limiter (and, for several limiters, adds lanes); returns the
+   * lanes it loaded into (0-based, the edited lane first). Never called for invalid text.
    */
-  onImport: (imported: Imported) => number;
+  onImport: (imported: Imported) => number[];
 }
 
 type FormatChoice = 'auto' | ImportFormat;
 
 type Outcome =
-  | { ok: true; format: ImportFormat; summary: string; warnings: ImportError[] }
+  | { ok: true; done: string; summary: string; warnings: ImportError[] }
   | { ok: false; errors: ImportError[] };
 
 const FORMAT_NAMES: Record<ImportFormat, string> = { nginx: 'nginx', envoy: 'Envoy' };
@@ -95,7 +95,8 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
       imported = { format: 'envoy', config: result.config, extras: result.extras };
       warnings = result.warnings;
     }
-    const loaded = onImport(imported);
+    const lanes = onImport(imported);
+    const loaded = lanes.length;
     const all = [imported.config, ...(imported.format === 'nginx' ? (imported.more ?? []) : [])];
     const summary = all
       .slice(0, loaded)
@@ -104,10 +105,10 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
     const dropped = all.length - loaded;
     setOutcome({
       ok: true,
-      format: detected,
+      done: importDone(detected, lanes, target),
       summary:
         dropped > 0
-          ? `${summary} (${dropped} more left out: compare mode holds ${loaded} here)`
+          ? `${summary} (${dropped} more left out: compare mode holds ${plural(loaded, 'limiter')} here)`
           : summary,
       warnings,
     });
@@ -207,8 +208,7 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
           {outcome?.ok === true && (
             <div className="import-done">
               <p>
-                Loaded {FORMAT_NAMES[outcome.format]} into {target}:{' '}
-                <strong>{outcome.summary}</strong>.
+                {outcome.done}: <strong>{outcome.summary}</strong>.
               </p>
               {outcome.warnings.length > 0 && (
                 <ul className="import-warnings" data-testid="import-warnings">
