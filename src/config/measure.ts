@@ -3,7 +3,7 @@
  * an interval, per-source counts, waits, backend arrivals) and formatting numbers for sentences.
  * Formatting is deterministic (no locale): the same run gives the same text everywhere.
  */
-import { quotaOf, rejectStatus } from '../core';
+import { plural as pluralCount, quotaOf, rejectStatus } from '../core';
 import type { AlgorithmConfig } from '../core';
 import { OUTCOME_ADMIT, OUTCOME_DELAY, OUTCOME_REJECT, rowRange, simulate } from '../sim';
 import type { LaneResult, Scenario, SimLimiter, SimResult } from '../sim';
@@ -78,9 +78,9 @@ export function list(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items.at(-1) as string}`;
 }
 
-/** "1 request", "2 requests"; `many` for irregular plurals ("entries"). */
+/** "1 request", "2 requests"; `many` for irregular plurals ("entries"). Core's one rule. */
 export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${n(count)} ${count === 1 ? one : many}`;
+  return pluralCount(count, one, many, n);
 }
 
 // ---------------------------------------------------------------------------------------------

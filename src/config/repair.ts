@@ -13,6 +13,7 @@
  * first items.
  */
 import * as v from 'valibot';
+import { plural } from '../core';
 import type { AlgorithmKind } from '../core';
 import { DEFAULTS } from './defaults';
 import { describeValue } from './format';
@@ -605,7 +606,9 @@ export function formatRepairIssue(issue: RepairIssue, place = formatPath(issue.p
 export function fixNote(issue: RepairIssue, place = formatPath): string {
   const n = issue.repeats ?? 0;
   const more =
-    n === 0 ? '' : `; the same for ${n} more item${n === 1 ? '' : 's'} of this list (removed)`;
+    n === 0
+      ? ''
+      : `; the same for ${plural(n, 'more item', 'more items', String)} of this list (removed)`;
   return fixOnly(issue, place) + more;
 }
 

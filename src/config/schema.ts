@@ -10,7 +10,7 @@
  * Units: every time and duration is a whole number of virtual milliseconds (`…Ms`).
  */
 import * as v from 'valibot';
-import { EXPIRE_RANGE, HAPROXY_DENY_STATUSES, MAX_COUNT, RANGES } from '../core';
+import { EXPIRE_RANGE, HAPROXY_DENY_STATUSES, MAX_COUNT, RANGES, plural } from '../core';
 import type { AlgorithmConfig, AlgorithmKind } from '../core';
 import {
   MAX_ATTEMPTS,
@@ -537,7 +537,7 @@ function checkFleet(
       for (let i = 0; i < n; i += 1) sum += f.weights[i] ?? 1;
       if (sum === 0) {
         addIssue(
-          `must give the ${n} replica${n === 1 ? '' : 's'} in use a total weight of at least 1 (each 0 – ${MAX_WEIGHT}); theirs sum to 0`,
+          `must give the ${plural(n, 'replica')} in use a total weight of at least 1 (each 0 – ${MAX_WEIGHT}), got a sum of 0`,
           ['fleet', 'weights'],
         );
         break;
@@ -648,7 +648,7 @@ function checkSources(
     }
     if (s.client !== undefined && s.client >= scenario.clients.count) {
       addIssue(
-        `must be a client index from 0 to ${scenario.clients.count - 1} (there are ${scenario.clients.count} clients)`,
+        `must be a client index from 0 to ${scenario.clients.count - 1} (there ${scenario.clients.count === 1 ? 'is' : 'are'} ${plural(scenario.clients.count, 'client')})`,
         ['sources', i, 'client'],
       );
     }

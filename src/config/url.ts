@@ -17,6 +17,7 @@
  */
 import { DEFAULTS, defaultConfig, defaultsOf } from './defaults';
 import type { VersionDefaults } from './defaults';
+import { plural } from '../core';
 import { parseDuration, parseWhole, quoteText } from './format';
 import { migrate } from './migrate';
 import { decodeFleet } from './url-fleet';
@@ -742,7 +743,7 @@ function capErrors(errors: ConfigError[]): ConfigError[] {
 
 /** The last line of a capped list of problems. */
 function moreNote(n: number, where: string): string {
-  return `${where}: and ${n} more problem${n === 1 ? '' : 's'} not listed`;
+  return `${where}: and ${plural(n, 'more problem', 'more problems', String)} not listed`;
 }
 
 /**

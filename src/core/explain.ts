@@ -1,4 +1,5 @@
 import type { Inspection } from './inspect';
+import { plural } from './plural';
 import type { Decision } from './types';
 
 /** Why a request got its outcome: the rule, with the numbers it was decided on filled in. */
@@ -44,7 +45,7 @@ export function explainDecision(before: Inspection, decision: Decision): Explana
       const n = before.entries.length;
       const oldest = before.entries[0];
       return {
-        rule: `${n} entries younger than ${ms(before.windowMs)} ${n < before.limit ? '<' : '≥'} limit ${before.limit} → ${out}`,
+        rule: `${plural(n, 'entry', 'entries', num)} younger than ${ms(before.windowMs)} ${n < before.limit ? '<' : '≥'} limit ${before.limit} → ${out}`,
         steps: [
           `entries in (${ms(t - before.windowMs)}, ${ms(t)}]: ${n}${before.stored > n ? ` (${before.stored} stored)` : ''}`,
           out === 'reject'
@@ -75,8 +76,8 @@ export function explainDecision(before: Inspection, decision: Decision): Explana
       return {
         rule: `${p} × ${num(w - e)}/${num(w)} + ${c} = ${num(before.estimate)} ${pass ? '<' : '≥'} ${limit} → ${out}`,
         steps: [
-          `previous window: ${p} requests, weighted by the ${num(w - e)} ms of it still inside the sliding window`,
-          `current window [${ms(before.windowStartMs)}, ${ms(before.windowStartMs + w)}): ${c} requests`,
+          `previous window: ${plural(p, 'request', 'requests', num)}, weighted by the ${num(w - e)} ms of it still inside the sliding window`,
+          `current window [${ms(before.windowStartMs)}, ${ms(before.windowStartMs + w)}): ${plural(c, 'request', 'requests', num)}`,
           out === 'reject'
             ? `the estimate drops below ${limit} in ${ms(decision.retryAfterMs)}`
             : `current count becomes ${c + 1}`,
@@ -86,7 +87,7 @@ export function explainDecision(before: Inspection, decision: Decision): Explana
     case 'token-bucket': {
       const x = before.tokens;
       const steps = [
-        `${before.refill === 'interval' ? `${before.tokensPerFill} tokens every ${ms(before.fillIntervalMs)}` : `${num((before.tokensPerFill * 1000) / before.fillIntervalMs)} tokens/s`}, at most ${before.maxTokens}`,
+        `${before.refill === 'interval' ? `${plural(before.tokensPerFill, 'token', 'tokens', num)} every ${ms(before.fillIntervalMs)}` : `${num((before.tokensPerFill * 1000) / before.fillIntervalMs)} tokens/s`}, at most ${before.maxTokens}`,
       ];
       if (out === 'admit') steps.push(`takes one: ${num(x - 1)} left`);
       else if (out === 'delay')

@@ -30,6 +30,7 @@ export {
 } from './validate';
 export type { ConfigIssue } from './validate';
 export { QUOTE_MAX, quoteText, safeText } from './quote';
+export { plural, pluralNoun } from './plural';
 export { quotaOf, nginxRateMilli } from './quota';
 export type { Quota } from './quota';
 export { toHttpResponse, rejectStatus, toSeconds, statusText } from './response';

@@ -6,7 +6,7 @@
  * A run can hold up to MAX_DECISIONS (4,000,000) decisions; a log holds at most MAX_LOG_DECISIONS.
  * A cut is never silent: the JSON says where it cut, and the UI says so before a CSV is written.
  */
-import { rejectStatus, toSeconds } from '../core';
+import { plural, rejectStatus, toSeconds } from '../core';
 import { encodeConfig } from '../config';
 import type { PlaygroundConfig } from '../config';
 import { OUTCOMES, OUTCOME_DELAY, OUTCOME_REJECT, rowRange } from '../sim';
@@ -107,7 +107,7 @@ export function describeCut(plan: DecisionLogPlan): string | null {
   const lanes = plan.rows.length > 1 ? ' in every lane' : '';
   const at = plan.atCut > 0 ? `, and ${n(plan.atCut)} of those at ${t}` : '';
   return (
-    `The run has ${n(plan.total)} decisions; a log holds at most ${n(plan.maxDecisions)}. ` +
+    `The run has ${plural(plan.total, 'decision', 'decisions', n)}; a log holds at most ${n(plan.maxDecisions)}. ` +
     `This one holds ${n(plan.included)}: every decision that arrived before ${t}${lanes}${at}. ` +
     `Shorten the run (or the traffic) to log all of them.`
   );

@@ -4,7 +4,7 @@
  * Only the token-bucket model is Envoy's; the other kinds get a typed "unsupported" answer.
  */
 import type { AlgorithmConfig, TokenBucketConfig } from '../core';
-import { MAX_COUNT, assertAlgorithmConfig, quoteText } from '../core';
+import { MAX_COUNT, assertAlgorithmConfig, plural, quoteText } from '../core';
 import { parse } from 'yaml';
 import type { ExportOutcome, ExportResult, ExportUnsupported } from './types';
 
@@ -143,7 +143,7 @@ ${
     );
     if (k > 1) {
       differences.push(
-        `fill_interval=${c.fillIntervalMs}ms is below Envoy's ${ENVOY_MIN_FILL_INTERVAL_MS} ms floor, so both it and tokens_per_fill are multiplied by ${k} (${tokensPerFill} tokens per ${envoyDuration(fillIntervalMs)}): the same continuous rate and the same decisions.${tokensPerFill > MAX_COUNT ? ` (The playground takes at most ${MAX_COUNT} tokens_per_fill, so this snippet does not import back.)` : ''}`,
+        `fill_interval=${c.fillIntervalMs}ms is below Envoy's ${ENVOY_MIN_FILL_INTERVAL_MS} ms floor, so both it and tokens_per_fill are multiplied by ${k} (${plural(tokensPerFill, 'token')} per ${envoyDuration(fillIntervalMs)}): the same continuous rate and the same decisions.${tokensPerFill > MAX_COUNT ? ` (The playground takes at most ${MAX_COUNT} tokens_per_fill, so this snippet does not import back.)` : ''}`,
       );
     } else if (c.fillIntervalMs < ENVOY_MIN_FILL_INTERVAL_MS) {
       differences.push(

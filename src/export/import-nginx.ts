@@ -6,7 +6,7 @@
  * braces are skipped) and checks their arguments as ngx_http_limit_req_module does. Never throws.
  */
 import type { LeakyBucketConfig } from '../core';
-import { MAX_COUNT, quoteText } from '../core';
+import { MAX_COUNT, plural, quoteText } from '../core';
 import { nginxSizeBytes } from './nginx';
 import { capImportErrors, sizeProblem } from './import-limits';
 import type { ImportError, ImportResult } from './types';
@@ -174,7 +174,7 @@ function parseZone(d: Directive): Zone | Fail {
     return new Fail(
       at(
         d.args[3] ?? d.name,
-        `expected limit_req_zone <key> zone=<name>:<size> rate=<n>r/s; got ${d.args.length} argument${d.args.length === 1 ? '' : 's'}`,
+        `expected limit_req_zone <key> zone=<name>:<size> rate=<n>r/s; got ${plural(d.args.length, 'argument')}`,
       ),
     );
   }
@@ -391,7 +391,7 @@ export function importNginx(text: string): ImportResult<NginxExtras> {
     warnings.push(
       at(
         second.directive.name,
-        `${lanes.length} limit_req lines become ${lanes.length} limiters to compare side by side; ` +
+        `${lanes.length} limit_req lines become ${plural(lanes.length, 'limiter')} to compare side by side; ` +
           'nginx applies all of them to each request of a location, and the strictest decides',
       ),
     );

@@ -2,6 +2,7 @@
  * config -> nginx `limit_req_zone` / `limit_req` / `limit_req_status` (ngx_http_limit_req_module).
  * Only the leaky-bucket model is nginx's; the other kinds get a typed "unsupported" answer.
  */
+import { plural } from '../core';
 import type { AlgorithmConfig, LeakyBucketConfig } from '../core';
 import {
   assertAlgorithmConfig,
@@ -178,7 +179,7 @@ export function toNginx(config: AlgorithmConfig, options: NginxOptions = {}): Ex
           ]
         : []),
       `nginx reads its clock once per event-loop pass (ngx_current_msec), so requests that arrive together share a millisecond; the playground takes each arrival time as given.`,
-      `A ${zoneSize} zone holds about ${capacity.toLocaleString('en-US')} keys (64 bytes each); when it is full nginx evicts the least recently used ones, which then start afresh. The playground's zone never fills.`,
+      `A ${zoneSize} zone holds about ${plural(capacity, 'key')} (64 bytes each); when it is full nginx evicts the least recently used ones, which then start afresh. The playground's zone never fills.`,
     ],
     notes,
   };

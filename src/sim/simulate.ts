@@ -11,7 +11,7 @@
  * 3. Every K rows the lane's state is cloned (a checkpoint), so seek.ts can rebuild any moment.
  * 4. metrics.ts summarises each lane and compares lanes.
  */
-import { DEFAULT_KEY, createLimiter } from '../core';
+import { DEFAULT_KEY, createLimiter, plural } from '../core';
 import type { AlgorithmConfig, Decision, Limiter } from '../core';
 import { assignClients, keysOf, retryWaitMs } from './clients';
 import { WallClock } from './clock';
@@ -769,11 +769,11 @@ export function simulate(
   runs.forEach((run, i) => {
     if (run.overBudget) {
       truncation.push(
-        `${names[i] as string}: this lane would pass its share of the ${MAX_RETAINED_BYTES / 1024 / 1024} MB memory budget for results and checkpoints (shared by ${configs.length} limiters): it was cut at ${run.completeUntilMs} ms.`,
+        `${names[i] as string}: this lane would pass its share of the ${MAX_RETAINED_BYTES / 1024 / 1024} MB memory budget for results and checkpoints (shared by ${plural(configs.length, 'limiter')}): it was cut at ${run.completeUntilMs} ms.`,
       );
     } else if (run.cut) {
       truncation.push(
-        `${names[i] as string}: more than ${maxRows} attempts (${MAX_DECISIONS} decisions per run, shared by ${configs.length} limiters): this lane was cut at ${run.completeUntilMs} ms.`,
+        `${names[i] as string}: more than ${plural(maxRows, 'attempt', 'attempts', String)} (${MAX_DECISIONS} decisions per run, shared by ${plural(configs.length, 'limiter')}): this lane was cut at ${run.completeUntilMs} ms.`,
       );
     }
   });

@@ -4,7 +4,7 @@
  * Input checks. Every issue names the field's path and the accepted range, so the UI and the URL
  * loader can show exactly what was wrong; `simulate` refuses input with any issue.
  */
-import { checkAlgorithmConfig, describeValue } from '../core';
+import { checkAlgorithmConfig, describeValue, plural } from '../core';
 import type { AlgorithmConfig } from '../core';
 import {
   MAX_ATTEMPTS,
@@ -242,7 +242,7 @@ function checkFleet(c: Checker, fleet: unknown, instances: unknown): void {
         if (sum === 0) {
           c.add(
             'deployment.fleet.weights',
-            `must give the ${n} replica${n === 1 ? '' : 's'} in use a total weight of at least 1 (each 0 – ${MAX_WEIGHT}), got a sum of 0`,
+            `must give the ${plural(n, 'replica')} in use a total weight of at least 1 (each 0 – ${MAX_WEIGHT}), got a sum of 0`,
           );
           break;
         }

@@ -9,6 +9,7 @@
 import { pathOfRequestLine, parseStatus } from './record';
 import type { LineParser } from './record';
 import { parseIso } from './time';
+import { plural } from '../core';
 
 export const ALB_FIELDS = [
   'type',
@@ -70,7 +71,7 @@ export const parseAlbLine: LineParser = (line) => {
   if (!ALB_LINE.test(line)) return 'does not start like an ALB entry (type, then an ISO time)';
   const f = splitAlb(line);
   if (f.length <= REQUEST_CREATION) {
-    return `has ${f.length} fields; an ALB entry has at least ${REQUEST_CREATION + 1}`;
+    return `has ${plural(f.length, 'field')}; an ALB entry has at least ${REQUEST_CREATION + 1}`;
   }
   const created = parseIso(f[REQUEST_CREATION] as string);
   if (!created) return `request_creation_time "${f[REQUEST_CREATION]}" is not an ISO time`;

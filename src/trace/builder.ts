@@ -10,6 +10,7 @@ import {
   TraceError,
 } from './types';
 import type { KeySpec, Malformed, ParseReport, Trace, TraceFormat } from './types';
+import { plural } from '../core';
 
 /** Distinct user agents on one client address from which the page hints at NAT. */
 export const NAT_USER_AGENTS = 10;
@@ -191,7 +192,7 @@ export class TraceBuilder {
       throw new TraceError(
         this.lines === 0
           ? 'Empty file: no lines to read.'
-          : `No request could be read as ${info.formatName}: all ${this.lines} lines are malformed (${first}).`,
+          : `No request could be read as ${info.formatName}: all ${plural(this.lines, 'line')} are malformed (${first}).`,
       );
     }
     let arrival = this.arrival.slice(0, n);
@@ -227,15 +228,15 @@ export class TraceBuilder {
     }
     if (this.outOfOrder > 0) {
       notes.push(
-        `${this.outOfOrder.toLocaleString('en-US')} requests were earlier than a line before them (by up to ${this.maxBackstepMs} ms) and were sorted into place.`,
+        `${plural(this.outOfOrder, 'request')} ${this.outOfOrder === 1 ? 'was' : 'were'} earlier than a line before them (by up to ${this.maxBackstepMs} ms) and were sorted into place.`,
       );
     }
     if (this.lines > 1 && this.allSameLine) {
-      notes.push(`All ${this.lines.toLocaleString('en-US')} lines are the same line repeated.`);
+      notes.push(`All ${plural(this.lines, 'line')} are the same line repeated.`);
     }
     for (const [fmt, c] of this.mixed) {
       notes.push(
-        `Mixed formats: ${c.toLocaleString('en-US')} line${c === 1 ? ' looks' : 's look'} like ${fmt}, not ${info.formatName}; ${c === 1 ? 'it was' : 'they were'} skipped.`,
+        `Mixed formats: ${plural(c, 'line')} ${c === 1 ? 'looks' : 'look'} like ${fmt}, not ${info.formatName}; ${c === 1 ? 'it was' : 'they were'} skipped.`,
       );
     }
     if (this.malformed > 0) {

@@ -8,6 +8,7 @@ import { parseCost, parseStatus, pathOfUrl } from './record';
 import type { RequestRecord } from './record';
 import { parseAnyTime } from './time';
 import { TraceError } from './types';
+import { plural } from '../core';
 
 /** Which column plays which part. `time` is required. */
 export interface Columns {
@@ -144,7 +145,7 @@ export function parseDelimited(
         return;
       }
       if (fields.length !== h.length) {
-        row(`has ${fields.length} fields; the header has ${h.length}`, rowStart);
+        row(`has ${plural(fields.length, 'field')}; the header has ${h.length}`, rowStart);
         return;
       }
       const get = (name: string): string | undefined => {

@@ -120,7 +120,8 @@ export function CompareTable({ result, onSelect, onSeek, selectedLane = null }: 
       >
         <table className="rl-compare-table" data-testid="compare-table">
           <caption>
-            {lanes.length} limiters, same traffic ({plural(result.arrivals.count, 'request')}
+            {plural(lanes.length, 'limiter')}, same traffic (
+            {plural(result.arrivals.count, 'request')}
             {retries ? ', plus retries' : ''})
           </caption>
           <thead>
@@ -233,7 +234,7 @@ export function CompareTable({ result, onSelect, onSeek, selectedLane = null }: 
           lanes.length < 2 ? (
             'Add another limiter to compare decisions.'
           ) : (
-            `All ${lanes.length} limiters decide every first attempt the same way.`
+            `All ${plural(lanes.length, 'limiter')} decide every first attempt the same way.`
           )
         ) : (
           <>

@@ -154,6 +154,8 @@ export function FixedWindowView({
           );
         })}
         <path className="rl-limit-line" d={`M${x0},${TANK_TOP}H${px(x1)}`} />
+        {/* The now line goes under the marks: a request decided at this instant stays visible. */}
+        <path className="rl-now" data-testid="now-line" d={`M${nowX},${TANK_TOP - 4}V${AXIS_Y}`} />
         <g transform={`translate(${model.sliding.shiftPx},0)`}>
           <StackedMarks
             marks={model.marks}
@@ -163,8 +165,7 @@ export function FixedWindowView({
           />
         </g>
       </g>
-      <TimeAxis scale={x} y={AXIS_Y} ticks={model.ticks} format={formatDuration} />
-      <path className="rl-now" data-testid="now-line" d={`M${nowX},${TANK_TOP - 4}V${AXIS_Y}`} />
+      <TimeAxis scale={x} y={AXIS_Y} ticks={model.ticks} format={formatDuration} clearOfX={nowX} />
       <text className="rl-small rl-now-label" x={nowX} y={HEIGHT - 4} textAnchor="middle">
         now
       </text>

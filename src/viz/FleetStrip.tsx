@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { OUTCOME_REJECT } from '../sim';
 import type { LaneResult, Outage } from '../sim';
 import { replicaColor, replicaLabel } from './replicaColors';
+import { plural } from './format';
 
 const WIDTH = 600;
 const ROW = 8;
@@ -74,7 +75,7 @@ export function FleetStrip({
           preserveAspectRatio="none"
           style={{ height: rows * rowPx }}
           role="img"
-          aria-label={`Requests per replica over the run: ${rows} rows (R1 at the top), passed as ticks, rejected as dark bars`}
+          aria-label={`Requests per replica over the run: ${plural(rows, 'row')} (R1 at the top), passed as ticks, rejected as dark bars`}
           data-testid="fleet-strip"
         >
           {outages.map((o, i) => (

@@ -173,6 +173,8 @@ export function GcraView({
         </text>
       </g>
 
+      {/* The now line goes under the marks: a request decided at this instant stays visible. */}
+      <path className="rl-now" data-testid="now-line" d={`M${nowX},${BAND_TOP}V${AXIS_Y}`} />
       <g className="rl-arrivals" transform={`translate(${model.sliding.shiftPx},0)`}>
         <StackedMarks
           marks={model.marks}
@@ -183,7 +185,6 @@ export function GcraView({
       </g>
 
       <TimeAxis scale={x} y={AXIS_Y} ticks={model.ticks} format={formatOffset} />
-      <path className="rl-now" data-testid="now-line" d={`M${nowX},${BAND_TOP}V${AXIS_Y}`} />
 
       <g data-testid="allow-at">
         <path className="rl-allow" d={`M${allowX},${AXIS_Y + 20}l-5,8h10z`} />

@@ -256,7 +256,9 @@ export function LeakyBucketView({
 
       {!reducedMotion &&
         recentRejects.map((r) => {
-          // Bounce up and away from the reject zone, fading as it goes.
+          // Bounce up and away from the reject zone, fading as it goes. No status on the mark: the
+          // zone already says "✕ 503" and the footer names the response (a second "503" riding on
+          // the mark read as the status twice).
           const p = clamp((nowMs - r.arrivalMs) / Math.max(1, travelMs), 0, 1);
           return (
             <RequestMark
@@ -267,7 +269,6 @@ export function LeakyBucketView({
               phase="bounce"
               opacity={1 - 0.6 * p}
               onSelect={onSelectRequest}
-              {...(r === latestReject ? { label: String(r.status) } : {})}
             />
           );
         })}

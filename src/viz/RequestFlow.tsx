@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { RequestMark } from './RequestMark';
 import { OutcomeMark } from './OutcomeMark';
 import { VizSvg } from './VizSvg';
-import { clamp, formatDuration, plural, px } from './format';
+import { clamp, formatCount, formatDuration, plural, px, textWidth } from './format';
 import { byArrival, flowPhase, laneOf, responseLabel } from './requests';
 import type { FlowPhase } from './requests';
 import type { CommonViewProps, VizRequest } from './types';
@@ -19,6 +19,8 @@ export interface RequestFlowProps extends CommonViewProps {
 }
 
 const HEIGHT = 168;
+/** Line height of the counts under the strip, px. */
+const SUMMARY_LINE = 18;
 const TOP = 30;
 const LANES = 4;
 const LANE_GAP = 13;
@@ -33,6 +35,29 @@ const LIMITER_BOTTOM = HOLD_TOP + HOLD_ROWS * CELL + 4;
 interface Placed {
   request: VizRequest;
   phase: FlowPhase;
+}
+
+interface SummaryItem {
+  key: string;
+  outcome: 'admit' | 'delay' | 'reject';
+  text: string;
+}
+
+/** The counts' places: a mark, its words, a gap; a new line when the next one would not fit. */
+function layoutSummary(items: readonly SummaryItem[], width: number) {
+  let x = 0;
+  let line = 0;
+  const placed = items.map((item) => {
+    const w = 14 + textWidth(item.text);
+    if (x > 0 && x + w > width) {
+      x = 0;
+      line += 1;
+    }
+    const at = { ...item, x, line };
+    x += w + 14;
+    return at;
+  });
+  return { items: placed, lines: line + 1 };
 }
 
 /** Marks in a grid from (x0, y0), in the order given; returns the ones that fit and the overflow. */
@@ -177,13 +202,10 @@ export function RequestFlow({
         </text>
       ));
   } else {
-    // Only the newest bouncing request carries its status: simultaneous labels would overlap.
-    const labelled = others.find((p) => p.phase.phase === 'bounce')?.request.id;
     moving = others.map(({ request: r, phase }) => {
       let x = 0;
       let y = laneY(r.id);
       let opacity = 1;
-      let label: string | undefined;
       switch (phase.phase) {
         case 'incoming':
           x = client.x1 + (limiter.x0 + 6 - client.x1) * phase.progress;
@@ -202,7 +224,6 @@ export function RequestFlow({
           x = limiter.x0 + 6 - (limiter.x0 + 6 - client.x1 - 6) * phase.progress;
           // A small hop on the way back: reads as "bounced", not "sent".
           y -= Math.sin(Math.PI * phase.progress) * 10;
-          if (r.id === labelled) label = String(r.status);
           break;
         case 'at-client':
           x = client.x1 - 6 - (boxW - 12) * phase.progress;
@@ -222,7 +243,6 @@ export function RequestFlow({
           opacity={opacity}
           onSelect={onSelectRequest}
           pending={phase.phase === 'incoming'}
-          {...(label === undefined ? {} : { label, labelSide: 'above' as const })}
         />
       );
     });
@@ -237,13 +257,44 @@ export function RequestFlow({
     </g>
   );
 
+  // The newest bouncing request's status, over the client ← limiter gap where no mark travels
+  // (a label riding on a moving mark ran over the marks in the lanes next to it).
+  const bouncing = reducedMotion
+    ? undefined
+    : others.find((p) => p.phase.phase === 'bounce')?.request;
+  const bounceText = bouncing === undefined ? '' : `← ${bouncing.status}`;
+  const gapX0 = client.x1 + 4;
+  const gapX1 = limiter.x0 - 4;
+  const showBounce = bounceText !== '' && textWidth(bounceText) <= gapX1 - gapX0;
+
+  // The counts, left to right, wrapping onto a second line when the strip is narrow: each entry is
+  // as wide as its words (three-digit counts ran "130 rejected" into "○ 10 on the way").
+  const summary = layoutSummary(
+    [
+      { key: 'passed', outcome: 'admit', text: `${formatCount(model.passed)} passed` },
+      { key: 'waiting', outcome: 'delay', text: `${formatCount(model.waiting.length)} waiting` },
+      { key: 'rejected', outcome: 'reject', text: `${formatCount(model.rejected)} rejected` },
+      ...(model.incoming > 0
+        ? [
+            {
+              key: 'incoming',
+              outcome: 'admit' as const,
+              text: `${formatCount(model.incoming)} on the way`,
+            },
+          ]
+        : []),
+    ],
+    w - 16,
+  );
   const summaryY = LIMITER_BOTTOM + 18;
+  const detailY = summaryY + summary.lines * SUMMARY_LINE;
+  const height = HEIGHT + (summary.lines - 1) * SUMMARY_LINE;
   const nextOut = model.waiting[0];
   return (
     <VizSvg
       className="rl-flow"
       width={w}
-      height={HEIGHT}
+      height={height}
       label={label}
       interactive={interactive}
       testId="request-flow"
@@ -268,39 +319,36 @@ export function RequestFlow({
         <path className="rl-arrow-head" d={`M${px(backend.x0 - 4)},${BOX_BOTTOM + 8}l-5,-3v6z`} />
       </g>
       {overflowText}
+      {showBounce && (
+        <text
+          className="rl-request-label"
+          x={px((gapX0 + gapX1) / 2)}
+          y={TOP - 8}
+          textAnchor="middle"
+          data-testid="flow-bounce-status"
+        >
+          {bounceText}
+        </text>
+      )}
       <g className="rl-flow-marks">
         {moving}
         {queueMarks}
       </g>
       <g className="rl-flow-summary" transform={`translate(8,${summaryY})`}>
-        <OutcomeMark outcome="admit" x={5} y={0} size={8} />
-        <text className="rl-small" x={14} y={0} dy="0.35em" data-testid="flow-passed">
-          {model.passed} passed
-        </text>
-        <OutcomeMark outcome="delay" x={84} y={0} size={8} />
-        <text className="rl-small" x={93} y={0} dy="0.35em" data-testid="flow-waiting">
-          {model.waiting.length} waiting
-        </text>
-        <OutcomeMark outcome="reject" x={168} y={0} size={8} />
-        <text className="rl-small" x={177} y={0} dy="0.35em" data-testid="flow-rejected">
-          {model.rejected} rejected
-        </text>
-        {model.incoming > 0 && (
-          <>
-            <circle className="rl-mark rl-mark--pending" cx={245} cy={0} r={3.5} />
-            <text className="rl-small" x={253} y={0} dy="0.35em" data-testid="flow-incoming">
-              {model.incoming} on the way
+        {summary.items.map((item) => (
+          <g key={item.key} transform={`translate(${px(item.x)},${item.line * SUMMARY_LINE})`}>
+            {item.key === 'incoming' ? (
+              <circle className="rl-mark rl-mark--pending" cx={5} cy={0} r={3.5} />
+            ) : (
+              <OutcomeMark outcome={item.outcome} x={5} y={0} size={8} />
+            )}
+            <text className="rl-small" x={14} y={0} dy="0.35em" data-testid={`flow-${item.key}`}>
+              {item.text}
             </text>
-          </>
-        )}
+          </g>
+        ))}
       </g>
-      <text
-        className="rl-small rl-muted"
-        x={8}
-        y={summaryY + 18}
-        dy="0.35em"
-        data-testid="flow-detail"
-      >
+      <text className="rl-small rl-muted" x={8} y={detailY} dy="0.35em" data-testid="flow-detail">
         {model.latestRejected !== undefined
           ? `last rejection: ${responseLabel(model.latestRejected)}`
           : ''}

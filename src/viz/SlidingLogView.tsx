@@ -10,6 +10,7 @@ import {
   formatCount,
   formatDuration,
   formatOffset,
+  plural,
   px,
 } from './format';
 import { requestsOfKey, stackColumns } from './requests';
@@ -29,7 +30,7 @@ export function describeSlidingLog(i: AlgorithmViewProps<'sliding-log'>['inspect
   const oldest = i.entries[0];
   return (
     `Sliding log: ${formatCount(i.entries.length)} of ${formatCount(i.limit)} in the last ` +
-    `${formatDuration(i.windowMs)}; ${formatCount(i.stored)} ${i.stored === 1 ? 'entry' : 'entries'} stored` +
+    `${formatDuration(i.windowMs)}; ${plural(i.stored, 'entry', 'entries')} stored` +
     `${i.logRejected ? ' (rejected requests are logged too)' : ''}` +
     (oldest === undefined
       ? '.'
@@ -166,7 +167,7 @@ export function SlidingLogView({
 
       <g className="rl-memory" data-testid="log-size">
         <text className="rl-small" x={x0} y={MEMORY_Y - 10}>
-          memory: {formatCount(i.stored)} {i.stored === 1 ? 'entry' : 'entries'}
+          memory: {plural(i.stored, 'entry', 'entries')}
           {stateSize !== undefined ? ` · ${formatBytes(stateSize.bytes)}` : ''}
         </text>
         {i.logRejected && (

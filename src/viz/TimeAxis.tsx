@@ -11,10 +11,30 @@ export interface TimeAxisProps {
   ticks: readonly number[];
   /** Tick label for a time. */
   format: (ms: number) => string;
+  /**
+   * A place (px) that carries a label of its own under the axis, such as "now": tick labels within
+   * `clearPx` of it are left out so the two never run into each other.
+   */
+  clearOfX?: number;
+  /** Half-width kept clear around `clearOfX`, px. Default 26. */
+  clearPx?: number;
+  /**
+   * The label of a tick at the axis's left end starts there instead of being centred on it, so it
+   * stays clear of a y axis's bottom label (charts). Default false.
+   */
+  startAtOrigin?: boolean;
 }
 
 /** A horizontal time axis drawn by React from a d3 scale: baseline, ticks and labels. */
-export function TimeAxis({ scale, y, ticks, format }: TimeAxisProps) {
+export function TimeAxis({
+  scale,
+  y,
+  ticks,
+  format,
+  clearOfX,
+  clearPx = 26,
+  startAtOrigin = false,
+}: TimeAxisProps) {
   const [d0, d1] = scale.domain() as [number, number];
   const [r0, r1] = scale.range() as [number, number];
   const shown = ticks.filter((t) => t >= d0 && t <= d1);
@@ -26,9 +46,15 @@ export function TimeAxis({ scale, y, ticks, format }: TimeAxisProps) {
         return (
           <g key={t} transform={`translate(${x},${px(y)})`}>
             <path className="rl-axis-tick" d="M0,0V4" />
-            <text className="rl-axis-label" y={14} textAnchor="middle">
-              {format(t)}
-            </text>
+            {(clearOfX === undefined || Math.abs(x - clearOfX) >= clearPx) && (
+              <text
+                className="rl-axis-label"
+                y={14}
+                textAnchor={startAtOrigin && Math.abs(x - r0) < 0.5 ? 'start' : 'middle'}
+              >
+                {format(t)}
+              </text>
+            )}
           </g>
         );
       })}

@@ -33,8 +33,8 @@ export function describeTokenBucket(
   const tokens = finite(i.tokens);
   const parts = [
     tokens < 0
-      ? `0 of ${formatCount(i.maxTokens)} tokens, ${formatTokens(i.debt)} reserved`
-      : `${formatTokens(tokens)} of ${formatCount(i.maxTokens)} tokens`,
+      ? `0 of ${plural(i.maxTokens, 'token')}, ${formatTokens(i.debt)} reserved`
+      : `${formatTokens(tokens)} of ${plural(i.maxTokens, 'token')}`,
     i.nextTokenAtMs === null
       ? 'bucket full'
       : `next ${i.refill === 'interval' ? 'fill' : 'token'} in ${formatDuration(i.nextTokenAtMs - nowMs)}`,
@@ -236,7 +236,7 @@ export function TokenBucketView({
       <g className="rl-panel" transform={`translate(${px(panelX)},0)`}>
         <text className="rl-big" x={0} y={TOP + 8} data-testid="token-count">
           {formatTokens(level)}
-          <tspan className="rl-muted rl-unit"> / {formatCount(i.maxTokens)} tokens</tspan>
+          <tspan className="rl-muted rl-unit"> / {plural(i.maxTokens, 'token')}</tspan>
         </text>
         <text className="rl-small rl-muted" x={0} y={TOP + 30}>
           {rateText}

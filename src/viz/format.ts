@@ -3,6 +3,7 @@
  * through here, so no NaN, Infinity or 17-digit float is ever drawn.
  */
 import { format } from 'd3-format';
+import { plural as pluralCount } from '../core';
 import type { AlgorithmKind } from '../core';
 
 /** `x` when it is a finite number, else `fallback`. */
@@ -89,9 +90,18 @@ export function formatBytes(bytes: number): string {
   return `${threeSignificant(b / 1e6)} MB`;
 }
 
-/** "1 request", "3 requests". */
+/**
+ * Approximate width of a text in the views' small type (11 px Inter), px: enough to lay labels out
+ * side by side without measuring the DOM (the e2e test tests/e2e/overlaps.spec.ts checks the real
+ * boxes). Slightly generous, so an estimate errs towards room.
+ */
+export function textWidth(s: string, fontPx = 11): number {
+  return [...s].length * 6.1 * (fontPx / 11);
+}
+
+/** "1 request", "3 requests": core's one pluralisation rule, with the views' number format. */
 export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${formatCount(n)} ${Math.round(bounded(n)) === 1 ? one : many}`;
+  return pluralCount(n, one, many, formatCount);
 }
 
 /** The algorithms as people call them (the UI's algorithm list takes its names from here). */

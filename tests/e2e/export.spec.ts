@@ -49,7 +49,7 @@ test('Export & import: the leaky bucket as nginx lines, an Envoy token_bucket lo
   await page.getByLabel(/Paste nginx/).fill(ENVOY);
   await page.getByRole('button', { name: /^Import into/ }).click();
   await expect(page.getByTestId('import-done')).toContainText(
-    'Loaded Envoy into the limiter: Token bucket: max_tokens 20, tokens_per_fill 4, fill_interval 2s.',
+    'Loaded an Envoy token_bucket into the limiter: Token bucket: max_tokens 20, tokens_per_fill 4, fill_interval 2s.',
   );
   await expect(limiter.getByLabel('System')).toHaveValue('envoy');
   await expect(limiter.getByLabel('max_tokens')).toHaveValue('20');

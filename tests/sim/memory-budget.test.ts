@@ -39,7 +39,7 @@ describe('the memory budget', () => {
     expect(result.truncated).toBe(true);
     expect(result.truncation).toHaveLength(1);
     expect(result.truncation[0]).toMatch(
-      /^token-bucket: this lane would pass its share of the 150 MB memory budget for results and checkpoints \(shared by 1 limiters\): it was cut at \d+ ms\.$/,
+      /^token-bucket: this lane would pass its share of the 150 MB memory budget for results and checkpoints \(shared by 1 limiter\): it was cut at \d+ ms\.$/,
     );
     const cutAt = result.completeUntilMs;
     expect(cutAt).toBeGreaterThan(0);

@@ -212,7 +212,7 @@ describe('Import', () => {
       limitReqStatus: 429,
     });
     expect(screen.getByTestId('import-done')).toHaveTextContent(
-      'Loaded nginx into the limiter: Leaky bucket: rate=10r/s burst=20 delay=8, limit_req_status 429.',
+      'Loaded an nginx limit_req line into the limiter: Leaky bucket: rate=10r/s burst=20 delay=8, limit_req_status 429.',
     );
     // The panel now exports the leaky bucket to nginx, with the zone name and key it was given.
     expect(tab(/^nginx/)).toHaveAttribute('aria-selected', 'true');
@@ -236,7 +236,9 @@ describe('Import', () => {
       burst: 0,
       delay: 0,
     });
-    expect(screen.getByTestId('import-done')).toHaveTextContent('Loaded nginx into limiter 2');
+    expect(screen.getByTestId('import-done')).toHaveTextContent(
+      'Loaded an nginx limit_req line into limiter 2',
+    );
   });
 
   it('a zone name the exporter will not write back still imports; the export keeps its own name', () => {
@@ -405,11 +407,18 @@ describe('Import of several limit_req lines', () => {
       { kind: 'leaky-bucket', rate: 1, rateUnit: 'r/s', burst: 1, delay: 0 },
       { kind: 'leaky-bucket', rate: 2, rateUnit: 'r/s', burst: 2, delay: 0 },
     ]);
+    // The confirmation says what happened: two lines, two lanes, which ones.
+    expect(screen.getByTestId('import-done').querySelector('p')).toHaveTextContent(
+      /^Loaded 2 nginx limit_req lines into 2 compare lanes \(lanes 1 and 2\): Leaky bucket: rate=1r\/s burst=1 delay=0; Leaky bucket: rate=2r\/s burst=2 delay=0\.$/,
+    );
+    expect(screen.getByTestId('import-done')).not.toHaveTextContent(/into the limiter/);
     // Seven more lines into a page of two lanes that holds six: the first replaces the edited
     // lane, four become new lanes, and the page says two were left out.
     paste(zones.join('\n'));
     fireEvent.click(importButton());
     expect(store.getState().limiters).toHaveLength(6);
-    expect(screen.getByTestId('import-done')).toHaveTextContent(/2 more left out/);
+    expect(screen.getByTestId('import-done').querySelector('p')).toHaveTextContent(
+      /^Loaded 5 nginx limit_req lines into 5 compare lanes \(lanes 1, 3, 4, 5 and 6\): .* \(2 more left out: compare mode holds 5 limiters here\)\.$/,
+    );
   });
 });

@@ -120,3 +120,35 @@ describe('LimiterView', () => {
     }
   });
 });
+
+describe('marks at the playhead', () => {
+  // A burst decided exactly at the instant drawn: its marks sit on the now line (and on the sliding
+  // log's window edge). SVG paints in document order, so every such line must come before every mark.
+  const LINES = '.rl-now, .rl-bracket-line, .rl-bracket-band, .rl-tat';
+  it.each(configs)('%o draws its now line under the marks decided at now', (config, testId) => {
+    const f = frame(config, [...every(200, 100, 5), ...burst(1000, 6)], 1000);
+    render(
+      <LimiterView
+        config={f.config}
+        inspection={f.inspection}
+        nowMs={f.nowMs}
+        requests={f.requests}
+        reducedMotion={false}
+        showFlow={false}
+      />,
+    );
+    const view = screen.getByTestId(testId);
+    const lines = [...view.querySelectorAll(LINES)];
+    const marks = [...view.querySelectorAll('.rl-request, .rl-dense-marks')];
+    for (const line of lines) {
+      for (const mark of marks) {
+        expect(line.compareDocumentPosition(mark) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+      }
+    }
+    // The views that draw arrivals on a time axis do have both, so the check above is not empty.
+    if (['fixed-window-view', 'sliding-log-view', 'gcra-view'].includes(testId)) {
+      expect(lines.length).toBeGreaterThan(0);
+      expect(marks.length).toBeGreaterThan(0);
+    }
+  });
+});

@@ -1,6 +1,6 @@
 /** Experiment 13. Twelve replicas at 600 r/s each (istio #54759) (the library: ./index.ts). */
 import type { LaneFleet, LaneResult, Scenario, SimResult } from '../../sim';
-import { n, passedIn, ratePerSec, rejectTimes, secs, share, status } from '../measure';
+import { n, passedIn, plural, ratePerSec, rejectTimes, secs, share, status } from '../measure';
 import type { ExperimentVariant, Experiment, Axis } from './define';
 import { scenario, inputs, variantsOf, runAxes, countsAnswer } from './define';
 
@@ -127,7 +127,7 @@ export const fleetSkew: Experiment = {
       return `${axis.label}: the busiest replica (replica ${top.slot + 1}) takes ${share(top.share)}, so the limit bites at ${n(bites)}/s (${share(promised > 0 ? bites / promised : 0)} of ${n(promised)}/s); ${n(lane.metrics.total.rejected)} of ${n(lane.metrics.total.offered)} rejected`;
     });
     return {
-      headline: `${n(replicas)} replicas × ${n(perReplica)}/s promise ${n(promised)}/s; at ${n(offered)}/s offered — ${parts.join('; ')}.`,
+      headline: `${plural(replicas, 'replica')} × ${n(perReplica)}/s promise ${n(promised)}/s; at ${n(offered)}/s offered — ${parts.join('; ')}.`,
       facts: runs.flatMap(({ axis, lane, top }) => {
         const first = rejectTimes(lane)[0];
         return [

@@ -1,6 +1,6 @@
 /** Experiment 10. N instances: local, shared, racy (the library: ./index.ts). */
 import type { LaneResult, Scenario } from '../../sim';
-import { dec, n, ratePerSec, times } from '../measure';
+import { dec, n, plural, ratePerSec, times } from '../measure';
 import type { ExperimentVariant, Experiment, Axis } from './define';
 import { scenario, inputs, variantsOf, runAxes } from './define';
 
@@ -57,7 +57,7 @@ export const instances: Experiment = {
         `${axis.label}: ${dec(rate, 1)}/s (${times(limit > 0 ? rate / limit : 0)})`,
     );
     return {
-      headline: `${n(result.instances)} instances, a limit of ${dec(limit)}/s, passed: ${parts.join('; ')}.`,
+      headline: `${plural(result.instances, 'instance')}, a limit of ${dec(limit)}/s, passed: ${parts.join('; ')}.`,
       facts: runs.flatMap(({ axis, lane, rate }) => [
         { label: `${axis.label}: passed per second`, value: dec(rate, 1) },
         { label: `${axis.label}: most passed in any 1 s`, value: n(lane.metrics.peakPassed.count) },

@@ -1,6 +1,6 @@
 /** Experiment 9. Limiting by IP behind a NAT (the library: ./index.ts). */
 import type { LaneResult } from '../../sim';
-import { dec, n, pct, ratePerSec, shareRange, status } from '../measure';
+import { dec, n, pct, plural, ratePerSec, shareRange, status } from '../measure';
 import type { ExperimentVariant, Experiment, Axis } from './define';
 import { scenario, inputs, variantsOf, runAxes } from './define';
 
@@ -79,7 +79,7 @@ export const natKey: Experiment = {
       );
     });
     return {
-      headline: `${n(users)} people sending ${dec(perUser, 1)} requests/s each against ${dec(limit)}/s per key — ${parts.join('; ')}.`,
+      headline: `${plural(users, 'person', 'people')} sending ${dec(perUser, 1)} requests/s each against ${dec(limit)}/s per key — ${parts.join('; ')}.`,
       facts: runs.flatMap(({ axis, run, lane, shares }) => [
         { label: `${axis.label}: keys`, value: n(run.keyNames.length) },
         {

@@ -3,6 +3,7 @@ import type { AlgorithmConfig } from '../../core';
 import { list, n, plural, secs, status } from '../measure';
 import type { Experiment } from './define';
 import { scenario, inputs } from './define';
+import { pluralNoun } from '../../core';
 
 export const nginx = (burst: number, delay: number | 'nodelay'): AlgorithmConfig => ({
   kind: 'leaky-bucket',
@@ -64,7 +65,7 @@ export const nginxBurst: Experiment = {
       headline:
         `Of ${n(result.arrivals.count)} at once: ${list(parts)}.` +
         (sameReject
-          ? ` In every lane ${plural(rejected[0] ?? 0, 'request')} ${(rejected[0] ?? 0) === 1 ? 'gets' : 'get'} ${[...statuses][0] ?? ''}.`
+          ? ` In every lane ${plural(rejected[0] ?? 0, 'request')} ${pluralNoun(rejected[0] ?? 0, 'gets', 'get')} ${[...statuses][0] ?? ''}.`
           : ` Rejected: ${list(per.map(({ lane, name }) => `${n(lane.metrics.total.rejected)} (${name})`))}.`),
       facts: per.flatMap(({ lane, name }) => [
         { label: `${name}: admitted at once`, value: n(lane.metrics.total.admitted) },

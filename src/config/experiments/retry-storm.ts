@@ -81,7 +81,7 @@ export const retryStorm: Experiment = {
     });
     const parts = runs.map(
       (r) =>
-        `${r.axis.label}: ${n(r.attempts)} attempts (${n(r.rejected)} × ${status(r.lane)})` +
+        `${r.axis.label}: ${plural(r.attempts, 'attempt')} (${n(r.rejected)} × ${status(r.lane)})` +
         (r.gaveUp > 0 ? `, ${n(r.gaveUp)} give up` : ', none gives up') +
         (r.doneMs >= 0 ? `, last through at ${secs(r.doneMs)}` : ''),
     );

@@ -1,6 +1,17 @@
 /** Experiment 2. Steady load slightly above the rate (the library: ./index.ts). */
 import { rowRange } from '../../sim';
-import { dec, n, outcomeFacts, pct, ratePerSec, rejectTimes, secs, status, who } from '../measure';
+import {
+  dec,
+  n,
+  outcomeFacts,
+  pct,
+  plural,
+  ratePerSec,
+  rejectTimes,
+  secs,
+  status,
+  who,
+} from '../measure';
 import type { Experiment } from './define';
 import { scenario, inputs } from './define';
 
@@ -45,7 +56,7 @@ export const steadyOverload: Experiment = {
     });
     const offeredRate = (result.arrivals.count * 1000) / result.untilMs;
     const parts = per.map(({ lane, t, firstMs, after, rejectedAfter }) => {
-      const share = `${who(result, lane)}${pct(t.rejected, t.offered)} of ${n(t.offered)} requests get ${status(lane)}`;
+      const share = `${who(result, lane)}${pct(t.rejected, t.offered)} of ${plural(t.offered, 'request')} get ${status(lane)}`;
       if (firstMs === undefined) return `${share}`;
       return (
         `${share} — none until ${secs(firstMs)}, then ${pct(rejectedAfter, after)}` +

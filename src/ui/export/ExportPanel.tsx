@@ -75,7 +75,7 @@ export function ExportPanel() {
     return exportsOf(config, { ...options, ...added });
   }, [config, options, standardHeaders, policyName]);
   const onImport = useCallback(
-    (imported: Imported): number => {
+    (imported: Imported): number[] => {
       if (imported.format === 'ingress-nginx') {
         // Both controllers' lanes replace the comparison; the traffic stays.
         const st = api.getState();
@@ -90,22 +90,23 @@ export function ExportPanel() {
           untilMs: st.untilMs,
           mode: 'compare',
         });
-        return lanes.length;
+        return lanes.map((_, i) => i);
       }
       // An HAProxy snippet makes the limiter an HAProxy one (its system, then its config).
       if (imported.format === 'haproxy') api.getState().setLimiterSystem(lane, 'haproxy');
       setLimiterConfig(lane, imported.config);
       // Several limit_req lines: one compare lane each, as many as compare mode holds.
-      let loaded = 1;
+      const loaded = [lane];
       if (imported.format === 'nginx') {
         for (const config of imported.more ?? []) {
           const st = api.getState();
           if (st.limiters.length >= MAX_LIMITERS) break;
           st.addLimiter(config.kind);
-          st.setLimiterConfig(api.getState().limiters.length - 1, config);
-          loaded += 1;
+          const added = api.getState().limiters.length - 1;
+          st.setLimiterConfig(added, config);
+          loaded.push(added);
         }
-        if (loaded > 1) {
+        if (loaded.length > 1) {
           api.getState().setMode('compare');
           api.getState().setActiveLane(lane);
         }

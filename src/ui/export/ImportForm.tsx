@@ -17,7 +17,8 @@ import {
 } from '../../export';
 import { ALGORITHMS } from '../limiter/algorithms';
 import type { ImportFormat } from './exportText';
-import { describeConfig, detectFormat, offsetOf } from './exportText';
+import { describeConfig, detectFormat, importDone, offsetOf } from './exportText';
+import { plural } from '../../core';
 
 /** What a successful import hands the panel. */
 export type Imported =
@@ -37,10 +38,10 @@ export interface ImportFormProps {
   /** Shown in the confirmation, e.g. "limiter 2". */
   target: string;
   /**
-   * Loads a valid import into the limiter (and, for several limiters, adds lanes); returns how many
-   * limiters it loaded. Never called for invalid text.
+   * Loads a valid import into the limiter (and, for several limiters, adds lanes); returns the
+   * lanes it loaded into (0-based, the edited lane first). Never called for invalid text.
    */
-  onImport: (imported: Imported) => number;
+  onImport: (imported: Imported) => number[];
 }
 
 type FormatChoice = 'auto' | ImportFormat;
@@ -48,7 +49,8 @@ type FormatChoice = 'auto' | ImportFormat;
 type Outcome =
   | {
       ok: true;
-      format: ImportFormat;
+      /** The confirmation's first words: what was loaded where. */
+      done: string;
       summary: string;
       warnings: ImportError[];
       /** An Ingress import: what each controller renders, and what is not modelled. */
@@ -114,10 +116,11 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
       }
       const first = result.lanes[0];
       if (first === undefined) return;
-      const loaded = onImport({ format: 'ingress-nginx', config: first.config, ingress: result });
+      const lanes = onImport({ format: 'ingress-nginx', config: first.config, ingress: result });
+      const loaded = lanes.length;
       setOutcome({
         ok: true,
-        format: detected,
+        done: importDone(detected, lanes, target),
         summary: `${result.ingress} as ${result.lanes
           .slice(0, loaded)
           .map((l) => `${l.name} (${describeLane(l)})`)
@@ -153,7 +156,8 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
       imported = { format: 'envoy', config: result.config, extras: result.extras };
       warnings = result.warnings;
     }
-    const loaded = onImport(imported);
+    const lanes = onImport(imported);
+    const loaded = lanes.length;
     const all = [imported.config, ...(imported.format === 'nginx' ? (imported.more ?? []) : [])];
     const summary = all
       .slice(0, loaded)
@@ -162,10 +166,10 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
     const dropped = all.length - loaded;
     setOutcome({
       ok: true,
-      format: detected,
+      done: importDone(detected, lanes, target),
       summary:
         dropped > 0
-          ? `${summary} (${dropped} more left out: compare mode holds ${loaded} here)`
+          ? `${summary} (${dropped} more left out: compare mode holds ${plural(loaded, 'limiter')} here)`
           : summary,
       warnings,
     });
@@ -243,7 +247,8 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
         {outcome !== null && !outcome.ok && (
           <div className="import-errors" role="alert" data-testid="import-errors">
             <p>
-              Nothing was loaded: {errors.length === 1 ? 'an error' : `${errors.length} errors`}.
+              Nothing was loaded:{' '}
+              {errors.length === 1 ? 'an error' : plural(errors.length, 'error')}.
             </p>
             <ul>
               {errors.map((e, i) => (
@@ -268,8 +273,7 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
             <div className="import-done">
               {outcome.ingress === undefined ? (
                 <p>
-                  Loaded {FORMAT_NAMES[outcome.format]} into {target}:{' '}
-                  <strong>{outcome.summary}</strong>.
+                  {outcome.done}: <strong>{outcome.summary}</strong>.
                 </p>
               ) : (
                 <IngressResult summary={outcome.summary} ingress={outcome.ingress} />

@@ -7,6 +7,7 @@ import type {
 } from '../../export';
 import { envoyDuration } from '../../export';
 import { ALGORITHMS } from '../limiter/algorithms';
+import { plural } from '../../core';
 
 /** The Export panel's tabs, in order, with the names people know them by. */
 export const EXPORT_TARGETS: ReadonlyArray<{ target: ExportTarget; label: string }> = [
@@ -165,4 +166,24 @@ export function describeConfig(config: AlgorithmConfig): string {
         .map(([label, v]) => `${label} ${String(v)}`)
         .join(', ');
   }
+}
+
+/** What one imported limiter is, as the snippet wrote it. */
+const WHAT: Record<ImportFormat, readonly [one: string, many: string]> = {
+  nginx: ['nginx limit_req line', 'nginx limit_req lines'],
+  envoy: ['Envoy token_bucket', 'Envoy token_buckets'],
+  haproxy: ['HAProxy stick-table limit', 'HAProxy stick-table limits'],
+  'ingress-nginx': ['ingress-nginx rate-limit lane', 'ingress-nginx and Traefik rate-limit lanes'],
+};
+
+/**
+ * The confirmation's first words, saying what happened: "Loaded an nginx limit_req line into the
+ * limiter", "Loaded 3 nginx limit_req lines into 3 compare lanes (lanes 1, 3 and 4)".
+ */
+export function importDone(format: ImportFormat, lanes: readonly number[], target: string): string {
+  const [one, many] = WHAT[format];
+  if (lanes.length <= 1) return `Loaded an ${one} into ${target}`;
+  const numbers = lanes.map((l) => String(l + 1));
+  const list = `${numbers.slice(0, -1).join(', ')} and ${numbers.at(-1) ?? ''}`;
+  return `Loaded ${plural(lanes.length, one, many)} into ${lanes.length} compare lanes (lanes ${list})`;
 }

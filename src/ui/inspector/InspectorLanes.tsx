@@ -4,6 +4,7 @@ import { usePlaygroundShallow } from '../../store/react';
 import { entryResponse } from '../../systems';
 import { OutcomeBadge } from './OutcomeBadge';
 import { displayName } from '../limiter/algorithms';
+import { plural } from '../../core';
 
 /**
  * The selected request in every lane, side by side (compare mode): each limiter's decision on the
@@ -39,8 +40,7 @@ export function InspectorLanes({
               <li key={i} className="inspector-lane" data-lane={i}>
                 <p className="inspector-lane-name">{name}</p>
                 <p className="muted">
-                  No attempt {attempt} here: it ended after {rows.length}{' '}
-                  {rows.length === 1 ? 'attempt' : 'attempts'}.
+                  No attempt {attempt} here: it ended after {plural(rows.length, 'attempt')}.
                 </p>
               </li>
             );

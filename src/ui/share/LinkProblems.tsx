@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import type { StartSource } from './session';
 import { CopyButton } from './CopyButton';
+import { plural } from '../../core';
 
 const SHOWN = 8;
 
@@ -33,7 +34,7 @@ export function LinkProblems({
     >
       <h2 id={`${id}-heading`}>
         {fromLink
-          ? `This link had ${problems.length} problem${problems.length === 1 ? '' : 's'}: the nearest valid settings are open`
+          ? `This link had ${plural(problems.length, 'problem')}: the nearest valid settings are open`
           : 'Your saved settings had problems: the nearest valid settings are open'}
       </h2>
       <ul>

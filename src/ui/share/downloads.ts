@@ -18,6 +18,7 @@ import { downloadBlob } from './download';
 import { formatCount, formatTime } from '../common/format';
 import { linkToNow } from './ShareControls';
 import { exportViewSvg, svgToPng } from './viewExport';
+import { plural } from '../../viz/format';
 
 export type LogFormat = 'csv' | 'json';
 export type ViewFormat = 'svg' | 'png';
@@ -69,8 +70,8 @@ export function saveLog(format: LogFormat, state: PlaygroundState, result: SimRe
     filename,
     summary:
       included === total
-        ? `Saved ${filename}: ${formatCount(total)} decisions.`
-        : `Saved ${filename}: the first ${formatCount(included)} of ${formatCount(total)} decisions.`,
+        ? `Saved ${filename}: ${plural(total, 'decision')}.`
+        : `Saved ${filename}: the first ${formatCount(included)} of ${plural(total, 'decision')}.`,
   };
 }
 

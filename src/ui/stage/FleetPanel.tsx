@@ -10,6 +10,7 @@ import type { ReplicaCell } from '../../viz/ReplicaMultiples';
 import { replicaColor, replicaLabel } from '../../viz/replicaColors';
 import { formatTime } from '../common/format';
 import { useDrawTime, useOnScreen } from './hooks';
+import { plural } from '../../core';
 
 const fmt = (x: number): string =>
   Number.isFinite(x) ? String(Number(x.toFixed(x >= 100 ? 0 : 2))) : '–';
@@ -71,10 +72,8 @@ export function FleetPanel({ result }: { result: SimResult }) {
         Fleet <span className="muted">{lane.name}</span>
       </h2>
       <p className="fleet-summary" data-testid="fleet-summary">
-        <strong>
-          {alive} replica{alive === 1 ? '' : 's'}
-        </strong>{' '}
-        at {formatTime(tMs)} (at most {rows}) · balancer {dep.balancer} · limits {dep.state}
+        <strong>{plural(alive, 'replica')}</strong> at {formatTime(tMs)} (at most {rows}) · balancer{' '}
+        {dep.balancer} · limits {dep.state}
         {usesStore && (
           <>
             {' '}

@@ -13,6 +13,7 @@ const FleetControls = lazyPart(
   () => import('./FleetControls').then((m) => m.FleetControls),
   'fleet controls',
 );
+import { plural } from '../../core';
 
 /**
  * Who sends, what they do when rejected, where the limiter state lives, which clock the limiters
@@ -112,8 +113,7 @@ export function ScenarioPanel() {
         <summary>
           Deployment{' '}
           <span className="muted">
-            {scenario.deployment.instances} instance{scenario.deployment.instances === 1 ? '' : 's'}
-            , {scenario.deployment.state}
+            {plural(scenario.deployment.instances, 'instance')}, {scenario.deployment.state}
           </span>
         </summary>
         {num(

@@ -4,6 +4,7 @@ import type { BuiltTrace, KeySpec } from '../../trace';
 import { useTraceLoad } from '../../store/traceReact';
 import { NumberField } from '../common/fields';
 import { TraceDryRun } from './TraceDryRun';
+import { plural, pluralNoun } from '../../core';
 
 /** Key choices a gateway offers (see KeySpec). */
 const KEY_CHOICES: { id: string; label: string; spec: KeySpec }[] = [
@@ -50,7 +51,7 @@ function TraceSummary({ trace }: { trace: BuiltTrace }) {
       {r.malformedFirst.length > 0 && (
         <details>
           <summary>
-            {n(r.malformed)} malformed line{r.malformed === 1 ? '' : 's'} (first{' '}
+            {n(r.malformed)} malformed {pluralNoun(r.malformed, 'line')} (first{' '}
             {r.malformedFirst.length})
           </summary>
           <ul className="trace-malformed" data-testid="trace-malformed">
@@ -163,7 +164,7 @@ export function TracePanel() {
         <div className="trace-progress" role="status" data-testid="trace-progress">
           <progress max={Math.max(1, status.total)} value={status.bytes} />
           <span>
-            {status.fileName}: {n(status.requests)} requests, {n(status.malformed)} malformed
+            {status.fileName}: {plural(status.requests, 'request')}, {n(status.malformed)} malformed
           </span>
           <button type="button" onClick={s.cancel}>
             Cancel

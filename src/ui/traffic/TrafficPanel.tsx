@@ -1,4 +1,4 @@
-import { quoteText } from '../../core';
+import { plural, quoteText } from '../../core';
 import { useId, useState } from 'react';
 import type { Scenario, TrafficSource } from '../../sim';
 import { usePlaygroundShallow } from '../../store/react';
@@ -285,7 +285,7 @@ function ManualTimes({
 function summarize(source: TrafficSource): string {
   switch (source.kind) {
     case 'manual':
-      return `${source.timesMs.length} request${source.timesMs.length === 1 ? '' : 's'}`;
+      return plural(source.timesMs.length, 'request');
     case 'burst':
       return `${source.count} at ${formatTime(source.atMs)}`;
     case 'constant':

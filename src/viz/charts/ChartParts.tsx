@@ -3,7 +3,7 @@
  * draws them from d3 scales; every coordinate goes through px().
  */
 import type { ScaleLinear } from 'd3-scale';
-import { finite, px } from '../format';
+import { finite, px, textWidth } from '../format';
 import { TimeAxis } from '../TimeAxis';
 
 /** The plot area inside a chart of a given size (px). */
@@ -55,7 +55,8 @@ export function YAxis({ scale, box, ticks, format, title }: YAxisProps) {
           </g>
         );
       })}
-      <text className="rl-axis-label rl-axis-title" x={4} y={px(box.top - 8)}>
+      {/* High enough to clear the top tick's label (centred on the plot's top line). */}
+      <text className="rl-axis-label rl-axis-title" x={4} y={px(box.top - 12)}>
         {title}
       </text>
     </g>
@@ -84,11 +85,6 @@ export interface LegendItem {
   /** 'line' draws a short stroke with `className`, 'box' a filled square. */
   swatch: 'line' | 'box';
   className: string;
-}
-
-/** Approximate width of 11 px text, for laying out a legend without measuring the DOM. */
-function textWidth(s: string): number {
-  return s.length * 6.1;
 }
 
 /** How many lines a legend takes at this width. */
@@ -198,7 +194,7 @@ export function XTimeAxis({
 }) {
   return (
     <>
-      <TimeAxis scale={scale} y={box.bottom} ticks={ticks} format={format} />
+      <TimeAxis scale={scale} y={box.bottom} ticks={ticks} format={format} startAtOrigin />
       <XTitle box={box}>{title}</XTitle>
       {tMs !== undefined && (
         <path

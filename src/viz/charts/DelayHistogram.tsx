@@ -196,6 +196,7 @@ export function DelayHistogram({
         y={box.bottom}
         ticks={empty ? [] : model.ticks}
         format={formatDuration}
+        startAtOrigin
       />
       <XTitle box={box}>delay before reaching the backend</XTitle>
     </VizSvg>
