@@ -13,3 +13,4 @@ export { replayTrace, virtualTimes, ADMIT, DELAY, REJECT, MAX_REPLAY_SPAN_MS } f
 export type { Replay } from './replay';
 export { dryRun, dryRunCsv, recordedRejection } from './dryrun';
 export type { Baseline, Change, DryRun, Flip, KeyChanges } from './dryrun';
+export { traceHash, simTraceOf, linkName, traceSourceOf } from './fingerprint';
