@@ -100,3 +100,41 @@ test('the dry run lists what the limiter being edited would change, as the repla
   expect((await download).suggestedFilename()).toBe('msec-dry-run.csv');
   await expect(dry).toHaveScreenshot('trace-dry-run.png');
 });
+
+test('the log replays as the traffic; its link carries the fingerprint and asks for the file', async ({
+  page,
+}) => {
+  await open(page, './?v=1&l=nginx:rate=1r/s,burst=1,nodelay&paused');
+  await page.getByTestId('trace-file').setInputFiles(join(fixtures, 'msec.log'));
+  await expect(page.getByTestId('trace-summary')).toBeVisible();
+  await page.getByRole('button', { name: 'Replay this log through the limiters' }).click();
+  await expect(page.getByTestId('trace-replaying')).toBeVisible();
+  // The main view's numbers are the replay's, computed here without the page.
+  const trace = parseTrace(new Uint8Array(readFileSync(join(fixtures, 'msec.log'))), {
+    name: 'msec.log',
+  });
+  const replay = replayTrace(trace, {
+    kind: 'leaky-bucket',
+    rate: 1,
+    rateUnit: 'r/s',
+    burst: 1,
+    delay: 'nodelay',
+  });
+  await expect(page.getByTestId('summary-offered')).toHaveText(String(trace.count));
+  await expect(page.getByTestId('summary-rejected')).toHaveText(String(replay.rejected));
+  await expect(page.getByTestId('timeline-mark').first()).toBeAttached();
+  await page.screenshot({ path: test.info().outputPath('trace-replay-page.png'), fullPage: true });
+  // The link names the file, not its requests.
+  await expect(page).toHaveURL(/src=trace:name=msec\.log,bytes=\d+,requests=\d+,hash=[0-9a-f]{16}/);
+  const link = page.url();
+  // Opened without the file: it says which file to drop; the rest of the page works.
+  const other = await page.context().newPage();
+  await open(other, link);
+  await expect(other.getByTestId('trace-wanted')).toContainText('msec.log');
+  await expect(other.getByTestId('run-notice')).toContainText('drop that file on the page');
+  await expect(other.getByTestId('summary-offered')).toHaveText('0');
+  await other.screenshot({ path: test.info().outputPath('trace-link-without-file.png') });
+  await other.getByTestId('trace-file').setInputFiles(join(fixtures, 'msec.log'));
+  await expect(other.getByTestId('trace-replaying')).toBeVisible();
+  await expect(other.getByTestId('summary-rejected')).toHaveText(String(replay.rejected));
+});

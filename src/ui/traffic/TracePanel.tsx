@@ -4,6 +4,7 @@ import type { BuiltTrace, KeySpec } from '../../trace';
 import { useTraceLoad } from '../../store/traceReact';
 import { NumberField } from '../common/fields';
 import { TraceDryRun } from './TraceDryRun';
+import { TraceReplay } from './TraceReplay';
 
 /** Key choices a gateway offers (see KeySpec). */
 const KEY_CHOICES: { id: string; label: string; spec: KeySpec }[] = [
@@ -175,6 +176,7 @@ export function TracePanel() {
           {status.message}
         </p>
       )}
+      <TraceReplay />
       {s.trace !== null && <TraceSummary trace={s.trace} />}
       {s.trace !== null && <TraceDryRun trace={s.trace} />}
     </section>
