@@ -138,3 +138,48 @@ test('the log replays as the traffic; its link carries the fingerprint and asks 
   await expect(other.getByTestId('trace-replaying')).toBeVisible();
   await expect(other.getByTestId('summary-rejected')).toHaveText(String(replay.rejected));
 });
+
+test('the sweep fills a heatmap in workers; picking a cell sets the limiter and the main view agrees', async ({
+  page,
+}) => {
+  await open(page, './?v=1&l=nginx:rate=1r/s,burst=1,nodelay&paused');
+  await page.getByTestId('trace-file').setInputFiles(join(fixtures, 'msec.log'));
+  const sweep = page.getByTestId('trace-sweep');
+  await expect(sweep).toBeVisible();
+  await sweep.getByRole('button', { name: /^Sweep \d+ settings$/ }).click();
+  const cells = sweep.getByTestId('sweep-cell');
+  const total = await cells.count();
+  expect(total).toBeGreaterThan(100);
+  await expect(sweep.getByTestId('sweep-progress')).toHaveText(`${total} of ${total} cells`);
+  await expect(sweep.getByTestId('sweep-best')).toContainText('Smallest limit that fits');
+  await sweep.screenshot({ path: test.info().outputPath('trace-sweep.png') });
+  // Keyboard: focus the grid, move, read the cell's numbers.
+  await sweep.getByTestId('trace-heatmap').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowUp');
+  await expect(sweep.getByTestId('sweep-detail')).toContainText('rate (r/s)');
+  // Pick a cell: rate 2 r/s (the second column), burst as listed; the main view replays the log.
+  const cell = cells.nth(2 * Math.round(Math.sqrt(total)) + 3);
+  const label = (await cell.getAttribute('aria-label')) ?? '';
+  const m = /rate \(r\/s\) (\d+), burst (\d+): .* rejected/.exec(label);
+  expect(m).not.toBeNull();
+  await cell.click();
+  await expect(page.getByTestId('trace-replaying')).toBeVisible();
+  const rate = Number(m?.[1]);
+  const burst = Number(m?.[2]);
+  const trace = parseTrace(new Uint8Array(readFileSync(join(fixtures, 'msec.log'))), {
+    name: 'msec.log',
+  });
+  const replay = replayTrace(trace, {
+    kind: 'leaky-bucket',
+    rate,
+    rateUnit: 'r/s',
+    burst,
+    delay: 'nodelay',
+  });
+  await expect(page).toHaveURL(new RegExp(`rate=${rate}r/s`));
+  await expect(page.getByTestId('summary-rejected')).toHaveText(String(replay.rejected));
+  const share = /: ([\d.]+) % rejected/.exec(label)?.[1];
+  expect(Number(share)).toBeCloseTo((replay.rejected / trace.count) * 100, 1);
+  await page.screenshot({ path: test.info().outputPath('trace-sweep-picked.png'), fullPage: true });
+});

@@ -1,7 +1,7 @@
 import { MAX_UNTIL_MS } from '../../sim';
 import type { TraceSource } from '../../sim';
 import { traceSourceOf } from '../../trace';
-import { usePlaygroundShallow } from '../../store/react';
+import { usePlayground, usePlaygroundShallow } from '../../store/react';
 import { useTraceLoad } from '../../store/traceReact';
 
 const n = (v: number): string => v.toLocaleString('en-US');
@@ -12,24 +12,21 @@ const n = (v: number): string => v.toLocaleString('en-US');
  * replay it on the virtual clock. A scenario (a link) that names a log the page does not hold says
  * which file to drop.
  */
-export function TraceReplay() {
-  const t = useTraceLoad((st) => ({
-    replay: st.replay,
-    replayError: st.replayError,
-    file: st.file,
-    trace: st.trace,
-  }));
+/**
+ * Makes the loaded log the scenario's only source (run length: the log's span plus a second, at
+ * most a day) and rewinds; null when no replayable log is loaded.
+ */
+export function useStartReplay(): (() => void) | null {
+  const t = useTraceLoad((st) => ({ replay: st.replay, file: st.file, trace: st.trace }));
   const p = usePlaygroundShallow((st) => ({
     scenario: st.scenario,
     setScenario: st.setScenario,
     setUntil: st.setUntil,
     seek: st.seek,
   }));
-  const wanted = p.scenario.sources.find((s): s is TraceSource => s.kind === 'trace');
   const replay = t.replay;
-  const replaying = wanted !== undefined && replay !== null && wanted.hash === replay.hash;
-  const start = () => {
-    if (replay === null) return;
+  if (replay === null) return null;
+  return () => {
     const name = t.file?.name ?? t.trace?.name ?? 'access.log';
     const source = traceSourceOf(replay, name, t.file?.size ?? 0);
     const last = replay.timeMs[replay.timeMs.length - 1] ?? 0;
@@ -37,6 +34,23 @@ export function TraceReplay() {
     p.setUntil(Math.min(MAX_UNTIL_MS, last + 1000));
     p.seek(0);
   };
+}
+
+/** True when the scenario replays the loaded log. */
+export function useReplaying(): boolean {
+  const hash = useTraceLoad((st) => ({ hash: st.replay?.hash ?? null })).hash;
+  return usePlayground((st) =>
+    st.scenario.sources.some((s) => s.kind === 'trace' && s.hash === hash),
+  );
+}
+
+export function TraceReplay() {
+  const t = useTraceLoad((st) => ({ replay: st.replay, replayError: st.replayError }));
+  const scenario = usePlayground((st) => st.scenario);
+  const start = useStartReplay();
+  const wanted = scenario.sources.find((s): s is TraceSource => s.kind === 'trace');
+  const replay = t.replay;
+  const replaying = wanted !== undefined && replay !== null && wanted.hash === replay.hash;
   return (
     <div className="trace-replay" data-testid="trace-replay">
       {wanted !== undefined && !replaying && (
@@ -61,7 +75,7 @@ export function TraceReplay() {
             mode show its {n(replay.timeMs.length)} requests, each at its own time with its own key.
           </p>
         ) : (
-          <button type="button" className="primary" onClick={start}>
+          <button type="button" className="primary" onClick={() => start?.()}>
             Replay this log through the limiters
           </button>
         ))}
