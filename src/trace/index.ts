@@ -16,3 +16,4 @@ export type { Baseline, Change, DryRun, Flip, KeyChanges } from './dryrun';
 export { traceHash, simTraceOf, linkName, traceSourceOf } from './fingerprint';
 export { sweepPlan, sweepCell, belowP99, axisValues, satisfies } from './sweep';
 export type { SweepAxis, SweepPlan, CellResult, SweepConstraints } from './sweep';
+export { traceCsv, compactTrace, compactName } from './compact';
