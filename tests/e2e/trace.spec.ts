@@ -183,3 +183,36 @@ test('the sweep fills a heatmap in workers; picking a cell sets the limiter and 
   expect(Number(share)).toBeCloseTo((replay.rejected / trace.count) * 100, 1);
   await page.screenshot({ path: test.info().outputPath('trace-sweep-picked.png'), fullPage: true });
 });
+
+test('a trace is kept in the browser until deleted, exported compact, and re-imported', async ({
+  page,
+}) => {
+  await open(page);
+  await page.getByTestId('trace-file').setInputFiles(join(fixtures, 'msec.log'));
+  await expect(page.getByTestId('trace-count')).toHaveText(String(expected.count));
+  const keep = page.getByTestId('trace-keep');
+  const download = page.waitForEvent('download');
+  await keep.getByRole('button', { name: 'Export trace (compact)' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('msec.trace.csv.gz');
+  const exported = await file.path();
+  await keep.getByRole('button', { name: 'Keep in this browser' }).click();
+  const kept = page.getByTestId('trace-kept');
+  await expect(kept.locator('tbody tr')).toHaveCount(1);
+  await expect(kept).toContainText('msec.trace.csv.gz');
+  await expect(kept).toContainText(String(expected.count));
+  // Still there after a reload (a new page of the same browser).
+  await open(page);
+  await expect(page.getByTestId('trace-kept').locator('tbody tr')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Open msec.trace.csv.gz' }).click();
+  await expect(page.getByTestId('trace-count')).toHaveText(String(expected.count));
+  await page.getByRole('button', { name: 'Replay this log through the limiters' }).click();
+  await expect(page).toHaveURL(/src=trace:name=msec\.trace\.csv\.gz/);
+  // The exported file re-imports through the file chooser to the same fingerprint.
+  const hash = /hash=([0-9a-f]{16})/.exec(page.url())?.[1];
+  await page.getByTestId('trace-file').setInputFiles(exported);
+  await expect(page.getByTestId('trace-replaying')).toBeVisible();
+  expect(hash).toMatch(/^[0-9a-f]{16}$/);
+  await page.getByRole('button', { name: 'Delete msec.trace.csv.gz' }).click();
+  await expect(page.getByTestId('trace-kept')).toHaveCount(0);
+});

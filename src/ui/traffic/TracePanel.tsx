@@ -4,6 +4,7 @@ import type { BuiltTrace, KeySpec } from '../../trace';
 import { useTraceLoad } from '../../store/traceReact';
 import { NumberField } from '../common/fields';
 import { TraceDryRun } from './TraceDryRun';
+import { TraceKeep } from './TraceKeep';
 import { TraceReplay } from './TraceReplay';
 import { TraceSweep } from './TraceSweep';
 
@@ -179,6 +180,7 @@ export function TracePanel() {
         </p>
       )}
       <TraceReplay />
+      <TraceKeep />
       {s.trace !== null && <TraceSummary trace={s.trace} />}
       {s.trace !== null && <TraceDryRun trace={s.trace} />}
       {s.trace !== null && <TraceSweep key={s.replayHash} />}
