@@ -463,8 +463,34 @@ class StateTracker {
     return this.overPeak();
   }
 
+  /**
+   * The exact total when every store can give it at once (nginx), else null. Then a replayed log
+   * with tens of thousands of keys costs no scan at all.
+   */
+  private directTotal(wallMs: number): { bytes: number; entries: number } | null {
+    let bytes = 0;
+    let entries = 0;
+    for (const store of this.stores) {
+      if (store.totalStateSize === undefined) return null;
+      const t = store.totalStateSize(wallMs);
+      bytes += t.bytes;
+      entries += t.entries;
+    }
+    return { bytes, entries };
+  }
+
   /** After a decision on `key` at virtual `tMs` (wall `wallMs`); `all` re-reads every key. */
   after(key: string, tMs: number, wallMs: number, all: boolean): void {
+    const direct = all ? null : this.directTotal(wallMs);
+    if (direct !== null) {
+      this.readKey(key, wallMs);
+      if (direct.bytes > this.peakTotalBytes) {
+        this.peakTotalBytes = direct.bytes;
+        this.peakAtMs = tMs;
+      }
+      if (direct.entries > this.peakTotalEntries) this.peakTotalEntries = direct.entries;
+      return;
+    }
     if (all) this.readAll(wallMs);
     else this.readKey(key, wallMs);
     if (this.overPeak() && (all || this.settle(wallMs))) {
