@@ -40,10 +40,8 @@ export function compactTrace(
 
 /** The compact file's name for a trace read from `name`. */
 export function compactName(name: string): string {
+  const ext = /\.(gz|log|txt|csv|tsv|har|json|jsonl|trace)$/i;
   let base = name;
-  for (let next = base; ; base = next) {
-    next = base.replace(/\.(gz|log|txt|csv|tsv|har|json|jsonl|trace)$/i, '');
-    if (next === base) break;
-  }
+  while (ext.test(base)) base = base.replace(ext, '');
   return `${base || 'trace'}.trace.csv.gz`;
 }
