@@ -89,6 +89,8 @@ const V1: VersionDefaults = deepFreeze({
       endMs: 60_000,
     },
     'boundary-burst': { kind: 'boundary-burst', boundaryMs: 1000, count: 5 },
+    // A fingerprint no trace has: a repaired link says to drop "access.log", and runs without it.
+    trace: { kind: 'trace', name: 'access.log', bytes: 0, requests: 1, hash: '0000000000000000' },
   },
 });
 

@@ -21,6 +21,7 @@ import {
   MAX_DECISIONS,
   MAX_INSTANCES,
   MAX_MANUAL_TIMES,
+  MAX_TRACE_SOURCE_REQUESTS,
   MAX_RATE_PER_SEC,
   MAX_SOURCES,
   MAX_UNTIL_MS,
@@ -410,6 +411,29 @@ export const BoundaryBurstSourceSchema = obj({
   client,
 });
 
+/** What a trace's file name may hold in a link: letters, digits, spaces and `- _ . ( ) + @`. */
+export const TRACE_NAME_PATTERN = /^[\p{L}\p{M}\p{N} _.()+@-]+$/u;
+export const MAX_TRACE_NAME_LENGTH = 200;
+const TRACE_NAME_RULE = `must be 1 to ${MAX_TRACE_NAME_LENGTH} characters: letters, digits, spaces and - _ . ( ) + @`;
+const HASH_RULE = 'must be 16 lowercase hexadecimal digits';
+
+/** The largest file size a trace source names (1 TB: more than any file the page reads). */
+export const MAX_TRACE_FILE_BYTES = 2 ** 40;
+
+/** A trace replayed (issue 12): the link carries its fingerprint, never its requests. */
+export const TraceSourceSchema = obj({
+  kind: v.literal('trace'),
+  name: v.pipe(
+    v.string(TRACE_NAME_RULE),
+    v.minLength(1, TRACE_NAME_RULE),
+    v.maxLength(MAX_TRACE_NAME_LENGTH, TRACE_NAME_RULE),
+    v.regex(TRACE_NAME_PATTERN, TRACE_NAME_RULE),
+  ),
+  bytes: whole({ min: 0, max: MAX_TRACE_FILE_BYTES }),
+  requests: whole({ min: 1, max: MAX_TRACE_SOURCE_REQUESTS }),
+  hash: v.pipe(v.string(HASH_RULE), v.regex(/^[0-9a-f]{16}$/, HASH_RULE)),
+});
+
 export const SOURCE_SCHEMAS = {
   manual: ManualSourceSchema,
   burst: BurstSourceSchema,
@@ -417,6 +441,7 @@ export const SOURCE_SCHEMAS = {
   poisson: PoissonSourceSchema,
   'on-off': OnOffSourceSchema,
   'boundary-burst': BoundaryBurstSourceSchema,
+  trace: TraceSourceSchema,
 } as const;
 
 export type SourceKind = keyof typeof SOURCE_SCHEMAS;
@@ -645,6 +670,13 @@ function checkSources(
           ['sources', i, 'boundaryMs'],
         );
       }
+    }
+    if (s.kind === 'trace' && scenario.sources.findIndex((o) => o.kind === 'trace') < i) {
+      addIssue('must be the only access-log replay: a scenario replays at most one trace', [
+        'sources',
+        i,
+        'kind',
+      ]);
     }
     if (s.client !== undefined && s.client >= scenario.clients.count) {
       addIssue(

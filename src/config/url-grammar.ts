@@ -217,6 +217,13 @@ export const SOURCE_URL: Readonly<Record<SourceKind, readonly FieldSpec[]>> = {
   burst: [COUNT, { key: 'at', field: 'atMs', type: 'duration' }, SPREAD, CLIENT],
   'boundary-burst': [COUNT, { key: 'at', field: 'boundaryMs', type: 'duration' }, SPREAD, CLIENT],
   manual: [CLIENT],
+  // The trace's fingerprint, never its requests (issue 12).
+  trace: [
+    { key: 'name', field: 'name', type: 'text' },
+    { key: 'bytes', field: 'bytes', type: 'whole' },
+    { key: 'requests', field: 'requests', type: 'whole' },
+    { key: 'hash', field: 'hash', type: 'text' },
+  ],
 };
 export const SOURCE_KIND_NAMES = Object.keys(SOURCE_URL).join(', ');
 
@@ -356,6 +363,11 @@ export const URL_GRAMMAR: ReadonlyArray<readonly [param: string, form: string, m
     '',
     'manual:times=D;D;…  or manual:lz=<packed>',
     'listed times; long lists are lz-string packed deltas',
+  ],
+  [
+    '',
+    'trace:name=F,bytes=N,requests=N,hash=H',
+    'an access log replayed: its fingerprint only (drop the file to replay it)',
   ],
   ['', 'client=N (any kind)', 'pin the source to client N (0-based)'],
   ['clients', 'N[:keying=shared][,assign=random]', 'number of clients and their keys'],

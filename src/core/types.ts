@@ -230,6 +230,11 @@ export interface Limiter {
    */
   stateSize(nowMs: number, key?: string): StateSize;
   /**
+   * The sum of `stateSize` over every key at `nowMs`, where the limiter can give it without
+   * visiting each key (nginx: its node count × the node size). Absent elsewhere.
+   */
+  totalStateSize?(nowMs: number): StateSize;
+  /**
    * Forgets keys that are back to their idle state at `nowMs`. Decisions at `nowMs` and later are
    * unchanged by this; an earlier time (a clock gone backwards) would find a forgotten key fresh
    * where its stored time would have held it back. nginx forgets nothing (its nodes only leave

@@ -3,7 +3,7 @@
  */
 import { toSeconds } from '../core';
 import { hash32, toUnit } from './random';
-import type { ClientModel, RetryPolicy, TrafficSource } from './types';
+import type { ClientModel, RetryPolicy, SimTrace, TrafficSource } from './types';
 
 /** The key all clients share with `keying: 'shared'` (many users behind one NAT address). */
 export const SHARED_KEY = 'nat-gateway';
@@ -26,8 +26,38 @@ export function keysOf(clients: ClientModel): { keyNames: string[]; clientKey: U
 }
 
 /**
+ * Keys and clients with a trace replayed (issue 12): the client model's clients first, then one
+ * client per trace key (client `clients.count + j` is the trace's key j). A trace key named like a
+ * client model key is that same key (the limiter sees one key).
+ */
+export function keysWithTrace(
+  clients: ClientModel,
+  trace: SimTrace | null,
+): { keyNames: string[]; clientKey: Uint16Array | Uint32Array } {
+  const base = keysOf(clients);
+  if (trace === null) return base;
+  const keyNames = base.keyNames;
+  const index = new Map<string, number>();
+  keyNames.forEach((k, i) => index.set(k, i));
+  const total = clients.count + trace.keys.length;
+  const clientKey = total > 0xffff ? new Uint32Array(total) : new Uint16Array(total);
+  clientKey.set(base.clientKey);
+  trace.keys.forEach((k, j) => {
+    let i = index.get(k);
+    if (i === undefined) {
+      i = keyNames.length;
+      keyNames.push(k);
+      index.set(k, i);
+    }
+    clientKey[clients.count + j] = i;
+  });
+  return { keyNames, clientKey };
+}
+
+/**
  * The client of each first attempt: the source's own `client` when set, else in turn over all
- * clients (counting only unpinned arrivals) or by a seeded draw per arrival.
+ * clients (counting only unpinned arrivals) or by a seeded draw per arrival. A trace source's n-th
+ * arrival is the trace's n-th request: its client is `clients.count` + that request's key.
  */
 export function assignClients(
   sourceOf: Uint8Array,
@@ -35,15 +65,25 @@ export function assignClients(
   sources: readonly TrafficSource[],
   clients: ClientModel,
   seed: number,
-): Uint16Array {
-  const out = new Uint16Array(count);
+  trace: SimTrace | null = null,
+): Uint16Array | Uint32Array {
+  const traceSource = trace === null ? -1 : sources.findIndex((s) => s.kind === 'trace');
+  const total = clients.count + (traceSource < 0 || trace === null ? 0 : trace.keys.length);
+  const out = total > 0xffff ? new Uint32Array(count) : new Uint16Array(count);
   const k = clients.count;
-  if (k === 1) return out;
-  const pinned = sources.map((s) => (s.client === undefined ? -1 : s.client));
+  if (k === 1 && traceSource < 0) return out;
+  const pinned = sources.map((s) => (s.kind === 'trace' || s.client === undefined ? -1 : s.client));
   let turn = 0;
+  let traceRow = 0;
   for (let i = 0; i < count; i += 1) {
-    const p = pinned[sourceOf[i] as number] as number;
-    if (p >= 0) out[i] = p;
+    const src = sourceOf[i] as number;
+    if (src === traceSource) {
+      out[i] = k + ((trace as SimTrace).keyId[traceRow++] as number);
+      continue;
+    }
+    const p = pinned[src] as number;
+    if (k === 1) out[i] = 0;
+    else if (p >= 0) out[i] = p;
     else if (clients.assign === 'random') out[i] = hash32(seed, DRAW_ASSIGN, i) % k;
     else {
       out[i] = turn;

@@ -37,7 +37,7 @@ export {
   attemptsOf,
 } from './query';
 export type { RequestInfo } from './query';
-export { SHARED_KEY, keysOf } from './clients';
+export { SHARED_KEY, keysOf, keysWithTrace } from './clients';
 export { WallClock } from './clock';
 export { peakWindow } from './metrics';
 export { Rng, hash32, lnUnit } from './random';
@@ -49,6 +49,7 @@ export {
   MAX_LANES,
   MAX_SOURCES,
   MAX_MANUAL_TIMES,
+  MAX_TRACE_SOURCE_REQUESTS,
   MAX_BURST,
   MAX_RATE_PER_SEC,
   MIN_RATE_PER_SEC,

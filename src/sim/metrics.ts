@@ -25,7 +25,7 @@ export interface LaneRunStats {
 export interface LaneMetricsInput {
   columns: LaneColumns;
   arrivals: ArrivalTable;
-  clientKey: Uint16Array;
+  clientKey: Uint16Array | Uint32Array;
   keyCount: number;
   clientCount: number;
   /** End of the lane's complete range: bins and backend counts stop here. */

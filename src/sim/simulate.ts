@@ -13,7 +13,7 @@
  */
 import { DEFAULT_KEY, createLimiter, plural } from '../core';
 import type { AlgorithmConfig, Decision, Limiter } from '../core';
-import { assignClients, keysOf, retryWaitMs } from './clients';
+import { assignClients, keysWithTrace, retryWaitMs } from './clients';
 import { WallClock } from './clock';
 import { LaneEngine, balancer } from './deployment';
 import { FleetEngine, fleetResult, isFleet, keyHash, serviceTimeMs } from './fleet';
@@ -39,6 +39,7 @@ import type {
   Scenario,
   SimLimiter,
   SimResult,
+  SimTrace,
 } from './types';
 import { SimulationInputError, configOf, validateRun } from './validate';
 
@@ -318,7 +319,7 @@ interface LaneContext {
   scenario: Scenario;
   arrivals: ArrivalTable;
   keyNames: string[];
-  clientKey: Uint16Array;
+  clientKey: Uint16Array | Uint32Array;
   clock: WallClock;
   horizonMs: number;
   maxRows: number;
@@ -590,8 +591,13 @@ export interface SimCache {
   maxLanes?: number;
 }
 
-/** Optional extras of `simulate`; neither changes the result. */
+/** Optional extras of `simulate`: only `traces` changes the result. */
 export interface SimOptions {
+  /**
+   * The requests of the scenario's trace source (issue 12), matched by hash. A trace source whose
+   * requests are not here sends nothing, and `truncation` names the file to drop.
+   */
+  traces?: readonly SimTrace[];
   /** Kept between calls: arrivals and lane runs are reused when their inputs are the same. */
   cache?: SimCache;
   /**
@@ -612,7 +618,9 @@ export function createSimCache(): SimCache {
 interface PreparedArrivals {
   merged: ReturnType<typeof mergeSources>;
   keyNames: string[];
-  clientKey: Uint16Array;
+  clientKey: Uint16Array | Uint32Array;
+  /** What the run should say about its trace source (missing, or going on past the end). */
+  traceNotes: string[];
   arrivals: ArrivalTable;
   /** Columns lanes share for `sc` (made once per retry setting and instance count). */
   shared: (sc: Scenario) => SharedColumns;
@@ -625,15 +633,68 @@ function remember(lanes: Map<string, LaneRun>, key: string, run: LaneRun, max: n
   while (lanes.size > max) lanes.delete(lanes.keys().next().value as string);
 }
 
-function prepareArrivals(sc: Scenario, untilMs: number, cache?: SimCache): PreparedArrivals {
-  const key = cache === undefined ? '' : JSON.stringify([sc.sources, sc.seed, sc.clients, untilMs]);
+/** The first index of `times` (ascending) at or after `t`. */
+function lowerBound(times: Int32Array, t: number): number {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((times[mid] as number) < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The scenario's trace source's requests, when given, and what to say about them. */
+function traceOf(
+  sc: Scenario,
+  untilMs: number,
+  traces: readonly SimTrace[],
+): { trace: SimTrace | null; notes: string[] } {
+  const i = sc.sources.findIndex((s) => s.kind === 'trace');
+  const source = sc.sources[i];
+  if (source?.kind !== 'trace') return { trace: null, notes: [] };
+  const trace = traces.find((t) => t.hash === source.hash) ?? null;
+  if (trace === null) {
+    return {
+      trace: null,
+      notes: [
+        `sources[${i}] replays the access log "${source.name}" (${source.bytes} bytes, ${source.requests} requests, fingerprint ${source.hash}), which this page does not hold: drop that file on the page to replay it. The other sources run without it.`,
+      ],
+    };
+  }
+  const before = lowerBound(trace.timeMs, untilMs);
+  const after = trace.timeMs.length - before;
+  return {
+    trace,
+    notes:
+      after === 0
+        ? []
+        : [
+            `The access log "${source.name}" goes on past the run's end: its ${after} requests from ${untilMs} ms on are not replayed (${before} are).`,
+          ],
+  };
+}
+
+function prepareArrivals(
+  sc: Scenario,
+  untilMs: number,
+  traces: readonly SimTrace[],
+  cache?: SimCache,
+): PreparedArrivals {
+  const { trace, notes: traceNotes } = traceOf(sc, untilMs, traces);
+  const key =
+    cache === undefined
+      ? ''
+      : JSON.stringify([sc.sources, sc.seed, sc.clients, untilMs, trace !== null]);
   if (cache?.arrivals?.key === key) return cache.arrivals.value;
-  const merged = mergeSources(sc.sources, sc.seed, untilMs, MAX_FIRST_ATTEMPTS);
-  const { keyNames, clientKey } = keysOf(sc.clients);
+  const traceMap = new Map<string, SimTrace>(trace === null ? [] : [[trace.hash, trace]]);
+  const merged = mergeSources(sc.sources, sc.seed, untilMs, MAX_FIRST_ATTEMPTS, traceMap);
+  const { keyNames, clientKey } = keysWithTrace(sc.clients, trace);
   const arrivals: ArrivalTable = {
     count: merged.count,
     timeMs: merged.timeMs,
-    client: assignClients(merged.source, merged.count, sc.sources, sc.clients, sc.seed),
+    client: assignClients(merged.source, merged.count, sc.sources, sc.clients, sc.seed, trace),
     source: merged.source,
   };
   let firstAttempts: SharedColumns['firstAttempts'] = null;
@@ -642,6 +703,7 @@ function prepareArrivals(sc: Scenario, untilMs: number, cache?: SimCache): Prepa
     merged,
     keyNames,
     clientKey,
+    traceNotes,
     arrivals,
     shared: (s) => {
       // A fleet that scales starts with one replica but routes to others later.
@@ -686,16 +748,16 @@ export function simulate(
   untilMs: number,
   options: SimOptions = {},
 ): SimResult {
-  const { cache, onProgress } = options;
+  const { cache, onProgress, traces = [] } = options;
   const issues = validateRun(limiters, scenario, untilMs);
   if (issues.length > 0) throw new SimulationInputError(issues);
   const sc = resolveScenario(scenario, untilMs);
   const configs = limiters.map((l) => structuredClone(configOf(l)));
   const names = laneNames(limiters);
 
-  const prepared = prepareArrivals(sc, untilMs, cache);
+  const prepared = prepareArrivals(sc, untilMs, traces, cache);
   const { merged, keyNames, clientKey, arrivals } = prepared;
-  const truncation: string[] = [];
+  const truncation: string[] = [...prepared.traceNotes];
   if (merged.truncated) {
     truncation.push(
       `More than ${MAX_FIRST_ATTEMPTS} first attempts: the run was cut at ${merged.completeUntilMs} ms (of ${untilMs} ms).`,
@@ -785,7 +847,7 @@ export function simulate(
       arrivals,
       clientKey,
       keyCount: keyNames.length,
-      clientCount: sc.clients.count,
+      clientCount: clientKey.length,
       untilMs: run.completeUntilMs,
       binMs: metricsOptions.binMs,
       windowMs: metricsOptions.windowMs,

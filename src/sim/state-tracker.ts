@@ -4,8 +4,9 @@
  * write; a fleet's sync or scale event) touches it; between those it can only shrink (a window
  * empties, a log expires, a bucket refills to idle). So the total can only reach a new maximum
  * just after a decision. After each decision the decided key is re-read; the cached sizes of the
- * other keys are upper bounds, and when their sum exceeds the peak so far every key is re-read at
- * that instant to get the exact total.
+ * other keys are upper bounds, and when their sum exceeds the peak so far the held keys are re-read,
+ * the least recently read first, until the sum is back under the peak or every key has been read
+ * (then the sum is the exact total at that instant).
  *
  * Which stores are re-read for the decided key (issue 14, speed): every store that held the key at
  * its last reading (its cached size is not 0) and the stores the decision touched. A store whose
@@ -85,6 +86,7 @@ export class StateTracker {
       this.cacheBytes = new Float64Array(n * stores.length);
       this.cacheEntries = new Float64Array(n * stores.length);
       this.holders = Array.from({ length: n }, () => []);
+      this.held.clear();
       this.cachedBytes = 0;
       this.cachedEntries = 0;
     }
@@ -124,6 +126,23 @@ export class StateTracker {
     }
     if (bytes > (this.peakBytes[k] as number)) this.peakBytes[k] = bytes;
     if (entries > (this.peakEntries[k] as number)) this.peakEntries[k] = entries;
+    // Keep the held keys in the order of their last reading, oldest first.
+    this.held.delete(k);
+    if ((this.holders[k] as number[]).length > 0) this.held.set(k, true);
+  }
+
+  /**
+   * The keys some store holds (a cached size not 0), least recently read first. A key outside it
+   * holds nothing: a size only grows through a decision on it, which reads it.
+   */
+  private readonly held = new Map<number, true>();
+
+  /** Re-reads key k in the stores that held it. */
+  private readIndex(k: number, wallMs: number): void {
+    const h = this.holders[k] as number[];
+    // Backwards: readOne may swap the last holder into the slot just read.
+    for (let i = h.length - 1; i >= 0; i -= 1) this.readOne(h[i] as number, k, wallMs);
+    this.notePeak(k);
   }
 
   /** Re-reads one key in the stores that held it and those in `touched` (null: every store). */
@@ -180,17 +199,63 @@ export class StateTracker {
     all: boolean,
     touched: readonly number[] | null = null,
   ): void {
+    const direct = all ? null : this.directTotal(wallMs);
+    if (direct !== null) {
+      this.readKey(key, wallMs, touched);
+      if (direct.bytes > this.peakTotalBytes) {
+        this.peakTotalBytes = direct.bytes;
+        this.peakAtMs = tMs;
+      }
+      if (direct.entries > this.peakTotalEntries) this.peakTotalEntries = direct.entries;
+      return;
+    }
     if (all) this.readAll(wallMs, true);
     else this.readKey(key, wallMs, touched);
-    if (this.cachedBytes > this.peakTotalBytes || this.cachedEntries > this.peakTotalEntries) {
-      // Every change since the last full reading was read by a decision: the holders suffice.
-      if (!all) this.readAll(wallMs, false);
+    // Every change since the last full reading was read by a decision: the holders suffice.
+    if (this.overPeak() && (all || this.settle(wallMs))) {
       if (this.cachedBytes > this.peakTotalBytes) {
         this.peakTotalBytes = this.cachedBytes;
         this.peakAtMs = tMs;
       }
       if (this.cachedEntries > this.peakTotalEntries) this.peakTotalEntries = this.cachedEntries;
     }
+  }
+
+  private overPeak(): boolean {
+    return this.cachedBytes > this.peakTotalBytes || this.cachedEntries > this.peakTotalEntries;
+  }
+
+  /**
+   * The cached total passed the peak: re-read the held keys, the least recently read first (the
+   * likeliest to have shrunk), until the cached total is back under the peak — then the exact total
+   * is too, as cached sizes are upper bounds, so no new peak — or every held key has been read and
+   * the cached total is exact. Returns true in that last case. With many keys (a replayed access
+   * log) this reads a few stale keys per decision instead of all of them; the peak stays exact.
+   */
+  private settle(wallMs: number): boolean {
+    let left = this.held.size;
+    for (const k of this.held.keys()) {
+      if (!this.overPeak()) return false;
+      if (left-- === 0) break;
+      this.readIndex(k, wallMs);
+    }
+    return this.overPeak();
+  }
+
+  /**
+   * The exact total when every store can give it at once (nginx's `totalStateSize`), else null:
+   * then a replayed log with tens of thousands of keys costs no scan at all.
+   */
+  private directTotal(wallMs: number): { bytes: number; entries: number } | null {
+    let bytes = 0;
+    let entries = 0;
+    for (const store of this.stores) {
+      if (store.totalStateSize === undefined) return null;
+      const t = store.totalStateSize(wallMs);
+      bytes += t.bytes;
+      entries += t.entries;
+    }
+    return { bytes, entries };
   }
 
   /** The exact total at `wallMs` (and the keys held), counted into the peak. */

@@ -4,7 +4,7 @@
  * removing the last) never changes their arrivals. The sources are merged in time order; ties keep source order.
  */
 import { Rng, exponential } from './random';
-import type { TrafficSource } from './types';
+import type { SimTrace, TrafficSource } from './types';
 
 /** Yields the next arrival time, or −1 when the source is done. */
 type Generator = () => number;
@@ -32,14 +32,29 @@ function spreadOffsets(count: number, spreadMs: number): number[] {
   return out;
 }
 
-/** A generator of `source`'s arrivals before `untilMs`. `index` picks its random stream. */
+/**
+ * A generator of `source`'s arrivals before `untilMs`. `index` picks its random stream. A trace
+ * source replays `traces`' entry with its hash (nothing when it is not there).
+ */
 export function sourceGenerator(
   source: TrafficSource,
   index: number,
   seed: number,
   untilMs: number,
+  traces: ReadonlyMap<string, SimTrace> = new Map(),
 ): Generator {
   switch (source.kind) {
+    case 'trace': {
+      const trace = traces.get(source.hash);
+      if (trace === undefined) return () => -1;
+      const times = trace.timeMs;
+      let i = 0;
+      return () => {
+        if (i >= times.length) return -1;
+        const t = times[i++] as number;
+        return t < untilMs ? t : -1;
+      };
+    }
     case 'manual': {
       const times = source.timesMs.filter((t) => t < untilMs).sort((a, b) => a - b);
       return fromList(times);
@@ -112,8 +127,9 @@ export function mergeSources(
   seed: number,
   untilMs: number,
   cap: number,
+  traces: ReadonlyMap<string, SimTrace> = new Map(),
 ): MergedArrivals {
-  const gens = sources.map((s, i) => sourceGenerator(s, i, seed, untilMs));
+  const gens = sources.map((s, i) => sourceGenerator(s, i, seed, untilMs, traces));
   const heads = gens.map((g) => g());
   let capacity = 1024;
   let timeMs = new Int32Array(capacity);

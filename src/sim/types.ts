@@ -31,6 +31,8 @@ export const MAX_LANES = 12;
 export const MAX_SOURCES = 32;
 /** Times in one manual source. */
 export const MAX_MANUAL_TIMES = 10_000;
+/** Requests a replayed trace may hold (src/trace keeps its traces under it). */
+export const MAX_TRACE_SOURCE_REQUESTS = 5_000_000;
 /** Requests in one burst (or on each side of a boundary burst). */
 export const MAX_BURST = 100_000;
 /** Requests per second of one source. */
@@ -125,8 +127,45 @@ export interface BoundaryBurstSource extends SourceBase {
   spreadMs?: number;
 }
 
+/**
+ * Requests replayed from an access log (issue 12): every request of the trace at its own time (ms
+ * since the trace's first request, floored) with its own key. The scenario (and so the link)
+ * carries only the trace's fingerprint; the requests themselves come with `SimOptions.traces`
+ * (matched by `hash`). Without them the source sends nothing and the result says which file to drop
+ * (`truncation`). Its requests keep the trace's keys: the client model applies to other sources.
+ * At most one trace source per scenario.
+ */
+export interface TraceSource {
+  kind: 'trace';
+  /** The file's name (1 – 200 characters), to say which file to drop. */
+  name: string;
+  /** The file's size in bytes, 0 – 2^40. */
+  bytes: number;
+  /** Requests in the trace, 1 – 5,000,000. */
+  requests: number;
+  /** `traceHash` of the replayed times and keys: 16 lowercase hex digits. */
+  hash: string;
+}
+
+/** The requests of a trace source, as the simulator replays them. */
+export interface SimTrace {
+  /** The fingerprint a TraceSource names. */
+  hash: string;
+  /** Whole ms since the trace's first request, ascending. */
+  timeMs: Int32Array;
+  /** Index into `keys`, per request. */
+  keyId: Uint32Array;
+  keys: readonly string[];
+}
+
 export type TrafficSource =
-  ManualSource | BurstSource | ConstantSource | PoissonSource | OnOffSource | BoundaryBurstSource;
+  | ManualSource
+  | BurstSource
+  | ConstantSource
+  | PoissonSource
+  | OnOffSource
+  | BoundaryBurstSource
+  | TraceSource;
 
 export type TrafficKind = TrafficSource['kind'];
 
@@ -394,8 +433,11 @@ export interface ArrivalTable {
   count: number;
   /** Virtual arrival time. */
   timeMs: Int32Array;
-  /** Client index (0-based). The key is `keyNames[keyIndexOf(client)]`. */
-  client: Uint16Array;
+  /**
+   * Client index (0-based). The key is `keyNames[clientKey[client]]`. With a trace source each of
+   * the trace's keys is a client after the client model's (Uint32Array when they pass 65,535).
+   */
+  client: Uint16Array | Uint32Array;
   /** Index of the source in `scenario.sources`. */
   source: Uint8Array;
 }
@@ -612,8 +654,8 @@ export interface SimResult {
   truncation: string[];
   /** Key names; index = key index. */
   keyNames: string[];
-  /** For each client, its key index. */
-  clientKey: Uint16Array;
+  /** For each client, its key index (the trace's keys' clients included). */
+  clientKey: Uint16Array | Uint32Array;
   /** Instances actually used (scenario.deployment.instances). */
   instances: number;
   arrivals: ArrivalTable;

@@ -15,6 +15,7 @@ import {
   MAX_INSTANCES,
   MAX_LANES,
   MAX_MANUAL_TIMES,
+  MAX_TRACE_SOURCE_REQUESTS,
   MAX_RATE_PER_SEC,
   MAX_SOURCES,
   MAX_UNTIL_MS,
@@ -77,7 +78,15 @@ class Checker {
   }
 }
 
-const SOURCE_KINDS = ['manual', 'burst', 'constant', 'poisson', 'on-off', 'boundary-burst'];
+const SOURCE_KINDS = [
+  'manual',
+  'burst',
+  'constant',
+  'poisson',
+  'on-off',
+  'boundary-burst',
+  'trace',
+];
 
 function checkSource(c: Checker, path: string, s: unknown, clientCount: number | null): void {
   if (!c.record(path, s)) return;
@@ -95,6 +104,22 @@ function checkSource(c: Checker, path: string, s: unknown, clientCount: number |
     }
   };
   switch (s.kind) {
+    case 'trace':
+      if (typeof s.name !== 'string' || s.name.length < 1 || s.name.length > 200) {
+        c.add(
+          `${path}.name`,
+          `must be a file name of 1 to 200 characters, got ${describeValue(s.name)}`,
+        );
+      }
+      c.int(`${path}.bytes`, s.bytes, 0, 2 ** 40);
+      c.int(`${path}.requests`, s.requests, 1, MAX_TRACE_SOURCE_REQUESTS);
+      if (typeof s.hash !== 'string' || !/^[0-9a-f]{16}$/.test(s.hash)) {
+        c.add(
+          `${path}.hash`,
+          `must be 16 lowercase hexadecimal digits, got ${describeValue(s.hash)}`,
+        );
+      }
+      break;
     case 'manual': {
       if (c.list(`${path}.timesMs`, s.timesMs, MAX_MANUAL_TIMES, 'times')) {
         const bad = s.timesMs.findIndex(
@@ -156,6 +181,10 @@ export function validateScenario(scenario: unknown): ScenarioIssue[] {
 
   if (c.list('sources', scenario.sources, MAX_SOURCES, 'traffic sources')) {
     scenario.sources.forEach((s, i) => checkSource(c, `sources[${i}]`, s, clientCount));
+    const traces = scenario.sources.filter((s) => isRecord(s) && s.kind === 'trace').length;
+    if (traces > 1) {
+      c.add('sources', `must replay at most one access log, got ${traces} trace sources`);
+    }
   }
 
   const retry = scenario.retry;

@@ -4,20 +4,37 @@
  * identity check is enough.
  */
 import { SimulationInputError, createSimCache, seekerFor, simulate, validateRun } from '../sim';
-import type { ScenarioIssue, SimLimiter, SimResult, SimState } from '../sim';
+import type { ScenarioIssue, SimLimiter, SimResult, SimState, SimTrace } from '../sim';
+import { tracesFor } from './traceSim';
 import type { PlaygroundInputs } from './types';
 
 export type SimOutcome =
   { ok: true; result: SimResult } | { ok: false; issues: readonly ScenarioIssue[] };
 
-export type RunInputs = Pick<PlaygroundInputs, 'limiters' | 'scenario' | 'untilMs'>;
+/**
+ * What a run depends on. `traces`: the replayable traces it was made with (default: what the page
+ * holds now for this scenario, `tracesFor`).
+ */
+export type RunInputs = Pick<PlaygroundInputs, 'limiters' | 'scenario' | 'untilMs'> & {
+  traces?: readonly SimTrace[];
+};
+
+/** The traces a run of `inputs` replays. */
+export function runTraces(inputs: RunInputs): readonly SimTrace[] {
+  return inputs.traces ?? tracesFor(inputs.scenario);
+}
 
 let last: { inputs: RunInputs; outcome: SimOutcome } | null = null;
 /** Arrivals and lane runs kept between runs on this thread: an edit re-runs the edited lane. */
 const cache = createSimCache();
 
 export function sameRun(a: RunInputs, b: RunInputs): boolean {
-  return a.limiters === b.limiters && a.scenario === b.scenario && a.untilMs === b.untilMs;
+  return (
+    a.limiters === b.limiters &&
+    a.scenario === b.scenario &&
+    a.untilMs === b.untilMs &&
+    runTraces(a) === runTraces(b)
+  );
 }
 
 /** The outcome for exactly these inputs if it is the one kept, else null (nothing computed). */
@@ -33,7 +50,12 @@ export function lastRun(): { inputs: RunInputs; outcome: SimOutcome } | null {
 /** Keeps an outcome computed elsewhere (the worker) as the one for `inputs`. */
 export function rememberOutcome(inputs: RunInputs, outcome: SimOutcome): void {
   last = {
-    inputs: { limiters: inputs.limiters, scenario: inputs.scenario, untilMs: inputs.untilMs },
+    inputs: {
+      limiters: inputs.limiters,
+      scenario: inputs.scenario,
+      untilMs: inputs.untilMs,
+      traces: runTraces(inputs),
+    },
     outcome,
   };
 }
@@ -59,7 +81,10 @@ export function simulationOf(inputs: RunInputs): SimOutcome {
     try {
       outcome = {
         ok: true,
-        result: simulate(limiters, inputs.scenario, inputs.untilMs, { cache }),
+        result: simulate(limiters, inputs.scenario, inputs.untilMs, {
+          cache,
+          traces: runTraces(inputs),
+        }),
       };
     } catch (e) {
       if (!(e instanceof SimulationInputError)) throw e;

@@ -7,6 +7,7 @@ import type { SimOutcome } from './derived';
 import { SYNC_DECISIONS, newDecisions, runnerFor } from './simRunner';
 import type { SimStatus } from './simRunner';
 import { createPlaygroundStore } from './store';
+import { subscribeTraces, tracesVersion } from './traceSim';
 import type { PlaygroundStoreApi } from './store';
 import type { PlaygroundInputs, PlaygroundStore } from './types';
 
@@ -59,6 +60,8 @@ export function useSimulation(): SimOutcome {
   const api = usePlaygroundApi();
   const runner = runnerFor(api);
   useSyncExternalStore(runner.subscribe, runner.getVersion, runner.getVersion);
+  // A replayed access log loading (or going) changes the run of a scenario that replays it.
+  const traces = useSyncExternalStore(subscribeTraces, tracesVersion, tracesVersion);
   const run = usePlaygroundShallow(selectRun);
   const cached = cachedOutcome(run);
   const shown = lastRun();
@@ -74,7 +77,7 @@ export function useSimulation(): SimOutcome {
       // Computed here, and large: the worker gets it too, ready for the first edit.
       if (runner.available && newDecisions(run, null) > SYNC_DECISIONS) runner.warm(run);
     }
-  }, [offThread, runner, run]);
+  }, [offThread, runner, run, traces]);
   if (cached !== null) return cached;
   return offThread && shown !== null ? shown.outcome : simulationOf(run);
 }

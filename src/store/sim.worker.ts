@@ -14,9 +14,12 @@ import {
   simulate,
   validateRun,
 } from '../sim';
+import type { SimTrace } from '../sim';
 import type { SimAnswer, SimRequest } from './simProtocol';
 
 const cache = createSimCache();
+/** The traces the page sent last (it sends them again only when they change). */
+let traces: readonly SimTrace[] = [];
 let next: SimRequest | null = null;
 let scheduled = false;
 
@@ -36,11 +39,12 @@ function run(): void {
   let reported = -1;
   try {
     if (req.warm === true) {
-      simulate(req.limiters, req.scenario, req.untilMs, { cache });
+      simulate(req.limiters, req.scenario, req.untilMs, { cache, traces });
       return;
     }
     const result = simulate(req.limiters, req.scenario, req.untilMs, {
       cache,
+      traces,
       onProgress: (fraction) => {
         // About a hundred reports at most.
         if (fraction - reported < 0.01 && fraction < 1) return;
@@ -58,6 +62,8 @@ function run(): void {
 }
 
 self.onmessage = (e: MessageEvent<SimRequest>) => {
+  // Traces come in order with the requests: keep them even if this request is skipped.
+  if (e.data.traces !== undefined) traces = e.data.traces;
   // A warm-up never replaces a real request waiting to run.
   if (e.data.warm === true && next !== null) return;
   next = e.data;

@@ -3,13 +3,25 @@
  * generation number; the worker answers with it, and the page keeps only the newest generation's
  * answer (CONVENTIONS.md, "Work off the main thread by message").
  */
-import type { PortableCheckpoints, Scenario, ScenarioIssue, SimLimiter, SimResult } from '../sim';
+import type {
+  PortableCheckpoints,
+  Scenario,
+  ScenarioIssue,
+  SimLimiter,
+  SimResult,
+  SimTrace,
+} from '../sim';
 
 export interface SimRequest {
   gen: number;
   limiters: SimLimiter[];
   scenario: Scenario;
   untilMs: number;
+  /**
+   * The replayable traces, sent only when they differ from the last ones sent (the worker keeps
+   * them): a million-request trace is copied once, not on every edit.
+   */
+  traces?: readonly SimTrace[];
   /** Only fill the worker's cache (arrivals, lane runs) for edits to come: no answer is sent. */
   warm?: boolean;
 }

@@ -6,8 +6,8 @@
  * Without Worker support (tests, old browsers) everything is computed here.
  */
 import { adoptResult } from '../sim';
-import type { Scenario } from '../sim';
-import { rememberOutcome, sameRun, simLimiters } from './derived';
+import type { Scenario, SimTrace } from '../sim';
+import { rememberOutcome, runTraces, sameRun, simLimiters } from './derived';
 import type { RunInputs, SimOutcome } from './derived';
 import type { SimAnswer, SimRequest } from './simProtocol';
 import type { PlaygroundStoreApi } from './store';
@@ -32,6 +32,9 @@ export function estimatedArrivals(scenario: Scenario, untilMs: number): number {
         break;
       case 'boundary-burst':
         n += 2 * s.count;
+        break;
+      case 'trace':
+        n += Math.min(s.requests, untilMs); // at most one a ms on average; an upper bound is enough
         break;
       case 'constant':
       case 'poisson':
@@ -74,6 +77,8 @@ export class SimRunner {
   private requested: RunInputs | null = null;
   private warmed: RunInputs | null = null;
   private status: SimStatus = IDLE;
+  /** The traces the worker holds (sent with the first request that needs them). */
+  private sentTraces: readonly SimTrace[] = [];
   private version = 0;
   private readonly listeners = new Set<() => void>();
 
@@ -105,12 +110,14 @@ export class SimRunner {
     const worker = this.ensureWorker();
     if (worker === null) return;
     this.gen += 1;
-    this.requested = inputs;
+    // The traces are fixed now: an answer made for other traces is stale.
+    this.requested = { ...inputs, traces: runTraces(inputs) };
     const message: SimRequest = {
       gen: this.gen,
       limiters: simLimiters(inputs),
       scenario: inputs.scenario,
       untilMs: inputs.untilMs,
+      ...this.tracesToSend(inputs),
     };
     worker.postMessage(message);
     this.notify({ pending: true, progress: null });
@@ -124,15 +131,24 @@ export class SimRunner {
     if (this.warmed !== null && sameRun(this.warmed, inputs)) return;
     const worker = this.ensureWorker();
     if (worker === null) return;
-    this.warmed = inputs;
+    this.warmed = { ...inputs, traces: runTraces(inputs) };
     const message: SimRequest = {
       gen: this.gen,
       limiters: simLimiters(inputs),
       scenario: inputs.scenario,
       untilMs: inputs.untilMs,
+      ...this.tracesToSend(inputs),
       warm: true,
     };
     worker.postMessage(message);
+  }
+
+  /** `{ traces }` when the worker does not hold the traces `inputs` replays yet, else `{}`. */
+  private tracesToSend(inputs: RunInputs): { traces?: readonly SimTrace[] } {
+    const traces = runTraces(inputs);
+    if (traces === this.sentTraces) return {};
+    this.sentTraces = traces;
+    return { traces };
   }
 
   /** A run computed here made any answer still on its way stale. */
@@ -157,6 +173,7 @@ export class SimRunner {
       this.failed = true;
       this.worker = null;
       this.requested = null;
+      this.sentTraces = [];
       this.notify(IDLE);
     };
     return this.worker;

@@ -5,7 +5,9 @@
  */
 import { createStore } from 'zustand/vanilla';
 import { checkFileSize } from '../trace';
+import type { SimTrace } from '../sim';
 import type { BuiltTrace, KeySpec } from '../trace';
+import { setLoadedTrace } from './traceSim';
 import type { TraceWorkerReply, TraceWorkerRequest } from './traceProtocol';
 
 export type TraceLoadStatus =
@@ -26,6 +28,10 @@ export interface TraceLoadState {
   trace: BuiltTrace | null;
   /** The file it came from, to re-key it without asking again. */
   file: File | null;
+  /** The trace as the simulator replays it (null when none, or when it cannot be replayed). */
+  replay: SimTrace | null;
+  /** Why the loaded trace cannot be replayed (null when it can). */
+  replayError: string | null;
   keySpec: KeySpec;
   status: TraceLoadStatus;
   load: (file: File, keySpec?: KeySpec) => void;
@@ -51,6 +57,8 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
   return createStore<TraceLoadState>()((set, get) => ({
     trace: null,
     file: null,
+    replay: null,
+    replayError: null,
     keySpec: [{ kind: 'client' }],
     status: { kind: 'idle' },
     load: (file, keySpec = get().keySpec) => {
@@ -94,7 +102,19 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
           });
         } else if (msg.type === 'done') {
           stop();
-          set({ trace: msg.trace, file, keySpec, status: { kind: 'idle' } });
+          const t = msg.trace;
+          const replay: SimTrace | null = msg.replay.ok
+            ? { hash: msg.replay.hash, timeMs: msg.replay.timeMs, keyId: t.keyId, keys: t.keys }
+            : null;
+          setLoadedTrace(replay);
+          set({
+            trace: t,
+            file,
+            keySpec,
+            replay,
+            replayError: msg.replay.ok ? null : msg.replay.message,
+            status: { kind: 'idle' },
+          });
         } else {
           stop();
           set({ status: { kind: 'error', message: msg.message } });
@@ -121,7 +141,8 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
     clear: () => {
       stop();
       gen += 1;
-      set({ trace: null, file: null, status: { kind: 'idle' } });
+      setLoadedTrace(null);
+      set({ trace: null, file: null, replay: null, replayError: null, status: { kind: 'idle' } });
     },
   }));
 }

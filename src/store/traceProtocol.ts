@@ -19,5 +19,14 @@ export type TraceWorkerReply =
       lines: number;
       malformed: number;
     }
-  | { type: 'done'; gen: number; trace: BuiltTrace }
+  | {
+      type: 'done';
+      gen: number;
+      trace: BuiltTrace;
+      /**
+       * The replay's whole-ms times and the trace's fingerprint (computed here, off the main
+       * thread), or why it cannot be replayed (a span over 24 days).
+       */
+      replay: { ok: true; hash: string; timeMs: Int32Array } | { ok: false; message: string };
+    }
   | { type: 'error'; gen: number; message: string };

@@ -13,3 +13,7 @@ export { replayTrace, virtualTimes, ADMIT, DELAY, REJECT, MAX_REPLAY_SPAN_MS } f
 export type { Replay } from './replay';
 export { dryRun, dryRunCsv, recordedRejection } from './dryrun';
 export type { Baseline, Change, DryRun, Flip, KeyChanges } from './dryrun';
+export { traceHash, simTraceOf, linkName, traceSourceOf } from './fingerprint';
+export { sweepPlan, sweepCell, belowP99, axisValues, satisfies } from './sweep';
+export type { SweepAxis, SweepPlan, CellResult, SweepConstraints } from './sweep';
+export { traceCsv, compactTrace, compactName } from './compact';

@@ -7,6 +7,8 @@
  * the first request is at virtual time 0 (src/trace/replay.ts).
  */
 
+import { MAX_TRACE_SOURCE_REQUESTS } from '../sim';
+
 /** Formats the parsers recognise. */
 export type TraceFormat = 'nginx' | 'alb' | 'har' | 'csv' | 'tsv' | 'jsonl';
 
@@ -79,8 +81,8 @@ export const MAX_FILE_BYTES = 1024 * 1024 * 1024;
 export const MAX_TEXT_BYTES = 2 * 1024 * 1024 * 1024 - 1;
 /** Formats that must be read whole (HAR, CSV with quoted newlines) are refused above this. */
 export const MAX_BUFFERED_BYTES = 256 * 1024 * 1024;
-/** Requests a trace may hold: 16 bytes each, so at most 80 MB. */
-export const MAX_TRACE_REQUESTS = 5_000_000;
+/** Requests a trace may hold: 16 bytes each, so at most 80 MB (the simulator's bound). */
+export const MAX_TRACE_REQUESTS = MAX_TRACE_SOURCE_REQUESTS;
 /** Distinct keys a trace may hold. */
 export const MAX_TRACE_KEYS = 1_000_000;
 /** Malformed lines listed (all are counted). */

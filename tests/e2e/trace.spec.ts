@@ -100,3 +100,119 @@ test('the dry run lists what the limiter being edited would change, as the repla
   expect((await download).suggestedFilename()).toBe('msec-dry-run.csv');
   await expect(dry).toHaveScreenshot('trace-dry-run.png');
 });
+
+test('the log replays as the traffic; its link carries the fingerprint and asks for the file', async ({
+  page,
+}) => {
+  await open(page, './?v=1&l=nginx:rate=1r/s,burst=1,nodelay&paused');
+  await page.getByTestId('trace-file').setInputFiles(join(fixtures, 'msec.log'));
+  await expect(page.getByTestId('trace-summary')).toBeVisible();
+  await page.getByRole('button', { name: 'Replay this log through the limiters' }).click();
+  await expect(page.getByTestId('trace-replaying')).toBeVisible();
+  // The main view's numbers are the replay's, computed here without the page.
+  const trace = parseTrace(new Uint8Array(readFileSync(join(fixtures, 'msec.log'))), {
+    name: 'msec.log',
+  });
+  const replay = replayTrace(trace, {
+    kind: 'leaky-bucket',
+    rate: 1,
+    rateUnit: 'r/s',
+    burst: 1,
+    delay: 'nodelay',
+  });
+  await expect(page.getByTestId('summary-offered')).toHaveText(String(trace.count));
+  await expect(page.getByTestId('summary-rejected')).toHaveText(String(replay.rejected));
+  await expect(page.getByTestId('timeline-mark').first()).toBeAttached();
+  await page.screenshot({ path: test.info().outputPath('trace-replay-page.png'), fullPage: true });
+  // The link names the file, not its requests.
+  await expect(page).toHaveURL(/src=trace:name=msec\.log,bytes=\d+,requests=\d+,hash=[0-9a-f]{16}/);
+  const link = page.url();
+  // Opened without the file: it says which file to drop; the rest of the page works.
+  const other = await page.context().newPage();
+  await open(other, link);
+  await expect(other.getByTestId('trace-wanted')).toContainText('msec.log');
+  await expect(other.getByTestId('run-notice')).toContainText('drop that file on the page');
+  await expect(other.getByTestId('summary-offered')).toHaveText('0');
+  await other.screenshot({ path: test.info().outputPath('trace-link-without-file.png') });
+  await other.getByTestId('trace-file').setInputFiles(join(fixtures, 'msec.log'));
+  await expect(other.getByTestId('trace-replaying')).toBeVisible();
+  await expect(other.getByTestId('summary-rejected')).toHaveText(String(replay.rejected));
+});
+
+test('the sweep fills a heatmap in workers; picking a cell sets the limiter and the main view agrees', async ({
+  page,
+}) => {
+  await open(page, './?v=1&l=nginx:rate=1r/s,burst=1,nodelay&paused');
+  await page.getByTestId('trace-file').setInputFiles(join(fixtures, 'msec.log'));
+  const sweep = page.getByTestId('trace-sweep');
+  await expect(sweep).toBeVisible();
+  await sweep.getByRole('button', { name: /^Sweep \d+ settings$/ }).click();
+  const cells = sweep.getByTestId('sweep-cell');
+  const total = await cells.count();
+  expect(total).toBeGreaterThan(100);
+  await expect(sweep.getByTestId('sweep-progress')).toHaveText(`${total} of ${total} cells`);
+  await expect(sweep.getByTestId('sweep-best')).toContainText('Smallest limit that fits');
+  await sweep.screenshot({ path: test.info().outputPath('trace-sweep.png') });
+  // Keyboard: focus the grid, move, read the cell's numbers.
+  await sweep.getByTestId('trace-heatmap').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowUp');
+  await expect(sweep.getByTestId('sweep-detail')).toContainText('rate (r/s)');
+  // Pick a cell: rate 2 r/s (the second column), burst as listed; the main view replays the log.
+  const cell = cells.nth(2 * Math.round(Math.sqrt(total)) + 3);
+  const label = (await cell.getAttribute('aria-label')) ?? '';
+  const m = /rate \(r\/s\) (\d+), burst (\d+): .* rejected/.exec(label);
+  expect(m).not.toBeNull();
+  await cell.click();
+  await expect(page.getByTestId('trace-replaying')).toBeVisible();
+  const rate = Number(m?.[1]);
+  const burst = Number(m?.[2]);
+  const trace = parseTrace(new Uint8Array(readFileSync(join(fixtures, 'msec.log'))), {
+    name: 'msec.log',
+  });
+  const replay = replayTrace(trace, {
+    kind: 'leaky-bucket',
+    rate,
+    rateUnit: 'r/s',
+    burst,
+    delay: 'nodelay',
+  });
+  await expect(page).toHaveURL(new RegExp(`rate=${rate}r/s`));
+  await expect(page.getByTestId('summary-rejected')).toHaveText(String(replay.rejected));
+  const share = /: ([\d.]+) % rejected/.exec(label)?.[1];
+  expect(Number(share)).toBeCloseTo((replay.rejected / trace.count) * 100, 1);
+  await page.screenshot({ path: test.info().outputPath('trace-sweep-picked.png'), fullPage: true });
+});
+
+test('a trace is kept in the browser until deleted, exported compact, and re-imported', async ({
+  page,
+}) => {
+  await open(page);
+  await page.getByTestId('trace-file').setInputFiles(join(fixtures, 'msec.log'));
+  await expect(page.getByTestId('trace-count')).toHaveText(String(expected.count));
+  const keep = page.getByTestId('trace-keep');
+  const download = page.waitForEvent('download');
+  await keep.getByRole('button', { name: 'Export trace (compact)' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('msec.trace.csv.gz');
+  const exported = await file.path();
+  await keep.getByRole('button', { name: 'Keep in this browser' }).click();
+  const kept = page.getByTestId('trace-kept');
+  await expect(kept.locator('tbody tr')).toHaveCount(1);
+  await expect(kept).toContainText('msec.trace.csv.gz');
+  await expect(kept).toContainText(String(expected.count));
+  // Still there after a reload (a new page of the same browser).
+  await open(page);
+  await expect(page.getByTestId('trace-kept').locator('tbody tr')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Open msec.trace.csv.gz' }).click();
+  await expect(page.getByTestId('trace-count')).toHaveText(String(expected.count));
+  await page.getByRole('button', { name: 'Replay this log through the limiters' }).click();
+  await expect(page).toHaveURL(/src=trace:name=msec\.trace\.csv\.gz/);
+  // The exported file re-imports through the file chooser to the same fingerprint.
+  const hash = /hash=([0-9a-f]{16})/.exec(page.url())?.[1];
+  await page.getByTestId('trace-file').setInputFiles(exported);
+  await expect(page.getByTestId('trace-replaying')).toBeVisible();
+  expect(hash).toMatch(/^[0-9a-f]{16}$/);
+  await page.getByRole('button', { name: 'Delete msec.trace.csv.gz' }).click();
+  await expect(page.getByTestId('trace-kept')).toHaveCount(0);
+});

@@ -65,7 +65,7 @@ describe('validateScenario', () => {
     [
       'an unknown source kind',
       (s: Record<string, any>) => (s.sources[0] = { kind: 'tsunami' }),
-      "sources[0].kind must be one of 'manual', 'burst', 'constant', 'poisson', 'on-off', 'boundary-burst', got \"tsunami\"",
+      "sources[0].kind must be one of 'manual', 'burst', 'constant', 'poisson', 'on-off', 'boundary-burst', 'trace', got \"tsunami\"",
     ],
     [
       'a pinned client that does not exist',

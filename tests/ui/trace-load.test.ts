@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createTraceLoadStore } from '../../src/store/traceLoad';
 import type { TraceWorkerReply, TraceWorkerRequest } from '../../src/store/traceProtocol';
-import { parseTrace } from '../../src/trace';
+import { parseTrace, simTraceOf } from '../../src/trace';
+import { loadedTraces } from '../../src/store/traceSim';
 
 /** A stand-in worker: records what it was sent and whether it was terminated. */
 class FakeWorker {
@@ -24,6 +25,8 @@ const file = (name: string, text: string): File => new File([text], name);
 const trace = parseTrace(new TextEncoder().encode('timestamp,ip\n1700000000000,a\n'), {
   name: 'a.csv',
 });
+const sim = simTraceOf(trace);
+const replay = { ok: true as const, hash: sim.hash, timeMs: sim.timeMs };
 
 describe('trace loading store', () => {
   it('shows progress, then the trace; the worker is let go', () => {
@@ -38,10 +41,15 @@ describe('trace loading store', () => {
     const gen = (w.sent[0] as TraceWorkerRequest).gen;
     w.reply({ type: 'progress', gen, bytes: 1, total: 1, requests: 7, lines: 8, malformed: 1 });
     expect(store.getState().status).toMatchObject({ kind: 'loading', requests: 7, malformed: 1 });
-    w.reply({ type: 'done', gen, trace });
+    w.reply({ type: 'done', gen, trace, replay });
     expect(store.getState().trace).toBe(trace);
     expect(store.getState().status.kind).toBe('idle');
     expect(w.terminated).toBe(true);
+    // The page now holds it for replay, with its fingerprint; clearing lets it go.
+    expect(loadedTraces().map((t) => t.hash)).toEqual([sim.hash]);
+    expect(store.getState().replay?.keys).toEqual(['a']);
+    store.getState().clear();
+    expect(loadedTraces()).toEqual([]);
   });
 
   it('a newer load wins: the older worker is terminated and its late replies dropped', () => {
@@ -55,7 +63,7 @@ describe('trace loading store', () => {
     store.getState().load(file('b.log', 'y'));
     const [first, second] = workers as [FakeWorker, FakeWorker];
     expect(first.terminated).toBe(true);
-    first.reply({ type: 'done', gen: (first.sent[0] as TraceWorkerRequest).gen, trace });
+    first.reply({ type: 'done', gen: (first.sent[0] as TraceWorkerRequest).gen, trace, replay });
     expect(store.getState().trace).toBeNull();
     second.reply({
       type: 'error',
@@ -74,7 +82,7 @@ describe('trace loading store', () => {
     });
     store.getState().load(file('a.csv', 'x'));
     const w0 = workers[0] as FakeWorker;
-    w0.reply({ type: 'done', gen: (w0.sent[0] as TraceWorkerRequest).gen, trace });
+    w0.reply({ type: 'done', gen: (w0.sent[0] as TraceWorkerRequest).gen, trace, replay });
     store.getState().load(file('b.csv', 'y'));
     store.getState().cancel();
     expect((workers[1] as FakeWorker).terminated).toBe(true);

@@ -208,6 +208,12 @@ export class LeakyBucketLimiter extends KeyedLimiter<LeakyBucketConfig, Node> {
     return this.states.has(key) ? { entries: 1, bytes: NODE_BYTES } : NO_STATE;
   }
 
+  /** Every node nginx holds, at once: their sizes do not change with time (see `stateSize`). */
+  totalStateSize(nowMs: number): StateSize {
+    checkTime(nowMs);
+    return { entries: this.states.size, bytes: this.states.size * NODE_BYTES };
+  }
+
   /** Copies nodes in LRU order, so expiry in the copy matches the original. */
   override clone(): Limiter {
     const copy = this.empty();

@@ -5,6 +5,9 @@ import { useTraceLoad } from '../../store/traceReact';
 import { NumberField } from '../common/fields';
 import { TraceDryRun } from './TraceDryRun';
 import { plural, pluralNoun } from '../../core';
+import { TraceKeep } from './TraceKeep';
+import { TraceReplay } from './TraceReplay';
+import { TraceSweep } from './TraceSweep';
 
 /** Key choices a gateway offers (see KeySpec). */
 const KEY_CHOICES: { id: string; label: string; spec: KeySpec }[] = [
@@ -119,6 +122,7 @@ export function TracePanel() {
   const id = useId();
   const s = useTraceLoad((st) => ({
     trace: st.trace,
+    replayHash: st.replay?.hash ?? '',
     status: st.status,
     keySpec: st.keySpec,
     load: st.load,
@@ -176,8 +180,11 @@ export function TracePanel() {
           {status.message}
         </p>
       )}
+      <TraceReplay />
+      <TraceKeep />
       {s.trace !== null && <TraceSummary trace={s.trace} />}
       {s.trace !== null && <TraceDryRun trace={s.trace} />}
+      {s.trace !== null && <TraceSweep key={s.replayHash} />}
     </section>
   );
 }

@@ -13,9 +13,13 @@ const SOURCE_LABEL: Record<TrafficSource['kind'], string> = {
   poisson: 'Poisson (random arrivals)',
   'on-off': 'On/off (square wave)',
   'boundary-burst': 'Boundary burst',
+  trace: 'Access log (replayed)',
 };
 
-function newSource(kind: TrafficSource['kind'], tMs: number, untilMs: number): TrafficSource {
+/** Kinds the "Add" menu offers: a trace source comes from the access-log panel. */
+type AddableKind = Exclude<TrafficSource['kind'], 'trace'>;
+
+function newSource(kind: AddableKind, tMs: number, untilMs: number): TrafficSource {
   const at = Math.floor(tMs);
   switch (kind) {
     case 'manual':
@@ -49,7 +53,7 @@ export function TrafficPanel() {
   }));
   const burst = s.burst;
   const [rate, setRate] = useState(20);
-  const [adding, setAdding] = useState<TrafficSource['kind']>('poisson');
+  const [adding, setAdding] = useState<AddableKind>('poisson');
   const { scenario } = s;
   return (
     <section className="panel traffic-panel" aria-labelledby={`${id}-heading`}>
@@ -117,10 +121,12 @@ export function TrafficPanel() {
         <SelectField
           label="Add"
           value={adding}
-          options={(Object.keys(SOURCE_LABEL) as Array<TrafficSource['kind']>).map((k) => ({
-            value: k,
-            label: SOURCE_LABEL[k],
-          }))}
+          options={(Object.keys(SOURCE_LABEL) as TrafficSource['kind'][])
+            .filter((k): k is AddableKind => k !== 'trace')
+            .map((k) => ({
+              value: k,
+              label: SOURCE_LABEL[k],
+            }))}
           onChange={setAdding}
         />
         <button
@@ -220,6 +226,13 @@ function SourceEditor({
             {num('spreadMs', 'spread', 'ms')}
           </>
         )}
+        {source.kind === 'trace' && (
+          <p className="muted">
+            {source.name}: {source.bytes} bytes, {source.requests} requests, fingerprint{' '}
+            <span className="mono">{source.hash}</span>. Each request keeps its own time and key;
+            the access-log panel loads, re-keys and stores the file.
+          </p>
+        )}
         <button type="button" className="source-remove" onClick={onRemove}>
           Remove this source
         </button>
@@ -295,5 +308,7 @@ function summarize(source: TrafficSource): string {
       return `${source.ratePerSec}/s for ${formatTime(source.onMs)}, off ${formatTime(source.offMs)}`;
     case 'boundary-burst':
       return `${source.count} + ${source.count} around ${formatTime(source.boundaryMs)}`;
+    case 'trace':
+      return `${source.requests} requests from ${source.name}`;
   }
 }

@@ -1,0 +1,47 @@
+/**
+ * A trace as a compact file (issue 12, point 6): gzip-compressed CSV with one row per request —
+ * `arrival_ms` (whole epoch ms), `client` (the request's key as chosen), `status`, `cost` — which
+ * this page's own CSV reader reads back into the same replay: the same keys (keyed by client
+ * address, the default), the same whole-ms virtual times, so the same fingerprint. Arrivals are
+ * written as ⌊first⌋ + ⌊arrival − first⌋, the times the replay uses; sub-millisecond parts, which
+ * no replay sees, are dropped. Typically a few bytes a request after compression.
+ */
+import { gzipSync } from 'fflate';
+import type { Trace } from './types';
+
+function field(s: string): string {
+  return /[",\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** The CSV text (header and one row per request, in time order). */
+export function traceCsv(
+  trace: Pick<Trace, 'count' | 'arrivalMs' | 'keyId' | 'keys' | 'status' | 'cost'>,
+): string {
+  const rows: string[] = ['arrival_ms,client,status,cost'];
+  const keys = trace.keys.map(field);
+  const first = trace.count > 0 ? (trace.arrivalMs[0] as number) : 0;
+  const base = Math.floor(first);
+  for (let i = 0; i < trace.count; i += 1) {
+    const at = base + Math.floor((trace.arrivalMs[i] as number) - first);
+    const status = trace.status[i] as number;
+    rows.push(
+      `${String(at)},${keys[trace.keyId[i] as number] as string},${status === 0 ? '' : String(status)},${String(trace.cost[i])}`,
+    );
+  }
+  return rows.join('\n') + '\n';
+}
+
+/** The compact file's bytes: the CSV, gzip-compressed. */
+export function compactTrace(
+  trace: Pick<Trace, 'count' | 'arrivalMs' | 'keyId' | 'keys' | 'status' | 'cost'>,
+): Uint8Array {
+  return gzipSync(new TextEncoder().encode(traceCsv(trace)), { level: 6 });
+}
+
+/** The compact file's name for a trace read from `name`. */
+export function compactName(name: string): string {
+  const ext = /\.(gz|log|txt|csv|tsv|har|json|jsonl|trace)$/i;
+  let base = name;
+  while (ext.test(base)) base = base.replace(ext, '');
+  return `${base || 'trace'}.trace.csv.gz`;
+}

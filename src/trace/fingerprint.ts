@@ -1,0 +1,74 @@
+/**
+ * A trace as the simulator replays it (sim's SimTrace: whole-ms times from 0, keys) and its
+ * fingerprint: the name, size and hash a link carries instead of the trace (issue 12, point 6).
+ *
+ * The hash covers exactly what the replay depends on — each request's virtual time and key, and the
+ * key names — so two files that replay identically share it, and re-keying a file changes it.
+ */
+import type { SimTrace, TraceSource } from '../sim';
+import { virtualTimes } from './replay';
+import type { Trace } from './types';
+
+/** Two independent 32-bit FNV-1a style lanes (different offsets), mixed per 32-bit word. */
+class Hash64 {
+  private a = 0x811c9dc5;
+  private b = 0x01000193 ^ 0x5bd1e995;
+
+  word(x: number): void {
+    this.a = Math.imul(this.a ^ (x & 0xffff), 0x01000193);
+    this.a = Math.imul(this.a ^ (x >>> 16), 0x01000193);
+    this.b = Math.imul(this.b ^ (x >>> 16), 0x5bd1e995);
+    this.b = Math.imul(this.b ^ (x & 0xffff), 0x5bd1e995);
+    this.b ^= this.b >>> 13;
+  }
+
+  hex(): string {
+    const h = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
+    return h(this.a) + h(this.b);
+  }
+}
+
+/** 16 hex digits over the times, the key ids and the key names. */
+export function traceHash(timeMs: Int32Array, keyId: Uint32Array, keys: readonly string[]): string {
+  const h = new Hash64();
+  h.word(timeMs.length);
+  for (let i = 0; i < timeMs.length; i += 1) {
+    h.word(timeMs[i] as number);
+    h.word(keyId[i] as number);
+  }
+  h.word(keys.length);
+  for (const k of keys) {
+    h.word(k.length);
+    for (let j = 0; j < k.length; j += 1) h.word(k.charCodeAt(j));
+  }
+  return h.hex();
+}
+
+/** The replayable form of a trace (throws when it spans more than a replay takes). */
+export function simTraceOf(trace: Pick<Trace, 'count' | 'arrivalMs' | 'keyId' | 'keys'>): SimTrace {
+  const timeMs = virtualTimes(trace);
+  const keyId = trace.keyId.subarray(0, trace.count);
+  return { hash: traceHash(timeMs, keyId, trace.keys), timeMs, keyId, keys: trace.keys };
+}
+
+/** Characters a file name keeps in a link (the config's TRACE_NAME_PATTERN); others become `_`. */
+const NAME_CHAR = /[\p{L}\p{M}\p{N} _.()+@-]/u;
+
+/** The name a link carries for `fileName`: unsupported characters replaced, at most 200 long. */
+export function linkName(fileName: string): string {
+  let out = '';
+  for (const ch of fileName) out += NAME_CHAR.test(ch) ? ch : '_';
+  out = out.slice(0, 200).trim();
+  return out === '' ? 'access.log' : out;
+}
+
+/** The scenario source that replays `sim` (the trace of file `fileName` of `bytes` bytes). */
+export function traceSourceOf(sim: SimTrace, fileName: string, bytes: number): TraceSource {
+  return {
+    kind: 'trace',
+    name: linkName(fileName),
+    bytes,
+    requests: sim.timeMs.length,
+    hash: sim.hash,
+  };
+}

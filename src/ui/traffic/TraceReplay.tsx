@@ -1,0 +1,84 @@
+import { MAX_UNTIL_MS } from '../../sim';
+import type { TraceSource } from '../../sim';
+import { traceSourceOf } from '../../trace';
+import { usePlayground, usePlaygroundShallow } from '../../store/react';
+import { useTraceLoad } from '../../store/traceReact';
+
+const n = (v: number): string => v.toLocaleString('en-US');
+
+/**
+ * The loaded log as the playground's traffic (issue 12, point 3): one button makes it the
+ * scenario's source, so every limiter, the timeline, the views, the inspector and compare mode
+ * replay it on the virtual clock. A scenario (a link) that names a log the page does not hold says
+ * which file to drop.
+ */
+/**
+ * Makes the loaded log the scenario's only source (run length: the log's span plus a second, at
+ * most a day) and rewinds; null when no replayable log is loaded.
+ */
+export function useStartReplay(): (() => void) | null {
+  const t = useTraceLoad((st) => ({ replay: st.replay, file: st.file, trace: st.trace }));
+  const p = usePlaygroundShallow((st) => ({
+    scenario: st.scenario,
+    setScenario: st.setScenario,
+    setUntil: st.setUntil,
+    seek: st.seek,
+  }));
+  const replay = t.replay;
+  if (replay === null) return null;
+  return () => {
+    const name = t.file?.name ?? t.trace?.name ?? 'access.log';
+    const source = traceSourceOf(replay, name, t.file?.size ?? 0);
+    const last = replay.timeMs[replay.timeMs.length - 1] ?? 0;
+    p.setScenario({ ...p.scenario, sources: [source] });
+    p.setUntil(Math.min(MAX_UNTIL_MS, last + 1000));
+    p.seek(0);
+  };
+}
+
+/** True when the scenario replays the loaded log. */
+export function useReplaying(): boolean {
+  const hash = useTraceLoad((st) => ({ hash: st.replay?.hash ?? null })).hash;
+  return usePlayground((st) =>
+    st.scenario.sources.some((s) => s.kind === 'trace' && s.hash === hash),
+  );
+}
+
+export function TraceReplay() {
+  const t = useTraceLoad((st) => ({ replay: st.replay, replayError: st.replayError }));
+  const scenario = usePlayground((st) => st.scenario);
+  const start = useStartReplay();
+  const wanted = scenario.sources.find((s): s is TraceSource => s.kind === 'trace');
+  const replay = t.replay;
+  const replaying = wanted !== undefined && replay !== null && wanted.hash === replay.hash;
+  return (
+    <div className="trace-replay" data-testid="trace-replay">
+      {wanted !== undefined && !replaying && (
+        <p className="trace-wanted" role="status" data-testid="trace-wanted">
+          This configuration replays the access log <strong>{wanted.name}</strong> (
+          {n(wanted.bytes)} bytes, {n(wanted.requests)} requests, fingerprint{' '}
+          <span className="mono">{wanted.hash}</span>)
+          {replay === null
+            ? ': drop that file above (keyed the same way) to replay it. Everything else works without it.'
+            : `, not the loaded one (fingerprint ${replay.hash}: another file, or another key).`}
+        </p>
+      )}
+      {t.replayError !== null && (
+        <p className="trace-error" role="alert">
+          {t.replayError}
+        </p>
+      )}
+      {replay !== null &&
+        (replaying ? (
+          <p data-testid="trace-replaying">
+            Replaying this log: every limiter, the timeline, the views, the inspector and compare
+            mode show its {n(replay.timeMs.length)} requests, each at its own time with its own key.
+          </p>
+        ) : (
+          <button type="button" className="primary" onClick={() => start?.()}>
+            Replay this log through the limiters
+          </button>
+        ))}
+    </div>
+  );
+}

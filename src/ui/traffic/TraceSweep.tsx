@@ -1,0 +1,341 @@
+import { scaleLinear } from 'd3-scale';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { KeyboardEvent } from 'react';
+import type { AlgorithmConfig } from '../../core';
+import { usePlayground, usePlaygroundShallow } from '../../store/react';
+import { runSweep } from '../../store/sweep';
+import { useTraceLoad } from '../../store/traceReact';
+import { satisfies, sweepPlan } from '../../trace';
+import type { CellResult, SweepConstraints, SweepPlan } from '../../trace';
+import { NumberField } from '../common/fields';
+import { useReplaying, useStartReplay } from './TraceReplay';
+
+const CELL = 18;
+const LEFT = 44;
+const TOP = 8;
+const BOTTOM = 30;
+const pct = (v: number): string => `${(v * 100).toFixed(v < 0.001 && v > 0 ? 3 : 1)} %`;
+/** Light blue (nothing rejected) to dark red (all rejected); text turns white past the middle. */
+const color = scaleLinear<string>().domain([0, 0.5, 1]).range(['#e6f0fa', '#e08a5a', '#7a1e12']);
+
+type Metric = 'overall' | 'p99';
+
+function describe(plan: SweepPlan, xi: number, yi: number, r: CellResult | undefined, w: number) {
+  const at = `${plan.x.label} ${plan.x.values[xi]}, ${plan.y.label} ${plan.y.values[yi]}`;
+  if (r === undefined) return `${at}: not computed yet`;
+  return `${at}: ${pct(r.rejectedShare)} rejected (${pct(r.rejectedShareP99)} of keys up to the p99), peak backend ${r.peakBackend} per ${w} ms, p95 delay ${r.p95DelayMs} ms`;
+}
+
+/**
+ * The sweep (issue 12, point 5): a grid over the two parameters that matter for the limiter being
+ * edited, each cell an exact replay of the whole log in a worker, drawn as a heatmap of the share
+ * rejected. Constraints mark the cells that satisfy them and the smallest such limit; picking a
+ * cell sets the limiter (and replays the log in the main view, where its numbers reproduce).
+ */
+export function TraceSweep() {
+  const id = useId();
+  const replay = useTraceLoad((st) => ({ replay: st.replay })).replay;
+  const p = usePlaygroundShallow((st) => ({
+    lane: st.activeLane,
+    limiters: st.limiters,
+    windowMs: st.scenario.metrics?.windowMs ?? 1000,
+    setLimiterConfig: st.setLimiterConfig,
+  }));
+  const base = p.limiters[p.lane]?.config;
+  const plan = useMemo(() => (base === undefined ? null : sweepPlan(base, 20)), [base]);
+  const replaying = useReplaying();
+  const startReplay = useStartReplay();
+  const seek = usePlayground((st) => st.seek);
+  const [results, setResults] = useState<Array<CellResult | undefined>>([]);
+  const [errors, setErrors] = useState<string[]>([]);
+  const [running, setRunning] = useState(false);
+  const [ranFor, setRanFor] = useState<{ plan: SweepPlan; windowMs: number } | null>(null);
+  const [metric, setMetric] = useState<Metric>('overall');
+  const [maxBackend, setMaxBackend] = useState<number | null>(null);
+  const [maxP99, setMaxP99] = useState<number | null>(1);
+  const [active, setActive] = useState(0);
+  const cancelRef = useRef<(() => void) | null>(null);
+  const [shown, setShown] = useState<number | null>(null);
+
+  // Leaving (or a new log: the panel keys this by the log's fingerprint) cancels the sweep.
+  useEffect(() => () => cancelRef.current?.(), []);
+
+  if (replay === null) return null;
+  if (plan === null) {
+    return (
+      <section className="trace-sweep" aria-labelledby={`${id}-h`}>
+        <h3 id={`${id}-h`}>Numbers that fit</h3>
+        <p className="muted">
+          The sweep covers nginx, Envoy, redis-cell and the fixed, sliding and sliding-window
+          limits; pick one of those to sweep.
+        </p>
+      </section>
+    );
+  }
+  const shownPlan = ranFor?.plan ?? plan;
+  const nx = shownPlan.x.values.length;
+  const ny = shownPlan.y.values.length;
+  const total = nx * ny;
+  const done = results.filter((r) => r !== undefined).length;
+  const constraints: SweepConstraints = {
+    ...(maxBackend === null ? {} : { maxBackend }),
+    ...(maxP99 === null ? {} : { maxRejectedP99: maxP99 / 100 }),
+  };
+  // The smallest limit that fits: the lowest x, then the lowest y, among satisfying cells.
+  let best = -1;
+  for (let xi = 0; xi < nx && best < 0; xi += 1) {
+    for (let yi = 0; yi < ny; yi += 1) {
+      const r = results[xi * ny + yi];
+      if (r !== undefined && satisfies(r, constraints)) {
+        best = xi * ny + yi;
+        break;
+      }
+    }
+  }
+
+  const start = () => {
+    cancelRef.current?.();
+    const configs: AlgorithmConfig[] = [];
+    for (let xi = 0; xi < plan.x.values.length; xi += 1)
+      for (let yi = 0; yi < plan.y.values.length; yi += 1) configs.push(plan.configAt(xi, yi));
+    const fresh: Array<CellResult | undefined> = new Array<CellResult | undefined>(
+      configs.length,
+    ).fill(undefined);
+    setResults(fresh);
+    setErrors([]);
+    setRanFor({ plan, windowMs: p.windowMs });
+    setRunning(true);
+    let left = configs.length;
+    const finish = () => {
+      left -= 1;
+      if (left === 0) {
+        setRunning(false);
+        cancelRef.current = null;
+      }
+    };
+    cancelRef.current = runSweep(replay, configs, p.windowMs, {
+      onCell: (i, r) => {
+        setResults((prev) => {
+          const next = prev.slice();
+          next[i] = r;
+          return next;
+        });
+        finish();
+      },
+      onError: (i, message) => {
+        setErrors((prev) => [...prev, `cell ${i + 1}: ${message}`]);
+        finish();
+      },
+    });
+  };
+  const cancel = () => {
+    cancelRef.current?.();
+    cancelRef.current = null;
+    setRunning(false);
+  };
+  const pick = (i: number) => {
+    const xi = Math.floor(i / ny);
+    const yi = i % ny;
+    p.setLimiterConfig(p.lane, shownPlan.configAt(xi, yi));
+    if (!replaying) startReplay?.();
+    else seek(0);
+  };
+  const onKey = (e: KeyboardEvent<SVGSVGElement>) => {
+    const xi = Math.floor(active / ny);
+    const yi = active % ny;
+    let next: number;
+    if (e.key === 'ArrowRight') next = Math.min(nx - 1, xi + 1) * ny + yi;
+    else if (e.key === 'ArrowLeft') next = Math.max(0, xi - 1) * ny + yi;
+    else if (e.key === 'ArrowUp') next = xi * ny + Math.min(ny - 1, yi + 1);
+    else if (e.key === 'ArrowDown') next = xi * ny + Math.max(0, yi - 1);
+    else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      if (results[active] !== undefined) pick(active);
+      return;
+    } else return;
+    e.preventDefault();
+    setActive(next);
+    setShown(next);
+  };
+  const width = LEFT + nx * CELL + 8;
+  const height = TOP + ny * CELL + BOTTOM;
+  const detail = shown ?? (best >= 0 ? best : null);
+  const w = ranFor?.windowMs ?? p.windowMs;
+  return (
+    <section className="trace-sweep" aria-labelledby={`${id}-h`} data-testid="trace-sweep">
+      <h3 id={`${id}-h`}>Numbers that fit</h3>
+      <p className="hint">
+        {shownPlan.x.label} × {shownPlan.y.label}: {total} exact replays of all{' '}
+        {replay.timeMs.length.toLocaleString('en-US')} requests (no retries, one instance), in
+        workers.
+      </p>
+      <div className="fire-row">
+        {running ? (
+          <button type="button" onClick={cancel}>
+            Cancel sweep
+          </button>
+        ) : (
+          <button type="button" className="primary" onClick={start}>
+            Sweep {total} settings
+          </button>
+        )}
+        {ranFor !== null && (
+          <span role="status" data-testid="sweep-progress">
+            {done} of {total} cells{running ? '…' : done < total ? ' (cancelled)' : ''}
+          </span>
+        )}
+      </div>
+      <div className="trace-sweep-constraints">
+        <NumberField
+          label="backend takes at most"
+          unit={`requests per ${w} ms`}
+          value={maxBackend ?? 0}
+          width="6em"
+          check={(v) =>
+            Number.isInteger(v) && v >= 0 ? null : 'must be a whole number, 0 for no limit'
+          }
+          onCommit={(v) => setMaxBackend(v === 0 ? null : v)}
+        />
+        <NumberField
+          label="reject at most"
+          unit="% of requests of keys up to the p99"
+          value={maxP99 ?? 100}
+          width="5em"
+          check={(v) => (v >= 0 && v <= 100 ? null : 'must be from 0 to 100')}
+          onCommit={(v) => setMaxP99(v >= 100 ? null : v)}
+        />
+        <label className="field">
+          Colour{' '}
+          <select value={metric} onChange={(e) => setMetric(e.target.value as Metric)}>
+            <option value="overall">share rejected, all requests</option>
+            <option value="p99">share rejected, keys up to the p99</option>
+          </select>
+        </label>
+      </div>
+      {ranFor !== null && (
+        <>
+          <svg
+            className="trace-heatmap"
+            width={width}
+            height={height}
+            role="grid"
+            aria-label={`Sweep: ${shownPlan.x.label} across, ${shownPlan.y.label} up; arrow keys move, Enter sets the limiter`}
+            tabIndex={0}
+            onKeyDown={onKey}
+            onFocus={() => setShown(active)}
+            data-testid="trace-heatmap"
+          >
+            {shownPlan.x.values.map((_x, xi) =>
+              shownPlan.y.values.map((_y, yi) => {
+                const i = xi * ny + yi;
+                const r = results[i];
+                const v =
+                  r === undefined ? null : metric === 'p99' ? r.rejectedShareP99 : r.rejectedShare;
+                const ok = r !== undefined && satisfies(r, constraints);
+                const x = LEFT + xi * CELL;
+                const y = TOP + (ny - 1 - yi) * CELL;
+                return (
+                  <g
+                    key={i}
+                    role="gridcell"
+                    aria-label={describe(shownPlan, xi, yi, r, w) + (ok ? ', fits' : '')}
+                    aria-selected={i === active}
+                    data-testid="sweep-cell"
+                    data-fits={ok ? 'yes' : 'no'}
+                    onMouseEnter={() => setShown(i)}
+                    onClick={() => {
+                      setActive(i);
+                      if (r !== undefined) pick(i);
+                    }}
+                  >
+                    <title>{describe(shownPlan, xi, yi, r, w)}</title>
+                    <rect
+                      x={x + 0.5}
+                      y={y + 0.5}
+                      width={CELL - 1}
+                      height={CELL - 1}
+                      fill={v === null ? 'var(--surface-2)' : color(v)}
+                      stroke={i === best ? 'var(--text)' : i === active ? 'var(--focus)' : 'none'}
+                      strokeWidth={i === best || i === active ? 2 : 0}
+                    />
+                    {ok && (
+                      <text
+                        x={x + CELL / 2}
+                        y={y + CELL / 2 + 4}
+                        textAnchor="middle"
+                        fontSize={11}
+                        fill={v !== null && v > 0.45 ? '#ffffff' : '#1b1b1f'}
+                        aria-hidden="true"
+                      >
+                        ✓
+                      </text>
+                    )}
+                  </g>
+                );
+              }),
+            )}
+            {shownPlan.x.values.map((xv, xi) =>
+              xi % 3 === 0 || xi === nx - 1 ? (
+                <text
+                  key={`x${xi}`}
+                  x={LEFT + xi * CELL + CELL / 2}
+                  y={TOP + ny * CELL + 12}
+                  textAnchor="middle"
+                  fontSize={10}
+                  className="axis-label"
+                >
+                  {xv}
+                </text>
+              ) : null,
+            )}
+            <text x={LEFT} y={TOP + ny * CELL + 26} fontSize={10} className="axis-label">
+              {shownPlan.x.label} →
+            </text>
+            {shownPlan.y.values.map((yv, yi) =>
+              yi % 3 === 0 || yi === ny - 1 ? (
+                <text
+                  key={`y${yi}`}
+                  x={LEFT - 4}
+                  y={TOP + (ny - 1 - yi) * CELL + CELL / 2 + 3}
+                  textAnchor="end"
+                  fontSize={10}
+                  className="axis-label"
+                >
+                  {yv}
+                </text>
+              ) : null,
+            )}
+          </svg>
+          <p className="muted">
+            ✓ fits the constraints; the outlined cell is the smallest such limit. Up: more{' '}
+            {shownPlan.y.label}. Colour: light = nothing rejected, dark red = all rejected.
+          </p>
+          <p aria-live="polite" data-testid="sweep-detail">
+            {detail === null
+              ? 'Hover or focus a cell for its numbers.'
+              : describe(shownPlan, Math.floor(detail / ny), detail % ny, results[detail], w)}
+          </p>
+          <p data-testid="sweep-best">
+            {best >= 0
+              ? `Smallest limit that fits: ${describe(shownPlan, Math.floor(best / ny), best % ny, results[best], w)}.`
+              : done > 0
+                ? 'No cell computed so far fits the constraints.'
+                : ''}
+          </p>
+          {best >= 0 && (
+            <button type="button" onClick={() => pick(best)}>
+              Use the smallest limit that fits
+            </button>
+          )}
+          {errors.length > 0 && (
+            <ul className="trace-error" role="alert">
+              {errors.slice(0, 5).map((e) => (
+                <li key={e}>{e}</li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
