@@ -562,7 +562,7 @@ function checkFleet(
       for (let i = 0; i < n; i += 1) sum += f.weights[i] ?? 1;
       if (sum === 0) {
         addIssue(
-          `must give the ${plural(n, 'replica')} in use a total weight of at least 1 (each 0 – ${MAX_WEIGHT}), got a sum of 0`,
+          `must give the ${plural(n, 'replica')} in use a total weight of at least 1 (each 0 – ${MAX_WEIGHT}); theirs sum to 0`,
           ['fleet', 'weights'],
         );
         break;

@@ -65,7 +65,7 @@ export function explainDecision(before: Inspection, decision: Decision): Explana
           rule: `rate ${c + 1} + ⌊${p} × ${num(w - e)}/${num(w)}⌋ = ${rate} ${rate > limit ? '>' : '≤'} ${limit} → ${out}`,
           steps: [
             `this client's period [${ms(before.windowStartMs)}, ${ms(before.windowStartMs + w)}) started with its first request; ${c} counted before this one, which is counted too`,
-            `previous period: ${p} requests, weighted by the ${num(w - e)} ms left of this period, rounded down: ${weighted}`,
+            `previous period: ${plural(p, 'request')}, weighted by the ${num(w - e)} ms left of this period, rounded down: ${weighted}`,
             out === 'reject'
               ? `denied — and counted, so it keeps the rate up; passes in ${ms(decision.retryAfterMs)}`
               : `${decision.remaining} more pass at this instant`,

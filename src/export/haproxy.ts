@@ -4,7 +4,7 @@
  * Debian's 2.6.12 in tests/export/haproxy.server.test.ts). See src/systems/haproxy.ts for the rules.
  */
 import type { AlgorithmConfig, SlidingWindowCounterConfig } from '../core';
-import { assertAlgorithmConfig } from '../core';
+import { assertAlgorithmConfig, plural } from '../core';
 import type { ExportOutcome, ExportUnsupported } from './types';
 
 /** What the frontend is called and how large its table is. */
@@ -67,7 +67,7 @@ export function toHaproxy(config: AlgorithmConfig, options: HaproxyOptions = {})
   const expire = c.expireMs === undefined ? '' : ` expire ${haproxyDuration(c.expireMs)}`;
   const status = c.denyStatus === undefined ? '' : ` deny_status ${c.denyStatus}`;
   const text = [
-    `# HAProxy stick-table rate limiting: at most ${c.limit} requests per ${haproxyDuration(c.windowMs)} per client address.`,
+    `# HAProxy stick-table rate limiting: at most ${plural(c.limit, 'request')} per ${haproxyDuration(c.windowMs)} per client address.`,
     '# Add bind and default_backend (or use_backend) lines as in your own frontend.',
     `frontend ${frontend}`,
     `    stick-table type ip size ${size}${expire} store http_req_rate(${haproxyDuration(c.windowMs)})`,
@@ -76,7 +76,7 @@ export function toHaproxy(config: AlgorithmConfig, options: HaproxyOptions = {})
     '',
   ].join('\n');
   const differences = [
-    `The table holds ${size} entries; when it is full HAProxy frees the entries closest to expiry, which the playground does not model.`,
+    `The table holds a finite number of entries (size ${size}): when it is full HAProxy frees the entries closest to expiry, which the playground does not model.`,
     'track-sc0 src keys by the client’s address: clients behind one NAT address share a counter (the playground’s clients are its keys).',
   ];
   if (c.expireMs === undefined) {

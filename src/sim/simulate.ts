@@ -659,7 +659,7 @@ function traceOf(
     return {
       trace: null,
       notes: [
-        `sources[${i}] replays the access log "${source.name}" (${source.bytes} bytes, ${source.requests} requests, fingerprint ${source.hash}), which this page does not hold: drop that file on the page to replay it. The other sources run without it.`,
+        `sources[${i}] replays the access log "${source.name}" (${source.bytes} bytes, ${plural(source.requests, 'request', 'requests', String)}, fingerprint ${source.hash}), which this page does not hold: drop that file on the page to replay it. The other sources run without it.`,
       ],
     };
   }
@@ -671,7 +671,7 @@ function traceOf(
       after === 0
         ? []
         : [
-            `The access log "${source.name}" goes on past the run's end: its ${after} requests from ${untilMs} ms on are not replayed (${before} are).`,
+            `The access log "${source.name}" goes on past the run's end: its ${plural(after, 'request', 'requests', String)} from ${untilMs} ms on are not replayed (${before} are).`,
           ],
   };
 }

@@ -293,7 +293,9 @@ describe('Import', () => {
         denyStatus: 429,
       },
     });
-    expect(screen.getByTestId('import-done')).toHaveTextContent('Loaded HAProxy');
+    expect(screen.getByTestId('import-done')).toHaveTextContent(
+      'Loaded an HAProxy stick-table limit into',
+    );
     expect(tab(/^HAProxy/)).toHaveAttribute('aria-selected', 'true');
     expect(screen.getByTestId('export-code')).toHaveTextContent(
       'http-request deny deny_status 429 if { sc_http_req_rate(0) gt 20 }',

@@ -101,6 +101,8 @@ const HAND_MADE = new RegExp(
 const NOT_COUNTS = new Set([
   // "nginx has no …" + " windows anchored at a key's first request": words, not a number.
   'src/export/nginx.ts: ${base} windows',
+  // The label "scale event 2 replicas": the event's number, then the field's name.
+  'src/ui/traffic/FleetControls.tsx: ${i + 1} replicas',
 ]);
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 

@@ -6,6 +6,7 @@ import { strToU8, zipSync } from 'fflate';
 import { testVectorFiles, testVectors, testVectorsJson } from '../../export/test-vectors';
 import type { SimResult } from '../../sim';
 import type { PlaygroundState } from '../../store';
+import { plural } from '../../core';
 import { systemOf } from '../../systems';
 import { formatCount } from '../common/format';
 import { downloadBlob } from './download';
@@ -21,7 +22,7 @@ export function saveTestVectors(zip: boolean, state: PlaygroundState, result: Si
   if (entry === undefined) throw new Error('No limiter to take test vectors from.');
   const file = testVectors(result, lane, systemOf(entry).id);
   const base = `rate-limit-lab-${systemOf(entry).id}-vectors`;
-  const count = `${formatCount(file.vectors.length)} decisions`;
+  const count = plural(file.vectors.length, 'decision', 'decisions', formatCount);
   if (!zip) {
     const filename = `${base}.json`;
     downloadBlob(new Blob([testVectorsJson(file)], { type: 'application/json' }), filename);

@@ -1,3 +1,4 @@
+import { plural } from '../../core';
 import { MAX_UNTIL_MS } from '../../sim';
 import type { TraceSource } from '../../sim';
 import { traceSourceOf } from '../../trace';
@@ -56,7 +57,7 @@ export function TraceReplay() {
       {wanted !== undefined && !replaying && (
         <p className="trace-wanted" role="status" data-testid="trace-wanted">
           This configuration replays the access log <strong>{wanted.name}</strong> (
-          {n(wanted.bytes)} bytes, {n(wanted.requests)} requests, fingerprint{' '}
+          {n(wanted.bytes)} bytes, {plural(wanted.requests, 'request', 'requests', n)}, fingerprint{' '}
           <span className="mono">{wanted.hash}</span>)
           {replay === null
             ? ': drop that file above (keyed the same way) to replay it. Everything else works without it.'
@@ -72,7 +73,8 @@ export function TraceReplay() {
         (replaying ? (
           <p data-testid="trace-replaying">
             Replaying this log: every limiter, the timeline, the views, the inspector and compare
-            mode show its {n(replay.timeMs.length)} requests, each at its own time with its own key.
+            mode show its {plural(replay.timeMs.length, 'request', 'requests', n)}, each at its own
+            time with its own key.
           </p>
         ) : (
           <button type="button" className="primary" onClick={() => start?.()}>

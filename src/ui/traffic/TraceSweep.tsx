@@ -2,6 +2,7 @@ import { scaleLinear } from 'd3-scale';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { AlgorithmConfig } from '../../core';
+import { plural } from '../../core';
 import { usePlayground, usePlaygroundShallow } from '../../store/react';
 import { runSweep } from '../../store/sweep';
 import { useTraceLoad } from '../../store/traceReact';
@@ -166,8 +167,7 @@ export function TraceSweep() {
       <h3 id={`${id}-h`}>Numbers that fit</h3>
       <p className="hint">
         {shownPlan.x.label} × {shownPlan.y.label}: {total} exact replays of all{' '}
-        {replay.timeMs.length.toLocaleString('en-US')} requests (no retries, one instance), in
-        workers.
+        {plural(replay.timeMs.length, 'request')} (no retries, one instance), in workers.
       </p>
       <div className="fire-row">
         {running ? (

@@ -228,7 +228,8 @@ function SourceEditor({
         )}
         {source.kind === 'trace' && (
           <p className="muted">
-            {source.name}: {source.bytes} bytes, {source.requests} requests, fingerprint{' '}
+            {source.name}: {source.bytes} bytes,{' '}
+            {plural(source.requests, 'request', 'requests', String)}, fingerprint{' '}
             <span className="mono">{source.hash}</span>. Each request keeps its own time and key;
             the access-log panel loads, re-keys and stores the file.
           </p>
@@ -309,6 +310,6 @@ function summarize(source: TrafficSource): string {
     case 'boundary-burst':
       return `${source.count} + ${source.count} around ${formatTime(source.boundaryMs)}`;
     case 'trace':
-      return `${source.requests} requests from ${source.name}`;
+      return `${plural(source.requests, 'request', 'requests', String)} from ${source.name}`;
   }
 }
