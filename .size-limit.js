@@ -18,11 +18,13 @@ export default [
     // panel, the download menu, the algorithm views and the rarely shown notes are chunks of their
     // own (src/ui/app/parts.ts, src/ui/stage/views.ts; the fleet field in the closed Deployment
     // section too), and everything the first paint needs is one chunk (vite.config.ts). Measured at
-    // 159.95 kB when set: a growth guard with no slack, so
+    // 159.95 kB on its own branch; 168.4 kB after this wave's merges (HAProxy, the trace source,
+    // fleet controls, plural): issue 11's 160 kB target is missed and recorded as such in the
+    // closing note. The guard is set just above the measured figure, so it stays a growth guard:
     // anything added to the first load must pay for itself. Not counted here: the view chunk of
     // each algorithm the start shows (token bucket 2.3 kB + d3-path 1.1 kB on the default page),
     // fetched before the first render.
-    limit: '160 kB',
+    limit: '169 kB',
     gzip: true,
   },
   {
