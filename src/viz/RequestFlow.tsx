@@ -143,7 +143,7 @@ export function RequestFlow({
     `${model.rejected} rejected` +
     (model.latestRejected === undefined
       ? '.'
-      : `; latest rejection ${responseLabel(model.latestRejected)} s.`);
+      : `; latest rejection ${responseLabel(model.latestRejected)}.`);
 
   const laneY = (id: number) => TOP + 10 + laneOf(id, LANES) * LANE_GAP;
   const interactive = onSelectRequest !== undefined;

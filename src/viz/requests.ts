@@ -19,10 +19,15 @@ export function retryAfterSeconds(r: VizRequest): number {
   return toSeconds(r.retryAfterMs);
 }
 
-/** "429 · Retry-After: 2" for a rejected request, "200" otherwise. */
+/**
+ * "429 · retry in 2 s" for a rejected request, "200" otherwise: the status the system sends and
+ * when the limiter would next let the request through (whole seconds, rounded up). Deliberately
+ * not written as a `Retry-After` header: nginx and Envoy's local_ratelimit send none (issue 10);
+ * the inspector shows each system's real headers.
+ */
 export function responseLabel(r: VizRequest): string {
   return r.outcome === 'reject'
-    ? `${r.status} · Retry-After: ${retryAfterSeconds(r)}`
+    ? `${r.status} · retry in ${retryAfterSeconds(r)} s`
     : `${r.status}`;
 }
 

@@ -71,13 +71,13 @@ describe('LeakyBucketView (nginx limit_req)', () => {
     expect(rejected.map((r) => r.retryAfterMs)).toEqual([100, 100, 100]);
     const { unmount } = draw(f);
     expect(screen.getByTestId('reject-label')).toHaveTextContent(
-      '3 rejected · 503 · Retry-After: 1',
+      '3 rejected · 503 · retry in 1 s',
     );
     expect(document.querySelectorAll('[data-phase="bounce"]')).toHaveLength(3);
     unmount();
     draw(f, true);
     expect(screen.getByTestId('reject-label')).toHaveTextContent(
-      '3 rejected · 503 · Retry-After: 1',
+      '3 rejected · 503 · retry in 1 s',
     );
     expect(document.querySelectorAll('[data-phase="bounce"]')).toHaveLength(0);
   });
@@ -85,7 +85,7 @@ describe('LeakyBucketView (nginx limit_req)', () => {
   it('limit_req_status 429 is what the rejected client sees', () => {
     const f = frame({ ...config, limitReqStatus: 429 }, burst(1000, 9), 1000);
     draw(f);
-    expect(screen.getByTestId('reject-label')).toHaveTextContent('429 · Retry-After: 1');
+    expect(screen.getByTestId('reject-label')).toHaveTextContent('429 · retry in 1 s');
   });
 
   it('nodelay: no threshold and no queue', () => {

@@ -28,7 +28,7 @@ describe('RequestFlow', () => {
     expect(rejected).not.toHaveTextContent('429');
     expect(screen.getByTestId('flow-bounce-status')).toHaveTextContent('← 429');
     expect(screen.getByTestId('flow-detail')).toHaveTextContent(
-      'last rejection: 429 · Retry-After: 1',
+      'last rejection: 429 · retry in 1 s',
     );
     expect(screen.getByTestId('flow-passed')).toHaveTextContent('1 passed');
     expect(screen.getByTestId('flow-rejected')).toHaveTextContent('1 rejected');
@@ -57,7 +57,7 @@ describe('RequestFlow', () => {
     const { unmount } = draw(1100, true);
     const at1100 = [translate(1), translate(2)];
     expect(screen.getByTestId('flow-detail')).toHaveTextContent(
-      'last rejection: 429 · Retry-After: 1',
+      'last rejection: 429 · retry in 1 s',
     );
     expect(screen.getByTestId('request-2')).toHaveAttribute('data-outcome', 'reject');
     unmount();
