@@ -506,9 +506,21 @@ function fnv1a(text: string): number {
   return h;
 }
 
-const BASE36 = /^-?[0-9a-z]{1,8}$/;
+/** Digits of a base-36 delta: at most 8 (36⁸ ms is 89 years), optionally after a `-`. */
+const MAX_DELTA_DIGITS = 8;
 
-/** The times of a packed list, or a sentence saying why they could not be read. */
+/** The value of a base-36 digit's char code (0–9, a–z), or −1. */
+function digit36(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  if (code >= 97 && code <= 122) return code - 87;
+  return -1;
+}
+
+/**
+ * The times of a packed list, or a sentence saying why they could not be read. One pass over the
+ * unpacked text (no split, no per-item strings): a list of 10,000 bad times costs what reading
+ * them costs, whatever they are.
+ */
 export function unpackTimes(packed: string): number[] | string {
   let text: string | null;
   try {
@@ -530,12 +542,27 @@ export function unpackTimes(packed: string): number[] | string {
   }
   const times: number[] = [];
   let t = 0;
-  for (const item of body.split(',')) {
-    if (!BASE36.test(item)) {
-      return `unpacks to something that is not a list of times (item ${times.length}: ${quoteText(item)})`;
+  let start = 0;
+  for (;;) {
+    let end = body.indexOf(',', start);
+    if (end < 0) end = body.length;
+    // `-?[0-9a-z]{1,8}`, read as it is checked.
+    const negative = body.charCodeAt(start) === 45;
+    const first = negative ? start + 1 : start;
+    let value = 0;
+    let ok = end > first && end - first <= MAX_DELTA_DIGITS;
+    for (let i = first; ok && i < end; i += 1) {
+      const d = digit36(body.charCodeAt(i));
+      if (d < 0) ok = false;
+      else value = value * 36 + d;
     }
-    t += parseInt(item, 36);
+    if (!ok) {
+      return `unpacks to something that is not a list of times (item ${times.length}: ${quoteText(body.slice(start, end))})`;
+    }
+    t += negative ? -value : value;
     times.push(t);
+    if (end === body.length) break;
+    start = end + 1;
   }
   return times;
 }
