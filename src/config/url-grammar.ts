@@ -17,6 +17,7 @@ import {
   quoteText,
 } from './format';
 import type { SourceKind } from './schema';
+import type { VersionDefaults } from './defaults';
 import { SYSTEMS } from '../systems';
 import type { SystemInfo, SystemParam } from '../systems';
 
@@ -219,6 +220,18 @@ export const SOURCE_URL: Readonly<Record<SourceKind, readonly FieldSpec[]>> = {
   manual: [CLIENT],
 };
 export const SOURCE_KIND_NAMES = Object.keys(SOURCE_URL).join(', ');
+
+/**
+ * A source kind's options, each required one implied by the version's default source of that kind
+ * when the link leaves it out (as the encoder does): `src=poisson:rate=3r/s` runs from 0 to the
+ * default end. What is left out is what the encoder leaves out, so what opens re-encodes no longer.
+ */
+export function sourceSpecs(kind: SourceKind, defaults: VersionDefaults): FieldSpec[] {
+  const base = defaults.source[kind] as unknown as Record<string, unknown>;
+  return SOURCE_URL[kind].map((f) =>
+    f.optional === true || base[f.field] === undefined ? f : { ...f, implied: base[f.field] },
+  );
+}
 
 /** A scenario group written as `param=<head>:<option>=<value>,…`. */
 export interface GroupSpec {
@@ -489,7 +502,10 @@ export function encodeTimes(timesMs: readonly number[]): string {
     return d.toString(36);
   });
   const text = deltas.join(',');
-  return `lz=${compressToEncodedURIComponent(`${text}.${fnv1a(text).toString(36)}`)}`;
+  const packed = `lz=${compressToEncodedURIComponent(`${text}.${fnv1a(text).toString(36)}`)}`;
+  // Packing can lose to plain text (times with no pattern): the shorter one, so the link of what a
+  // link opened is never longer for its times.
+  return packed.length < readable.length ? packed : readable;
 }
 
 /**
