@@ -143,14 +143,17 @@ export function runHostileBench(parts: { decode: boolean; imports: boolean }): v
           const ms = cpuMs(() => decodeConfig(link), 2);
           if (ms > fuzzWorst) {
             fuzzWorst = ms;
-            fuzzLink = link.slice(0, 60);
+            fuzzLink = link;
           }
         },
       ),
       { numRuns: 300, seed: 15 },
     );
+    // The worst mutation measured again, best of 9: a first or second decode of a new link pays
+    // for compiling its paths and for any GC due (the 90 ms found this way was 18 ms warm).
+    const again = cpuMs(() => decodeConfig(fuzzLink), 9);
     console.log(
-      `  worst listed ${worst.toFixed(1)} ms; worst of 300 fuzzed mutations ${fuzzWorst.toFixed(1)} ms (${JSON.stringify(fuzzLink)}…)`,
+      `  worst listed ${worst.toFixed(1)} ms; worst of 300 fuzzed mutations ${fuzzWorst.toFixed(1)} ms, ${again.toFixed(1)} ms best of 9 (${JSON.stringify(fuzzLink.slice(0, 60))}…)`,
     );
   }
   if (parts.imports) {
