@@ -322,22 +322,37 @@ function compact(node: unknown, depth = 0): void {
 // Long lists: each item checked once, bad items removed and grouped, before the whole config
 // ---------------------------------------------------------------------------------------------
 
-/** Primitive items checked so far, by value: a list of one bad value repeated is one check. */
-type Verdicts = Map<unknown, readonly v.BaseIssue<unknown>[] | null>;
+/**
+ * What checking one item found: its issues (null when it is valid) and, for a failing item, the
+ * kind of problem it groups under (the rule and where in the item it failed).
+ */
+interface Verdict {
+  issues: readonly v.BaseIssue<unknown>[] | null;
+  kind: string;
+}
 
-/** The schema's issues for one item (null when it is valid), remembered for primitive items. */
-function itemIssues(
-  schema: v.GenericSchema,
-  item: unknown,
-  verdicts: Verdicts,
-): readonly v.BaseIssue<unknown>[] | null {
+/** Primitive items checked so far, by value: a list of one bad value repeated is one check. */
+type Verdicts = Map<unknown, Verdict>;
+
+const VALID: Verdict = { issues: null, kind: '' };
+
+/** The schema's verdict on one item, remembered for primitive items (one Map lookup per repeat). */
+function itemVerdict(schema: v.GenericSchema, item: unknown, verdicts: Verdicts): Verdict {
   const primitive = typeof item !== 'object' || item === null;
   if (primitive) {
     const known = verdicts.get(item);
     if (known !== undefined) return known;
   }
   const result = v.safeParse(schema, item);
-  const verdict = result.success ? null : result.issues;
+  let verdict = VALID;
+  if (!result.success) {
+    const first = result.issues[0];
+    const missing = first?.path?.[first.path.length - 1]?.origin === 'key';
+    const message = missing ? 'is missing' : (first?.message ?? '');
+    const inner = first === undefined ? [] : keysOf(first);
+    verdict = { issues: result.issues, kind: `${inner.join('\u0000')}\u0001${message}` };
+  }
+  // Bounded: a list has at most MAX_ITEMS items, so at most that many distinct values.
   if (primitive) verdicts.set(item, verdict);
   return verdict;
 }
@@ -345,7 +360,8 @@ function itemIssues(
 /**
  * Cuts one list to its first `max` items (as the length check would), checks each against
  * `schema`, marks each failing item REMOVE, and records one issue per kind of problem (the rule and
- * where in the item it failed) at its first item, with `repeats` for the others. Linear in the list.
+ * where in the item it failed) at its first item, with `repeats` for the others. Linear in the list,
+ * and a repeated primitive value costs one Map lookup and one Map lookup more per item.
  */
 function sweepList(
   list: unknown[],
@@ -368,26 +384,25 @@ function sweepList(
   }
   const verdicts: Verdicts = new Map();
   const groups = new Map<string, RepairIssue>();
+  let removed = 0;
   for (let k = 0; k < list.length; k += 1) {
-    const item = list[k];
-    const found = itemIssues(schema, item, verdicts);
+    const { issues: found, kind } = itemVerdict(schema, list[k], verdicts);
     if (found === null) continue;
     list[k] = REMOVE;
-    const first = found[0];
-    if (first === undefined) continue;
-    const inner = keysOf(first);
-    const missing = first.path?.[first.path.length - 1]?.origin === 'key';
-    const message = missing ? 'is missing' : first.message;
-    const kind = `${inner.join('\u0000')}\u0001${message}`;
+    removed += 1;
     const group = groups.get(kind);
     if (group !== undefined) {
       group.repeats = (group.repeats ?? 0) + 1;
       continue;
     }
+    const first = found[0];
+    if (first === undefined) continue;
+    const inner = keysOf(first);
+    const missing = first.path?.[first.path.length - 1]?.origin === 'key';
     const itemPath = [...path, k];
     const issue: RepairIssue = {
       path: [...itemPath, ...inner],
-      message,
+      message: missing ? 'is missing' : first.message,
       value: missing ? undefined : first.input,
       missing,
       fix: 'removed',
@@ -396,7 +411,7 @@ function sweepList(
     groups.set(kind, issue);
     issues.push(issue);
   }
-  if (groups.size > 0) compact(list);
+  if (removed > 0) compact(list);
 }
 
 /**

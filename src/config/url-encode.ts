@@ -11,13 +11,13 @@ import {
   MAX_LINK_LENGTH,
   NAME_FIELD,
   SINGLES,
-  SOURCE_URL,
   STD_HEADERS_FIELD,
   SYSTEM_URL,
   encodeTimes,
   encodeValue,
   formatValue,
   option,
+  sourceSpecs,
   stripQuery,
 } from './url-grammar';
 import type { GroupSpec } from './url-grammar';
@@ -58,11 +58,13 @@ function encodeSource(source: TrafficSource): string {
   const s = source as unknown as Record<string, unknown>;
   const options: string[] = [];
   if (source.kind === 'manual') options.push(encodeTimes(source.timesMs));
-  for (const f of SOURCE_URL[source.kind]) {
+  // A required field equal to its kind's default is left out: the decoder implies it.
+  for (const f of sourceSpecs(source.kind, DEFAULTS)) {
     const value = s[f.field];
-    if (value !== undefined) options.push(option(f, value));
+    if (value === undefined || (f.implied !== undefined && value === f.implied)) continue;
+    options.push(option(f, value));
   }
-  return `${source.kind}:${options.join(',')}`;
+  return options.length === 0 ? source.kind : `${source.kind}:${options.join(',')}`;
 }
 
 function encodeGroup(spec: GroupSpec, group: object, base: object): string | null {

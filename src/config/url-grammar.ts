@@ -17,6 +17,7 @@ import {
   quoteText,
 } from './format';
 import type { SourceKind } from './schema';
+import type { VersionDefaults } from './defaults';
 import { SYSTEMS } from '../systems';
 import type { SystemInfo, SystemParam } from '../systems';
 
@@ -226,6 +227,18 @@ export const SOURCE_URL: Readonly<Record<SourceKind, readonly FieldSpec[]>> = {
   ],
 };
 export const SOURCE_KIND_NAMES = Object.keys(SOURCE_URL).join(', ');
+
+/**
+ * A source kind's options, each required one implied by the version's default source of that kind
+ * when the link leaves it out (as the encoder does): `src=poisson:rate=3r/s` runs from 0 to the
+ * default end. What is left out is what the encoder leaves out, so what opens re-encodes no longer.
+ */
+export function sourceSpecs(kind: SourceKind, defaults: VersionDefaults): FieldSpec[] {
+  const base = defaults.source[kind] as unknown as Record<string, unknown>;
+  return SOURCE_URL[kind].map((f) =>
+    f.optional === true || base[f.field] === undefined ? f : { ...f, implied: base[f.field] },
+  );
+}
 
 /** A scenario group written as `param=<head>:<option>=<value>,…`. */
 export interface GroupSpec {
@@ -501,7 +514,10 @@ export function encodeTimes(timesMs: readonly number[]): string {
     return d.toString(36);
   });
   const text = deltas.join(',');
-  return `lz=${compressToEncodedURIComponent(`${text}.${fnv1a(text).toString(36)}`)}`;
+  const packed = `lz=${compressToEncodedURIComponent(`${text}.${fnv1a(text).toString(36)}`)}`;
+  // Packing can lose to plain text (times with no pattern): the shorter one, so the link of what a
+  // link opened is never longer for its times.
+  return packed.length < readable.length ? packed : readable;
 }
 
 /**
@@ -518,9 +534,21 @@ function fnv1a(text: string): number {
   return h;
 }
 
-const BASE36 = /^-?[0-9a-z]{1,8}$/;
+/** Digits of a base-36 delta: at most 8 (36⁸ ms is 89 years), optionally after a `-`. */
+const MAX_DELTA_DIGITS = 8;
 
-/** The times of a packed list, or a sentence saying why they could not be read. */
+/** The value of a base-36 digit's char code (0–9, a–z), or −1. */
+function digit36(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  if (code >= 97 && code <= 122) return code - 87;
+  return -1;
+}
+
+/**
+ * The times of a packed list, or a sentence saying why they could not be read. One pass over the
+ * unpacked text (no split, no per-item strings): a list of 10,000 bad times costs what reading
+ * them costs, whatever they are.
+ */
 export function unpackTimes(packed: string): number[] | string {
   let text: string | null;
   try {
@@ -542,12 +570,27 @@ export function unpackTimes(packed: string): number[] | string {
   }
   const times: number[] = [];
   let t = 0;
-  for (const item of body.split(',')) {
-    if (!BASE36.test(item)) {
-      return `unpacks to something that is not a list of times (item ${times.length}: ${quoteText(item)})`;
+  let start = 0;
+  for (;;) {
+    let end = body.indexOf(',', start);
+    if (end < 0) end = body.length;
+    // `-?[0-9a-z]{1,8}`, read as it is checked.
+    const negative = body.charCodeAt(start) === 45;
+    const first = negative ? start + 1 : start;
+    let value = 0;
+    let ok = end > first && end - first <= MAX_DELTA_DIGITS;
+    for (let i = first; ok && i < end; i += 1) {
+      const d = digit36(body.charCodeAt(i));
+      if (d < 0) ok = false;
+      else value = value * 36 + d;
     }
-    t += parseInt(item, 36);
+    if (!ok) {
+      return `unpacks to something that is not a list of times (item ${times.length}: ${quoteText(body.slice(start, end))})`;
+    }
+    t += negative ? -value : value;
     times.push(t);
+    if (end === body.length) break;
+    start = end + 1;
   }
   return times;
 }

@@ -46,6 +46,7 @@ import {
   SYSTEM_URL,
   formatValue,
   parseValue,
+  sourceSpecs,
   stripQuery,
   unpackTimes,
 } from './url-grammar';
@@ -339,7 +340,8 @@ class Reader {
     const kind = head as SourceKind;
     const source: Raw = { kind };
     const extra = kind === 'manual' ? ['times', 'lz'] : [];
-    const seen = this.readOptions(options, SOURCE_URL[kind], source, path, param, kind, extra);
+    const specs = sourceSpecs(kind, this.defaults);
+    const seen = this.readOptions(options, specs, source, path, param, kind, extra);
     if (kind === 'manual') this.manual(seen, source, path, param);
     return source;
   }

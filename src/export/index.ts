@@ -24,7 +24,12 @@ export { toGo } from './go';
 export { importNginx } from './import-nginx';
 export type { NginxExtras } from './import-nginx';
 export { importEnvoy } from './import-envoy';
-export { MAX_IMPORT_CHARS, MAX_IMPORT_DEPTH, MAX_IMPORT_ERRORS } from './import-limits';
+export {
+  MAX_IMPORT_CHARS,
+  MAX_IMPORT_DEPTH,
+  MAX_IMPORT_ERRORS,
+  MAX_IMPORT_FLOW,
+} from './import-limits';
 export type { EnvoyExtras, EnvoyImportOptions } from './import-envoy';
 export { canonicalConfig } from './canonical';
 export { toHaproxy, haproxyDuration, HAPROXY_DEFAULTS } from './haproxy';

@@ -3,10 +3,11 @@
  * script builds the site first: the frame bench drives dist/ in Chromium.
  * package.json bundles this file with Vite first: run unbundled (tsx), every cross-module call goes
  * through an export getter and the figures say more about the loader than about the code.
- * `BENCH=frames npm run bench` (or core, sim, fleet, trace, memory; comma-separated) runs only those parts.
+ * `BENCH=frames npm run bench` (or core, sim, fleet, trace, memory, decode, import; comma-separated) runs only those parts.
  */
 import { runBenchChild, runCoreBench } from './core';
 import { runFrameBench } from './frames';
+import { runHostileBench } from './hostile';
 import { runMemoryBench, runMemoryChild } from './memory';
 import { runFleetBench, runSimBench } from './sim';
 import { runTraceBench } from './trace';
@@ -29,6 +30,10 @@ if (!runMemoryChild() && !(await runBenchChild())) {
   }
   if (wanted('trace')) {
     runTraceBench();
+    console.log('');
+  }
+  if (wanted('decode') || wanted('import')) {
+    runHostileBench({ decode: wanted('decode'), imports: wanted('import') });
     console.log('');
   }
   if (wanted('memory')) {

@@ -16,7 +16,8 @@ import {
   repairConfig,
 } from '../../src/config';
 import { encodeTimes } from '../../src/config/url-grammar';
-import { defaultConfig } from '../../src/config';
+import { formatDuration } from '../../src/config/format';
+import { DEFAULTS, defaultConfig } from '../../src/config';
 import { startFrom } from '../../src/ui/share/session';
 import { validConfig } from './arbitraries';
 
@@ -127,22 +128,115 @@ describe('linear in the number of bad items', () => {
 });
 
 describe('what opens can be shared', () => {
-  it('every valid config re-encodes within the cap and to itself, after any cut of its link', () => {
+  /** encode(decode(x)) fits the cap and opens to the same config, for any x that opened. */
+  function reencodes(link: string): void {
+    if (link.length > MAX_LINK_LENGTH) return;
+    const opened = decodeConfig(link).config;
+    const again = encodeConfig(opened);
+    expect(again.length).toBeLessThanOrEqual(MAX_LINK_LENGTH);
+    const reread = decodeConfig(again);
+    expect(reread.config).toEqual(opened);
+    // What the encoder writes opens without problems.
+    expect(reread.errors).toEqual([]);
+  }
+
+  /** Parts a person might write by hand: options left out, values without units, long lists. */
+  const handPart: fc.Arbitrary<string> = fc.oneof(
+    fc.constantFrom(
+      'src=constant',
+      'src=on-off',
+      'src=poisson:rate=3r/s',
+      'src=poisson:rate=0.5',
+      'src=burst:count=7',
+      'src=boundary-burst',
+      'src=manual',
+      'src=constant:from=70s',
+      'l=gcra:max_burst=2',
+      'l=envoy',
+      'l=nginx:rate=1r/s',
+      'l=sliding-log:limit=5',
+      'clients=3',
+      'retry=backoff',
+      'deploy=4',
+      'clock=wall',
+      'until=1234',
+      't=5',
+      'bin=7',
+      'sel=0:3',
+    ),
+    // Whole minutes, short as text and long as packed deltas.
+    fc
+      .array(fc.nat(1439), { maxLength: 1500 })
+      .map((m) => `src=manual:times=${m.map((x) => formatDuration(x * 60_000)).join(';')}`),
+    // Times and jumps in bare milliseconds, which the encoder writes with units.
+    fc
+      .array(fc.nat({ max: 86_400_000 }), { maxLength: 1000 })
+      .map((times) => `src=manual:times=${times.join(';')}`),
+    fc
+      .array(fc.tuple(fc.integer({ min: -86_400_000, max: 86_400_000 }), fc.nat(86_400_000)), {
+        maxLength: 40,
+      })
+      .map((jumps) => `clock=wall:jumps=${jumps.map(([by, at]) => `${by}@${at}`).join(';')}`),
+  );
+
+  it('random hand-written links: what opens re-encodes within the cap, to itself (property)', () => {
     fc.assert(
-      fc.property(validConfig, fc.nat(), fc.nat(), (config, a, b) => {
-        const link = encodeConfig(config);
-        // A link cut or with a piece missing (as pasted by hand): whatever opens re-encodes.
-        const i = a % (link.length + 1);
-        const j = Math.min(link.length, i + (b % 40));
-        const damaged = link.slice(0, i) + link.slice(j);
-        const opened = decodeConfig(damaged).config;
-        const again = encodeConfig(opened);
-        expect(again.length).toBeLessThanOrEqual(Math.max(MAX_LINK_LENGTH, link.length));
-        expect(decodeConfig(again).config).toEqual(opened);
+      fc.property(fc.array(handPart, { maxLength: 40 }), (parts) => {
+        reencodes(`v=1&${parts.join('&')}`);
       }),
-      { numRuns: 60 },
+      { numRuns: 300 },
     );
-  }, 60_000);
+  }, 120_000);
+
+  it('mutations of encoder output: cut, repeated, changed (property)', () => {
+    fc.assert(
+      fc.property(
+        validConfig,
+        fc.array(fc.tuple(fc.nat(), fc.nat(), fc.oneof(handPart, fc.string({ maxLength: 6 }))), {
+          maxLength: 5,
+        }),
+        (config, edits) => {
+          let link = encodeConfig(config);
+          for (const [at, len, text] of edits) {
+            const i = at % (link.length + 1);
+            const j = Math.min(link.length, i + (len % 40));
+            // Cut [i, j), or put a part there and repeat what follows it.
+            link =
+              len % 3 === 0
+                ? link.slice(0, i) + link.slice(j)
+                : `${link.slice(0, i)}&${text}&${link.slice(i, j)}${link.slice(i)}`;
+          }
+          reencodes(link);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  }, 120_000);
+
+  it('a long link that leaves out every source option re-encodes no longer', () => {
+    // 31 sources written bare plus readable times up to the cap: before, each source came back
+    // with every option written out (from=0,to=1m,…) and the link no longer fitted.
+    const sources = Array.from({ length: 31 }, (_, i) =>
+      i % 2 === 0 ? 'src=on-off' : 'src=constant',
+    ).join('&');
+    const head = `v=1&${sources}&src=manual:times=`;
+    // Whole minutes in no order (a linear congruential sequence): short as text ("917m"), long
+    // as packed deltas, so the readable list is the shorter way to write them.
+    const items: string[] = [];
+    let x = 1;
+    while (head.length + items.join(';').length + 7 <= MAX_LINK_LENGTH) {
+      x = (x * 48_271) % 2_147_483_647;
+      items.push(formatDuration((x % 1440) * 60_000));
+    }
+    const times = items;
+    const link = head + times.join(';');
+    expect(link.length).toBeGreaterThan(MAX_LINK_LENGTH - 10);
+    const r = decodeConfig(link);
+    expect(r.errors).toEqual([]);
+    expect(r.config.scenario.sources).toHaveLength(32);
+    expect(r.config.scenario.sources[0]).toEqual(DEFAULTS.source['on-off']);
+    reencodes(link);
+  });
 });
 
 describe('one quoting function', () => {

@@ -13,8 +13,12 @@ describe('version 1 links', () => {
       const result = decodeConfig(fixture.link);
       expect(result.errors).toEqual([]);
       expect(result.config).toStrictEqual(fixture.config);
-      if ('canonical' in fixture && fixture.canonical) {
-        expect(encodeConfig(result.config)).toBe(fixture.link);
+      // `canonical`: true when the link is what the encoder writes today, or the link it writes
+      // today when it has since learnt to leave more out (the old link still opens the same).
+      if ('canonical' in fixture && fixture.canonical !== false) {
+        const canonical = fixture.canonical === true ? fixture.link : fixture.canonical;
+        expect(encodeConfig(result.config)).toBe(canonical);
+        expect(canonical.length).toBeLessThanOrEqual(fixture.link.length);
       }
     });
   }

@@ -8,7 +8,14 @@
 import fc from 'fast-check';
 import { parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { MAX_IMPORT_CHARS, MAX_IMPORT_DEPTH, importEnvoy, importNginx } from '../../src/export';
+import {
+  MAX_IMPORT_CHARS,
+  MAX_IMPORT_DEPTH,
+  MAX_IMPORT_ERRORS,
+  MAX_IMPORT_FLOW,
+  importEnvoy,
+  importNginx,
+} from '../../src/export';
 import { yamlDepthProblem } from '../../src/export/import-limits';
 
 function timed<T>(f: () => T): { value: T; ms: number } {
@@ -57,6 +64,44 @@ describe('imports bounded in time and memory', () => {
     expect(
       yamlDepthProblem(`${'['.repeat(MAX_IMPORT_DEPTH - 1)}${']'.repeat(MAX_IMPORT_DEPTH - 1)}`),
     ).toBeNull();
+  });
+
+  it('refuses more flow brackets and commas than the limit, where the limit is passed', () => {
+    // 16 Ki of `[]` or of commas in one flow sequence: 16,000 parser errors (200 ms) before.
+    for (const text of [
+      '[]'.repeat(MAX_IMPORT_CHARS / 2),
+      `[${','.repeat(MAX_IMPORT_CHARS - 2)}]`,
+    ]) {
+      const { value } = timed(() => importEnvoy(text));
+      expect(value.ok).toBe(false);
+      if (value.ok) continue;
+      expect(value.errors).toEqual([
+        {
+          line: 1,
+          column: MAX_IMPORT_FLOW + 1,
+          message: `expected at most 4,096 flow brackets and commas ([ ] { } ,) outside quotes; there are more from this point (write the YAML in block style)`,
+        },
+      ]);
+    }
+    // Quoted and commented brackets are text, not structure.
+    const quoted = `a: "${'[],'.repeat(2000)}" # ${'{}'.repeat(2000)}`;
+    expect(yamlDepthProblem(quoted)).toBeNull();
+    // At the limit, the parser reads it.
+    expect(yamlDepthProblem(`[${'1,'.repeat(MAX_IMPORT_FLOW / 2 - 1)}1]`)).toBeNull();
+  });
+
+  it('lists the first errors and counts all of them', () => {
+    // 2,000 quoted scalars after one another: the first is the document, each other an error.
+    const text = '"a" '.repeat(2000);
+    const r = importEnvoy(text);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors).toHaveLength(MAX_IMPORT_ERRORS);
+    expect(r.errors[MAX_IMPORT_ERRORS - 1]?.message).toMatch(/^and [\d,]+ more errors not listed$/);
+    const more = Number(
+      /and ([\d,]+) more/.exec(r.errors.at(-1)?.message ?? '')?.[1]?.replace(/,/g, ''),
+    );
+    expect(more + MAX_IMPORT_ERRORS - 1).toBe(1999);
   });
 
   it('finds a duplicate key in a mapping of the largest size quickly', () => {
