@@ -70,15 +70,11 @@ describe('LeakyBucketView (nginx limit_req)', () => {
     const rejected = f.requests.filter((r) => r.outcome === 'reject');
     expect(rejected.map((r) => r.retryAfterMs)).toEqual([100, 100, 100]);
     const { unmount } = draw(f);
-    expect(screen.getByTestId('reject-label')).toHaveTextContent(
-      '3 rejected · 503 · retry in 1 s',
-    );
+    expect(screen.getByTestId('reject-label')).toHaveTextContent('3 rejected · 503 · retry in 1 s');
     expect(document.querySelectorAll('[data-phase="bounce"]')).toHaveLength(3);
     unmount();
     draw(f, true);
-    expect(screen.getByTestId('reject-label')).toHaveTextContent(
-      '3 rejected · 503 · retry in 1 s',
-    );
+    expect(screen.getByTestId('reject-label')).toHaveTextContent('3 rejected · 503 · retry in 1 s');
     expect(document.querySelectorAll('[data-phase="bounce"]')).toHaveLength(0);
   });
 
