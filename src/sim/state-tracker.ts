@@ -87,6 +87,7 @@ export class StateTracker {
       this.cacheEntries = new Float64Array(n * stores.length);
       this.holders = Array.from({ length: n }, () => []);
       this.held.clear();
+      this.exactAtWall = null;
       this.cachedBytes = 0;
       this.cachedEntries = 0;
     }
@@ -186,6 +187,7 @@ export class StateTracker {
       }
     }
     for (let k = 0; k < this.keyIndex.size; k += 1) this.notePeak(k);
+    this.exactAtWall = wallMs;
   }
 
   /**
@@ -211,8 +213,10 @@ export class StateTracker {
     }
     if (all) this.readAll(wallMs, true);
     else this.readKey(key, wallMs, touched);
-    // Every change since the last full reading was read by a decision: the holders suffice.
-    if (this.overPeak() && (all || this.settle(wallMs))) {
+    // Every change since the last full reading was read by a decision: the holders suffice. Once
+    // every held key has been read at this wall instant, the cache is exact until the wall clock
+    // moves on (sizes change only with time or through a decision, which re-reads its key).
+    if (this.overPeak() && (all || this.exactAtWall === wallMs || this.settle(wallMs))) {
       if (this.cachedBytes > this.peakTotalBytes) {
         this.peakTotalBytes = this.cachedBytes;
         this.peakAtMs = tMs;
@@ -239,8 +243,15 @@ export class StateTracker {
       if (left-- === 0) break;
       this.readIndex(k, wallMs);
     }
+    this.exactAtWall = wallMs;
     return this.overPeak();
   }
+
+  /**
+   * The wall instant at which every held key was last read (a settle that read them all, or a full
+   * reading), else null: at that same instant the cached total is exact without reading again.
+   */
+  private exactAtWall: number | null = null;
 
   /**
    * The exact total when every store can give it at once (nginx's `totalStateSize`), else null:
