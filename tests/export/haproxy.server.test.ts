@@ -13,7 +13,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Decision, SlidingWindowCounterConfig } from '../../src/core';
 import { HAPROXY_DENY_STATUSES, createLimiter } from '../../src/core';
@@ -23,7 +22,7 @@ import { int, seeded } from './gen';
 import type { Server } from './servers';
 import { findBinary, freePort, loudSkip, startServer } from './servers';
 import type { Group, GroupPlan } from './timed-trace';
-import { fragility, plan } from './timed-trace';
+import { fragility, plan, replayTimed } from './timed-trace';
 
 const HAPROXY = findBinary('haproxy');
 if (HAPROXY === undefined)
@@ -244,35 +243,8 @@ describe.skipIf(HAPROXY === undefined)('HAProxy model and export against a real 
 
   it('every status, and every denied response’s status line and headers, match the model', async () => {
     const plans = CASES.map((c) => plan(c.config, c.groups));
-    const results: Array<Array<Array<Reply & { lateMs: number }>>> = CASES.map((c) =>
-      c.groups.map(() => []),
-    );
-    const pending: Array<Promise<void>> = [];
-    const timers: Array<ReturnType<typeof setTimeout>> = [];
     // The warm-up requests above came from 127.0.0.1, which no case uses.
-    const t0 = performance.now() + 300;
-    CASES.forEach((c, ci) => {
-      c.groups.forEach((g, gi) => {
-        const fire = (): void => {
-          for (let i = 0; i < g.count; i += 1) {
-            const sentAt = performance.now();
-            pending.push(
-              get(ports[ci] as number, '/', g.key).then((r) => {
-                results[ci]?.[gi]?.push({ ...r, lateMs: sentAt - t0 - g.atMs });
-              }),
-            );
-          }
-        };
-        timers.push(setTimeout(fire, t0 + g.atMs - performance.now()));
-      });
-    });
-    const lastMs = Math.max(...CASES.flatMap((c) => c.groups.map((g) => g.atMs)));
-    try {
-      await new Promise((r) => setTimeout(r, t0 + lastMs - performance.now() + 50));
-      await Promise.all(pending);
-    } finally {
-      timers.forEach(clearTimeout);
-    }
+    const results = await replayTimed(CASES, 300, (ci, g) => get(ports[ci] as number, '/', g.key));
 
     let requests = 0;
     let denied = 0;

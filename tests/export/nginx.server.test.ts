@@ -10,7 +10,6 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LeakyBucketConfig } from '../../src/core';
 import { createLimiter, rejectStatus } from '../../src/core';
@@ -21,7 +20,7 @@ import { int, randomConfig, seeded } from './gen';
 import type { Server } from './servers';
 import { findBinary, freePort, loudSkip, startServer } from './servers';
 import type { Group, GroupPlan } from './timed-trace';
-import { fragility, plan } from './timed-trace';
+import { fragility, plan, replayTimed } from './timed-trace';
 
 const NGINX = findBinary('nginx');
 if (NGINX === undefined)
@@ -262,36 +261,9 @@ describe.skipIf(NGINX === undefined)('nginx export against a real nginx', () => 
 
   it('statuses and delays match the core for burst, nodelay, delay=N and limit_req_status', async () => {
     const plans = CASES.map((c) => plan(c.config, c.groups));
-    const results: Response[][][] = CASES.map((c) => c.groups.map(() => []));
-    const pending: Array<Promise<void>> = [];
-    const timers: Array<ReturnType<typeof setTimeout>> = [];
-    const t0 = performance.now() + 200;
-    CASES.forEach((c, ci) => {
-      c.groups.forEach((g, gi) => {
-        const fire = (): void => {
-          for (let i = 0; i < g.count; i += 1) {
-            const sentAt = performance.now();
-            pending.push(
-              get(port, `/c${ci}/`, g.key).then(({ status }) => {
-                results[ci]?.[gi]?.push({
-                  status,
-                  latencyMs: performance.now() - sentAt,
-                  lateMs: sentAt - t0 - g.atMs,
-                });
-              }),
-            );
-          }
-        };
-        timers.push(setTimeout(fire, t0 + g.atMs - performance.now()));
-      });
-    });
-    const lastMs = Math.max(...CASES.flatMap((c) => c.groups.map((g) => g.atMs)));
-    try {
-      await new Promise((r) => setTimeout(r, t0 + lastMs - performance.now() + 50));
-      await Promise.all(pending);
-    } finally {
-      timers.forEach(clearTimeout);
-    }
+    const results: Response[][][] = await replayTimed(CASES, 200, (ci, g) =>
+      get(port, `/c${ci}/`, g.key).then(({ status }) => ({ status })),
+    );
 
     let requests = 0;
     let maxLateMs = 0;

@@ -4,6 +4,7 @@
  * group's outcome counts.
  */
 import type { AlgorithmConfig, Outcome } from '../../src/core';
+import { performance } from 'node:perf_hooks';
 import { createLimiter } from '../../src/core';
 import { seeded } from './gen';
 
@@ -98,4 +99,51 @@ export function fragility(
     });
   }
   return problems;
+}
+
+/** A reply with how late its request left (against its group's planned time) and how long it took. */
+export type Timed<R> = R & { lateMs: number; latencyMs: number };
+
+/**
+ * Replays every case's groups against a real server: each group's requests leave together at
+ * `leadMs + atMs` from now, one `send(caseIndex, group)` each. Waits for every reply and returns
+ * them by case and group, each with how late it was sent (a busy machine shows up here) and how
+ * long its answer took.
+ */
+export async function replayTimed<R extends object>(
+  cases: ReadonlyArray<{ groups: readonly Group[] }>,
+  leadMs: number,
+  send: (caseIndex: number, group: Group) => Promise<R>,
+): Promise<Array<Array<Array<Timed<R>>>>> {
+  const results = cases.map((c) => c.groups.map((): Array<Timed<R>> => []));
+  const pending: Array<Promise<void>> = [];
+  const timers: Array<ReturnType<typeof setTimeout>> = [];
+  const t0 = performance.now() + leadMs;
+  cases.forEach((c, ci) => {
+    c.groups.forEach((g, gi) => {
+      const fire = (): void => {
+        for (let i = 0; i < g.count; i += 1) {
+          const sentAt = performance.now();
+          pending.push(
+            send(ci, g).then((r) => {
+              results[ci]?.[gi]?.push({
+                ...r,
+                lateMs: sentAt - t0 - g.atMs,
+                latencyMs: performance.now() - sentAt,
+              });
+            }),
+          );
+        }
+      };
+      timers.push(setTimeout(fire, t0 + g.atMs - performance.now()));
+    });
+  });
+  const lastMs = Math.max(...cases.flatMap((c) => c.groups.map((g) => g.atMs)));
+  try {
+    await new Promise((r) => setTimeout(r, t0 + lastMs - performance.now() + 50));
+    await Promise.all(pending);
+  } finally {
+    timers.forEach(clearTimeout);
+  }
+  return results;
 }
