@@ -297,6 +297,7 @@ export const CalendarWindowsSchema = v.pipe(
     align: v.exactOptional(oneOf(['calendar', 'epoch'])),
     countRejected: v.exactOptional(flag),
     counterTtl: v.exactOptional(flag),
+    shadowMode: v.exactOptional(flag),
   }),
   v.check(
     (c) =>

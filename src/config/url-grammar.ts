@@ -144,6 +144,7 @@ export const LIMITER_URL: Readonly<
       { key: 'align', field: 'align', type: 'text', optional: true },
       { key: 'count_rejected', field: 'countRejected', type: 'flag', optional: true },
       { key: 'counter_ttl', field: 'counterTtl', type: 'flag', optional: true },
+      { key: 'shadow_mode', field: 'shadowMode', type: 'flag', optional: true },
     ],
   },
 };

@@ -169,19 +169,23 @@ export function explainDecision(before: Inspection, decision: Decision): Explana
     }
     case 'calendar-windows': {
       const full = before.windows.filter((w) => w.count >= w.limit);
+      // envoyproxy/ratelimit shadow_mode: OVER_LIMIT is computed, then reported as OK.
+      const shadowed = before.shadowMode === true && full.length > 0;
       return {
         rule:
           full.length === 0
             ? `every window has room → ${out}`
-            : `${full.map((w) => `${w.unit} ${w.count} ≥ ${w.limit}`).join(', ')} → ${out}`,
+            : `${full.map((w) => `${w.unit} ${w.count} ≥ ${w.limit}`).join(', ')} → ${shadowed ? 'OVER_LIMIT, shadow_mode → admit' : out}`,
         steps: [
           ...before.windows.map(
             (w) =>
               `${w.unit} [${ms(w.startMs)}, ${ms(w.endMs)}): ${w.count} of ${w.limit}${w.expiresAtMs < w.endMs ? ` (counter expires at ${ms(w.expiresAtMs)})` : ''}`,
           ),
-          out === 'reject'
-            ? `${before.countRejected ? 'counted in every window anyway; ' : ''}passes in ${ms(decision.retryAfterMs)}`
-            : `counted in every window; ${decision.remaining} more fit`,
+          shadowed
+            ? 'would have been OVER_LIMIT: shadow_mode answers OK with 0 remaining; counted in every window as any hit (stats: over_limit and shadow_mode + 1)'
+            : out === 'reject'
+              ? `${before.countRejected ? 'counted in every window anyway; ' : ''}passes in ${ms(decision.retryAfterMs)}`
+              : `counted in every window; ${decision.remaining} more fit`,
         ],
       };
     }

@@ -134,6 +134,8 @@ export interface CalendarWindowsInspection extends InspectionBase {
   kind: 'calendar-windows';
   align: 'calendar' | 'epoch';
   countRejected: boolean;
+  /** envoyproxy/ratelimit shadow_mode: over-limit requests are answered OK (and counted). */
+  shadowMode?: boolean;
   /** One per configured unit, shortest first. */
   windows: readonly CalendarWindowState[];
 }

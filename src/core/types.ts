@@ -167,6 +167,14 @@ export interface CalendarWindowsConfig {
    * it can vanish before its period ends. Default false.
    */
   counterTtl?: boolean;
+  /**
+   * envoyproxy/ratelimit `shadow_mode` (src/limiter/base_limiter.go GetResponseDescriptorStatus,
+   * master f2fb157): a request over a limit is answered OK all the same — outcome 'admit',
+   * remaining 0 (the OVER_LIMIT descriptor status keeps limit_remaining 0) — and every hit is
+   * counted, as the service always counts. `remaining` then means the further requests at this
+   * instant that stay within every limit. Default false.
+   */
+  shadowMode?: boolean;
 }
 
 export type AlgorithmConfig =

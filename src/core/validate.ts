@@ -229,6 +229,7 @@ export function checkAlgorithmConfig(config: unknown): ConfigIssue[] {
   if (kind === 'calendar-windows') {
     checkBoolean(issues, kind, 'countRejected', config.countRejected);
     checkBoolean(issues, kind, 'counterTtl', config.counterTtl);
+    checkBoolean(issues, kind, 'shadowMode', config.shadowMode);
     if (config.align !== undefined && config.align !== 'calendar' && config.align !== 'epoch') {
       issues.push({
         field: 'align',

@@ -11,7 +11,7 @@ import type { SystemExportOutcome } from './systems-types';
 export interface EnvoyGlobalOptions {
   /** The ratelimit domain. Default 'rate_limit_lab'. */
   domain?: string;
-  /** shadow_mode on every descriptor: counted, never enforced. Default false. */
+  /** shadow_mode on every descriptor: counted, never enforced. Default: the config's shadowMode. */
   shadowMode?: boolean;
 }
 
@@ -39,6 +39,8 @@ export function toEnvoyGlobal(
     };
   }
   const domain = options.domain ?? 'rate_limit_lab';
+  // The limiter's own shadow_mode (the system parameter), or the option for every descriptor.
+  const shadow = options.shadowMode ?? c.shadowMode === true;
   const units = calendarUnits(c);
   // One descriptor entry per unit under remote_address (one key), nested by a generic_key so that
   // several limits apply to the same request (each descriptor is counted and checked on its own).
@@ -51,7 +53,7 @@ export function toEnvoyGlobal(
         {
           key: 'remote_address',
           rate_limit: { unit: UNIT_NAME[u.unit], requests_per_unit: u.limit },
-          ...(options.shadowMode === true ? { shadow_mode: true } : {}),
+          ...(shadow ? { shadow_mode: true } : {}),
         },
       ],
     })),

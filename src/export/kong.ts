@@ -53,6 +53,11 @@ export function toKong(config: AlgorithmConfig, options: KongOptions = {}): Syst
   if (c.countRejected === true) {
     differences.push('Kong counts only passed requests; this limiter counts rejected ones too.');
   }
+  if (c.shadowMode === true) {
+    differences.push(
+      "Kong's rate-limiting plugin has no shadow mode: requests over a limit get 429 where this limiter lets them pass.",
+    );
+  }
   if (c.counterTtl !== true && (c.month !== undefined || c.year !== undefined)) {
     differences.push(
       "Kong's local counters expire 30 days (month) / 365 days (year) after their first hit, which can reset a 31-day month or a leap year early; enable counter TTL to see it.",

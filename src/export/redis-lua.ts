@@ -53,7 +53,7 @@ function title(c: AlgorithmConfig): string {
         .map((u) => `${u.limit}/${u.unit}`)
         .join(
           ', ',
-        )}), align=${c.align ?? 'calendar'}${c.countRejected === true ? ', rejected requests counted' : ''}${c.counterTtl === true ? ', Kong counter TTL' : ''}`;
+        )}), align=${c.align ?? 'calendar'}${c.countRejected === true ? ', rejected requests counted' : ''}${c.counterTtl === true ? ', Kong counter TTL' : ''}${c.shadowMode === true ? ', shadow_mode (over-limit requests pass, remaining 0)' : ''}`;
   }
 }
 

@@ -124,6 +124,7 @@ export function randomCalendarConfig(rng: Rng): AlgorithmConfig {
   if (rng() < 0.5) c.align = rng() < 0.5 ? 'calendar' : 'epoch';
   if (rng() < 0.5) c.countRejected = true;
   if (rng() < 0.5) c.counterTtl = true;
+  if (rng() < 0.25) c.shadowMode = true;
   return c;
 }
 

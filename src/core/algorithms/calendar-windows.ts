@@ -50,12 +50,15 @@ export function calendarUnits(config: CalendarWindowsConfig): Unit[] {
  * 30 days, year 365 days — `align: 'epoch'`); INCRBY comes before the comparison, so over-limit
  * hits are counted too — `countRejected` — and a request with several descriptors increments all
  * of them (`base_limiter.go` GetResponseDescriptorStatus: over limit iff after-increase > limit).
+ * `shadowMode` (base_limiter.go, same function): an over-limit status is reported OK, its
+ * limit_remaining staying 0; the counts are the same as without it.
  */
 export class CalendarWindowsLimiter extends KeyedLimiter<CalendarWindowsConfig, State> {
   private readonly units = calendarUnits(this.config);
   private readonly align = this.config.align ?? 'calendar';
   private readonly countRejected = this.config.countRejected === true;
   private readonly ttl = this.config.counterTtl === true;
+  private readonly shadow = this.config.shadowMode === true;
 
   /** The live count of window i at effective time t (0 when its counter is gone or stale). */
   private countAt(c: Counter | null | undefined, i: number, t: number): number {
@@ -88,7 +91,9 @@ export class CalendarWindowsLimiter extends KeyedLimiter<CalendarWindowsConfig, 
     const t = s.lastMs;
     const state = s;
     const blocked = this.units.some((u, i) => this.countAt(state.counters[i], i, t) >= u.limit);
-    if (!blocked || this.countRejected) this.countAll(s, t);
+    // shadow_mode: the hit is counted like every hit (fixed_cache_impl.go increments before
+    // base_limiter.go compares) and the OVER_LIMIT status is turned into OK afterwards.
+    if (!blocked || this.countRejected || this.shadow) this.countAll(s, t);
     let remaining = Number.MAX_SAFE_INTEGER;
     let retryAt = nowMs;
     let resetAt = nowMs;
@@ -101,6 +106,11 @@ export class CalendarWindowsLimiter extends KeyedLimiter<CalendarWindowsConfig, 
       if (n >= u.limit) retryAt = Math.max(retryAt, c.expiresAtMs);
     });
     const limit = (this.units[0] as Unit).limit;
+    if (blocked && this.shadow) {
+      // base_limiter.go: the status was built as OVER_LIMIT with limit_remaining 0; shadow_mode
+      // changes only its code to OK.
+      return decision('admit', 0, 0, 0, limit, resetAt - nowMs);
+    }
     if (blocked) {
       return decision('reject', 0, retryAt - nowMs, 0, limit, resetAt - nowMs);
     }
@@ -125,6 +135,7 @@ export class CalendarWindowsLimiter extends KeyedLimiter<CalendarWindowsConfig, 
       limit: (this.units[0] as Unit).limit,
       align: this.align,
       countRejected: this.countRejected,
+      shadowMode: this.shadow,
       windows,
     };
   }

@@ -23,6 +23,7 @@ ${table}
 }
 local COUNT_REJECTED = ${config.countRejected === true ? 'true' : 'false'}
 local TTL = ${config.counterTtl === true ? 'true' : 'false'}
+local SHADOW = ${config.shadowMode === true ? 'true' : 'false'}
 local DAY = 86400000
 
 local function days_from_civil(y, m, d)
@@ -88,7 +89,7 @@ for i = 1, n do
   end
   if c[i] >= u.limit then blocked = true end
 end
-if (not blocked) or COUNT_REJECTED then
+if (not blocked) or COUNT_REJECTED or SHADOW then
   for i = 1, n do
     local u = UNITS[i]
     if c[i] > 0 then
@@ -121,6 +122,9 @@ end
 if reset_at > now then
   redis.call('HSET', key, unpack(args))
   keep(reset_at - now)
+end
+if blocked and SHADOW then
+  return {0, 0, 0, 0, reset_at - now}
 end
 if blocked then
   return {2, 0, retry_at - now, 0, reset_at - now}
