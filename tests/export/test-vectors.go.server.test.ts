@@ -1,8 +1,11 @@
 /**
  * The generated Go test file runs: `go test` on it, with an adapter wrapping the real
  * golang.org/x/time/rate (x/time 0.3.0 from Debian, GOPATH mode: GO111MODULE=off
- * GOPATH=/usr/share/gocode, TOOLCHAIN.md) for a token-bucket limiter. It must pass; with a wrong
- * adapter (burst one smaller) it must fail and name the vector. Skips loudly without Go.
+ * GOPATH=/usr/share/gocode, TOOLCHAIN.md) for a token-bucket limiter that waits up to 150 ms
+ * (Traefik's Reserve pattern). The adapter answers every field — outcome, delayMs from
+ * `Reservation.DelayFrom` (the fake-clock form of `Delay`), retryAfterMs, remaining from
+ * `TokensAt` — and the file must pass comparing all of them; an adapter wrong in any one field must
+ * fail and name the vector and field. Skips loudly without Go.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,22 +36,28 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-/** 4 tokens, 10 a second: one every 100 ms, continuous, no waiting (x/time/rate's Allow). */
+/** 4 tokens, 10 a second: one every 100 ms, continuous; a request waits up to 150 ms. */
 const BUCKET: AlgorithmConfig = {
   kind: 'token-bucket',
   maxTokens: 4,
   tokensPerFill: 10,
   fillIntervalMs: 1000,
   refill: 'continuous',
+  maxDelayMs: 150,
 };
 
+/** Ways to get one field wrong (each must make the generated test fail on that field). */
+type Wrong = 'none' | 'burst' | 'delay-seconds' | 'retry-full-wait' | 'remaining-ceil';
+
 /**
- * Arrivals 37 ms past each 100 ms (so no request lands on the instant a token arrives, where
- * x/time/rate's float64 arithmetic could round either way), several at once, two keys.
+ * Arrivals 37 or 66 ms past each 100 ms (so no request lands on the instant a token arrives, where
+ * x/time/rate's float64 arithmetic could round either way, and the tokens left are fractions),
+ * several at once, two keys.
  */
 function vectors() {
   const timesMs: number[] = [];
-  for (let k = 0; k < 240; k += 1) timesMs.push(37 + 100 * Math.floor((k * 3) / 10));
+  for (let k = 0; k < 240; k += 1) timesMs.push(37 + 100 * Math.floor((k * 3) / 10) + 29 * (k % 2));
+  timesMs.sort((a, b) => a - b);
   const scenario = {
     ...defaultScenario(),
     clients: { ...defaultScenario().clients, count: 2, keying: 'per-client' as const },
@@ -57,18 +66,33 @@ function vectors() {
   return testVectors(simulate([{ name: 'bucket', config: BUCKET }], scenario, 20_000), 0, 'envoy');
 }
 
-function adapter(burst: number): string {
+function adapter(wrong: Wrong): string {
+  const burst = wrong === 'burst' ? 3 : 4;
+  // Whole ms, rounded up (the core's delay and retry rule); the wrong adapter reports whole
+  // seconds, as a Retry-After header would.
+  const delayMs =
+    wrong === 'delay-seconds'
+      ? '(d.Nanoseconds() + 999999999) / 1e9 * 1000'
+      : '(d.Nanoseconds() + 999999) / 1e6';
+  const retryNs = wrong === 'retry-full-wait' ? 'd' : 'd - maxDelay';
+  const remaining =
+    wrong === 'remaining-ceil' ? 'int64(math.Ceil(tokens))' : 'int64(math.Floor(tokens))';
   return `package ratelimit
 
 import (
+	"math"
 	"time"
 
 	"golang.org/x/time/rate"
 )
 
+const maxDelay = 150 * time.Millisecond
+
 type xTimeAdapter struct{ byKey map[string]*rate.Limiter }
 
 func NewVectorAdapter() VectorAdapter { return &xTimeAdapter{byKey: map[string]*rate.Limiter{}} }
+
+func ms(v int64) *int64 { return &v }
 
 func (a *xTimeAdapter) Decide(nowMs int64, key string) VectorDecision {
 	lim, ok := a.byKey[key]
@@ -77,17 +101,29 @@ func (a *xTimeAdapter) Decide(nowMs int64, key string) VectorDecision {
 		a.byKey[key] = lim
 	}
 	now := time.Unix(1700000000, 0).Add(time.Duration(nowMs) * time.Millisecond)
-	if lim.AllowN(now, 1) {
-		return VectorDecision{Outcome: "admit"}
+	r := lim.ReserveN(now, 1)
+	d := r.DelayFrom(now)
+	if d > maxDelay {
+		r.CancelAt(now)
+		wait := ${retryNs}
+		return VectorDecision{Outcome: "reject", DelayMs: ms(0), RetryAfterMs: ms((wait.Nanoseconds() + 999999) / 1e6), Remaining: ms(0)}
 	}
-	return VectorDecision{Outcome: "reject"}
+	tokens := lim.TokensAt(now)
+	remaining := int64(0)
+	if tokens > 0 {
+		remaining = ${remaining}
+	}
+	if d > 0 {
+		return VectorDecision{Outcome: "delay", DelayMs: ms(${delayMs}), RetryAfterMs: ms(0), Remaining: ms(remaining)}
+	}
+	return VectorDecision{Outcome: "admit", DelayMs: ms(0), RetryAfterMs: ms(0), Remaining: ms(remaining)}
 }
 `;
 }
 
 async function goTest(dir: string): Promise<{ code: number; out: string }> {
   try {
-    const { stdout, stderr } = await run(GO as string, ['test', '-count=1', '.'], {
+    const { stdout, stderr } = await run(GO as string, ['test', '-count=1', '-v', '.'], {
       cwd: dir,
       timeout: 180_000,
       env: {
@@ -106,10 +142,11 @@ async function goTest(dir: string): Promise<{ code: number; out: string }> {
 }
 
 describe.skipIf(missing !== undefined)('the generated Go test file', () => {
-  it('passes with an adapter wrapping golang.org/x/time/rate, fails with a wrong one', async () => {
+  it('passes with an adapter wrapping golang.org/x/time/rate on every field, fails with one field wrong', async () => {
     const file = vectors();
     const outcomes = new Set(file.vectors.map((v) => v.outcome));
-    expect(outcomes).toEqual(new Set(['admit', 'reject']));
+    expect(outcomes).toEqual(new Set(['admit', 'delay', 'reject']));
+    const n = file.vectors.length;
     const files = testVectorFiles(file);
     const dir = mkdtempSync(path.join(tmpdir(), 'rll-go-vectors-'));
     dirs.push(dir);
@@ -120,17 +157,31 @@ describe.skipIf(missing !== undefined)('the generated Go test file', () => {
       files['go/ratelimit_vectors_test.go']!,
     );
 
-    writeFileSync(path.join(dir, 'ratelimit_adapter_test.go'), adapter(4));
+    writeFileSync(path.join(dir, 'ratelimit_adapter_test.go'), adapter('none'));
     const pass = await goTest(dir);
     expect(pass.out).toMatch(/^ok\s/m);
     expect(pass.code).toBe(0);
-
-    writeFileSync(path.join(dir, 'ratelimit_adapter_test.go'), adapter(3));
-    const fail = await goTest(dir);
-    expect(fail.code).not.toBe(0);
-    expect(fail.out).toMatch(
-      /vector \d+ \(t=\d+ ms, key client-\d\): outcome reject, expected admit/,
+    // Every field of every vector was compared, not just the outcome.
+    expect(pass.out).toContain(
+      `compared: outcome ${n}, delayMs ${n}, retryAfterMs ${n}, remaining ${n}`,
     );
+    console.info(
+      `generated Go test on golang.org/x/time/rate 0.3.0: ${n} vectors × 4 fields compared (${file.vectors.filter((v) => v.outcome === 'delay').length} delayed, ${file.vectors.filter((v) => v.outcome === 'reject').length} rejected), 0 differences`,
+    );
+
+    const wrong: Array<[Wrong, RegExp]> = [
+      ['burst', /outcome (reject|delay), expected (admit|delay)/],
+      ['delay-seconds', /: delayMs \d+, expected \d+/],
+      ['retry-full-wait', /: retryAfterMs \d+, expected \d+/],
+      ['remaining-ceil', /: remaining \d+, expected \d+/],
+    ];
+    for (const [how, says] of wrong) {
+      writeFileSync(path.join(dir, 'ratelimit_adapter_test.go'), adapter(how));
+      const fail = await goTest(dir);
+      expect(fail.code, how).not.toBe(0);
+      expect(fail.out, how).toMatch(/vector \d+ \(t=\d+ ms, key client-\d\)/);
+      expect(fail.out, how).toMatch(says);
+    }
 
     // The adapter as downloaded panics until filled in.
     writeFileSync(

@@ -2,10 +2,12 @@
  * Test vectors and the generated test files (issue 13, point 8). The files are written to a
  * temporary folder and run for real: the Vitest file by a second Vitest with an adapter wired to
  * the project's own core limiter (it must pass), then with an adapter that is wrong (it must fail);
- * the Jest file (CommonJS, Jest's globals) by Vitest with --globals, as Jest is not installed here.
+ * the Jest file (CommonJS, Jest's globals) by the real Jest (a pinned devDependency), with a
+ * CommonJS adapter on the core bundled by esbuild: it must pass, fail with a wrong adapter and
+ * refuse the unfilled one.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -67,6 +69,36 @@ async function vitestIn(dir: string, extra: string[] = []): Promise<{ code: numb
       path.join(ROOT, 'node_modules/.bin/vitest'),
       ['run', '--root', dir, ...extra],
       { cwd: dir, timeout: 120_000, env: { ...process.env, CI: '1', NO_COLOR: '1' } },
+    );
+    return { code: 0, out: stdout + stderr };
+  } catch (e) {
+    const err = e as { code?: number; stdout?: string; stderr?: string };
+    return { code: err.code ?? 1, out: `${err.stdout ?? ''}${err.stderr ?? ''}` };
+  }
+}
+
+/**
+ * Runs the real Jest (node_modules/jest, pinned in package.json) on `dir` alone: no config file of
+ * the project, no transform (the generated file is plain CommonJS), no cache or watchman.
+ */
+async function jestIn(dir: string): Promise<{ code: number; out: string }> {
+  const config = JSON.stringify({ rootDir: dir, transform: {}, testEnvironment: 'node' });
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [
+        path.join(ROOT, 'node_modules/jest/bin/jest.js'),
+        '--config',
+        config,
+        '--ci',
+        '--no-cache',
+        '--no-watchman',
+      ],
+      {
+        cwd: dir,
+        timeout: 180_000,
+        env: { ...process.env, CI: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
+      },
     );
     return { code: 0, out: stdout + stderr };
   } catch (e) {
@@ -138,21 +170,16 @@ describe('test vectors', () => {
     expect(empty.out).toMatch(/wrap your limiter in makeLimiter/);
   }, 240_000);
 
-  it('the generated Jest file (CommonJS, Jest globals) runs under Vitest --globals and passes', async () => {
+  it('the generated Jest file (CommonJS, Jest globals) runs under the real Jest: passes, fails when wrong', async () => {
     const file = vectorsOf(NGINX, 'nginx');
     const files = testVectorFiles(file);
-    const dir = tempDir();
-    mkdirSync(path.join(dir, 'jest'));
-    writeFileSync(path.join(dir, 'jest', VECTOR_FILE), files[`jest/${VECTOR_FILE}`]!);
+    const dir = mkdtempSync(path.join(tmpdir(), 'rll-jest-vectors-'));
+    dirs.push(dir);
+    // The three files exactly as downloaded (jest/), the adapter filled in below.
+    writeFileSync(path.join(dir, VECTOR_FILE), files[`jest/${VECTOR_FILE}`]!);
     writeFileSync(
-      path.join(dir, 'jest', 'rate-limit.vectors.test.cjs'),
+      path.join(dir, 'rate-limit.vectors.test.js'),
       files['jest/rate-limit.vectors.test.js']!,
-    );
-    // A CommonJS adapter wrapping the project's core, bundled to CommonJS below.
-    writeFileSync(
-      path.join(dir, 'jest', 'rate-limit-adapter.js'),
-      `const { createLimiter } = require(${JSON.stringify(path.join(dir, 'jest', 'core.cjs'))});\n` +
-        `module.exports = { makeLimiter: () => createLimiter(${JSON.stringify(NGINX)}) };\n`,
     );
     // The core, bundled to CommonJS by esbuild (installed with vite).
     await run(
@@ -162,12 +189,30 @@ describe('test vectors', () => {
         '--bundle',
         '--format=cjs',
         '--platform=node',
-        `--outfile=${path.join(dir, 'jest', 'core.cjs')}`,
+        `--outfile=${path.join(dir, 'core.cjs')}`,
       ],
       { cwd: ROOT },
     );
-    const pass = await vitestIn(dir, ['--globals']);
-    expect(pass.out).toMatch(/1 passed/);
+    const adapter = (config: AlgorithmConfig) =>
+      `const { createLimiter } = require('./core.cjs');\n` +
+      `module.exports = { makeLimiter: () => createLimiter(${JSON.stringify(config)}) };\n`;
+
+    writeFileSync(path.join(dir, 'rate-limit-adapter.js'), adapter(NGINX));
+    const pass = await jestIn(dir);
+    expect(pass.out).toMatch(/Tests:\s+1 passed, 1 total/);
     expect(pass.code).toBe(0);
+
+    // burst 2 instead of 3: Jest fails and names the vectors that differ.
+    writeFileSync(path.join(dir, 'rate-limit-adapter.js'), adapter({ ...NGINX, burst: 2 }));
+    const fail = await jestIn(dir);
+    expect(fail.code).not.toBe(0);
+    expect(fail.out).toMatch(/Tests:\s+1 failed, 1 total/);
+    expect(fail.out).toMatch(/vector \d+ \(t=\d+ ms, key client-\d\): outcome reject, expected/);
+
+    // The adapter as downloaded refuses to run until filled in.
+    writeFileSync(path.join(dir, 'rate-limit-adapter.js'), files['jest/rate-limit-adapter.js']!);
+    const empty = await jestIn(dir);
+    expect(empty.code).not.toBe(0);
+    expect(empty.out).toMatch(/wrap your limiter in makeLimiter/);
   }, 240_000);
 });
