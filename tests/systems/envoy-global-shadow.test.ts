@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkAlgorithmConfig, createLimiter, explainDecision } from '../../src/core';
 import type { AlgorithmConfig, CalendarWindowsInspection } from '../../src/core';
+import { decodeConfig, defaultConfig, encodeConfig } from '../../src/config';
 import { toEnvoyGlobal, toKong, toRedisLua } from '../../src/export';
 import { envoyGlobal } from '../../src/systems/envoy-global';
 import { FC_SEED, configArb, runs, traceArb } from '../core/arbitraries';
@@ -141,5 +142,25 @@ describe('Envoy global shadow_mode', () => {
     const kongOut = toKong(config);
     expect(kongOut.ok && kongOut.differences.join(' ')).toContain('no shadow mode');
     expect(toRedisLua(config).script).toContain('local SHADOW = true');
+  });
+
+  it('a link writes shadow_mode under its own name and reads it back', () => {
+    const config = {
+      ...defaultConfig(),
+      limiters: [
+        { system: 'envoy-global', config: shadowOf({ kind: 'calendar-windows', minute: 10 }) },
+      ],
+    };
+    const link = encodeConfig(config);
+    expect(decodeURIComponent(link)).toContain('l=envoy-global:');
+    expect(decodeURIComponent(link)).toContain('shadow_mode');
+    const back = decodeConfig(link);
+    expect(back.errors).toEqual([]);
+    expect(back.config).toEqual(config);
+    // Without it, the limiter enforces.
+    const plain = decodeConfig(decodeURIComponent(link).replace(/,?shadow_mode(=[a-z]+)?/, ''));
+    expect(plain.errors).toEqual([]);
+    const entry = plain.config.limiters[0]?.config;
+    expect(entry?.kind === 'calendar-windows' && entry.shadowMode).toBeFalsy();
   });
 });
