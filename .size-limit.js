@@ -23,8 +23,10 @@ export default [
     // closing note. The guard is set just above the measured figure, so it stays a growth guard:
     // anything added to the first load must pay for itself. Not counted here: the view chunk of
     // each algorithm the start shows (token bucket 2.3 kB + d3-path 1.1 kB on the default page),
-    // fetched before the first render.
-    limit: '169 kB',
+    // fetched before the first render. Issue 13 (c13): Envoy global's shadow_mode and Envoy's own
+    // DRAFT_VERSION_03 headers (per-descriptor statuses) took it from 168.73 kB to 169.2 kB after
+    // trimming their texts; the guard moves to 169.5 kB.
+    limit: '169.5 kB',
     gzip: true,
   },
   {

@@ -182,7 +182,7 @@ export function explainDecision(before: Inspection, decision: Decision): Explana
               `${w.unit} [${ms(w.startMs)}, ${ms(w.endMs)}): ${w.count} of ${w.limit}${w.expiresAtMs < w.endMs ? ` (counter expires at ${ms(w.expiresAtMs)})` : ''}`,
           ),
           shadowed
-            ? 'would have been OVER_LIMIT: shadow_mode answers OK with 0 remaining; counted in every window as any hit (stats: over_limit and shadow_mode + 1)'
+            ? 'OVER_LIMIT in shadow mode: OK, 0 remaining; counted in every window'
             : out === 'reject'
               ? `${before.countRejected ? 'counted in every window anyway; ' : ''}passes in ${ms(decision.retryAfterMs)}`
               : `counted in every window; ${decision.remaining} more fit`,

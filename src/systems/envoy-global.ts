@@ -31,27 +31,27 @@ export const ENVOY_GLOBAL_SOURCES: readonly SourceRef[] = [
   {
     file: 'src/limiter/base_limiter.go',
     version: V,
-    what: 'GetResponseDescriptorStatus: OVER_LIMIT (limit_remaining 0) iff the count after the increment > requests_per_unit, else OK with requests_per_unit − count; shadow_mode then turns OVER_LIMIT into OK (remaining stays 0) and adds to the shadow_mode stat, over_limit counted as well',
+    what: 'OVER_LIMIT (0 remaining) iff count after INCRBY > limit; shadow_mode reports it OK',
   },
   {
     file: 'src/service/ratelimit.go',
     version: V,
-    what: 'shouldRateLimitWorker: the overall code is OVER_LIMIT iff a descriptor status is OVER_LIMIT (a shadowed one is OK); the global SHADOW_MODE setting turns that overall code into OK too',
+    what: 'overall OVER_LIMIT iff a descriptor is; SHADOW_MODE=true reports OK for all',
   },
   {
     file: 'src/utils/utilities.go',
     version: V,
-    what: 'UnitToDivider: second 1, minute 60, hour 3600, day 86400 (week 7 d, month 30 d, year 365 d); CalculateReset: divider − now mod divider, whole seconds',
+    what: 'UnitToDivider (month 30 d, year 365 d); CalculateReset = divider − now mod divider (s)',
   },
   {
     file: 'source/extensions/filters/http/ratelimit/ratelimit.cc (Envoy)',
     version: 'Envoy 1.31',
-    what: 'complete(): OVER_LIMIT → sendLocalReply(rate_limited_status, 429 by default) with x-envoy-ratelimited: true (unless disable_x_envoy_ratelimited_header); an OK overall code passes the request on',
+    what: 'OVER_LIMIT → 429 with x-envoy-ratelimited: true',
   },
   {
     file: 'source/extensions/filters/http/ratelimit/ratelimit_headers.cc (Envoy)',
     version: 'Envoy 1.31',
-    what: 'enable_x_ratelimit_headers DRAFT_VERSION_03: x-ratelimit-limit "<limit of the status with the least limit_remaining>, <rpu>;w=<unit s>" per descriptor, x-ratelimit-remaining and x-ratelimit-reset of that status (the first on a tie); on 200 and 429 alike',
+    what: 'x-ratelimit-* of the status with least remaining, "<rpu>;w=<s>" each',
   },
 ];
 
@@ -59,10 +59,6 @@ export const ENVOY_GLOBAL_SOURCES: readonly SourceRef[] = [
 export interface EnvoyDescriptorStatus {
   unit: CalendarUnit;
   requestsPerUnit: number;
-  /** The counter after this hit's INCRBY. */
-  count: number;
-  /** OVER_LIMIT before shadow_mode is applied. */
-  overLimit: boolean;
   /** limit_remaining: 0 when over the limit, else requests_per_unit − count. */
   remaining: number;
   /** duration_until_reset in whole seconds (utilities.go CalculateReset). */
@@ -73,23 +69,25 @@ export interface EnvoyDescriptorStatus {
  * The per-descriptor statuses of one request, from the key's state just before it (`before`, the
  * limiter's inspection at the decision time): every descriptor is incremented
  * (fixed_cache_impl.go), then compared (base_limiter.go). Times are the service's whole seconds.
+ * Without `before` every status gets the decision's remaining (the first unit is then reported).
  */
 export function envoyDescriptorStatuses(
   config: AlgorithmConfig,
-  before: Inspection,
+  decision: Decision,
+  nowMs: number,
+  before?: Inspection,
 ): EnvoyDescriptorStatus[] {
-  if (config.kind !== 'calendar-windows' || before.kind !== 'calendar-windows') return [];
-  const nowS = floorDiv(before.effectiveNowMs, 1000);
+  if (config.kind !== 'calendar-windows') return [];
+  const w = before?.kind === 'calendar-windows' ? before : undefined;
+  const nowS = floorDiv(w?.effectiveNowMs ?? nowMs, 1000);
   return calendarUnits(config).map((u) => {
-    const count = (before.windows.find((w) => w.unit === u.unit)?.count ?? 0) + 1;
-    const overLimit = count > u.limit;
+    // The counter after this hit's INCRBY; over the limit, limit_remaining is 0.
+    const count = (w?.windows.find((x) => x.unit === u.unit)?.count ?? 0) + 1;
     const divider = UNIT_SECONDS[u.unit];
     return {
       unit: u.unit,
       requestsPerUnit: u.limit,
-      count,
-      overLimit,
-      remaining: overLimit ? 0 : u.limit - count,
+      remaining: w === undefined ? decision.remaining : Math.max(0, u.limit - count),
       resetS: divider - (nowS - floorDiv(nowS, divider) * divider),
     };
   });
@@ -136,11 +134,11 @@ export const envoyGlobal: SystemInfo = {
   algorithms: ['calendar-windows'],
   urlName: 'envoy-global',
   summary:
-    'A shared Redis counter per descriptor and epoch-aligned window (second, minute, hour, day); every hit is counted, over-limit ones too, and a request over any limit gets 429 — or, with shadow_mode, passes with 0 remaining.',
+    'A shared Redis counter per descriptor and epoch-aligned window (second, minute, hour, day); every hit is counted, over-limit ones too, and a request over any limit gets 429 (with shadow_mode: 200).',
   sources: ENVOY_GLOBAL_SOURCES,
   differences: [
     'One descriptor per unit on one key; real descriptors can each carry their own key (remote_address, a header …).',
-    'shadow_mode is one switch for every descriptor of the limiter (the service sets it per descriptor, or for all with SHADOW_MODE=true); the answer is the same either way, only the stat differs (shadow_mode per descriptor, global_shadow_mode for the setting).',
+    'shadow_mode is one switch for all descriptors (per descriptor in the service).',
     'The local over-limit cache (LOCAL_CACHE_SIZE_IN_BYTES, off by default) and STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT (off by default) stop counting some over-limit hits; not modelled.',
     'EXPIRATION_JITTER_MAX_SECONDS only lengthens key lifetimes; it does not change decisions.',
     'The service is reached over gRPC: its latency and failure_mode_deny are not modelled.',
@@ -157,7 +155,7 @@ export const envoyGlobal: SystemInfo = {
     {
       key: 'shadow_mode',
       field: 'shadowMode',
-      help: 'Count and report, never reject: a request over a limit is answered OK (remaining 0) and still counted.',
+      help: 'Over a limit: answered OK (0 remaining), still counted.',
       input: 'bool',
       absentMeans: 'false',
     },
@@ -171,41 +169,17 @@ export const envoyGlobal: SystemInfo = {
     return { ...rest, align: 'epoch', countRejected: true };
   },
   standardHeadersHow:
-    "The export sets enable_x_ratelimit_headers: DRAFT_VERSION_03 on the ratelimit filter: Envoy then sends x-ratelimit-limit (with each descriptor's quota policy), -remaining and -reset, from the descriptor closest to its limit. It cannot send Retry-After or the newer RateLimit / RateLimit-Policy fields.",
+    'The export sets enable_x_ratelimit_headers: DRAFT_VERSION_03: Envoy then sends x-ratelimit-limit, -remaining and -reset (draft 03), never Retry-After.',
   response(config, decision: Decision, options: SystemResponseOptions = {}) {
     const own: SystemHeader[] =
       decision.outcome === 'reject' ? [{ name: 'x-envoy-ratelimited', value: 'true' }] : [];
     if (options.standardHeaders === true) {
-      const statuses =
-        options.before !== undefined
-          ? envoyDescriptorStatuses(config, options.before)
-          : fallbackStatuses(config, decision, options.nowMs ?? 0);
-      own.push(...envoyGlobalXRateLimitHeaders(statuses));
+      own.push(
+        ...envoyGlobalXRateLimitHeaders(
+          envoyDescriptorStatuses(config, decision, options.nowMs ?? 0, options.before),
+        ),
+      );
     }
     return makeResponse(decision.outcome === 'reject' ? 429 : 200, own, ENVOY_GLOBAL_SOURCES);
   },
 };
-
-/**
- * Without the state before the decision (callers that have only the decision): every status gets
- * the decision's remaining, so the shortest unit stands for the one closest to its limit.
- */
-function fallbackStatuses(
-  config: AlgorithmConfig,
-  decision: Decision,
-  nowMs: number,
-): EnvoyDescriptorStatus[] {
-  if (config.kind !== 'calendar-windows') return [];
-  const nowS = floorDiv(nowMs, 1000);
-  return calendarUnits(config).map((u) => {
-    const divider = UNIT_SECONDS[u.unit];
-    return {
-      unit: u.unit,
-      requestsPerUnit: u.limit,
-      count: 0,
-      overLimit: false,
-      remaining: decision.remaining,
-      resetS: divider - (nowS - floorDiv(nowS, divider) * divider),
-    };
-  });
-}

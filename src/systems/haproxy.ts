@@ -50,7 +50,7 @@ export const HAPROXY_SOURCES: readonly SourceRef[] = [
   {
     file: 'src/stick_table.c',
     version: V,
-    what: 'new entries are zeroed (__stksess_init); every touch sets expire = now + expire; process_table_expire frees expired entries; sc_http_req_rate reads the tracked entry; a full table frees (size >> 8) + 1 entries closest to expiry (stksess_new, stktable_trash_oldest) or, with nopurge, tracks nothing',
+    what: 'new entries are zeroed (__stksess_init); every touch sets expire = now + expire; process_table_expire frees expired entries; sc_http_req_rate reads the tracked entry',
   },
   {
     file: 'src/http.c',
@@ -147,7 +147,7 @@ export const haproxy: SystemInfo = {
   differences: [
     'HAProxy’s clock is a 32-bit millisecond counter that wraps every 49.7 days; a new entry created while it is within one period of 0 is not re-anchored there. The playground’s clock does not wrap.',
     'Entry expiry runs as a task at the expiry millisecond: a request in that very millisecond may still find the entry. The playground forgets it from that millisecond on.',
-    'The table’s size is not modelled (the playground’s table never fills): when a new client finds the table full, stksess_new (stick_table.c, 2.6) frees the (size / 256) + 1 entries closest to expiry that no stream is using (stktable_trash_oldest), and with nopurge, or when none can be freed, tracks nothing — the new client is then not limited at all. Exactness would need the table-wide expiry queue (its lazily re-queued timers and its order among equal timers), which one key’s state cannot express.',
+    'The table’s size is not modelled: a full table frees its (size / 256) + 1 entries closest to expiry, or with nopurge tracks nothing (new clients pass).',
     'Keys are the playground’s clients (track-sc0 src keys by source address); peers synchronisation between HAProxy instances is not modelled.',
     'Times are whole milliseconds, as HAProxy’s now_ms is; HAProxy samples it once per event-loop wake-up.',
   ],
