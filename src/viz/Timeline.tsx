@@ -2,12 +2,12 @@
 // pointer and keyboard seeking) whose parts share one scale and one hit-testing model.
 import { memo, useMemo, useRef } from 'react';
 import type { KeyboardEvent, PointerEvent as ReactPointerEvent } from 'react';
-import { scaleLinear } from 'd3-scale';
-import type { ScaleLinear } from 'd3-scale';
 import type { Outcome } from '../core';
 import { OUTCOMES } from '../sim';
 import type { LaneResult, SimResult } from '../sim';
 import { OutcomeMark } from './OutcomeMark';
+import { linearScale } from './linear';
+import type { LinearScale } from './linear';
 import { TimeAxis } from './TimeAxis';
 import { clamp, finite, formatCount, laneLabel, px } from './format';
 import { columnOf, lastRowAtOrBefore, nearestRow, outcomeColumns } from './laneSeries';
@@ -134,7 +134,7 @@ function drawLanes(
 interface LanesLayerProps {
   result: SimResult;
   drawings: readonly LaneDrawing[];
-  x: ScaleLinear<number, number>;
+  x: LinearScale;
   toMs: number;
   x0: number;
   x1: number;
@@ -407,7 +407,7 @@ export function Timeline({
             .filter((i) => result.lanes[i] !== undefined),
     [laneKey, result],
   );
-  const x = useMemo(() => scaleLinear().domain([d0, d1]).range([x0, x1]), [d0, d1, x1]);
+  const x = useMemo(() => linearScale([d0, d1], [x0, x1]), [d0, d1, x1]);
   const ticks = useMemo(
     () => timeTicks(d0, d1, Math.max(3, Math.floor((x1 - x0) / 90))),
     [d0, d1, x1],
