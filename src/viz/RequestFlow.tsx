@@ -1,7 +1,6 @@
 import type { MouseEvent, ReactNode } from 'react';
 import { useMemo } from 'react';
-import { MarksCanvas } from './MarksCanvas';
-import type { CanvasMark } from './MarksCanvas';
+import type { CanvasMark, MarksCanvas as MarksCanvasType } from './MarksCanvas';
 import { RequestMark } from './RequestMark';
 import { OutcomeMark } from './OutcomeMark';
 import { VizSvg } from './VizSvg';
@@ -68,6 +67,27 @@ function layoutSummary(items: readonly SummaryItem[], width: number) {
   return { items: placed, lines: line + 1 };
 }
 
+/**
+ * The canvas is a chunk of its own (issue 11: initial JavaScript ≤ 160 kB), fetched when a strip
+ * first plays; until it has arrived the strip draws its moving marks as SVG, as a still frame does
+ * (the next frame, a moment later, draws them on the canvas).
+ */
+let MarksCanvas: typeof MarksCanvasType | null = null;
+let marksCanvasFetch: Promise<void> | null = null;
+
+/** Fetches the canvas chunk (once); resolves when strips can draw on it. */
+export function preloadMarksCanvas(): Promise<void> {
+  marksCanvasFetch ??= import('./MarksCanvas').then(
+    (m) => {
+      MarksCanvas = m.MarksCanvas;
+    },
+    () => {
+      // Offline or the site was updated: the strips go on drawing SVG marks.
+    },
+  );
+  return marksCanvasFetch;
+}
+
 /** Marks in a grid from (x0, y0), in the order given; returns the ones that fit and the overflow. */
 function grid(items: Placed[], x0: number, y0: number, width: number, rows: number) {
   const cols = Math.max(1, Math.floor(width / CELL));
@@ -102,6 +122,8 @@ export function RequestFlow({
   maxMarks = 80,
   animating = false,
 }: RequestFlowProps) {
+  if (animating && MarksCanvas === null) void preloadMarksCanvas();
+  const Canvas = animating ? MarksCanvas : null;
   const w = Math.max(240, width);
   const boxW = clamp(w * 0.16, 52, 96);
   const limW = clamp(w * 0.3, 96, 200);
@@ -244,7 +266,7 @@ export function RequestFlow({
       }
       return { r, phase, x, y, opacity };
     });
-    if (animating) {
+    if (Canvas !== null) {
       // RequestMark's opacity, to the same 0.001 (so a paused frame and a playing one match).
       canvasMarks = placedMarks.map(({ r, phase, x, y, opacity }) => ({
         outcome: phase.phase === 'incoming' ? 'pending' : r.outcome,
@@ -388,7 +410,9 @@ export function RequestFlow({
             style={{ cursor: 'pointer' }}
           />
         )}
-        {canvasMarks !== null && <MarksCanvas width={w} height={height} marks={canvasMarks} />}
+        {canvasMarks !== null && Canvas !== null && (
+          <Canvas width={w} height={height} marks={canvasMarks} />
+        )}
         {moving}
         {queueMarks}
       </g>

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { RequestFlow } from '../../src/viz';
+import { preloadMarksCanvas } from '../../src/viz/RequestFlow';
 import { canvasMarksAsSvg } from '../../src/viz/MarksCanvas';
 import { frame } from './fixtures';
 
@@ -33,7 +34,7 @@ function svgMarks(root: Element) {
 }
 
 describe('RequestFlow while the clock plays (marks on a canvas)', () => {
-  it('draws the moving marks on one canvas, and its SVG copy is the still drawing at the same time', () => {
+  it('draws the moving marks on one canvas, and its SVG copy is the still drawing at the same time', async () => {
     // jsdom has no 2D context: the canvas stays blank here, the copy is made from what it was given.
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const still = render(<RequestFlow nowMs={1150} requests={f.requests} reducedMotion={false} />);
@@ -43,6 +44,8 @@ describe('RequestFlow while the clock plays (marks on a canvas)', () => {
     expect(waiting).toBeGreaterThan(0);
     still.unmount();
 
+    // The canvas is a chunk of its own: until it has arrived, a playing strip draws SVG marks.
+    await preloadMarksCanvas();
     const playing = render(
       <RequestFlow nowMs={1150} requests={f.requests} reducedMotion={false} animating />,
     );
@@ -86,7 +89,8 @@ describe('RequestFlow while the clock plays (marks on a canvas)', () => {
     });
   });
 
-  it('a click on the strip selects the nearest moving mark', () => {
+  it('a click on the strip selects the nearest moving mark', async () => {
+    await preloadMarksCanvas();
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const onSelect = vi.fn();
     const { container } = render(
