@@ -3,7 +3,6 @@
  * Every rule below cites the package's source as published on npm (dist/index.cjs is built from
  * the repository's `source/` files named here).
  */
-import { sha256 } from '@noble/hashes/sha2.js';
 import type { AnchoredWindowConfig, Decision } from '../core';
 import { civilFromDays, floorDiv } from '../core';
 import { makeResponse } from './response';
@@ -100,8 +99,33 @@ export function expressIdentifier(limit: number, windowMs: number): string {
   return `${limit}-in-${duration}`;
 }
 
-/** source/headers.ts getPartitionKey: base64 of the first 12 hex digits of sha256(key). */
+/**
+ * SHA-256 for the draft-8 partition key, a chunk of its own: the page never asks for draft-8
+ * headers (the inspector shows draft-6 when standard headers are added), and @noble/hashes cost
+ * about 2 kB gzip of the first load (issue 11: initial JavaScript ≤ 160 kB).
+ */
+let sha256: ((bytes: Uint8Array) => Uint8Array) | null = null;
+let sha256Fetch: Promise<void> | null = null;
+
+/** Fetches SHA-256 (once): `expressPartitionKey` and draft-8 responses work once it resolves. */
+export function loadExpressHash(): Promise<void> {
+  sha256Fetch ??= import('@noble/hashes/sha2.js').then((m) => {
+    sha256 = m.sha256;
+  });
+  return sha256Fetch;
+}
+
+/**
+ * source/headers.ts getPartitionKey: base64 of the first 12 hex digits of sha256(key). Throws
+ * (naming what to do) until `loadExpressHash()` has resolved.
+ */
 export function expressPartitionKey(key: string): string {
+  if (sha256 === null) {
+    void loadExpressHash();
+    throw new Error(
+      'express-rate-limit draft-8 headers need SHA-256 for the partition key (pk), which is still loading: await loadExpressHash() first',
+    );
+  }
   const digest = sha256(new TextEncoder().encode(key));
   const hex = Array.from(digest.slice(0, 6), (b) => b.toString(16).padStart(2, '0')).join('');
   return btoa(hex);

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { scaleLinear } from 'd3-scale';
+import { linearScale } from './linear';
 import { range } from 'd3-array';
 import { StackedMarks } from './DenseMarks';
 import { TimeAxis } from './TimeAxis';
@@ -54,7 +54,7 @@ export function FixedWindowView({
     const span = W * (w < 420 ? 2 : 2.5);
     const d0 = nowMs - span * 0.7;
     const d1 = nowMs + span * 0.3;
-    const x = scaleLinear().domain([d0, d1]).range([x0, x1]);
+    const x = linearScale([d0, d1], [x0, x1]);
     const first = Math.floor(d0 / W);
     const last = Math.min(Math.floor(d1 / W), first + MAX_WINDOWS);
     const mine = requestsOfKey(requests, i.key).filter((r) => r.arrivalMs <= nowMs);

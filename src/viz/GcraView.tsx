@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { scaleLinear } from 'd3-scale';
+import { linearScale } from './linear';
 import { OutcomeMark } from './OutcomeMark';
 import { StackedMarks } from './DenseMarks';
 import { TimeAxis } from './TimeAxis';
@@ -64,10 +64,7 @@ export function GcraView({
 
   const model = useMemo(() => {
     const span = tau + T;
-    const x = scaleLinear()
-      .domain([-0.22 * span, 1.08 * span])
-      .range([x0, x1])
-      .clamp(true);
+    const x = linearScale([-0.22 * span, 1.08 * span], [x0, x1], true);
     const cells = Math.round(tau / T);
     const dividers =
       cells <= MAX_CELLS

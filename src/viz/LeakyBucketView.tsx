@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { scaleLinear } from 'd3-scale';
+import { linearScale } from './linear';
 import { rejectStatus } from '../core';
 import { OutcomeMark } from './OutcomeMark';
 import { RequestMark } from './RequestMark';
@@ -61,14 +61,7 @@ export function LeakyBucketView({
   const rateMilli = Math.max(1, i.rateMilli);
   const status = rejectStatus(config);
 
-  const x = useMemo(
-    () =>
-      scaleLinear()
-        .domain([0, Math.max(1, burst)])
-        .range([mx0, mx1])
-        .clamp(true),
-    [burst, mx1],
-  );
+  const x = useMemo(() => linearScale([0, Math.max(1, burst)], [mx0, mx1], true), [burst, mx1]);
   const slotTicks = useMemo(
     () =>
       burst <= MAX_SLOTS

@@ -100,6 +100,7 @@ export function LimiterFrame(props: LimiterFrameProps) {
           nowMs={props.nowMs}
           requests={props.requests}
           reducedMotion={props.reducedMotion}
+          animating={props.animating === true}
           {...(props.width === undefined ? {} : { width: props.width })}
           {...(props.travelMs === undefined ? {} : { travelMs: props.travelMs })}
           {...(props.onSelectRequest === undefined

@@ -1,5 +1,6 @@
-import type { ReactNode } from 'react';
+import type { MouseEvent, ReactNode } from 'react';
 import { useMemo } from 'react';
+import type { CanvasMark, MarksCanvas as MarksCanvasType } from './MarksCanvas';
 import { RequestMark } from './RequestMark';
 import { OutcomeMark } from './OutcomeMark';
 import { VizSvg } from './VizSvg';
@@ -16,6 +17,12 @@ export interface RequestFlowProps extends CommonViewProps {
   lingerMs?: number;
   /** Most request marks drawn (waiting ones first, then the newest). Default 80. */
   maxMarks?: number;
+  /**
+   * The clock is playing: the marks on their way (every one moves every frame) are drawn on one
+   * canvas instead of one SVG element each (issue 11). A still frame (paused, or `reducedMotion`)
+   * draws them as SVG: focusable, clickable, and what screenshots and tests read. Default false.
+   */
+  animating?: boolean;
 }
 
 const HEIGHT = 168;
@@ -60,6 +67,27 @@ function layoutSummary(items: readonly SummaryItem[], width: number) {
   return { items: placed, lines: line + 1 };
 }
 
+/**
+ * The canvas is a chunk of its own (issue 11: initial JavaScript ≤ 160 kB), fetched when a strip
+ * first plays; until it has arrived the strip draws its moving marks as SVG, as a still frame does
+ * (the next frame, a moment later, draws them on the canvas).
+ */
+let MarksCanvas: typeof MarksCanvasType | null = null;
+let marksCanvasFetch: Promise<void> | null = null;
+
+/** Fetches the canvas chunk (once); resolves when strips can draw on it. */
+export function preloadMarksCanvas(): Promise<void> {
+  marksCanvasFetch ??= import('./MarksCanvas').then(
+    (m) => {
+      MarksCanvas = m.MarksCanvas;
+    },
+    () => {
+      // Offline or the site was updated: the strips go on drawing SVG marks.
+    },
+  );
+  return marksCanvasFetch;
+}
+
 /** Marks in a grid from (x0, y0), in the order given; returns the ones that fit and the overflow. */
 function grid(items: Placed[], x0: number, y0: number, width: number, rows: number) {
   const cols = Math.max(1, Math.floor(width / CELL));
@@ -92,7 +120,10 @@ export function RequestFlow({
   travelMs = 400,
   lingerMs = 300,
   maxMarks = 80,
+  animating = false,
 }: RequestFlowProps) {
+  if (animating && MarksCanvas === null) void preloadMarksCanvas();
+  const Canvas = animating ? MarksCanvas : null;
   const w = Math.max(240, width);
   const boxW = clamp(w * 0.16, 52, 96);
   const limW = clamp(w * 0.3, 96, 200);
@@ -163,7 +194,8 @@ export function RequestFlow({
   ));
   const others = model.shown.filter((p) => p.phase.phase !== 'waiting');
 
-  let moving: ReactNode[];
+  let moving: ReactNode[] = [];
+  let canvasMarks: CanvasMark[] | null = null;
   let overflowText: ReactNode[] = [];
   if (reducedMotion) {
     // Static lanes: each request in the box it is in, newest first, no positions that depend on time.
@@ -202,7 +234,7 @@ export function RequestFlow({
         </text>
       ));
   } else {
-    moving = others.map(({ request: r, phase }) => {
+    const placedMarks = others.map(({ request: r, phase }) => {
       let x = 0;
       let y = laneY(r.id);
       let opacity = 1;
@@ -232,7 +264,19 @@ export function RequestFlow({
         case 'waiting':
           break;
       }
-      return (
+      return { r, phase, x, y, opacity };
+    });
+    if (Canvas !== null) {
+      // RequestMark's opacity, to the same 0.001 (so a paused frame and a playing one match).
+      canvasMarks = placedMarks.map(({ r, phase, x, y, opacity }) => ({
+        outcome: phase.phase === 'incoming' ? 'pending' : r.outcome,
+        x: px(x),
+        y: px(y),
+        size: MARK,
+        opacity: opacity < 1 ? px(opacity * 10) / 10 : 1,
+      }));
+    } else {
+      moving = placedMarks.map(({ r, phase, x, y, opacity }) => (
         <RequestMark
           key={r.id}
           request={r}
@@ -244,9 +288,33 @@ export function RequestFlow({
           onSelect={onSelectRequest}
           pending={phase.phase === 'incoming'}
         />
-      );
-    });
+      ));
+    }
   }
+  const canvasIds = canvasMarks === null ? [] : others.map((p) => p.request.id);
+
+  /** A click on the canvas band selects the mark within 12 px of it (the SVG marks' hit radius). */
+  const onCanvasClick = (e: MouseEvent<SVGRectElement>) => {
+    const svg = e.currentTarget.closest('svg');
+    const m = svg?.getScreenCTM();
+    if (canvasMarks === null || onSelectRequest === undefined || svg === null || !m) return;
+    const inv = m.inverse();
+    const at = {
+      x: inv.a * e.clientX + inv.c * e.clientY + inv.e,
+      y: inv.b * e.clientX + inv.d * e.clientY + inv.f,
+    };
+    let best = -1;
+    let bestD = 12 * 12;
+    canvasMarks.forEach((c, i) => {
+      const d = (c.x - at.x) ** 2 + (c.y - at.y) ** 2;
+      if (d <= bestD) {
+        bestD = d;
+        best = i;
+      }
+    });
+    const id = canvasIds[best];
+    if (id !== undefined) onSelectRequest(id);
+  };
 
   const station = (name: string, x0: number, x1: number, bottom: number, cls: string) => (
     <g className={`rl-station ${cls}`}>
@@ -331,6 +399,20 @@ export function RequestFlow({
         </text>
       )}
       <g className="rl-flow-marks">
+        {canvasMarks !== null && interactive && (
+          <rect
+            className="rl-hit"
+            x={px(client.x0)}
+            y={TOP - 2}
+            width={px(backend.x1 - client.x0)}
+            height={px(BOX_BOTTOM - TOP + 4)}
+            onClick={onCanvasClick}
+            style={{ cursor: 'pointer' }}
+          />
+        )}
+        {canvasMarks !== null && Canvas !== null && (
+          <Canvas width={w} height={height} marks={canvasMarks} />
+        )}
         {moving}
         {queueMarks}
       </g>

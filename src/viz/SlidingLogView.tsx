@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { scaleLinear } from 'd3-scale';
+import { linearScale } from './linear';
 import { StackedMarks } from './DenseMarks';
 import { TimeAxis } from './TimeAxis';
 import { VizSvg } from './VizSvg';
@@ -59,10 +59,7 @@ export function SlidingLogView({
 
   const model = useMemo(() => {
     // The axis is in ms relative to now: the bracket stays put and the entries slide left.
-    const offset = scaleLinear()
-      .domain([-1.3 * W, 0.12 * W])
-      .range([x0, x1])
-      .clamp(true);
+    const offset = linearScale([-1.3 * W, 0.12 * W], [x0, x1], true);
     const xOf = (ms: number) => offset(ms - nowMs);
     // Entries and arrivals slide left in a group of their own (see slide.ts); one outside the
     // axis (after a clock jump) is pinned to its edge, drawn where the axis puts it.

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { scaleLinear } from 'd3-scale';
+import { linearScale } from './linear';
 import { format } from 'd3-format';
 import { OutcomeMark } from './OutcomeMark';
 import { TimeAxis } from './TimeAxis';
@@ -97,10 +97,8 @@ export function SlidingWindowCounterView({
   const { x, y } = useMemo(() => {
     const top = Math.max(i.limit, p, c, estimate, 1) * 1.1;
     return {
-      x: scaleLinear()
-        .domain([s - W, s + W])
-        .range([x0, chartX1]),
-      y: scaleLinear().domain([0, top]).range([CHART_BOTTOM, CHART_TOP]),
+      x: linearScale([s - W, s + W], [x0, chartX1]),
+      y: linearScale([0, top], [CHART_BOTTOM, CHART_TOP]),
     };
   }, [i.limit, p, c, estimate, s, W, chartX1]);
 

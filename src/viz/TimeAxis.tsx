@@ -1,10 +1,9 @@
-import type { ScaleLinear } from 'd3-scale';
 import { px } from './format';
 
 /** Props of `<TimeAxis>`. */
 export interface TimeAxisProps {
   /** Virtual ms → px. */
-  scale: ScaleLinear<number, number>;
+  scale: { (ms: number): number; domain(): number[]; range(): number[] };
   /** Baseline, px. */
   y: number;
   /** Tick times (ms); ticks outside the scale's domain are dropped. */
@@ -25,7 +24,7 @@ export interface TimeAxisProps {
   startAtOrigin?: boolean;
 }
 
-/** A horizontal time axis drawn by React from a d3 scale: baseline, ticks and labels. */
+/** A horizontal time axis drawn by React from a linear scale (ours or d3-scale's): baseline, ticks and labels. */
 export function TimeAxis({
   scale,
   y,

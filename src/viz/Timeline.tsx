@@ -2,14 +2,14 @@
 // pointer and keyboard seeking) whose parts share one scale and one hit-testing model.
 import { memo, useMemo, useRef } from 'react';
 import type { KeyboardEvent, PointerEvent as ReactPointerEvent } from 'react';
-import { scaleLinear } from 'd3-scale';
-import type { ScaleLinear } from 'd3-scale';
 import type { Outcome } from '../core';
 import { OUTCOMES } from '../sim';
 import type { LaneResult, SimResult } from '../sim';
 import { OutcomeMark } from './OutcomeMark';
+import { linearScale } from './linear';
+import type { LinearScale } from './linear';
 import { TimeAxis } from './TimeAxis';
-import { clamp, finite, formatCount, laneLabel, px } from './format';
+import { clamp, finite, formatCount, laneLabel, px, textWidth } from './format';
 import { columnOf, lastRowAtOrBefore, nearestRow, outcomeColumns } from './laneSeries';
 import type { OutcomeColumns } from './laneSeries';
 import { formatSeconds, timeTicks } from './timeTicks';
@@ -134,7 +134,7 @@ function drawLanes(
 interface LanesLayerProps {
   result: SimResult;
   drawings: readonly LaneDrawing[];
-  x: ScaleLinear<number, number>;
+  x: LinearScale;
   toMs: number;
   x0: number;
   x1: number;
@@ -217,6 +217,15 @@ const LanesLayer = memo(function LanesLayer({
             data-lane={laneIndex}
             data-mode={individual ? 'marks' : 'columns'}
           >
+            {/* A backing behind the label: the playhead's line passes under it, never through the
+                words (a clock near the start put the line across "Token bucket"). */}
+            <rect
+              className="rl-timeline-label-bg"
+              x={1}
+              y={top}
+              width={px(textWidth(laneLabel(lane), 12) * 1.1 + 7)}
+              height={LABEL_H - 2}
+            />
             <text className="rl-label" x={4} y={top + 11}>
               {laneLabel(lane)}
             </text>
@@ -352,6 +361,13 @@ function LaneCounts({
   });
   return (
     <g className="rl-timeline-counts" data-testid="timeline-counts">
+      <rect
+        className="rl-timeline-label-bg"
+        x={px(x + 14 - 8)}
+        y={y - 11}
+        width={px(right - x - 6 + 4)}
+        height={LABEL_H - 2}
+      />
       {items.map(({ code, text, textX, markX }) => (
         <g key={code} data-outcome={OUTCOMES[code]}>
           <OutcomeMark outcome={OUTCOMES[code] ?? 'reject'} x={markX} y={y - 4} size={7} />
@@ -407,7 +423,7 @@ export function Timeline({
             .filter((i) => result.lanes[i] !== undefined),
     [laneKey, result],
   );
-  const x = useMemo(() => scaleLinear().domain([d0, d1]).range([x0, x1]), [d0, d1, x1]);
+  const x = useMemo(() => linearScale([d0, d1], [x0, x1]), [d0, d1, x1]);
   const ticks = useMemo(
     () => timeTicks(d0, d1, Math.max(3, Math.floor((x1 - x0) / 90))),
     [d0, d1, x1],

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useMemo } from 'react';
 import { pathRound } from 'd3-path';
-import { scaleLinear } from 'd3-scale';
+import { linearScale } from './linear';
 import { OutcomeMark } from './OutcomeMark';
 import { RequestMark } from './RequestMark';
 import { VizSvg } from './VizSvg';
@@ -73,9 +73,7 @@ export function TokenBucketView({
 
   const geometry = useMemo(() => {
     if (max > MAX_COINS) {
-      const y = scaleLinear()
-        .domain([0, max])
-        .range([FLOOR - 2, TOP]);
+      const y = linearScale([0, max], [FLOOR - 2, TOP]);
       return { kind: 'level' as const, y, ticks: y.ticks(4).filter((t) => t < max * 0.9) };
     }
     const innerW = bw - 10;

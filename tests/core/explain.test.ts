@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createLimiter, explainDecision } from '../../src/core';
+import { createLimiter } from '../../src/core';
+import { explainDecision } from '../../src/core/explain';
 import type { AlgorithmConfig } from '../../src/core';
 
 /** Decides each (t, key) and explains it from the state inspected just before. */

@@ -5,13 +5,16 @@
  * Every decision is compared — passed or 429 — and every header, value and order, including Date,
  * X-RateLimit-Reset (absolute) and the draft-8 partition key.
  */
+import { createHash } from 'node:crypto';
 import * as erl from 'express-rate-limit';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLimiter } from '../../src/core';
 import type { ExpressRateLimitOptions } from '../../src/systems/express-rate-limit';
 import {
   expressRateLimitConfig,
+  expressPartitionKey,
   expressRateLimitResponse,
+  loadExpressHash,
 } from '../../src/systems/express-rate-limit';
 import { int, seeded } from '../export/gen';
 import type { Rng } from '../export/gen';
@@ -97,7 +100,22 @@ function randomSteps(rng: Rng, windowMs: number, n: number): number[] {
   });
 }
 
+// The draft-8 partition key's SHA-256 is a chunk of its own (issue 11): loaded before the proofs.
+beforeAll(() => loadExpressHash());
+
 describe('express-rate-limit 8.7.5 (real middleware) = model', () => {
+  it('the draft-8 partition key says what to do until SHA-256 has loaded, then matches node:crypto', async () => {
+    vi.resetModules();
+    const fresh = await import('../../src/systems/express-rate-limit');
+    expect(() => fresh.expressPartitionKey('203.0.113.7')).toThrow(
+      /await loadExpressHash\(\) first/,
+    );
+    await fresh.loadExpressHash();
+    const hex = createHash('sha256').update('203.0.113.7').digest('hex').slice(0, 12);
+    expect(fresh.expressPartitionKey('203.0.113.7')).toBe(btoa(hex));
+    expect(expressPartitionKey('203.0.113.7')).toBe(btoa(hex));
+  });
+
   let compared = 0;
   let rejects = 0;
 

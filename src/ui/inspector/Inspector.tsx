@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef } from 'react';
-import { explainDecision } from '../../core';
+import { explainDecision } from '../../core/explain';
 import { WHY_DOWN_CLOSED, WHY_TEXT, attemptsOf, outageAt, requestAt } from '../../sim';
 import type { LaneResult, SimResult } from '../../sim';
 import type { HttpResponse } from '../../core';

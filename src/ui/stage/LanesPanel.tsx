@@ -60,6 +60,7 @@ function LaneView({
 }) {
   const api = usePlaygroundApi();
   const select = usePlayground((s) => s.select);
+  const playing = usePlayground((s) => s.playing);
   // The lane's own system (HAProxy, Traefik …), not only its algorithm's default one.
   const systemName = usePlayground((s) => {
     const entry = s.limiters[lane];
@@ -132,6 +133,7 @@ function LaneView({
             nowMs={laneState.wallMs}
             requests={requests}
             reducedMotion={reducedMotion}
+            animating={playing}
             width={Math.min(width, 900)}
             travelMs={TRAVEL_MS}
             requestsFromMs={requestsCompleteFromMs(result, lane, tMs, TRAVEL_MS) + offsetMs}
