@@ -11,7 +11,7 @@ import type { AlgorithmViewProps, CommonViewProps, LimiterViewProps } from './ty
  */
 export type AlgorithmViews = { [K in DrawnKind]: ComponentType<AlgorithmViewProps<K>> };
 
-/** The kinds that have a drawing of their own (the others show a notice). */
+/** The kinds that have a drawing of their own (every kind; a mismatched inspection shows a notice). */
 export type DrawnKind = Extract<
   AlgorithmKind,
   | 'token-bucket'
@@ -20,6 +20,8 @@ export type DrawnKind = Extract<
   | 'sliding-log'
   | 'sliding-window-counter'
   | 'gcra'
+  | 'anchored-window'
+  | 'calendar-windows'
 >;
 
 /** Props of `<LimiterFrame>`: `<LimiterView>`'s, and the views to draw with. */
@@ -39,6 +41,8 @@ function AlgorithmView(props: LimiterFrameProps) {
     'sliding-log': SlidingLogView,
     'sliding-window-counter': SlidingWindowCounterView,
     gcra: GcraView,
+    'anchored-window': AnchoredWindowView,
+    'calendar-windows': CalendarWindowsView,
   } = views;
   // Only the props the views know: showFlow belongs to this wrapper.
   const shared: CommonViewProps & { stateSize?: StateSize } = {
@@ -75,6 +79,14 @@ function AlgorithmView(props: LimiterFrameProps) {
     case 'gcra':
       return inspection.kind === config.kind ? (
         <GcraView config={config} inspection={inspection} {...shared} />
+      ) : null;
+    case 'anchored-window':
+      return inspection.kind === config.kind ? (
+        <AnchoredWindowView config={config} inspection={inspection} {...shared} />
+      ) : null;
+    case 'calendar-windows':
+      return inspection.kind === config.kind ? (
+        <CalendarWindowsView config={config} inspection={inspection} {...shared} />
       ) : null;
   }
 }

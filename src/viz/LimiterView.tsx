@@ -1,3 +1,5 @@
+import { AnchoredWindowView } from './AnchoredWindowView';
+import { CalendarWindowsView } from './CalendarWindowsView';
 import { FixedWindowView } from './FixedWindowView';
 import { GcraView } from './GcraView';
 import { LeakyBucketView } from './LeakyBucketView';
@@ -15,6 +17,8 @@ const VIEWS: AlgorithmViews = {
   'sliding-log': SlidingLogView,
   'sliding-window-counter': SlidingWindowCounterView,
   gcra: GcraView,
+  'anchored-window': AnchoredWindowView,
+  'calendar-windows': CalendarWindowsView,
 };
 
 /**

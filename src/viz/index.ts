@@ -17,6 +17,8 @@ export {
 } from './SlidingWindowCounterView';
 export type { SwcFormula } from './SlidingWindowCounterView';
 export { GcraView, describeGcra, gcraAdmits } from './GcraView';
+export { AnchoredWindowView, describeAnchoredWindow } from './AnchoredWindowView';
+export { CalendarWindowsView, describeCalendarWindows } from './CalendarWindowsView';
 export { RequestFlow } from './RequestFlow';
 export type { RequestFlowProps } from './RequestFlow';
 export { RequestMark, describeRequest, requestName } from './RequestMark';

@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkAlgorithmConfig, createLimiter, explainDecision } from '../../src/core';
+import { checkAlgorithmConfig, createLimiter } from '../../src/core';
+import { explainDecision } from '../../src/core/explain';
 import type { AlgorithmConfig, CalendarWindowsInspection } from '../../src/core';
 import { decodeConfig, defaultConfig, encodeConfig } from '../../src/config';
 import { toEnvoyGlobal, toKong, toRedisLua } from '../../src/export';

@@ -30,6 +30,14 @@ export const LAZY_VIEWS = {
     'sliding window counter view',
   ),
   gcra: lazyPart(() => import('../../viz/GcraView').then((m) => m.GcraView), 'GCRA view'),
+  'anchored-window': lazyPart(
+    () => import('../../viz/AnchoredWindowView').then((m) => m.AnchoredWindowView),
+    'anchored window view',
+  ),
+  'calendar-windows': lazyPart(
+    () => import('../../viz/CalendarWindowsView').then((m) => m.CalendarWindowsView),
+    'calendar windows view',
+  ),
 } satisfies AlgorithmViews;
 
 function drawn(kind: AlgorithmKind): kind is DrawnKind {
