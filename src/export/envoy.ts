@@ -14,7 +14,7 @@ export interface EnvoyOptions {
   /**
    * The limiter's "add standard rate-limit headers": set `enable_x_ratelimit_headers:
    * DRAFT_VERSION_03`, the only rate-limit headers this filter can send (src/systems/envoy-local.ts).
-   * Default false: Envoy then sends only x-envoy-ratelimited on a 429.
+   * Default false: Envoy then sends a bare 429 (body "local_rate_limited"), no rate-limit header.
    */
   standardHeaders?: boolean;
 }
@@ -125,8 +125,8 @@ ${
   const differences: string[] = [
     'One bucket for every request this filter sees, per Envoy process (its workers share it); the playground gives each key its own bucket. Per-client buckets need descriptors (rate_limits actions such as remote_address) with their own token_bucket. Each Envoy instance has its own bucket.',
     options.standardHeaders === true
-      ? 'Rejected requests get 429 with x-envoy-ratelimited and the x-ratelimit-* headers (draft 03), but no Retry-After: this filter cannot compute one, and response_headers_to_add holds constants only. The IETF RateLimit and RateLimit-Policy fields are a later draft Envoy does not send.'
-      : 'Rejected requests get 429 with x-envoy-ratelimited and nothing else: no Retry-After, no rate-limit headers (add the standard headers to get enable_x_ratelimit_headers).',
+      ? 'Rejected requests get 429 with the x-ratelimit-* headers (draft 03), but no Retry-After: this filter cannot compute one, and response_headers_to_add holds constants only. The IETF RateLimit and RateLimit-Policy fields are a later draft Envoy does not send.'
+      : 'Rejected requests get a bare 429 (body "local_rate_limited"): no Retry-After, no rate-limit headers, and no x-envoy-ratelimited either, whatever the filter docs say (add the standard headers to get enable_x_ratelimit_headers).',
   ];
   if (interval) {
     differences.push(

@@ -4,8 +4,10 @@
  *
  * Response (source/extensions/filters/http/local_ratelimit/local_ratelimit.cc, Envoy 1.31+):
  * a rejected request gets `sendLocalReply(status, "local_rate_limited")` — 429 unless `status` is
- * set — plus `response_headers_to_add`; the filter docs (local_rate_limit_filter.rst) say it also
- * sets `x-envoy-ratelimited`. `encodeHeaders` adds `x-ratelimit-limit` (max_tokens),
+ * set — plus `response_headers_to_add`, and nothing else: the filter docs
+ * (local_rate_limit_filter.rst) say it also sets `x-envoy-ratelimited`, but `decodeHeaders` never
+ * does (read in Envoy 1.31 and on main, 00549ed; only the global `ratelimit` filter sets it, in
+ * ratelimit.cc), so the page shows none. `encodeHeaders` adds `x-ratelimit-limit` (max_tokens),
  * `x-ratelimit-remaining` (tokens left) and `x-ratelimit-reset` to every response only when
  * `enable_x_ratelimit_headers: DRAFT_VERSION_03`. No `Retry-After`.
  */
@@ -23,7 +25,7 @@ const SOURCES: readonly SourceRef[] = [
   {
     file: 'docs/root/configuration/http/http_filters/local_rate_limit_filter.rst',
     version: 'Envoy 1.31',
-    what: '429 by default, and the filter sets x-envoy-ratelimited',
+    what: "429 by default; says the filter sets x-envoy-ratelimited, which local_ratelimit.cc's decodeHeaders never does (the code is followed)",
   },
   {
     file: 'source/common/common/token_bucket_impl.cc',
@@ -108,8 +110,8 @@ export const envoyLocal: SystemInfo = {
   standardHeadersHow:
     'The Envoy export sets enable_x_ratelimit_headers: DRAFT_VERSION_03, which makes Envoy send x-ratelimit-limit, -remaining and -reset (draft 03). It cannot send Retry-After or the newer RateLimit / RateLimit-Policy fields.',
   response(config: AlgorithmConfig, decision: Decision, options: SystemResponseOptions = {}) {
-    const fields: SystemHeader[] =
-      decision.outcome === 'reject' ? [{ name: 'x-envoy-ratelimited', value: 'true' }] : [];
+    // No x-envoy-ratelimited: local_ratelimit.cc's sendLocalReply adds only response_headers_to_add.
+    const fields: SystemHeader[] = [];
     if (options.standardHeaders === true) fields.push(...envoyXRateLimitHeaders(config, decision));
     return makeResponse(statusFor(decision, 429), fields, SOURCES);
   },

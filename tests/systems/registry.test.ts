@@ -111,16 +111,15 @@ describe('each system’s own response', () => {
     ]);
   });
 
-  it('Envoy local_ratelimit: 429 with x-envoy-ratelimited; x-ratelimit-* only when enabled', () => {
+  it('Envoy local_ratelimit: a bare 429 (no x-envoy-ratelimited: the filter never sets it); x-ratelimit-* only when enabled', () => {
     const d = firstReject(envoy);
     const plain = entryResponse({ config: envoy }, d, 'api');
     expect(plain.status).toBe(429);
-    expect(plain.fields).toEqual([{ name: 'x-envoy-ratelimited', value: 'true' }]);
+    expect(plain.fields).toEqual([]);
     const on = entryResponse({ config: envoy, standardHeaders: true }, d, 'api');
     expect(
       on.fields.map((f) => `${f.name}: ${f.value}${f.added === true ? ' (added)' : ''}`),
     ).toEqual([
-      'x-envoy-ratelimited: true',
       'x-ratelimit-limit: 2 (added)',
       'x-ratelimit-remaining: 0 (added)',
       'x-ratelimit-reset: 2 (added)',
