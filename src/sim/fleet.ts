@@ -245,6 +245,13 @@ export class FleetEngine {
   readonly replicaConfig: AlgorithmConfig;
   readonly globalConfig: AlgorithmConfig;
   private readonly usesReplicas: boolean;
+  /**
+   * Per slot: 1 when the replica's limiter may have changed since the last snapshot. A clean
+   * replica's snapshot is the previous snapshot's clone (snapshots are never mutated: restoring
+   * clones them again), so a checkpoint copies only the replicas that decided since the last.
+   */
+  private readonly dirty = new Uint8Array(FLEET_SLOTS).fill(1);
+  private lastSnap: Array<Limiter | null> = [];
   private readonly usesStore: boolean;
   private readonly storeModel: StoreModel;
   private readonly events: ScaleEvent[];
@@ -409,7 +416,10 @@ export class FleetEngine {
     if (count < this.alive) {
       // Scale-in: the removed replicas' state is lost (a pod that comes back starts fresh).
       for (let s = count; s < this.alive; s += 1) {
-        if (this.usesReplicas) this.replicas[s] = createLimiter(this.replicaConfig);
+        if (this.usesReplicas) {
+          this.replicas[s] = createLimiter(this.replicaConfig);
+          this.dirty[s] = 1;
+        }
         if (this.copies.length > 0) {
           this.copies[s] = createLimiter(this.config);
           (this.copyEpoch[s] as Map<string, number>).clear();
@@ -626,9 +636,11 @@ export class FleetEngine {
     const state = this.deployment.state;
     if (!this.usesStore) {
       this.why = WHY_REPLICA;
+      this.dirty[instance] = 1;
       return (this.replicas[instance] as Limiter).decide(wallMs, key);
     }
     if (state === 'layered') {
+      this.dirty[instance] = 1;
       const local = (this.replicas[instance] as Limiter).decide(wallMs, key);
       if (local.outcome === 'reject') {
         this.why = WHY_LAYER_LOCAL;
@@ -692,6 +704,7 @@ export class FleetEngine {
       this.why = WHY_DOWN_LOCAL;
       // In a layered fleet the local limit already counted this request.
       if (state === 'layered') return FleetEngine.open(this.config);
+      this.dirty[instance] = 1;
       return (this.replicas[instance] as Limiter).decide(wallMs, key);
     }
     this.why = WHY_STORE;
@@ -716,7 +729,12 @@ export class FleetEngine {
 
   snapshot(): FleetSnapshot {
     return {
-      replicas: this.replicas.map((l) => (l.size === 0 ? null : l.clone())),
+      replicas: this.replicas.map((l, i) => {
+        if (this.dirty[i] === 0 && i < this.lastSnap.length)
+          return this.lastSnap[i] as Limiter | null;
+        this.dirty[i] = 0;
+        return (this.lastSnap[i] = l.size === 0 ? null : l.clone());
+      }),
       store: this.store?.clone() ?? null,
       copies: this.copies.map((l) => l.clone()),
       copyEpoch: this.copyEpoch.map((m) => new Map(m)),

@@ -480,7 +480,7 @@ function runLane(ctx: LaneContext): LaneRun {
       instance = pick(origin, attempt);
       wallMs = wallAt(t);
       d = (laneEngine as LaneEngine).decide(t, wallMs, instance, key);
-      tracker.after(key, t, wallMs, readAll);
+      tracker.after(key, t, wallMs, readAll, null, keyIndex);
       if (row === cols.capacity) cols.grow();
     } else {
       instance = fleet.route(t, origin, attempt, keyIndex);
@@ -491,7 +491,7 @@ function runLane(ctx: LaneContext): LaneRun {
         fleetGeneration = fleet.generation;
         tracker.setStores(fleet.stores);
         tracker.after(key, t, wallMs, true);
-      } else tracker.after(key, t, wallMs, readAll, fleet.touched(instance));
+      } else tracker.after(key, t, wallMs, readAll, fleet.touched(instance), keyIndex);
       if (row === cols.capacity) cols.grow();
       cols.why[row] = fleet.why;
       cols.storeMs[row] = fleet.storeMs;
