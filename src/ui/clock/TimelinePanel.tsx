@@ -40,8 +40,8 @@ export function TimelinePanel({ result }: { result: SimResult }) {
         )}
         {markColor !== undefined && (
           <p className="param-help" data-testid="timeline-replica-note">
-            Fleet lanes: each mark and bar carries its replica&apos;s colour, as in the fleet view
-            (hover a mark for its replica).
+            Fleet lanes: each mark and bar carries its replica&apos;s colour, as in the fleet view;
+            a mark&apos;s tooltip names its replica.
           </p>
         )}
       </div>

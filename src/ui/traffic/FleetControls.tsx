@@ -259,10 +259,11 @@ export function FleetControls({
             label="store policy"
             value={store.kong ?? 'atomic'}
             options={[
-              { value: 'atomic', label: 'check and count at once (atomic)' },
-              { value: 'cluster', label: 'Kong cluster: count lands a round trip later' },
-              { value: 'redis', label: 'Kong redis, sync_rate −1: INCR first' },
+              { value: 'atomic', label: 'atomic' },
+              { value: 'cluster', label: 'Kong cluster' },
+              { value: 'redis', label: 'Kong redis' },
             ]}
+            help="Kong nodes as replicas. cluster: a pass is counted a round trip after its read, so requests in between pass beyond the limit. redis (sync_rate −1): INCR before comparing, rejected requests count."
             onChange={(p) => {
               // Kong's sync_rate batching is not modelled: a Kong policy drops the batching.
               const { syncMs: _sync, kong: _kong, ...rest } = store;
