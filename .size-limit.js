@@ -24,7 +24,9 @@ export default [
     // anything added to the first load must pay for itself. Not counted here: the view chunk of
     // each algorithm the start shows (token bucket 2.3 kB + d3-path 1.1 kB on the default page),
     // fetched before the first render.
-    limit: '169 kB',
+    // c14 (issue 13/14): +0.9 kB for Kong's cluster/redis store policies in the fleet engine, the
+    // tracker's held-key list and the timeline's replica note (169.57 kB measured); guard 170 kB.
+    limit: '170 kB',
     gzip: true,
   },
   {

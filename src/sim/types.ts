@@ -582,7 +582,7 @@ export const WHY_TEXT: readonly string[] = [
   "store unreachable: the replica's fallback limit",
   'the over-limit cache (store not asked)',
   "the replica's batched copy of the store (not yet synced)",
-  "Kong cluster: the store's count as read, earlier passes' increments still in flight",
+  "Kong cluster: the store's count as read (increments in flight)",
 ];
 
 /** Per replica slot and fleet-wide numbers of one fleet lane. */

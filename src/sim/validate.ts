@@ -325,10 +325,7 @@ function checkFleet(c: Checker, fleet: unknown, instances: unknown): void {
     c.oneOf(`${p}.onDown`, st.onDown, ['open', 'closed', 'local']);
     c.oneOf(`${p}.kong`, st.kong, ['cluster', 'redis'], true);
     if (st.kong !== undefined && st.syncMs !== undefined) {
-      c.add(
-        `${p}.syncMs`,
-        "cannot be combined with a Kong policy: Kong's sync_rate batching is not modelled (sync_rate −1 only)",
-      );
+      c.add(`${p}.syncMs`, "cannot be used with a Kong policy (Kong's sync_rate is not modelled)");
     }
     if (st.downStatus !== undefined && st.downStatus !== 429 && st.downStatus !== 500) {
       c.add(`${p}.downStatus`, `must be 429 or 500, got ${describeValue(st.downStatus)}`);

@@ -41,7 +41,7 @@ export const KONG_SOURCES: readonly SourceRef[] = [
   {
     file: 'kong/plugins/rate-limiting/policies/cluster.lua',
     version: V,
-    what: 'cluster policy: usage is a select of the (identifier, period, period_date) row; increment is an upsert adding the value, in a timer after the check',
+    what: 'cluster policy: read the row, increment later (upsert + 1)',
   },
   {
     file: 'kong/plugins/rate-limiting/schema.lua',
@@ -127,7 +127,7 @@ export const kong: SystemInfo = {
   sources: KONG_SOURCES,
   differences: [
     'Kong increments in a timer after the access phase, so requests that arrive together on one worker are all checked against the same count (Kong #2629); here each request sees the ones before it on the same node.',
-    'The cluster and redis policies are modelled in a fleet (Kong nodes as replicas, fleet store policy): cluster reads the count and its increment lands a store round trip later (requests in between pass beyond the limit); redis with sync_rate −1 INCRs before comparing, so rejected requests count too. redis with sync_rate > 0 (per-node deltas flushed by a timer) is not modelled.',
+    'cluster and redis (sync_rate −1) policies: see the fleet store policy. redis with sync_rate > 0 is not modelled.',
     'The local policy keeps one counter per Kong node (nginx shared dict): N nodes allow N times the limit.',
     'limit_by picks the key (consumer, credential, ip, service, header, path); here the simulated client key. fault_tolerant and hide_client_headers are not modelled.',
     "RateLimit-Reset uses each period's nominal length (a month is 30 days), as Kong does, so near the end of a 31-day month it is not the time to the reset.",

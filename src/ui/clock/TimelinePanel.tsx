@@ -40,8 +40,7 @@ export function TimelinePanel({ result }: { result: SimResult }) {
         )}
         {markColor !== undefined && (
           <p className="param-help" data-testid="timeline-replica-note">
-            Fleet lanes: each mark and bar carries its replica&apos;s colour, as in the fleet view;
-            a mark&apos;s tooltip names its replica.
+            Colours: each request&apos;s replica, as in the fleet view.
           </p>
         )}
       </div>
