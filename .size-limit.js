@@ -23,7 +23,8 @@ export default [
     // and d3-color; the request-flow canvas (fetched when a strip first plays) and express-rate-
     // limit's SHA-256 (draft-8 partition key, never shown by the page) are chunks of their own.
     // Measured at 158.02 kB (c11, from 168.69 kB); Envoy global's shadow_mode and
-    // DRAFT_VERSION_03 headers (c13) add about 0.5 kB. Not counted here: the view chunk
+    // DRAFT_VERSION_03 headers (c13) add about 0.5 kB, Kong's fleet
+    // policies (c14) a little more. Not counted here: the view chunk
     // of each algorithm the start shows (token bucket 2.3 kB + d3-path 1.1 kB on the default
     // page), fetched before the first render.
     limit: '160 kB',

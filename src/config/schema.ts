@@ -530,6 +530,7 @@ export const FleetSchema = obj({
       downStatus: v.exactOptional(v.picklist([429, 500], 'must be 429 or 500')),
       syncMs: v.exactOptional(duration({ min: 1, max: MAX_WAIT_MS })),
       cacheOverLimit: v.exactOptional(flag),
+      kong: v.exactOptional(oneOf(['cluster', 'redis'])),
     }),
   ),
 });

@@ -12,6 +12,7 @@
  *   down=open|closed|local, status=429|500   policy when unreachable
  *   sync=1s                batched increments (Kong sync_rate)
  *   cache                  envoyproxy/ratelimit's over-limit cache
+ *   kong=cluster|redis     Kong rate-limiting policy of the store (replicas are Kong nodes)
  *
  * Decoding never throws: unreadable values are left as text for the schema to name.
  */
@@ -54,6 +55,7 @@ export function encodeFleet(fleet: Fleet): string {
     if (s.downStatus !== undefined) parts.push(`status=${s.downStatus}`);
     if (s.syncMs !== undefined) parts.push(`sync=${formatDuration(s.syncMs)}`);
     if (s.cacheOverLimit === true) parts.push('cache');
+    if (s.kong !== undefined) parts.push(`kong=${s.kong}`);
   }
   return parts.join(',');
 }
@@ -175,6 +177,10 @@ export function decodeFleet(text: string): FleetDecode {
       case 'cache':
         storeOf().cacheOverLimit = value === '' || value === 'true' ? true : value;
         from(key, ['store', 'cacheOverLimit'], value);
+        break;
+      case 'kong':
+        storeOf().kong = value;
+        from(key, ['store', 'kong'], value);
         break;
       default:
         unknown.push(key);

@@ -28,6 +28,7 @@ import {
   WHY_DOWN_CLOSED,
   WHY_DOWN_LOCAL,
   WHY_DOWN_OPEN,
+  WHY_KONG_READ,
   WHY_LAYER_LOCAL,
   WHY_REPLICA,
   WHY_STORE,
@@ -193,11 +194,24 @@ export function serviceTimeMs(
   return Math.floor(-lnUnit(1 - u) * s.meanMs);
 }
 
-/** A pending batched admit: applied to the store at the next sync. */
+/**
+ * A pending batched admit: applied to the store at the next sync; or (Kong cluster) an increment
+ * in flight, landing in the store at virtual `landMs`.
+ */
 interface Pending {
   wallMs: number;
   key: string;
   replica: number;
+  landMs?: number;
+}
+
+/**
+ * The store's config for a Kong policy: the database row / Redis key is incremented whatever the
+ * count (cluster: the upsert adds 1; redis: INCR before the comparison), so it counts like a
+ * calendar window that counts every hit.
+ */
+function kongStoreConfig(config: AlgorithmConfig): AlgorithmConfig {
+  return config.kind === 'calendar-windows' ? { ...config, countRejected: true } : config;
 }
 
 /** What must survive a snapshot: everything that changes a decision. */
@@ -245,8 +259,19 @@ export class FleetEngine {
   readonly replicaConfig: AlgorithmConfig;
   readonly globalConfig: AlgorithmConfig;
   private readonly usesReplicas: boolean;
+  /**
+   * Per slot: 1 when the replica's limiter may have changed since the last snapshot. A clean
+   * replica's snapshot is the previous snapshot's clone (snapshots are never mutated: restoring
+   * clones them again), so a checkpoint copies only the replicas that decided since the last.
+   */
+  private readonly dirty = new Uint8Array(FLEET_SLOTS).fill(1);
+  private lastSnap: Array<Limiter | null> = [];
   private readonly usesStore: boolean;
   private readonly storeModel: StoreModel;
+  /** Kong cluster: reads are decided on this scratch copy (emptied after each decision). */
+  private readonly scratch: Limiter | null;
+  /** Keys whose store state changed outside a decision (Kong increments landed) since taken. */
+  private landed: string[] = [];
   private readonly events: ScaleEvent[];
   private readonly fleet: Fleet | undefined;
 
@@ -286,6 +311,7 @@ export class FleetEngine {
     this.usesStore = d.state === 'shared-atomic' || d.state === 'layered';
     this.usesReplicas =
       !this.usesStore || d.state === 'layered' || this.storeModel.onDown === 'local';
+    this.scratch = this.storeModel.kong === 'cluster' ? createLimiter(config) : null;
     this.replicaConfig = d.state === 'local' ? config : divided;
     this.globalConfig = d.state === 'local' ? scaleConfig(config, n0, 1) : config;
     this.events = sortedEvents(d.fleet?.scale);
@@ -313,7 +339,9 @@ export class FleetEngine {
       if (this.usesReplicas)
         for (let i = 0; i < FLEET_SLOTS; i += 1)
           this.replicas.push(createLimiter(this.replicaConfig));
-      this.store = this.usesStore ? createLimiter(config) : null;
+      this.store = this.usesStore
+        ? createLimiter(this.storeModel.kong === undefined ? config : kongStoreConfig(config))
+        : null;
       const sync = this.storeModel.syncMs;
       this.copies = [];
       this.copyEpoch = [];
@@ -343,6 +371,7 @@ export class FleetEngine {
   get storeIsGlobal(): boolean {
     return (
       this.store !== null &&
+      this.storeModel.kong === undefined &&
       !(this.config.kind === 'sliding-log' && this.config.logRejected === true)
     );
   }
@@ -409,7 +438,10 @@ export class FleetEngine {
     if (count < this.alive) {
       // Scale-in: the removed replicas' state is lost (a pod that comes back starts fresh).
       for (let s = count; s < this.alive; s += 1) {
-        if (this.usesReplicas) this.replicas[s] = createLimiter(this.replicaConfig);
+        if (this.usesReplicas) {
+          this.replicas[s] = createLimiter(this.replicaConfig);
+          this.dirty[s] = 1;
+        }
         if (this.copies.length > 0) {
           this.copies[s] = createLimiter(this.config);
           (this.copyEpoch[s] as Map<string, number>).clear();
@@ -442,8 +474,36 @@ export class FleetEngine {
     return false;
   }
 
+  /**
+   * Kong cluster: lands the increments due by `tMs` (in landing order, which is request order: the
+   * lag is the fixed rttMs), each counted at its request's own wall time, so in its own period
+   * (the row's key carries period_date: policies/cluster.lua). An increment landing while the
+   * store is down is lost (the timer's query fails and is only logged: policies/init.lua).
+   */
+  private land(tMs: number): void {
+    const p = this.pending;
+    let i = 0;
+    while (i < p.length && ((p[i] as Pending).landMs as number) <= tMs) {
+      const w = p[i] as Pending;
+      if (!this.down(w.landMs as number)) {
+        (this.store as Limiter).decide(w.wallMs, w.key);
+        this.landed.push(w.key);
+      }
+      i += 1;
+    }
+    if (i > 0) this.pending = p.slice(i);
+  }
+
+  /** The keys Kong increments changed in the store since the last call (for the state tracker). */
+  takeLanded(): string[] {
+    const l = this.landed;
+    if (l.length > 0) this.landed = [];
+    return l;
+  }
+
   /** Processes scale events, autoscaler ticks and syncs at or before `tMs`, in time order. */
   advance(tMs: number): void {
+    if (this.scratch !== null && this.pending.length > 0) this.land(tMs);
     for (;;) {
       const ev = this.events[this.eventIndex];
       const tEv = ev?.atMs ?? Number.POSITIVE_INFINITY;
@@ -626,9 +686,11 @@ export class FleetEngine {
     const state = this.deployment.state;
     if (!this.usesStore) {
       this.why = WHY_REPLICA;
+      this.dirty[instance] = 1;
       return (this.replicas[instance] as Limiter).decide(wallMs, key);
     }
     if (state === 'layered') {
+      this.dirty[instance] = 1;
       const local = (this.replicas[instance] as Limiter).decide(wallMs, key);
       if (local.outcome === 'reject') {
         this.why = WHY_LAYER_LOCAL;
@@ -682,6 +744,10 @@ export class FleetEngine {
     if (!reachable) {
       if (m.onDown === 'open') {
         this.why = WHY_DOWN_OPEN;
+        // Kong (fault_tolerant): the pass still schedules its increment, which counts if the
+        // store is back when it lands (handler.lua: the timer is created after a failed usage).
+        if (this.scratch !== null)
+          this.pending.push({ wallMs, key, replica: instance, landMs: tMs + m.rttMs });
         return FleetEngine.open(this.config);
       }
       if (m.onDown === 'closed') {
@@ -692,7 +758,20 @@ export class FleetEngine {
       this.why = WHY_DOWN_LOCAL;
       // In a layered fleet the local limit already counted this request.
       if (state === 'layered') return FleetEngine.open(this.config);
+      this.dirty[instance] = 1;
       return (this.replicas[instance] as Limiter).decide(wallMs, key);
+    }
+    if (this.scratch !== null) {
+      // Kong cluster (handler.lua access → get_usage, then the increment in a timer): decide on
+      // the count the store holds now; a pass is counted only when its increment lands.
+      const scratch = this.scratch;
+      scratch.setState(key, (this.store as Limiter).getState(key));
+      const d = scratch.decide(wallMs, key);
+      scratch.setState(key, undefined);
+      if (d.outcome !== 'reject')
+        this.pending.push({ wallMs, key, replica: instance, landMs: tMs + m.rttMs });
+      this.why = WHY_KONG_READ;
+      return d;
     }
     this.why = WHY_STORE;
     const d = (this.store as Limiter).decide(wallMs, key);
@@ -716,7 +795,12 @@ export class FleetEngine {
 
   snapshot(): FleetSnapshot {
     return {
-      replicas: this.replicas.map((l) => (l.size === 0 ? null : l.clone())),
+      replicas: this.replicas.map((l, i) => {
+        if (this.dirty[i] === 0 && i < this.lastSnap.length)
+          return this.lastSnap[i] as Limiter | null;
+        this.dirty[i] = 0;
+        return (this.lastSnap[i] = l.size === 0 ? null : l.clone());
+      }),
       store: this.store?.clone() ?? null,
       copies: this.copies.map((l) => l.clone()),
       copyEpoch: this.copyEpoch.map((m) => new Map(m)),

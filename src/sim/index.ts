@@ -74,6 +74,7 @@ export {
   WHY_DOWN_LOCAL,
   WHY_CACHE,
   WHY_BATCHED,
+  WHY_KONG_READ,
   WHY_TEXT,
 } from './types';
 export { isFleet, scaleConfig, outageAt, DEFAULT_STORE } from './fleet';

@@ -480,7 +480,7 @@ function runLane(ctx: LaneContext): LaneRun {
       instance = pick(origin, attempt);
       wallMs = wallAt(t);
       d = (laneEngine as LaneEngine).decide(t, wallMs, instance, key);
-      tracker.after(key, t, wallMs, readAll);
+      tracker.after(key, t, wallMs, readAll, null, keyIndex);
       if (row === cols.capacity) cols.grow();
     } else {
       instance = fleet.route(t, origin, attempt, keyIndex);
@@ -491,7 +491,15 @@ function runLane(ctx: LaneContext): LaneRun {
         fleetGeneration = fleet.generation;
         tracker.setStores(fleet.stores);
         tracker.after(key, t, wallMs, true);
-      } else tracker.after(key, t, wallMs, readAll, fleet.touched(instance));
+      } else {
+        // Kong cluster: increments that landed in the store since the last row changed their keys.
+        const landed = fleet.takeLanded();
+        if (landed.length > 0) {
+          const store = [fleet.stores.length - 1];
+          for (const k of landed) tracker.after(k, t, wallMs, false, store);
+        }
+        tracker.after(key, t, wallMs, readAll, fleet.touched(instance), keyIndex);
+      }
       if (row === cols.capacity) cols.grow();
       cols.why[row] = fleet.why;
       cols.storeMs[row] = fleet.storeMs;

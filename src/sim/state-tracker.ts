@@ -45,6 +45,10 @@ export class StateTracker {
     this.cacheBytes = new Float64Array(n * stores.length);
     this.cacheEntries = new Float64Array(n * stores.length);
     this.holders = Array.from({ length: n }, () => []);
+    this.heldPrev = new Int32Array(n);
+    this.heldNext = new Int32Array(n);
+    this.isHeld = new Uint8Array(n);
+    this.allDirect = stores.every((st) => st.totalStateSize !== undefined);
   }
 
   private indexOf(key: string): number {
@@ -72,6 +76,16 @@ export class StateTracker {
       this.cacheEntries = ce;
       this.peakBytes = grow(this.peakBytes, old + 1);
       this.peakEntries = grow(this.peakEntries, old + 1);
+      const growInt = (a: Int32Array): Int32Array => {
+        const b = new Int32Array(old + 1);
+        b.set(a);
+        return b;
+      };
+      this.heldPrev = growInt(this.heldPrev);
+      this.heldNext = growInt(this.heldNext);
+      const held = new Uint8Array(old + 1);
+      held.set(this.isHeld);
+      this.isHeld = held;
     }
     return k;
   }
@@ -86,13 +100,20 @@ export class StateTracker {
       this.cacheBytes = new Float64Array(n * stores.length);
       this.cacheEntries = new Float64Array(n * stores.length);
       this.holders = Array.from({ length: n }, () => []);
-      this.held.clear();
+      this.isHeld.fill(0);
+      this.heldHead = -1;
+      this.heldTail = -1;
+      this.heldSize = 0;
       this.exactAtWall = null;
       this.cachedBytes = 0;
       this.cachedEntries = 0;
     }
     this.stores = stores;
+    this.allDirect = stores.every((st) => st.totalStateSize !== undefined);
   }
+
+  /** Every store gives its total at once (see directTotal). */
+  private allDirect: boolean;
 
   /** Re-reads key k in store s. */
   private readOne(s: number, k: number, wallMs: number): void {
@@ -128,15 +149,44 @@ export class StateTracker {
     if (bytes > (this.peakBytes[k] as number)) this.peakBytes[k] = bytes;
     if (entries > (this.peakEntries[k] as number)) this.peakEntries[k] = entries;
     // Keep the held keys in the order of their last reading, oldest first.
-    this.held.delete(k);
-    if ((this.holders[k] as number[]).length > 0) this.held.set(k, true);
+    const prev = this.heldPrev;
+    const next = this.heldNext;
+    if (this.isHeld[k] === 1) {
+      if (this.heldTail === k) {
+        if ((this.holders[k] as number[]).length > 0) return; // already the newest
+      }
+      const p = prev[k] as number;
+      const q = next[k] as number;
+      if (p >= 0) next[p] = q;
+      else this.heldHead = q;
+      if (q >= 0) prev[q] = p;
+      else this.heldTail = p;
+      this.isHeld[k] = 0;
+      this.heldSize -= 1;
+    }
+    if ((this.holders[k] as number[]).length > 0) {
+      prev[k] = this.heldTail;
+      next[k] = -1;
+      if (this.heldTail >= 0) next[this.heldTail] = k;
+      else this.heldHead = k;
+      this.heldTail = k;
+      this.isHeld[k] = 1;
+      this.heldSize += 1;
+    }
   }
 
   /**
-   * The keys some store holds (a cached size not 0), least recently read first. A key outside it
-   * holds nothing: a size only grows through a decision on it, which reads it.
+   * The keys some store holds (a cached size not 0), least recently read first, as a list linked
+   * through heldPrev / heldNext (key indexes; -1 ends it). A key outside it holds nothing: a size
+   * only grows through a decision on it, which reads it. (A linked list rather than a Map kept in
+   * insertion order: moving a key to the end is a few array writes, not a delete and an insert.)
    */
-  private readonly held = new Map<number, true>();
+  private heldPrev: Int32Array;
+  private heldNext: Int32Array;
+  private isHeld: Uint8Array;
+  private heldHead = -1;
+  private heldTail = -1;
+  private heldSize = 0;
 
   /** Re-reads key k in the stores that held it. */
   private readIndex(k: number, wallMs: number): void {
@@ -147,8 +197,13 @@ export class StateTracker {
   }
 
   /** Re-reads one key in the stores that held it and those in `touched` (null: every store). */
-  private readKey(key: string, wallMs: number, touched: readonly number[] | null): void {
-    const k = this.indexOf(key);
+  private readKey(
+    key: string,
+    wallMs: number,
+    touched: readonly number[] | null,
+    hint: number,
+  ): void {
+    const k = this.names[hint] === key ? hint : this.indexOf(key);
     if (touched === null) {
       for (let s = 0; s < this.stores.length; s += 1) this.readOne(s, k, wallMs);
     } else {
@@ -192,7 +247,8 @@ export class StateTracker {
 
   /**
    * After a decision on `key` at virtual `tMs` (wall `wallMs`); `all` re-reads every key;
-   * `touched` lists the stores the decision may have changed (null: any).
+   * `touched` lists the stores the decision may have changed (null: any); `keyIndex`, the key's
+   * index in the key names when the caller knows it (saves a lookup; checked).
    */
   after(
     key: string,
@@ -200,10 +256,11 @@ export class StateTracker {
     wallMs: number,
     all: boolean,
     touched: readonly number[] | null = null,
+    keyIndex = -1,
   ): void {
     const direct = all ? null : this.directTotal(wallMs);
     if (direct !== null) {
-      this.readKey(key, wallMs, touched);
+      this.readKey(key, wallMs, touched, keyIndex);
       if (direct.bytes > this.peakTotalBytes) {
         this.peakTotalBytes = direct.bytes;
         this.peakAtMs = tMs;
@@ -212,7 +269,7 @@ export class StateTracker {
       return;
     }
     if (all) this.readAll(wallMs, true);
-    else this.readKey(key, wallMs, touched);
+    else this.readKey(key, wallMs, touched, keyIndex);
     // Every change since the last full reading was read by a decision: the holders suffice. Once
     // every held key has been read at this wall instant, the cache is exact until the wall clock
     // moves on (sizes change only with time or through a decision, which re-reads its key).
@@ -237,12 +294,17 @@ export class StateTracker {
    * log) this reads a few stale keys per decision instead of all of them; the peak stays exact.
    */
   private settle(wallMs: number): boolean {
-    let left = this.held.size;
-    for (const k of this.held.keys()) {
+    // Each key held now is read once, oldest first; reading moves it to the end (or drops it).
+    let left = this.heldSize;
+    let k = this.heldHead;
+    while (left > 0 && k >= 0) {
       if (!this.overPeak()) return false;
-      if (left-- === 0) break;
+      left -= 1;
+      const next = this.heldNext[k] as number;
       this.readIndex(k, wallMs);
+      k = next;
     }
+    if (this.heldSize > 0 && !this.overPeak()) return false;
     this.exactAtWall = wallMs;
     return this.overPeak();
   }
@@ -258,10 +320,12 @@ export class StateTracker {
    * then a replayed log with tens of thousands of keys costs no scan at all.
    */
   private directTotal(wallMs: number): { bytes: number; entries: number } | null {
+    if (!this.allDirect) return null;
     let bytes = 0;
     let entries = 0;
     for (const store of this.stores) {
       if (store.totalStateSize === undefined) return null;
+      if (store.size === 0) continue; // holds nothing (most replicas of a hashed fleet)
       const t = store.totalStateSize(wallMs);
       bytes += t.bytes;
       entries += t.entries;

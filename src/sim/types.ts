@@ -336,6 +336,21 @@ export interface StoreModel {
    * without asking the store until its retry-after passes. Default false.
    */
   cacheOverLimit?: boolean;
+  /**
+   * Kong's rate-limiting `policy` for a Kong (calendar-windows) lane whose replicas are Kong nodes
+   * (kong/plugins/rate-limiting/policies/init.lua and handler.lua, Kong 3.10.0, master 22246ef):
+   * - 'cluster': each node reads the count from the database (`usage`: a select) and decides on it;
+   *   a passed request's increment is written by a timer after the check
+   *   (`timer_at(0, increment)`; policies/cluster.lua: an upsert adding 1), modelled as landing in
+   *   the store `rttMs` after the read. Requests read in between see the old count and pass
+   *   beyond the limit (Kong #2629). Rejected requests are not counted.
+   * - 'redis' (sync_rate −1, the default): `usage` runs INCR before comparing, for every
+   *   configured period, so every request is counted at once, atomically — rejected ones too.
+   * When the store cannot be reached, `onDown` 'open' is `fault_tolerant: true` (the default: the
+   * request passes, without rate-limit headers, and is not counted) and 'closed' with status 500 is
+   * `fault_tolerant: false` (handler.lua: error(err) → 500). Absent: not a Kong policy.
+   */
+  kong?: 'cluster' | 'redis';
 }
 
 export interface Fleet {
@@ -556,6 +571,7 @@ export const WHY_DOWN_CLOSED = 4;
 export const WHY_DOWN_LOCAL = 5;
 export const WHY_CACHE = 6;
 export const WHY_BATCHED = 7;
+export const WHY_KONG_READ = 8;
 /** `WHY_TEXT[code]`: what decided the row, in words. */
 export const WHY_TEXT: readonly string[] = [
   "the replica's own limiter",
@@ -566,6 +582,7 @@ export const WHY_TEXT: readonly string[] = [
   "store unreachable: the replica's fallback limit",
   'the over-limit cache (store not asked)',
   "the replica's batched copy of the store (not yet synced)",
+  "Kong cluster: the store's count as read (increments in flight)",
 ];
 
 /** Per replica slot and fleet-wide numbers of one fleet lane. */

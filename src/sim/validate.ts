@@ -323,6 +323,10 @@ function checkFleet(c: Checker, fleet: unknown, instances: unknown): void {
     c.int(`${p}.timeoutMs`, st.timeoutMs, 1, MAX_WAIT_MS, true);
     c.int(`${p}.syncMs`, st.syncMs, 1, MAX_WAIT_MS, true);
     c.oneOf(`${p}.onDown`, st.onDown, ['open', 'closed', 'local']);
+    c.oneOf(`${p}.kong`, st.kong, ['cluster', 'redis'], true);
+    if (st.kong !== undefined && st.syncMs !== undefined) {
+      c.add(`${p}.syncMs`, "cannot be used with a Kong policy (Kong's sync_rate is not modelled)");
+    }
     if (st.downStatus !== undefined && st.downStatus !== 429 && st.downStatus !== 500) {
       c.add(`${p}.downStatus`, `must be 429 or 500, got ${describeValue(st.downStatus)}`);
     }

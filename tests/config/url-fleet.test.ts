@@ -43,6 +43,25 @@ describe('fleet links', () => {
     expect(back.config).toEqual(c);
   });
 
+  it('round-trips a Kong policy (kong=cluster|redis) and names a bad one', () => {
+    const c = defaultConfig();
+    c.limiters = [{ ...c.limiters[0], config: { kind: 'calendar-windows', second: 3 } }] as never;
+    c.scenario.deployment = {
+      instances: 2,
+      balancer: 'round-robin',
+      state: 'shared-atomic',
+      roundTripMs: 5,
+      fleet: { store: { rttMs: 5, jitterMs: 0, outages: [], onDown: 'open', kong: 'cluster' } },
+    };
+    const text = encodeConfig(c);
+    expect(text).toContain('kong=cluster');
+    const back = decodeConfig(text);
+    expect(back.errors).toEqual([]);
+    expect(back.config.scenario.deployment).toEqual(c.scenario.deployment);
+    const bad = decodeConfig(text.replace('kong=cluster', 'kong=postgres'));
+    expect(bad.errors.map((e) => e.message).join('\n')).toMatch(/kong.*postgres/);
+  });
+
   it('a link from before fleets has no fleet and encodes without one', () => {
     const c = defaultConfig();
     expect(encodeConfig(c)).not.toContain('fleet');

@@ -143,6 +143,16 @@ describe('FleetControls', () => {
       syncMs: 1000,
       cacheOverLimit: true,
     });
+    // Kong's sync_rate batching is not modelled: a Kong policy drops it and hides the checkbox.
+    await user.selectOptions(screen.getByLabelText('store policy'), 'cluster');
+    const kongStore = (onChange.mock.calls.at(-1)?.[0] as Scenario).deployment.fleet?.store;
+    expect(kongStore?.kong).toBe('cluster');
+    expect(kongStore?.syncMs).toBeUndefined();
+    expect(screen.queryByLabelText('batch increments (sync_rate)')).toBeNull();
+    await user.selectOptions(screen.getByLabelText('store policy'), 'atomic');
+    expect(
+      (onChange.mock.calls.at(-1)?.[0] as Scenario).deployment.fleet?.store?.kong,
+    ).toBeUndefined();
     const rtt = screen.getByLabelText('store round trip');
     await user.clear(rtt);
     await user.type(rtt, '-1');

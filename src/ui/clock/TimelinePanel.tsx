@@ -2,8 +2,7 @@ import { useMemo, useRef } from 'react';
 import type { SimResult } from '../../sim';
 import { usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
 import { Timeline } from '../../viz/Timeline';
-import type { MarkColor } from '../../viz/Timeline';
-import { replicaColor, replicaLabel } from '../../viz/replicaColors';
+import { replicaMarks } from './replica-marks';
 import { useDrawTime, useElementWidth, useOnScreen } from '../stage/hooks';
 
 /** Every request of the shown lanes on the run's time axis; drag or use the arrows to scrub. */
@@ -39,22 +38,12 @@ export function TimelinePanel({ result }: { result: SimResult }) {
             {...(markColor === undefined ? {} : { markColor })}
           />
         )}
+        {markColor !== undefined && (
+          <p className="param-help" data-testid="timeline-replica-note">
+            Colours: each request&apos;s replica, as in the fleet view.
+          </p>
+        )}
       </div>
     </section>
   );
-}
-
-/**
- * Issue 14: a fleet lane's requests carry their replica's colour on the timeline (the same as the
- * fleet view and the inspector) with its number as the tooltip; undefined when no lane is a fleet.
- */
-function replicaMarks(result: SimResult): MarkColor | undefined {
-  if (!result.lanes.some((l) => l.fleet !== undefined)) return undefined;
-  return (lane, row) => {
-    const l = result.lanes[lane];
-    if (l?.fleet === undefined) return null;
-    const inst = l.columns.instance;
-    const slot = inst.length < l.columns.rows ? 0 : (inst[row] as number);
-    return { color: replicaColor(slot), name: `replica ${replicaLabel(slot)}` };
-  };
 }

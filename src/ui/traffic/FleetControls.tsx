@@ -255,12 +255,31 @@ export function FleetControls({
               onChange={(s) => commit(withFleet(['store', 'downStatus'], Number(s)))}
             />
           )}
-          <Check
-            label="batch increments (sync_rate)"
-            checked={store.syncMs !== undefined}
-            help="Replicas decide on their own copy and write back every period (Kong sync_rate)."
-            onChange={(on) => commit(withFleet(['store', 'syncMs'], on ? 1000 : undefined))}
+          <SelectField
+            label="store policy"
+            value={store.kong ?? 'atomic'}
+            options={[
+              { value: 'atomic', label: 'atomic' },
+              { value: 'cluster', label: 'Kong cluster' },
+              { value: 'redis', label: 'Kong redis' },
+            ]}
+            help="Kong nodes as replicas. cluster: a pass is counted a round trip after its read, so requests in between pass beyond the limit. redis (sync_rate −1): INCR before comparing, rejected requests count."
+            onChange={(p) => {
+              // Kong's sync_rate batching is not modelled: a Kong policy drops the batching.
+              const { syncMs: _sync, kong: _kong, ...rest } = store;
+              void _sync;
+              void _kong;
+              commit(withFleet(['store'], p === 'atomic' ? rest : { ...rest, kong: p }));
+            }}
           />
+          {store.kong === undefined && (
+            <Check
+              label="batch increments (sync_rate)"
+              checked={store.syncMs !== undefined}
+              help="Replicas decide on their own copy and write back every period (Kong sync_rate)."
+              onChange={(on) => commit(withFleet(['store', 'syncMs'], on ? 1000 : undefined))}
+            />
+          )}
           {store.syncMs !== undefined && num(['store', 'syncMs'], 'sync every', store.syncMs, 'ms')}
           <Check
             label="cache over-limit keys"
