@@ -25,7 +25,7 @@ const MON = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct
 const p2 = (n: number): string => String(n).padStart(2, '0');
 
 /** 1M combined lines, ~130 MB, one request every ~6 ms from 65,536 addresses. */
-function makeLog(lines: number): Uint8Array {
+export function makeLog(lines: number): Uint8Array {
   const enc = new TextEncoder();
   const parts: Uint8Array[] = [];
   let batch: string[] = [];
