@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { AlgorithmConfig } from '../../core';
+import { plural } from '../../core';
 import { DryRunGrouper, dryRun, dryRunCsv, replayTrace } from '../../trace';
 import type { Baseline, BuiltTrace, DryRunGroups } from '../../trace';
 import type { DryRunCounts, DryRunReply, DryRunRequest } from '../../store/dryRunProtocol';
@@ -176,7 +177,7 @@ export function TraceDryRun({ trace }: { trace: BuiltTrace }) {
               value={groups?.done ?? 0}
               data-testid="trace-dry-run-progress"
             />{' '}
-            {n(groups?.done ?? 0)} of {n(trace.count)} requests
+            {n(groups?.done ?? 0)} of {plural(trace.count, 'request')}
           </label>
           <button type="button" onClick={cancel}>
             Cancel dry run
