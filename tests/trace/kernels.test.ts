@@ -4,6 +4,8 @@
  * request's outcome equals `replayTrace`'s, on random traces and random configs of every kind and
  * option the kernels cover. Then fixed cases with answers worked out by hand from each system's
  * rule, so a broken rule fails by name even where random traces would rarely reach it.
+ * Long file on purpose: one known-answer case per system rule, each trace written out one request
+ * a line (as the formatter lays them), reads best next to the generators it complements.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
