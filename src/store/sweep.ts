@@ -1,12 +1,14 @@
 /**
- * Runs a sweep in Web Workers: the cells are dealt to up to `workers` workers (one per core, at
- * most 4) in an order that spreads the first results over the whole grid, and each result is handed
- * to `onCell` as it arrives. The returned function cancels (terminates the workers). Without Worker
- * support (tests) the cells are computed here, a few per task, so the page stays responsive.
+ * Runs a sweep in Web Workers. Each worker gets the trace once (its own copy of the typed arrays,
+ * transferred), then cells one at a time with one more queued behind it, in an order that covers
+ * the grid coarsely first: the first results spread over the whole grid and arrive after one cell's
+ * work, and a worker that finishes early takes more. Each result goes to `onCell` as it arrives.
+ * The returned function cancels (terminates the workers). Without Worker support (tests) the cells
+ * are computed here, one per task, so the page stays responsive.
  */
 import type { AlgorithmConfig } from '../core';
 import type { SimTrace } from '../sim';
-import { belowP99, sweepCell } from '../trace';
+import { fastSweepCell, prepareSweep } from '../trace';
 import type { CellResult } from '../trace';
 import type { SweepReply, SweepRequest } from './sweepProtocol';
 
@@ -14,6 +16,9 @@ export interface SweepCallbacks {
   onCell: (index: number, result: CellResult) => void;
   onError: (index: number, message: string) => void;
 }
+
+/** Cells a worker holds at once: the one it computes and the next, so it never waits for the page. */
+const IN_FLIGHT = 2;
 
 let gen = 0;
 
@@ -36,6 +41,12 @@ export function spreadOrder(count: number): number[] {
   return out;
 }
 
+/** How many workers a sweep uses: one per core, at most 4, at most one per cell. */
+export function sweepWorkers(cells: number): number {
+  const cores = typeof navigator === 'undefined' ? 2 : navigator.hardwareConcurrency || 2;
+  return Math.max(1, Math.min(4, cores, cells));
+}
+
 export function runSweep(
   trace: SimTrace,
   configs: readonly AlgorithmConfig[],
@@ -45,39 +56,64 @@ export function runSweep(
   gen += 1;
   const mine = gen;
   const order = spreadOrder(configs.length);
+  let next = 0;
   if (typeof Worker === 'undefined') {
-    const below = belowP99(trace);
-    let k = 0;
+    let prep: ReturnType<typeof prepareSweep> | null = null;
     let stopped = false;
     const step = () => {
       if (stopped) return;
-      const end = Math.min(order.length, k + 4);
-      for (; k < end; k += 1) {
-        const i = order[k] as number;
-        cb.onCell(i, sweepCell(trace, configs[i] as AlgorithmConfig, windowMs, below));
+      prep ??= prepareSweep({
+        timeMs: trace.timeMs,
+        keyId: trace.keyId,
+        keyCount: trace.keys.length,
+        keys: trace.keys,
+      });
+      const i = order[next++] as number;
+      try {
+        cb.onCell(i, fastSweepCell(prep, configs[i] as AlgorithmConfig, windowMs));
+      } catch (e) {
+        cb.onError(i, (e as Error).message);
       }
-      if (k < order.length) setTimeout(step, 0);
+      if (next < order.length) setTimeout(step, 0);
     };
     setTimeout(step, 0);
     return () => {
       stopped = true;
     };
   }
-  const n = Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2, configs.length));
   const workers: Worker[] = [];
-  for (let w = 0; w < n; w += 1) {
+  const deal = (worker: Worker) => {
+    if (next >= order.length) return;
+    const index = order[next++] as number;
+    const req: SweepRequest = {
+      type: 'cells',
+      gen: mine,
+      cells: [{ index, config: configs[index] as AlgorithmConfig }],
+    };
+    worker.postMessage(req);
+  };
+  for (let w = 0; w < sweepWorkers(configs.length); w += 1) {
     const worker = new Worker(new URL('./sweep.worker.ts', import.meta.url), { type: 'module' });
     worker.onmessage = (e: MessageEvent<SweepReply>) => {
       const m = e.data;
       if (m.gen !== mine) return;
+      deal(worker);
       if (m.type === 'cell') cb.onCell(m.index, m.result);
       else cb.onError(m.index, m.message);
     };
-    const cells = order
-      .filter((_, k) => k % n === w)
-      .map((index) => ({ index, config: configs[index] as AlgorithmConfig }));
-    const req: SweepRequest = { gen: mine, trace, cells, windowMs };
-    worker.postMessage(req);
+    // A copy per worker, transferred: slicing also drops whatever else the buffers hold.
+    const timeMs = trace.timeMs.slice();
+    const keyId = trace.keyId.slice();
+    const init: SweepRequest = {
+      type: 'init',
+      gen: mine,
+      timeMs,
+      keyId,
+      keyCount: trace.keys.length,
+      windowMs,
+    };
+    worker.postMessage(init, [timeMs.buffer, keyId.buffer]);
+    for (let k = 0; k < IN_FLIGHT; k += 1) deal(worker);
     workers.push(worker);
   }
   return () => {

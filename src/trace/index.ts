@@ -17,3 +17,7 @@ export { traceHash, simTraceOf, linkName, traceSourceOf } from './fingerprint';
 export { sweepPlan, sweepCell, belowP99, axisValues, satisfies } from './sweep';
 export type { SweepAxis, SweepPlan, CellResult, SweepConstraints } from './sweep';
 export { traceCsv, compactTrace, compactName } from './compact';
+export { prepareSweep, fastSweepCell, fastOutcomes } from './fastSweep';
+export type { PreparedSweep, SweepTraceInput } from './fastSweep';
+export { DryRunGrouper, flipOf } from './dryrunGroups';
+export type { DryRunGroups, KeyGroup, TimeGroup, GroupInput } from './dryrunGroups';

@@ -124,7 +124,10 @@ export function sweepPlan(base: AlgorithmConfig, n = 20): SweepPlan | null {
 }
 
 /** Keys whose volume is at most the p99 of key volumes (nearest rank): 1 per such key id. */
-export function belowP99(trace: Pick<SimTrace, 'keyId' | 'keys'>): Uint8Array {
+export function belowP99(trace: {
+  keyId: Uint32Array;
+  keys: { readonly length: number };
+}): Uint8Array {
   const counts = new Uint32Array(trace.keys.length);
   for (let i = 0; i < trace.keyId.length; i += 1) {
     const k = trace.keyId[i] as number;

@@ -3,7 +3,7 @@
  * script builds the site first: the frame bench drives dist/ in Chromium.
  * package.json bundles this file with Vite first: run unbundled (tsx), every cross-module call goes
  * through an export getter and the figures say more about the loader than about the code.
- * `BENCH=frames npm run bench` (or core, sim, fleet, trace, memory, decode, import; comma-separated) runs only those parts.
+ * `BENCH=frames npm run bench` (or core, sim, fleet, trace, tracebrowser, memory, decode, import; comma-separated; trace includes tracebrowser) runs only those parts.
  */
 import { runBenchChild, runCoreBench } from './core';
 import { runFrameBench } from './frames';
@@ -11,6 +11,7 @@ import { runHostileBench } from './hostile';
 import { runMemoryBench, runMemoryChild } from './memory';
 import { runFleetBench, runSimBench } from './sim';
 import { runTraceBench } from './trace';
+import { runTraceBrowserBench } from './traceBrowser';
 
 const only = process.env.BENCH?.split(',').map((s) => s.trim());
 const wanted = (part: string) => only === undefined || only.includes(part);
@@ -30,6 +31,10 @@ if (!runMemoryChild() && !(await runBenchChild())) {
   }
   if (wanted('trace')) {
     runTraceBench();
+    console.log('');
+  }
+  if (wanted('trace') || wanted('tracebrowser')) {
+    await runTraceBrowserBench();
     console.log('');
   }
   if (wanted('decode') || wanted('import')) {

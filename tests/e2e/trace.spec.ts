@@ -101,6 +101,35 @@ test('the dry run lists what the limiter being edited would change, as the repla
   await expect(dry).toHaveScreenshot('trace-dry-run.png');
 });
 
+test('the dry run of a constructed log finds exactly the changes it was built with, off the main thread', async ({
+  page,
+}) => {
+  const known = JSON.parse(readFileSync(join(fixtures, 'dryrun.json'), 'utf8')) as {
+    link: string;
+    flips: { client: string; offsetMs: number; flip: string; delayMs: number }[];
+  };
+  await open(page, `./?v=1&l=${known.link}&paused`);
+  await page.getByTestId('trace-file').setInputFiles(join(fixtures, 'dryrun.log'));
+  const dry = page.getByTestId('trace-dry-run');
+  const count = (f: string) => known.flips.filter((x) => x.flip === f).length;
+  await expect(page.getByTestId('trace-dry-run-counts')).toContainText(
+    `Changes: ${count('allowed→rejected')} allowed → rejected, ${count('rejected→allowed')} rejected → allowed, ${count('allowed→delayed')} allowed → delayed.`,
+  );
+  await dry.locator('details summary').click();
+  await expect(dry.locator('.trace-dry-run-list li')).toHaveCount(known.flips.length);
+  await expect(dry.getByTestId('trace-dry-run-by-time')).toBeVisible();
+  // The CSV (written in the worker) lists every change: one line each, with the known offsets.
+  const download = page.waitForEvent('download');
+  await dry.getByRole('button', { name: 'Download changes (CSV)' }).click();
+  const csv = readFileSync(await (await download).path(), 'utf8')
+    .trim()
+    .split('\n');
+  expect(csv[0]).toBe('arrival_ms,offset_ms,key,change,delay_ms,recorded_status');
+  expect(csv.slice(1).map((l) => l.split(',').slice(1, 5).join(','))).toEqual(
+    known.flips.map((f) => `${f.offsetMs},${f.client},${f.flip},${f.delayMs}`),
+  );
+});
+
 test('the log replays as the traffic; its link carries the fingerprint and asks for the file', async ({
   page,
 }) => {

@@ -1,43 +1,157 @@
-import { useMemo, useState } from 'react';
-import { dryRun, dryRunCsv, replayTrace } from '../../trace';
-import type { Baseline, BuiltTrace } from '../../trace';
+import { useEffect, useRef, useState } from 'react';
+import type { AlgorithmConfig } from '../../core';
+import { plural } from '../../core';
+import { DryRunGrouper, dryRun, dryRunCsv, replayTrace } from '../../trace';
+import type { Baseline, BuiltTrace, DryRunGroups } from '../../trace';
+import type { DryRunCounts, DryRunReply, DryRunRequest } from '../../store/dryRunProtocol';
 import { usePlaygroundShallow } from '../../store/react';
 import { downloadBlob } from '../share/download';
 
 const n = (v: number): string => v.toLocaleString('en-US');
+const csvName = (trace: BuiltTrace): string => `${trace.name.replace(/\.[^.]*$/, '')}-dry-run.csv`;
 
-/** Replays run on the main thread only up to this many requests (about 50 ms of work). */
-export const MAIN_THREAD_REPLAY_MAX = 200_000;
+/** What a run was asked: results for other inputs are stale. */
+interface Asked {
+  trace: BuiltTrace;
+  config: AlgorithmConfig;
+  baseline: Baseline;
+}
+
+type RunState = Asked &
+  (
+    | { kind: 'running'; counts: DryRunCounts | null; groups: DryRunGroups | null }
+    | { kind: 'done'; counts: DryRunCounts; groups: DryRunGroups }
+    | { kind: 'cancelled' }
+    | { kind: 'error'; message: string }
+  );
+
+/** A worker holding one trace, and the generation of the newest run asked of it. */
+interface Runner {
+  worker: Worker;
+  trace: BuiltTrace;
+}
+
+/** Copies of the trace's arrays for the worker (transferred; the page keeps its own). */
+function initMessage(trace: BuiltTrace): { msg: DryRunRequest; transfer: Transferable[] } {
+  const arrivalMs = trace.arrivalMs.slice(0, trace.count);
+  const keyId = trace.keyId.slice(0, trace.count);
+  const status = trace.status.slice(0, trace.count);
+  return {
+    msg: { type: 'init', arrivalMs, keyId, status, keys: trace.keys },
+    transfer: [arrivalMs.buffer, keyId.buffer, status.buffer],
+  };
+}
+
+/** Without Worker support (unit tests): the same replay and grouping, here. */
+function runHere(asked: Asked): RunState {
+  const { trace, config, baseline } = asked;
+  try {
+    const replay = replayTrace(trace, config);
+    const t0 = trace.arrivalMs[0] ?? 0;
+    const timeMs = Int32Array.from(trace.arrivalMs.subarray(0, trace.count), (a) =>
+      Math.floor(a - t0),
+    );
+    const g = new DryRunGrouper(
+      {
+        timeMs,
+        keyId: trace.keyId,
+        keyCount: trace.keys.length,
+        status: trace.status,
+        keys: trace.keys,
+      },
+      replay.outcome,
+      replay.delayMs,
+      baseline,
+    );
+    while (g.step(1 << 20));
+    return { ...asked, kind: 'done', counts: replay, groups: g.snapshot() };
+  } catch (e) {
+    return { ...asked, kind: 'error', message: (e as Error).message };
+  }
+}
 
 /**
- * The dry run: the trace replayed through the limiter being edited, and every request whose fate
- * would change against the baseline (the log's recorded 429/503s, or no limit).
+ * The dry run: the whole trace replayed through the limiter being edited, in a worker, and every
+ * request whose fate would change against the baseline (the log's recorded 429/503s, or no limit),
+ * grouped by key and by time as the worker streams them; cancellable; exportable as CSV.
  */
 export function TraceDryRun({ trace }: { trace: BuiltTrace }) {
   const { config } = usePlaygroundShallow((s) => ({
     config: s.limiters[s.activeLane]?.config ?? s.limiters[0]?.config,
   }));
   const [baseline, setBaseline] = useState<Baseline>('recorded');
-  const result = useMemo(() => {
-    if (config === undefined || trace.count > MAIN_THREAD_REPLAY_MAX) return null;
-    try {
-      const replay = replayTrace(trace, config);
-      return { replay, run: dryRun(trace, replay, baseline) };
-    } catch (e) {
-      return { error: (e as Error).message };
+  const [state, setState] = useState<RunState | null>(null);
+  const runner = useRef<Runner | null>(null);
+  const gen = useRef(0);
+
+  const stop = () => {
+    runner.current?.worker.terminate();
+    runner.current = null;
+  };
+  useEffect(() => stop, []);
+
+  useEffect(() => {
+    if (config === undefined) return;
+    gen.current += 1;
+    const mine = gen.current;
+    const asked: Asked = { trace, config, baseline };
+    if (typeof Worker === 'undefined') {
+      const id = setTimeout(() => setState(runHere(asked)), 0);
+      return () => clearTimeout(id);
     }
+    if (runner.current === null || runner.current.trace !== trace) {
+      stop();
+      const worker = new Worker(new URL('../../store/dryRun.worker.ts', import.meta.url), {
+        type: 'module',
+      });
+      const { msg, transfer } = initMessage(trace);
+      worker.postMessage(msg, transfer);
+      runner.current = { worker, trace };
+    }
+    const w = runner.current.worker;
+    w.onmessage = (e: MessageEvent<DryRunReply>) => {
+      const m = e.data;
+      if (m.gen !== gen.current) return;
+      if (m.type === 'progress')
+        setState({ ...asked, kind: 'running', counts: m.counts, groups: m.groups });
+      else if (m.type === 'done')
+        setState({ ...asked, kind: 'done', counts: m.counts, groups: m.groups });
+      else if (m.type === 'error') setState({ ...asked, kind: 'error', message: m.message });
+      else downloadBlob(m.csv, csvName(trace));
+    };
+    w.onerror = (e) =>
+      setState({ ...asked, kind: 'error', message: `The dry run stopped: ${e.message}` });
+    const req: DryRunRequest = { type: 'run', gen: mine, config, baseline };
+    w.postMessage(req);
+    return undefined;
   }, [trace, config, baseline]);
-  if (result === null) {
-    return (
-      <p className="hint">
-        The dry run replays up to {n(MAIN_THREAD_REPLAY_MAX)} requests here; this trace has{' '}
-        {n(trace.count)}.
-      </p>
-    );
-  }
-  if ('error' in result) return <p role="alert">{result.error}</p>;
-  const { replay, run } = result;
+
+  const cancel = () => {
+    stop();
+    gen.current += 1;
+    if (config !== undefined) setState({ trace, config, baseline, kind: 'cancelled' });
+  };
+  const download = () => {
+    if (runner.current !== null) {
+      const req: DryRunRequest = { type: 'csv', gen: gen.current };
+      runner.current.worker.postMessage(req);
+    } else if (config !== undefined) {
+      const run = dryRun(trace, replayTrace(trace, config), baseline);
+      downloadBlob(new Blob([dryRunCsv(trace, run)], { type: 'text/csv' }), csvName(trace));
+    }
+  };
+  // Results for another limiter, baseline or trace are stale until the new run reports.
+  const fresh =
+    state !== null &&
+    state.trace === trace &&
+    state.config === config &&
+    state.baseline === baseline;
+  const shown: RunState | null = fresh ? state : null;
+
   const t0 = trace.arrivalMs[0] ?? 0;
+  const counts = shown?.kind === 'running' || shown?.kind === 'done' ? shown.counts : null;
+  const groups = shown?.kind === 'running' || shown?.kind === 'done' ? shown.groups : null;
+  const changes = groups === null ? 0 : groups.toRejected + groups.toAllowed + groups.toDelayed;
   return (
     <div className="trace-dry-run" data-testid="trace-dry-run">
       <h3>What this limit would change</h3>
@@ -48,60 +162,108 @@ export function TraceDryRun({ trace }: { trace: BuiltTrace }) {
           <option value="no-limit">no limit</option>
         </select>
       </label>
-      <p data-testid="trace-dry-run-counts">
-        Replayed {n(replay.count)}: {n(replay.admitted)} admitted, {n(replay.delayed)} delayed,{' '}
-        {n(replay.rejected)} rejected. Changes: {n(run.toRejected)} allowed → rejected,{' '}
-        {n(run.toAllowed)} rejected → allowed, {n(run.toDelayed)} allowed → delayed.
-      </p>
-      {run.byKey.length > 0 && (
-        <table className="trace-dry-run-keys">
-          <caption>By key</caption>
-          <thead>
-            <tr>
-              <th scope="col">key</th>
-              <th scope="col">→ rejected</th>
-              <th scope="col">→ allowed</th>
-              <th scope="col">→ delayed</th>
-            </tr>
-          </thead>
-          <tbody>
-            {run.byKey.slice(0, 10).map((k) => (
-              <tr key={k.key}>
-                <td>{k.key}</td>
-                <td>{n(k.toRejected)}</td>
-                <td>{n(k.toAllowed)}</td>
-                <td>{n(k.toDelayed)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      {shown?.kind === 'error' && <p role="alert">{shown.message}</p>}
+      {shown?.kind === 'cancelled' && (
+        <p className="hint" data-testid="trace-dry-run-cancelled">
+          Dry run cancelled; change the limiter or the baseline to run it again.
+        </p>
       )}
-      {run.changes.length > 0 && (
-        <details>
-          <summary>By time (first {Math.min(50, run.changes.length)})</summary>
-          <ol className="trace-dry-run-list">
-            {run.changes.slice(0, 50).map((c) => (
-              <li key={c.index}>
-                +{n(Math.floor((trace.arrivalMs[c.index] as number) - t0))} ms{' '}
-                {trace.keys[trace.keyId[c.index] as number]}: {c.flip}
-                {c.delayMs > 0 ? ` by ${n(c.delayMs)} ms` : ''}
-              </li>
-            ))}
-          </ol>
-        </details>
+      {(shown === null || shown.kind === 'running') && (
+        <div className="fire-row">
+          <label className="field">
+            {groups === null ? 'Replaying' : 'Grouping changes'}{' '}
+            <progress
+              max={trace.count}
+              value={groups?.done ?? 0}
+              data-testid="trace-dry-run-progress"
+            />{' '}
+            {n(groups?.done ?? 0)} of {plural(trace.count, 'request')}
+          </label>
+          <button type="button" onClick={cancel}>
+            Cancel dry run
+          </button>
+        </div>
       )}
-      <button
-        type="button"
-        disabled={run.changes.length === 0}
-        onClick={() =>
-          downloadBlob(
-            new Blob([dryRunCsv(trace, run)], { type: 'text/csv' }),
-            `${trace.name.replace(/\.[^.]*$/, '')}-dry-run.csv`,
-          )
-        }
-      >
-        Download changes (CSV)
-      </button>
+      {counts !== null && groups !== null && (
+        <>
+          <p data-testid="trace-dry-run-counts">
+            Replayed {n(trace.count)}: {n(counts.admitted)} admitted, {n(counts.delayed)} delayed,{' '}
+            {n(counts.rejected)} rejected. Changes: {n(groups.toRejected)} allowed → rejected,{' '}
+            {n(groups.toAllowed)} rejected → allowed, {n(groups.toDelayed)} allowed → delayed.
+          </p>
+          {groups.byKey.length > 0 && (
+            <table className="trace-dry-run-keys">
+              <caption>By key</caption>
+              <thead>
+                <tr>
+                  <th scope="col">key</th>
+                  <th scope="col">→ rejected</th>
+                  <th scope="col">→ allowed</th>
+                  <th scope="col">→ delayed</th>
+                </tr>
+              </thead>
+              <tbody>
+                {groups.byKey.map((k) => (
+                  <tr key={k.keyId}>
+                    <td>{trace.keys[k.keyId]}</td>
+                    <td>{n(k.toRejected)}</td>
+                    <td>{n(k.toAllowed)}</td>
+                    <td>{n(k.toDelayed)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {changes > 0 && (
+            <details>
+              <summary>By time (first {groups.first.length})</summary>
+              <table className="trace-dry-run-keys" data-testid="trace-dry-run-by-time">
+                <caption>
+                  Changes per {n(groups.byTime[0]?.endMs ?? 0)} ms of the log (from its first
+                  request; slices without changes left out)
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">from</th>
+                    <th scope="col">→ rejected</th>
+                    <th scope="col">→ allowed</th>
+                    <th scope="col">→ delayed</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {groups.byTime
+                    .filter((s) => s.toRejected + s.toAllowed + s.toDelayed > 0)
+                    .map((s) => (
+                      <tr key={s.startMs}>
+                        <td>+{n(s.startMs)} ms</td>
+                        <td>{n(s.toRejected)}</td>
+                        <td>{n(s.toAllowed)}</td>
+                        <td>{n(s.toDelayed)}</td>
+                      </tr>
+                    ))}
+                </tbody>
+              </table>
+              <p>First {groups.first.length} changes:</p>
+              <ol className="trace-dry-run-list">
+                {groups.first.map((c) => (
+                  <li key={c.index}>
+                    +{n(Math.floor((trace.arrivalMs[c.index] as number) - t0))} ms{' '}
+                    {trace.keys[trace.keyId[c.index] as number]}: {c.flip}
+                    {c.delayMs > 0 ? ` by ${n(c.delayMs)} ms` : ''}
+                  </li>
+                ))}
+              </ol>
+            </details>
+          )}
+          <button
+            type="button"
+            disabled={shown?.kind !== 'done' || changes === 0}
+            onClick={download}
+          >
+            Download changes (CSV)
+          </button>
+        </>
+      )}
     </div>
   );
 }

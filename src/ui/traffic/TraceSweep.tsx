@@ -107,27 +107,49 @@ export function TraceSweep() {
     setRanFor({ plan, windowMs: p.windowMs });
     setRunning(true);
     let left = configs.length;
-    const finish = () => {
-      left -= 1;
+    // Results arrive faster than the grid needs redrawing: at most one redraw a frame.
+    let pending: Array<[number, CellResult]> = [];
+    let scheduled = false;
+    const flush = () => {
+      scheduled = false;
+      const batch = pending;
+      pending = [];
+      setResults((prev) => {
+        const next = prev.slice();
+        for (const [i, r] of batch) next[i] = r;
+        return next;
+      });
+      left -= batch.length;
       if (left === 0) {
         setRunning(false);
         cancelRef.current = null;
       }
     };
-    cancelRef.current = runSweep(replay, configs, p.windowMs, {
+    const later =
+      typeof requestAnimationFrame === 'function'
+        ? (f: () => void) => requestAnimationFrame(f)
+        : (f: () => void) => setTimeout(f, 16);
+    const stop = runSweep(replay, configs, p.windowMs, {
       onCell: (i, r) => {
-        setResults((prev) => {
-          const next = prev.slice();
-          next[i] = r;
-          return next;
-        });
-        finish();
+        pending.push([i, r]);
+        if (!scheduled) {
+          scheduled = true;
+          later(flush);
+        }
       },
       onError: (i, message) => {
         setErrors((prev) => [...prev, `cell ${i + 1}: ${message}`]);
-        finish();
+        left -= 1;
+        if (left === 0) {
+          setRunning(false);
+          cancelRef.current = null;
+        }
       },
     });
+    cancelRef.current = () => {
+      stop();
+      pending = [];
+    };
   };
   const cancel = () => {
     cancelRef.current?.();

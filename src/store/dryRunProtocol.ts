@@ -1,0 +1,28 @@
+/** Messages between the page and the dry-run worker (dryRun.worker.ts). */
+import type { AlgorithmConfig } from '../core';
+import type { Baseline, DryRunGroups } from '../trace';
+
+export type DryRunRequest =
+  | {
+      /** Once per trace: its requests (copies, transferred) and key names (for the CSV). */
+      type: 'init';
+      arrivalMs: Float64Array;
+      keyId: Uint32Array;
+      status: Uint16Array;
+      keys: string[];
+    }
+  | { type: 'run'; gen: number; config: AlgorithmConfig; baseline: Baseline }
+  /** The changes of run `gen` as CSV. */
+  | { type: 'csv'; gen: number };
+
+export interface DryRunCounts {
+  admitted: number;
+  delayed: number;
+  rejected: number;
+}
+
+export type DryRunReply =
+  | { type: 'progress'; gen: number; counts: DryRunCounts; groups: DryRunGroups }
+  | { type: 'done'; gen: number; counts: DryRunCounts; groups: DryRunGroups }
+  | { type: 'csv'; gen: number; csv: Blob }
+  | { type: 'error'; gen: number; message: string };

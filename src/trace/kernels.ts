@@ -1,0 +1,500 @@
+/**
+ * Sweep kernels: one tight loop per algorithm, over a trace held as typed arrays (whole-ms times,
+ * ascending; integer key ids) with each key's limiter state in typed arrays indexed by key id.
+ * Long file on purpose: the six kernels belong together (one shape, one sink, one set of
+ * preconditions), and each is a line-by-line transcription of the `decideAt` in
+ * src/core/algorithms/<name>.ts it stands for, which carries the source citations (nginx
+ * ngx_http_limit_req_module.c, Envoy token_bucket_impl.cc, redis-cell src/cell/mod.rs, HAProxy 2.6
+ * freq_ctr.h, Cloudflare's sliding-window counter).
+ *
+ * Exactness. Each kernel makes the decision core's limiter makes for every request, given two
+ * facts the caller checks (src/trace/fastSweep.ts `prepareSweep`):
+ * - times never decrease, so every "the clock went backwards" branch of core (t = max(last, now))
+ *   reduces to t = now, and the times are ≥ 0 whole ms below 2^31;
+ * - a limiter's decisions depend on a key only through its identity (core keeps a Map from key to
+ *   state), so a key id stands for its string.
+ * The arithmetic is core's, expression for expression (the same products and divisions in the same
+ * order), so even where a float product is inexact the result is the same double.
+ * tests/trace/kernels.test.ts checks every kernel against core on random traces and configs.
+ *
+ * What a kernel records: admitted requests' times (ascending, they are arrival times), and for
+ * delayed requests the delay and the release time; the rejected count, overall and for keys below
+ * the p99. src/trace/fastSweep.ts turns that into a CellResult as sweepCell does.
+ */
+import { ceilDiv, floorDiv } from '../core';
+import type {
+  AlgorithmConfig,
+  FixedWindowConfig,
+  GcraConfig,
+  LeakyBucketConfig,
+  SlidingLogConfig,
+  SlidingWindowCounterConfig,
+  TokenBucketConfig,
+} from '../core';
+
+/** The trace and the buffers a kernel writes, allocated once per sweep and reused by every cell. */
+export interface KernelInput {
+  /** Whole ms since the first request, ascending. */
+  timeMs: Int32Array;
+  keyId: Uint32Array;
+  keyCount: number;
+  /** 1 for a key whose volume is at most the p99 of key volumes (belowP99). */
+  below: Uint8Array;
+  /** For request i, the index of the next request of the same key, or −1 (sliding log). */
+  nextSameKey: Int32Array;
+  /** Scratch: admitted times (n). */
+  adm: Float64Array;
+  /** Scratch: delays and release times of delayed requests (grown on demand). */
+  del: Float64Array;
+  rel: Float64Array;
+  /** Scratch per request (sliding log: 1 when the request is in its key's log). */
+  flag: Uint8Array;
+  /**
+   * Optional per-request outcome (0 admit, 1 delay, 2 reject) and delay, filled when present
+   * (the dry run uses these; the sweep does not).
+   */
+  outcome?: Uint8Array | undefined;
+  delayOut?: Float64Array | undefined;
+}
+
+/** What one kernel run found. */
+export interface KernelTally {
+  admitted: number;
+  delayed: number;
+  rejected: number;
+  rejectedBelow: number;
+}
+
+/** Delayed requests are recorded here; grows the scratch arrays when needed. */
+function pushDelay(io: KernelInput, k: number, delayMs: number, releaseMs: number): void {
+  if (k >= io.del.length) {
+    const size = Math.min(io.timeMs.length, Math.max(1024, io.del.length * 2));
+    const d = new Float64Array(size);
+    d.set(io.del);
+    io.del = d;
+    const r = new Float64Array(size);
+    r.set(io.rel);
+    io.rel = r;
+  }
+  io.del[k] = delayMs;
+  io.rel[k] = releaseMs;
+}
+
+/** fixed-window (src/core/algorithms/fixed-window.ts). */
+function fixedWindow(io: KernelInput, c: FixedWindowConfig): KernelTally {
+  const { timeMs, keyId, below, adm } = io;
+  const { limit, windowMs } = c;
+  const win = new Float64Array(io.keyCount).fill(-1); // −1: never seen (every window index is ≥ 0)
+  const count = new Int32Array(io.keyCount);
+  const out = io.outcome;
+  let nAdm = 0;
+  let rej = 0;
+  let rejBelow = 0;
+  for (let i = 0; i < timeMs.length; i += 1) {
+    const t = timeMs[i] as number;
+    const k = keyId[i] as number;
+    const w = Math.floor(t / windowMs); // exact: t and windowMs are whole and below 2^53
+    if (w > (win[k] as number)) {
+      win[k] = w;
+      count[k] = 0;
+    }
+    if ((count[k] as number) < limit) {
+      count[k] = (count[k] as number) + 1;
+      adm[nAdm++] = t;
+      if (out !== undefined) out[i] = 0;
+    } else {
+      rej += 1;
+      rejBelow += below[k] as number;
+      if (out !== undefined) out[i] = 2;
+    }
+  }
+  return { admitted: nAdm, delayed: 0, rejected: rej, rejectedBelow: rejBelow };
+}
+
+/**
+ * sliding-log (src/core/algorithms/sliding-log.ts). A key's log is the subsequence of its requests
+ * that were logged (admitted, or every one with logRejected); `head` walks the key's requests
+ * (through nextSameKey) past the ones older than the window, as core's `head` walks the log, and
+ * `live` counts the logged ones it has not passed: the entries core counts.
+ */
+function slidingLog(io: KernelInput, c: SlidingLogConfig): KernelTally {
+  const { timeMs, keyId, below, adm, nextSameKey, flag } = io;
+  const { limit, windowMs } = c;
+  const logRejected = c.logRejected === true;
+  const head = new Int32Array(io.keyCount).fill(-1);
+  const live = new Int32Array(io.keyCount);
+  const out = io.outcome;
+  flag.fill(0);
+  let nAdm = 0;
+  let rej = 0;
+  let rejBelow = 0;
+  for (let i = 0; i < timeMs.length; i += 1) {
+    const t = timeMs[i] as number;
+    const k = keyId[i] as number;
+    let h = head[k] as number;
+    if (h < 0) h = i;
+    let n = live[k] as number;
+    while (h !== i && t - (timeMs[h] as number) >= windowMs) {
+      n -= flag[h] as number;
+      h = nextSameKey[h] as number;
+    }
+    head[k] = h;
+    if (n < limit) {
+      flag[i] = 1;
+      live[k] = n + 1;
+      adm[nAdm++] = t;
+      if (out !== undefined) out[i] = 0;
+    } else {
+      if (logRejected) {
+        flag[i] = 1;
+        n += 1;
+      }
+      live[k] = n;
+      rej += 1;
+      rejBelow += below[k] as number;
+      if (out !== undefined) out[i] = 2;
+    }
+  }
+  return { admitted: nAdm, delayed: 0, rejected: rej, rejectedBelow: rejBelow };
+}
+
+/** sliding-window-counter, aligned (src/core/algorithms/sliding-window-counter.ts). */
+function slidingWindowCounter(io: KernelInput, c: SlidingWindowCounterConfig): KernelTally {
+  const { timeMs, keyId, below, adm } = io;
+  const { limit, windowMs: W } = c;
+  const win = new Float64Array(io.keyCount).fill(-2); // never seen: neither this nor the last window
+  const prev = new Float64Array(io.keyCount);
+  const cur = new Float64Array(io.keyCount);
+  const out = io.outcome;
+  let nAdm = 0;
+  let rej = 0;
+  let rejBelow = 0;
+  for (let i = 0; i < timeMs.length; i += 1) {
+    const t = timeMs[i] as number;
+    const k = keyId[i] as number;
+    const window = Math.floor(t / W);
+    const sw = win[k] as number;
+    let p = 0;
+    let cc = 0;
+    if (window === sw) {
+      p = prev[k] as number;
+      cc = cur[k] as number;
+    } else if (window === sw + 1) {
+      p = cur[k] as number;
+    }
+    const e = t - window * W;
+    const budget = limit * W - p * (W - e);
+    if (cc * W < budget) {
+      win[k] = window;
+      prev[k] = p;
+      cur[k] = cc + 1;
+      adm[nAdm++] = t;
+      if (out !== undefined) out[i] = 0;
+    } else {
+      rej += 1;
+      rejBelow += below[k] as number;
+      if (out !== undefined) out[i] = 2;
+    }
+  }
+  return { admitted: nAdm, delayed: 0, rejected: rej, rejectedBelow: rejBelow };
+}
+
+/** x with its lowest bit cleared, for whole x ≥ 0 (entry-counter.ts `even`). */
+const even = (x: number): number => x - (x % 2);
+
+/** sliding-window-counter anchored per entry, HAProxy (src/core/algorithms/entry-counter.ts). */
+function entryCounter(io: KernelInput, c: SlidingWindowCounterConfig): KernelTally {
+  const { timeMs, keyId, below, adm } = io;
+  const { limit, windowMs: W } = c;
+  const expireMs = c.expireMs;
+  const seen = new Uint8Array(io.keyCount);
+  const tick = new Float64Array(io.keyCount);
+  const prev = new Float64Array(io.keyCount);
+  const cur = new Float64Array(io.keyCount);
+  const last = new Float64Array(io.keyCount);
+  const out = io.outcome;
+  let nAdm = 0;
+  let rej = 0;
+  let rejBelow = 0;
+  for (let i = 0; i < timeMs.length; i += 1) {
+    const t = timeMs[i] as number;
+    const k = keyId[i] as number;
+    let tk: number;
+    let p: number;
+    let cc: number;
+    if (seen[k] === 0 || (expireMs !== undefined && t - (last[k] as number) >= expireMs)) {
+      tk = even(t);
+      p = 0;
+      cc = 0;
+    } else if (t - (tick[k] as number) < W) {
+      tk = tick[k] as number;
+      p = prev[k] as number;
+      cc = cur[k] as number;
+    } else {
+      const next = (tick[k] as number) + W;
+      if (t - next >= W) {
+        tk = even(t);
+        p = 0;
+        cc = 0;
+      } else {
+        tk = even(next);
+        p = cur[k] as number;
+        cc = 0;
+      }
+    }
+    cc += 1; // counted before the deny rule reads it
+    seen[k] = 1;
+    tick[k] = tk;
+    prev[k] = p;
+    cur[k] = cc;
+    last[k] = t;
+    const rate = cc + floorDiv(p * (tk + W - t), W);
+    if (rate <= limit) {
+      adm[nAdm++] = t;
+      if (out !== undefined) out[i] = 0;
+    } else {
+      rej += 1;
+      rejBelow += below[k] as number;
+      if (out !== undefined) out[i] = 2;
+    }
+  }
+  return { admitted: nAdm, delayed: 0, rejected: rej, rejectedBelow: rejBelow };
+}
+
+/** token-bucket, both refills, maxDelayMs and idleResetS (src/core/algorithms/token-bucket.ts). */
+function tokenBucket(io: KernelInput, c: TokenBucketConfig): KernelTally {
+  const { timeMs, keyId, below, adm } = io;
+  const { tokensPerFill, fillIntervalMs } = c;
+  const interval = c.refill === 'interval';
+  const maxDelayMs = c.maxDelayMs ?? 0;
+  const unit = interval ? 1 : fillIntervalMs;
+  const full = c.maxTokens * unit;
+  const idleResetS = c.idleResetS ?? 0;
+  const seen = new Uint8Array(io.keyCount);
+  const level = new Float64Array(io.keyCount);
+  const last = new Float64Array(io.keyCount);
+  const touched = new Float64Array(io.keyCount);
+  const out = io.outcome;
+  const dOut = io.delayOut;
+  let nAdm = 0;
+  let nDel = 0;
+  let rej = 0;
+  let rejBelow = 0;
+  for (let i = 0; i < timeMs.length; i += 1) {
+    const t = timeMs[i] as number;
+    const k = keyId[i] as number;
+    let s = seen[k] as number;
+    if (
+      s === 1 &&
+      idleResetS > 0 &&
+      Math.floor(t / 1000) >= Math.floor((touched[k] as number) / 1000) + idleResetS
+    ) {
+      s = 0;
+      seen[k] = 0;
+    }
+    let lv = full;
+    if (s === 1) {
+      const l0 = level[k] as number;
+      if (interval) {
+        const fills = floorDiv(t, fillIntervalMs) - floorDiv(last[k] as number, fillIntervalMs);
+        lv = fills > 0 ? Math.min(full, l0 + fills * tokensPerFill) : l0;
+      } else {
+        lv = Math.min(full, l0 + (t - (last[k] as number)) * tokensPerFill);
+      }
+    }
+    if (lv >= unit) {
+      level[k] = lv - unit;
+      last[k] = t;
+      touched[k] = s === 1 ? Math.max(touched[k] as number, t) : t;
+      seen[k] = 1;
+      adm[nAdm++] = t;
+      if (out !== undefined) out[i] = 0;
+      continue;
+    }
+    // No token (only a seen key gets here: a fresh one starts full).
+    const tokenAt = interval
+      ? (floorDiv(t, fillIntervalMs) + ceilDiv(unit - lv, tokensPerFill)) * fillIntervalMs
+      : t + ceilDiv(unit - lv, tokensPerFill);
+    if (maxDelayMs > 0 && tokenAt - t <= maxDelayMs) {
+      level[k] = lv - unit;
+      last[k] = t;
+      touched[k] = Math.max(touched[k] as number, t);
+      const d = tokenAt - t;
+      pushDelay(io, nDel++, d, t + d);
+      if (out !== undefined) out[i] = 1;
+      if (dOut !== undefined) dOut[i] = d;
+      continue;
+    }
+    if (idleResetS > 0) touched[k] = Math.max(touched[k] as number, t);
+    rej += 1;
+    rejBelow += below[k] as number;
+    if (out !== undefined) out[i] = 2;
+  }
+  return { admitted: nAdm, delayed: nDel, rejected: rej, rejectedBelow: rejBelow };
+}
+
+/** ngx_http_limit_req_expire looks only at nodes untouched this long (leaky-bucket.ts). */
+const EXPIRE_AFTER_MS = 60_000;
+
+/**
+ * leaky-bucket, nginx limit_req (src/core/algorithms/leaky-bucket.ts), with its LRU queue of nodes
+ * (links in typed arrays: `newer` towards the head) and the expiry of up to two drained, idle
+ * nodes from the tail whenever a node is created.
+ */
+function leakyBucket(io: KernelInput, c: LeakyBucketConfig): KernelTally {
+  const { timeMs, keyId, below, adm } = io;
+  const rateMilli = Math.floor((c.rate * 1000) / (c.rateUnit === 'r/m' ? 60 : 1));
+  const burstMilli = c.burst * 1000;
+  const delayMilli = c.delay === 'nodelay' ? Number.POSITIVE_INFINITY : c.delay * 1000;
+  const seen = new Uint8Array(io.keyCount);
+  const excess = new Float64Array(io.keyCount);
+  const last = new Float64Array(io.keyCount);
+  const newer = new Int32Array(io.keyCount).fill(-1);
+  const older = new Int32Array(io.keyCount).fill(-1);
+  let head = -1;
+  let tail = -1;
+  const out = io.outcome;
+  const dOut = io.delayOut;
+  let nAdm = 0;
+  let nDel = 0;
+  let rej = 0;
+  let rejBelow = 0;
+  for (let i = 0; i < timeMs.length; i += 1) {
+    const t = timeMs[i] as number;
+    const k = keyId[i] as number;
+    if (seen[k] === 0) {
+      // expire(now): up to two nodes from the tail, stopping at the first that may not go.
+      for (let m = 0; m < 2 && tail >= 0; m += 1) {
+        const ms = Math.abs(t - (last[tail] as number));
+        if (ms < EXPIRE_AFTER_MS) break;
+        if ((excess[tail] as number) - Math.floor((rateMilli * ms) / 1000) > 0) break;
+        const gone = tail;
+        const up = newer[gone] as number;
+        if (up >= 0) older[up] = -1;
+        else head = -1;
+        tail = up;
+        newer[gone] = -1;
+        older[gone] = -1;
+        seen[gone] = 0;
+      }
+      seen[k] = 1;
+      excess[k] = 0;
+      last[k] = t;
+      older[k] = head;
+      newer[k] = -1;
+      if (head >= 0) newer[head] = k;
+      head = k;
+      if (tail < 0) tail = k;
+      adm[nAdm++] = t;
+      if (out !== undefined) out[i] = 0;
+      continue;
+    }
+    if (k !== head) {
+      // To the head of the queue, on lookup, before the burst check.
+      const up = newer[k] as number;
+      const down = older[k] as number;
+      if (up >= 0) older[up] = down;
+      if (down >= 0) newer[down] = up;
+      else tail = up;
+      older[k] = head;
+      newer[k] = -1;
+      newer[head] = k;
+      head = k;
+    }
+    const ms = t - (last[k] as number); // ≥ 0: times never decrease
+    const drained = (excess[k] as number) - Math.floor((rateMilli * ms) / 1000);
+    const ex = drained + 1000 > 0 ? drained + 1000 : 0;
+    if (ex > burstMilli) {
+      rej += 1;
+      rejBelow += below[k] as number;
+      if (out !== undefined) out[i] = 2;
+      continue;
+    }
+    excess[k] = ex;
+    if (ms !== 0) last[k] = t;
+    const delayMs = ex <= delayMilli ? 0 : Math.floor(((ex - delayMilli) * 1000) / rateMilli);
+    if (delayMs === 0) {
+      adm[nAdm++] = t;
+      if (out !== undefined) out[i] = 0;
+    } else {
+      pushDelay(io, nDel++, delayMs, t + delayMs);
+      if (out !== undefined) out[i] = 1;
+      if (dOut !== undefined) dOut[i] = delayMs;
+    }
+  }
+  return { admitted: nAdm, delayed: nDel, rejected: rej, rejectedBelow: rejBelow };
+}
+
+/** gcra, redis-cell (src/core/algorithms/gcra.ts): tat = ms + frac / count. */
+function gcra(io: KernelInput, c: GcraConfig): KernelTally {
+  const { timeMs, keyId, below, adm } = io;
+  const { count } = c;
+  const tauUnits = c.periodMs * (c.burst + 1);
+  const tWhole = Math.floor(c.periodMs / count);
+  const tFrac = c.periodMs % count;
+  const tauCeilMs = ceilDiv(tauUnits, count);
+  const seen = new Uint8Array(io.keyCount);
+  const tatMs = new Float64Array(io.keyCount);
+  const tatFrac = new Float64Array(io.keyCount);
+  const out = io.outcome;
+  let nAdm = 0;
+  let rej = 0;
+  let rejBelow = 0;
+  for (let i = 0; i < timeMs.length; i += 1) {
+    const t = timeMs[i] as number;
+    const k = keyId[i] as number;
+    let ms = t;
+    let frac = 0;
+    if (seen[k] === 1) {
+      const sm = tatMs[k] as number;
+      const sf = tatFrac[k] as number;
+      if (sm > t || (sm === t && sf > 0)) {
+        ms = sm;
+        frac = sf;
+      }
+    }
+    frac += tFrac;
+    ms += tWhole;
+    if (frac >= count) {
+      frac -= count;
+      ms += 1;
+    }
+    if (ms - t <= tauCeilMs + 1 && (ms - t) * count + frac <= tauUnits) {
+      seen[k] = 1;
+      tatMs[k] = ms;
+      tatFrac[k] = frac;
+      adm[nAdm++] = t;
+      if (out !== undefined) out[i] = 0;
+    } else {
+      rej += 1;
+      rejBelow += below[k] as number;
+      if (out !== undefined) out[i] = 2;
+    }
+  }
+  return { admitted: nAdm, delayed: 0, rejected: rej, rejectedBelow: rejBelow };
+}
+
+/**
+ * Runs the kernel for `config` (already validated by core's assertAlgorithmConfig), or returns null
+ * for an algorithm with no kernel (anchored and calendar windows: the caller replays through core).
+ */
+export function runKernel(io: KernelInput, config: AlgorithmConfig): KernelTally | null {
+  switch (config.kind) {
+    case 'fixed-window':
+      return fixedWindow(io, config);
+    case 'sliding-log':
+      return slidingLog(io, config);
+    case 'sliding-window-counter':
+      return config.anchor === 'entry'
+        ? entryCounter(io, config)
+        : slidingWindowCounter(io, config);
+    case 'token-bucket':
+      return tokenBucket(io, config);
+    case 'leaky-bucket':
+      return leakyBucket(io, config);
+    case 'gcra':
+      return gcra(io, config);
+    default:
+      return null;
+  }
+}

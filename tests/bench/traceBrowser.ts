@@ -1,0 +1,287 @@
+/**
+ * Trace bench in the browser (issue 12, "Speed and memory"): the built playground (vite preview of
+ * dist/) in the pinned headless Chromium (tests/chromium.ts), driven as a person would.
+ * 1. A 1,000,000-line nginx combined log (tests/bench/trace.ts `makeLog`, 65,536 addresses) chosen
+ *    through the file input; timed in the page from the input's change event to the replay drawn
+ *    in the main view (trace summary shown, "Replay" clicked at once, the run summary showing the
+ *    requests, two frames later).
+ * 2. The 20 × 20 sweep of the limiter (nginx rate × burst): from the click to the first cell and
+ *    to the last, timed in the page.
+ * 3. Long tasks (PerformanceObserver 'longtask', > 50 ms) on the main thread during 1 and 2.
+ * 4. Bytes held per request after the log loads: V8 heap plus array-buffer backing stores
+ *    (CDP Runtime.getHeapUsage after a forced GC), before and after, on a fresh page.
+ * CPU time: the browser's whole process tree (/proc, all threads: workers included) and the main
+ * thread's task time (CDP Performance.getMetrics TaskDuration). Prints figures; asserts nothing.
+ */
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from '@playwright/test';
+import type { Browser, CDPSession, Page } from '@playwright/test';
+import { CHROMIUM_ARGS, pinnedChromium } from '../chromium';
+import { startPreview } from './frames';
+import { makeLog } from './trace';
+
+const LINES = 1_000_000;
+const LINK = './?v=1&l=nginx:rate=10r/s,burst=20,nodelay&paused';
+const CLK_TCK = 100;
+
+/** CPU ms (user + system) of `root` and every process below it. */
+function treeCpuMs(root: number): number {
+  const parent = new Map<number, number>();
+  const cpu = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parent.set(Number(name), Number(rest[1]));
+      cpu.set(Number(name), ((Number(rest[11]) + Number(rest[12])) * 1000) / CLK_TCK);
+    } catch {
+      // the process ended
+    }
+  }
+  let total = 0;
+  for (const [pid, ms] of cpu) {
+    for (let p: number | undefined = pid; p !== undefined && p > 1; p = parent.get(p)) {
+      if (p === root) {
+        total += ms;
+        break;
+      }
+    }
+  }
+  return total;
+}
+
+/** The browser's main process: a child of this process whose command line names `exe`. */
+function browserPid(exe: string): number {
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid !== process.pid) continue;
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0')[0] === exe) return Number(name);
+    } catch {
+      // the process ended
+    }
+  }
+  return 0;
+}
+
+async function mainThreadTaskMs(cdp: CDPSession): Promise<number> {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return (metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0) * 1000;
+}
+
+/** Installed before the page's own scripts: long tasks, and the moment a file is chosen. */
+function recorder(): void {
+  const w = window as unknown as {
+    __long: { start: number; duration: number }[];
+    __chosenAt: number;
+    __sweep: { clickAt: number; firstAt: number; doneAt: number; cells: number };
+  };
+  w.__long = [];
+  w.__chosenAt = 0;
+  w.__sweep = { clickAt: 0, firstAt: 0, doneAt: 0, cells: 0 };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) w.__long.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  document.addEventListener(
+    'change',
+    (e) => {
+      if ((e.target as HTMLElement).getAttribute('data-testid') === 'trace-file')
+        w.__chosenAt = performance.now();
+    },
+    true,
+  );
+}
+
+/** In the page: watch the sweep's progress line; stamp the first cell and the last. */
+function watchSweep(): void {
+  const w = window as unknown as {
+    __sweep: { clickAt: number; firstAt: number; doneAt: number; cells: number };
+  };
+  const section = document.querySelector('[data-testid="trace-sweep"]');
+  if (section === null) throw new Error('no sweep section');
+  const check = () => {
+    const text = section.querySelector('[data-testid="sweep-progress"]')?.textContent ?? '';
+    const m = /^(\d+) of (\d+) cells/.exec(text);
+    if (m === null) return;
+    const done = Number(m[1]);
+    const total = Number(m[2]);
+    if (done > 0 && w.__sweep.firstAt === 0) w.__sweep.firstAt = performance.now();
+    if (done === total && w.__sweep.doneAt === 0) {
+      w.__sweep.doneAt = performance.now();
+      w.__sweep.cells = total;
+    }
+  };
+  new MutationObserver(check).observe(section, {
+    subtree: true,
+    childList: true,
+    characterData: true,
+  });
+  const button = [...section.querySelectorAll('button')].find((b) =>
+    /^Sweep \d+ settings$/.test(b.textContent ?? ''),
+  );
+  button?.addEventListener('click', () => (w.__sweep.clickAt = performance.now()), {
+    capture: true,
+  });
+}
+
+const verdict = (value: number, op: '≤' | '<', limit: number) =>
+  (op === '≤' ? value <= limit : value < limit) ? 'met' : 'MISSED';
+const s1 = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+async function heapBytes(cdp: CDPSession): Promise<number> {
+  await cdp.send('HeapProfiler.collectGarbage');
+  const h: { usedSize: number; backingStorageSize?: number } =
+    await cdp.send('Runtime.getHeapUsage');
+  return h.usedSize + (h.backingStorageSize ?? 0);
+}
+
+async function endToEnd(page: Page, url: string, file: string, pid: number): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  await page.addInitScript(recorder);
+  await page.goto(new URL(LINK, url).href);
+  await page.getByTestId('trace-file').waitFor({ state: 'attached' });
+  const cpu0 = treeCpuMs(pid);
+  const main0 = await mainThreadTaskMs(cdp);
+  await page.getByTestId('trace-file').setInputFiles(file);
+  await page.getByTestId('trace-summary').waitFor({ timeout: 300_000 });
+  const parsedAt = await page.evaluate(() => performance.now());
+  await page.getByRole('button', { name: 'Replay this log through the limiters' }).click();
+  await page.getByTestId('trace-replaying').waitFor({ timeout: 300_000 });
+  await page.waitForFunction(
+    () => (document.querySelector('[data-testid="summary-offered"]')?.textContent ?? '0') !== '0',
+    undefined,
+    { timeout: 300_000, polling: 50 },
+  );
+  // Drawn: two animation frames after the run summary shows the requests.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) =>
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve())),
+      ),
+  );
+  const drawnAt = await page.evaluate(() => performance.now());
+  const cpu1 = treeCpuMs(pid);
+  const main1 = await mainThreadTaskMs(cdp);
+  const chosenAt = await page.evaluate(
+    () => (window as unknown as { __chosenAt: number }).__chosenAt,
+  );
+  const offered = await page.getByTestId('summary-offered').textContent();
+  const e2e = drawnAt - chosenAt;
+  console.log(
+    `  parse + replay, file chosen → replay drawn: ${s1(e2e)} wall (parsed after ${s1(parsedAt - chosenAt)}; the main view showing ${offered} requests offered up to its paused time) — target ≤ 5 s: ${verdict(e2e, '≤', 5000)}`,
+  );
+  console.log(
+    `    CPU: ${s1(cpu1 - cpu0)} over the browser's processes (all threads), main thread tasks ${s1(main1 - main0)}`,
+  );
+
+  // The sweep.
+  await page.getByTestId('trace-sweep').scrollIntoViewIfNeeded();
+  await page.evaluate(watchSweep);
+  const cpu2 = treeCpuMs(pid);
+  const main2 = await mainThreadTaskMs(cdp);
+  await page
+    .getByTestId('trace-sweep')
+    .getByRole('button', { name: /^Sweep \d+ settings$/ })
+    .click();
+  await page.waitForFunction(
+    () => (window as unknown as { __sweep: { doneAt: number } }).__sweep.doneAt > 0,
+    undefined,
+    { timeout: 300_000, polling: 200 },
+  );
+  const cpu3 = treeCpuMs(pid);
+  const main3 = await mainThreadTaskMs(cdp);
+  const sweep = await page.evaluate(
+    () =>
+      (
+        window as unknown as {
+          __sweep: { clickAt: number; firstAt: number; doneAt: number; cells: number };
+        }
+      ).__sweep,
+  );
+  const total = sweep.doneAt - sweep.clickAt;
+  const first = sweep.firstAt - sweep.clickAt;
+  console.log(
+    `  sweep of ${sweep.cells} cells over ${offered} requests (nginx rate × burst): all in ${s1(total)} — target ≤ 20 s: ${verdict(total, '≤', 20_000)}; first cells shown after ${s1(first)} — target ≤ 2 s: ${verdict(first, '≤', 2000)}`,
+  );
+  console.log(
+    `    CPU: ${s1(cpu3 - cpu2)} over the browser's processes (workers included), main thread tasks ${s1(main3 - main2)}`,
+  );
+  const long = await page.evaluate(
+    () => (window as unknown as { __long: { start: number; duration: number }[] }).__long,
+  );
+  const within = (a: number, b: number) => long.filter((t) => t.start >= a && t.start <= b);
+  for (const [name, tasks] of [
+    ['parsing and replaying (file chosen → replay drawn)', within(chosenAt, drawnAt)],
+    ['parsing only (file chosen → summary shown)', within(chosenAt, parsedAt)],
+    ['sweeping (click → last cell)', within(sweep.clickAt, sweep.doneAt)],
+  ] as const) {
+    const longest = Math.max(0, ...tasks.map((t) => t.duration));
+    console.log(
+      `  long tasks while ${name}: ${tasks.length}, longest ${longest.toFixed(0)} ms — target none > 50 ms: ${tasks.length === 0 ? 'met' : 'MISSED'}`,
+    );
+  }
+}
+
+async function bytesHeld(page: Page, url: string, file: string): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await page.goto(new URL(LINK, url).href);
+  await page.getByTestId('trace-file').waitFor({ state: 'attached' });
+  const before = await heapBytes(cdp);
+  await page.getByTestId('trace-file').setInputFiles(file);
+  await page.getByTestId('trace-summary').waitFor({ timeout: 300_000 });
+  // Let the worker's reply settle (the loaded trace, its key strings, the panel's statistics).
+  await page.waitForTimeout(1000);
+  const after = await heapBytes(cdp);
+  const per = (after - before) / LINES;
+  console.log(
+    `  held after loading the log (main thread: V8 heap + array buffers, after GC): ${((after - before) / 1e6).toFixed(1)} MB = ${per.toFixed(1)} bytes/request (typed arrays 16 by design; key strings and the panel's statistics included here) — target ≤ 16: ${verdict(per, '≤', 16)}`,
+  );
+}
+
+export async function runTraceBrowserBench(distDir = 'dist'): Promise<void> {
+  const file = join(tmpdir(), `rate-limit-lab-bench-${process.pid}.log`);
+  writeFileSync(file, makeLog(LINES));
+  let browser: Browser | null = null;
+  const started = await startPreview(distDir);
+  try {
+    const pinned = await pinnedChromium();
+    browser = await chromium.launch({
+      executablePath: pinned.executablePath,
+      env: { ...process.env, ...pinned.env },
+      args: [...CHROMIUM_ARGS],
+    });
+    const pid = browserPid(pinned.executablePath);
+    console.log(
+      `trace in Chromium ${browser.version()} (@sparticuz/chromium ${pinned.packageVersion}), vite preview of ${distDir}/; ${LINES.toLocaleString('en-US')}-line nginx combined log; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} on ${cpus().length} cores (shared: wall times are inflated, CPU times less so)`,
+    );
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      deviceScaleFactor: 1,
+      locale: 'en-US',
+      timezoneId: 'UTC',
+    });
+    const page = await context.newPage();
+    await endToEnd(page, started.url, file, pid);
+    await page.close();
+    const memPage = await context.newPage();
+    await bytesHeld(memPage, started.url, file);
+    await memPage.close();
+    console.log(
+      `  load average at the end ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+  } finally {
+    await browser?.close();
+    started.child.kill();
+    rmSync(file, { force: true });
+  }
+}

@@ -1,0 +1,528 @@
+/**
+ * The sweep's fast path (src/trace/kernels.ts, src/trace/fastSweep.ts) against core: every cell the
+ * kernels compute equals `sweepCell` (core's limiter, string keys) field for field, and every
+ * request's outcome equals `replayTrace`'s, on random traces and random configs of every kind and
+ * option the kernels cover. Then fixed cases with answers worked out by hand from each system's
+ * rule, so a broken rule fails by name even where random traces would rarely reach it.
+ * Long file on purpose: one known-answer case per system rule, each trace written out one request
+ * a line (as the formatter lays them), reads best next to the generators it complements.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { AlgorithmConfig } from '../../src/core';
+import type { SimTrace } from '../../src/sim';
+import {
+  belowP99,
+  fastOutcomes,
+  fastSweepCell,
+  prepareSweep,
+  replayTrace,
+  sweepCell,
+} from '../../src/trace';
+
+function traceOf(rows: ReadonlyArray<readonly [number, number]>, keyCount: number): SimTrace {
+  const sorted = [...rows].sort((a, b) => a[0] - b[0]);
+  return {
+    hash: '',
+    timeMs: Int32Array.from(sorted.map((r) => r[0])),
+    keyId: Uint32Array.from(sorted.map((r) => r[1])),
+    keys: Array.from({ length: keyCount }, (_, i) => `client-${i}`),
+  };
+}
+
+const small = (max: number) => fc.integer({ min: 1, max });
+const duration = fc.oneof(small(50), fc.integer({ min: 51, max: 5000 }), fc.constant(1000));
+
+/** Configs of every kind and option a kernel covers, with small numbers so limits bite. */
+const configArb: fc.Arbitrary<AlgorithmConfig> = fc.oneof(
+  fc.record({ kind: fc.constant('fixed-window' as const), limit: small(6), windowMs: duration }),
+  fc.record(
+    {
+      kind: fc.constant('sliding-log' as const),
+      limit: small(6),
+      windowMs: duration,
+      logRejected: fc.boolean(),
+    },
+    { requiredKeys: ['kind', 'limit', 'windowMs'] },
+  ),
+  fc.record({
+    kind: fc.constant('sliding-window-counter' as const),
+    limit: small(6),
+    windowMs: duration,
+  }),
+  fc
+    .record({
+      limit: small(6),
+      windowMs: fc.integer({ min: 2, max: 5000 }),
+      expireMs: fc.option(fc.integer({ min: 1, max: 8000 }), { nil: undefined }),
+    })
+    .map(({ limit, windowMs, expireMs }) => ({
+      kind: 'sliding-window-counter' as const,
+      limit,
+      windowMs,
+      anchor: 'entry' as const,
+      ...(expireMs === undefined ? {} : { expireMs }),
+    })),
+  fc
+    .record({
+      maxTokens: small(6),
+      tokensPerFill: small(4),
+      fillIntervalMs: duration,
+      refill: fc.constantFrom('continuous' as const, 'interval' as const),
+      maxDelayMs: fc.option(fc.integer({ min: 0, max: 3000 }), { nil: undefined }),
+      idleResetS: fc.option(small(5), { nil: undefined }),
+    })
+    .map(({ maxDelayMs, idleResetS, ...rest }) => ({
+      kind: 'token-bucket' as const,
+      ...rest,
+      ...(maxDelayMs === undefined ? {} : { maxDelayMs }),
+      ...(idleResetS === undefined ? {} : { idleResetS }),
+    })),
+  fc.record({
+    kind: fc.constant('leaky-bucket' as const),
+    rate: fc.oneof(fc.constant(1), small(30)),
+    rateUnit: fc.constantFrom('r/s' as const, 'r/m' as const),
+    burst: fc.integer({ min: 0, max: 6 }),
+    delay: fc.oneof(fc.constant('nodelay' as const), fc.integer({ min: 0, max: 6 })),
+  }),
+  fc.record({
+    kind: fc.constant('gcra' as const),
+    count: small(7),
+    periodMs: duration,
+    burst: fc.integer({ min: 0, max: 5 }),
+  }),
+);
+
+/**
+ * Traces: bursts in one ms, steady runs and long gaps (nginx only forgets a node idle for a
+ * minute, Traefik a key idle for whole seconds), over a few keys or many.
+ */
+const traceArb = fc
+  .record({
+    keyCount: fc.constantFrom(1, 3, 6, 40),
+    steps: fc.array(
+      fc.tuple(
+        fc.oneof(
+          fc.constant(0),
+          fc.integer({ min: 0, max: 40 }),
+          fc.integer({ min: 0, max: 1500 }),
+          fc.integer({ min: 59_000, max: 63_000 }),
+          fc.integer({ min: 59_000, max: 130_000 }),
+        ),
+        fc.nat(),
+      ),
+      { minLength: 1, maxLength: 160 },
+    ),
+    startMs: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 5000 })),
+  })
+  .map(({ keyCount, steps, startMs }) => {
+    let t = startMs;
+    const rows = steps.map(([dt, k]) => {
+      t += dt;
+      return [t, k % keyCount] as const;
+    });
+    return traceOf(rows, keyCount);
+  });
+
+describe('sweep kernels equal core', () => {
+  it('every cell equals sweepCell, and every outcome equals replayTrace', () => {
+    fc.assert(
+      fc.property(traceArb, configArb, fc.constantFrom(1, 7, 1000), (trace, config, w) => {
+        const prep = prepareSweep({
+          timeMs: trace.timeMs,
+          keyId: trace.keyId,
+          keyCount: trace.keys.length,
+        });
+        expect(prep.io).not.toBeNull();
+        const want = sweepCell(trace, config, w, belowP99(trace));
+        expect(fastSweepCell(prep, config, w)).toEqual(want);
+        const fast = fastOutcomes(prep, config);
+        expect(fast).not.toBeNull();
+        if (fast === null) return;
+        const n = trace.timeMs.length;
+        const replay = replayTrace(
+          {
+            count: n,
+            arrivalMs: Float64Array.from(trace.timeMs),
+            keyId: trace.keyId,
+            keys: [...trace.keys],
+          },
+          config,
+          trace.timeMs,
+        );
+        expect(Array.from(fast.outcome)).toEqual(Array.from(replay.outcome));
+        expect(Array.from(fast.delayMs)).toEqual(Array.from(replay.delayMs));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('a prepared trace serves many cells (scratch reused) with the same answers as fresh ones', () => {
+    fc.assert(
+      fc.property(
+        traceArb,
+        fc.array(configArb, { minLength: 2, maxLength: 6 }),
+        (trace, configs) => {
+          const input = { timeMs: trace.timeMs, keyId: trace.keyId, keyCount: trace.keys.length };
+          const shared = prepareSweep(input);
+          for (const c of configs) {
+            expect(fastSweepCell(shared, c, 1000)).toEqual(
+              fastSweepCell(prepareSweep(input), c, 1000),
+            );
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('falls back to core where there is no kernel or the times go down', () => {
+    const trace = traceOf(
+      [
+        [0, 0],
+        [10, 1],
+        [20, 0],
+        [3000, 0],
+      ],
+      2,
+    );
+    const anchored: AlgorithmConfig = { kind: 'anchored-window', limit: 1, windowMs: 1000 };
+    const prep = prepareSweep({ timeMs: trace.timeMs, keyId: trace.keyId, keyCount: 2 });
+    expect(fastOutcomes(prep, anchored)).toBeNull();
+    expect(fastSweepCell(prep, anchored, 1000)).toEqual(
+      sweepCell(trace, anchored, 1000, belowP99(trace)),
+    );
+    const back = prepareSweep({
+      timeMs: Int32Array.from([5, 0, 7]),
+      keyId: Uint32Array.from([0, 0, 0]),
+      keyCount: 1,
+    });
+    expect(back.io).toBeNull();
+    const fw: AlgorithmConfig = { kind: 'fixed-window', limit: 1, windowMs: 10 };
+    expect(fastSweepCell(back, fw, 1000).rejected).toBe(2);
+  });
+
+  it('rejects an invalid config with core’s message', () => {
+    const prep = prepareSweep({ timeMs: Int32Array.of(0), keyId: Uint32Array.of(0), keyCount: 1 });
+    expect(() =>
+      fastSweepCell(prep, { kind: 'gcra', count: 0, periodMs: 1000, burst: 1 }, 1000),
+    ).toThrow(/count/);
+  });
+});
+
+/** Outcomes (A admit, D delay, R reject) of each request through the kernels. */
+function fates(rows: ReadonlyArray<readonly [number, number]>, config: AlgorithmConfig): string {
+  const keyCount = Math.max(...rows.map((r) => r[1])) + 1;
+  const trace = traceOf(rows, keyCount);
+  const prep = prepareSweep({ timeMs: trace.timeMs, keyId: trace.keyId, keyCount });
+  const out = fastOutcomes(prep, config);
+  if (out === null) throw new Error('no kernel');
+  return Array.from(out.outcome, (o) => 'ADR'[o]).join('');
+}
+
+describe('each kernel keeps its system’s rules (known answers)', () => {
+  it('nginx: burst=5 passes 6 simultaneous requests; delay=1 holds the ones past the first two', () => {
+    const six = Array.from({ length: 8 }, () => [0, 0] as const);
+    expect(
+      fates(six, { kind: 'leaky-bucket', rate: 1, rateUnit: 'r/s', burst: 5, delay: 'nodelay' }),
+    ).toBe('AAAAAARR');
+    expect(fates(six, { kind: 'leaky-bucket', rate: 1, rateUnit: 'r/s', burst: 5, delay: 1 })).toBe(
+      'AADDDDRR',
+    );
+  });
+
+  it('nginx: a node drained and idle for a minute is forgotten when another key makes a node', () => {
+    // 1r/m drains 16 milli-requests a second: after 60 s the node of key 0 holds −960 (≤ 0).
+    const cfg: AlgorithmConfig = {
+      kind: 'leaky-bucket',
+      rate: 1,
+      rateUnit: 'r/m',
+      burst: 0,
+      delay: 'nodelay',
+    };
+    // Alone, key 0's node stays: excess max(0, −960 + 1000) = 40 > 0 → rejected.
+    expect(
+      fates(
+        [
+          [0, 0],
+          [60_000, 0],
+        ],
+        cfg,
+      ),
+    ).toBe('AR');
+    // Key 1's first request expires key 0's node first; key 0 then starts afresh.
+    expect(
+      fates(
+        [
+          [0, 0],
+          [60_000, 1],
+          [60_000, 0],
+        ],
+        cfg,
+      ),
+    ).toBe('AAA');
+    // Up to two nodes go, least recently used first: keys 0 and 1, not key 2 (rejected, held);
+    // key 1 then starts afresh.
+    expect(
+      fates(
+        [
+          [0, 0],
+          [0, 1],
+          [0, 2],
+          [60_000, 3],
+          [60_000, 2],
+          [60_000, 1],
+        ],
+        cfg,
+      ),
+    ).toBe('AAAARA');
+    // A request (even a rejected one) moves its key's node to the head of the queue: key 0 is then
+    // the newest, and keys 1 and 2 go instead.
+    expect(
+      fates(
+        [
+          [0, 0],
+          [0, 1],
+          [0, 2],
+          [0, 0],
+          [60_000, 3],
+          [60_000, 0],
+        ],
+        cfg,
+      ),
+    ).toBe('AAARAR');
+    // 59,999 ms is not idle long enough to be expired.
+    expect(
+      fates(
+        [
+          [0, 0],
+          [59_999, 1],
+          [59_999, 0],
+        ],
+        cfg,
+      ),
+    ).toBe('AAR');
+  });
+
+  it('Envoy: continuous refill is exact on the boundary; interval refill waits for the tick', () => {
+    const cont: AlgorithmConfig = {
+      kind: 'token-bucket',
+      maxTokens: 1,
+      tokensPerFill: 1,
+      fillIntervalMs: 1000,
+    };
+    // The token comes back 1000 ms after it was taken, not a ms earlier.
+    expect(
+      fates(
+        [
+          [0, 0],
+          [999, 0],
+          [1000, 0],
+        ],
+        cont,
+      ),
+    ).toBe('ARA');
+    expect(
+      fates(
+        [
+          [500, 0],
+          [1400, 0],
+        ],
+        cont,
+      ),
+    ).toBe('AR');
+    // The older timer adds the token at t = 1000, whenever the last one was taken.
+    expect(
+      fates(
+        [
+          [500, 0],
+          [999, 0],
+          [1000, 0],
+        ],
+        { ...cont, refill: 'interval' },
+      ),
+    ).toBe('ARA');
+    expect(
+      fates(
+        [
+          [500, 0],
+          [1400, 0],
+        ],
+        { ...cont, refill: 'interval' },
+      ),
+    ).toBe('AA');
+  });
+
+  it('x/time/rate: a request without a token waits for the next one when that is within maxDelayMs', () => {
+    const cfg: AlgorithmConfig = {
+      kind: 'token-bucket',
+      maxTokens: 1,
+      tokensPerFill: 1,
+      fillIntervalMs: 100,
+      maxDelayMs: 150,
+    };
+    // Second waits 100 ms, third 200 ms > 150 → rejected.
+    expect(
+      fates(
+        [
+          [0, 0],
+          [0, 0],
+          [0, 0],
+        ],
+        cfg,
+      ),
+    ).toBe('ADR');
+  });
+
+  it('Traefik: a key idle for idleResetS whole seconds starts full; a rejected request keeps it alive', () => {
+    const cfg: AlgorithmConfig = {
+      kind: 'token-bucket',
+      maxTokens: 1,
+      tokensPerFill: 1,
+      fillIntervalMs: 10_000,
+      idleResetS: 2,
+    };
+    // Second 2 ≥ second 0 + 2: the key expired and starts full.
+    expect(
+      fates(
+        [
+          [0, 0],
+          [2000, 0],
+        ],
+        cfg,
+      ),
+    ).toBe('AA');
+    expect(
+      fates(
+        [
+          [0, 0],
+          [1999, 0],
+        ],
+        cfg,
+      ),
+    ).toBe('AR');
+    // The rejected request at 1500 touched the key in second 1: at 2000 it is still held.
+    expect(
+      fates(
+        [
+          [0, 0],
+          [1500, 0],
+          [2000, 0],
+        ],
+        cfg,
+      ),
+    ).toBe('ARR');
+  });
+
+  it('redis-cell: T = 1000/3 ms, so 333 ms after an admit is too early and 334 is not', () => {
+    const cfg: AlgorithmConfig = { kind: 'gcra', count: 3, periodMs: 1000, burst: 0 };
+    expect(
+      fates(
+        [
+          [0, 0],
+          [333, 0],
+        ],
+        cfg,
+      ),
+    ).toBe('AR');
+    expect(
+      fates(
+        [
+          [0, 0],
+          [334, 0],
+        ],
+        cfg,
+      ),
+    ).toBe('AA');
+  });
+
+  it('windows: fixed resets at the boundary, sliding log slides, logRejected keeps a hammering key out', () => {
+    expect(
+      fates(
+        [
+          [0, 0],
+          [999, 0],
+          [1000, 0],
+        ],
+        { kind: 'fixed-window', limit: 1, windowMs: 1000 },
+      ),
+    ).toBe('ARA');
+    expect(
+      fates(
+        [
+          [0, 0],
+          [999, 0],
+          [1000, 0],
+        ],
+        { kind: 'sliding-log', limit: 1, windowMs: 1000 },
+      ),
+    ).toBe('ARA');
+    expect(
+      fates(
+        [
+          [0, 0],
+          [999, 0],
+          [1000, 0],
+        ],
+        { kind: 'sliding-log', limit: 1, windowMs: 1000, logRejected: true },
+      ),
+    ).toBe('ARR');
+  });
+
+  it('Cloudflare: the previous window weighs by its overlap; HAProxy counts denied requests', () => {
+    // Previous window held 2 (limit 2): at e = 500 the estimate is 2·0.5 + 0 = 1 < 2 → admit,
+    // then 1 + 1 = 2 → reject.
+    const swc: AlgorithmConfig = { kind: 'sliding-window-counter', limit: 2, windowMs: 1000 };
+    expect(
+      fates(
+        [
+          [0, 0],
+          [0, 0],
+          [1500, 0],
+          [1500, 0],
+        ],
+        swc,
+      ),
+    ).toBe('AAAR');
+    // HAProxy: every request is counted, so a third at the same ms over limit 2 is denied and so
+    // is a fourth, and the rate read at 1000 still sees them.
+    const haproxy: AlgorithmConfig = {
+      kind: 'sliding-window-counter',
+      limit: 2,
+      windowMs: 1000,
+      anchor: 'entry',
+    };
+    expect(
+      fates(
+        [
+          [0, 0],
+          [0, 0],
+          [0, 0],
+          [0, 0],
+          [1000, 0],
+        ],
+        haproxy,
+      ),
+    ).toBe('AARRR');
+    // The stick-table's expire: an entry untouched for expireMs ms is gone (a fresh one counts 1).
+    const expiring: AlgorithmConfig = { ...haproxy, limit: 1, expireMs: 500 };
+    expect(
+      fates(
+        [
+          [0, 0],
+          [500, 0],
+        ],
+        expiring,
+      ),
+    ).toBe('AA');
+    expect(
+      fates(
+        [
+          [0, 0],
+          [499, 0],
+        ],
+        expiring,
+      ),
+    ).toBe('AR');
+  });
+});
