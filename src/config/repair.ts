@@ -23,6 +23,7 @@ import {
   ClockJumpSchema,
   ManualTimeSchema,
   PlaygroundConfigSchema,
+  isManualTime,
   listMessage,
   SOURCE_SCHEMAS,
 } from './schema';
@@ -93,7 +94,11 @@ function toPlain(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) {
     const n = Math.min(value.length, MAX_ITEMS);
     const out: unknown[] = [];
-    for (let i = 0; i < n; i += 1) out.push(toPlain(value[i], depth + 1));
+    for (let i = 0; i < n; i += 1) {
+      const item: unknown = value[i];
+      // Primitives (the 10,000 numbers of a list of times) copied without a call each.
+      out.push(typeof item !== 'object' || item === null ? item : toPlain(item, depth + 1));
+    }
     return out;
   }
   const proto: unknown = Object.getPrototypeOf(value);
@@ -237,12 +242,16 @@ function documentOrder(root: unknown): Map<string, number> {
   const walk = (node: unknown, path: string, depth: number): void => {
     order.set(path, order.size);
     if (depth > MAX_DEPTH || typeof node !== 'object' || node === null) return;
-    for (const [key, value] of Object.entries(node)) {
-      // The items of a list of numbers (manual times) take the list's place: they are in order
-      // already, and 10,000 of them need no 10,000 keys.
-      if (Array.isArray(node) && (typeof value !== 'object' || value === null)) continue;
-      walk(value, `${path}.${key}`, depth + 1);
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i += 1) {
+        const value: unknown = node[i];
+        // The items of a list of numbers (manual times) take the list's place: they are in order
+        // already, and 10,000 of them need no 10,000 keys (nor an entry each to skip them).
+        if (typeof value === 'object' && value !== null) walk(value, `${path}.${i}`, depth + 1);
+      }
+      return;
     }
+    for (const [key, value] of Object.entries(node)) walk(value, `${path}.${key}`, depth + 1);
   };
   walk(root, '', 0);
   return order;
@@ -331,6 +340,29 @@ interface Verdict {
   kind: string;
 }
 
+/**
+ * Long lists already checked, set aside while the whole config is checked round after round: each
+ * empty list standing in the config for one (by identity) → the list it stands for.
+ */
+type SetAside = WeakMap<object, unknown[]>;
+
+/**
+ * Puts the lists set aside back into `output` (the schema's copy of `input`, same shape): where
+ * `input` still holds a stand-in (its source was not replaced by a default), the output gets the
+ * list. Sources are the only place lists are set aside.
+ */
+function putBack(input: unknown, output: PlaygroundConfig, set: SetAside): void {
+  if (!isObject(input) || !isObject(input.scenario)) return;
+  const sources = input.scenario.sources;
+  if (!Array.isArray(sources)) return;
+  sources.forEach((source: unknown, i) => {
+    const stand = isObject(source) ? source.timesMs : undefined;
+    const list = typeof stand === 'object' && stand !== null ? set.get(stand) : undefined;
+    const out = output.scenario.sources[i];
+    if (list !== undefined && out?.kind === 'manual') out.timesMs = list as number[];
+  });
+}
+
 /** Primitive items checked so far, by value: a list of one bad value repeated is one check. */
 type Verdicts = Map<unknown, Verdict>;
 
@@ -359,9 +391,11 @@ function itemVerdict(schema: v.GenericSchema, item: unknown, verdicts: Verdicts)
 
 /**
  * Cuts one list to its first `max` items (as the length check would), checks each against
- * `schema`, marks each failing item REMOVE, and records one issue per kind of problem (the rule and
- * where in the item it failed) at its first item, with `repeats` for the others. Linear in the list,
- * and a repeated primitive value costs one Map lookup and one Map lookup more per item.
+ * `schema` (or `valid`, which says exactly what the schema would, for the common valid item),
+ * removes each failing item in the same pass, and records one issue per kind of problem (the rule
+ * and where in the item it failed) at its first item, with `repeats` for the others. Linear in the
+ * list: a primitive value already met (in `verdicts`, shared by lists of one schema) costs a Map
+ * lookup, the same value as the item before a comparison.
  */
 function sweepList(
   list: unknown[],
@@ -370,6 +404,8 @@ function sweepList(
   what: string,
   path: readonly PathKey[],
   issues: RepairIssue[],
+  verdicts: Verdicts,
+  valid: (item: unknown) => boolean = () => false,
 ): void {
   if (list.length > max) {
     issues.push({
@@ -382,17 +418,35 @@ function sweepList(
     });
     list.length = max;
   }
-  const verdicts: Verdicts = new Map();
   const groups = new Map<string, RepairIssue>();
-  let removed = 0;
+  // The last failing primitive and its group: a run of one bad value repeated (10,000 × `-1`)
+  // costs a comparison per item, not a Map lookup.
+  let lastItem: unknown = REMOVE;
+  let lastGroup: RepairIssue | undefined;
+  // Valid items move up over the removed ones as the list is read: one pass, no marks to sweep.
+  let kept = 0;
   for (let k = 0; k < list.length; k += 1) {
-    const { issues: found, kind } = itemVerdict(schema, list[k], verdicts);
-    if (found === null) continue;
-    list[k] = REMOVE;
-    removed += 1;
+    const item: unknown = list[k];
+    // `valid` says exactly what the schema would for the common case (a valid time): no run.
+    if (valid(item)) {
+      list[kept] = item;
+      kept += 1;
+      continue;
+    }
+    if (item === lastItem && lastGroup !== undefined) {
+      lastGroup.repeats = (lastGroup.repeats ?? 0) + 1;
+      continue;
+    }
+    const { issues: found, kind } = itemVerdict(schema, item, verdicts);
+    if (found === null) {
+      list[kept] = item;
+      kept += 1;
+      continue;
+    }
     const group = groups.get(kind);
     if (group !== undefined) {
       group.repeats = (group.repeats ?? 0) + 1;
+      if (typeof item !== 'object' || item === null) [lastItem, lastGroup] = [item, group];
       continue;
     }
     const first = found[0];
@@ -410,8 +464,9 @@ function sweepList(
     };
     groups.set(kind, issue);
     issues.push(issue);
+    if (typeof item !== 'object' || item === null) [lastItem, lastGroup] = [item, issue];
   }
-  if (removed > 0) compact(list);
+  list.length = kept;
 }
 
 /**
@@ -420,32 +475,55 @@ function sweepList(
  * it, but its problem is grouped with the same problem of other items, and the whole-config check
  * then meets only valid items. Without it, 10,000 bad items were 10,000 schema issues per round.
  */
-function sweepLists(config: unknown, issues: RepairIssue[]): void {
+function sweepLists(config: unknown, issues: RepairIssue[], set: SetAside): void {
   if (!isObject(config) || !isObject(config.scenario)) return;
   const { sources, clock } = config.scenario;
   if (Array.isArray(sources)) {
+    // One verdict per distinct time for all the lists: each is checked by the same schema.
+    const verdicts: Verdicts = new Map();
     sources.forEach((source: unknown, i) => {
       if (isObject(source) && source.kind === 'manual' && Array.isArray(source.timesMs)) {
         const path = ['scenario', 'sources', i, 'timesMs'];
-        sweepList(source.timesMs, ManualTimeSchema, MAX_MANUAL_TIMES, 'times', path, issues);
+        const times = source.timesMs as unknown[];
+        sweepList(
+          times,
+          ManualTimeSchema,
+          MAX_MANUAL_TIMES,
+          'times',
+          path,
+          issues,
+          verdicts,
+          isManualTime,
+        );
+        // Every time left is valid now: the whole-config check sees an empty list in its place
+        // (nothing it checks depends on the times) and the list is put back afterwards.
+        const stand = [] as unknown[];
+        set.set(stand, times);
+        source.timesMs = stand;
       }
     });
   }
   if (isObject(clock) && Array.isArray(clock.jumps)) {
     const path = ['scenario', 'clock', 'jumps'];
-    sweepList(clock.jumps, ClockJumpSchema, MAX_CLOCK_JUMPS, 'jumps', path, issues);
+    sweepList(clock.jumps, ClockJumpSchema, MAX_CLOCK_JUMPS, 'jumps', path, issues, new Map());
   }
 }
 
 /**
  * A valid config from any value: its valid parts kept, each invalid part replaced by its default
  * (from `fallback` where it has the same part, else the defaults of the part's kind), with one
- * issue per replaced part. Never throws.
+ * issue per replaced part. Never throws. `owned`: `input` is made of plain objects, arrays and
+ * primitives only, by the caller, and nothing else holds it (decodeConfig's candidate): it is
+ * repaired in place rather than copied first. Leave it false for anything from outside.
  */
-export function repairConfig(input: unknown, fallback?: PlaygroundConfig): RepairResult {
+export function repairConfig(
+  input: unknown,
+  fallback?: PlaygroundConfig,
+  owned = false,
+): RepairResult {
   const base = fallback !== undefined && isValid(fallback) ? fallback : DEFAULTS.config;
   try {
-    return repair(input, base);
+    return repair(input, base, owned);
   } catch (error) {
     // Only a hostile object (a Proxy, a throwing getter) gets here: toPlain reads it.
     return {
@@ -467,10 +545,13 @@ function isValid(config: unknown): boolean {
   return v.safeParse(PlaygroundConfigSchema, config).success;
 }
 
-function repair(input: unknown, base: PlaygroundConfig): RepairResult {
-  const root: { config: unknown } = { config: toPlain(input) };
+function repair(input: unknown, base: PlaygroundConfig, owned: boolean): RepairResult {
+  // A candidate the caller built itself from plain parts (decodeConfig's) and gives away is
+  // repaired in place: copying its 200,000 times was a pass of its own on opening a link.
+  const root: { config: unknown } = { config: owned ? input : toPlain(input) };
   const issues: RepairIssue[] = [];
-  sweepLists(root.config, issues);
+  const setAside: SetAside = new WeakMap();
+  sweepLists(root.config, issues, setAside);
   // The first issue of each path, so a part that fails again is found without a scan of them all.
   const issueAt = new Map<string, RepairIssue>();
   // Parts already replaced by a default: if one fails again, its holder is replaced instead.
@@ -480,8 +561,10 @@ function repair(input: unknown, base: PlaygroundConfig): RepairResult {
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
     const result = v.safeParse(PlaygroundConfigSchema, root.config);
     if (result.success) {
-      // Listed in the order of the config's parts, whatever round found them.
+      // Listed in the order of the config's parts, whatever round found them (the lists set aside
+      // hold only numbers, which take their list's place: the order is the same without them).
       const order = documentOrder(result.output);
+      putBack(root.config, result.output, setAside);
       return { config: result.output, issues: sortByOrder(order, issues, (i) => i.path) };
     }
 

@@ -4,6 +4,7 @@
  * best of a few runs, so other load on the machine counts less); nothing here is a timed test.
  * Budgets: a link or saved setting opens in ≤ 50 ms, an import takes ≤ 200 ms.
  */
+import { fork } from 'node:child_process';
 import fc from 'fast-check';
 import { compressToEncodedURIComponent } from 'lz-string';
 import { MAX_LINK_LENGTH, decodeConfig, encodeConfig } from '../../src/config';
@@ -35,6 +36,8 @@ function fit(make: (n: number) => string, cap: number, hi = 20_000): string {
 
 /** encodeTimes() of 10,000 times of −1 ms: 379 characters that unpack to 10,000 invalid clicks. */
 const NEGATIVE_10K = encodeTimes(Array<number>(10_000).fill(-1));
+/** encodeTimes() of 10,000 valid times one ms apart: a link may carry 20 such lists (200,000 times). */
+const VALID_10K = encodeTimes(Array.from({ length: 10_000 }, (_, i) => i));
 
 function hostileLinks(): Record<string, string> {
   const L = MAX_LINK_LENGTH;
@@ -42,6 +45,11 @@ function hostileLinks(): Record<string, string> {
     `v=1&${Array.from({ length: n }, () => `src=manual:${NEGATIVE_10K}`).join('&')}&paused`;
   return {
     'packed lists of 10,000 negative times (20 fit)': fit(neg, L, 40),
+    'packed lists of 10,000 valid times (max that fit)': fit(
+      (n) => `v=1&${Array.from({ length: n }, () => `src=manual:${VALID_10K}`).join('&')}&paused`,
+      L,
+      40,
+    ),
     'lz bomb (2,000,000 "a" packed)': `v=1&src=manual:lz=${compressToEncodedURIComponent('a'.repeat(2_000_000))}`,
     'manual times of ";"': `v=1&src=manual:times=${';'.repeat(L - 21)}`,
     'clock jumps of ";"': `v=1&clock=wall:jumps=${';'.repeat(L - 21)}`,
@@ -111,6 +119,64 @@ function hostilePastes(): Record<string, string> {
     ),
     'nginx blocks': fill('http {'),
   };
+}
+
+/** What one fresh process measured: the first decode of one link in that process. */
+interface ColdFigures {
+  cpuMs: number;
+  wallMs: number;
+}
+
+/**
+ * The child side of the cold decode: decodes one link once in this fresh process (nothing decoded
+ * before it, so first-call compilation counts, as in a tab opened with a shared link) and sends the
+ * CPU and wall time of that call. Returns false when not such a child.
+ */
+export function runDecodeChild(): boolean {
+  const name = process.env.BENCH_DECODE_NAME;
+  const link =
+    process.env.BENCH_DECODE_LINK ?? (name === undefined ? undefined : hostileLinks()[name]);
+  if (link === undefined || process.send === undefined) return false;
+  const w0 = performance.now();
+  const c0 = process.cpuUsage();
+  decodeConfig(link);
+  const c = process.cpuUsage(c0);
+  const figures: ColdFigures = {
+    cpuMs: (c.user + c.system) / 1000,
+    wallMs: performance.now() - w0,
+  };
+  process.send(figures);
+  return true;
+}
+
+function coldDecode(link: string): Promise<ColdFigures> {
+  return new Promise((resolve, reject) => {
+    const child = fork(process.argv[1] as string, [], {
+      env: { ...process.env, BENCH_DECODE_LINK: link },
+      execArgv:
+        process.env.BENCH_CPU_PROF === undefined
+          ? []
+          : ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    child.once('message', (m) => resolve(m as ColdFigures));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`decode bench child exited with ${code}`));
+    });
+  });
+}
+
+export async function runColdDecodeBench(): Promise<void> {
+  console.log(
+    'Cold decode: each link decoded once in a fresh Node process (CPU / wall ms of the call; budget 50 ms):',
+  );
+  for (const [name, link] of Object.entries(hostileLinks())) {
+    const f = await coldDecode(link);
+    console.log(
+      `  ${name.padEnd(46)} ${f.cpuMs.toFixed(1).padStart(6)} ms CPU ${f.wallMs.toFixed(1).padStart(6)} ms wall`,
+    );
+  }
 }
 
 export function runHostileBench(parts: { decode: boolean; imports: boolean }): void {

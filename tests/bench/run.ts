@@ -7,7 +7,7 @@
  */
 import { runBenchChild, runCoreBench } from './core';
 import { runFrameBench } from './frames';
-import { runHostileBench } from './hostile';
+import { runColdDecodeBench, runDecodeChild, runHostileBench } from './hostile';
 import { runMemoryBench, runMemoryChild } from './memory';
 import { runFleetBench, runSimBench } from './sim';
 import { runTraceBench } from './trace';
@@ -15,7 +15,7 @@ import { runTraceBench } from './trace';
 const only = process.env.BENCH?.split(',').map((s) => s.trim());
 const wanted = (part: string) => only === undefined || only.includes(part);
 
-if (!runMemoryChild() && !(await runBenchChild())) {
+if (!runMemoryChild() && !runDecodeChild() && !(await runBenchChild())) {
   if (wanted('core')) {
     await runCoreBench();
     console.log('');
@@ -32,6 +32,7 @@ if (!runMemoryChild() && !(await runBenchChild())) {
     runTraceBench();
     console.log('');
   }
+  if (wanted('decode')) await runColdDecodeBench();
   if (wanted('decode') || wanted('import')) {
     runHostileBench({ decode: wanted('decode'), imports: wanted('import') });
     console.log('');
