@@ -17,12 +17,15 @@ import { plural } from '../core';
 import type { AlgorithmKind } from '../core';
 import { DEFAULTS } from './defaults';
 import { describeValue } from './format';
-import { MAX_CLOCK_JUMPS, MAX_MANUAL_TIMES } from '../sim';
+import { MAX_CLOCK_JUMPS, MAX_MANUAL_TIMES, MAX_SOURCES } from '../sim';
 import {
   ALGORITHM_SCHEMAS,
   ClockJumpSchema,
+  LIMITERS_MESSAGE,
+  MAX_LIMITERS,
   ManualTimeSchema,
   PlaygroundConfigSchema,
+  SOURCES_MESSAGE,
   isManualTime,
   listMessage,
   SOURCE_SCHEMAS,
@@ -84,33 +87,48 @@ function isObject(value: unknown): value is Plain {
 }
 
 /**
- * A copy of `value` made of plain objects, arrays and primitives only, bounded in depth, keys and
- * items, without prototype-polluting keys. Other objects (class instances, Maps, Dates) become
- * null, so nothing of theirs (getters, prototypes) is read; functions stay: the schema rejects them.
+ * Values copied in all: the most a valid config holds (32 lists of 10,000 times) and room for every
+ * other part. A saved record of a million nested lists is not copied (nor then walked) whole: past
+ * this many values every further value reads as null, which the check then reports where it is.
  */
-function toPlain(value: unknown, depth = 0): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  if (depth >= MAX_DEPTH) return null;
-  if (Array.isArray(value)) {
-    const n = Math.min(value.length, MAX_ITEMS);
-    const out: unknown[] = [];
-    for (let i = 0; i < n; i += 1) {
-      const item: unknown = value[i];
-      // Primitives (the 10,000 numbers of a list of times) copied without a call each.
-      out.push(typeof item !== 'object' || item === null ? item : toPlain(item, depth + 1));
+const MAX_VALUES = MAX_SOURCES * MAX_MANUAL_TIMES + 10_000;
+
+/**
+ * A copy of `value` made of plain objects, arrays and primitives only, bounded in depth, keys, items
+ * and values in all, without prototype-polluting keys. Other objects (class instances, Maps,
+ * Dates) become null, so nothing of theirs (getters, prototypes) is read; functions stay: the
+ * schema rejects them.
+ */
+function toPlain(value: unknown): unknown {
+  let left = MAX_VALUES;
+  const copy = (node: unknown, depth: number): unknown => {
+    if (typeof node !== 'object' || node === null) return node;
+    if (depth >= MAX_DEPTH || left <= 0) return null;
+    if (Array.isArray(node)) {
+      const n = Math.min(node.length, MAX_ITEMS);
+      const out: unknown[] = [];
+      for (let i = 0; i < n; i += 1) {
+        const item: unknown = node[i];
+        left -= 1;
+        // Primitives (the 10,000 numbers of a list of times) copied without a call each.
+        if (left < 0) out.push(null);
+        else out.push(typeof item !== 'object' || item === null ? item : copy(item, depth + 1));
+      }
+      return out;
+    }
+    const proto: unknown = Object.getPrototypeOf(node);
+    if (proto !== Object.prototype && proto !== null) return null;
+    const out: Plain = {};
+    let n = 0;
+    for (const key of Object.keys(node)) {
+      if (FORBIDDEN_KEYS.has(key)) continue;
+      if ((n += 1) > MAX_KEYS) break;
+      left -= 1;
+      out[key] = left < 0 ? null : copy((node as Plain)[key], depth + 1);
     }
     return out;
-  }
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return null;
-  const out: Plain = {};
-  let n = 0;
-  for (const key of Object.keys(value)) {
-    if (FORBIDDEN_KEYS.has(key)) continue;
-    if ((n += 1) > MAX_KEYS) break;
-    out[key] = toPlain((value as Plain)[key], depth + 1);
-  }
-  return out;
+  };
+  return copy(value, 0);
 }
 
 /** Fields a check compares with another field of the same part (schema.ts cross-checks). */
@@ -236,54 +254,57 @@ function fleetDefaultAt(rest: readonly PathKey[], fromFallback: unknown): Defaul
   return ESCALATE;
 }
 
-/** The place of every part of `root` in a depth-first walk (a part before the parts inside it). */
-function documentOrder(root: unknown): Map<string, number> {
-  const order = new Map<string, number>();
-  const walk = (node: unknown, path: string, depth: number): void => {
-    order.set(path, order.size);
-    if (depth > MAX_DEPTH || typeof node !== 'object' || node === null) return;
-    if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i += 1) {
-        const value: unknown = node[i];
-        // The items of a list of numbers (manual times) take the list's place: they are in order
-        // already, and 10,000 of them need no 10,000 keys (nor an entry each to skip them).
-        if (typeof value === 'object' && value !== null) walk(value, `${path}.${i}`, depth + 1);
-      }
-      return;
-    }
-    for (const [key, value] of Object.entries(node)) walk(value, `${path}.${key}`, depth + 1);
-  };
-  walk(root, '', 0);
-  return order;
-}
-
 /**
- * The place of the nearest existing part of `path` in `order` (a part missing from the walk, such as
- * a removed item, takes its holder's place). Computed once per path: sorting then compares numbers,
- * so ordering n issues costs n·depth, not n·log n path joins.
+ * Where the nearest existing part of `path` sits in a depth-first walk of `root`, as the position of
+ * each key among its holder's keys (a part missing, such as a removed item, takes its holder's
+ * place; the numbers of a list of times take their list's). Comparing two of these in order of
+ * their positions is comparing their places in the walk, without walking the rest of `root`: a
+ * garbage config of a million parts costs as much to order as a small one.
  */
-function rankOf(order: ReadonlyMap<string, number>, path: readonly PathKey[]): number {
-  const prefixes: string[] = [''];
-  for (const key of path) prefixes.push(`${prefixes[prefixes.length - 1] ?? ''}.${key}`);
-  for (let n = prefixes.length - 1; n >= 0; n -= 1) {
-    const found = order.get(prefixes[n] ?? '');
-    if (found !== undefined) return found;
+function placeOf(root: unknown, path: readonly PathKey[]): number[] {
+  const place: number[] = [];
+  let node = root;
+  for (let n = 0; n < path.length && n <= MAX_DEPTH; n += 1) {
+    if (typeof node !== 'object' || node === null) break;
+    const key = path[n] as PathKey;
+    let index: number;
+    if (Array.isArray(node)) {
+      if (typeof key !== 'number' || !(key >= 0 && key < node.length)) break;
+      const item: unknown = node[key];
+      if (typeof item !== 'object' || item === null) break;
+      index = key;
+    } else {
+      index = Object.keys(node).indexOf(String(key));
+      if (index < 0) break;
+    }
+    place.push(index);
+    node = (node as Record<PathKey, unknown>)[key];
   }
-  return 0;
+  return place;
 }
 
-/** Sorts items by their path's place in `order`, then outer before inner, then as they came. */
+/** Depth-first order of two places: key by key, a holder before the parts inside it. */
+function comparePlaces(a: readonly number[], b: readonly number[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i += 1) {
+    const d = (a[i] as number) - (b[i] as number);
+    if (d !== 0) return d;
+  }
+  return a.length - b.length;
+}
+
+/** Sorts items by their path's place in `root`, then outer before inner, then as they came. */
 function sortByOrder<T>(
-  order: ReadonlyMap<string, number>,
+  root: unknown,
   items: readonly T[],
   pathOf: (item: T) => readonly PathKey[],
 ): T[] {
   return items
     .map((item, i) => {
       const path = pathOf(item);
-      return { item, i, rank: rankOf(order, path), depth: path.length };
+      return { item, i, place: placeOf(root, path), depth: path.length };
     })
-    .sort((a, b) => a.rank - b.rank || a.depth - b.depth || a.i - b.i)
+    .sort((a, b) => comparePlaces(a.place, b.place) || a.depth - b.depth || a.i - b.i)
     .map((x) => x.item);
 }
 
@@ -309,22 +330,16 @@ function samePath(a: readonly PathKey[], b: readonly PathKey[]): boolean {
   return a.length === b.length && a.every((key, i) => b[i] === key);
 }
 
-/** Removes the items marked REMOVE from every list, in place. */
-function compact(node: unknown, depth = 0): void {
-  if (depth > MAX_DEPTH || typeof node !== 'object' || node === null) return;
-  if (Array.isArray(node)) {
-    let j = 0;
-    for (let i = 0; i < node.length; i += 1) {
-      const item: unknown = node[i];
-      if (item === REMOVE) continue;
-      compact(item, depth + 1);
-      node[j] = item;
-      j += 1;
-    }
-    node.length = j;
-    return;
+/** Removes the items marked REMOVE from a list, in place. */
+function compact(list: unknown[]): void {
+  let j = 0;
+  for (let i = 0; i < list.length; i += 1) {
+    const item: unknown = list[i];
+    if (item === REMOVE) continue;
+    list[j] = item;
+    j += 1;
   }
-  for (const value of Object.values(node)) compact(value, depth + 1);
+  list.length = j;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -389,6 +404,26 @@ function itemVerdict(schema: v.GenericSchema, item: unknown, verdicts: Verdicts)
   return verdict;
 }
 
+/** Cuts `list` to its first `max` items, with the issue the length check would report. */
+function cut(
+  list: unknown[],
+  max: number,
+  message: string,
+  path: readonly PathKey[],
+  issues: RepairIssue[],
+): void {
+  if (list.length <= max) return;
+  issues.push({
+    path: [...path],
+    message,
+    value: new Array<unknown>(list.length),
+    missing: false,
+    fix: 'truncated',
+    kept: max,
+  });
+  list.length = max;
+}
+
 /**
  * Cuts one list to its first `max` items (as the length check would), checks each against
  * `schema` (or `valid`, which says exactly what the schema would, for the common valid item),
@@ -406,19 +441,13 @@ function sweepList(
   issues: RepairIssue[],
   verdicts: Verdicts,
   valid: (item: unknown) => boolean = () => false,
+  primitivesFailAlike = false,
 ): void {
-  if (list.length > max) {
-    issues.push({
-      path: [...path],
-      message: listMessage(max, what),
-      value: new Array<unknown>(list.length),
-      missing: false,
-      fix: 'truncated',
-      kept: max,
-    });
-    list.length = max;
-  }
+  cut(list, max, listMessage(max, what), path, issues);
   const groups = new Map<string, RepairIssue>();
+  // With `primitivesFailAlike` (the schema gives every failing primitive the same issue), the group
+  // of the first failing primitive takes all the others: 10,000 distinct bad times, one check.
+  let primitiveGroup: RepairIssue | undefined;
   // The last failing primitive and its group: a run of one bad value repeated (10,000 × `-1`)
   // costs a comparison per item, not a Map lookup.
   let lastItem: unknown = REMOVE;
@@ -437,6 +466,11 @@ function sweepList(
       lastGroup.repeats = (lastGroup.repeats ?? 0) + 1;
       continue;
     }
+    const primitive = typeof item !== 'object' || item === null;
+    if (primitive && primitiveGroup !== undefined) {
+      primitiveGroup.repeats = (primitiveGroup.repeats ?? 0) + 1;
+      continue;
+    }
     const { issues: found, kind } = itemVerdict(schema, item, verdicts);
     if (found === null) {
       list[kept] = item;
@@ -446,7 +480,7 @@ function sweepList(
     const group = groups.get(kind);
     if (group !== undefined) {
       group.repeats = (group.repeats ?? 0) + 1;
-      if (typeof item !== 'object' || item === null) [lastItem, lastGroup] = [item, group];
+      if (primitive) [lastItem, lastGroup] = [item, group];
       continue;
     }
     const first = found[0];
@@ -464,7 +498,8 @@ function sweepList(
     };
     groups.set(kind, issue);
     issues.push(issue);
-    if (typeof item !== 'object' || item === null) [lastItem, lastGroup] = [item, issue];
+    if (primitive) [lastItem, lastGroup] = [item, issue];
+    if (primitive && primitivesFailAlike) primitiveGroup = issue;
   }
   list.length = kept;
 }
@@ -476,8 +511,15 @@ function sweepList(
  * then meets only valid items. Without it, 10,000 bad items were 10,000 schema issues per round.
  */
 function sweepLists(config: unknown, issues: RepairIssue[], set: SetAside): void {
-  if (!isObject(config) || !isObject(config.scenario)) return;
+  if (!isObject(config)) return;
+  // The lists of parts, cut first as their length check would cut them: otherwise the first
+  // whole-config check meets (and reports) every one of 10,001 saved limiters.
+  if (Array.isArray(config.limiters))
+    cut(config.limiters, MAX_LIMITERS, LIMITERS_MESSAGE, ['limiters'], issues);
+  if (!isObject(config.scenario)) return;
   const { sources, clock } = config.scenario;
+  if (Array.isArray(sources))
+    cut(sources, MAX_SOURCES, SOURCES_MESSAGE, ['scenario', 'sources'], issues);
   if (Array.isArray(sources)) {
     // One verdict per distinct time for all the lists: each is checked by the same schema.
     const verdicts: Verdicts = new Map();
@@ -494,6 +536,8 @@ function sweepLists(config: unknown, issues: RepairIssue[], set: SetAside): void
           issues,
           verdicts,
           isManualTime,
+          // duration(): one message for every check, so every failing primitive fails alike.
+          true,
         );
         // Every time left is valid now: the whole-config check sees an empty list in its place
         // (nothing it checks depends on the times) and the list is put back afterwards.
@@ -563,20 +607,20 @@ function repair(input: unknown, base: PlaygroundConfig, owned: boolean): RepairR
     if (result.success) {
       // Listed in the order of the config's parts, whatever round found them (the lists set aside
       // hold only numbers, which take their list's place: the order is the same without them).
-      const order = documentOrder(result.output);
+      const sorted = sortByOrder(result.output, issues, (i) => i.path);
       putBack(root.config, result.output, setAside);
-      return { config: result.output, issues: sortByOrder(order, issues, (i) => i.path) };
+      return { config: result.output, issues: sorted };
     }
 
     // In document order, so a part comes before the parts inside it; a part inside one already
     // handled this round waits for the next round.
-    const order = documentOrder(root.config);
     const found = sortByOrder(
-      order,
+      root.config,
       result.issues.map((issue) => ({ issue, path: keysOf(issue) })),
       (x) => x.path,
     );
     const handled = new Set<string>();
+    const marked = new Set<unknown[]>();
     for (const { issue, path } of found) {
       if (insideHandled(handled, path)) continue;
       handled.add(pathKey(path));
@@ -645,6 +689,7 @@ function repair(input: unknown, base: PlaygroundConfig, owned: boolean): RepairR
           Reflect.deleteProperty(h, last);
         } else {
           h[last] = value;
+          if (value === REMOVE && Array.isArray(h)) marked.add(h);
         }
         if (typeof value === 'object' && value !== null) replacedObjects.add(value);
         else {
@@ -669,7 +714,9 @@ function repair(input: unknown, base: PlaygroundConfig, owned: boolean): RepairR
       if (earlier === undefined) record(fix, extra);
       else if (fix !== 'default') Object.assign(earlier, { fix }, extra);
     }
-    compact(root.config);
+    // Only the lists an item was marked in: a walk of the whole input was a pass over a garbage
+    // record of a million nested lists every round.
+    for (const list of marked) compact(list);
   }
   return {
     config: clone(base),

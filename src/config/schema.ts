@@ -698,12 +698,15 @@ function checkSources(
   });
 }
 
+/** The traffic sources' list rule (repair.ts cuts a long list with it before the whole check). */
+export const SOURCES_MESSAGE = listMessage(MAX_SOURCES, 'traffic sources');
+
 export const ScenarioSchema = v.pipe(
   obj({
     seed: whole({ min: 0, max: MAX_SEED }),
     sources: v.pipe(
-      v.array(TrafficSourceSchema, listMessage(MAX_SOURCES, 'traffic sources')),
-      v.maxLength(MAX_SOURCES, listMessage(MAX_SOURCES, 'traffic sources')),
+      v.array(TrafficSourceSchema, SOURCES_MESSAGE),
+      v.maxLength(MAX_SOURCES, SOURCES_MESSAGE),
     ),
     clients: ClientModelSchema,
     retry: RetryPolicySchema,
@@ -749,7 +752,9 @@ export const ViewSchema = v.pipe(
   ),
 );
 
-const limitersMessage = `must be a list of 1 to ${MAX_LIMITERS} limiters`;
+/** The limiters' list rule (repair.ts cuts a long list with it before the whole check). */
+export const LIMITERS_MESSAGE = `must be a list of 1 to ${MAX_LIMITERS} limiters`;
+const limitersMessage = LIMITERS_MESSAGE;
 
 export const PlaygroundConfigSchema = v.pipe(
   obj({

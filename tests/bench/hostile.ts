@@ -7,7 +7,9 @@
 import { fork } from 'node:child_process';
 import fc from 'fast-check';
 import { compressToEncodedURIComponent } from 'lz-string';
-import { MAX_LINK_LENGTH, decodeConfig, encodeConfig } from '../../src/config';
+import { MAX_LINK_LENGTH, decodeConfig, defaultConfig, encodeConfig } from '../../src/config';
+import { MAX_MANUAL_TIMES, MAX_SOURCES } from '../../src/sim';
+import { startFrom } from '../../src/ui/share/session';
 import { MAX_IMPORT_CHARS, importEnvoy, importNginx } from '../../src/export';
 import { encodeTimes } from '../../src/config/url-grammar';
 
@@ -121,25 +123,76 @@ function hostilePastes(): Record<string, string> {
   };
 }
 
-/** What one fresh process measured: the first decode of one link in that process. */
+/** What one fresh process measured: the first decode of one link (or saved record) in it. */
 interface ColdFigures {
   cpuMs: number;
   wallMs: number;
 }
 
+/** Saved settings (the localStorage record, as JSON text) a corrupted or planted store could hold. */
+function hostileSaved(): Record<string, string> {
+  const record = (config: unknown): string => JSON.stringify({ config, experiment: null });
+  const base = defaultConfig();
+  const withSources = (sources: unknown[]): string =>
+    record({ ...base, scenario: { ...base.scenario, sources } });
+  const list = (f: (i: number) => unknown, n = MAX_MANUAL_TIMES): unknown[] =>
+    Array.from({ length: n }, (_, i) => f(i));
+  const manual = (f: (i: number) => unknown, n?: number) => ({
+    kind: 'manual',
+    timesMs: list(f, n),
+  });
+  return {
+    '32 sources × 10,000 valid times': withSources(list(() => manual((i) => i), MAX_SOURCES)),
+    '32 sources × 10,000 distinct negative times': withSources(
+      list(() => manual((i) => -1 - i), MAX_SOURCES),
+    ),
+    '32 sources × 10,000 distinct strings': withSources(
+      list(() => manual((i) => `t${i}`), MAX_SOURCES),
+    ),
+    '32 sources × 10,000 distinct fractions': withSources(
+      list(() => manual((i) => i + 0.5), MAX_SOURCES),
+    ),
+    '300 sources × 1,000 valid times': withSources(list(() => manual((i) => i, 1000), 300)),
+    '10,001 limiters of an unknown kind': record({
+      ...base,
+      limiters: list((i) => ({ config: { kind: `k${i}` } }), 10_001),
+    }),
+    '10,001 clock jumps': record({
+      ...base,
+      scenario: {
+        ...base.scenario,
+        clock: { mode: 'wall', jumps: list((i) => ({ atMs: i, byMs: 0 }), 10_001) },
+      },
+    }),
+    'lists nested 6 deep, 10 wide': record(
+      JSON.parse(
+        Array.from({ length: 6 }).reduce<string>(
+          (inner) => `[${Array<string>(10).fill(inner).join(',')}]`,
+          '1',
+        ),
+      ),
+    ),
+  };
+}
+
 /**
- * The child side of the cold decode: decodes one link once in this fresh process (nothing decoded
- * before it, so first-call compilation counts, as in a tab opened with a shared link) and sends the
- * CPU and wall time of that call. Returns false when not such a child.
+ * The child side of the cold decode: opens the page's start (src/ui/share/session.ts `startFrom`)
+ * from one hostile link or saved record, once, in this fresh process (nothing decoded before it, so
+ * first-call compilation counts, as in a tab opened with a shared link), and sends the CPU and
+ * wall time of that call. Returns false when not such a child.
  */
 export function runDecodeChild(): boolean {
   const name = process.env.BENCH_DECODE_NAME;
-  const link =
-    process.env.BENCH_DECODE_LINK ?? (name === undefined ? undefined : hostileLinks()[name]);
-  if (link === undefined || process.send === undefined) return false;
+  const saved = process.env.BENCH_DECODE_SAVED;
+  if ((name === undefined && saved === undefined) || process.send === undefined) return false;
+  // Made before the clock starts: in a tab the link or the record is there before the page reads it.
+  const link = name === undefined ? '' : (hostileLinks()[name] ?? '');
+  const record = saved === undefined ? '' : (hostileSaved()[saved] ?? '');
+  const storage = { getItem: () => record } as unknown as Storage;
   const w0 = performance.now();
   const c0 = process.cpuUsage();
-  decodeConfig(link);
+  if (saved === undefined) startFrom(`?${link}`, null);
+  else startFrom('', storage);
   const c = process.cpuUsage(c0);
   const figures: ColdFigures = {
     cpuMs: (c.user + c.system) / 1000,
@@ -149,14 +202,14 @@ export function runDecodeChild(): boolean {
   return true;
 }
 
-function coldDecode(link: string): Promise<ColdFigures> {
+type ColdJob = { BENCH_DECODE_NAME: string } | { BENCH_DECODE_SAVED: string };
+
+function coldDecode(job: ColdJob): Promise<ColdFigures> {
   return new Promise((resolve, reject) => {
+    const prof = process.env.BENCH_CPU_PROF;
     const child = fork(process.argv[1] as string, [], {
-      env: { ...process.env, BENCH_DECODE_LINK: link },
-      execArgv:
-        process.env.BENCH_CPU_PROF === undefined
-          ? []
-          : ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF],
+      env: { ...process.env, ...job },
+      execArgv: prof === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', prof],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     child.once('message', (m) => resolve(m as ColdFigures));
@@ -167,16 +220,28 @@ function coldDecode(link: string): Promise<ColdFigures> {
   });
 }
 
+/**
+ * Cold opening: each hostile link and saved record opened once in a fresh Node process. CPU is the
+ * whole process's (the compiler and GC threads count too), so it is the higher of the two figures
+ * on a quiet machine; wall is inflated by other load.
+ */
 export async function runColdDecodeBench(): Promise<void> {
-  console.log(
-    'Cold decode: each link decoded once in a fresh Node process (CPU / wall ms of the call; budget 50 ms):',
-  );
-  for (const [name, link] of Object.entries(hostileLinks())) {
-    const f = await coldDecode(link);
+  let worst = 0;
+  const show = async (name: string, job: ColdJob): Promise<void> => {
+    const f = await coldDecode(job);
+    worst = Math.max(worst, f.cpuMs);
     console.log(
-      `  ${name.padEnd(46)} ${f.cpuMs.toFixed(1).padStart(6)} ms CPU ${f.wallMs.toFixed(1).padStart(6)} ms wall`,
+      `  ${name.padEnd(52)} ${f.cpuMs.toFixed(1).padStart(6)} ms CPU ${f.wallMs.toFixed(1).padStart(6)} ms wall`,
     );
-  }
+  };
+  console.log(
+    'Cold open from a link: each decoded once in a fresh Node process (startFrom; budget 50 ms):',
+  );
+  for (const name of Object.keys(hostileLinks())) await show(name, { BENCH_DECODE_NAME: name });
+  console.log('Cold open from saved settings (JSON.parse and repair of the stored record):');
+  for (const [name, text] of Object.entries(hostileSaved()))
+    await show(`${name} (${(text.length / 1e6).toFixed(1)} MB)`, { BENCH_DECODE_SAVED: name });
+  console.log(`  worst cold open ${worst.toFixed(1)} ms CPU (budget 50 ms)`);
 }
 
 export function runHostileBench(parts: { decode: boolean; imports: boolean }): void {
