@@ -94,7 +94,7 @@ function freePort(): Promise<number> {
 }
 
 /** `vite preview` of dist/ on a free 127.0.0.1 port, in a child process; resolves once it answers. */
-async function startPreview(distDir: string): Promise<{ child: ChildProcess; url: string }> {
+export async function startPreview(distDir: string): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   const vite = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin');
   const child = spawn(

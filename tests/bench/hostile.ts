@@ -5,11 +5,19 @@
  * Budgets: a link or saved setting opens in ≤ 50 ms, an import takes ≤ 200 ms.
  */
 import { fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from '@playwright/test';
+import type { Browser } from '@playwright/test';
 import fc from 'fast-check';
 import { compressToEncodedURIComponent } from 'lz-string';
 import { MAX_LINK_LENGTH, decodeConfig, defaultConfig, encodeConfig } from '../../src/config';
 import { MAX_MANUAL_TIMES, MAX_SOURCES } from '../../src/sim';
-import { startFrom } from '../../src/ui/share/session';
+import { OPEN_MEASURE, STORAGE_KEY, startFrom } from '../../src/ui/share/session';
+import { CHROMIUM_ARGS, pinnedChromium } from '../chromium';
+import { startPreview } from './frames';
 import { MAX_IMPORT_CHARS, importEnvoy, importNginx } from '../../src/export';
 import { encodeTimes } from '../../src/config/url-grammar';
 
@@ -182,11 +190,10 @@ function hostileSaved(): Record<string, string> {
  * wall time of that call. Returns false when not such a child.
  */
 export function runDecodeChild(): boolean {
-  const name = process.env.BENCH_DECODE_NAME;
+  const link = process.env.BENCH_DECODE_LINK;
   const saved = process.env.BENCH_DECODE_SAVED;
-  if ((name === undefined && saved === undefined) || process.send === undefined) return false;
-  // Made before the clock starts: in a tab the link or the record is there before the page reads it.
-  const link = name === undefined ? '' : (hostileLinks()[name] ?? '');
+  if ((link === undefined && saved === undefined) || process.send === undefined) return false;
+  // Made before the clock starts: in a tab the record is there before the page reads it.
   const record = saved === undefined ? '' : (hostileSaved()[saved] ?? '');
   const storage = { getItem: () => record } as unknown as Storage;
   const w0 = performance.now();
@@ -202,7 +209,8 @@ export function runDecodeChild(): boolean {
   return true;
 }
 
-type ColdJob = { BENCH_DECODE_NAME: string } | { BENCH_DECODE_SAVED: string };
+/** A link's text, or the name of a saved record (made in the child: megabytes). */
+type ColdJob = { BENCH_DECODE_LINK: string } | { BENCH_DECODE_SAVED: string };
 
 function coldDecode(job: ColdJob): Promise<ColdFigures> {
   return new Promise((resolve, reject) => {
@@ -237,11 +245,71 @@ export async function runColdDecodeBench(): Promise<void> {
   console.log(
     'Cold open from a link: each decoded once in a fresh Node process (startFrom; budget 50 ms):',
   );
-  for (const name of Object.keys(hostileLinks())) await show(name, { BENCH_DECODE_NAME: name });
+  for (const [name, link] of Object.entries(hostileLinks()))
+    await show(name, { BENCH_DECODE_LINK: link });
   console.log('Cold open from saved settings (JSON.parse and repair of the stored record):');
   for (const [name, text] of Object.entries(hostileSaved()))
     await show(`${name} (${(text.length / 1e6).toFixed(1)} MB)`, { BENCH_DECODE_SAVED: name });
   console.log(`  worst cold open ${worst.toFixed(1)} ms CPU (budget 50 ms)`);
+}
+
+/**
+ * Opening in the pinned Chromium: each hostile link (and saved record, put in localStorage before
+ * the page loads) in a fresh browser context (no cache, no compiled code), reading the measure the
+ * page records around decode and repair (OPEN_MEASURE, main.tsx).
+ */
+export async function runBrowserOpenBench(distDir = 'dist'): Promise<void> {
+  if (!existsSync(join(distDir, 'index.html'))) {
+    throw new Error(`No ${distDir}/index.html: build the site first (npm run bench does).`);
+  }
+  let preview: ChildProcess | null = null;
+  let browser: Browser | null = null;
+  try {
+    const started = await startPreview(distDir);
+    preview = started.child;
+    const pinned = await pinnedChromium();
+    browser = await chromium.launch({
+      executablePath: pinned.executablePath,
+      env: { ...process.env, ...pinned.env },
+      args: [...CHROMIUM_ARGS],
+    });
+    console.log(
+      `Cold open in headless Chromium ${browser.version()}: a fresh context per link, the page's "${OPEN_MEASURE}" measure (budget 50 ms):`,
+    );
+    let worst = 0;
+    const open = async (name: string, query: string, saved: string | null): Promise<void> => {
+      const context = await (browser as Browser).newContext({
+        viewport: { width: 1280, height: 800 },
+      });
+      if (saved !== null) {
+        await context.addInitScript(
+          ([key, value]) => {
+            if (window.localStorage.getItem(key) === null) window.localStorage.setItem(key, value);
+          },
+          [STORAGE_KEY, saved] as const,
+        );
+      }
+      const page = await context.newPage();
+      await page.goto(`${started.url}${query}`);
+      const handle = await page.waitForFunction(
+        (measure) => performance.getEntriesByName(measure)[0]?.duration,
+        OPEN_MEASURE,
+      );
+      const ms = (await handle.jsonValue()) as number;
+      worst = Math.max(worst, ms);
+      console.log(`  ${name.padEnd(52)} ${ms.toFixed(1).padStart(6)} ms`);
+      await context.close();
+    };
+    for (const [name, link] of Object.entries(hostileLinks())) await open(name, `?${link}`, null);
+    for (const [name, text] of Object.entries(hostileSaved()))
+      await open(`saved: ${name}`, '', text);
+    console.log(
+      `  worst ${worst.toFixed(1)} ms (budget 50 ms); load average ${loadavg()[0]?.toFixed(1)}`,
+    );
+  } finally {
+    await browser?.close();
+    preview?.kill();
+  }
 }
 
 export function runHostileBench(parts: { decode: boolean; imports: boolean }): void {

@@ -7,7 +7,12 @@
  */
 import { runBenchChild, runCoreBench } from './core';
 import { runFrameBench } from './frames';
-import { runColdDecodeBench, runDecodeChild, runHostileBench } from './hostile';
+import {
+  runBrowserOpenBench,
+  runColdDecodeBench,
+  runDecodeChild,
+  runHostileBench,
+} from './hostile';
 import { runMemoryBench, runMemoryChild } from './memory';
 import { runFleetBench, runSimBench } from './sim';
 import { runTraceBench } from './trace';
@@ -32,7 +37,10 @@ if (!runMemoryChild() && !runDecodeChild() && !(await runBenchChild())) {
     runTraceBench();
     console.log('');
   }
-  if (wanted('decode')) await runColdDecodeBench();
+  if (wanted('decode')) {
+    await runColdDecodeBench();
+    await runBrowserOpenBench();
+  }
   if (wanted('decode') || wanted('import')) {
     runHostileBench({ decode: wanted('decode'), imports: wanted('import') });
     console.log('');
