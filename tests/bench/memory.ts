@@ -93,6 +93,45 @@ export const EXTREMES: Extreme[] = [
     untilMs: 10_000,
   },
   {
+    name: 'fleet: 64 replicas, layered, store syncs every 60 s, 10,000 clients, six limiters, 100k r/s',
+    limiters: SIX,
+    scenario: {
+      ...defaultScenario(),
+      sources: fast(10_000),
+      clients: { count: 10_000, keying: 'per-client', assign: 'random' },
+      deployment: {
+        instances: 64,
+        balancer: 'hash',
+        state: 'layered',
+        roundTripMs: 0,
+        fleet: {
+          scale: [{ atMs: 5000, instances: 8 }],
+          store: { rttMs: 60_000, jitterMs: 60_000, outages: [], onDown: 'local', syncMs: 60_000 },
+        },
+      },
+    },
+    untilMs: 10_000,
+  },
+  {
+    name: 'fleet: 64 replicas, local limits, store down half the run, 10,000 clients, sliding log',
+    limiters: [{ kind: 'sliding-log', limit: 1000, windowMs: 60_000, logRejected: true }],
+    scenario: {
+      ...defaultScenario(),
+      sources: fast(10_000),
+      clients: { count: 10_000, keying: 'per-client', assign: 'random' },
+      deployment: {
+        instances: 64,
+        balancer: 'random',
+        state: 'local',
+        roundTripMs: 0,
+        fleet: {
+          store: { rttMs: 5, jitterMs: 5, outages: [{ fromMs: 0, toMs: 5000 }], onDown: 'local' },
+        },
+      },
+    },
+    untilMs: 10_000,
+  },
+  {
     name: 'retries: backoff, 100 attempts, 100k r/s, one limiter',
     limiters: [{ kind: 'fixed-window', limit: 10, windowMs: 1000 }],
     scenario: {
