@@ -3,7 +3,7 @@
  * script builds the site first: the frame bench drives dist/ in Chromium.
  * package.json bundles this file with Vite first: run unbundled (tsx), every cross-module call goes
  * through an export getter and the figures say more about the loader than about the code.
- * `BENCH=frames npm run bench` (or core, sim, fleet, trace, memory, decode, import; comma-separated) runs only those parts.
+ * `BENCH=frames npm run bench` (or core, sim, fleet, trace, memory, decode, import, search; comma-separated) runs only those parts.
  */
 import { runBenchChild, runCoreBench } from './core';
 import { runFrameBench } from './frames';
@@ -12,6 +12,7 @@ import {
   runColdDecodeBench,
   runDecodeChild,
   runHostileBench,
+  runSearchBench,
 } from './hostile';
 import { runMemoryBench, runMemoryChild } from './memory';
 import { runFleetBench, runSimBench } from './sim';
@@ -43,6 +44,11 @@ if (!runMemoryChild() && !runDecodeChild() && !(await runBenchChild())) {
   }
   if (wanted('decode') || wanted('import')) {
     runHostileBench({ decode: wanted('decode'), imports: wanted('import') });
+    console.log('');
+  }
+  // Not part of the whole bench (minutes): `BENCH=search` asks for it.
+  if (only?.includes('search') === true) {
+    await runSearchBench();
     console.log('');
   }
   if (wanted('memory')) {
