@@ -441,13 +441,13 @@ function sweepList(
   issues: RepairIssue[],
   verdicts: Verdicts,
   valid: (item: unknown) => boolean = () => false,
-  primitivesFailAlike = false,
+  failAlike = false,
 ): void {
   cut(list, max, listMessage(max, what), path, issues);
   const groups = new Map<string, RepairIssue>();
-  // With `primitivesFailAlike` (the schema gives every failing primitive the same issue), the group
-  // of the first failing primitive takes all the others: 10,000 distinct bad times, one check.
-  let primitiveGroup: RepairIssue | undefined;
+  // With `failAlike` (the schema gives every failing item the same first issue), the group of the
+  // first failing item takes all the others: 10,000 distinct bad times (or objects), one check.
+  let alikeGroup: RepairIssue | undefined;
   // The last failing primitive and its group: a run of one bad value repeated (10,000 × `-1`)
   // costs a comparison per item, not a Map lookup.
   let lastItem: unknown = REMOVE;
@@ -467,8 +467,8 @@ function sweepList(
       continue;
     }
     const primitive = typeof item !== 'object' || item === null;
-    if (primitive && primitiveGroup !== undefined) {
-      primitiveGroup.repeats = (primitiveGroup.repeats ?? 0) + 1;
+    if (alikeGroup !== undefined) {
+      alikeGroup.repeats = (alikeGroup.repeats ?? 0) + 1;
       continue;
     }
     const { issues: found, kind } = itemVerdict(schema, item, verdicts);
@@ -499,7 +499,7 @@ function sweepList(
     groups.set(kind, issue);
     issues.push(issue);
     if (primitive) [lastItem, lastGroup] = [item, issue];
-    if (primitive && primitivesFailAlike) primitiveGroup = issue;
+    if (failAlike) alikeGroup = issue;
   }
   list.length = kept;
 }
@@ -536,7 +536,8 @@ function sweepLists(config: unknown, issues: RepairIssue[], set: SetAside): void
           issues,
           verdicts,
           isManualTime,
-          // duration(): one message for every check, so every failing primitive fails alike.
+          // duration(): a pipe of one message for every check, so every failing item (a number out
+          // of range, a string, an object) fails first with that message at the item itself.
           true,
         );
         // Every time left is valid now: the whole-config check sees an empty list in its place

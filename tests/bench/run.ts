@@ -7,13 +7,9 @@
  */
 import { runBenchChild, runCoreBench } from './core';
 import { runFrameBench } from './frames';
-import {
-  runBrowserOpenBench,
-  runColdDecodeBench,
-  runDecodeChild,
-  runHostileBench,
-  runSearchBench,
-} from './hostile';
+import { runBrowserOpenBench, runColdDecodeBench, runDecodeChild } from './cold-open';
+import { runHostileBench } from './hostile';
+import { runSearchBench } from './search';
 import { runMemoryBench, runMemoryChild } from './memory';
 import { runFleetBench, runSimBench } from './sim';
 import { runTraceBench } from './trace';
