@@ -183,6 +183,7 @@ export async function runSearchBench(): Promise<void> {
   // searched over a small space of shapes rather than JSON text (almost every text edit is
   // unreadable JSON, refused at once).
   const shapes: string[] = [];
+  const shapeNames: string[] = [];
   const values: Array<(i: number) => unknown> = [
     (i) => i,
     (i) => -1 - i,
@@ -211,7 +212,6 @@ export async function runSearchBench(): Promise<void> {
       }),
     );
   }
-  const shapeNames: string[] = [];
   let savedWorst = '';
   let savedMs = -1;
   let savedName = '';
