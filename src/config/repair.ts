@@ -17,12 +17,16 @@ import { plural } from '../core';
 import type { AlgorithmKind } from '../core';
 import { DEFAULTS } from './defaults';
 import { describeValue } from './format';
-import { MAX_CLOCK_JUMPS, MAX_MANUAL_TIMES } from '../sim';
+import { MAX_CLOCK_JUMPS, MAX_MANUAL_TIMES, MAX_SOURCES } from '../sim';
 import {
   ALGORITHM_SCHEMAS,
   ClockJumpSchema,
+  LIMITERS_MESSAGE,
+  MAX_LIMITERS,
   ManualTimeSchema,
   PlaygroundConfigSchema,
+  SOURCES_MESSAGE,
+  isManualTime,
   listMessage,
   SOURCE_SCHEMAS,
 } from './schema';
@@ -83,29 +87,48 @@ function isObject(value: unknown): value is Plain {
 }
 
 /**
- * A copy of `value` made of plain objects, arrays and primitives only, bounded in depth, keys and
- * items, without prototype-polluting keys. Other objects (class instances, Maps, Dates) become
- * null, so nothing of theirs (getters, prototypes) is read; functions stay: the schema rejects them.
+ * Values copied in all: the most a valid config holds (32 lists of 10,000 times) and room for every
+ * other part. A saved record of a million nested lists is not copied (nor then walked) whole: past
+ * this many values every further value reads as null, which the check then reports where it is.
  */
-function toPlain(value: unknown, depth = 0): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  if (depth >= MAX_DEPTH) return null;
-  if (Array.isArray(value)) {
-    const n = Math.min(value.length, MAX_ITEMS);
-    const out: unknown[] = [];
-    for (let i = 0; i < n; i += 1) out.push(toPlain(value[i], depth + 1));
+const MAX_VALUES = MAX_SOURCES * MAX_MANUAL_TIMES + 10_000;
+
+/**
+ * A copy of `value` made of plain objects, arrays and primitives only, bounded in depth, keys, items
+ * and values in all, without prototype-polluting keys. Other objects (class instances, Maps,
+ * Dates) become null, so nothing of theirs (getters, prototypes) is read; functions stay: the
+ * schema rejects them.
+ */
+function toPlain(value: unknown): unknown {
+  let left = MAX_VALUES;
+  const copy = (node: unknown, depth: number): unknown => {
+    if (typeof node !== 'object' || node === null) return node;
+    if (depth >= MAX_DEPTH || left <= 0) return null;
+    if (Array.isArray(node)) {
+      const n = Math.min(node.length, MAX_ITEMS);
+      const out: unknown[] = [];
+      for (let i = 0; i < n; i += 1) {
+        const item: unknown = node[i];
+        left -= 1;
+        // Primitives (the 10,000 numbers of a list of times) copied without a call each.
+        if (left < 0) out.push(null);
+        else out.push(typeof item !== 'object' || item === null ? item : copy(item, depth + 1));
+      }
+      return out;
+    }
+    const proto: unknown = Object.getPrototypeOf(node);
+    if (proto !== Object.prototype && proto !== null) return null;
+    const out: Plain = {};
+    let n = 0;
+    for (const key of Object.keys(node)) {
+      if (FORBIDDEN_KEYS.has(key)) continue;
+      if ((n += 1) > MAX_KEYS) break;
+      left -= 1;
+      out[key] = left < 0 ? null : copy((node as Plain)[key], depth + 1);
+    }
     return out;
-  }
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return null;
-  const out: Plain = {};
-  let n = 0;
-  for (const key of Object.keys(value)) {
-    if (FORBIDDEN_KEYS.has(key)) continue;
-    if ((n += 1) > MAX_KEYS) break;
-    out[key] = toPlain((value as Plain)[key], depth + 1);
-  }
-  return out;
+  };
+  return copy(value, 0);
 }
 
 /** Fields a check compares with another field of the same part (schema.ts cross-checks). */
@@ -231,50 +254,57 @@ function fleetDefaultAt(rest: readonly PathKey[], fromFallback: unknown): Defaul
   return ESCALATE;
 }
 
-/** The place of every part of `root` in a depth-first walk (a part before the parts inside it). */
-function documentOrder(root: unknown): Map<string, number> {
-  const order = new Map<string, number>();
-  const walk = (node: unknown, path: string, depth: number): void => {
-    order.set(path, order.size);
-    if (depth > MAX_DEPTH || typeof node !== 'object' || node === null) return;
-    for (const [key, value] of Object.entries(node)) {
-      // The items of a list of numbers (manual times) take the list's place: they are in order
-      // already, and 10,000 of them need no 10,000 keys.
-      if (Array.isArray(node) && (typeof value !== 'object' || value === null)) continue;
-      walk(value, `${path}.${key}`, depth + 1);
-    }
-  };
-  walk(root, '', 0);
-  return order;
-}
-
 /**
- * The place of the nearest existing part of `path` in `order` (a part missing from the walk, such as
- * a removed item, takes its holder's place). Computed once per path: sorting then compares numbers,
- * so ordering n issues costs n·depth, not n·log n path joins.
+ * Where the nearest existing part of `path` sits in a depth-first walk of `root`, as the position of
+ * each key among its holder's keys (a part missing, such as a removed item, takes its holder's
+ * place; the numbers of a list of times take their list's). Comparing two of these in order of
+ * their positions is comparing their places in the walk, without walking the rest of `root`: a
+ * garbage config of a million parts costs as much to order as a small one.
  */
-function rankOf(order: ReadonlyMap<string, number>, path: readonly PathKey[]): number {
-  const prefixes: string[] = [''];
-  for (const key of path) prefixes.push(`${prefixes[prefixes.length - 1] ?? ''}.${key}`);
-  for (let n = prefixes.length - 1; n >= 0; n -= 1) {
-    const found = order.get(prefixes[n] ?? '');
-    if (found !== undefined) return found;
+function placeOf(root: unknown, path: readonly PathKey[]): number[] {
+  const place: number[] = [];
+  let node = root;
+  for (let n = 0; n < path.length && n <= MAX_DEPTH; n += 1) {
+    if (typeof node !== 'object' || node === null) break;
+    const key = path[n] as PathKey;
+    let index: number;
+    if (Array.isArray(node)) {
+      if (typeof key !== 'number' || !(key >= 0 && key < node.length)) break;
+      const item: unknown = node[key];
+      if (typeof item !== 'object' || item === null) break;
+      index = key;
+    } else {
+      index = Object.keys(node).indexOf(String(key));
+      if (index < 0) break;
+    }
+    place.push(index);
+    node = (node as Record<PathKey, unknown>)[key];
   }
-  return 0;
+  return place;
 }
 
-/** Sorts items by their path's place in `order`, then outer before inner, then as they came. */
+/** Depth-first order of two places: key by key, a holder before the parts inside it. */
+function comparePlaces(a: readonly number[], b: readonly number[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i += 1) {
+    const d = (a[i] as number) - (b[i] as number);
+    if (d !== 0) return d;
+  }
+  return a.length - b.length;
+}
+
+/** Sorts items by their path's place in `root`, then outer before inner, then as they came. */
 function sortByOrder<T>(
-  order: ReadonlyMap<string, number>,
+  root: unknown,
   items: readonly T[],
   pathOf: (item: T) => readonly PathKey[],
 ): T[] {
   return items
     .map((item, i) => {
       const path = pathOf(item);
-      return { item, i, rank: rankOf(order, path), depth: path.length };
+      return { item, i, place: placeOf(root, path), depth: path.length };
     })
-    .sort((a, b) => a.rank - b.rank || a.depth - b.depth || a.i - b.i)
+    .sort((a, b) => comparePlaces(a.place, b.place) || a.depth - b.depth || a.i - b.i)
     .map((x) => x.item);
 }
 
@@ -300,22 +330,16 @@ function samePath(a: readonly PathKey[], b: readonly PathKey[]): boolean {
   return a.length === b.length && a.every((key, i) => b[i] === key);
 }
 
-/** Removes the items marked REMOVE from every list, in place. */
-function compact(node: unknown, depth = 0): void {
-  if (depth > MAX_DEPTH || typeof node !== 'object' || node === null) return;
-  if (Array.isArray(node)) {
-    let j = 0;
-    for (let i = 0; i < node.length; i += 1) {
-      const item: unknown = node[i];
-      if (item === REMOVE) continue;
-      compact(item, depth + 1);
-      node[j] = item;
-      j += 1;
-    }
-    node.length = j;
-    return;
+/** Removes the items marked REMOVE from a list, in place. */
+function compact(list: unknown[]): void {
+  let j = 0;
+  for (let i = 0; i < list.length; i += 1) {
+    const item: unknown = list[i];
+    if (item === REMOVE) continue;
+    list[j] = item;
+    j += 1;
   }
-  for (const value of Object.values(node)) compact(value, depth + 1);
+  list.length = j;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -329,6 +353,29 @@ function compact(node: unknown, depth = 0): void {
 interface Verdict {
   issues: readonly v.BaseIssue<unknown>[] | null;
   kind: string;
+}
+
+/**
+ * Long lists already checked, set aside while the whole config is checked round after round: each
+ * empty list standing in the config for one (by identity) → the list it stands for.
+ */
+type SetAside = WeakMap<object, unknown[]>;
+
+/**
+ * Puts the lists set aside back into `output` (the schema's copy of `input`, same shape): where
+ * `input` still holds a stand-in (its source was not replaced by a default), the output gets the
+ * list. Sources are the only place lists are set aside.
+ */
+function putBack(input: unknown, output: PlaygroundConfig, set: SetAside): void {
+  if (!isObject(input) || !isObject(input.scenario)) return;
+  const sources = input.scenario.sources;
+  if (!Array.isArray(sources)) return;
+  sources.forEach((source: unknown, i) => {
+    const stand = isObject(source) ? source.timesMs : undefined;
+    const list = typeof stand === 'object' && stand !== null ? set.get(stand) : undefined;
+    const out = output.scenario.sources[i];
+    if (list !== undefined && out?.kind === 'manual') out.timesMs = list as number[];
+  });
 }
 
 /** Primitive items checked so far, by value: a list of one bad value repeated is one check. */
@@ -357,11 +404,33 @@ function itemVerdict(schema: v.GenericSchema, item: unknown, verdicts: Verdicts)
   return verdict;
 }
 
+/** Cuts `list` to its first `max` items, with the issue the length check would report. */
+function cut(
+  list: unknown[],
+  max: number,
+  message: string,
+  path: readonly PathKey[],
+  issues: RepairIssue[],
+): void {
+  if (list.length <= max) return;
+  issues.push({
+    path: [...path],
+    message,
+    value: new Array<unknown>(list.length),
+    missing: false,
+    fix: 'truncated',
+    kept: max,
+  });
+  list.length = max;
+}
+
 /**
  * Cuts one list to its first `max` items (as the length check would), checks each against
- * `schema`, marks each failing item REMOVE, and records one issue per kind of problem (the rule and
- * where in the item it failed) at its first item, with `repeats` for the others. Linear in the list,
- * and a repeated primitive value costs one Map lookup and one Map lookup more per item.
+ * `schema` (or `valid`, which says exactly what the schema would, for the common valid item),
+ * removes each failing item in the same pass, and records one issue per kind of problem (the rule
+ * and where in the item it failed) at its first item, with `repeats` for the others. Linear in the
+ * list: a primitive value already met (in `verdicts`, shared by lists of one schema) costs a Map
+ * lookup, the same value as the item before a comparison.
  */
 function sweepList(
   list: unknown[],
@@ -370,29 +439,48 @@ function sweepList(
   what: string,
   path: readonly PathKey[],
   issues: RepairIssue[],
+  verdicts: Verdicts,
+  valid: (item: unknown) => boolean = () => false,
+  failAlike = false,
 ): void {
-  if (list.length > max) {
-    issues.push({
-      path: [...path],
-      message: listMessage(max, what),
-      value: new Array<unknown>(list.length),
-      missing: false,
-      fix: 'truncated',
-      kept: max,
-    });
-    list.length = max;
-  }
-  const verdicts: Verdicts = new Map();
+  cut(list, max, listMessage(max, what), path, issues);
   const groups = new Map<string, RepairIssue>();
-  let removed = 0;
+  // With `failAlike` (the schema gives every failing item the same first issue), the group of the
+  // first failing item takes all the others: 10,000 distinct bad times (or objects), one check.
+  let alikeGroup: RepairIssue | undefined;
+  // The last failing primitive and its group: a run of one bad value repeated (10,000 × `-1`)
+  // costs a comparison per item, not a Map lookup.
+  let lastItem: unknown = REMOVE;
+  let lastGroup: RepairIssue | undefined;
+  // Valid items move up over the removed ones as the list is read: one pass, no marks to sweep.
+  let kept = 0;
   for (let k = 0; k < list.length; k += 1) {
-    const { issues: found, kind } = itemVerdict(schema, list[k], verdicts);
-    if (found === null) continue;
-    list[k] = REMOVE;
-    removed += 1;
+    const item: unknown = list[k];
+    // `valid` says exactly what the schema would for the common case (a valid time): no run.
+    if (valid(item)) {
+      list[kept] = item;
+      kept += 1;
+      continue;
+    }
+    if (item === lastItem && lastGroup !== undefined) {
+      lastGroup.repeats = (lastGroup.repeats ?? 0) + 1;
+      continue;
+    }
+    const primitive = typeof item !== 'object' || item === null;
+    if (alikeGroup !== undefined) {
+      alikeGroup.repeats = (alikeGroup.repeats ?? 0) + 1;
+      continue;
+    }
+    const { issues: found, kind } = itemVerdict(schema, item, verdicts);
+    if (found === null) {
+      list[kept] = item;
+      kept += 1;
+      continue;
+    }
     const group = groups.get(kind);
     if (group !== undefined) {
       group.repeats = (group.repeats ?? 0) + 1;
+      if (primitive) [lastItem, lastGroup] = [item, group];
       continue;
     }
     const first = found[0];
@@ -410,8 +498,10 @@ function sweepList(
     };
     groups.set(kind, issue);
     issues.push(issue);
+    if (primitive) [lastItem, lastGroup] = [item, issue];
+    if (failAlike) alikeGroup = issue;
   }
-  if (removed > 0) compact(list);
+  list.length = kept;
 }
 
 /**
@@ -420,32 +510,65 @@ function sweepList(
  * it, but its problem is grouped with the same problem of other items, and the whole-config check
  * then meets only valid items. Without it, 10,000 bad items were 10,000 schema issues per round.
  */
-function sweepLists(config: unknown, issues: RepairIssue[]): void {
-  if (!isObject(config) || !isObject(config.scenario)) return;
+function sweepLists(config: unknown, issues: RepairIssue[], set: SetAside): void {
+  if (!isObject(config)) return;
+  // The lists of parts, cut first as their length check would cut them: otherwise the first
+  // whole-config check meets (and reports) every one of 10,001 saved limiters.
+  if (Array.isArray(config.limiters))
+    cut(config.limiters, MAX_LIMITERS, LIMITERS_MESSAGE, ['limiters'], issues);
+  if (!isObject(config.scenario)) return;
   const { sources, clock } = config.scenario;
+  if (Array.isArray(sources))
+    cut(sources, MAX_SOURCES, SOURCES_MESSAGE, ['scenario', 'sources'], issues);
   if (Array.isArray(sources)) {
+    // One verdict per distinct time for all the lists: each is checked by the same schema.
+    const verdicts: Verdicts = new Map();
     sources.forEach((source: unknown, i) => {
       if (isObject(source) && source.kind === 'manual' && Array.isArray(source.timesMs)) {
         const path = ['scenario', 'sources', i, 'timesMs'];
-        sweepList(source.timesMs, ManualTimeSchema, MAX_MANUAL_TIMES, 'times', path, issues);
+        const times = source.timesMs as unknown[];
+        sweepList(
+          times,
+          ManualTimeSchema,
+          MAX_MANUAL_TIMES,
+          'times',
+          path,
+          issues,
+          verdicts,
+          isManualTime,
+          // duration(): a pipe of one message for every check, so every failing item (a number out
+          // of range, a string, an object) fails first with that message at the item itself.
+          true,
+        );
+        // Every time left is valid now: the whole-config check sees an empty list in its place
+        // (nothing it checks depends on the times) and the list is put back afterwards.
+        const stand = [] as unknown[];
+        set.set(stand, times);
+        source.timesMs = stand;
       }
     });
   }
   if (isObject(clock) && Array.isArray(clock.jumps)) {
     const path = ['scenario', 'clock', 'jumps'];
-    sweepList(clock.jumps, ClockJumpSchema, MAX_CLOCK_JUMPS, 'jumps', path, issues);
+    sweepList(clock.jumps, ClockJumpSchema, MAX_CLOCK_JUMPS, 'jumps', path, issues, new Map());
   }
 }
 
 /**
  * A valid config from any value: its valid parts kept, each invalid part replaced by its default
  * (from `fallback` where it has the same part, else the defaults of the part's kind), with one
- * issue per replaced part. Never throws.
+ * issue per replaced part. Never throws. `owned`: `input` is made of plain objects, arrays and
+ * primitives only, by the caller, and nothing else holds it (decodeConfig's candidate): it is
+ * repaired in place rather than copied first. Leave it false for anything from outside.
  */
-export function repairConfig(input: unknown, fallback?: PlaygroundConfig): RepairResult {
+export function repairConfig(
+  input: unknown,
+  fallback?: PlaygroundConfig,
+  owned = false,
+): RepairResult {
   const base = fallback !== undefined && isValid(fallback) ? fallback : DEFAULTS.config;
   try {
-    return repair(input, base);
+    return repair(input, base, owned);
   } catch (error) {
     // Only a hostile object (a Proxy, a throwing getter) gets here: toPlain reads it.
     return {
@@ -467,10 +590,13 @@ function isValid(config: unknown): boolean {
   return v.safeParse(PlaygroundConfigSchema, config).success;
 }
 
-function repair(input: unknown, base: PlaygroundConfig): RepairResult {
-  const root: { config: unknown } = { config: toPlain(input) };
+function repair(input: unknown, base: PlaygroundConfig, owned: boolean): RepairResult {
+  // A candidate the caller built itself from plain parts (decodeConfig's) and gives away is
+  // repaired in place: copying its 200,000 times was a pass of its own on opening a link.
+  const root: { config: unknown } = { config: owned ? input : toPlain(input) };
   const issues: RepairIssue[] = [];
-  sweepLists(root.config, issues);
+  const setAside: SetAside = new WeakMap();
+  sweepLists(root.config, issues, setAside);
   // The first issue of each path, so a part that fails again is found without a scan of them all.
   const issueAt = new Map<string, RepairIssue>();
   // Parts already replaced by a default: if one fails again, its holder is replaced instead.
@@ -480,20 +606,22 @@ function repair(input: unknown, base: PlaygroundConfig): RepairResult {
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
     const result = v.safeParse(PlaygroundConfigSchema, root.config);
     if (result.success) {
-      // Listed in the order of the config's parts, whatever round found them.
-      const order = documentOrder(result.output);
-      return { config: result.output, issues: sortByOrder(order, issues, (i) => i.path) };
+      // Listed in the order of the config's parts, whatever round found them (the lists set aside
+      // hold only numbers, which take their list's place: the order is the same without them).
+      const sorted = sortByOrder(result.output, issues, (i) => i.path);
+      putBack(root.config, result.output, setAside);
+      return { config: result.output, issues: sorted };
     }
 
     // In document order, so a part comes before the parts inside it; a part inside one already
     // handled this round waits for the next round.
-    const order = documentOrder(root.config);
     const found = sortByOrder(
-      order,
+      root.config,
       result.issues.map((issue) => ({ issue, path: keysOf(issue) })),
       (x) => x.path,
     );
     const handled = new Set<string>();
+    const marked = new Set<unknown[]>();
     for (const { issue, path } of found) {
       if (insideHandled(handled, path)) continue;
       handled.add(pathKey(path));
@@ -562,6 +690,7 @@ function repair(input: unknown, base: PlaygroundConfig): RepairResult {
           Reflect.deleteProperty(h, last);
         } else {
           h[last] = value;
+          if (value === REMOVE && Array.isArray(h)) marked.add(h);
         }
         if (typeof value === 'object' && value !== null) replacedObjects.add(value);
         else {
@@ -586,7 +715,9 @@ function repair(input: unknown, base: PlaygroundConfig): RepairResult {
       if (earlier === undefined) record(fix, extra);
       else if (fix !== 'default') Object.assign(earlier, { fix }, extra);
     }
-    compact(root.config);
+    // Only the lists an item was marked in: a walk of the whole input was a pass over a garbage
+    // record of a million nested lists every round.
+    for (const list of marked) compact(list);
   }
   return {
     config: clone(base),

@@ -656,7 +656,13 @@ function decode(original: string): DecodeResult {
   const migrated = version !== null && version < CONFIG_VERSION ? migrate(version, raw) : null;
   for (const failure of migrated?.failed ?? []) reader.error('v', failure, 'version');
 
-  const repaired = repairConfig(migrated === null ? raw : migrated.config, DEFAULTS.config);
+  // `raw` is this function's own plain candidate (built above from the defaults' clone and parsed
+  // text; no key comes from the link): repaired in place, without a copy. A migration's output is
+  // copied as any other input.
+  const repaired =
+    migrated === null
+      ? repairConfig(raw, DEFAULTS.config, true)
+      : repairConfig(migrated.config, DEFAULTS.config);
   // A system's derived fields (Traefik's maxDelay) follow from its parameters as repaired.
   repaired.config.limiters = repaired.config.limiters.map((entry) =>
     entry.system === undefined

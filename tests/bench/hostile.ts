@@ -11,7 +11,7 @@ import { MAX_IMPORT_CHARS, importEnvoy, importNginx } from '../../src/export';
 import { encodeTimes } from '../../src/config/url-grammar';
 
 /** CPU ms of `f`, best of `runs`. */
-function cpuMs(f: () => unknown, runs = 5): number {
+export function cpuMs(f: () => unknown, runs = 5): number {
   let best = Number.POSITIVE_INFINITY;
   for (let i = 0; i < runs; i += 1) {
     const c0 = process.cpuUsage();
@@ -35,13 +35,20 @@ function fit(make: (n: number) => string, cap: number, hi = 20_000): string {
 
 /** encodeTimes() of 10,000 times of −1 ms: 379 characters that unpack to 10,000 invalid clicks. */
 const NEGATIVE_10K = encodeTimes(Array<number>(10_000).fill(-1));
+/** encodeTimes() of 10,000 valid times one ms apart: a link may carry 20 such lists (200,000 times). */
+const VALID_10K = encodeTimes(Array.from({ length: 10_000 }, (_, i) => i));
 
-function hostileLinks(): Record<string, string> {
+export function hostileLinks(): Record<string, string> {
   const L = MAX_LINK_LENGTH;
   const neg = (n: number): string =>
     `v=1&${Array.from({ length: n }, () => `src=manual:${NEGATIVE_10K}`).join('&')}&paused`;
   return {
     'packed lists of 10,000 negative times (20 fit)': fit(neg, L, 40),
+    'packed lists of 10,000 valid times (max that fit)': fit(
+      (n) => `v=1&${Array.from({ length: n }, () => `src=manual:${VALID_10K}`).join('&')}&paused`,
+      L,
+      40,
+    ),
     'lz bomb (2,000,000 "a" packed)': `v=1&src=manual:lz=${compressToEncodedURIComponent('a'.repeat(2_000_000))}`,
     'manual times of ";"': `v=1&src=manual:times=${';'.repeat(L - 21)}`,
     'clock jumps of ";"': `v=1&clock=wall:jumps=${';'.repeat(L - 21)}`,
@@ -75,7 +82,7 @@ function hostileLinks(): Record<string, string> {
   };
 }
 
-function hostilePastes(): Record<string, string> {
+export function hostilePastes(): Record<string, string> {
   const N = MAX_IMPORT_CHARS;
   const fill = (unit: string): string => unit.repeat(Math.ceil(N / unit.length)).slice(0, N);
   const lines = (n: number, line: (i: number) => string): string =>

@@ -3,11 +3,15 @@
  * script builds the site first: the frame bench drives dist/ in Chromium.
  * package.json bundles this file with Vite first: run unbundled (tsx), every cross-module call goes
  * through an export getter and the figures say more about the loader than about the code.
- * `BENCH=frames npm run bench` (or core, sim, fleet, trace, tracebrowser, memory, decode, import; comma-separated; trace includes tracebrowser) runs only those parts.
+ * `BENCH=frames npm run bench` (or core, sim, fleet, trace, tracebrowser, memory, decode, import,
+ * search; comma-separated; trace includes tracebrowser; search runs only when named) runs only those
+ * parts.
  */
 import { runBenchChild, runCoreBench } from './core';
 import { runFrameBench } from './frames';
+import { runBrowserOpenBench, runColdDecodeBench, runDecodeChild } from './cold-open';
 import { runHostileBench } from './hostile';
+import { runSearchBench } from './search';
 import { runMemoryBench, runMemoryChild } from './memory';
 import { runFleetBench, runSimBench } from './sim';
 import { runTraceBench } from './trace';
@@ -16,7 +20,7 @@ import { runTraceBrowserBench } from './traceBrowser';
 const only = process.env.BENCH?.split(',').map((s) => s.trim());
 const wanted = (part: string) => only === undefined || only.includes(part);
 
-if (!runMemoryChild() && !(await runBenchChild())) {
+if (!runMemoryChild() && !runDecodeChild() && !(await runBenchChild())) {
   if (wanted('core')) {
     await runCoreBench();
     console.log('');
@@ -37,8 +41,17 @@ if (!runMemoryChild() && !(await runBenchChild())) {
     await runTraceBrowserBench();
     console.log('');
   }
+  if (wanted('decode')) {
+    await runColdDecodeBench();
+    await runBrowserOpenBench();
+  }
   if (wanted('decode') || wanted('import')) {
     runHostileBench({ decode: wanted('decode'), imports: wanted('import') });
+    console.log('');
+  }
+  // Not part of the whole bench (minutes): `BENCH=search` asks for it.
+  if (only?.includes('search') === true) {
+    await runSearchBench();
     console.log('');
   }
   if (wanted('memory')) {

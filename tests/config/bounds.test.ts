@@ -6,9 +6,13 @@
  * 50 ms, the bounds here only have to tell linear from quadratic on a busy machine.
  */
 import fc from 'fast-check';
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import {
   MAX_ERRORS,
+  MAX_LIMITERS,
+  ManualTimeSchema,
+  isManualTime,
   MAX_LINK_LENGTH,
   decodeConfig,
   encodeConfig,
@@ -19,6 +23,7 @@ import { encodeTimes } from '../../src/config/url-grammar';
 import { formatDuration } from '../../src/config/format';
 import { DEFAULTS, defaultConfig } from '../../src/config';
 import { startFrom } from '../../src/ui/share/session';
+import { MAX_SOURCES } from '../../src/sim';
 import { validConfig } from './arbitraries';
 
 /** Best of `runs` wall times of `f`, in ms. */
@@ -124,6 +129,95 @@ describe('linear in the number of bad items', () => {
       kind: 'manual',
       timesMs: [],
     });
+  });
+});
+
+describe('the fast paths of repair say exactly what the schema says', () => {
+  const primitive = fc.oneof(
+    fc.integer({ min: -2 * 86_400_000, max: 2 * 86_400_000 }),
+    fc.double(),
+    fc.constantFrom(0, -0, 86_400_000, 86_400_001, -1, 0.5, NaN, Infinity, -Infinity),
+    fc.string({ maxLength: 4 }),
+    fc.boolean(),
+    fc.constantFrom(null, undefined),
+    fc.bigInt({ min: -5n, max: 5n }),
+  );
+
+  it('isManualTime accepts exactly what ManualTimeSchema accepts (property)', () => {
+    fc.assert(
+      fc.property(fc.oneof(primitive, fc.anything()), (value) => {
+        expect(isManualTime(value)).toBe(v.safeParse(ManualTimeSchema, value).success);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('everything ManualTimeSchema refuses fails first with one and the same issue (property)', () => {
+    // repair groups a failing item by its first issue (rule and place) and groups every failing
+    // time with the first one without checking each again: that must change nothing.
+    const firstIssue = (value: unknown): unknown => {
+      const r = v.safeParse(ManualTimeSchema, value);
+      return r.success ? null : [r.issues[0]?.message, r.issues[0]?.path];
+    };
+    const expected = firstIssue(-1);
+    expect(expected).not.toBeNull();
+    fc.assert(
+      fc.property(fc.oneof(primitive, fc.anything()), (value) => {
+        const found = firstIssue(value);
+        if (found !== null) expect(found).toEqual(expected);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('distinct bad times of several lists: one grouped problem per list, valid times kept in order', () => {
+    const config = defaultConfig() as unknown as { scenario: { sources: unknown[] } };
+    config.scenario.sources = [
+      { kind: 'manual', timesMs: [5, -1, 'a', 7, 0.5, null, { t: 1 }, [2], 9] },
+      { kind: 'manual', timesMs: [NaN, 1, -2, 2] },
+    ];
+    const { config: out, issues } = repairConfig(config);
+    expect(out.scenario.sources).toEqual([
+      { kind: 'manual', timesMs: [5, 7, 9] },
+      { kind: 'manual', timesMs: [1, 2] },
+    ]);
+    expect(issues.map((i) => [i.path.join('.'), i.value, i.repeats])).toEqual([
+      ['scenario.sources.0.timesMs.1', -1, 5],
+      ['scenario.sources.1.timesMs.0', NaN, 1],
+    ]);
+  });
+
+  it('saved settings with 10,001 limiters and 300 sources are cut first, as the length check cuts them', () => {
+    const config = defaultConfig() as unknown as {
+      limiters: unknown[];
+      scenario: { sources: unknown[] };
+    };
+    config.limiters = Array.from({ length: 10_001 }, (_, i) => ({ config: { kind: `k${i}` } }));
+    config.scenario.sources = Array.from({ length: 300 }, () => ({ kind: 'manual', timesMs: [1] }));
+    const { config: out, issues } = repairConfig(config);
+    expect(out.limiters).toHaveLength(MAX_LIMITERS);
+    expect(out.scenario.sources).toHaveLength(MAX_SOURCES);
+    const cuts = issues.filter((i) => i.fix === 'truncated');
+    expect(cuts.map((i) => [i.path.join('.'), i.message, i.kept])).toEqual([
+      ['limiters', `must be a list of 1 to ${MAX_LIMITERS} limiters`, MAX_LIMITERS],
+      ['scenario.sources', `must be a list of at most ${MAX_SOURCES} traffic sources`, MAX_SOURCES],
+    ]);
+    // The six limiters kept had an unknown kind: each is named, not the 9,995 cut.
+    expect(issues.filter((i) => i.path[0] === 'limiters' && i.fix !== 'truncated')).toHaveLength(
+      MAX_LIMITERS,
+    );
+  });
+
+  it("a saved record of a million nested lists is read only up to a valid config's size", () => {
+    const nested = JSON.parse(
+      Array.from({ length: 6 }).reduce<string>(
+        (inner) => `[${Array<string>(10).fill(inner).join(',')}]`,
+        '1',
+      ),
+    ) as unknown;
+    const { config, issues } = repairConfig({ ...defaultConfig(), view: nested });
+    expect(config.view).toEqual(defaultConfig().view);
+    expect(issues.length).toBeGreaterThan(0);
   });
 });
 

@@ -16,6 +16,9 @@ import type { PlaygroundConfig } from '../../config';
 import { experimentById } from '../../config/experiments/registry';
 import type { ExperimentRef } from '../../store';
 
+/** The performance measure the page records around `startFrom` (main.tsx): decode and repair. */
+export const OPEN_MEASURE = 'rate-limit-lab:open';
+
 /** Query parameters that belong to the app rather than the config. */
 const APP_PARAMS = new Set(['embed', 'x', 'xv']);
 export const STORAGE_KEY = 'rate-limit-lab.settings';
