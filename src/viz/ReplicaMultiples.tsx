@@ -24,16 +24,19 @@ const H = 100;
 export function ReplicaMultiples({
   cells,
   store,
+  storeDown = false,
 }: {
   cells: readonly ReplicaCell[];
   store: StoreState | null;
+  /** The store is in an outage window now: its count is unreachable, so no level is shown. */
+  storeDown?: boolean;
 }) {
   const cell = (
     key: string,
     label: string,
     color: string,
     alive: boolean,
-    level: number | null,
+    level: number | null | 'down',
     caption: readonly [string, string],
   ) => (
     <svg
@@ -43,7 +46,7 @@ export function ReplicaMultiples({
       width={W}
       height={H}
       role="img"
-      aria-label={`${label}: ${!alive ? 'gone' : level === null ? `no limit of its own, ${caption.join(' ')}` : `${Math.round(level * 100)}% of its allowance left, ${caption.join(' ')}`}`}
+      aria-label={`${label}: ${!alive ? 'gone' : level === 'down' ? `down, unreachable, ${caption.join(' ')}` : level === null ? `no limit of its own, ${caption.join(' ')}` : `${Math.round(level * 100)}% of its allowance left, ${caption.join(' ')}`}`}
       data-testid="replica-cell"
     >
       <rect x={0.5} y={0.5} width={W - 1} height={H - 1} rx={4} className="replica-frame" />
@@ -51,7 +54,16 @@ export function ReplicaMultiples({
       <text x={5} y={13.5} className="replica-label">
         {label}
       </text>
-      {alive && level === null ? (
+      {alive && level === 'down' ? (
+        <>
+          <text x={6} y={40} className="replica-caption replica-down">
+            DOWN
+          </text>
+          <text x={6} y={54} className="replica-caption">
+            unreachable
+          </text>
+        </>
+      ) : alive && level === null ? (
         <>
           <text x={6} y={40} className="replica-caption">
             no local
@@ -60,7 +72,7 @@ export function ReplicaMultiples({
             limit
           </text>
         </>
-      ) : alive && level !== null ? (
+      ) : alive && typeof level === 'number' ? (
         <>
           <rect x={8} y={24} width={16} height={44} className="replica-track" />
           <rect x={8} y={24 + 44 * (1 - level)} width={16} height={44 * level} fill={color} />
@@ -97,10 +109,14 @@ export function ReplicaMultiples({
         ),
       )}
       {store !== null &&
-        cell('store', 'store', '#6b7280', true, allowanceLeft(store.inspection), [
-          'global',
-          'limit',
-        ])}
+        cell(
+          'store',
+          'store',
+          '#6b7280',
+          true,
+          storeDown ? 'down' : allowanceLeft(store.inspection),
+          ['global', 'limit'],
+        )}
     </div>
   );
 }

@@ -74,6 +74,7 @@ export function FleetPanel({ result }: { result: SimResult }) {
       <p className="fleet-summary" data-testid="fleet-summary">
         <strong>{plural(alive, 'replica')}</strong> at {formatTime(tMs)} (at most {rows}) · balancer{' '}
         {dep.balancer} · limits {dep.state}
+        {dep.fleet?.store?.kong !== undefined && ` (Kong ${dep.fleet.store.kong} policy)`}
         {usesStore && (
           <>
             {' '}
@@ -108,7 +109,7 @@ export function FleetPanel({ result }: { result: SimResult }) {
           </>
         )}
       </p>
-      <ReplicaMultiples cells={cells} store={storeState} />
+      <ReplicaMultiples cells={cells} store={storeState} storeDown={down !== null} />
       <FleetStrip lane={lane} untilMs={result.untilMs} rows={rows} outages={outages} tMs={tMs} />
       <dl className="fleet-metrics" data-testid="fleet-metrics">
         <dt>admitted beyond the global limit</dt>
