@@ -150,6 +150,7 @@ export const haproxy: SystemInfo = {
     'The table’s size is not modelled: a full table frees its (size / 256) + 1 entries closest to expiry, or with nopurge tracks nothing (new clients pass).',
     'Keys are the playground’s clients (track-sc0 src keys by source address); peers synchronisation between HAProxy instances is not modelled.',
     'Times are whole milliseconds, as HAProxy’s now_ms is; HAProxy samples it once per event-loop wake-up.',
+    'With several threads, simultaneous requests of one client at a period’s rotation can see other counts than one at a time (seen with 2 threads; the proof runs nbthread 1).',
   ],
   params: [
     {
