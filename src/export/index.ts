@@ -84,14 +84,19 @@ import { toKong as kongOf } from './kong';
 import { toSpringGateway as springOf } from './spring-gateway';
 import { toTraefik as traefikOf } from './traefik';
 import type { SystemExportOutcome, SystemExportTarget } from './systems-types';
+import type { KongOptions } from './kong';
 
-/** Every gateway system's export of `config`, in the order the Export panel lists them. */
+/**
+ * Every gateway system's export of `config`, in the order the Export panel lists them; `kongPolicy`
+ * is the fleet's Kong store policy, when one is set.
+ */
 export function exportSystems(
   config: AlgorithmConfig,
+  kongPolicy?: KongOptions['policy'],
 ): Record<SystemExportTarget, SystemExportOutcome> {
   return {
     traefik: traefikOf(config),
-    kong: kongOf(config),
+    kong: kongOf(config, kongPolicy === undefined ? {} : { policy: kongPolicy }),
     'envoy-global': envoyGlobalOf(config),
     caddy: caddyOf(config),
     'spring-gateway': springOf(config),

@@ -12,6 +12,13 @@ export interface KongOptions {
   limitBy?: 'consumer' | 'credential' | 'ip' | 'service' | 'header' | 'path';
   /** The service the plugin is attached to. Default 'my-service'. */
   service?: string;
+  /**
+   * schema.lua `policy` (default 'local'): the fleet's Kong store policy when one is set, so the
+   * export is what the fleet simulates. 'cluster' needs a database (schema.lua offers it only when
+   * Kong is not DB-less); 'redis' is written with `sync_rate: -1` (synchronous, schema default) and
+   * a placeholder `redis.host`.
+   */
+  policy?: 'local' | 'cluster' | 'redis';
 }
 
 export function toKong(config: AlgorithmConfig, options: KongOptions = {}): SystemExportOutcome {
@@ -28,7 +35,13 @@ export function toKong(config: AlgorithmConfig, options: KongOptions = {}): Syst
   const pluginConfig: Record<string, unknown> = {};
   for (const u of calendarUnits(c)) pluginConfig[u.unit] = u.limit;
   pluginConfig.limit_by = options.limitBy ?? 'ip';
-  pluginConfig.policy = 'local';
+  const policy = options.policy ?? 'local';
+  pluginConfig.policy = policy;
+  if (policy === 'redis') {
+    // schema.lua: redis = redis_schema.config_schema (host, port); sync_rate −1 = synchronous.
+    pluginConfig.redis = { host: 'redis.example', port: 6379 };
+    pluginConfig.sync_rate = -1;
+  }
   pluginConfig.error_code = 429;
   pluginConfig.hide_client_headers = false;
   const doc = {
@@ -43,7 +56,11 @@ export function toKong(config: AlgorithmConfig, options: KongOptions = {}): Syst
   };
   const differences: string[] = [
     'Kong increments after the access phase (in a timer): requests that arrive together are checked against the same count and can all pass (Kong #2629). The playground counts each request before the next.',
-    'policy: local keeps one counter per Kong node; behind N nodes the limit is N times higher. cluster and redis share counters but add sync lag.',
+    policy === 'local'
+      ? 'policy: local keeps one counter per Kong node; behind N nodes the limit is N times higher. cluster and redis share counters.'
+      : policy === 'cluster'
+        ? 'policy: cluster keeps the counters in Kong’s database (not available DB-less): each node reads the count, and its increment lands after the response, so requests in between pass beyond the limit.'
+        : 'policy: redis with sync_rate −1 reads and increments Redis on every request; set redis.host to your Redis.',
   ];
   if ((c.align ?? 'calendar') === 'epoch') {
     differences.push(

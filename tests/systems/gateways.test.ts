@@ -120,6 +120,28 @@ describe('exports', () => {
     expect(toKong({ kind: 'gcra', count: 1, periodMs: 1000, burst: 1 }).ok).toBe(false);
   });
 
+  it("Kong's export says the fleet's store policy (schema.lua: policy, redis.host, sync_rate)", () => {
+    const config = { kind: 'calendar-windows', second: 3 } as const;
+    const pluginOf = (policy?: 'local' | 'cluster' | 'redis') => {
+      const out = toKong(config, policy === undefined ? {} : { policy });
+      if (!out.ok) throw new Error(out.reason);
+      const doc = parse(out.text) as {
+        services: Array<{ plugins: Array<{ config: Record<string, unknown> }> }>;
+      };
+      return { config: doc.services[0]?.plugins[0]?.config, differences: out.differences };
+    };
+    expect(pluginOf().config).toMatchObject({ policy: 'local' });
+    expect(pluginOf().config).not.toHaveProperty('sync_rate');
+    const cluster = pluginOf('cluster');
+    expect(cluster.config).toMatchObject({ policy: 'cluster' });
+    expect(cluster.differences.join(' ')).toMatch(/not available DB-less/);
+    expect(pluginOf('redis').config).toMatchObject({
+      policy: 'redis',
+      redis: { host: 'redis.example', port: 6379 },
+      sync_rate: -1,
+    });
+  });
+
   it('Envoy global: one descriptor and one rate_limits entry per unit', () => {
     const out = toEnvoyGlobal(
       { kind: 'calendar-windows', minute: 10, day: 1000, align: 'epoch', countRejected: true },

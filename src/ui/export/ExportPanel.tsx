@@ -19,9 +19,10 @@ import { ImportForm } from './ImportForm';
 function exportsOf(
   config: AlgorithmConfig,
   options: ExportOptions,
+  kongPolicy: 'cluster' | 'redis' | undefined,
 ): Record<AnyExportTarget, AnyExportOutcome> | string {
   try {
-    return { ...exportAll(config, options), ...exportSystems(config) };
+    return { ...exportAll(config, options), ...exportSystems(config, kongPolicy) };
   } catch (e) {
     return e instanceof Error ? e.message : String(e);
   }
@@ -43,13 +44,15 @@ function exportsWith(run: () => unknown): boolean {
  */
 export function ExportPanel() {
   const id = useId();
-  const { lane, entry, count, setLimiterConfig } = usePlaygroundShallow((s) => {
+  const { lane, entry, count, setLimiterConfig, kongPolicy } = usePlaygroundShallow((s) => {
     const l = Math.min(s.activeLane, s.limiters.length - 1);
     return {
       lane: l,
       entry: s.limiters[l],
       count: s.limiters.length,
       setLimiterConfig: s.setLimiterConfig,
+      // The fleet's Kong store policy: the Kong export then says that policy, not `local`.
+      kongPolicy: s.scenario.deployment?.fleet?.store?.kong,
     };
   });
   const api = usePlaygroundApi();
@@ -72,8 +75,8 @@ export function ExportPanel() {
           envoy: { ...options.envoy, standardHeaders },
         }
       : {};
-    return exportsOf(config, { ...options, ...added });
-  }, [config, options, standardHeaders, policyName]);
+    return exportsOf(config, { ...options, ...added }, kongPolicy);
+  }, [config, options, standardHeaders, policyName, kongPolicy]);
   const onImport = useCallback(
     (imported: Imported): number[] => {
       if (imported.format === 'ingress-nginx') {
