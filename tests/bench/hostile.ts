@@ -9,6 +9,7 @@ import { compressToEncodedURIComponent } from 'lz-string';
 import { MAX_LINK_LENGTH, decodeConfig, encodeConfig } from '../../src/config';
 import { MAX_IMPORT_CHARS, importEnvoy, importNginx } from '../../src/export';
 import { encodeTimes } from '../../src/config/url-grammar';
+import { YAML_PIECES } from '../export/paste-pieces';
 
 /** CPU ms of `f`, best of `runs`. */
 export function cpuMs(f: () => unknown, runs = 5): number {
@@ -181,27 +182,7 @@ export function runHostileBench(parts: { decode: boolean; imports: boolean }): v
       3,
     );
     console.log(`  1 MB of "[" (refused by size): ${huge.toFixed(1)} ms both`);
-    const unit = fc.constantFrom(
-      '[',
-      ']',
-      '{',
-      '}',
-      '- ',
-      '? ',
-      ': ',
-      ',',
-      '\n',
-      '  ',
-      'a',
-      '"',
-      "'",
-      '#',
-      '|',
-      '&a ',
-      '*a ',
-      'k: v\n',
-      'limit_req zone=a;\n',
-    );
+    const unit = fc.constantFrom(...YAML_PIECES, 'limit_req zone=a;\n');
     let fuzzWorst = 0;
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 6000 }), (parts) => {

@@ -8,6 +8,7 @@ import { MAX_MANUAL_TIMES, MAX_SOURCES } from '../../src/sim';
 import { startFrom } from '../../src/ui/share/session';
 import { coldDecode } from './cold-open';
 import { cpuMs, hostileLinks, hostilePastes } from './hostile';
+import { YAML_PIECES } from '../export/paste-pieces';
 
 /** A seeded generator (mulberry32): the search is the same on every run. */
 function seeded(seed: number): (n: number) => number {
@@ -111,24 +112,7 @@ function mutateLink(link: string, random: (n: number) => number): string {
 
 /** Pieces of YAML and nginx text the paste search splices in. */
 const PASTE_PIECES = [
-  '[',
-  ']',
-  '{',
-  '}',
-  '- ',
-  '? ',
-  ': ',
-  ',',
-  '\n',
-  '  ',
-  'a',
-  '"',
-  "'",
-  '#',
-  '|',
-  '&a ',
-  '*a ',
-  'k: v\n',
+  ...YAML_PIECES,
   'token_bucket:\n  max_tokens: 1\n',
   'limit_req zone=a burst=5;\n',
   'limit_req_zone $binary_remote_addr zone=a:10m rate=1r/s;\n',

@@ -17,6 +17,7 @@ import {
   importNginx,
 } from '../../src/export';
 import { yamlDepthProblem } from '../../src/export/import-limits';
+import { YAML_PIECES } from './paste-pieces';
 
 function timed<T>(f: () => T): { value: T; ms: number } {
   const s = performance.now();
@@ -116,26 +117,7 @@ describe('imports bounded in time and memory', () => {
   });
 
   it('any text up to the size limit imports without throwing, in bounded time (property)', () => {
-    const unit = fc.constantFrom(
-      '[',
-      ']',
-      '{',
-      '}',
-      '- ',
-      '? ',
-      ': ',
-      ',',
-      '\n',
-      '  ',
-      'a',
-      '"',
-      "'",
-      '#',
-      '|',
-      '&a ',
-      '*a ',
-      'k: v\n',
-    );
+    const unit = fc.constantFrom(...YAML_PIECES);
     fc.assert(
       fc.property(
         fc.array(unit, { maxLength: 4000 }),
