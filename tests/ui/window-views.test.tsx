@@ -15,8 +15,33 @@ import type {
 } from '../../src/core';
 import { SYSTEMS } from '../../src/systems';
 import { frame } from './fixtures';
+import type { Frame } from './fixtures';
 
 afterEach(cleanup);
+
+function drawAnchored(config: AnchoredWindowConfig, f: Frame) {
+  return render(
+    <AnchoredWindowView
+      config={config}
+      inspection={f.inspection as AnchoredWindowInspection}
+      nowMs={f.nowMs}
+      requests={f.requests}
+      reducedMotion={false}
+    />,
+  );
+}
+
+function drawCalendar(config: CalendarWindowsConfig, f: Frame) {
+  return render(
+    <CalendarWindowsView
+      config={config}
+      inspection={f.inspection as CalendarWindowsInspection}
+      nowMs={f.nowMs}
+      requests={f.requests}
+      reducedMotion={false}
+    />,
+  );
+}
 
 describe('AnchoredWindowView', () => {
   const config: AnchoredWindowConfig = {
@@ -29,15 +54,7 @@ describe('AnchoredWindowView', () => {
   it("opens the key's window at its first request and counts rejected hits too", () => {
     // The window opens at 250 (the first request), not at 0: it ends at 1250.
     const f = frame(config, [250, 300, 400, 500, 600], 700);
-    render(
-      <AnchoredWindowView
-        config={config}
-        inspection={f.inspection as AnchoredWindowInspection}
-        nowMs={f.nowMs}
-        requests={f.requests}
-        reducedMotion={false}
-      />,
-    );
+    drawAnchored(config, f);
     expect(screen.getByTestId('window-count')).toHaveTextContent('5 / 3 in this window');
     expect(screen.getByTestId('window-reset')).toHaveTextContent('resets in 550 ms');
     expect(screen.getByTestId('window')).toHaveAttribute('data-window-start', '250');
@@ -50,15 +67,7 @@ describe('AnchoredWindowView', () => {
 
   it('a key with no live window says the next request opens one', () => {
     const f = frame(config, [100], 1500);
-    render(
-      <AnchoredWindowView
-        config={config}
-        inspection={f.inspection as AnchoredWindowInspection}
-        nowMs={f.nowMs}
-        requests={f.requests}
-        reducedMotion={false}
-      />,
-    );
+    drawAnchored(config, f);
     expect(screen.queryByTestId('window')).toBeNull();
     expect(screen.getByTestId('window-reset')).toHaveTextContent('opens at the next request');
     expect(screen.getByRole('img')).toHaveAccessibleName(
@@ -70,15 +79,7 @@ describe('AnchoredWindowView', () => {
     const blocking: AnchoredWindowConfig = { ...config, blockMs: 5000 };
     // The 4th request (t = 400) is the first rejected: the record now expires at 5400.
     const f = frame(blocking, [100, 200, 300, 400], 600);
-    render(
-      <AnchoredWindowView
-        config={blocking}
-        inspection={f.inspection as AnchoredWindowInspection}
-        nowMs={f.nowMs}
-        requests={f.requests}
-        reducedMotion={false}
-      />,
-    );
+    drawAnchored(blocking, f);
     expect(screen.getByTestId('window-reset')).toHaveTextContent('blocked, ends in 4.8 s');
     expect(screen.getByTestId('window')).toHaveClass('rl-window--blocked');
   });
@@ -88,15 +89,7 @@ describe('CalendarWindowsView', () => {
   it('one row per period, shortest first, each with its count and reset', () => {
     const config: CalendarWindowsConfig = { kind: 'calendar-windows', second: 2, minute: 10 };
     const f = frame(config, [100, 200, 300, 1100], 1400);
-    render(
-      <CalendarWindowsView
-        config={config}
-        inspection={f.inspection as CalendarWindowsInspection}
-        nowMs={f.nowMs}
-        requests={f.requests}
-        reducedMotion={false}
-      />,
-    );
+    drawCalendar(config, f);
     const rows = screen.getAllByTestId('calendar-window');
     expect(rows.map((r) => r.getAttribute('data-unit'))).toEqual(['second', 'minute']);
     // Kong counts passed requests only: 3 in the first minute (the request at 300 was rejected).
@@ -116,15 +109,7 @@ describe('CalendarWindowsView', () => {
       countRejected: true,
     };
     const f = frame(config, [100, 200, 300], 400);
-    const { unmount } = render(
-      <CalendarWindowsView
-        config={config}
-        inspection={f.inspection as CalendarWindowsInspection}
-        nowMs={f.nowMs}
-        requests={f.requests}
-        reducedMotion={false}
-      />,
-    );
+    const { unmount } = drawCalendar(config, f);
     expect(screen.getByTestId('calendar-window-count')).toHaveTextContent(
       'second 3 / 2 (1 over) · full, rejecting',
     );
@@ -132,15 +117,7 @@ describe('CalendarWindowsView', () => {
     unmount();
     const shadow = { ...config, shadowMode: true };
     const g = frame(shadow, [100, 200, 300], 400);
-    render(
-      <CalendarWindowsView
-        config={shadow}
-        inspection={g.inspection as CalendarWindowsInspection}
-        nowMs={g.nowMs}
-        requests={g.requests}
-        reducedMotion={false}
-      />,
-    );
+    drawCalendar(shadow, g);
     expect(screen.getByTestId('calendar-window-count')).toHaveTextContent(
       'over, answered OK (shadow_mode)',
     );
