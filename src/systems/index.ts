@@ -106,6 +106,22 @@ export function systemOf(entry: { system?: SystemId; config: AlgorithmConfig }):
   return DEFAULT_SYSTEM[entry.config.kind];
 }
 
+/**
+ * A limiter's system name as it runs in this deployment. Kong's name states its policy
+ * (`kong.ts`: "local policy"); behind a fleet store the policy is the store's (Kong's cluster or
+ * redis policy, or an atomic shared store, which is none of Kong's), so the name says that instead.
+ */
+export function systemNameIn(
+  entry: { system?: SystemId; config: AlgorithmConfig },
+  deployment?: { state: string; fleet?: { store?: { kong?: 'cluster' | 'redis' } } },
+): string {
+  const system = systemOf(entry);
+  const store = deployment?.state === 'shared-atomic' || deployment?.state === 'layered';
+  if (system.id !== 'kong' || deployment === undefined || !store) return system.name;
+  const policy = deployment.fleet?.store?.kong;
+  return `Kong rate-limiting plugin (${policy === undefined ? 'an atomic shared store, not a Kong policy' : `${policy} policy`})`;
+}
+
 /** Whether `id` is the default system of `kind` (a limiter entry then leaves `system` out). */
 export function isDefaultSystem(id: SystemId, kind: AlgorithmKind): boolean {
   return DEFAULT_SYSTEM[kind].id === id;

@@ -15,6 +15,7 @@ import {
   entryResponse,
   goDurationString,
   systemById,
+  systemNameIn,
   systemOf,
   traefikMaxDelayMs,
   traefikTtlSeconds,
@@ -240,5 +241,28 @@ describe('links', () => {
     const c = entry?.config;
     if (c?.kind !== 'token-bucket') throw new Error('token bucket');
     expect(c.maxDelayMs).toBe(traefikMaxDelayMs(c.tokensPerFill, c.fillIntervalMs));
+  });
+});
+
+describe('a system name in a deployment', () => {
+  const kongEntry = { system: 'kong' as const, config: systemById('kong')!.defaultConfig };
+  it("names Kong's policy as the fleet's store runs it, and leaves other systems and local state alone", () => {
+    expect(systemNameIn(kongEntry)).toBe('Kong rate-limiting plugin (local policy)');
+    expect(systemNameIn(kongEntry, { state: 'local', fleet: { store: { kong: 'cluster' } } })).toBe(
+      'Kong rate-limiting plugin (local policy)',
+    );
+    expect(
+      systemNameIn(kongEntry, { state: 'shared-atomic', fleet: { store: { kong: 'cluster' } } }),
+    ).toBe('Kong rate-limiting plugin (cluster policy)');
+    expect(systemNameIn(kongEntry, { state: 'layered', fleet: { store: { kong: 'redis' } } })).toBe(
+      'Kong rate-limiting plugin (redis policy)',
+    );
+    expect(systemNameIn(kongEntry, { state: 'shared-atomic' })).toBe(
+      'Kong rate-limiting plugin (an atomic shared store, not a Kong policy)',
+    );
+    const nginx = { config: DEFAULT_SYSTEM['leaky-bucket'].defaultConfig };
+    expect(
+      systemNameIn(nginx, { state: 'shared-atomic', fleet: { store: { kong: 'cluster' } } }),
+    ).toBe(DEFAULT_SYSTEM['leaky-bucket'].name);
   });
 });

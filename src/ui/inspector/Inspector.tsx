@@ -10,7 +10,7 @@ import { InspectorHint } from './InspectorHint';
 import { InspectorLanes } from './InspectorLanes';
 import { OutcomeBadge } from './OutcomeBadge';
 import { displayName } from '../limiter/algorithms';
-import { entryResponse, systemOf } from '../../systems';
+import { entryResponse, systemNameIn } from '../../systems';
 import { formatCount, formatTime } from '../common/format';
 import { replicaColor, replicaLabel } from '../../viz/replicaColors';
 
@@ -100,7 +100,10 @@ export function Inspector({ result }: { result: SimResult }) {
           },
         ),
       ),
-      systemName: systemOf(limiters[selected.lane] ?? { config: lane.config }).name,
+      systemName: systemNameIn(
+        limiters[selected.lane] ?? { config: lane.config },
+        result.scenario.deployment,
+      ),
       attempts: attemptsOf(result, selected.lane, info.origin),
     };
   }, [result, selected, limiters]);

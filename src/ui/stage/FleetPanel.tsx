@@ -9,6 +9,8 @@ import { ReplicaMultiples } from '../../viz/ReplicaMultiples';
 import type { ReplicaCell } from '../../viz/ReplicaMultiples';
 import { replicaColor, replicaLabel } from '../../viz/replicaColors';
 import { formatTime } from '../common/format';
+import { systemNameIn } from '../../systems';
+import { laneLabel } from '../../viz/format';
 import { useDrawTime, useOnScreen } from './hooks';
 import { plural } from '../../core';
 
@@ -27,6 +29,10 @@ export function FleetPanel({ result }: { result: SimResult }) {
   const tMs = Math.floor(useDrawTime(api, useOnScreen(ref)));
   const selectedLane = usePlayground((s) => s.selected?.lane ?? 0);
   const laneIndex = result.lanes[selectedLane]?.fleet !== undefined ? selectedLane : 0;
+  const systemName = usePlayground((s) => {
+    const entry = s.limiters[laneIndex];
+    return entry === undefined ? undefined : systemNameIn(entry, result.scenario.deployment);
+  });
   const lane = result.lanes[laneIndex];
   const fleet = lane?.fleet;
   const shares = useMemo(() => {
@@ -69,7 +75,7 @@ export function FleetPanel({ result }: { result: SimResult }) {
       data-testid="fleet-panel"
     >
       <h2 id="fleet-heading">
-        Fleet <span className="muted">{lane.name}</span>
+        Fleet <span className="muted">{systemName ?? laneLabel(lane)}</span>
       </h2>
       <p className="fleet-summary" data-testid="fleet-summary">
         <strong>{plural(alive, 'replica')}</strong> at {formatTime(tMs)} (at most {rows}) · balancer{' '}

@@ -4,7 +4,7 @@ import { stateAtTime } from '../../store';
 import { usePlayground, usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
 import { LimiterFrame } from '../../viz/LimiterFrame';
 import { LAZY_VIEWS } from './views';
-import { systemOf } from '../../systems';
+import { systemNameIn } from '../../systems';
 import { ALGORITHMS, displayName } from '../limiter/algorithms';
 import { useDrawTime, useElementWidth, useOnScreen, usePrefersReducedMotion } from './hooks';
 import { requestsCompleteFromMs, requestsNear } from './requests';
@@ -64,7 +64,7 @@ function LaneView({
   // The lane's own system (HAProxy, Traefik …), not only its algorithm's default one.
   const systemName = usePlayground((s) => {
     const entry = s.limiters[lane];
-    return entry === undefined ? undefined : systemOf(entry).name;
+    return entry === undefined ? undefined : systemNameIn(entry, result.scenario.deployment);
   });
   const onSelectRequest = useCallback((row: number) => select({ lane, row }), [select, lane]);
   const reducedMotion = usePrefersReducedMotion();
