@@ -113,7 +113,7 @@ export function systemOf(entry: { system?: SystemId; config: AlgorithmConfig }):
  */
 export function systemNameIn(
   entry: { system?: SystemId; config: AlgorithmConfig },
-  deployment?: { state: string; fleet?: { store?: { kong?: 'cluster' | 'redis' } } },
+  deployment?: { state?: string; fleet?: { store?: { kong?: 'cluster' | 'redis' } } },
 ): string {
   const system = systemOf(entry);
   const store = deployment?.state === 'shared-atomic' || deployment?.state === 'layered';

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { MAX_LIMITERS } from '../../store';
 import { usePlaygroundShallow } from '../../store/react';
-import { systemOf } from '../../systems';
+import { systemNameIn, systemOf } from '../../systems';
 import { ParamFields } from './ParamFields';
 import { StandardHeadersOption } from './StandardHeadersOption';
 import { SystemOptions } from './SystemOptions';
@@ -25,6 +25,7 @@ export function LimiterPanel() {
     setStandardHeaders: st.setStandardHeaders,
     removeLimiter: st.removeLimiter,
     setMode: st.setMode,
+    deployment: st.scenario.deployment,
   }));
   const lane = Math.min(s.activeLane, s.limiters.length - 1);
   const active = s.limiters[lane];
@@ -106,6 +107,7 @@ export function LimiterPanel() {
         <ParamFields
           config={active.config}
           system={system}
+          systemName={systemNameIn(active, s.deployment)}
           onChange={(config) => s.setLimiterConfig(lane, config)}
         />
         <StandardHeadersOption

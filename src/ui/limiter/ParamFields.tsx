@@ -111,13 +111,15 @@ export interface ParamFieldsProps {
   onChange: (config: AlgorithmConfig) => void;
   /** The system whose parameter names and units are shown. Default: the algorithm's own system. */
   system?: SystemInfo;
+  /** The system's name as this deployment runs it (`systemNameIn`). Default: the system's name. */
+  systemName?: string;
 }
 
 /**
  * The parameters of one algorithm, under their official names, each with a one-line explanation.
  * Keeps what the person typed, even when invalid, and says what is wrong next to the field.
  */
-export function ParamFields({ config, onChange, system: given }: ParamFieldsProps) {
+export function ParamFields({ config, onChange, system: given, systemName }: ParamFieldsProps) {
   const baseId = useId();
   const system = given ?? systemOf({ config });
   const params = paramSpecs(system);
@@ -148,7 +150,7 @@ export function ParamFields({ config, onChange, system: given }: ParamFieldsProp
   return (
     <fieldset className="param-fields">
       <legend>
-        {system.name}{' '}
+        {systemName ?? system.name}{' '}
         <span className="param-system">
           · {ALGORITHMS[config.kind].name} · {system.version}
         </span>
