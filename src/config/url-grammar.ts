@@ -56,6 +56,8 @@ export interface FieldSpec {
   optional?: boolean;
   /** The rule as the link writes it, when it reads differently from the schema's message. */
   rule?: string;
+  /** An older name of the option, still read (links written before `key` was renamed). */
+  alias?: string;
 }
 
 export const NAME_FIELD: FieldSpec = { key: 'name', field: 'name', type: 'text', optional: true };
@@ -169,7 +171,8 @@ export const STD_HEADERS_FIELD: FieldSpec = {
 /** A system parameter as a link option. */
 function systemField(p: SystemParam): FieldSpec {
   const type = p.url ?? (p.input === 'bool' ? 'flag' : p.input === 'choice' ? 'text' : 'whole');
-  const spec: FieldSpec = { key: p.key, field: p.field, type };
+  const spec: FieldSpec = { key: p.urlKey ?? p.key, field: p.field, type };
+  if (p.urlKey !== undefined) spec.alias = p.key;
   if (p.implied !== undefined) spec.implied = p.implied;
   if (p.optional !== undefined || p.absentMeans !== undefined) spec.optional = true;
   return spec;

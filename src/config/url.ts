@@ -184,8 +184,12 @@ class Reader {
     extraKeys: readonly string[] = [],
   ): Map<string, string | undefined> {
     const byKey = new Map(specs.map((s) => [s.key, s]));
+    const aliases = new Map(
+      specs.flatMap((s) => (s.alias === undefined ? [] : [[s.alias, s.key]])),
+    );
     const seen = new Map<string, string | undefined>();
-    for (const [key, text] of options) {
+    for (const [given, text] of options) {
+      const key = aliases.get(given) ?? given;
       if (seen.has(key)) {
         this.error(
           param,

@@ -118,6 +118,7 @@ export function envoyGlobalXRateLimitHeaders(
 const UNIT_PARAMS: readonly SystemParam[] = (['second', 'minute', 'hour', 'day'] as const).map(
   (unit) => ({
     key: `requests_per_unit (unit: ${unit})`,
+    urlKey: unit,
     field: unit,
     help: `A descriptor limit with unit: ${unit.toUpperCase()}; empty: none. Several = several descriptors on one request.`,
     input: 'int',
@@ -147,6 +148,7 @@ export const envoyGlobal: SystemInfo = {
     ...UNIT_PARAMS,
     {
       key: 'month (30 d) / year (365 d)',
+      urlKey: 'month',
       field: 'month',
       help: 'unit: MONTH — 30 days from 1970, not a calendar month.',
       input: 'int',

@@ -91,6 +91,11 @@ export interface SystemModel {
 export interface SystemParam {
   /** The system's own name, shown as the label and written in links (`average`, `max_tokens`). */
   key: string;
+  /**
+   * The name written in links when `key` reads badly there (spaces, brackets): Envoy's global
+   * `requests_per_unit (unit: minute)` is `minute`. Links written with `key` still open.
+   */
+  urlKey?: string;
   /** The algorithm config field it sets (`tokensPerFill`). */
   field: string;
   /** Unit shown after the input. */

@@ -164,4 +164,35 @@ describe('Envoy global shadow_mode', () => {
     const entry = plain.config.limiters[0]?.config;
     expect(entry?.kind === 'calendar-windows' && entry.shadowMode).toBeFalsy();
   });
+
+  it('a link writes each unit under a plain name, and links written with the descriptor label still open', () => {
+    const config = {
+      ...defaultConfig(),
+      limiters: [
+        {
+          system: 'envoy-global',
+          config: shadowOf({ kind: 'calendar-windows', second: 5, minute: 10, month: 3 }),
+        },
+      ],
+    };
+    const link = encodeConfig(config);
+    const text = decodeURIComponent(link);
+    expect(text).toMatch(/l=envoy-global:second=5,minute=10,month=3/);
+    expect(text).not.toContain('requests_per_unit');
+    expect(decodeConfig(link).config).toEqual(config);
+    // The spelling links used before the plain names.
+    const old = text.replace(
+      'second=5,minute=10,month=3',
+      'requests_per_unit (unit: second)=5,requests_per_unit (unit: minute)=10,month (30 d) / year (365 d)=3',
+    );
+    const back = decodeConfig(old.split(' ').join('%20'));
+    expect(back.errors).toEqual([]);
+    expect(back.config).toEqual(config);
+    // Both spellings of one option: the first is used, and the page says so.
+    const twice = decodeConfig(
+      text.replace('minute=10', 'minute=10,requests_per_unit%20(unit:%20minute)=7'),
+    );
+    expect(twice.config).toEqual(config);
+    expect(twice.errors.map((e) => e.message).join(' ')).toContain('given more than once');
+  });
 });
