@@ -51,11 +51,6 @@ export const caddy: SystemInfo = {
   summary:
     'Keeps the times of the last `events` passed requests per key in a ring; a request passes once the oldest is more than `window` old.',
   sources: CADDY_SOURCES,
-  differences: [
-    "Caddy counts an event while now − event ≤ window; the sliding log here counts while < window, so its window is Caddy's window + 1 ms (the export subtracts it back). Decisions are then identical on a millisecond clock.",
-    'Caddy compares nanosecond times; the playground uses whole milliseconds.',
-    'jitter (a random addition to Retry-After) and the distributed mode (instances sharing state through storage) are not modelled.',
-  ],
   params: [
     { key: 'events', field: 'limit', help: 'Events allowed in any window.', input: 'int' },
     {

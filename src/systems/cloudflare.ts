@@ -40,10 +40,6 @@ export const cloudflare: SystemInfo = {
   summary:
     'Estimates the rate as previous·(overlap of the previous window) + current and admits while it is below limit.',
   sources: SOURCES,
-  differences: [
-    'Cloudflare counts at each data centre and only approximately; it also keeps blocking for the rule’s mitigation timeout, which the playground does not model.',
-    'Retry-After on the 1015 page is a fixed 30 s, not the time the window needs.',
-  ],
   params: [
     {
       key: 'limit',

@@ -137,13 +137,6 @@ export const envoyGlobal: SystemInfo = {
   summary:
     'A shared Redis counter per descriptor and epoch-aligned window (second, minute, hour, day); every hit is counted, over-limit ones too, and a request over any limit gets 429 (with shadow_mode: 200).',
   sources: ENVOY_GLOBAL_SOURCES,
-  differences: [
-    'One descriptor per unit on one key; real descriptors can each carry their own key (remote_address, a header …).',
-    'shadow_mode is one switch for all descriptors (per descriptor in the service).',
-    'The local over-limit cache (LOCAL_CACHE_SIZE_IN_BYTES, off by default) and STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT (off by default) stop counting some over-limit hits; not modelled.',
-    'EXPIRATION_JITTER_MAX_SECONDS only lengthens key lifetimes; it does not change decisions.',
-    'The service is reached over gRPC: its latency and failure_mode_deny are not modelled.',
-  ],
   params: [
     ...UNIT_PARAMS,
     {

@@ -58,10 +58,6 @@ export const envoyLocal: SystemInfo = {
   summary:
     'A bucket of max_tokens, refilled by tokens_per_fill every fill_interval; each request takes one token. Starts full.',
   sources: SOURCES,
-  differences: [
-    "x-ratelimit-reset: Envoy reports its bucket's own reset seconds; the playground shows the seconds until the bucket is full again.",
-    'Envoy never sends Retry-After from this filter; response_headers_to_add holds constants only.',
-  ],
   params: [
     {
       key: 'max_tokens',

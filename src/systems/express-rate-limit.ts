@@ -202,11 +202,6 @@ export const expressRateLimit: SystemInfo = {
   summary:
     "Counts every hit (rejected ones too) in a window that starts at the key's first hit and lasts windowMs; rejects above limit.",
   sources: EXPRESS_RATE_LIMIT_SOURCES,
-  differences: [
-    'Only the default MemoryStore is modelled; other stores (Redis, Memcached …) keep their own windows.',
-    'skip, skipFailedRequests and skipSuccessfulRequests (which decrement after the response) are not modelled.',
-    'A key is keyed by what keyGenerator returns (by default the IP, IPv6 grouped by /56); here by the simulated client key.',
-  ],
   params: [
     {
       key: 'limit',

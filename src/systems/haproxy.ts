@@ -144,14 +144,6 @@ export const haproxy: SystemInfo = {
   summary:
     "Counts every request (denied ones too) in a per-client counter whose period starts at the client's first request; denies when this period's count plus the previous period's, weighted by what is left of this one, is above the limit.",
   sources: HAPROXY_SOURCES,
-  differences: [
-    'HAProxy’s clock is a 32-bit millisecond counter that wraps every 49.7 days; a new entry created while it is within one period of 0 is not re-anchored there. The playground’s clock does not wrap.',
-    'Entry expiry runs as a task at the expiry millisecond: a request in that very millisecond may still find the entry. The playground forgets it from that millisecond on.',
-    'The table’s size is not modelled: a full table frees its (size / 256) + 1 entries closest to expiry, or with nopurge tracks nothing (new clients pass).',
-    'Keys are the playground’s clients (track-sc0 src keys by source address); peers synchronisation between HAProxy instances is not modelled.',
-    'Times are whole milliseconds, as HAProxy’s now_ms is; HAProxy samples it once per event-loop wake-up.',
-    'With several threads, simultaneous requests of one client at a period’s rotation can see other counts than one at a time (seen with 2 threads; the proof runs nbthread 1).',
-  ],
   params: [
     {
       key: 'gt',

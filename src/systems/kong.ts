@@ -125,13 +125,6 @@ export const kong: SystemInfo = {
   summary:
     'Counts passed requests per UTC second, minute, hour, day, month and year at once; a request passes only while every configured period has room.',
   sources: KONG_SOURCES,
-  differences: [
-    'Kong increments in a timer after the access phase, so requests that arrive together on one worker are all checked against the same count (Kong #2629); here each request sees the ones before it on the same node.',
-    'cluster and redis (sync_rate −1) policies: see the fleet store policy. redis with sync_rate > 0 is not modelled.',
-    'The local policy keeps one counter per Kong node (nginx shared dict): N nodes allow N times the limit.',
-    'limit_by picks the key (consumer, credential, ip, service, header, path); here the simulated client key. fault_tolerant and hide_client_headers are not modelled.',
-    "RateLimit-Reset uses each period's nominal length (a month is 30 days), as Kong does, so near the end of a 31-day month it is not the time to the reset.",
-  ],
   params: [
     ...LIMIT_PARAMS,
     {

@@ -64,9 +64,6 @@ export const nginxLimitReq: SystemInfo = {
   summary:
     'Requests drain at rate; up to burst more are held and released at the rate (or passed at once with nodelay); beyond that, rejected.',
   sources: SOURCES,
-  differences: [
-    'limit_req adds no rate-limit headers; the added ones come from add_header lines, which hold constants: no per-request Retry-After and no remaining count.',
-  ],
   params: [
     {
       key: 'rate',

@@ -125,11 +125,6 @@ export const rateLimiterFlexible: SystemInfo = {
   standardHeadersHow:
     "The application sets them from the RateLimiterRes it gets (the README's example); they are marked as added.",
   sources: RATE_LIMITER_FLEXIBLE_SOURCES,
-  differences: [
-    'Only RateLimiterMemory is modelled (RateLimiterRedis and the other stores share the rules but not the clock).',
-    'duration 0 (never expires), points 0, penalty/reward/block/set calls and consume with more than 1 point are not modelled.',
-    "The library sends no HTTP response; the headers shown are the README's suggestion and are marked as added.",
-  ],
   response(config, decision: Decision, options: SystemResponseOptions = {}) {
     const now = options.nowMs ?? 0;
     const limit = config.kind === 'anchored-window' ? config.limit : decision.limit;

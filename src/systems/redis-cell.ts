@@ -30,10 +30,6 @@ export const redisCell: SystemInfo = {
   summary:
     'Tracks a theoretical arrival time (TAT) that advances by period/count per request; admits while TAT is within burst+1 intervals of now.',
   sources: SOURCES,
-  differences: [
-    'redis-cell answers a Redis command, not HTTP: the 429 is what most applications send; the status and headers are the application’s choice.',
-    'redis-cell works in whole seconds for period, retry_after and reset_after; the playground keeps milliseconds.',
-  ],
   params: [
     { key: 'count', field: 'count', help: 'Requests per period (sustained rate).', input: 'int' },
     {

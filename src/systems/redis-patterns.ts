@@ -41,8 +41,6 @@ const WINDOW: SystemParam = {
 };
 const APP_HEADERS =
   'The application computes them per request (count, window end) and sets them itself.';
-const APP_STATUS =
-  'Redis answers commands, not HTTP: the 429 is what most applications send; the status and headers are the application’s choice.';
 
 export const redisFixedWindow: SystemInfo = {
   id: 'redis-fixed-window',
@@ -54,7 +52,6 @@ export const redisFixedWindow: SystemInfo = {
   urlName: 'fixed-window',
   summary: 'Counts requests per window aligned to t = 0 and admits up to limit per window.',
   sources: FIXED_SOURCES,
-  differences: [APP_STATUS],
   params: [LIMIT, WINDOW],
   defaultConfig: { kind: 'fixed-window', limit: 5, windowMs: 1000 },
   standardHeadersHow: APP_HEADERS,
@@ -74,7 +71,6 @@ export const redisSlidingLog: SystemInfo = {
   summary:
     'Keeps a timestamp per admitted request and admits while fewer than limit are younger than the window.',
   sources: LOG_SOURCES,
-  differences: [APP_STATUS],
   params: [
     { ...LIMIT, help: 'Requests admitted in any window.' },
     { ...WINDOW, help: 'How long an entry counts.' },

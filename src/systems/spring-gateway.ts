@@ -45,11 +45,6 @@ export const springGateway: SystemInfo = {
   summary:
     'A Redis token bucket of burstCapacity tokens, refilled replenishRate tokens at every whole second (Redis TIME); each request takes requestedTokens.',
   sources: SPRING_SOURCES,
-  differences: [
-    'requestedTokens other than 1 is not modelled (the playground takes one token per request).',
-    'When ⌊2 · burstCapacity / replenishRate⌋ = 0 (burstCapacity < replenishRate / 2) the script stores no state and lets every request through; the model still limits (the export warns).',
-    "On a Redis error the filter allows the request (remaining -1); Redis's own key expiry runs on real time and cannot change a decision otherwise (the bucket is full again by then).",
-  ],
   params: [
     {
       key: 'replenishRate',

@@ -98,12 +98,6 @@ export const traefik: SystemInfo = {
   summary:
     'A golang x/time/rate bucket of burst tokens refilled at average per period; a request without a token waits for it when that takes at most 1/(2·rate), else gets 429.',
   sources: SOURCES,
-  differences: [
-    'x/time/rate keeps float64 tokens and nanoseconds; the playground is exact in whole ms (proven equal on traces away from refill boundaries).',
-    'maxDelay is 1 s/(2·⌊rate⌋): where that is not a whole number of ms the playground rounds it down, so a wait in that last fraction of a ms is delayed by Traefik and rejected here.',
-    'X-Retry-In and Retry-After come from the reservation’s delay in ns; the playground shows it in whole ms.',
-    'sourceCriterion (ipStrategy, requestHeaderName, requestHost) picks the key; the playground’s clients are the keys. The Redis-backed limiter (redis:) is not modelled.',
-  ],
   params: [
     {
       key: 'average',

@@ -70,8 +70,8 @@ export interface SystemModel {
   algorithms: readonly AlgorithmKind[];
   /** Files read to build the model, each rule's source. */
   sources: readonly SourceRef[];
-  /** What the playground does not model, in plain words. */
-  differences: readonly string[];
+  // What the model leaves out, in plain words: SYSTEM_DIFFERENCES (./differences.ts), a module of
+  // its own so the first load does not carry the text.
   /** The response this system sends for `decision` under `config` (status line and headers). */
   response(
     config: AlgorithmConfig,

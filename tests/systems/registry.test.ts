@@ -266,3 +266,15 @@ describe('a system name in a deployment', () => {
     ).toBe(DEFAULT_SYSTEM['leaky-bucket'].name);
   });
 });
+
+describe('where each model differs from its system', () => {
+  it('every system lists what its model leaves out, in sentences', async () => {
+    const { SYSTEM_DIFFERENCES } = await import('../../src/systems/differences');
+    expect(Object.keys(SYSTEM_DIFFERENCES).sort()).toEqual(SYSTEMS.map((s) => s.id).sort());
+    for (const s of SYSTEMS) {
+      const list = SYSTEM_DIFFERENCES[s.id] ?? [];
+      expect(list.length, s.id).toBeGreaterThan(0);
+      for (const d of list) expect(d, s.id).toMatch(/^\S.{20,}[.)]$/s);
+    }
+  });
+});

@@ -122,6 +122,17 @@ describe('LimiterPanel', () => {
       screen.getByRole('tab', { name: '2. Redis INCR + EXPIRE (fixed window)' }),
     ).toHaveAttribute('aria-selected', 'true');
   });
+
+  it("lists where the picked system's model differs from the real one when asked", async () => {
+    const store = quietStore();
+    renderWith(store, <LimiterPanel />);
+    await userEvent.selectOptions(screen.getByLabelText('System'), 'haproxy');
+    expect(screen.queryByTestId('system-differences')).toBeNull();
+    await userEvent.click(screen.getByText(/Where this model differs from the real HAProxy/));
+    const list = await screen.findByTestId('system-differences');
+    expect(within(list).getAllByRole('listitem').length).toBeGreaterThan(3);
+    expect(list).toHaveTextContent('nbthread 1');
+  });
 });
 
 describe('Inspector', () => {

@@ -4,6 +4,7 @@ import { usePlaygroundShallow } from '../../store/react';
 import { systemNameIn, systemOf } from '../../systems';
 import { ParamFields } from './ParamFields';
 import { StandardHeadersOption } from './StandardHeadersOption';
+import { SystemDifferences } from './SystemDifferences';
 import { SystemOptions } from './SystemOptions';
 
 /** A limiter's label: its own name, or its system's. */
@@ -115,6 +116,7 @@ export function LimiterPanel() {
           checked={active.standardHeaders === true}
           onChange={(on) => s.setStandardHeaders(lane, on)}
         />
+        <SystemDifferences system={system} />
       </div>
       <div className="compare-row">
         <label htmlFor={`${id}-add`}>Compare with</label>
