@@ -14,10 +14,7 @@ const List = lazyPart(
 export function SystemDifferences({ system }: { system: SystemInfo }) {
   const [open, setOpen] = useState(false);
   return (
-    <details
-      className="system-differences-box"
-      onToggle={(e) => setOpen((e.currentTarget).open)}
-    >
+    <details className="system-differences-box" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>Where this model differs from the real {system.name}</summary>
       {open && (
         <Suspense fallback={<Loading what="list of differences" />}>
