@@ -116,6 +116,21 @@ describe('simulate with a cache', () => {
     same(windowed, simulate(LANES, traffic({ metrics: { binMs: 250, windowMs: 500 } }), 10_000));
   });
 
+  it("gives one lane's state alone as stateAt gives it with every lane, in any order of times", () => {
+    const result = simulate(LANES, traffic(), 10_000);
+    const alone = new Seeker(result);
+    const all = new Seeker(result);
+    for (const t of [0, 2500, 9999, 4000, 4000, 120]) {
+      for (const key of result.keyNames) {
+        const every = all.stateAt(t, key);
+        for (let i = 0; i < LANES.length; i += 1) {
+          expect(alone.laneStateAt(i, t, key)).toEqual(every.lanes[i]);
+        }
+      }
+    }
+    expect(() => alone.laneStateAt(LANES.length, 0)).toThrow(RangeError);
+  });
+
   it('reports progress from 0 to 1, rising, without changing the result', () => {
     const seen: number[] = [];
     const result = simulate(LANES, traffic(), 10_000, { onProgress: (f) => seen.push(f) });
