@@ -209,50 +209,21 @@ export function laneMetrics(input: LaneMetricsInput): {
 }
 
 /**
- * Memo of `firstOutcomes` by columns object, and of a pair's first differing origin (−1: none) by
- * the two outcome arrays. Columns are read-only once made and a cached simulation hands unchanged
- * lanes back with the same columns, so an edit to one of six limiters compares only the five pairs
- * that include it (issue 11). Weak: nothing is kept alive for it. Identity in, same values out:
- * results do not depend on it.
+ * Memo of `firstOutcomes` by columns object. Columns are read-only once made and a cached
+ * simulation hands unchanged lanes back with the same columns, so an edit to one of six limiters
+ * recomputes one lane's (issue 11). Weak: nothing is kept alive for it; results do not depend on it.
  */
 const outcomesOf = new WeakMap<LaneColumns, Uint8Array>();
-const pairFirst = new WeakMap<Uint8Array, WeakMap<Uint8Array, number>>();
 
 /** Each origin's first-attempt outcome code in a lane (255 when the lane never decided it). */
 function firstOutcomes(columns: LaneColumns, count: number): Uint8Array {
-  const kept = outcomesOf.get(columns);
-  if (kept !== undefined && kept.length === count) return kept;
-  const out = computeFirstOutcomes(columns, count);
-  outcomesOf.set(columns, out);
-  return out;
-}
-
-/** The first origin two lanes decide differently (−1: none before either stops deciding). */
-function firstDifference(oa: Uint8Array, ob: Uint8Array): number {
-  let inner = pairFirst.get(oa);
-  const kept = inner?.get(ob);
-  if (kept !== undefined) return kept;
-  let origin = -1;
-  const n = Math.min(oa.length, ob.length);
-  for (let i = 0; i < n; i += 1) {
-    const x = oa[i] as number;
-    const y = ob[i] as number;
-    if (x === 255 || y === 255) break;
-    if (x !== y) {
-      origin = i;
-      break;
-    }
-  }
-  if (inner === undefined) pairFirst.set(oa, (inner = new WeakMap()));
-  inner.set(ob, origin);
-  return origin;
-}
-
-function computeFirstOutcomes(columns: LaneColumns, count: number): Uint8Array {
-  const out = new Uint8Array(count).fill(255);
+  let out = outcomesOf.get(columns);
+  if (out?.length === count) return out;
+  out = new Uint8Array(count).fill(255);
   for (let r = 0; r < columns.rows; r += 1) {
     if (columns.attempt[r] === 1) out[columns.origin[r] as number] = columns.outcome[r] as number;
   }
+  outcomesOf.set(columns, out);
   return out;
 }
 
@@ -272,19 +243,21 @@ export function divergences(
     for (let b = a + 1; b < lanes.length; b += 1) {
       const oa = outcomes[a] as Uint8Array;
       const ob = outcomes[b] as Uint8Array;
-      const i = firstDifference(oa, ob);
-      const found: Divergence | null =
-        i < 0
-          ? null
-          : {
-              origin: i,
-              atMs: arrivals.timeMs[i] as number,
-              lanes: [a, b],
-              outcomes: [
-                OUTCOMES[oa[i] as number] ?? 'reject',
-                OUTCOMES[ob[i] as number] ?? 'reject',
-              ],
-            };
+      let found: Divergence | null = null;
+      for (let i = 0; i < arrivals.count; i += 1) {
+        const x = oa[i] as number;
+        const y = ob[i] as number;
+        if (x === 255 || y === 255) break;
+        if (x !== y) {
+          found = {
+            origin: i,
+            atMs: arrivals.timeMs[i] as number,
+            lanes: [a, b],
+            outcomes: [OUTCOMES[x] ?? 'reject', OUTCOMES[y] ?? 'reject'],
+          };
+          break;
+        }
+      }
       pairs.push(found);
       if (found !== null && (first === null || found.origin < first.origin)) first = found;
     }

@@ -4,15 +4,7 @@
  * identity check is enough.
  */
 import { SimulationInputError, createSimCache, seekerFor, simulate, validateRun } from '../sim';
-import type {
-  LaneResult,
-  LaneState,
-  ScenarioIssue,
-  SimLimiter,
-  SimResult,
-  SimState,
-  SimTrace,
-} from '../sim';
+import type { LaneResult, LaneState, ScenarioIssue, SimLimiter, SimResult, SimTrace } from '../sim';
 import { tracesFor } from './traceSim';
 import type { PlaygroundInputs } from './types';
 
@@ -101,22 +93,6 @@ export function simulationOf(inputs: RunInputs): SimOutcome {
   }
   rememberOutcome(inputs, outcome);
   return outcome;
-}
-
-let lastState: { result: SimResult; tMs: number; key: string; state: SimState } | null = null;
-
-/**
- * Every lane's state at whole-ms `tMs` for `key` (the result's shared seeker), the last one cached:
- * the lanes in view each ask for it in the same frame.
- */
-export function stateAtTime(result: SimResult, tMs: number, key: string): SimState {
-  const t = Math.floor(tMs);
-  if (lastState?.result === result && lastState.tMs === t && lastState.key === key) {
-    return lastState.state;
-  }
-  const state = seekerFor(result).stateAt(t, key);
-  lastState = { result, tMs: t, key, state };
-  return state;
 }
 
 const laneStates = new WeakMap<

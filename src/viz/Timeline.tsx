@@ -146,16 +146,6 @@ function drawLanes(
   });
 }
 
-interface LanesLayerProps {
-  result: SimResult;
-  drawings: readonly LaneDrawing[];
-  x: LinearScale;
-  toMs: number;
-  x0: number;
-  x1: number;
-  markColor: MarkColor | undefined;
-}
-
 /**
  * One outcome's bars of a dense lane, split by `markColor`: per column, the bar the plain drawing
  * would draw (height from the column's count), cut into one segment per colour in proportion to its
@@ -200,41 +190,6 @@ function colouredBars(
   }
   return paths;
 }
-
-/**
- * The requests of every lane drawn, by outcome row: individual marks when sparse, else per pixel
- * column one bar per outcome whose height grows with the count (√ scale, at least 2 px). Memoised
- * apart from the handle, so moving the clock never re-reduces 600,000 rows.
- */
-const LanesLayer = memo(function LanesLayer({
-  result,
-  drawings,
-  x,
-  toMs,
-  x0,
-  x1,
-  markColor,
-}: LanesLayerProps) {
-  return (
-    <g className="rl-timeline-lanes">
-      {drawings.map(({ lane: laneIndex, agg, individual }, i) => (
-        <LaneMarks
-          key={laneIndex}
-          lane={result.lanes[laneIndex] as LaneResult}
-          laneIndex={laneIndex}
-          i={i}
-          agg={agg}
-          individual={individual}
-          x={x}
-          toMs={toMs}
-          x0={x0}
-          x1={x1}
-          markColor={markColor}
-        />
-      ))}
-    </g>
-  );
-});
 
 interface LaneMarksProps {
   lane: LaneResult;
@@ -645,15 +600,27 @@ export function Timeline({
         data-testid="timeline-now"
         d={`M${px(handleX)},${TOP - 2}V${px(axisY)}`}
       />
-      <LanesLayer
-        result={result}
-        drawings={drawings}
-        x={x}
-        toMs={d1}
-        x0={x0}
-        x1={x1}
-        markColor={markColor}
-      />
+      {/* The requests of every lane drawn, by outcome row: individual marks when sparse, else per
+          pixel column one bar per outcome whose height grows with the count (√ scale, at least
+          2 px). Each lane's band is memoised apart from the handle, so moving the clock never
+          re-reduces 600,000 rows. */}
+      <g className="rl-timeline-lanes">
+        {drawings.map(({ lane: laneIndex, agg, individual }, i) => (
+          <LaneMarks
+            key={laneIndex}
+            lane={result.lanes[laneIndex] as LaneResult}
+            laneIndex={laneIndex}
+            i={i}
+            agg={agg}
+            individual={individual}
+            x={x}
+            toMs={d1}
+            x0={x0}
+            x1={x1}
+            markColor={markColor}
+          />
+        ))}
+      </g>
       {shown.length === 0 && (
         <text className="rl-muted" x={x0} y={TOP + 24}>
           No lanes to show

@@ -51,17 +51,16 @@ export function LanesPanel({ result }: { result: SimResult }) {
  * unchanged lane back as the same object), the arrivals and keys. An edit to another limiter does
  * not render it again; it goes on drawing from the result it has, whose lane is the same (issue 11).
  */
-const LaneView = memo(LaneViewImpl, (a, b) => {
-  return (
+const LaneView = memo(
+  LaneViewImpl,
+  (a, b) =>
     a.lane === b.lane &&
     a.stateKey === b.stateKey &&
     a.compact === b.compact &&
     a.result.lanes[a.lane] === b.result.lanes[b.lane] &&
-    a.result.arrivals === b.result.arrivals &&
-    a.result.keyNames === b.result.keyNames &&
-    a.result.clientKey === b.result.clientKey
-  );
-});
+    // The same arrivals object: the same traffic, keys and clients (simulate's cache).
+    a.result.arrivals === b.result.arrivals,
+);
 
 function LaneViewImpl({
   result,
