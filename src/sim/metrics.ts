@@ -208,12 +208,22 @@ export function laneMetrics(input: LaneMetricsInput): {
   return { metrics, releasesMs: releases };
 }
 
+/**
+ * Memo of `firstOutcomes` by columns object. Columns are read-only once made and a cached
+ * simulation hands unchanged lanes back with the same columns, so an edit to one of six limiters
+ * recomputes one lane's (issue 11). Weak: nothing is kept alive for it; results do not depend on it.
+ */
+const outcomesOf = new WeakMap<LaneColumns, Uint8Array>();
+
 /** Each origin's first-attempt outcome code in a lane (255 when the lane never decided it). */
 function firstOutcomes(columns: LaneColumns, count: number): Uint8Array {
-  const out = new Uint8Array(count).fill(255);
+  let out = outcomesOf.get(columns);
+  if (out?.length === count) return out;
+  out = new Uint8Array(count).fill(255);
   for (let r = 0; r < columns.rows; r += 1) {
     if (columns.attempt[r] === 1) out[columns.origin[r] as number] = columns.outcome[r] as number;
   }
+  outcomesOf.set(columns, out);
   return out;
 }
 

@@ -219,26 +219,39 @@ export class Seeker {
   /** Every lane's state for `key` (default: the first key) at virtual time tMs. */
   stateAt(timeMs: number, key: string = this.result.keyNames[0] as string): SimState {
     const tMs = wholeMs(timeMs);
+    const lanes = this.result.lanes.map((_, i) => this.laneStateAt(i, tMs, key));
+    return { tMs, key, lanes };
+  }
+
+  /**
+   * Lane `i`'s state for `key` at virtual time tMs: `stateAt(tMs, key).lanes[i]`, advancing that
+   * lane's cursor only (a page that draws two lanes of six moves two cursors a frame).
+   */
+  laneStateAt(
+    i: number,
+    timeMs: number,
+    key: string = this.result.keyNames[0] as string,
+  ): LaneState {
+    const lane = this.result.lanes[i];
+    if (lane === undefined) throw new RangeError(`no lane ${i}`);
+    const tMs = wholeMs(timeMs);
     const wallMs = this.clock.wallAt(tMs);
     const local = this.result.scenario.deployment.state === 'local';
-    const lanes = this.result.lanes.map((lane, i): LaneState => {
-      const { engine, decided } = this.advance(i, tMs);
-      return {
-        lane: i,
-        name: lane.name,
-        wallMs,
-        decided,
-        stores: engine.stores.map((store, s) => ({
-          instance: engine instanceof FleetEngine ? engine.storeOwner(s) : local ? s : null,
-          inspection: store.inspect(wallMs, key),
-          stateSize: store.stateSize(wallMs, key),
-          keysHeld: store.size,
-        })),
-        inFlightWrites: engine.inFlight,
-        ...(engine instanceof FleetEngine ? { replicas: engine.replicaCount } : {}),
-      };
-    });
-    return { tMs, key, lanes };
+    const { engine, decided } = this.advance(i, tMs);
+    return {
+      lane: i,
+      name: lane.name,
+      wallMs,
+      decided,
+      stores: engine.stores.map((store, s) => ({
+        instance: engine instanceof FleetEngine ? engine.storeOwner(s) : local ? s : null,
+        inspection: store.inspect(wallMs, key),
+        stateSize: store.stateSize(wallMs, key),
+        keysHeld: store.size,
+      })),
+      inFlightWrites: engine.inFlight,
+      ...(engine instanceof FleetEngine ? { replicas: engine.replicaCount } : {}),
+    };
   }
 }
 

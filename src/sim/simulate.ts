@@ -634,6 +634,20 @@ interface PreparedArrivals {
   shared: (sc: Scenario) => SharedColumns;
   /** Lane runs on these arrivals, by config and context. */
   lanes: Map<string, LaneRun>;
+  /**
+   * The one-instance column of zeros lanes share, kept while its length fits, so a lane result
+   * made from a cached run can be reused as is (see `laneResults`).
+   */
+  zeros: Uint8Array | null;
+  /**
+   * The lane result last made from each run, with what it was made for (its name, the instance
+   * column, the metrics options): an edit to one limiter hands the other lanes back the very same
+   * LaneResult objects, so the page can tell which lanes changed by identity (issue 11).
+   */
+  laneResults: WeakMap<
+    LaneRun,
+    { sig: string; instance: LaneColumns['instance']; lane: LaneResult }
+  >;
 }
 
 function remember(lanes: Map<string, LaneRun>, key: string, run: LaneRun, max: number): void {
@@ -738,6 +752,8 @@ function prepareArrivals(
       return shared;
     },
     lanes: new Map(),
+    zeros: null,
+    laneResults: new WeakMap(),
   };
   if (cache !== undefined) cache.arrivals = { key, value: prepared };
   return prepared;
@@ -833,7 +849,13 @@ export function simulate(
   // each result gets its own columns object (same arrays) before the instance column is set.
   const laneColumns = runs.map((r) => ({ ...r.columns }));
   if (shared.oneInstance) {
-    const zeros = new Uint8Array(Math.max(0, ...laneColumns.map((c) => c.rows)));
+    const rows = Math.max(0, ...laneColumns.map((c) => c.rows));
+    // Zeros are zeros: the column kept with the arrivals serves every run that fits in it.
+    const zeros =
+      cache !== undefined && prepared.zeros !== null && prepared.zeros.length === rows
+        ? prepared.zeros
+        : new Uint8Array(rows);
+    if (cache !== undefined) prepared.zeros = zeros;
     for (const c of laneColumns) c.instance = zeros;
   }
   runs.forEach((run, i) => {
@@ -850,6 +872,13 @@ export function simulate(
   const metricsOptions = sc.metrics as Required<NonNullable<Scenario['metrics']>>;
   const lanes: LaneResult[] = runs.map((run, i) => {
     const columns = laneColumns[i] as LaneColumns;
+    // The same run, name, instance column and metrics options make the same lane result: with a
+    // cache, the one made before is handed back (its arrays are read-only, like the run's).
+    const sig = `${names[i] as string}|${metricsOptions.binMs}|${metricsOptions.windowMs}`;
+    const kept = cache === undefined ? undefined : prepared.laneResults.get(run);
+    if (kept !== undefined && kept.sig === sig && kept.instance === columns.instance) {
+      return kept.lane;
+    }
     const { metrics, releasesMs } = laneMetrics({
       columns,
       arrivals,
@@ -861,7 +890,7 @@ export function simulate(
       windowMs: metricsOptions.windowMs,
       stats: run.stats,
     });
-    return {
+    const lane: LaneResult = {
       name: names[i] as string,
       config: configs[i] as AlgorithmConfig,
       columns,
@@ -870,6 +899,10 @@ export function simulate(
       releasesMs,
       ...(run.fleet === undefined ? {} : { fleet: run.fleet }),
     };
+    if (cache !== undefined) {
+      prepared.laneResults.set(run, { sig, instance: columns.instance, lane });
+    }
+    return lane;
   });
   const { first, pairs } = divergences(lanes, arrivals);
   const completeUntilMs = Math.min(merged.completeUntilMs, ...runs.map((r) => r.completeUntilMs));

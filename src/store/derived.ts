@@ -4,7 +4,7 @@
  * identity check is enough.
  */
 import { SimulationInputError, createSimCache, seekerFor, simulate, validateRun } from '../sim';
-import type { ScenarioIssue, SimLimiter, SimResult, SimState, SimTrace } from '../sim';
+import type { LaneResult, LaneState, ScenarioIssue, SimLimiter, SimResult, SimTrace } from '../sim';
 import { tracesFor } from './traceSim';
 import type { PlaygroundInputs } from './types';
 
@@ -95,19 +95,32 @@ export function simulationOf(inputs: RunInputs): SimOutcome {
   return outcome;
 }
 
-let lastState: { result: SimResult; tMs: number; key: string; state: SimState } | null = null;
+const laneStates = new WeakMap<
+  LaneResult,
+  { result: SimResult; lane: number; tMs: number; key: string; state: LaneState }
+>();
 
 /**
- * Every lane's state at whole-ms `tMs` for `key` (the result's shared seeker), the last one cached:
- * the lanes in view each ask for it in the same frame.
+ * Lane `lane`'s state at whole-ms `tMs` for `key` (the result's shared seeker, that lane's cursor
+ * only), the last one cached per lane result. A lane drawn from an older result whose lane is the
+ * same object (simulate's cache keeps unchanged lanes) asks that result's seeker: its cursor goes
+ * on from where it was instead of starting over (issue 11).
  */
-export function stateAtTime(result: SimResult, tMs: number, key: string): SimState {
+export function laneStateAtTime(
+  result: SimResult,
+  lane: number,
+  tMs: number,
+  key: string,
+): LaneState | undefined {
+  const laneResult = result.lanes[lane];
+  if (laneResult === undefined) return undefined;
   const t = Math.floor(tMs);
-  if (lastState?.result === result && lastState.tMs === t && lastState.key === key) {
-    return lastState.state;
+  const kept = laneStates.get(laneResult);
+  if (kept?.result === result && kept.lane === lane && kept.tMs === t && kept.key === key) {
+    return kept.state;
   }
-  const state = seekerFor(result).stateAt(t, key);
-  lastState = { result, tMs: t, key, state };
+  const state = seekerFor(result).laneStateAt(lane, t, key);
+  laneStates.set(laneResult, { result, lane, tMs: t, key, state });
   return state;
 }
 

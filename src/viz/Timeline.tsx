@@ -114,6 +114,16 @@ interface LaneDrawing {
   individual: boolean;
 }
 
+/**
+ * The last reduction of each lane's columns, with its range and width. A new result from an edit
+ * to one limiter keeps the other lanes' columns (simulate's cache), so their reductions, and with
+ * them their memoised `LaneMarks`, are reused as they are (issue 11).
+ */
+const reduced = new WeakMap<
+  LaneResult['columns'],
+  { fromMs: number; toMs: number; cols: number; agg: OutcomeColumns; individual: boolean }
+>();
+
 /** Reduces each lane to outcome counts per pixel column and picks how to draw it. */
 function drawLanes(
   result: SimResult,
@@ -124,21 +134,16 @@ function drawLanes(
 ): LaneDrawing[] {
   return lanes.map((lane) => {
     const columns = (result.lanes[lane] as LaneResult).columns;
+    const kept = reduced.get(columns);
+    if (kept !== undefined && kept.fromMs === fromMs && kept.toMs === toMs && kept.cols === cols) {
+      return { lane, agg: kept.agg, individual: kept.individual };
+    }
     const agg = outcomeColumns(columns, fromMs, toMs, cols);
     const n = agg.end - agg.start;
     const individual = n <= MAX_MARKS && n * PX_PER_MARK <= cols && agg.maxCount <= MAX_PER_PIXEL;
+    reduced.set(columns, { fromMs, toMs, cols, agg, individual });
     return { lane, agg, individual };
   });
-}
-
-interface LanesLayerProps {
-  result: SimResult;
-  drawings: readonly LaneDrawing[];
-  x: LinearScale;
-  toMs: number;
-  x0: number;
-  x1: number;
-  markColor: MarkColor | undefined;
 }
 
 /**
@@ -186,156 +191,165 @@ function colouredBars(
   return paths;
 }
 
+interface LaneMarksProps {
+  lane: LaneResult;
+  laneIndex: number;
+  /** Its place from the top. */
+  i: number;
+  agg: OutcomeColumns;
+  individual: boolean;
+  x: LinearScale;
+  toMs: number;
+  x0: number;
+  x1: number;
+  markColor: MarkColor | undefined;
+}
+
 /**
- * The requests of every lane drawn, by outcome row: individual marks when sparse, else per pixel
- * column one bar per outcome whose height grows with the count (√ scale, at least 2 px). Memoised
- * apart from the handle, so moving the clock never re-reduces 600,000 rows.
+ * One lane's band. Memoised on its own lane result and reduction: after an edit to one limiter
+ * only that lane's band renders again (issue 11).
  */
-const LanesLayer = memo(function LanesLayer({
-  result,
-  drawings,
+const LaneMarks = memo(function LaneMarks({
+  lane,
+  laneIndex,
+  i,
+  agg,
+  individual,
   x,
   toMs,
   x0,
   x1,
   markColor,
-}: LanesLayerProps) {
+}: LaneMarksProps) {
+  const c = lane.columns;
+  const n = agg.end - agg.start;
+  const cols = agg.cols;
+  const top = laneTop(i);
+  const cut = lane.completeUntilMs < toMs;
   return (
-    <g className="rl-timeline-lanes">
-      {drawings.map(({ lane: laneIndex, agg, individual }, i) => {
-        const lane = result.lanes[laneIndex] as LaneResult;
-        const c = lane.columns;
-        const n = agg.end - agg.start;
-        const cols = agg.cols;
-        const top = laneTop(i);
-        const cut = lane.completeUntilMs < toMs;
-        return (
-          <g
-            key={laneIndex}
-            className="rl-timeline-lane"
-            data-testid="timeline-lane"
-            data-lane={laneIndex}
-            data-mode={individual ? 'marks' : 'columns'}
-          >
-            {/* A backing behind the label: the playhead's line passes under it, never through the
-                words (a clock near the start put the line across "Token bucket"). */}
-            <rect
-              className="rl-timeline-label-bg"
-              x={1}
-              y={top}
-              width={px(textWidth(laneLabel(lane), 12) * 1.1 + 7)}
-              height={LABEL_H - 2}
-            />
-            <text className="rl-label" x={4} y={top + 11}>
-              {laneLabel(lane)}
-            </text>
-            <LaneCounts totals={agg.totals} right={x1} y={top + 11} />
-            {OUTCOMES.map((o, code) => (
-              <g key={o}>
-                <rect
-                  className={`rl-timeline-row rl-timeline-row--${o}`}
-                  x={px(x0)}
-                  y={px(top + LABEL_H + code * ROW_H)}
-                  width={px(x1 - x0)}
-                  height={ROW_H}
-                />
-                <OutcomeMark outcome={o} x={x0 - 10} y={rowCenter(i, code)} size={7} />
-              </g>
-            ))}
-            {cut && (
-              <rect
-                className="rl-timeline-cut"
-                data-testid="timeline-cut"
-                x={px(x(lane.completeUntilMs))}
-                y={px(top + LABEL_H)}
-                width={px(Math.max(0, x1 - x(lane.completeUntilMs)))}
-                height={ROWS * ROW_H}
+    <g
+      key={laneIndex}
+      className="rl-timeline-lane"
+      data-testid="timeline-lane"
+      data-lane={laneIndex}
+      data-mode={individual ? 'marks' : 'columns'}
+    >
+      {/* A backing behind the label: the playhead's line passes under it, never through the
+            words (a clock near the start put the line across "Token bucket"). */}
+      <rect
+        className="rl-timeline-label-bg"
+        x={1}
+        y={top}
+        width={px(textWidth(laneLabel(lane), 12) * 1.1 + 7)}
+        height={LABEL_H - 2}
+      />
+      <text className="rl-label" x={4} y={top + 11}>
+        {laneLabel(lane)}
+      </text>
+      <LaneCounts totals={agg.totals} right={x1} y={top + 11} />
+      {OUTCOMES.map((o, code) => (
+        <g key={o}>
+          <rect
+            className={`rl-timeline-row rl-timeline-row--${o}`}
+            x={px(x0)}
+            y={px(top + LABEL_H + code * ROW_H)}
+            width={px(x1 - x0)}
+            height={ROW_H}
+          />
+          <OutcomeMark outcome={o} x={x0 - 10} y={rowCenter(i, code)} size={7} />
+        </g>
+      ))}
+      {cut && (
+        <rect
+          className="rl-timeline-cut"
+          data-testid="timeline-cut"
+          x={px(x(lane.completeUntilMs))}
+          y={px(top + LABEL_H)}
+          width={px(Math.max(0, x1 - x(lane.completeUntilMs)))}
+          height={ROWS * ROW_H}
+        >
+          <title>Not simulated: the run was cut here</title>
+        </rect>
+      )}
+      {individual
+        ? Array.from({ length: n }, (_, k) => {
+            const row = agg.start + k;
+            const code = c.outcome[row] as number;
+            const outcome = OUTCOMES[code] ?? 'reject';
+            const tag = markColor?.(laneIndex, row) ?? null;
+            const mx = x(c.arrivalMs[row] as number);
+            return (
+              <g
+                key={row}
+                className="rl-timeline-mark"
+                data-testid="timeline-mark"
+                data-lane={laneIndex}
+                data-row={row}
+                data-outcome={outcome}
+                {...(tag === null ? {} : { 'data-replica': tag.name })}
               >
-                <title>Not simulated: the run was cut here</title>
-              </rect>
-            )}
-            {individual
-              ? Array.from({ length: n }, (_, k) => {
-                  const row = agg.start + k;
-                  const code = c.outcome[row] as number;
-                  const outcome = OUTCOMES[code] ?? 'reject';
-                  const tag = markColor?.(laneIndex, row) ?? null;
-                  const mx = x(c.arrivalMs[row] as number);
-                  return (
-                    <g
-                      key={row}
-                      className="rl-timeline-mark"
-                      data-testid="timeline-mark"
-                      data-lane={laneIndex}
-                      data-row={row}
-                      data-outcome={outcome}
-                      {...(tag === null ? {} : { 'data-replica': tag.name })}
-                    >
-                      {tag !== null && (
-                        <>
-                          <title>{tag.name}</title>
-                          <rect
-                            className="rl-timeline-replica"
-                            x={px(mx - 3.5)}
-                            y={px(rowCenter(i, code) + 4)}
-                            width={7}
-                            height={2}
-                            fill={tag.color}
-                          />
-                        </>
-                      )}
-                      <OutcomeMark
-                        outcome={outcome}
-                        x={x(c.arrivalMs[row] as number)}
-                        y={rowCenter(i, code)}
-                        size={7}
-                      />
-                    </g>
-                  );
-                })
-              : OUTCOMES.map((o, code) => {
-                  const counts = agg.counts[code as 0 | 1 | 2];
-                  const bottom = top + LABEL_H + (code + 1) * ROW_H - 1;
-                  if (markColor !== undefined) {
-                    return (
-                      <g key={o}>
-                        {colouredBars(c, agg, code, laneIndex, markColor, x0, bottom).map(
-                          ({ color, d, count }, k) => (
-                            <path
-                              key={k}
-                              className={`rl-timeline-bars rl-timeline-bars--${o}`}
-                              data-testid="timeline-bars"
-                              data-outcome={o}
-                              data-count={count}
-                              style={color === undefined ? undefined : { fill: color }}
-                              d={d === '' ? undefined : d}
-                            />
-                          ),
-                        )}
-                      </g>
-                    );
-                  }
-                  let d = '';
-                  for (let col = 0; col < cols; col += 1) {
-                    const k = counts[col] as number;
-                    if (k === 0) continue;
-                    const h = Math.max(2, Math.sqrt(k / agg.maxCount) * (ROW_H - 2));
-                    d += `M${px(x0 + col)},${px(bottom)}h1v${px(-h)}h-1Z`;
-                  }
-                  return (
-                    <path
-                      key={o}
-                      className={`rl-timeline-bars rl-timeline-bars--${o}`}
-                      data-testid="timeline-bars"
-                      data-outcome={o}
-                      data-count={agg.totals[code as 0 | 1 | 2]}
-                      d={d === '' ? undefined : d}
+                {tag !== null && (
+                  <>
+                    <title>{tag.name}</title>
+                    <rect
+                      className="rl-timeline-replica"
+                      x={px(mx - 3.5)}
+                      y={px(rowCenter(i, code) + 4)}
+                      width={7}
+                      height={2}
+                      fill={tag.color}
                     />
-                  );
-                })}
-          </g>
-        );
-      })}
+                  </>
+                )}
+                <OutcomeMark
+                  outcome={outcome}
+                  x={x(c.arrivalMs[row] as number)}
+                  y={rowCenter(i, code)}
+                  size={7}
+                />
+              </g>
+            );
+          })
+        : OUTCOMES.map((o, code) => {
+            const counts = agg.counts[code as 0 | 1 | 2];
+            const bottom = top + LABEL_H + (code + 1) * ROW_H - 1;
+            if (markColor !== undefined) {
+              return (
+                <g key={o}>
+                  {colouredBars(c, agg, code, laneIndex, markColor, x0, bottom).map(
+                    ({ color, d, count }, k) => (
+                      <path
+                        key={k}
+                        className={`rl-timeline-bars rl-timeline-bars--${o}`}
+                        data-testid="timeline-bars"
+                        data-outcome={o}
+                        data-count={count}
+                        style={color === undefined ? undefined : { fill: color }}
+                        d={d === '' ? undefined : d}
+                      />
+                    ),
+                  )}
+                </g>
+              );
+            }
+            let d = '';
+            for (let col = 0; col < cols; col += 1) {
+              const k = counts[col] as number;
+              if (k === 0) continue;
+              const h = Math.max(2, Math.sqrt(k / agg.maxCount) * (ROW_H - 2));
+              d += `M${px(x0 + col)},${px(bottom)}h1v${px(-h)}h-1Z`;
+            }
+            return (
+              <path
+                key={o}
+                className={`rl-timeline-bars rl-timeline-bars--${o}`}
+                data-testid="timeline-bars"
+                data-outcome={o}
+                data-count={agg.totals[code as 0 | 1 | 2]}
+                d={d === '' ? undefined : d}
+              />
+            );
+          })}
     </g>
   );
 });
@@ -586,15 +600,27 @@ export function Timeline({
         data-testid="timeline-now"
         d={`M${px(handleX)},${TOP - 2}V${px(axisY)}`}
       />
-      <LanesLayer
-        result={result}
-        drawings={drawings}
-        x={x}
-        toMs={d1}
-        x0={x0}
-        x1={x1}
-        markColor={markColor}
-      />
+      {/* The requests of every lane drawn, by outcome row: individual marks when sparse, else per
+          pixel column one bar per outcome whose height grows with the count (√ scale, at least
+          2 px). Each lane's band is memoised apart from the handle, so moving the clock never
+          re-reduces 600,000 rows. */}
+      <g className="rl-timeline-lanes">
+        {drawings.map(({ lane: laneIndex, agg, individual }, i) => (
+          <LaneMarks
+            key={laneIndex}
+            lane={result.lanes[laneIndex] as LaneResult}
+            laneIndex={laneIndex}
+            i={i}
+            agg={agg}
+            individual={individual}
+            x={x}
+            toMs={d1}
+            x0={x0}
+            x1={x1}
+            markColor={markColor}
+          />
+        ))}
+      </g>
       {shown.length === 0 && (
         <text className="rl-muted" x={x0} y={TOP + 24}>
           No lanes to show

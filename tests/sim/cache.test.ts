@@ -87,6 +87,50 @@ describe('simulate with a cache', () => {
     expect(longer.arrivals.timeMs).not.toBe(after.arrivals.timeMs);
   });
 
+  it('hands unchanged lanes back as the same LaneResult objects, and recomputes the edited one', () => {
+    const cache = createSimCache();
+    const before = simulate(LANES, traffic(), 10_000, { cache });
+    const edited: AlgorithmConfig[] = [TB, { ...LB, burst: 3 }, SL];
+    const after = simulate(edited, traffic(), 10_000, { cache });
+    expect(after.lanes[0]).toBe(before.lanes[0]);
+    expect(after.lanes[2]).toBe(before.lanes[2]);
+    expect(after.lanes[1]).not.toBe(before.lanes[1]);
+    expect(after.lanes[1]?.config).toEqual({ ...LB, burst: 3 });
+    // The divergences, computed from memoised pairs, are those of a fresh run.
+    const fresh = simulate(edited, traffic(), 10_000);
+    expect(after.pairDivergence).toEqual(fresh.pairDivergence);
+    expect(after.divergence).toEqual(fresh.divergence);
+    // Lanes swapped: same runs, other names and places; the divergences name the new places.
+    const swapped = simulate([SL, TB, LB], traffic(), 10_000, { cache });
+    same(swapped, simulate([SL, TB, LB], traffic(), 10_000));
+    // A renamed lane is a new LaneResult (its name is in it).
+    const named = simulate([{ name: 'edge', config: TB }, LB, SL], traffic(), 10_000, { cache });
+    expect(named.lanes[0]).not.toBe(before.lanes[0]);
+    expect(named.lanes[0]?.name).toBe('edge');
+    expect(named.lanes[2]).toBe(before.lanes[2]);
+    // Another metrics window is another lane result.
+    const windowed = simulate(LANES, traffic({ metrics: { binMs: 250, windowMs: 500 } }), 10_000, {
+      cache,
+    });
+    expect(windowed.lanes[0]).not.toBe(before.lanes[0]);
+    same(windowed, simulate(LANES, traffic({ metrics: { binMs: 250, windowMs: 500 } }), 10_000));
+  });
+
+  it("gives one lane's state alone as stateAt gives it with every lane, in any order of times", () => {
+    const result = simulate(LANES, traffic(), 10_000);
+    const alone = new Seeker(result);
+    const all = new Seeker(result);
+    for (const t of [0, 2500, 9999, 4000, 4000, 120]) {
+      for (const key of result.keyNames) {
+        const every = all.stateAt(t, key);
+        for (let i = 0; i < LANES.length; i += 1) {
+          expect(alone.laneStateAt(i, t, key)).toEqual(every.lanes[i]);
+        }
+      }
+    }
+    expect(() => alone.laneStateAt(LANES.length, 0)).toThrow(RangeError);
+  });
+
   it('reports progress from 0 to 1, rising, without changing the result', () => {
     const seen: number[] = [];
     const result = simulate(LANES, traffic(), 10_000, { onProgress: (f) => seen.push(f) });

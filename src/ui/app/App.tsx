@@ -7,12 +7,10 @@ import { InspectorHint } from '../inspector/InspectorHint';
 import { LanesPanel } from '../stage/LanesPanel';
 import { preloadViews } from '../stage/views';
 import { LimiterPanel } from '../limiter/LimiterPanel';
-import { RunNotice } from './RunNotice';
 import { RunSummary } from '../stage/RunSummary';
 import { ScenarioPanel } from '../traffic/ScenarioPanel';
 import { ShareControls } from '../share/ShareControls';
 import { SimUpdating } from './SimUpdating';
-import { SimulationProblems } from './SimulationProblems';
 import { ThemeToggle } from './ThemeToggle';
 import { TimelinePanel } from '../clock/TimelinePanel';
 import { TrafficPanel } from '../traffic/TrafficPanel';
@@ -29,6 +27,8 @@ import {
   HelpOverlay,
   Inspector,
   LinkProblems,
+  RunNotice,
+  SimulationProblems,
 } from './parts';
 
 /** Fetches the parts a person may open later, once the first paint is done and the page is idle. */
@@ -113,7 +113,11 @@ export function App({ start, storage }: AppProps) {
       <SimUpdating />
       {sim.ok ? (
         <>
-          <RunNotice result={sim.result} />
+          {sim.result.truncated && (
+            <Suspense fallback={null}>
+              <RunNotice result={sim.result} />
+            </Suspense>
+          )}
           <TimelinePanel result={sim.result} />
           {/* Results where the eye is: the inspector right below the timeline it is opened from,
               then the comparison's summary, then the stacked views. */}
@@ -146,7 +150,9 @@ export function App({ start, storage }: AppProps) {
           )}
         </>
       ) : (
-        <SimulationProblems issues={sim.issues} />
+        <Suspense fallback={null}>
+          <SimulationProblems issues={sim.issues} />
+        </Suspense>
       )}
       {!start.embed && <ExportSection />}
     </main>

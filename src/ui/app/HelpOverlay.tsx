@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { SHORTCUTS } from './useShortcuts';
+import { SHORTCUTS } from './shortcutList';
 
 /** The keyboard shortcuts, in a modal dialog. */
 export function HelpOverlay({ open, onClose }: { open: boolean; onClose: () => void }) {

@@ -34,3 +34,13 @@ export const HelpOverlay = lazyPart(
   () => import('./HelpOverlay').then((m) => m.HelpOverlay),
   'shortcuts',
 );
+// Shown only when a cap cut the run or its traffic needs a word, and when a scenario cannot run:
+// rare, and prose-heavy (issue 11 made room in the initial JavaScript with these).
+export const RunNotice = lazyPart(
+  () => import('./RunNotice').then((m) => m.RunNotice),
+  'note on this run',
+);
+export const SimulationProblems = lazyPart(
+  () => import('./SimulationProblems').then((m) => m.SimulationProblems),
+  'list of problems',
+);

@@ -15,19 +15,7 @@ function isTyping(target: EventTarget | null): boolean {
   return !['checkbox', 'radio', 'button', 'submit', 'range'].includes(type);
 }
 
-/** The shortcuts, for the help overlay. */
-export const SHORTCUTS: ReadonlyArray<readonly [keys: string, what: string]> = [
-  ['Space', 'play / pause'],
-  ['f', 'fire one request now'],
-  ['b', 'fire a burst (the size the Traffic panel shows, 10 by default)'],
-  ['← / →', 'step back / forward 100 ms (with Shift: 1 s)'],
-  ['n', 'step to the next event'],
-  ['Home', 'back to the start'],
-  ['[ / ]', 'slower / faster'],
-  ['c', 'compare all limiters / show one'],
-  ['?', 'this help'],
-  ['Esc', 'close the help or the inspector'],
-];
+// The list the help overlay shows is in shortcutList.ts: it loads with the overlay, not here.
 
 /** Keyboard-first control of the clock and traffic. `onHelp` toggles the help overlay. */
 export function useShortcuts(onHelp: () => void, onEscape: () => void): void {

@@ -2,7 +2,7 @@ import { useMemo, useRef } from 'react';
 import { ratePerSec } from '../../config/measure';
 import { WHY_TEXT, outageAt } from '../../sim';
 import type { SimResult } from '../../sim';
-import { stateAtTime } from '../../store';
+import { laneStateAtTime } from '../../store';
 import { usePlayground, usePlaygroundApi } from '../../store/react';
 import { FleetStrip } from '../../viz/FleetStrip';
 import { ReplicaMultiples } from '../../viz/ReplicaMultiples';
@@ -42,7 +42,7 @@ export function FleetPanel({ result }: { result: SimResult }) {
   }, [fleet]);
   if (lane === undefined || fleet === undefined) return null;
   const key = result.keyNames[0] ?? 'default';
-  const state = stateAtTime(result, tMs, key).lanes[laneIndex];
+  const state = laneStateAtTime(result, laneIndex, tMs, key);
   const alive = state?.replicas ?? result.scenario.deployment.instances;
   const rows = fleet.metrics.maxReplicas;
   const dep = result.scenario.deployment;

@@ -1,6 +1,6 @@
-import { useCallback, useRef, useState } from 'react';
+import { memo, useCallback, useRef, useState } from 'react';
 import type { SimResult } from '../../sim';
-import { stateAtTime } from '../../store';
+import { laneStateAtTime } from '../../store';
 import { usePlayground, usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
 import { LimiterFrame } from '../../viz/LimiterFrame';
 import { LAZY_VIEWS } from './views';
@@ -46,7 +46,23 @@ export function LanesPanel({ result }: { result: SimResult }) {
   );
 }
 
-function LaneView({
+/**
+ * One lane, memoised on what it draws from: its own lane result (simulate's cache hands an
+ * unchanged lane back as the same object), the arrivals and keys. An edit to another limiter does
+ * not render it again; it goes on drawing from the result it has, whose lane is the same (issue 11).
+ */
+const LaneView = memo(
+  LaneViewImpl,
+  (a, b) =>
+    a.lane === b.lane &&
+    a.stateKey === b.stateKey &&
+    a.compact === b.compact &&
+    a.result.lanes[a.lane] === b.result.lanes[b.lane] &&
+    // The same arrivals object: the same traffic, keys and clients (simulate's cache).
+    a.result.arrivals === b.result.arrivals,
+);
+
+function LaneViewImpl({
   result,
   lane,
   stateKey,
@@ -72,9 +88,8 @@ function LaneView({
   const articleRef = useRef<HTMLElement>(null);
   const tMs = useDrawTime(api, useOnScreen(articleRef));
   const [store, setStore] = useState(0);
-  const state = stateAtTime(result, tMs, stateKey);
   const laneResult = result.lanes[lane];
-  const laneState = state.lanes[lane];
+  const laneState = laneStateAtTime(result, lane, tMs, stateKey);
   if (laneResult === undefined || laneState === undefined) return null;
   const stores = laneState.stores;
   const shown = stores[Math.min(store, stores.length - 1)];
