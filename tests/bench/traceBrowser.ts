@@ -20,11 +20,37 @@ import { chromium } from '@playwright/test';
 import type { Browser, CDPSession, Page } from '@playwright/test';
 import { CHROMIUM_ARGS, pinnedChromium } from '../chromium';
 import { startPreview } from './frames';
+import { describeLongTasks } from './longTaskTrace';
 import { makeLog } from './trace';
 
 const LINES = 1_000_000;
 const LINK = './?v=1&l=nginx:rate=10r/s,burst=20,nodelay&paused';
 const CLK_TCK = 100;
+/** `BENCH_TRACE=1`: record a Chrome trace around parsing and sweeping; print what long tasks hold. */
+const TRACING = process.env.BENCH_TRACE === '1';
+const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'v8',
+  'v8.execute',
+  'disabled-by-default-v8.cpu_profiler',
+  'disabled-by-default-v8.gc',
+  'blink.user_timing',
+];
+
+async function startTrace(page: Page): Promise<void> {
+  if (TRACING) await page.context().browser()?.startTracing(page, { categories: TRACE_CATEGORIES });
+}
+
+async function stopTrace(page: Page, label: string): Promise<void> {
+  const browser = page.context().browser();
+  if (!TRACING || browser === null) return;
+  const json = (await browser.stopTracing()).toString('utf8');
+  const out = join(tmpdir(), `rate-limit-lab-trace-${label.replace(/\W+/g, '-')}.json`);
+  writeFileSync(out, json);
+  console.log(`    Chrome trace (${label}) written to ${out}`);
+  describeLongTasks(json, label);
+}
 
 /** CPU ms (user + system) of `root` and every process below it. */
 function treeCpuMs(root: number): number {
@@ -148,6 +174,7 @@ async function endToEnd(page: Page, url: string, file: string, pid: number): Pro
   await page.getByTestId('trace-file').waitFor({ state: 'attached' });
   const cpu0 = treeCpuMs(pid);
   const main0 = await mainThreadTaskMs(cdp);
+  await startTrace(page);
   await page.getByTestId('trace-file').setInputFiles(file);
   await page.getByTestId('trace-summary').waitFor({ timeout: 300_000 });
   const parsedAt = await page.evaluate(() => performance.now());
@@ -168,6 +195,7 @@ async function endToEnd(page: Page, url: string, file: string, pid: number): Pro
   const drawnAt = await page.evaluate(() => performance.now());
   const cpu1 = treeCpuMs(pid);
   const main1 = await mainThreadTaskMs(cdp);
+  await stopTrace(page, 'parse + replay');
   const chosenAt = await page.evaluate(
     () => (window as unknown as { __chosenAt: number }).__chosenAt,
   );
@@ -185,6 +213,7 @@ async function endToEnd(page: Page, url: string, file: string, pid: number): Pro
   await page.evaluate(watchSweep);
   const cpu2 = treeCpuMs(pid);
   const main2 = await mainThreadTaskMs(cdp);
+  await startTrace(page);
   await page
     .getByTestId('trace-sweep')
     .getByRole('button', { name: /^Sweep \d+ settings$/ })
@@ -196,6 +225,7 @@ async function endToEnd(page: Page, url: string, file: string, pid: number): Pro
   );
   const cpu3 = treeCpuMs(pid);
   const main3 = await mainThreadTaskMs(cdp);
+  await stopTrace(page, 'sweep');
   const sweep = await page.evaluate(
     () =>
       (
