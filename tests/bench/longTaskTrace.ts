@@ -35,7 +35,8 @@ interface TraceEvent {
 function mainThread(events: TraceEvent[]): { pid: number; tid: number } | null {
   const names = new Map<string, string>();
   for (const e of events) {
-    if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args?.name ?? '');
+    if (e.ph === 'M' && e.name === 'thread_name')
+      names.set(`${e.pid}:${e.tid}`, e.args?.name ?? '');
   }
   const busy = new Map<string, number>();
   for (const e of events) {
@@ -51,8 +52,8 @@ function mainThread(events: TraceEvent[]): { pid: number; tid: number } | null {
   return { pid, tid };
 }
 
-/** JS samples on the main thread: [time µs, "function url:line"] from the profile chunks. */
-function samples(events: TraceEvent[], pid: number): [number, string][] {
+/** JS samples of one thread: [time µs, "function url:line"] from its profile chunks. */
+function samples(events: TraceEvent[], pid: number, tid: number): [number, string][] {
   const byId = new Map<string, { t: number; nodes: Map<number, string> }>();
   const out: [number, string][] = [];
   const sorted = events
@@ -61,6 +62,8 @@ function samples(events: TraceEvent[], pid: number): [number, string][] {
   for (const e of sorted) {
     const id = e.id ?? '';
     if (e.name === 'Profile') {
+      // The Profile event is on the profiled thread; its chunks come from another one.
+      if (e.tid !== tid) continue;
       byId.set(id, { t: e.args?.data?.startTime ?? e.ts, nodes: new Map() });
       continue;
     }
@@ -98,7 +101,7 @@ export function describeLongTasks(json: string, label: string, minMs = 50): void
     (e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined,
   );
   const tasks = onMain.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > minMs * 1000);
-  const js = samples(events, main.pid);
+  const js = samples(events, main.pid, main.tid);
   console.log(`    trace (${label}): ${tasks.length} main-thread task(s) over ${minMs} ms`);
   for (const task of tasks) {
     const end = task.ts + (task.dur ?? 0);

@@ -36,12 +36,12 @@ const withArrivals = (trace: HeldTrace) => ({ ...trace, arrivalMs: arrivalsOf(tr
 
 /** Copies of the trace's arrays for the worker (transferred; the page keeps its own). */
 function initMessage(trace: HeldTrace): { msg: DryRunRequest; transfer: Transferable[] } {
-  const arrivalMs = arrivalsOf(trace);
+  const times = trace.times.slice(0, trace.count);
   const keyId = trace.keyId.slice(0, trace.count);
   const status = trace.status.slice(0, trace.count);
   return {
-    msg: { type: 'init', arrivalMs, keyId, status, keys: trace.keys },
-    transfer: [arrivalMs.buffer, keyId.buffer, status.buffer],
+    msg: { type: 'init', baseMs: trace.baseMs, times, keyId, status, keys: trace.keys },
+    transfer: [times.buffer, keyId.buffer, status.buffer],
   };
 }
 
