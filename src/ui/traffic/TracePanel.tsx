@@ -166,13 +166,17 @@ function TraceSummary({ trace }: { trace: HeldTrace }) {
           }
           onCommit={setWindowMs}
         />
-        <p data-testid="trace-window-stats" aria-busy={stats === null}>
-          {stats === null
-            ? `Counting the most requests a key sent in any ${n(windowMs)} ms…`
-            : typeof stats === 'string'
-              ? stats
-              : `Most requests a key sent in any ${n(windowMs)} ms: p50 ${n(stats.p50)}, p90 ${n(stats.p90)}, p99 ${n(stats.p99)}, max ${n(stats.max)}${stats.worst[0] !== undefined ? ` (${stats.worst[0].key})` : ''}.`}
-        </p>
+        {stats !== null && typeof stats !== 'string' ? (
+          <p data-testid="trace-window-stats">
+            Most requests a key sent in any {n(windowMs)} ms: p50 {n(stats.p50)}, p90 {n(stats.p90)}
+            , p99 {n(stats.p99)}, max {n(stats.max)}
+            {stats.worst[0] !== undefined ? ` (${stats.worst[0].key})` : ''}.
+          </p>
+        ) : (
+          <p data-testid="trace-window-stats" aria-busy={stats === null}>
+            {stats ?? `Counting the most requests a key sent in any ${n(windowMs)} ms…`}
+          </p>
+        )}
       </div>
     </div>
   );
