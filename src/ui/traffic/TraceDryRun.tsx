@@ -29,6 +29,9 @@ type RunState = Asked &
 interface Runner {
   worker: Worker;
   trace: HeldTrace;
+  /** The trace is sent by a timer of its own; till then, the newest run waits here. */
+  initTimer: ReturnType<typeof setTimeout> | null;
+  waiting: DryRunRequest | null;
 }
 
 /** The trace with its arrivals as epoch ms (a new array: the page holds offsets). */
@@ -89,6 +92,8 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
   const gen = useRef(0);
 
   const stop = () => {
+    const t = runner.current?.initTimer;
+    if (t !== undefined && t !== null) clearTimeout(t);
     runner.current?.worker.terminate();
     runner.current = null;
   };
@@ -108,9 +113,17 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
       const worker = new Worker(new URL('../../store/dryRun.worker.ts', import.meta.url), {
         type: 'module',
       });
-      const { msg, transfer } = initMessage(trace);
-      worker.postMessage(msg, transfer);
-      runner.current = { worker, trace };
+      const r: Runner = { worker, trace, initTimer: null, waiting: null };
+      // Copying the trace for the worker (its key names cloned) is a task of its own, not part
+      // of the render that shows the trace (issue 12: no long task while a log loads).
+      r.initTimer = setTimeout(() => {
+        r.initTimer = null;
+        const { msg, transfer } = initMessage(trace);
+        worker.postMessage(msg, transfer);
+        if (r.waiting !== null) worker.postMessage(r.waiting);
+        r.waiting = null;
+      }, 0);
+      runner.current = r;
     }
     const w = runner.current.worker;
     w.onmessage = (e: MessageEvent<DryRunReply>) => {
@@ -126,7 +139,8 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
     w.onerror = (e) =>
       setState({ ...asked, kind: 'error', message: `The dry run stopped: ${e.message}` });
     const req: DryRunRequest = { type: 'run', gen: mine, config, baseline };
-    w.postMessage(req);
+    if (runner.current.initTimer !== null) runner.current.waiting = req;
+    else w.postMessage(req);
     return undefined;
   }, [trace, config, baseline]);
 
