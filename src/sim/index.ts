@@ -24,7 +24,14 @@ export {
   SimulationInputError,
   configOf,
 } from './validate';
-export { Seeker, adoptResult, portableCheckpoints, seekerFor, stateAt } from './seek';
+export {
+  PORTABLE_KEY_STATES,
+  Seeker,
+  adoptResult,
+  portableCheckpoints,
+  seekerFor,
+  stateAt,
+} from './seek';
 export type { PortableCheckpoints } from './seek';
 export type { SimState, LaneState, StoreState } from './seek';
 export {

@@ -9,6 +9,7 @@ import {
   dryRun,
   dryRunCsv,
   fastOutcomes,
+  arrivalsOf,
   prepareSweep,
   replayTrace,
   virtualTimes,
@@ -20,7 +21,10 @@ import type { DryRunReply, DryRunRequest } from './dryRunProtocol';
 const SLICE = 100_000;
 
 interface Held {
-  arrivalMs: Float64Array;
+  /** Epoch ms, made when first needed (the CSV, a replay without a kernel). */
+  arrivalMs: Float64Array | null;
+  baseMs: number;
+  times: Int32Array | Float64Array;
   keyId: Uint32Array;
   status: Uint16Array;
   keys: string[];
@@ -32,6 +36,12 @@ interface Held {
 let held: Held | null = null;
 let latest = -1;
 let last: { gen: number; replay: Replay; baseline: 'recorded' | 'no-limit' } | null = null;
+
+/** The held requests' arrivals, epoch ms (made once). */
+function arrivals(h: Held): Float64Array {
+  h.arrivalMs ??= arrivalsOf({ count: h.times.length, baseMs: h.baseMs, times: h.times });
+  return h.arrivalMs;
+}
 
 const post = (m: DryRunReply) => (self as unknown as Worker).postMessage(m);
 const yieldToMessages = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -58,7 +68,7 @@ async function run(gen: number, m: Extract<DryRunRequest, { type: 'run' }>): Pro
     };
   } else {
     replay = replayTrace(
-      { count: n, arrivalMs: h.arrivalMs, keyId: h.keyId, keys: h.keys },
+      { count: n, arrivalMs: arrivals(h), keyId: h.keyId, keys: h.keys },
       m.config,
       h.timeMs,
     );
@@ -82,14 +92,17 @@ async function run(gen: number, m: Extract<DryRunRequest, { type: 'run' }>): Pro
 self.onmessage = (e: MessageEvent<DryRunRequest>) => {
   const m = e.data;
   if (m.type === 'init') {
-    let timeMs: Int32Array | null = null;
-    let timeError: string | null = null;
-    try {
-      timeMs = virtualTimes({ count: m.arrivalMs.length, arrivalMs: m.arrivalMs });
-    } catch (err) {
-      timeError = (err as Error).message;
+    held = { ...m, arrivalMs: null, timeMs: null, timeError: null, prep: null };
+    if (m.times instanceof Int32Array) {
+      held.timeMs = m.times;
+    } else {
+      const arrivalMs = arrivals(held);
+      try {
+        held.timeMs = virtualTimes({ count: arrivalMs.length, arrivalMs });
+      } catch (err) {
+        held.timeError = (err as Error).message;
+      }
     }
-    held = { ...m, timeMs, timeError, prep: null };
     last = null;
     return;
   }
@@ -97,8 +110,8 @@ self.onmessage = (e: MessageEvent<DryRunRequest>) => {
     const h = held;
     if (h === null || last === null || last.gen !== m.gen) return;
     const trace = {
-      count: h.arrivalMs.length,
-      arrivalMs: h.arrivalMs,
+      count: h.times.length,
+      arrivalMs: arrivals(h),
       keyId: h.keyId,
       keys: h.keys,
       status: h.status,

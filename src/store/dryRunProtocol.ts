@@ -4,9 +4,13 @@ import type { Baseline, DryRunGroups } from '../trace';
 
 export type DryRunRequest =
   | {
-      /** Once per trace: its requests (copies, transferred) and key names (for the CSV). */
+      /**
+       * Once per trace: its requests (copies, transferred) and key names (for the CSV). Arrival of
+       * request i: `baseMs + times[i]` (src/trace/held.ts: Int32 times are the virtual times).
+       */
       type: 'init';
-      arrivalMs: Float64Array;
+      baseMs: number;
+      times: Int32Array | Float64Array;
       keyId: Uint32Array;
       status: Uint16Array;
       keys: string[];

@@ -8,6 +8,7 @@
  * holds them for the next edit.)
  */
 import {
+  PORTABLE_KEY_STATES,
   SimulationInputError,
   createSimCache,
   portableCheckpoints,
@@ -53,7 +54,8 @@ function run(): void {
       },
     });
     const tookMs = performance.now() - began;
-    const checkpoints = portableCheckpoints(result);
+    // Bounded: the page rebuilds every key state sent, in one task.
+    const checkpoints = portableCheckpoints(result, PORTABLE_KEY_STATES);
     post({ type: 'result', gen: req.gen, outcome: { ok: true, result, checkpoints }, tookMs });
   } catch (e) {
     if (!(e instanceof SimulationInputError)) throw e;

@@ -82,6 +82,7 @@ export function runSweep(
     };
   }
   const workers: Worker[] = [];
+  const timers: ReturnType<typeof setTimeout>[] = [];
   const deal = (worker: Worker) => {
     if (next >= order.length) return;
     const index = order[next++] as number;
@@ -92,7 +93,7 @@ export function runSweep(
     };
     worker.postMessage(req);
   };
-  for (let w = 0; w < sweepWorkers(configs.length); w += 1) {
+  const start = () => {
     const worker = new Worker(new URL('./sweep.worker.ts', import.meta.url), { type: 'module' });
     worker.onmessage = (e: MessageEvent<SweepReply>) => {
       const m = e.data;
@@ -115,8 +116,12 @@ export function runSweep(
     worker.postMessage(init, [timeMs.buffer, keyId.buffer]);
     for (let k = 0; k < IN_FLIGHT; k += 1) deal(worker);
     workers.push(worker);
-  }
+  };
+  // Each worker's copy of the trace is made in a task of its own (8 MB each for a 1M-request
+  // trace): the click that starts the sweep is not one long task (issue 12).
+  for (let w = 0; w < sweepWorkers(configs.length); w += 1) timers.push(setTimeout(start, 0));
   return () => {
+    for (const t of timers) clearTimeout(t);
     for (const w of workers) w.terminate();
   };
 }

@@ -3,7 +3,7 @@
  * browser), feeds src/trace's TraceStream chunk by chunk, posts progress at most every 100 ms, and
  * posts the finished trace with its typed arrays transferred. Cancelling terminates the worker.
  */
-import { TraceError, TraceStream, checkFileSize, simTraceOf } from '../trace';
+import { TraceError, TraceStream, checkFileSize, holdTrace } from '../trace';
 import type { ParseOptions } from '../trace';
 import type { TraceWorkerReply, TraceWorkerRequest } from './traceProtocol';
 
@@ -38,22 +38,12 @@ async function run(req: TraceWorkerRequest): Promise<void> {
       });
     }
   }
-  const trace = stream.finish();
-  let replay: Extract<TraceWorkerReply, { type: 'done' }>['replay'];
-  const transfer: Transferable[] = [
-    trace.arrivalMs.buffer,
-    trace.keyId.buffer,
-    trace.cost.buffer,
-    trace.status.buffer,
-  ];
-  try {
-    const sim = simTraceOf(trace);
-    replay = { ok: true, hash: sim.hash, timeMs: sim.timeMs };
-    transfer.push(sim.timeMs.buffer);
-  } catch (e) {
-    replay = { ok: false, message: (e as Error).message };
-  }
-  post({ type: 'done', gen: req.gen, trace, replay }, transfer);
+  // Times, fingerprint and the panel's statistics here, off the main thread; the arrays the page
+  // keeps are transferred, not copied.
+  const { held, replay } = holdTrace(stream.finish());
+  const transfer: Transferable[] = [held.times.buffer, held.keyId.buffer, held.status.buffer];
+  if (held.cost !== null) transfer.push(held.cost.buffer);
+  post({ type: 'done', gen: req.gen, trace: held, replay }, transfer);
 }
 
 self.onmessage = (e: MessageEvent<TraceWorkerRequest>) => {

@@ -90,7 +90,10 @@ export async function forget(id: number): Promise<void> {
 
 type CompactInput = Pick<Trace, 'count' | 'arrivalMs' | 'keyId' | 'keys' | 'status' | 'cost'>;
 
-/** The compact file of `trace`, made in a worker where there is one. */
+/**
+ * The compact file of `trace`, made in a worker where there is one. Its `arrivalMs` and `cost`
+ * buffers are moved to that worker: pass arrays made for this call.
+ */
 export function compactFile(trace: CompactInput, name: string): Promise<File> {
   const make = (bytes: Uint8Array) =>
     new File([bytes as Uint8Array<ArrayBuffer>], name, { type: 'application/gzip' });
@@ -106,6 +109,7 @@ export function compactFile(trace: CompactInput, name: string): Promise<File> {
       reject(new Error(`Could not make the compact file: ${e.message}`));
     };
     const { count, arrivalMs, keyId, keys, status, cost } = trace;
-    w.postMessage({ count, arrivalMs, keyId, keys, status, cost });
+    // The arrays are the caller's copies: moved, not copied again.
+    w.postMessage({ count, arrivalMs, keyId, keys, status, cost }, [arrivalMs.buffer, cost.buffer]);
   });
 }

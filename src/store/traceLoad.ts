@@ -4,9 +4,9 @@
  * One worker per load; a new load or a cancel terminates the running one (the newest wins).
  */
 import { createStore } from 'zustand/vanilla';
-import { checkFileSize } from '../trace';
+import { checkFileSize, heldVirtualTimes } from '../trace';
 import type { SimTrace } from '../sim';
-import type { BuiltTrace, KeySpec } from '../trace';
+import type { HeldTrace, KeySpec } from '../trace';
 import { setLoadedTrace } from './traceSim';
 import type { TraceWorkerReply, TraceWorkerRequest } from './traceProtocol';
 
@@ -25,7 +25,7 @@ export type TraceLoadStatus =
 
 export interface TraceLoadState {
   /** The last trace that loaded (kept while another loads or fails). */
-  trace: BuiltTrace | null;
+  trace: HeldTrace | null;
   /** The file it came from, to re-key it without asking again. */
   file: File | null;
   /** The trace as the simulator replays it (null when none, or when it cannot be replayed). */
@@ -103,16 +103,22 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
         } else if (msg.type === 'done') {
           stop();
           const t = msg.trace;
-          const replay: SimTrace | null = msg.replay.ok
-            ? { hash: msg.replay.hash, timeMs: msg.replay.timeMs, keyId: t.keyId, keys: t.keys }
-            : null;
+          const timeMs = heldVirtualTimes(t);
+          const replay: SimTrace | null =
+            msg.replay.ok && timeMs !== null
+              ? { hash: msg.replay.hash, timeMs, keyId: t.keyId, keys: t.keys }
+              : null;
           setLoadedTrace(replay);
           set({
             trace: t,
             file,
             keySpec,
             replay,
-            replayError: msg.replay.ok ? null : msg.replay.message,
+            replayError: msg.replay.ok
+              ? timeMs === null
+                ? 'The trace cannot be replayed.'
+                : null
+              : msg.replay.message,
             status: { kind: 'idle' },
           });
         } else {

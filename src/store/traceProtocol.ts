@@ -1,5 +1,5 @@
 /** Messages between the page and the trace-parsing worker (trace.worker.ts). */
-import type { BuiltTrace, ParseOptions } from '../trace';
+import type { HeldReplay, HeldTrace, ParseOptions } from '../trace';
 
 export interface TraceWorkerRequest {
   /** Generation: replies of an older request are dropped. */
@@ -22,11 +22,12 @@ export type TraceWorkerReply =
   | {
       type: 'done';
       gen: number;
-      trace: BuiltTrace;
+      /** The trace as the page holds it, with its statistics (src/trace/held.ts). */
+      trace: HeldTrace;
       /**
-       * The replay's whole-ms times and the trace's fingerprint (computed here, off the main
-       * thread), or why it cannot be replayed (a span over 24 days).
+       * The trace's fingerprint (computed here, off the main thread; its virtual times are
+       * `trace.times`), or why it cannot be replayed (a span over 24 days).
        */
-      replay: { ok: true; hash: string; timeMs: Int32Array } | { ok: false; message: string };
+      replay: HeldReplay;
     }
   | { type: 'error'; gen: number; message: string };

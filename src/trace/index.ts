@@ -4,8 +4,24 @@ export { TraceStream, parseTrace, checkFileSize, detectFormat } from './parse';
 export type { ParseOptions } from './parse';
 export { NGINX_PRESETS, compileLogFormat, logFormatFromConf } from './nginx';
 export { keyOf, xffHops, describeKeySpec } from './keys';
-export { keyCounts, topKeys, windowStats, percentile } from './stats';
-export type { KeyVolume, WindowStats, WorstBurst } from './stats';
+export { keyCounts, topKeys, windowStats, windowStatsById, nameWorst, percentile } from './stats';
+export type {
+  KeyVolume,
+  WindowStats,
+  WindowStatsById,
+  WindowStatsInput,
+  WorstBurst,
+} from './stats';
+export {
+  holdTrace,
+  arrivalsOf,
+  arrivalAt,
+  costsOf,
+  heldVirtualTimes,
+  HELD_STATS_WINDOW_MS,
+  HELD_TOP_KEYS,
+} from './held';
+export type { HeldTrace, HeldReplay } from './held';
 export { NAT_USER_AGENTS } from './builder';
 export type { BuiltTrace, NatHint } from './builder';
 export { parseTimeLocal, parseIso, parseEpoch, parseAnyTime } from './time';

@@ -60,17 +60,34 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
   return sorted[rank - 1] as number;
 }
 
-/** Requests-per-W per key (see WindowStats). O(requests + keys). */
-export function windowStats(
-  trace: Pick<Trace, 'count' | 'keyId' | 'keys' | 'arrivalMs'>,
+/** WindowStats with key ids instead of names (what a worker without the key names returns). */
+export interface WindowStatsById extends Omit<WindowStats, 'worst'> {
+  worst: { keyId: number; requests: number; startMs: number }[];
+}
+
+/** The requests-per-W input: times ascending (any origin; `startMs` in the answer uses it). */
+export interface WindowStatsInput {
+  count: number;
+  keyId: Uint32Array;
+  keyCount: number;
+  arrivalMs: ArrayLike<number>;
+}
+
+/** Requests-per-W per key (see WindowStats), worst keys by id. O(requests + keys). */
+export function windowStatsById(
+  trace: WindowStatsInput,
   windowMs: number,
   top = 10,
-): WindowStats {
+): WindowStatsById {
   if (!Number.isInteger(windowMs) || windowMs < 1) {
     throw new Error(`windowMs must be a whole number ≥ 1 (got ${windowMs})`);
   }
-  const nKeys = trace.keys.length;
-  const counts = keyCounts(trace);
+  const nKeys = trace.keyCount;
+  const counts = new Uint32Array(nKeys);
+  for (let i = 0; i < trace.count; i += 1) {
+    const k = trace.keyId[i] as number;
+    counts[k] = (counts[k] as number) + 1;
+  }
   // Requests grouped by key, in time order (counting sort keeps the trace's order).
   const start = new Uint32Array(nKeys + 1);
   for (let k = 0; k < nKeys; k += 1) start[k + 1] = (start[k] as number) + (counts[k] as number);
@@ -110,9 +127,33 @@ export function windowStats(
     p99: percentile(sorted, 99),
     max: nKeys > 0 ? (sorted[nKeys - 1] as number) : 0,
     worst: ids.slice(0, top).map((id) => ({
-      key: trace.keys[id] as string,
+      keyId: id,
       requests: worst[id] as number,
       startMs: worstStart[id] as number,
     })),
   };
+}
+
+/** Names the worst keys of `stats` from `keys`. */
+export function nameWorst(stats: WindowStatsById, keys: readonly string[]): WindowStats {
+  return {
+    ...stats,
+    worst: stats.worst.map((w) => ({
+      key: keys[w.keyId] as string,
+      requests: w.requests,
+      startMs: w.startMs,
+    })),
+  };
+}
+
+/** Requests-per-W per key (see WindowStats). O(requests + keys). */
+export function windowStats(
+  trace: Pick<Trace, 'count' | 'keyId' | 'keys'> & { arrivalMs: ArrayLike<number> },
+  windowMs: number,
+  top = 10,
+): WindowStats {
+  return nameWorst(
+    windowStatsById({ ...trace, keyCount: trace.keys.length }, windowMs, top),
+    trace.keys,
+  );
 }

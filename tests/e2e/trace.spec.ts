@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dryRun, parseTrace, replayTrace } from '../../src/trace';
+import { dryRun, parseTrace, replayTrace, windowStats } from '../../src/trace';
 import { expect, open, test } from './fixtures';
 
 const fixtures = join(import.meta.dirname, '..', 'trace', 'fixtures');
@@ -41,7 +41,14 @@ test('an access log loads through the file chooser, parsed in a worker, and neve
     .locator('.trace-panel')
     .screenshot({ path: test.info().outputPath('trace-panel.png') });
   await expect(page.locator('.trace-panel')).toHaveScreenshot('trace-panel.png');
-  // Only the worker script itself may have been fetched; nothing was posted.
+  // Another W: counted in a worker over the page's whole-ms offsets; the same figures as counted
+  // here over the parsed arrivals.
+  const w = windowStats(parseTrace(log, { name: 'access.log' }), 5000, 5);
+  await page.locator('.trace-window input').fill('5000');
+  await expect(page.getByTestId('trace-window-stats')).toHaveText(
+    `Most requests a key sent in any 5,000 ms: p50 ${w.p50}, p90 ${w.p90}, p99 ${w.p99}, max ${w.max} (${w.worst[0]?.key}).`,
+  );
+  // Only the worker scripts themselves may have been fetched; nothing was posted.
   for (const r of sent) {
     expect(r.method, r.url).toBe('GET');
     expect(r.url, r.url).not.toContain(marker);

@@ -84,6 +84,33 @@ describe('adoptResult', () => {
     }
   });
 
+  it('with its checkpoints thinned to a bound on key states, draws the same states', () => {
+    const original = simulate(LIMITERS, BUSY, 20_000);
+    const all = portableCheckpoints(original);
+    const states = (p: typeof all) =>
+      p.lanes.map((l) => l.checkpoints.reduce((a, cp) => a + cp.stores.flat().length, 0));
+    const full = states(all);
+    const bound = 60;
+    const thin = portableCheckpoints(original, bound * LIMITERS.length);
+    // Thinned to the bound where a lane had more, with fewer checkpoints, the first one kept.
+    states(thin).forEach((n, lane) => {
+      if ((full[lane] as number) > bound) {
+        expect(n).toBeLessThanOrEqual(bound);
+        expect(thin.lanes[lane]?.checkpoints.length).toBeLessThan(
+          all.lanes[lane]?.checkpoints.length ?? 0,
+        );
+      } else expect(n).toBe(full[lane]);
+      expect(thin.lanes[lane]?.checkpoints[0]?.row).toBe(all.lanes[lane]?.checkpoints[0]?.row);
+    });
+    expect(full.some((n) => n > bound)).toBe(true);
+    const sent = structuredClone({ result: original, checkpoints: thin });
+    const a = new Seeker(original);
+    const b = new Seeker(adoptResult(sent.result, sent.checkpoints));
+    for (const t of [19_999, 300, 12_345, 7999, 8000, 8001, 15_000.5, 2, 19_000, 6000, 6007]) {
+      for (const key of original.keyNames) expect(b.stateAt(t, key)).toEqual(a.stateAt(t, key));
+    }
+  });
+
   it('leaves a result of this thread as it is', () => {
     const result = simulate(LIMITERS, BUSY, 2000);
     expect(adoptResult(result)).toBe(result);

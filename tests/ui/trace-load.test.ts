@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTraceLoadStore } from '../../src/store/traceLoad';
 import type { TraceWorkerReply, TraceWorkerRequest } from '../../src/store/traceProtocol';
-import { parseTrace, simTraceOf } from '../../src/trace';
+import { holdTrace, parseTrace, simTraceOf } from '../../src/trace';
 import { loadedTraces } from '../../src/store/traceSim';
 
 /** A stand-in worker: records what it was sent and whether it was terminated. */
@@ -22,11 +22,11 @@ class FakeWorker {
 }
 
 const file = (name: string, text: string): File => new File([text], name);
-const trace = parseTrace(new TextEncoder().encode('timestamp,ip\n1700000000000,a\n'), {
+const parsed = parseTrace(new TextEncoder().encode('timestamp,ip\n1700000000000,a\n'), {
   name: 'a.csv',
 });
-const sim = simTraceOf(trace);
-const replay = { ok: true as const, hash: sim.hash, timeMs: sim.timeMs };
+const sim = simTraceOf(parsed);
+const { held: trace, replay } = holdTrace(parsed);
 
 describe('trace loading store', () => {
   it('shows progress, then the trace; the worker is let go', () => {

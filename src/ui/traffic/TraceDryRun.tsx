@@ -1,18 +1,18 @@
 import { useEffect, useRef, useState } from 'react';
 import type { AlgorithmConfig } from '../../core';
 import { plural } from '../../core';
-import { DryRunGrouper, dryRun, dryRunCsv, replayTrace } from '../../trace';
-import type { Baseline, BuiltTrace, DryRunGroups } from '../../trace';
+import { DryRunGrouper, arrivalAt, arrivalsOf, dryRun, dryRunCsv, replayTrace } from '../../trace';
+import type { Baseline, DryRunGroups, HeldTrace } from '../../trace';
 import type { DryRunCounts, DryRunReply, DryRunRequest } from '../../store/dryRunProtocol';
 import { usePlaygroundShallow } from '../../store/react';
 import { downloadBlob } from '../share/download';
 
 const n = (v: number): string => v.toLocaleString('en-US');
-const csvName = (trace: BuiltTrace): string => `${trace.name.replace(/\.[^.]*$/, '')}-dry-run.csv`;
+const csvName = (trace: HeldTrace): string => `${trace.name.replace(/\.[^.]*$/, '')}-dry-run.csv`;
 
 /** What a run was asked: results for other inputs are stale. */
 interface Asked {
-  trace: BuiltTrace;
+  trace: HeldTrace;
   config: AlgorithmConfig;
   baseline: Baseline;
 }
@@ -28,23 +28,30 @@ type RunState = Asked &
 /** A worker holding one trace, and the generation of the newest run asked of it. */
 interface Runner {
   worker: Worker;
-  trace: BuiltTrace;
+  trace: HeldTrace;
+  /** The trace is sent by a timer of its own; till then, the newest run waits here. */
+  initTimer: ReturnType<typeof setTimeout> | null;
+  waiting: DryRunRequest | null;
 }
 
+/** The trace with its arrivals as epoch ms (a new array: the page holds offsets). */
+const withArrivals = (trace: HeldTrace) => ({ ...trace, arrivalMs: arrivalsOf(trace) });
+
 /** Copies of the trace's arrays for the worker (transferred; the page keeps its own). */
-function initMessage(trace: BuiltTrace): { msg: DryRunRequest; transfer: Transferable[] } {
-  const arrivalMs = trace.arrivalMs.slice(0, trace.count);
+function initMessage(trace: HeldTrace): { msg: DryRunRequest; transfer: Transferable[] } {
+  const times = trace.times.slice(0, trace.count);
   const keyId = trace.keyId.slice(0, trace.count);
   const status = trace.status.slice(0, trace.count);
   return {
-    msg: { type: 'init', arrivalMs, keyId, status, keys: trace.keys },
-    transfer: [arrivalMs.buffer, keyId.buffer, status.buffer],
+    msg: { type: 'init', baseMs: trace.baseMs, times, keyId, status, keys: trace.keys },
+    transfer: [times.buffer, keyId.buffer, status.buffer],
   };
 }
 
 /** Without Worker support (unit tests): the same replay and grouping, here. */
 function runHere(asked: Asked): RunState {
-  const { trace, config, baseline } = asked;
+  const { config, baseline } = asked;
+  const trace = withArrivals(asked.trace);
   try {
     const replay = replayTrace(trace, config);
     const t0 = trace.arrivalMs[0] ?? 0;
@@ -75,7 +82,7 @@ function runHere(asked: Asked): RunState {
  * request whose fate would change against the baseline (the log's recorded 429/503s, or no limit),
  * grouped by key and by time as the worker streams them; cancellable; exportable as CSV.
  */
-export function TraceDryRun({ trace }: { trace: BuiltTrace }) {
+export function TraceDryRun({ trace }: { trace: HeldTrace }) {
   const { config } = usePlaygroundShallow((s) => ({
     config: s.limiters[s.activeLane]?.config ?? s.limiters[0]?.config,
   }));
@@ -85,6 +92,8 @@ export function TraceDryRun({ trace }: { trace: BuiltTrace }) {
   const gen = useRef(0);
 
   const stop = () => {
+    const t = runner.current?.initTimer;
+    if (t !== undefined && t !== null) clearTimeout(t);
     runner.current?.worker.terminate();
     runner.current = null;
   };
@@ -104,9 +113,17 @@ export function TraceDryRun({ trace }: { trace: BuiltTrace }) {
       const worker = new Worker(new URL('../../store/dryRun.worker.ts', import.meta.url), {
         type: 'module',
       });
-      const { msg, transfer } = initMessage(trace);
-      worker.postMessage(msg, transfer);
-      runner.current = { worker, trace };
+      const r: Runner = { worker, trace, initTimer: null, waiting: null };
+      // Copying the trace for the worker (its key names cloned) is a task of its own, not part
+      // of the render that shows the trace (issue 12: no long task while a log loads).
+      r.initTimer = setTimeout(() => {
+        r.initTimer = null;
+        const { msg, transfer } = initMessage(trace);
+        worker.postMessage(msg, transfer);
+        if (r.waiting !== null) worker.postMessage(r.waiting);
+        r.waiting = null;
+      }, 0);
+      runner.current = r;
     }
     const w = runner.current.worker;
     w.onmessage = (e: MessageEvent<DryRunReply>) => {
@@ -122,7 +139,8 @@ export function TraceDryRun({ trace }: { trace: BuiltTrace }) {
     w.onerror = (e) =>
       setState({ ...asked, kind: 'error', message: `The dry run stopped: ${e.message}` });
     const req: DryRunRequest = { type: 'run', gen: mine, config, baseline };
-    w.postMessage(req);
+    if (runner.current.initTimer !== null) runner.current.waiting = req;
+    else w.postMessage(req);
     return undefined;
   }, [trace, config, baseline]);
 
@@ -136,8 +154,9 @@ export function TraceDryRun({ trace }: { trace: BuiltTrace }) {
       const req: DryRunRequest = { type: 'csv', gen: gen.current };
       runner.current.worker.postMessage(req);
     } else if (config !== undefined) {
-      const run = dryRun(trace, replayTrace(trace, config), baseline);
-      downloadBlob(new Blob([dryRunCsv(trace, run)], { type: 'text/csv' }), csvName(trace));
+      const full = withArrivals(trace);
+      const run = dryRun(full, replayTrace(full, config), baseline);
+      downloadBlob(new Blob([dryRunCsv(full, run)], { type: 'text/csv' }), csvName(trace));
     }
   };
   // Results for another limiter, baseline or trace are stale until the new run reports.
@@ -148,7 +167,7 @@ export function TraceDryRun({ trace }: { trace: BuiltTrace }) {
     state.baseline === baseline;
   const shown: RunState | null = fresh ? state : null;
 
-  const t0 = trace.arrivalMs[0] ?? 0;
+  const t0 = arrivalAt(trace, 0);
   const counts = shown?.kind === 'running' || shown?.kind === 'done' ? shown.counts : null;
   const groups = shown?.kind === 'running' || shown?.kind === 'done' ? shown.groups : null;
   const changes = groups === null ? 0 : groups.toRejected + groups.toAllowed + groups.toDelayed;
@@ -247,7 +266,7 @@ export function TraceDryRun({ trace }: { trace: BuiltTrace }) {
               <ol className="trace-dry-run-list">
                 {groups.first.map((c) => (
                   <li key={c.index}>
-                    +{n(Math.floor((trace.arrivalMs[c.index] as number) - t0))} ms{' '}
+                    +{n(Math.floor(arrivalAt(trace, c.index) - t0))} ms{' '}
                     {trace.keys[trace.keyId[c.index] as number]}: {c.flip}
                     {c.delayMs > 0 ? ` by ${n(c.delayMs)} ms` : ''}
                   </li>

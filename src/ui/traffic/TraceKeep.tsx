@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { compactName } from '../../trace';
+import { arrivalsOf, compactName, costsOf } from '../../trace';
 import { compactFile, forget, keep, keptFile, listKept } from '../../store/traceKeep';
 import type { KeptTrace } from '../../store/traceKeep';
 import { useTraceLoad } from '../../store/traceReact';
@@ -45,7 +45,13 @@ export function TraceKeep() {
   }, []);
   const trace = t.trace;
   const hash = t.replay?.hash ?? '';
-  const compact = () => (trace === null ? null : compactFile(trace, compactName(trace.name)));
+  const compact = () =>
+    trace === null
+      ? null
+      : compactFile(
+          { ...trace, arrivalMs: arrivalsOf(trace), cost: costsOf(trace) },
+          compactName(trace.name),
+        );
   return (
     <div className="trace-keep" data-testid="trace-keep">
       {trace !== null && (

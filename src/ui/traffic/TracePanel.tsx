@@ -1,6 +1,7 @@
-import { useId, useMemo, useState } from 'react';
-import { describeKeySpec, topKeys, windowStats } from '../../trace';
-import type { BuiltTrace, KeySpec } from '../../trace';
+import { useEffect, useId, useMemo, useState } from 'react';
+import { HELD_TOP_KEYS, describeKeySpec, nameWorst, windowStatsById } from '../../trace';
+import type { HeldTrace, KeySpec, WindowStats } from '../../trace';
+import type { StatsReply, StatsRequest } from '../../store/stats.worker';
 import { useTraceLoad } from '../../store/traceReact';
 import { NumberField } from '../common/fields';
 import { TraceDryRun } from './TraceDryRun';
@@ -25,15 +26,73 @@ const KEY_CHOICES: { id: string; label: string; spec: KeySpec }[] = [
 
 const n = (v: number): string => v.toLocaleString('en-US');
 
-function TraceSummary({ trace }: { trace: BuiltTrace }) {
-  const [windowMs, setWindowMs] = useState(1000);
-  const top = useMemo(() => topKeys(trace, 5), [trace]);
-  const stats = useMemo(() => windowStats(trace, windowMs, 5), [trace, windowMs]);
+/**
+ * Requests-per-W of `trace`: the statistics it came with for their W; for another W, computed in a
+ * worker (a pass over every request would block the page), or here where there is no Worker.
+ * Null while the worker computes; a message when W was refused.
+ */
+function useWindowStats(trace: HeldTrace, windowMs: number): WindowStats | string | null {
+  const held = windowMs === trace.stats.windowMs;
+  const here = typeof Worker === 'undefined';
+  const computedHere = useMemo((): WindowStats | string | null => {
+    if (held || !here) return null;
+    try {
+      const input = { ...trace, keyCount: trace.keys.length, arrivalMs: trace.times };
+      return nameWorst(windowStatsById(input, windowMs, HELD_TOP_KEYS), trace.keys);
+    } catch (e) {
+      return (e as Error).message;
+    }
+  }, [trace, windowMs, held, here]);
+  const [fromWorker, setFromWorker] = useState<{
+    trace: HeldTrace;
+    windowMs: number;
+    stats: WindowStats | string;
+  } | null>(null);
+  useEffect(() => {
+    if (held || here) return;
+    const w = new Worker(new URL('../../store/stats.worker.ts', import.meta.url), {
+      type: 'module',
+    });
+    w.onmessage = (e: MessageEvent<StatsReply>) => {
+      w.terminate();
+      const r = e.data;
+      setFromWorker({
+        trace,
+        windowMs,
+        stats: r.ok ? nameWorst(r.stats, trace.keys) : r.message,
+      });
+    };
+    w.onerror = (e) => {
+      w.terminate();
+      setFromWorker({ trace, windowMs, stats: `The statistics stopped: ${e.message}` });
+    };
+    const times = trace.times.slice(0, trace.count);
+    const keyId = trace.keyId.slice(0, trace.count);
+    const req: StatsRequest = {
+      count: trace.count,
+      keyId,
+      keyCount: trace.keys.length,
+      arrivalMs: times,
+      windowMs,
+      top: HELD_TOP_KEYS,
+    };
+    w.postMessage(req, [times.buffer, keyId.buffer]);
+    return () => w.terminate();
+  }, [trace, windowMs, held, here]);
+  if (held) return trace.stats;
+  if (here) return computedHere;
+  return fromWorker !== null && fromWorker.trace === trace && fromWorker.windowMs === windowMs
+    ? fromWorker.stats
+    : null;
+}
+
+function TraceSummary({ trace }: { trace: HeldTrace }) {
+  const [windowMs, setWindowMs] = useState(trace.stats.windowMs);
+  const top = trace.top;
+  const stats = useWindowStats(trace, windowMs);
   const r = trace.report;
   const spanMs =
-    trace.count > 0
-      ? (trace.arrivalMs[trace.count - 1] as number) - (trace.arrivalMs[0] as number)
-      : 0;
+    trace.count > 0 ? (trace.times[trace.count - 1] as number) - (trace.times[0] as number) : 0;
   return (
     <div className="trace-summary" data-testid="trace-summary">
       <p>
@@ -107,11 +166,17 @@ function TraceSummary({ trace }: { trace: BuiltTrace }) {
           }
           onCommit={setWindowMs}
         />
-        <p data-testid="trace-window-stats">
-          Most requests a key sent in any {n(windowMs)} ms: p50 {n(stats.p50)}, p90 {n(stats.p90)},
-          p99 {n(stats.p99)}, max {n(stats.max)}
-          {stats.worst[0] !== undefined ? ` (${stats.worst[0].key})` : ''}.
-        </p>
+        {stats !== null && typeof stats !== 'string' ? (
+          <p data-testid="trace-window-stats">
+            Most requests a key sent in any {n(windowMs)} ms: p50 {n(stats.p50)}, p90 {n(stats.p90)}
+            , p99 {n(stats.p99)}, max {n(stats.max)}
+            {stats.worst[0] !== undefined ? ` (${stats.worst[0].key})` : ''}.
+          </p>
+        ) : (
+          <p data-testid="trace-window-stats" aria-busy={stats === null}>
+            {stats ?? `Counting the most requests a key sent in any ${n(windowMs)} ms…`}
+          </p>
+        )}
       </div>
     </div>
   );

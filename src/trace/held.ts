@@ -1,0 +1,111 @@
+/**
+ * The trace as the page holds it (issue 12: ≤ 16 bytes a request for a 1M-request trace). The
+ * parser's Trace keeps an 8-byte epoch arrival, a 2-byte cost and more; the page keeps less:
+ * - times: whole ms since the first request (Int32, 4 bytes), which are also the replay's virtual
+ *   times (src/trace/replay.ts `virtualTimes`), so the simulator, the sweep and the page share one
+ *   array. Exact: every parser yields whole-ms arrivals, and this is used only when each arrival
+ *   equals `baseMs + times[i]` exactly; otherwise (a span over 24 days, or a fractional arrival)
+ *   the arrivals themselves are kept (Float64, `baseMs` 0) and the trace cannot be replayed.
+ * - cost: dropped when every request costs 1 (the usual case: access logs carry no cost).
+ * - the panel's statistics (top keys, requests per second), computed where the trace is parsed.
+ * Computed in the parsing worker (src/store/trace.worker.ts), so the page never runs over the
+ * requests to show a loaded log.
+ */
+import type { BuiltTrace } from './builder';
+import { traceHash } from './fingerprint';
+import { virtualTimes } from './replay';
+import { topKeys, windowStats } from './stats';
+import type { KeyVolume, WindowStats } from './stats';
+
+/** The W of the statistics computed with the trace, ms (the panel's default). */
+export const HELD_STATS_WINDOW_MS = 1000;
+/** Keys the panel lists by volume and by worst window. */
+export const HELD_TOP_KEYS = 5;
+
+export interface HeldTrace extends Omit<BuiltTrace, 'arrivalMs' | 'cost'> {
+  /** Request i arrived at epoch ms `baseMs + times[i]`. */
+  baseMs: number;
+  /**
+   * Int32: whole ms since the first request (baseMs is its arrival), the replay's virtual times.
+   * Float64: the arrivals (baseMs 0), when they do not fit that exactly; no replay then.
+   */
+  times: Int32Array | Float64Array;
+  /** Cost per request; null when every request costs 1. */
+  cost: Uint16Array | null;
+  /** The HELD_TOP_KEYS keys with most requests. */
+  top: KeyVolume[];
+  /** Requests per HELD_STATS_WINDOW_MS per key (worst keys: HELD_TOP_KEYS). */
+  stats: WindowStats;
+}
+
+/** Whether the trace can be replayed, with its fingerprint (over the virtual times, keys). */
+export type HeldReplay = { ok: true; hash: string } | { ok: false; message: string };
+
+/**
+ * The page's form of `trace`: its arrays are reused where they can be (transfer them), the
+ * 8-byte arrivals are dropped when exact whole-ms offsets replace them.
+ */
+export function holdTrace(trace: BuiltTrace): { held: HeldTrace; replay: HeldReplay } {
+  const { arrivalMs, cost, ...rest } = trace;
+  const n = trace.count;
+  let times: Int32Array | Float64Array = arrivalMs.subarray(0, n);
+  let baseMs = 0;
+  let replay: HeldReplay;
+  try {
+    const t = virtualTimes(trace);
+    const t0 = n > 0 ? (arrivalMs[0] as number) : 0;
+    let exact = true;
+    for (let i = 0; i < n && exact; i += 1) exact = t0 + (t[i] as number) === arrivalMs[i];
+    if (exact) {
+      times = t;
+      baseMs = t0;
+      replay = { ok: true, hash: traceHash(t, trace.keyId.subarray(0, n), trace.keys) };
+    } else {
+      replay = {
+        ok: false,
+        message: 'The trace cannot be replayed: its arrivals are not whole milliseconds.',
+      };
+    }
+  } catch (e) {
+    replay = { ok: false, message: (e as Error).message };
+  }
+  let allOne = true;
+  for (let i = 0; i < n && allOne; i += 1) allOne = cost[i] === 1;
+  const stats = windowStats(
+    { count: n, keyId: trace.keyId, keys: trace.keys, arrivalMs: times },
+    HELD_STATS_WINDOW_MS,
+    HELD_TOP_KEYS,
+  );
+  for (const w of stats.worst) w.startMs += baseMs;
+  const held: HeldTrace = {
+    ...rest,
+    baseMs,
+    times,
+    cost: allOne ? null : cost.subarray(0, n),
+    top: topKeys(trace, HELD_TOP_KEYS),
+    stats,
+  };
+  return { held, replay };
+}
+
+/** The arrivals, epoch ms (a new array). */
+export function arrivalsOf(held: Pick<HeldTrace, 'count' | 'baseMs' | 'times'>): Float64Array {
+  const out = new Float64Array(held.count);
+  for (let i = 0; i < held.count; i += 1) out[i] = held.baseMs + (held.times[i] as number);
+  return out;
+}
+
+/** The costs (a new array of 1s when the trace holds none). */
+export function costsOf(held: Pick<HeldTrace, 'count' | 'cost'>): Uint16Array {
+  return held.cost === null ? new Uint16Array(held.count).fill(1) : held.cost.slice(0, held.count);
+}
+
+/** Arrival of request i, epoch ms. */
+export function arrivalAt(held: Pick<HeldTrace, 'baseMs' | 'times'>, i: number): number {
+  return held.baseMs + (held.times[i] as number);
+}
+
+/** The virtual times when the trace holds them (Int32), else null. */
+export function heldVirtualTimes(held: Pick<HeldTrace, 'times'>): Int32Array | null {
+  return held.times instanceof Int32Array ? held.times : null;
+}
