@@ -278,6 +278,7 @@ export class StateTracker {
     touched: readonly number[] | null = null,
     keyIndex = -1,
   ): void {
+    this.noteWall(wallMs);
     const direct = all ? null : this.directTotal(wallMs, touched);
     if (direct !== null) {
       this.readKey(key, wallMs, touched, keyIndex);
@@ -380,11 +381,27 @@ export class StateTracker {
   /** directTotal's answer, reused (read at once by `after`). */
   private readonly direct = { bytes: 0, entries: 0 };
 
+  /**
+   * The latest wall time of any reading, and whether a reading ever came at an earlier one (a
+   * clock jumped back): a size read as 0 may then have grown again without a decision.
+   */
+  private latestWall = Number.NEGATIVE_INFINITY;
+  private wentBack = false;
+
+  private noteWall(wallMs: number): void {
+    if (wallMs < this.latestWall) this.wentBack = true;
+    else this.latestWall = wallMs;
+  }
+
   /** The exact total at `wallMs` (and the keys held), counted into the peak. */
   measure(tMs: number, wallMs: number): { bytes: number; entries: number; keys: number } {
     let keys = 0;
     for (const store of this.stores) keys += store.size;
-    this.readAll(wallMs, true);
+    this.noteWall(wallMs);
+    // Every key a store holds was read when it last grew (a decision, or a full reading after any
+    // other change), and sizes only shrink as the wall clock moves forward: a key read as 0 still
+    // holds nothing, so the holders suffice. Once the clock has gone back, every key is scanned.
+    this.readAll(wallMs, this.wentBack);
     if (this.cachedBytes > this.peakTotalBytes) {
       this.peakTotalBytes = this.cachedBytes;
       this.peakAtMs = tMs;
