@@ -156,6 +156,11 @@ export class StateTracker {
       bytes += this.cacheBytes[s * n + k] as number;
       entries += this.cacheEntries[s * n + k] as number;
     }
+    this.notePeakOf(k, bytes, entries);
+  }
+
+  /** notePeak with key k's cached total already summed (`bytes`, `entries`). */
+  private notePeakOf(k: number, bytes: number, entries: number): void {
     if (bytes > (this.peakBytes[k] as number)) this.peakBytes[k] = bytes;
     if (entries > (this.peakEntries[k] as number)) this.peakEntries[k] = entries;
     // Keep the held keys in the order of their last reading, oldest first.
@@ -229,12 +234,14 @@ export class StateTracker {
         bytes += this.cacheBytes[at] as number;
         entries += this.cacheEntries[at] as number;
       }
-      if (bytes > (this.peakBytes[k] as number) || entries > (this.peakEntries[k] as number)) {
-        // Backwards: readOne may swap the last holder into the slot just read.
-        for (let i = h.length - 1; i >= 0; i -= 1) {
-          const s = h[i] as number;
-          if (!touched.includes(s)) this.readOne(s, k, wallMs);
-        }
+      if (bytes <= (this.peakBytes[k] as number) && entries <= (this.peakEntries[k] as number)) {
+        this.notePeakOf(k, bytes, entries);
+        return;
+      }
+      // Backwards: readOne may swap the last holder into the slot just read.
+      for (let i = h.length - 1; i >= 0; i -= 1) {
+        const s = h[i] as number;
+        if (!touched.includes(s)) this.readOne(s, k, wallMs);
       }
     }
     this.notePeak(k);
