@@ -1,3 +1,6 @@
+// Long file on purpose: the exact state tracker runs after every decision of a run; its cache,
+// holder lists, least-recently-read order and per-store totals work together and are kept in one
+// place so the invariants that make the peak exact stay visible side by side.
 /**
  * Limiter memory, tracked exactly: the peak is the largest total over every decision of the run,
  * not a sample. A key's size in a store changes only when a decision (or, shared-racy, a landed
