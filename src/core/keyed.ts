@@ -22,6 +22,14 @@ interface WrappedState<S> extends KeyState {
 export const NO_STATE: StateSize = Object.freeze({ entries: 0, bytes: 0 });
 
 /**
+ * One shared, frozen StateSize per fixed size: `stateSize` runs after every decision of a
+ * simulation (src/sim/state-tracker.ts), so fixed-size states answer without allocating.
+ */
+export function fixedSize(entries: number, bytes: number): StateSize {
+  return Object.freeze({ entries, bytes });
+}
+
+/**
  * The per-key bookkeeping every algorithm shares: a Map from key to mutable state, a one-entry cache
  * for the key seen last (most traces hit one key many times in a row), copies, pruning.
  * Subclasses implement the arithmetic.
@@ -96,7 +104,8 @@ export abstract class KeyedLimiter<C extends AlgorithmConfig, S extends object> 
 
   stateSize(nowMs: number, key: string = DEFAULT_KEY): StateSize {
     checkTime(nowMs);
-    const s = this.states.get(key);
+    // find: the key just decided (what the simulator reads next) skips the Map lookup.
+    const s = this.find(key);
     return s === undefined || this.isIdle(s, nowMs) ? NO_STATE : this.sizeOf(s, nowMs);
   }
 

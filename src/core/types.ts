@@ -239,7 +239,9 @@ export interface Limiter {
   stateSize(nowMs: number, key?: string): StateSize;
   /**
    * The sum of `stateSize` over every key at `nowMs`, where the limiter can give it without
-   * visiting each key (nginx: its node count × the node size). Absent elsewhere.
+   * visiting each key (nginx: its node count × the node size). Absent elsewhere. It changes only
+   * when the limiter's state does (a decision, `setState`), never with time alone: the simulator
+   * re-reads it only for the limiters a decision touched.
    */
   totalStateSize?(nowMs: number): StateSize;
   /**

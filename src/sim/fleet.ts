@@ -642,6 +642,12 @@ export class FleetEngine {
   /** Key hashes by key index, set by the run (hash balancer). */
   keyHashes: Uint32Array | null = null;
 
+  /**
+   * Each first attempt's store jitter by origin (storeFirstJitters), set by the run: the draw is
+   * the same in every lane, so a run makes it once. Null: drawn per call (retries always are).
+   */
+  firstJitter: Int32Array | null = null;
+
   private static open(config: AlgorithmConfig): Decision {
     const limit =
       config.kind === 'token-bucket'
@@ -730,13 +736,14 @@ export class FleetEngine {
     }
     let reachable = !this.down(tMs);
     if (reachable) {
+      const first = this.firstJitter;
       const rtt =
         m.rttMs +
-        (m.jitterMs > 0
-          ? Math.floor(
-              toUnit(hash32(this.seed, DRAW_STORE_RTT, origin, attempt)) * (m.jitterMs + 1),
-            )
-          : 0);
+        (m.jitterMs === 0
+          ? 0
+          : attempt === 1 && first !== null && origin < first.length
+            ? (first[origin] as number)
+            : storeJitterMs(this.seed, m.jitterMs, origin, attempt));
       this.storeMs = rtt;
       this.storeCalls += 1;
       if (m.timeoutMs !== undefined && rtt > m.timeoutMs) reachable = false;
@@ -815,6 +822,18 @@ export class FleetEngine {
       nowMs: this.nowMs,
     };
   }
+}
+
+/** The seeded jitter (0 – jitterMs) of the store call of attempt `attempt` of `origin`. */
+function storeJitterMs(seed: number, jitterMs: number, origin: number, attempt: number): number {
+  return Math.floor(toUnit(hash32(seed, DRAW_STORE_RTT, origin, attempt)) * (jitterMs + 1));
+}
+
+/** Every first attempt's store jitter (storeJitterMs), by origin: shared by a run's lanes. */
+export function storeFirstJitters(seed: number, jitterMs: number, count: number): Int32Array {
+  const out = new Int32Array(count);
+  for (let i = 0; i < count; i += 1) out[i] = storeJitterMs(seed, jitterMs, i, 1);
+  return out;
 }
 
 /** The store model's outage covering tMs, or null. */

@@ -114,7 +114,8 @@ export function laneMetrics(input: LaneMetricsInput): {
   const passedAt = new Float64Array(rows);
   let nPassed = 0;
   let nDelayed = 0;
-  for (let r = 0; r < rows; r += 1) if (c.outcome[r] === OUTCOME_DELAY) nDelayed += 1;
+  const outcomeCol = c.outcome;
+  for (let r = 0; r < rows; r += 1) if (outcomeCol[r] === OUTCOME_DELAY) nDelayed += 1;
   // Float64: a delay may pass 2^31 ms with extreme configs.
   const delays = new Float64Array(nDelayed);
   const releases = new Float64Array(nDelayed);
@@ -170,19 +171,24 @@ export function laneMetrics(input: LaneMetricsInput): {
 
   sortNumbers(delays);
   sortNumbers(releases);
-  // Backend arrivals in time order: admitted requests (ascending already) merged with releases.
-  const backendAt = new Float64Array(nPassed);
-  let nBackend = 0;
-  let k = 0;
-  for (let r = 0; r < rows; r += 1) {
-    if (c.outcome[r] !== OUTCOME_ADMIT) continue;
-    const t = c.arrivalMs[r] as number;
-    while (k < nDelayed && (releases[k] as number) < t)
-      backendAt[nBackend++] = releases[k++] as number;
-    backendAt[nBackend++] = t;
+  const peakPassed = peakWindow(passedAt, nPassed, windowMs);
+  // Without delays the backend sees exactly the passed requests, at the same times.
+  let peakBackend: PeakWindow = { ...peakPassed };
+  if (nDelayed > 0) {
+    // Backend arrivals in time order: admitted requests (ascending already) merged with releases.
+    const backendAt = new Float64Array(nPassed);
+    let nBackend = 0;
+    let k = 0;
+    for (let r = 0; r < rows; r += 1) {
+      if (outcomeCol[r] !== OUTCOME_ADMIT) continue;
+      const t = c.arrivalMs[r] as number;
+      while (k < nDelayed && (releases[k] as number) < t)
+        backendAt[nBackend++] = releases[k++] as number;
+      backendAt[nBackend++] = t;
+    }
+    while (k < nDelayed) backendAt[nBackend++] = releases[k++] as number;
+    peakBackend = peakWindow(backendAt, nBackend, windowMs);
   }
-  while (k < nDelayed) backendAt[nBackend++] = releases[k++] as number;
-
   const metrics: LaneMetrics = {
     total,
     first,
@@ -192,8 +198,8 @@ export function laneMetrics(input: LaneMetricsInput): {
     retriesAfterEnd: stats.retriesAfterEnd,
     bins,
     backendAfterEnd,
-    peakPassed: peakWindow(passedAt, nPassed, windowMs),
-    peakBackend: peakWindow(backendAt, nBackend, windowMs),
+    peakPassed,
+    peakBackend,
     delay: {
       count: nDelayed,
       p50Ms: percentile(delays, 0.5),

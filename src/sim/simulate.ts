@@ -16,7 +16,14 @@ import type { AlgorithmConfig, Decision, Limiter } from '../core';
 import { assignClients, keysWithTrace, retryWaitMs } from './clients';
 import { WallClock } from './clock';
 import { LaneEngine, balancer } from './deployment';
-import { FleetEngine, fleetResult, isFleet, keyHash, serviceTimeMs } from './fleet';
+import {
+  FleetEngine,
+  fleetResult,
+  isFleet,
+  keyHash,
+  serviceTimeMs,
+  storeFirstJitters,
+} from './fleet';
 import { attachInternals } from './internal';
 import type { Checkpoint, LaneInternals } from './internal';
 import { divergences, laneMetrics } from './metrics';
@@ -329,6 +336,8 @@ interface LaneContext {
   shared: SharedColumns;
   /** Called with this lane's decided rows every PROGRESS_ROWS rows. */
   progress?: (rows: number) => void;
+  /** The fleet store's jitter per first attempt, made once for all lanes (null: no jitter). */
+  firstJitter: () => Int32Array | null;
 }
 
 function runLane(ctx: LaneContext): LaneRun {
@@ -349,6 +358,7 @@ function runLane(ctx: LaneContext): LaneRun {
   let oracleMirrorsStore = false;
   if (fleet !== null) {
     fleet.keyHashes = Uint32Array.from(keyNames, keyHash);
+    fleet.firstJitter = ctx.firstJitter();
     oracleMirrorsStore = fleet.storeIsGlobal;
     try {
       const ideal = createLimiter(fleet.globalConfig);
@@ -814,6 +824,11 @@ export function simulate(
   const laneRows = Math.max(1, Math.min(maxRows, arrivals.count));
   const report = (lane: number, rows: number) =>
     onProgress?.(Math.min(1, (lane * laneRows + rows) / (configs.length * laneRows)));
+  // The store's jitter per first attempt: the same draw in every fleet lane, made once (on demand).
+  let firstJitter: Int32Array | null | undefined;
+  const jitterMs = sc.deployment.fleet?.store?.jitterMs ?? 0;
+  const firstJitterOf = (): Int32Array | null =>
+    (firstJitter ??= jitterMs > 0 ? storeFirstJitters(sc.seed, jitterMs, arrivals.count) : null);
   const runs = configs.map((config, lane) => {
     report(lane, 0);
     const key = cache === undefined ? '' : `${JSON.stringify(config)}|${laneContext}`;
@@ -834,6 +849,7 @@ export function simulate(
       checkpointBudget,
       retainBudget,
       shared,
+      firstJitter: firstJitterOf,
       ...(onProgress === undefined
         ? {}
         : { progress: (rows: number) => report(lane, Math.min(rows, laneRows)) }),

@@ -1,3 +1,6 @@
+// Long file on purpose: the exact state tracker runs after every decision of a run; its cache,
+// holder lists, least-recently-read order and per-store totals work together and are kept in one
+// place so the invariants that make the peak exact stay visible side by side.
 /**
  * Limiter memory, tracked exactly: the peak is the largest total over every decision of the run,
  * not a sample. A key's size in a store changes only when a decision (or, shared-racy, a landed
@@ -8,13 +11,18 @@
  * the least recently read first, until the sum is back under the peak or every key has been read
  * (then the sum is the exact total at that instant).
  *
- * Which stores are re-read for the decided key (issue 14, speed): every store that held the key at
- * its last reading (its cached size is not 0) and the stores the decision touched. A store whose
- * cached size for the key is 0 held nothing and was not touched, so it still holds nothing: the
- * key's total stays exact while a fleet of 64 replicas behind consistent hashing reads two stores
- * per decision, not 65. `touched` null means "any store may have changed" (every store is read).
+ * Which stores are re-read for the decided key (issue 14, speed): the stores the decision touched,
+ * and the other stores that held the key at their last reading (cached size not 0) only when the
+ * key's cached total could pass its peak (the others only shrank since, so their cached sizes are
+ * upper bounds and no new peak hides there). A store whose cached size for the key is 0 held
+ * nothing and was not touched, so it still holds nothing: a fleet of 64 replicas behind consistent
+ * hashing reads one or two stores per decision, not 65. `touched` null means "any store may have
+ * changed" (every store is read).
  */
-import type { Limiter } from '../core';
+import type { Limiter, StateSize } from '../core';
+
+type TotalSize = (nowMs: number) => StateSize;
+const NO_TOTAL: StateSize = Object.freeze({ entries: 0, bytes: 0 });
 
 export class StateTracker {
   readonly keyIndex = new Map<string, number>();
@@ -110,6 +118,11 @@ export class StateTracker {
     }
     this.stores = stores;
     this.allDirect = stores.every((st) => st.totalStateSize !== undefined);
+    // New limiters: every total is read afresh next time.
+    this.directBytes = new Float64Array(0);
+    this.directEntries = new Float64Array(0);
+    this.directBytesSum = 0;
+    this.directEntriesSum = 0;
   }
 
   /** Every store gives its total at once (see directTotal). */
@@ -146,6 +159,11 @@ export class StateTracker {
       bytes += this.cacheBytes[s * n + k] as number;
       entries += this.cacheEntries[s * n + k] as number;
     }
+    this.notePeakOf(k, bytes, entries);
+  }
+
+  /** notePeak with key k's cached total already summed (`bytes`, `entries`). */
+  private notePeakOf(k: number, bytes: number, entries: number): void {
     if (bytes > (this.peakBytes[k] as number)) this.peakBytes[k] = bytes;
     if (entries > (this.peakEntries[k] as number)) this.peakEntries[k] = entries;
     // Keep the held keys in the order of their last reading, oldest first.
@@ -207,14 +225,26 @@ export class StateTracker {
     if (touched === null) {
       for (let s = 0; s < this.stores.length; s += 1) this.readOne(s, k, wallMs);
     } else {
+      for (let i = 0; i < touched.length; i += 1) this.readOne(touched[i] as number, k, wallMs);
+      // The other holders only shrank since they were read (their cached sizes are upper bounds):
+      // they are re-read only when their sum could pass the key's peak.
       const n = this.keyIndex.size;
       const h = this.holders[k] as number[];
+      let bytes = 0;
+      let entries = 0;
+      for (let i = 0; i < h.length; i += 1) {
+        const at = (h[i] as number) * n + k;
+        bytes += this.cacheBytes[at] as number;
+        entries += this.cacheEntries[at] as number;
+      }
+      if (bytes <= (this.peakBytes[k] as number) && entries <= (this.peakEntries[k] as number)) {
+        this.notePeakOf(k, bytes, entries);
+        return;
+      }
       // Backwards: readOne may swap the last holder into the slot just read.
-      for (let i = h.length - 1; i >= 0; i -= 1) this.readOne(h[i] as number, k, wallMs);
-      for (const s of touched) {
-        // A store still holding the key was read just above.
-        if (this.cacheBytes[s * n + k] === 0 && this.cacheEntries[s * n + k] === 0)
-          this.readOne(s, k, wallMs);
+      for (let i = h.length - 1; i >= 0; i -= 1) {
+        const s = h[i] as number;
+        if (!touched.includes(s)) this.readOne(s, k, wallMs);
       }
     }
     this.notePeak(k);
@@ -258,7 +288,8 @@ export class StateTracker {
     touched: readonly number[] | null = null,
     keyIndex = -1,
   ): void {
-    const direct = all ? null : this.directTotal(wallMs);
+    this.noteWall(wallMs);
+    const direct = all ? null : this.directTotal(wallMs, touched);
     if (direct !== null) {
       this.readKey(key, wallMs, touched, keyIndex);
       if (direct.bytes > this.peakTotalBytes) {
@@ -319,25 +350,68 @@ export class StateTracker {
    * The exact total when every store can give it at once (nginx's `totalStateSize`), else null:
    * then a replayed log with tens of thousands of keys costs no scan at all.
    */
-  private directTotal(wallMs: number): { bytes: number; entries: number } | null {
+  private directTotal(
+    wallMs: number,
+    touched: readonly number[] | null,
+  ): { bytes: number; entries: number } | null {
     if (!this.allDirect) return null;
-    let bytes = 0;
-    let entries = 0;
-    for (const store of this.stores) {
-      if (store.totalStateSize === undefined) return null;
-      if (store.size === 0) continue; // holds nothing (most replicas of a hashed fleet)
-      const t = store.totalStateSize(wallMs);
-      bytes += t.bytes;
-      entries += t.entries;
+    const n = this.stores.length;
+    if (touched === null || this.directBytes.length !== n) {
+      // Every store read afresh (the first reading, any store may have changed, or new stores).
+      if (this.directBytes.length !== n) {
+        this.directBytes = new Float64Array(n);
+        this.directEntries = new Float64Array(n);
+      }
+      for (let s = 0; s < n; s += 1) this.readDirect(s, wallMs);
+    } else {
+      // A total changes only with the store's state (Limiter.totalStateSize): the others stand.
+      for (const s of touched) this.readDirect(s, wallMs);
     }
-    return { bytes, entries };
+    this.direct.bytes = this.directBytesSum;
+    this.direct.entries = this.directEntriesSum;
+    return this.direct;
+  }
+
+  /** Store s's total (nginx's `totalStateSize`), kept per store and summed. */
+  private readDirect(s: number, wallMs: number): void {
+    const store = this.stores[s] as Limiter;
+    // Holds nothing (most replicas of a hashed fleet): 0 without asking.
+    const t = store.size === 0 ? NO_TOTAL : (store.totalStateSize as TotalSize)(wallMs);
+    this.directBytesSum += t.bytes - (this.directBytes[s] as number);
+    this.directEntriesSum += t.entries - (this.directEntries[s] as number);
+    this.directBytes[s] = t.bytes;
+    this.directEntries[s] = t.entries;
+  }
+
+  /** Per store: its last `totalStateSize` (empty until the first reading, or after new stores). */
+  private directBytes = new Float64Array(0);
+  private directEntries = new Float64Array(0);
+  private directBytesSum = 0;
+  private directEntriesSum = 0;
+  /** directTotal's answer, reused (read at once by `after`). */
+  private readonly direct = { bytes: 0, entries: 0 };
+
+  /**
+   * The latest wall time of any reading, and whether a reading ever came at an earlier one (a
+   * clock jumped back): a size read as 0 may then have grown again without a decision.
+   */
+  private latestWall = Number.NEGATIVE_INFINITY;
+  private wentBack = false;
+
+  private noteWall(wallMs: number): void {
+    if (wallMs < this.latestWall) this.wentBack = true;
+    else this.latestWall = wallMs;
   }
 
   /** The exact total at `wallMs` (and the keys held), counted into the peak. */
   measure(tMs: number, wallMs: number): { bytes: number; entries: number; keys: number } {
     let keys = 0;
     for (const store of this.stores) keys += store.size;
-    this.readAll(wallMs, true);
+    this.noteWall(wallMs);
+    // Every key a store holds was read when it last grew (a decision, or a full reading after any
+    // other change), and sizes only shrink as the wall clock moves forward: a key read as 0 still
+    // holds nothing, so the holders suffice. Once the clock has gone back, every key is scanned.
+    this.readAll(wallMs, this.wentBack);
     if (this.cachedBytes > this.peakTotalBytes) {
       this.peakTotalBytes = this.cachedBytes;
       this.peakAtMs = tMs;

@@ -1,7 +1,10 @@
 import { floorDiv } from '../int';
 import type { FixedWindowInspection } from '../inspect';
-import { KeyedLimiter, decision } from '../keyed';
+import { KeyedLimiter, decision, fixedSize } from '../keyed';
 import type { Decision, FixedWindowConfig, StateSize } from '../types';
+
+/** Every state of this algorithm takes the same size (see fixedSize). */
+const SIZE = fixedSize(1, 16);
 
 interface State {
   /** Index of the window the count belongs to: ⌊t / windowMs⌋. */
@@ -62,7 +65,7 @@ export class FixedWindowLimiter extends KeyedLimiter<FixedWindowConfig, State> {
   }
 
   protected sizeOf(): StateSize {
-    return { entries: 1, bytes: 16 };
+    return SIZE;
   }
 
   protected empty(): FixedWindowLimiter {

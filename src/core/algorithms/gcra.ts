@@ -1,7 +1,10 @@
 import { ceilDiv, floorDiv } from '../int';
 import type { GcraInspection } from '../inspect';
-import { KeyedLimiter, decision } from '../keyed';
+import { KeyedLimiter, decision, fixedSize } from '../keyed';
 import type { Decision, GcraConfig, StateSize } from '../types';
+
+/** Every state of this algorithm takes the same size (see fixedSize). */
+const SIZE = fixedSize(1, 16);
 
 /**
  * The theoretical arrival time, tat = ms + frac / count (0 ≤ frac < count): times are kept in units
@@ -113,7 +116,7 @@ export class GcraLimiter extends KeyedLimiter<GcraConfig, State> {
   }
 
   protected sizeOf(): StateSize {
-    return { entries: 1, bytes: 16 };
+    return SIZE;
   }
 
   protected empty(): GcraLimiter {

@@ -1,6 +1,6 @@
 import { ceilDiv, checkTime } from '../int';
 import type { LeakyBucketInspection } from '../inspect';
-import { KeyedLimiter, NO_STATE, decision } from '../keyed';
+import { KeyedLimiter, NO_STATE, decision, fixedSize } from '../keyed';
 import { DEFAULT_KEY } from '../types';
 import type { Decision, KeyState, LeakyBucketConfig, Limiter, StateSize } from '../types';
 import { addRelease, pendingReleases, pruneReleases } from './releases';
@@ -21,6 +21,8 @@ interface Node {
 
 /** nginx documents one state as 64 bytes on 64-bit platforms ("One megabyte zone can keep about 16 thousand 64-byte states"). */
 const NODE_BYTES = 64;
+/** One node's size, shared (see fixedSize). */
+const NODE_SIZE = fixedSize(1, NODE_BYTES);
 /** ngx_http_limit_req_expire only looks at nodes untouched for this long. */
 const EXPIRE_AFTER_MS = 60_000;
 
@@ -184,7 +186,7 @@ export class LeakyBucketLimiter extends KeyedLimiter<LeakyBucketConfig, Node> {
   }
 
   protected sizeOf(): StateSize {
-    return { entries: 1, bytes: NODE_BYTES };
+    return NODE_SIZE;
   }
 
   protected empty(): LeakyBucketLimiter {
@@ -205,7 +207,7 @@ export class LeakyBucketLimiter extends KeyedLimiter<LeakyBucketConfig, Node> {
   /** A node takes its 64 bytes for as long as nginx holds it, drained or not (see `prune`). */
   override stateSize(nowMs: number, key: string = DEFAULT_KEY): StateSize {
     checkTime(nowMs);
-    return this.states.has(key) ? { entries: 1, bytes: NODE_BYTES } : NO_STATE;
+    return this.find(key) !== undefined ? NODE_SIZE : NO_STATE;
   }
 
   /** Every node nginx holds, at once: their sizes do not change with time (see `stateSize`). */

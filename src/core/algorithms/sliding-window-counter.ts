@@ -1,7 +1,10 @@
 import { ceilDiv, floorDiv } from '../int';
 import type { SlidingWindowCounterInspection } from '../inspect';
-import { KeyedLimiter, decision } from '../keyed';
+import { KeyedLimiter, decision, fixedSize } from '../keyed';
 import type { Decision, SlidingWindowCounterConfig, StateSize } from '../types';
+
+/** Every state of this algorithm takes the same size (see fixedSize). */
+const SIZE = fixedSize(1, 32);
 
 interface State {
   /** The window `current` belongs to. */
@@ -106,7 +109,7 @@ export class SlidingWindowCounterLimiter extends KeyedLimiter<SlidingWindowCount
   }
 
   protected sizeOf(): StateSize {
-    return { entries: 1, bytes: 32 };
+    return SIZE;
   }
 
   protected empty(): SlidingWindowCounterLimiter {

@@ -1,8 +1,11 @@
 import { ceilDiv, floorDiv } from '../int';
 import type { TokenBucketInspection } from '../inspect';
-import { KeyedLimiter, decision } from '../keyed';
+import { KeyedLimiter, decision, fixedSize } from '../keyed';
 import type { Decision, StateSize, TokenBucketConfig } from '../types';
 import { addRelease, pendingReleases, pruneReleases } from './releases';
+
+/** Every state of this algorithm takes the same size (see fixedSize). */
+const SIZE = fixedSize(1, 16);
 
 interface State {
   /**
@@ -165,7 +168,7 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
   }
 
   protected sizeOf(): StateSize {
-    return { entries: 1, bytes: 16 };
+    return SIZE;
   }
 
   protected empty(): TokenBucketLimiter {
