@@ -13,6 +13,7 @@ import type { Browser } from '@playwright/test';
 import { defaultConfig } from '../../src/config';
 import { MAX_MANUAL_TIMES, MAX_SOURCES } from '../../src/sim';
 import { OPEN_MEASURE, STORAGE_KEY, startFrom } from '../../src/ui/share/session';
+import { openSaved } from '../../src/ui/share/openSaved';
 import { CHROMIUM_ARGS, pinnedChromium } from '../chromium';
 import { startPreview } from './frames';
 import { hostileLinks } from './hostile';
@@ -85,8 +86,8 @@ export function runDecodeChild(): boolean {
   const storage = { getItem: () => record } as unknown as Storage;
   const w0 = performance.now();
   const c0 = process.cpuUsage();
-  if (saved === undefined) startFrom(`?${link}`, null);
-  else startFrom('', storage);
+  if (saved === undefined) startFrom(`?${link}`, null, null);
+  else startFrom('', storage, openSaved);
   const c = process.cpuUsage(c0);
   const figures: ColdFigures = {
     cpuMs: (c.user + c.system) / 1000,

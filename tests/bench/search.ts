@@ -6,6 +6,7 @@ import { MAX_LINK_LENGTH, defaultConfig } from '../../src/config';
 import { MAX_IMPORT_CHARS, importEnvoy, importNginx } from '../../src/export';
 import { MAX_MANUAL_TIMES, MAX_SOURCES } from '../../src/sim';
 import { startFrom } from '../../src/ui/share/session';
+import { openSaved } from '../../src/ui/share/openSaved';
 import { coldDecode } from './cold-open';
 import { cpuMs, hostileLinks, hostilePastes } from './hostile';
 import { YAML_PIECES } from '../export/paste-pieces';
@@ -155,7 +156,7 @@ export async function runSearchBench(): Promise<void> {
   const links = climb(
     Object.values(hostileLinks()),
     mutateLink,
-    (link) => cpuMs(() => startFrom(`?${link}`, null), 2),
+    (link) => cpuMs(() => startFrom(`?${link}`, null, null), 2),
     tries,
     seconds * 1000,
   );
@@ -201,7 +202,7 @@ export async function runSearchBench(): Promise<void> {
   let savedName = '';
   shapes.forEach((text, k) => {
     const storage = { getItem: () => text } as unknown as Storage;
-    const ms = cpuMs(() => startFrom('', storage), 2);
+    const ms = cpuMs(() => startFrom('', storage, openSaved), 2);
     if (ms > savedMs) [savedWorst, savedMs, savedName] = [text, ms, shapeNames[k] ?? ''];
   });
   console.log(
