@@ -32,15 +32,15 @@ export const SAVED_LIMITS = {
 } as const;
 
 export type SavedLimit = keyof typeof SAVED_LIMITS;
+export type SavedLimits = Readonly<Record<SavedLimit, number>>;
 
 /**
  * The first limit the saved record `text` crosses, or null when it may be parsed. One linear pass
  * over the text reading character codes (strings are skipped, not copied), stopping at the first
  * limit crossed. Counting is on the raw text, so unreadable JSON may pass here: JSON.parse then
- * refuses it, within the same bounds.
+ * refuses it, within the same bounds. `L`: other limits, for tests.
  */
-export function savedRecordOver(text: string): SavedLimit | null {
-  const L = SAVED_LIMITS;
+export function savedRecordOver(text: string, L: SavedLimits = SAVED_LIMITS): SavedLimit | null {
   const n = text.length;
   if (n > L.chars) return 'chars';
   let parts = 0;

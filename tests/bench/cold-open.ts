@@ -17,6 +17,8 @@ import { openSaved } from '../../src/ui/share/openSaved';
 import { CHROMIUM_ARGS, pinnedChromium } from '../chromium';
 import { startPreview } from './frames';
 import { hostileLinks } from './hostile';
+import { hostileSavedRecords } from '../config/saved-records';
+import { savedRecordOver } from '../../src/config/saved';
 
 /** What one fresh process measured: the first decode of one link (or saved record) in it. */
 interface ColdFigures {
@@ -24,8 +26,17 @@ interface ColdFigures {
   wallMs: number;
 }
 
-/** Saved settings (the localStorage record, as JSON text) a corrupted or planted store could hold. */
+/**
+ * Saved settings (the localStorage record, as JSON text) a corrupted or planted store could hold:
+ * the earlier ones, then the largest the page writes and records at the edge of each limit of
+ * src/config/saved.ts (tests/config/saved-records.ts).
+ */
 function hostileSaved(): Record<string, string> {
+  return { ...earlierSaved(), ...hostileSavedRecords() };
+}
+
+/** The records of the first search (c15): corrupted shapes of what the page writes. */
+function earlierSaved(): Record<string, string> {
   const record = (config: unknown): string => JSON.stringify({ config, experiment: null });
   const base = defaultConfig();
   const withSources = (sources: unknown[]): string =>
@@ -69,6 +80,11 @@ function hostileSaved(): Record<string, string> {
       ),
     ),
   };
+}
+
+/** The hostile links, or none with `DECODE=saved` (only the saved records). */
+function links(): Record<string, string> {
+  return process.env.DECODE === 'saved' ? {} : hostileLinks();
 }
 
 /**
@@ -127,17 +143,19 @@ export async function runColdDecodeBench(): Promise<void> {
     const f = await coldDecode(job);
     worst = Math.max(worst, f.cpuMs);
     console.log(
-      `  ${name.padEnd(52)} ${f.cpuMs.toFixed(1).padStart(6)} ms CPU ${f.wallMs.toFixed(1).padStart(6)} ms wall`,
+      `  ${name.padEnd(64)} ${f.cpuMs.toFixed(1).padStart(6)} ms CPU ${f.wallMs.toFixed(1).padStart(6)} ms wall`,
     );
   };
   console.log(
     'Cold open from a link: each decoded once in a fresh Node process (startFrom; budget 50 ms):',
   );
-  for (const [name, link] of Object.entries(hostileLinks()))
-    await show(name, { BENCH_DECODE_LINK: link });
+  for (const [name, link] of Object.entries(links())) await show(name, { BENCH_DECODE_LINK: link });
   console.log('Cold open from saved settings (JSON.parse and repair of the stored record):');
-  for (const [name, text] of Object.entries(hostileSaved()))
-    await show(`${name} (${(text.length / 1e6).toFixed(1)} MB)`, { BENCH_DECODE_SAVED: name });
+  for (const [name, text] of Object.entries(hostileSaved())) {
+    const over = savedRecordOver(text);
+    const size = `${(text.length / 1e6).toFixed(1)} MB${over === null ? '' : `, not opened: ${over}`}`;
+    await show(`${name} (${size})`, { BENCH_DECODE_SAVED: name });
+  }
   console.log(`  worst cold open ${worst.toFixed(1)} ms CPU (budget 50 ms)`);
 }
 
@@ -185,12 +203,14 @@ export async function runBrowserOpenBench(distDir = 'dist'): Promise<void> {
       );
       const ms = (await handle.jsonValue()) as number;
       worst = Math.max(worst, ms);
-      console.log(`  ${name.padEnd(52)} ${ms.toFixed(1).padStart(6)} ms`);
+      console.log(`  ${name.padEnd(64)} ${ms.toFixed(1).padStart(6)} ms`);
       await context.close();
     };
-    for (const [name, link] of Object.entries(hostileLinks())) await open(name, `?${link}`, null);
-    for (const [name, text] of Object.entries(hostileSaved()))
-      await open(`saved: ${name}`, '', text);
+    for (const [name, link] of Object.entries(links())) await open(name, `?${link}`, null);
+    for (const [name, text] of Object.entries(hostileSaved())) {
+      const over = savedRecordOver(text);
+      await open(`saved: ${name}${over === null ? '' : ` (not opened: ${over})`}`, '', text);
+    }
     console.log(
       `  worst ${worst.toFixed(1)} ms (budget 50 ms); load average ${loadavg()[0]?.toFixed(1)}`,
     );

@@ -45,7 +45,7 @@ export function largestConfig(): PlaygroundConfig {
       },
       system: 'envoy',
       standardHeaders: true,
-    })) as PlaygroundConfig['limiters'],
+    })),
     scenario: {
       ...base.scenario,
       seed: 0xffff_ffff,
@@ -166,7 +166,7 @@ export function hostileSavedRecords(): Record<string, string> {
     'over: 1,400,000 values': withSources(lists(() => 1, 44_000)),
     'over: nested 13 deep': record({
       ...base,
-      view: JSON.parse(`${'['.repeat(13)}${']'.repeat(13)}`),
+      view: JSON.parse(`${'['.repeat(13)}${']'.repeat(13)}`) as unknown,
     }),
   };
 }
