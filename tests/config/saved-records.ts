@@ -150,6 +150,15 @@ export function hostileSavedRecords(): Record<string, string> {
       lists((i) => ({ t: i }), Math.floor((L.parts - 100) / MAX_SOURCES)),
     ),
     'one string of 2.9 MB': record({ ...base, view: 'v'.repeat(2_900_000) }),
+    'one list of 330,000 values': withSources([
+      { kind: 'manual', timesMs: Array.from({ length: L.values - 100 }, () => 7) },
+    ]),
+    'most values as keys of one object': record({
+      ...base,
+      view: Object.fromEntries(Array.from({ length: L.strings / 2 - 200 }, (_, i) => [`k${i}`, i])),
+    }),
+    'unreadable: 2.9 MB of "]"': `{"config":${']'.repeat(2_900_000)}`,
+    'unreadable: an unclosed string of 2.9 MB': `{"config":"${'x'.repeat(2_900_000)}`,
     'over: 4 MB of valid times': withSources(
       Array.from({ length: 45 }, () => ({
         kind: 'manual',
@@ -164,6 +173,7 @@ export function hostileSavedRecords(): Record<string, string> {
     }),
     'over: exponents': withSources(lists((i) => Number(`${1 + (i % 9)}e${21 + (i % 200)}`), 2000)),
     'over: 1,400,000 values': withSources(lists(() => 1, 44_000)),
+    'over: 1,400,000 escaped quotes': record({ ...base, view: '"'.repeat(1_400_000) }),
     'over: nested 13 deep': record({
       ...base,
       view: JSON.parse(`${'['.repeat(13)}${']'.repeat(13)}`) as unknown,

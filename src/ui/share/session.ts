@@ -16,6 +16,9 @@ export const OPEN_MEASURE = 'rate-limit-lab:open';
 const APP_PARAMS = new Set(['embed', 'x', 'xv']);
 export const STORAGE_KEY = 'rate-limit-lab.settings';
 
+/** Why saved settings were not opened: a limit of src/config/saved.ts, or not JSON at all. */
+export type SavedRefusal = SavedLimit | 'unreadable';
+
 /** 'refused': saved settings past the limits of src/config/saved.ts, not opened (the defaults are). */
 export type StartSource = 'link' | 'experiment' | 'saved' | 'refused' | 'default';
 
@@ -29,7 +32,7 @@ export interface Start {
   original: string;
   embed: boolean;
   /** Saved settings not opened (source 'refused'): the record as stored, and the limit it crossed. */
-  refused?: { text: string; over: SavedLimit };
+  refused?: { text: string; over: SavedRefusal };
 }
 
 /** The saved record's text, or null (none, or storage unavailable). */
