@@ -55,8 +55,6 @@ export function savedRecordOver(text: string, L: SavedLimits = SAVED_LIMITS): Sa
   if (text.length > L.chars) return 'chars';
   // With no backslash, a string ends at its next quote.
   if (text.includes('\\')) return 'escapes';
-  // Each value but the first follows a comma: fewer than 2 characters a value cannot be.
-  if (text.length > 2 * L.values && (text.match(/,/g)?.length ?? 0) + 1 > L.values) return 'values';
   let strings = 0;
   let parts = 0;
   let depth = 0;
@@ -77,5 +75,7 @@ export function savedRecordOver(text: string, L: SavedLimits = SAVED_LIMITS): Sa
       if ((depth -= 1) < 0) break;
     } else if ((fractions += 1) > L.fractions) return 'fractions';
   }
+  // Each value but the first follows a comma, and takes at least 2 characters with it.
+  if (text.length > 2 * L.values && (text.match(/,/g)?.length ?? 0) + 1 > L.values) return 'values';
   return null;
 }
