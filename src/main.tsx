@@ -40,7 +40,9 @@ async function boot(root: HTMLElement): Promise<void> {
   const needs = startNeeds(window.location.search, storage);
   if (needs.experiments)
     await Promise.all([loadExperiments().catch(() => []), ExperimentsMenu.preload()]);
-  const openSaved = needs.saved ? (await import('./ui/share/openSaved')).openSaved : null;
+  const openSaved = needs.saved
+    ? await import('./ui/share/openSaved').then((m) => m.openSaved).catch(() => null)
+    : null;
   // Reading the link or the saved settings (decode and repair, issue 15: ≤ 50 ms whatever they
   // hold), recorded as a performance measure the hostile-input bench and e2e test read.
   const opening = performance.now();

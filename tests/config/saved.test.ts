@@ -147,6 +147,19 @@ describe('the limits of a saved record', () => {
     });
   }
 
+  it('without the opener (its chunk failed to load), saved settings are kept, not opened', () => {
+    const storage = { getItem: () => largestRecord() } as unknown as Storage;
+    const start = startFrom('', storage, null);
+    expect(start.source).toBe('refused');
+    expect(start.config).toEqual(defaultConfig());
+    expect(start.problems).toEqual([
+      'the saved settings could not be opened: part of the page did not load',
+    ]);
+    // A link still wins over them, and no saved settings at all is the defaults.
+    expect(startFrom('?v=1&paused', storage, null).source).toBe('link');
+    expect(startFrom('', null, null).source).toBe('default');
+  });
+
   it('says which limit, with the size and the limit', () => {
     expect(savedRefusalMessage('chars', 4_051_945)).toBe(
       'They are 4,051,945 characters long, over the 3,000,000 the page reads.',

@@ -48,7 +48,7 @@ export function LinkProblems({
       <h2 id={`${id}-heading`}>
         {fromLink
           ? `This link had ${plural(problems.length, 'problem')}: the nearest valid settings are open`
-          : refused !== undefined
+          : source === 'refused'
             ? 'Your saved settings were not opened: the defaults are open'
             : 'Your saved settings had problems: the nearest valid settings are open'}
       </h2>

@@ -1,7 +1,8 @@
 /**
  * Where the playground starts, and where it is kept: the link (the whole config in the query
  * string), the saved settings (localStorage), or the defaults. A link always wins; opening one never
- * overwrites the saved settings until the person edits something.
+ * overwrites the saved settings until the person edits something. Saved settings the page could not
+ * have written are not opened and not overwritten until then either (issue 15, openSaved.ts).
  */
 import { decodeConfig, defaultConfig, encodeConfig, linkFits, quoteText } from '../../config';
 import type { PlaygroundConfig } from '../../config';
@@ -35,8 +36,7 @@ export interface Start {
   refused?: { text: string; over: SavedRefusal };
 }
 
-/** The saved record's text, or null (none, or storage unavailable). */
-export function readSaved(storage: Storage | null): string | null {
+function readSaved(storage: Storage | null): string | null {
   try {
     return storage?.getItem(STORAGE_KEY) ?? null;
   } catch {
@@ -84,7 +84,8 @@ export type SavedOpener = (record: string, embed: boolean) => Start;
 
 /**
  * Decides what the page opens with. Pure apart from reading `storage`. Saved settings are opened by
- * `openSaved`, which the caller fetched when `startNeeds` said so (null: no saved settings to open).
+ * `openSaved`, which the caller fetched when `startNeeds` said so; without it they are not opened
+ * (and not overwritten).
  */
 export function startFrom(
   search: string,
@@ -135,7 +136,15 @@ export function startFrom(
     };
   }
   const saved = readSaved(storage);
-  return saved !== null && openSaved !== null ? openSaved(saved, embed) : defaultStart(embed);
+  if (saved === null) return defaultStart(embed);
+  // No opener (its chunk failed to load): the saved settings are kept, not overwritten.
+  return (
+    openSaved?.(saved, embed) ?? {
+      ...defaultStart(embed),
+      source: 'refused',
+      problems: ['the saved settings could not be opened: part of the page did not load'],
+    }
+  );
 }
 
 /** The defaults, with nothing to say about them. */
