@@ -3,14 +3,14 @@
  * hostile links and pastes of hostile.ts, and seeded shapes of saved records. Figures only.
  */
 import { MAX_LINK_LENGTH, defaultConfig } from '../../src/config';
-import { MAX_IMPORT_CHARS, importEnvoy, importNginx } from '../../src/export';
+import { MAX_IMPORT_CHARS } from '../../src/export';
 import { MAX_MANUAL_TIMES, MAX_SOURCES } from '../../src/sim';
 import { startFrom } from '../../src/ui/share/session';
 import { openSaved } from '../../src/ui/share/openSaved';
 import { coldDecode } from './cold-open';
 import { hostileSavedRecords } from '../config/saved-records';
 import { SAVED_LIMITS } from '../../src/config/saved';
-import { cpuMs, hostileLinks, hostilePastes } from './hostile';
+import { IMPORTERS, cpuMs, hostileLinks, hostilePastes } from './hostile';
 import { YAML_PIECES } from '../export/paste-pieces';
 
 /** A seeded generator (mulberry32): the search is the same on every run. */
@@ -228,11 +228,7 @@ export async function runSearchBench(): Promise<void> {
   const pastes = climb(
     Object.values(hostilePastes()),
     mutatePaste,
-    (text) =>
-      Math.max(
-        cpuMs(() => importEnvoy(text), 1),
-        cpuMs(() => importNginx(text), 1),
-      ),
+    (text) => Math.max(...IMPORTERS.map(([, f]) => cpuMs(() => f(text), 1))),
     Math.min(tries, 600),
     seconds * 1000,
   );
