@@ -152,9 +152,7 @@ describe('the limits of a saved record', () => {
     const start = startFrom('', storage, null);
     expect(start.source).toBe('refused');
     expect(start.config).toEqual(defaultConfig());
-    expect(start.problems).toEqual([
-      'the saved settings could not be opened: part of the page did not load',
-    ]);
+    expect(start.problems).toEqual(['the saved settings could not be opened']);
     // A link still wins over them, and no saved settings at all is the defaults.
     expect(startFrom('?v=1&paused', storage, null).source).toBe('link');
     expect(startFrom('', null, null).source).toBe('default');

@@ -142,7 +142,7 @@ export function startFrom(
     openSaved?.(saved, embed) ?? {
       ...defaultStart(embed),
       source: 'refused',
-      problems: ['the saved settings could not be opened: part of the page did not load'],
+      problems: ['the saved settings could not be opened'],
     }
   );
 }
