@@ -106,14 +106,17 @@ function toPlain(value: unknown): unknown {
     if (depth >= MAX_DEPTH || left <= 0) return null;
     if (Array.isArray(node)) {
       const n = Math.min(node.length, MAX_ITEMS);
-      const out: unknown[] = [];
-      for (let i = 0; i < n; i += 1) {
-        const item: unknown = node[i];
-        left -= 1;
-        // Primitives (the 10,000 numbers of a list of times) copied without a call each.
-        if (left < 0) out.push(null);
-        else out.push(typeof item !== 'object' || item === null ? item : copy(item, depth + 1));
+      // The items within the budget copied at once (the 10,000 numbers of a list of times: one
+      // native copy, not 10,000 pushes), then the objects among them copied in their place.
+      const kept = Math.max(0, Math.min(n, left));
+      left -= n;
+      const out: unknown[] = node.slice(0, kept);
+      for (let i = 0; i < kept; i += 1) {
+        const item: unknown = out[i];
+        if (typeof item === 'object' && item !== null) out[i] = copy(item, depth + 1);
       }
+      if (kept < n) out.length = n;
+      out.fill(null, kept);
       return out;
     }
     const proto: unknown = Object.getPrototypeOf(node);

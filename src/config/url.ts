@@ -746,10 +746,13 @@ function describeIssue(issue: RepairIssue, origins: Origins): ConfigError {
   return { path: configPath(issue.path), param, message };
 }
 
-function capErrors(errors: ConfigError[]): ConfigError[] {
-  if (errors.length <= MAX_ERRORS) return errors;
-  const kept = errors.slice(0, MAX_ERRORS - 1);
-  kept.push({ path: '', param: '', message: moreNote(errors.length - kept.length, 'link') });
+/**
+ * At most MAX_ERRORS items: the first ones, then one made by `more` from how many more there were.
+ */
+function cap<T>(items: readonly T[], more: (n: number) => T): T[] {
+  if (items.length <= MAX_ERRORS) return [...items];
+  const kept = items.slice(0, MAX_ERRORS - 1);
+  kept.push(more(items.length - kept.length));
   return kept;
 }
 
@@ -758,13 +761,14 @@ function moreNote(n: number, where: string): string {
   return `${where}: and ${plural(n, 'more problem', 'more problems', String)} not listed`;
 }
 
+function capErrors(errors: ConfigError[]): ConfigError[] {
+  return cap(errors, (n) => ({ path: '', param: '', message: moreNote(n, 'link') }));
+}
+
 /**
  * At most MAX_ERRORS messages: the first ones, then one line saying how many more there were. For
  * lists of problems made elsewhere (the saved settings), as `decodeConfig` caps its own.
  */
 export function capMessages(messages: readonly string[], where: string): string[] {
-  if (messages.length <= MAX_ERRORS) return [...messages];
-  const kept = messages.slice(0, MAX_ERRORS - 1);
-  kept.push(moreNote(messages.length - kept.length, where));
-  return kept;
+  return cap(messages, (n) => moreNote(n, where));
 }

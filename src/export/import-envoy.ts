@@ -8,7 +8,14 @@ import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument } f
 import type { TokenBucketConfig } from '../core';
 import { MAX_COUNT, MAX_DURATION_MS, quoteText } from '../core';
 import { ENVOY_MIN_FILL_INTERVAL_MS } from './envoy';
-import { MAX_IMPORT_ERRORS, capImportErrors, sizeProblem, yamlDepthProblem } from './import-limits';
+import {
+  MAX_IMPORT_ERRORS,
+  capImportErrors,
+  duplicateKey,
+  parseQuietly,
+  sizeProblem,
+  yamlDepthProblem,
+} from './import-limits';
 import type { ImportError, ImportResult } from './types';
 
 export interface EnvoyExtras {
@@ -64,33 +71,6 @@ function findBucket(
   return undefined;
 }
 
-/**
- * The second key of the first mapping, in document order, that repeats a scalar key (YAML 1.2 §3.2.1.1:
- * keys are unique), or null. One set per mapping, each node visited once: linear in the document.
- */
-function duplicateKey(root: Node | null): { key: unknown; name: string } | null {
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (isMap(node)) {
-      const names = new Set<string>();
-      for (const pair of node.items) {
-        const name = isScalar(pair.key)
-          ? `${typeof pair.key.value}:${String(pair.key.value)}`
-          : null;
-        if (name !== null && names.has(name)) {
-          return { key: pair.key, name: String((pair.key as { value: unknown }).value) };
-        }
-        if (name !== null) names.add(name);
-      }
-      for (let k = node.items.length - 1; k >= 0; k -= 1) stack.push(node.items[k]?.value);
-    } else if (isSeq(node)) {
-      for (let k = node.items.length - 1; k >= 0; k -= 1) stack.push(node.items[k]);
-    }
-  }
-  return null;
-}
-
 /** A scalar's value, through an alias if need be. */
 function valueOf(node: unknown, doc: Document): unknown {
   const target = isAlias(node) ? node.resolve(doc) : node;
@@ -98,25 +78,6 @@ function valueOf(node: unknown, doc: Document): unknown {
   if (isMap(target)) return {};
   if (isSeq(target)) return [];
   return undefined;
-}
-
-/**
- * `parseDocument` with the parser's own unique-key check off (it compares every key with every
- * other: a flat 64 kB mapping took a second; `duplicateKey` finds them with a set) and without
- * stack traces on its errors while it runs. Each error the parser finds is an `Error`, and in V8
- * capturing its stack was 90% of an import of 16 Ki of `[]` (16,000 errors, 200 ms, of which we list
- * 50). `Error.stackTraceLimit` is V8's (and JavaScriptCore's); elsewhere the assignment does
- * nothing, and the token count checked before parsing (import-limits.ts) bounds the errors anyway.
- */
-function parseQuietly(text: string, lineCounter: LineCounter): Document {
-  const errorType = Error as { stackTraceLimit?: number | undefined };
-  const before = errorType.stackTraceLimit;
-  errorType.stackTraceLimit = 0;
-  try {
-    return parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
-  } finally {
-    errorType.stackTraceLimit = before;
-  }
 }
 
 /**
@@ -132,7 +93,9 @@ export function importEnvoy(
   const lineCounter = new LineCounter();
   // The parser's own unique-key check compares every key with every other (quadratic: a flat
   // 64 kB mapping took a second): off, and `duplicateKey` below finds them with a set.
-  const doc = parseQuietly(text, lineCounter);
+  const doc = parseQuietly(() =>
+    parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false }),
+  );
   const pos = (offset: number | undefined): { line: number; column: number } => {
     const p = lineCounter.linePos(offset ?? 0);
     return { line: p.line, column: p.col };

@@ -31,9 +31,15 @@
  */
 import { LineCounter, isMap, isScalar, parseAllDocuments } from 'yaml';
 import type { AlgorithmConfig } from '../core';
-import { assertAlgorithmConfig } from '../core';
+import { assertAlgorithmConfig, quoteText } from '../core';
 import { traefik } from '../systems/traefik';
-import { capImportErrors, sizeProblem, yamlDepthProblem } from './import-limits';
+import {
+  capImportErrors,
+  duplicateKey,
+  parseQuietly,
+  sizeProblem,
+  yamlDepthProblem,
+} from './import-limits';
 import type { ImportError } from './types';
 
 const PREFIX = 'nginx.ingress.kubernetes.io/';
@@ -98,7 +104,11 @@ export function importIngressNginx(text: string): IngressNginxResult {
   const refused = sizeProblem(text) ?? yamlDepthProblem(text);
   if (refused !== null) return { ok: false, errors: [refused] };
   const lineCounter = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  // Quiet, and unique keys checked with a set below (import-limits.ts): the parser's own check
+  // is quadratic, and its errors' stack traces were most of an import of hostile text.
+  const docs = parseQuietly(() =>
+    parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: false }),
+  );
   const pos = (offset: number | undefined) => {
     const p = lineCounter.linePos(offset ?? 0);
     return { line: p.line, column: p.col };
@@ -111,6 +121,20 @@ export function importIngressNginx(text: string): IngressNginxResult {
     })),
   );
   if (yamlErrors.length > 0) return { ok: false, errors: capImportErrors(yamlErrors) };
+  for (const doc of list) {
+    const duplicate = duplicateKey(doc.contents);
+    if (duplicate === null) continue;
+    const at = pos((duplicate.key as { range?: number[] } | null)?.range?.[0]);
+    return {
+      ok: false,
+      errors: [
+        {
+          ...at,
+          message: `expected valid YAML: map keys must be unique, got ${quoteText(duplicate.name)} twice`,
+        },
+      ],
+    };
+  }
 
   const warnings: ImportError[] = [];
   let chosen: { annotations: Map<string, Annotation>; ingress: string; uid: string } | null = null;

@@ -7,7 +7,21 @@
 import fc from 'fast-check';
 import { compressToEncodedURIComponent } from 'lz-string';
 import { MAX_LINK_LENGTH, decodeConfig, encodeConfig } from '../../src/config';
-import { MAX_IMPORT_CHARS, importEnvoy, importNginx } from '../../src/export';
+import {
+  MAX_IMPORT_CHARS,
+  importEnvoy,
+  importHaproxy,
+  importIngressNginx,
+  importNginx,
+} from '../../src/export';
+
+/** Every importer a paste can reach (the person can pick the format, whatever the paste holds). */
+export const IMPORTERS: ReadonlyArray<readonly [string, (text: string) => unknown]> = [
+  ['envoy', importEnvoy],
+  ['nginx', importNginx],
+  ['haproxy', importHaproxy],
+  ['ingress', importIngressNginx],
+];
 import { encodeTimes } from '../../src/config/url-grammar';
 import { YAML_PIECES } from '../export/paste-pieces';
 
@@ -170,28 +184,25 @@ export function runHostileBench(parts: { decode: boolean; imports: boolean }): v
     );
     let worst = 0;
     for (const [name, text] of Object.entries(hostilePastes())) {
-      const envoy = cpuMs(() => importEnvoy(text), 3);
-      const nginx = cpuMs(() => importNginx(text), 3);
-      worst = Math.max(worst, envoy, nginx);
-      console.log(
-        `  ${name.padEnd(28)} ${String(text.length).padStart(6)} ch  envoy ${envoy.toFixed(1).padStart(6)} ms  nginx ${nginx.toFixed(1).padStart(6)} ms`,
-      );
+      const each = IMPORTERS.map(([format, f]) => {
+        const ms = cpuMs(() => f(text), 3);
+        worst = Math.max(worst, ms);
+        return `${format} ${ms.toFixed(1).padStart(6)} ms`;
+      });
+      console.log(`  ${name.padEnd(28)} ${String(text.length).padStart(6)} ch  ${each.join('  ')}`);
     }
-    const huge = cpuMs(
-      () => [importEnvoy('['.repeat(1 << 20)), importNginx('['.repeat(1 << 20))],
-      3,
-    );
-    console.log(`  1 MB of "[" (refused by size): ${huge.toFixed(1)} ms both`);
+    const huge = cpuMs(() => IMPORTERS.map(([, f]) => f('['.repeat(1 << 20))), 3);
+    console.log(`  1 MB of "[" (refused by size): ${huge.toFixed(1)} ms all four`);
     const unit = fc.constantFrom(...YAML_PIECES, 'limit_req zone=a;\n');
     let fuzzWorst = 0;
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 6000 }), (parts) => {
         const text = parts.join('').repeat(4).slice(0, MAX_IMPORT_CHARS);
-        fuzzWorst = Math.max(
-          fuzzWorst,
-          cpuMs(() => importEnvoy(text), 1),
-          cpuMs(() => importNginx(text), 1),
-        );
+        for (const [, f] of IMPORTERS)
+          fuzzWorst = Math.max(
+            fuzzWorst,
+            cpuMs(() => f(text), 1),
+          );
       }),
       { numRuns: 200, seed: 15 },
     );

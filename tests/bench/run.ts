@@ -5,7 +5,8 @@
  * through an export getter and the figures say more about the loader than about the code.
  * `BENCH=frames npm run bench` (or core, sim, fleet, trace, tracebrowser, memory, decode, import,
  * search; comma-separated; trace includes tracebrowser; search runs only when named) runs only those
- * parts.
+ * parts. `DECODE=saved` leaves the links out of the decode part (only the saved records); `DECODE_RUNS=3`
+ * opens each link or record in 3 fresh Chromium contexts and reports the best.
  */
 import { runBenchChild, runCoreBench } from './core';
 import { runFrameBench } from './frames';

@@ -3,11 +3,14 @@
  * hostile links and pastes of hostile.ts, and seeded shapes of saved records. Figures only.
  */
 import { MAX_LINK_LENGTH, defaultConfig } from '../../src/config';
-import { MAX_IMPORT_CHARS, importEnvoy, importNginx } from '../../src/export';
+import { MAX_IMPORT_CHARS } from '../../src/export';
 import { MAX_MANUAL_TIMES, MAX_SOURCES } from '../../src/sim';
 import { startFrom } from '../../src/ui/share/session';
+import { openSaved } from '../../src/ui/share/openSaved';
 import { coldDecode } from './cold-open';
-import { cpuMs, hostileLinks, hostilePastes } from './hostile';
+import { hostileSavedRecords } from '../config/saved-records';
+import { SAVED_LIMITS } from '../../src/config/saved';
+import { IMPORTERS, cpuMs, hostileLinks, hostilePastes } from './hostile';
 import { YAML_PIECES } from '../export/paste-pieces';
 
 /** A seeded generator (mulberry32): the search is the same on every run. */
@@ -155,7 +158,7 @@ export async function runSearchBench(): Promise<void> {
   const links = climb(
     Object.values(hostileLinks()),
     mutateLink,
-    (link) => cpuMs(() => startFrom(`?${link}`, null), 2),
+    (link) => cpuMs(() => startFrom(`?${link}`, null, null), 2),
     tries,
     seconds * 1000,
   );
@@ -176,11 +179,16 @@ export async function runSearchBench(): Promise<void> {
     () => null,
     (i) => ({ t: i }),
     (i) => [i],
+    () => false,
+    (i) => -2_147_483_649 - i,
+    (i) => 86_400_000 - i,
   ];
   const random = seeded(15);
   for (let k = 0; k < Math.min(tries, 60); k += 1) {
     const n = 1 + random(MAX_SOURCES * 2);
-    const len = 1 + random(MAX_MANUAL_TIMES + 10);
+    // Most shapes within the record limits (src/config/saved.ts), where they are opened.
+    const most = Math.floor((SAVED_LIMITS.values - 200) / n);
+    const len = 1 + random(Math.min(MAX_MANUAL_TIMES + 10, random(4) === 0 ? 1e9 : most));
     const value = values[random(values.length)] ?? ((i: number) => i);
     const base = defaultConfig();
     const sources = Array.from({ length: n }, () => ({
@@ -196,25 +204,31 @@ export async function runSearchBench(): Promise<void> {
       }),
     );
   }
+  // And the records at the edge of each limit (tests/config/saved-records.ts).
+  for (const [name, text] of Object.entries(hostileSavedRecords())) {
+    shapeNames.push(name);
+    shapes.push(text);
+  }
   let savedWorst = '';
   let savedMs = -1;
   let savedName = '';
+  let refused = 0;
   shapes.forEach((text, k) => {
     const storage = { getItem: () => text } as unknown as Storage;
-    const ms = cpuMs(() => startFrom('', storage), 2);
-    if (ms > savedMs) [savedWorst, savedMs, savedName] = [text, ms, shapeNames[k] ?? ''];
+    let source = '';
+    const ms = cpuMs(() => (source = startFrom('', storage, openSaved).source), 2);
+    if (source === 'refused') refused += 1;
+    if (ms > savedMs)
+      [savedWorst, savedMs, savedName] = [text, ms, `${shapeNames[k] ?? ''}: ${source}`];
   });
   console.log(
-    `  saved records: ${shapes.length} seeded shapes (up to ${MAX_SOURCES * 2} sources × ${MAX_MANUAL_TIMES + 10} values of 7 kinds); worst ${savedMs.toFixed(1)} ms warm (${savedName}, ${(savedWorst.length / 1e6).toFixed(1)} MB)`,
+    `  saved records: ${shapes.length} (seeded shapes of up to ${MAX_SOURCES * 2} sources × ${MAX_MANUAL_TIMES + 10} values of ${values.length} kinds, and the edge of each limit), ${refused} not opened; worst ${savedMs.toFixed(1)} ms warm (${savedName}, ${(savedWorst.length / 1e6).toFixed(1)} MB)`,
   );
+
   const pastes = climb(
     Object.values(hostilePastes()),
     mutatePaste,
-    (text) =>
-      Math.max(
-        cpuMs(() => importEnvoy(text), 1),
-        cpuMs(() => importNginx(text), 1),
-      ),
+    (text) => Math.max(...IMPORTERS.map(([, f]) => cpuMs(() => f(text), 1))),
     Math.min(tries, 600),
     seconds * 1000,
   );

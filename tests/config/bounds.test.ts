@@ -23,6 +23,7 @@ import { encodeTimes } from '../../src/config/url-grammar';
 import { formatDuration } from '../../src/config/format';
 import { DEFAULTS, defaultConfig } from '../../src/config';
 import { startFrom } from '../../src/ui/share/session';
+import { openSaved } from '../../src/ui/share/openSaved';
 import { MAX_SOURCES } from '../../src/sim';
 import { validConfig } from './arbitraries';
 
@@ -120,7 +121,7 @@ describe('linear in the number of bad items', () => {
       getItem: () => JSON.stringify({ config, experiment: null }),
     } as unknown as Storage;
     let problems: string[] = [];
-    const ms = best(() => (problems = startFrom('', storage).problems));
+    const ms = best(() => (problems = startFrom('', storage, openSaved).problems));
     expect(ms).toBeLessThan(500);
     expect(problems).toEqual([
       'saved settings: scenario.sources[0].timesMs[0]: must be a duration from 0 to 24h in whole milliseconds, got -5 (removed); the same for 9999 more items of this list (removed)',
@@ -357,7 +358,7 @@ describe('one quoting function', () => {
         fc.constantFrom('x', 'l', 'src', 'until', 'clock', 'zz'),
         (text, param) => {
           const link = `v=1&${param}=${encodeURIComponent(text)}`;
-          for (const problem of startFrom(`?${link}`, null).problems) {
+          for (const problem of startFrom(`?${link}`, null, null).problems) {
             expect(problem).not.toMatch(INVISIBLE);
           }
         },
@@ -367,7 +368,7 @@ describe('one quoting function', () => {
   });
 
   it('?x=%E2%80%AEtxt.exe shows the override as \\u202E', () => {
-    const start = startFrom('?x=%E2%80%AEtxt.exe', null);
+    const start = startFrom('?x=%E2%80%AEtxt.exe', null, null);
     expect(start.problems).toEqual(['x: no experiment called "\\u202Etxt.exe"']);
   });
 });

@@ -14,6 +14,8 @@ import {
   MAX_IMPORT_ERRORS,
   MAX_IMPORT_FLOW,
   importEnvoy,
+  importHaproxy,
+  importIngressNginx,
   importNginx,
 } from '../../src/export';
 import { yamlDepthProblem } from '../../src/export/import-limits';
@@ -114,6 +116,16 @@ describe('imports bounded in time and memory', () => {
     expect(value.ok).toBe(false);
     if (!value.ok)
       expect(value.errors[0]?.message).toMatch(/map keys must be unique, got "k7" twice/);
+    // The same for an Ingress (the person can pick that format for any paste).
+    const ingress = timed(() => importIngressNginx(text));
+    expect(ingress.ms).toBeLessThan(2000);
+    expect(ingress.value.ok).toBe(false);
+    if (!ingress.value.ok)
+      expect(ingress.value.errors[0]).toMatchObject({
+        line: 1501,
+        column: 1,
+        message: 'expected valid YAML: map keys must be unique, got "k7" twice',
+      });
   });
 
   it('any text up to the size limit imports without throwing, in bounded time (property)', () => {
@@ -131,6 +143,11 @@ describe('imports bounded in time and memory', () => {
           // Budget 200 ms on the dev machine; 2 s is the line a frozen tab would cross.
           expect(envoy.ms).toBeLessThan(2000);
           expect(nginx.ms).toBeLessThan(2000);
+          for (const other of [importHaproxy, importIngressNginx]) {
+            const r = timed(() => other(text));
+            expect(typeof r.value.ok).toBe('boolean');
+            expect(r.ms).toBeLessThan(2000);
+          }
           if (!envoy.value.ok) expect(envoy.value.errors.length).toBeLessThanOrEqual(50);
         },
       ),

@@ -3,7 +3,7 @@ import { Suspense } from 'react';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lazyPart } from '../../src/ui/common/lazyPart';
-import { startNamesExperiment } from '../../src/ui/share/session';
+import { startNeeds } from '../../src/ui/share/session';
 import { experimentById, loadExperiments } from '../../src/config/experiments/registry';
 
 afterEach(cleanup);
@@ -57,13 +57,13 @@ describe('lazyPart', () => {
 describe('the experiment library as a chunk of its own', () => {
   it('knows a start needs it only when the link or the saved settings name an experiment', () => {
     const saved = (text: string | null) => ({ getItem: () => text }) as unknown as Storage;
-    expect(startNamesExperiment('?x=nginx-burst&paused', null)).toBe(true);
-    expect(startNamesExperiment('?v=1&paused', saved('{"experiment":{"id":"a"}}'))).toBe(false);
+    expect(startNeeds('?x=nginx-burst&paused', null).experiments).toBe(true);
+    expect(startNeeds('?v=1&paused', saved('{"experiment":{"id":"a"}}')).experiments).toBe(false);
     expect(
-      startNamesExperiment('', saved('{"config":{},"experiment":{"id":"a","variant":null}}')),
+      startNeeds('', saved('{"config":{},"experiment":{"id":"a","variant":null}}')).experiments,
     ).toBe(true);
-    expect(startNamesExperiment('?embed', saved('{"config":{},"experiment":null}'))).toBe(false);
-    expect(startNamesExperiment('', null)).toBe(false);
+    expect(startNeeds('?embed', saved('{"config":{},"experiment":null}')).experiments).toBe(false);
+    expect(startNeeds('', null).experiments).toBe(false);
   });
 
   it('answers lookups once loaded', async () => {

@@ -80,7 +80,7 @@ describe('the b key', () => {
 
 describe('reduced motion', () => {
   it('a link that would play opens paused when the person asked for less motion', () => {
-    const start = startFrom('?v=1&l=nginx:rate=2r/s,burst=5', null);
+    const start = startFrom('?v=1&l=nginx:rate=2r/s,burst=5', null, null);
     const moving = quietStore();
     applyStart(moving, start, false);
     expect(moving.getState().playing).toBe(true);

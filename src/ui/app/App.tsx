@@ -106,7 +106,12 @@ export function App({ start, storage }: AppProps) {
     <main className="stage" id="stage">
       {start.problems.length > 0 && (
         <Suspense fallback={<Loading what="list of link problems" />}>
-          <LinkProblems problems={start.problems} original={start.original} source={start.source} />
+          <LinkProblems
+            problems={start.problems}
+            original={start.original}
+            source={start.source}
+            refused={start.refused}
+          />
         </Suspense>
       )}
       <ClockBar />

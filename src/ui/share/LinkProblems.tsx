@@ -1,7 +1,17 @@
 import { useId, useState } from 'react';
-import type { StartSource } from './session';
+import type { Start, StartSource } from './session';
 import { CopyButton } from './CopyButton';
 import { plural } from '../../core';
+import { downloadBlob } from './download';
+import { savedRefusalMessage } from './savedRefusal';
+
+/** Offers a saved record that was not opened as a file, exactly as it was stored. */
+function downloadRecord(text: string): void {
+  downloadBlob(
+    new Blob([text], { type: 'application/json' }),
+    'rate-limit-lab-saved-settings.json',
+  );
+}
 
 const SHOWN = 8;
 
@@ -14,10 +24,13 @@ export function LinkProblems({
   problems,
   original,
   source,
+  refused,
 }: {
   problems: readonly string[];
   original: string;
   source: StartSource;
+  /** Saved settings that were not opened (source 'refused'): why, and the record to download. */
+  refused?: Start['refused'];
 }) {
   const id = useId();
   const [open, setOpen] = useState(true);
@@ -35,15 +48,27 @@ export function LinkProblems({
       <h2 id={`${id}-heading`}>
         {fromLink
           ? `This link had ${plural(problems.length, 'problem')}: the nearest valid settings are open`
-          : 'Your saved settings had problems: the nearest valid settings are open'}
+          : source === 'refused'
+            ? 'Your saved settings were not opened: the defaults are open'
+            : 'Your saved settings had problems: the nearest valid settings are open'}
       </h2>
-      <ul>
-        {shown.map((p, i) => (
-          <li key={i} className="mono">
-            {p}
-          </li>
-        ))}
-      </ul>
+      {refused !== undefined ? (
+        <p className="link-refused">
+          {savedRefusalMessage(refused.over, refused.text.length)} They stay in this browser until
+          you change a setting here, which saves the new ones in their place.{' '}
+          <button type="button" className="link" onClick={() => downloadRecord(refused.text)}>
+            Download the saved settings (JSON)
+          </button>
+        </p>
+      ) : (
+        <ul>
+          {shown.map((p, i) => (
+            <li key={i} className="mono">
+              {p}
+            </li>
+          ))}
+        </ul>
+      )}
       {problems.length > shown.length && (
         <button type="button" className="link" onClick={() => setAll(true)}>
           Show all {problems.length}

@@ -1,18 +1,12 @@
 /**
  * Where the playground starts, and where it is kept: the link (the whole config in the query
  * string), the saved settings (localStorage), or the defaults. A link always wins; opening one never
- * overwrites the saved settings until the person edits something.
+ * overwrites the saved settings until the person edits something. Saved settings the page could not
+ * have written are not opened and not overwritten until then either (issue 15, openSaved.ts).
  */
-import {
-  decodeConfig,
-  defaultConfig,
-  encodeConfig,
-  formatRepairIssue,
-  linkFits,
-  quoteText,
-  repairConfig,
-} from '../../config';
+import { decodeConfig, defaultConfig, encodeConfig, linkFits, quoteText } from '../../config';
 import type { PlaygroundConfig } from '../../config';
+import type { SavedLimit } from '../../config/saved';
 import { experimentById } from '../../config/experiments/registry';
 import type { ExperimentRef } from '../../store';
 
@@ -23,7 +17,11 @@ export const OPEN_MEASURE = 'rate-limit-lab:open';
 const APP_PARAMS = new Set(['embed', 'x', 'xv']);
 export const STORAGE_KEY = 'rate-limit-lab.settings';
 
-export type StartSource = 'link' | 'experiment' | 'saved' | 'default';
+/** Why saved settings were not opened: a limit of src/config/saved.ts, or not JSON at all. */
+export type SavedRefusal = SavedLimit | 'unreadable';
+
+/** 'refused': saved settings past the limits of src/config/saved.ts, not opened (the defaults are). */
+export type StartSource = 'link' | 'experiment' | 'saved' | 'refused' | 'default';
 
 export interface Start {
   config: PlaygroundConfig;
@@ -34,6 +32,8 @@ export interface Start {
   /** The link text as it came, to copy when it had problems. */
   original: string;
   embed: boolean;
+  /** Saved settings not opened (source 'refused'): the record as stored, and the limit it crossed. */
+  refused?: { text: string; over: SavedRefusal };
 }
 
 function readSaved(storage: Storage | null): string | null {
@@ -58,18 +58,40 @@ function experimentParam(params: URLSearchParams): ExperimentRef | null {
 }
 
 /**
- * Whether deciding the start needs the experiment library loaded first (it is a chunk of its own):
- * the link names one (`x=`), or the saved settings that would open name one.
+ * What deciding the start needs fetched first (each is a chunk of its own): the experiment library,
+ * when the link names one (`x=`) or the saved settings that would open name one; the opener of
+ * saved settings (`SavedOpener`), when there are saved settings and no link.
  */
-export function startNamesExperiment(search: string, storage: Storage | null): boolean {
+export function startNeeds(
+  search: string,
+  storage: Storage | null,
+): { experiments: boolean; saved: boolean } {
   const params = new URLSearchParams(search);
-  if (params.has('x')) return true;
-  const opensSaved = [...params.keys()].every((k) => k === 'embed' || k === 'xv');
-  return opensSaved && (readSaved(storage)?.includes('"experiment":{') ?? false);
+  const saved = [...params.keys()].every((k) => k === 'embed' || k === 'xv')
+    ? readSaved(storage)
+    : null;
+  return {
+    experiments: params.has('x') || (saved?.includes('"experiment":{') ?? false),
+    saved: saved !== null,
+  };
 }
 
-/** Decides what the page opens with. Pure apart from reading `storage`. */
-export function startFrom(search: string, storage: Storage | null): Start {
+/**
+ * Opens saved settings (src/ui/share/openSaved.ts, a chunk of its own that the page fetches before
+ * its first render when there are saved settings to open: issue 11's budget for the first load).
+ */
+export type SavedOpener = (record: string, embed: boolean) => Start;
+
+/**
+ * Decides what the page opens with. Pure apart from reading `storage`. Saved settings are opened by
+ * `openSaved`, which the caller fetched when `startNeeds` said so; without it they are not opened
+ * (and not overwritten).
+ */
+export function startFrom(
+  search: string,
+  storage: Storage | null,
+  openSaved: SavedOpener | null,
+): Start {
   const params = new URLSearchParams(search);
   const embed = params.has('embed');
   const experiment = experimentParam(params);
@@ -114,36 +136,19 @@ export function startFrom(search: string, storage: Storage | null): Start {
     };
   }
   const saved = readSaved(storage);
-  if (saved !== null) {
-    let parsed: unknown = null;
-    let unreadable = false;
-    try {
-      parsed = JSON.parse(saved);
-    } catch {
-      unreadable = true;
+  if (saved === null) return defaultStart(embed);
+  // No opener (its chunk failed to load): the saved settings are kept, not overwritten.
+  return (
+    openSaved?.(saved, embed) ?? {
+      ...defaultStart(embed),
+      source: 'refused',
+      problems: ['the saved settings could not be opened'],
     }
-    const record = parsed as { config?: unknown; experiment?: unknown } | null;
-    const repaired = repairConfig(record?.config);
-    const ref = record?.experiment as ExperimentRef | null | undefined;
-    const savedExperiment =
-      ref !== null &&
-      ref !== undefined &&
-      typeof ref.id === 'string' &&
-      experimentById(ref.id) !== undefined
-        ? { id: ref.id, variant: typeof ref.variant === 'string' ? ref.variant : null }
-        : null;
-    const problems = unreadable
-      ? ['the saved settings could not be read, so the defaults are open']
-      : repaired.issues.map((i) => `saved settings: ${formatRepairIssue(i)}`);
-    return {
-      config: repaired.config,
-      experiment: savedExperiment,
-      source: 'saved',
-      problems,
-      original: '',
-      embed,
-    };
-  }
+  );
+}
+
+/** The defaults, with nothing to say about them. */
+export function defaultStart(embed: boolean): Start {
   return {
     config: defaultConfig(),
     experiment: null,

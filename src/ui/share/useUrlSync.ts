@@ -38,7 +38,7 @@ const REPLACE_EVERY_MS = 300;
  * Keeps the address bar and the saved settings in step with the store: an edit pushes a history
  * entry (so Back undoes it), moving the clock or the selection replaces the current one, Back and
  * Forward load the link they land on. The settings are saved once the person has edited something
- * (opening a link alone never overwrites them).
+ * (opening a link, or saved settings too large to open, never overwrites them).
  */
 export function useUrlSync(start: Start, storage: Storage | null): void {
   const api = usePlaygroundApi();
@@ -99,7 +99,7 @@ export function useUrlSync(start: Start, storage: Storage | null): void {
       pushTimer = replaceTimer = undefined;
       fromHistory = true;
       try {
-        applyStart(api, startFrom(window.location.search, null));
+        applyStart(api, startFrom(window.location.search, null, null));
       } finally {
         fromHistory = false;
       }

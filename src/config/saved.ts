@@ -1,0 +1,81 @@
+/**
+ * The saved settings' record (localStorage), checked on its raw text before `JSON.parse` (issue 15:
+ * a saved setting opens in ≤ 50 ms of decode and repair, whatever it holds). A record the page
+ * could have written passes; one it could not have written (too long, escaped characters, too many
+ * values, strings, parts or fractions, nested too deep) is not parsed at all: the page then says why
+ * (src/ui/share/savedRefusal.ts), opens the defaults, offers the record as a download and leaves it
+ * in storage.
+ *
+ * The limits sit above the largest record the page itself writes: a config at every cap (32
+ * manual sources × 10,000 times of 24 h, six limiters with the longest names, 32 clock jumps, a
+ * full fleet), which tests/config/saved.test.ts builds, checks against the schema and measures:
+ * 2,887,018 characters, no backslash, 320,383 values, 446 strings, 177 objects and lists, 8 deep,
+ * 2 fractions.
+ * Not part of the first load (issue 11's budget): it runs in the chunk that opens saved settings
+ * (src/ui/share/openSaved.ts), and the messages live with the list of problems.
+ */
+import { MAX_MANUAL_TIMES, MAX_SOURCES } from '../sim';
+
+/** The limits of a saved record the page opens, each above the largest record it writes. */
+export const SAVED_LIMITS = {
+  /** Characters (the largest record the page writes has 2,887,018). */
+  chars: 3_000_000,
+  /** Values in all, counted by their separators, commas (320,383). */
+  values: MAX_SOURCES * MAX_MANUAL_TIMES + 10_000,
+  /** Strings, keys included (446). */
+  strings: 5000,
+  /** Objects and lists (177). */
+  parts: 1000,
+  /** Nesting (8). */
+  nesting: 12,
+  /** Numbers written with a fraction or an exponent (2: times are whole; rates, speed are not). */
+  fractions: 1000,
+} as const;
+
+export type SavedLimits = Readonly<Record<keyof typeof SAVED_LIMITS, number>>;
+/**
+ * The limit a record crosses: one of SAVED_LIMITS, or 'escapes': a backslash, which no record the
+ * page writes holds (no string it writes needs an escape: see NAME_PATTERN, TRACE_NAME_PATTERN).
+ */
+export type SavedLimit = keyof SavedLimits | 'escapes';
+
+/** What the check stops at: a quote, a bracket, a '.', an exponent ('e' then a digit or sign). */
+const MARKS = /["[\]{}.]|[eE][-+\d]/g;
+
+/**
+ * The first limit the saved record `text` crosses, or null when it may be parsed. Cheap whatever
+ * the text (a few ms for 3,000,000 characters in Chromium): the scanning is native (a regular
+ * expression, `indexOf`, `match`), and the loop here runs once per quote, bracket or fraction,
+ * so at most a few thousand times before a limit stops it. Counting is on the raw text, with
+ * strings skipped except by the comma count (a string the page writes holds no comma): unreadable
+ * JSON may pass here, and JSON.parse then refuses it within the same bounds. `L`: other limits,
+ * for tests.
+ */
+export function savedRecordOver(text: string, L: SavedLimits = SAVED_LIMITS): SavedLimit | null {
+  if (text.length > L.chars) return 'chars';
+  // With no backslash, a string ends at its next quote.
+  if (text.includes('\\')) return 'escapes';
+  let strings = 0;
+  let parts = 0;
+  let depth = 0;
+  let fractions = 0;
+  const marks = new RegExp(MARKS);
+  for (let m = marks.exec(text); m !== null; m = marks.exec(text)) {
+    const c = m[0];
+    if (c === '"') {
+      if ((strings += 1) > L.strings) return 'strings';
+      const end = text.indexOf('"', marks.lastIndex);
+      if (end < 0) break;
+      marks.lastIndex = end + 1;
+    } else if (c === '[' || c === '{') {
+      if ((parts += 1) > L.parts) return 'parts';
+      if ((depth += 1) > L.nesting) return 'nesting';
+    } else if (c === ']' || c === '}') {
+      // A closing bracket with nothing open: not JSON (JSON.parse stops there).
+      if ((depth -= 1) < 0) break;
+    } else if ((fractions += 1) > L.fractions) return 'fractions';
+  }
+  // Each value but the first follows a comma, and takes at least 2 characters with it.
+  if (text.length > 2 * L.values && (text.match(/,/g)?.length ?? 0) + 1 > L.values) return 'values';
+  return null;
+}

@@ -1,0 +1,91 @@
+import { readFile } from 'node:fs/promises';
+import { expect, open, test } from './fixtures';
+
+/**
+ * Issue 15: saved settings the page could not have written (src/config/saved.ts) are not opened
+ * and not deleted. The page says why, with the size and the limit, runs the defaults, offers the
+ * record as a download, and leaves it in storage until the person changes a setting.
+ */
+const KEY = 'rate-limit-lab.settings';
+/** 450,000 times of 24 h: 4,050,097 characters, over the 3,000,000 the page reads. */
+const OVER = JSON.stringify({
+  config: {
+    version: 1,
+    scenario: { sources: [{ kind: 'manual', timesMs: Array<number>(450_000).fill(86_400_000) }] },
+  },
+  experiment: null,
+});
+
+test('saved settings over the size limit: not opened, kept, offered as a download', async ({
+  page,
+  context,
+}) => {
+  expect(OVER.length).toBe(4_050_097);
+  // Planted before the page's own scripts run, once (not again after a reload).
+  await context.addInitScript(
+    ([key, value]) => {
+      if (window.sessionStorage.getItem('planted') === null) {
+        window.localStorage.setItem(key, value);
+        window.sessionStorage.setItem('planted', '1');
+      }
+    },
+    [KEY, OVER] as const,
+  );
+  await open(page, './');
+  const problems = page.getByTestId('link-problems');
+  await expect(problems).toBeVisible();
+  await expect(problems.getByRole('heading')).toHaveText(
+    'Your saved settings were not opened: the defaults are open',
+  );
+  await expect(problems).toContainText(
+    'They are 4,050,097 characters long, over the 3,000,000 the page reads.',
+  );
+  // The defaults run: the clock plays, and the address bar carries only the defaults' link.
+  const clock = page.getByLabel('Virtual time');
+  await expect(clock).not.toHaveText(/^t = 0 s /);
+  expect(new URL(page.url()).search).toMatch(/^(\?v=1(&t=[\d.]+m?s)?)?$/);
+  // Decode and repair were not spent on it: the page's own measure is far inside 50 ms.
+  const openMs = await page.evaluate(
+    () => performance.getEntriesByName('rate-limit-lab:open')[0]?.duration ?? -1,
+  );
+  expect(openMs).toBeGreaterThanOrEqual(0);
+  expect(openMs).toBeLessThan(50);
+
+  // The record as it was stored, as a download.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    problems.getByRole('button', { name: 'Download the saved settings (JSON)' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('rate-limit-lab-saved-settings.json');
+  expect(await readFile(await download.path(), 'utf8')).toBe(OVER);
+
+  // Still in storage while the clock plays (the address bar follows it every 300 ms)…
+  await page.waitForTimeout(1000);
+  expect(await page.evaluate((key) => window.localStorage.getItem(key)?.length, KEY)).toBe(
+    OVER.length,
+  );
+  // …and after a reload, still not opened.
+  await open(page, './');
+  await expect(page.getByTestId('link-problems')).toContainText('4,050,097 characters');
+
+  // A change saves the new settings in its place, as the message says.
+  await page.getByLabel('max_tokens').fill('7');
+  await expect
+    .poll(() => page.evaluate((key) => window.localStorage.getItem(key), KEY))
+    .toContain('"maxTokens":7');
+});
+
+test('saved settings that are not JSON: kept and offered too, not overwritten', async ({
+  page,
+  context,
+}) => {
+  await context.addInitScript((key) => {
+    if (window.localStorage.getItem(key) === null) window.localStorage.setItem(key, '{"config":');
+  }, KEY);
+  await open(page, './');
+  await expect(page.getByTestId('link-problems')).toContainText(
+    'They are not readable as JSON (10 characters).',
+  );
+  await page.waitForTimeout(700);
+  expect(await page.evaluate((key) => window.localStorage.getItem(key), KEY)).toBe('{"config":');
+});
