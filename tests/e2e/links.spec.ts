@@ -143,6 +143,25 @@ for (const [what, query, says] of BAD_LINKS) {
   });
 }
 
+test('what was wrong with a link is the first thing shown: above the controls on a phone, atop the stage on a wide screen', async ({
+  page,
+}) => {
+  const top = async (selector: string) => (await page.locator(selector).boundingBox())?.y ?? -1;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await open(page, './?v=1&l=nginx:rate=abc&paused');
+  const problems = page.getByTestId('link-problems');
+  await expect(problems).toBeInViewport();
+  expect(await top('[data-testid="link-problems"]')).toBeLessThan(await top('.sidebar'));
+  // Dismissed, the page is as it would be without problems.
+  await problems.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(problems).toHaveCount(0);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  expect(await top('#stage')).toBe(await top('.sidebar'));
+  await open(page, './?v=1&l=nginx:rate=abc&paused');
+  expect(await top('[data-testid="link-problems"]')).toBe(await top('.sidebar'));
+  expect(await top('#stage')).toBeGreaterThan(await top('[data-testid="link-problems"]'));
+});
+
 test('a docs link to an experiment opens it at its moment with its measured answer', async ({
   page,
 }) => {

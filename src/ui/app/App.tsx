@@ -102,18 +102,20 @@ export function App({ start, storage }: AppProps) {
   const compare = mode === 'compare' && lanes > 1;
   const fleet = sim.ok && sim.result.lanes.some((lane) => lane.fleet !== undefined);
 
+  const problems = start.problems.length > 0 && (
+    <Suspense fallback={<Loading what="list of link problems" />}>
+      <LinkProblems
+        problems={start.problems}
+        original={start.original}
+        source={start.source}
+        refused={start.refused}
+      />
+    </Suspense>
+  );
+
   const stage = (
     <main className="stage" id="stage">
-      {start.problems.length > 0 && (
-        <Suspense fallback={<Loading what="list of link problems" />}>
-          <LinkProblems
-            problems={start.problems}
-            original={start.original}
-            source={start.source}
-            refused={start.refused}
-          />
-        </Suspense>
-      )}
+      {start.embed && problems}
       <ClockBar />
       <SimUpdating />
       {sim.ok ? (
@@ -193,7 +195,15 @@ export function App({ start, storage }: AppProps) {
           <ThemeToggle />
         </div>
       </header>
-      <div className="playground">
+      {/* What was wrong with the link or the saved settings comes first in the page's order, so
+          a phone (one column) shows it above the controls; on a wide screen it heads the stage's
+          column (styles.css, .has-problems). */}
+      <div className={problems === false ? 'playground' : 'playground has-problems'}>
+        {problems !== false && (
+          <div className="problems-slot" role="region" aria-label="Problems with what opened">
+            {problems}
+          </div>
+        )}
         <aside className="sidebar" aria-label="Settings">
           <Suspense fallback={<ExperimentsPlaceholder />}>
             <ExperimentsMenu />
