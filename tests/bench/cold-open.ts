@@ -8,14 +8,12 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from '@playwright/test';
 import type { Browser } from '@playwright/test';
 import { defaultConfig } from '../../src/config';
 import { MAX_MANUAL_TIMES, MAX_SOURCES } from '../../src/sim';
 import { OPEN_MEASURE, STORAGE_KEY, startFrom } from '../../src/ui/share/session';
 import { openSaved } from '../../src/ui/share/openSaved';
-import { CHROMIUM_ARGS, pinnedChromium } from '../chromium';
-import { startPreview } from './frames';
+import { launchPinned, startPreview } from './frames';
 import { hostileLinks } from './hostile';
 import { hostileSavedRecords } from '../config/saved-records';
 import { savedRecordOver } from '../../src/config/saved';
@@ -173,12 +171,7 @@ export async function runBrowserOpenBench(distDir = 'dist'): Promise<void> {
   try {
     const started = await startPreview(distDir);
     preview = started.child;
-    const pinned = await pinnedChromium();
-    browser = await chromium.launch({
-      executablePath: pinned.executablePath,
-      env: { ...process.env, ...pinned.env },
-      args: [...CHROMIUM_ARGS],
-    });
+    browser = (await launchPinned()).browser;
     console.log(
       `Cold open in headless Chromium ${browser.version()}: a fresh context per link, the page's "${OPEN_MEASURE}" measure (budget 50 ms)${Number(process.env.DECODE_RUNS ?? 1) > 1 ? `, best of ${process.env.DECODE_RUNS} fresh contexts` : ''}:`,
     );

@@ -24,6 +24,7 @@ import type { Browser, CDPSession, Page } from '@playwright/test';
 import { defaultConfig, encodeConfig } from '../../src/config';
 import type { PlaygroundConfig } from '../../src/config';
 import { CHROMIUM_ARGS, pinnedChromium } from '../chromium';
+import type { PinnedChromium } from '../chromium';
 
 /** One frame at 60 Hz, the budget. */
 const FRAME_MS = 1000 / 60;
@@ -91,6 +92,17 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** The pinned headless Chromium (tests/chromium.ts), launched as every browser bench runs it. */
+export async function launchPinned(): Promise<{ browser: Browser; pinned: PinnedChromium }> {
+  const pinned = await pinnedChromium();
+  const browser = await chromium.launch({
+    executablePath: pinned.executablePath,
+    env: { ...process.env, ...pinned.env },
+    args: [...CHROMIUM_ARGS],
+  });
+  return { browser, pinned };
 }
 
 /** `vite preview` of dist/ on a free 127.0.0.1 port, in a child process; resolves once it answers. */
@@ -754,12 +766,9 @@ export async function runFrameBench(distDir = 'dist'): Promise<void> {
   try {
     const started = await startPreview(distDir);
     preview = started.child;
-    const pinned = await pinnedChromium();
-    browser = await chromium.launch({
-      executablePath: pinned.executablePath,
-      env: { ...process.env, ...pinned.env },
-      args: [...CHROMIUM_ARGS],
-    });
+    const launched = await launchPinned();
+    browser = launched.browser;
+    const { pinned } = launched;
     console.log(
       `Frames: headless Chromium ${browser.version()} (@sparticuz/chromium ${pinned.packageVersion}` +
         `${process.env.CHROMIUM_PATH ? `, overridden by CHROMIUM_PATH=${process.env.CHROMIUM_PATH}` : ''}), 1280×800, vite preview of ${distDir}/ (frame budget ${ms(FRAME_MS)}); ` +

@@ -16,10 +16,8 @@
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from '@playwright/test';
 import type { Browser, CDPSession, Page } from '@playwright/test';
-import { CHROMIUM_ARGS, pinnedChromium } from '../chromium';
-import { startPreview } from './frames';
+import { launchPinned, startPreview } from './frames';
 import { describeLongTasks } from './longTaskTrace';
 import { makeLog } from './trace';
 
@@ -299,12 +297,9 @@ export async function runTraceBrowserBench(distDir = 'dist'): Promise<void> {
   let browser: Browser | null = null;
   const started = await startPreview(distDir);
   try {
-    const pinned = await pinnedChromium();
-    browser = await chromium.launch({
-      executablePath: pinned.executablePath,
-      env: { ...process.env, ...pinned.env },
-      args: [...CHROMIUM_ARGS],
-    });
+    const launched = await launchPinned();
+    browser = launched.browser;
+    const { pinned } = launched;
     const pid = browserPid(pinned.executablePath);
     console.log(
       `trace in Chromium ${browser.version()} (@sparticuz/chromium ${pinned.packageVersion}), vite preview of ${distDir}/; ${LINES.toLocaleString('en-US')}-line nginx combined log; load average ${loadavg()
