@@ -93,7 +93,8 @@ for (const width of [390, 1440]) {
   test(`fleet controls at ${width} px: by keyboard, a bad outage names its label, the last valid run keeps drawing`, async ({
     page,
   }) => {
-    await page.setViewportSize({ width, height: 900 });
+    // Tall enough that the controls fit below the sticky clock bar once scrolled into view.
+    await page.setViewportSize({ width, height: 1200 });
     await open(
       page,
       './?v=1&deploy=4:state=shared-atomic&fleet=store_rtt=2ms,jitter=3ms,outage=8s-14s,down=closed&paused',

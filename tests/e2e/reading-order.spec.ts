@@ -70,3 +70,37 @@ test('a single limiter shows a run summary next to its view', async ({ page }) =
   await expect(summary.getByTestId('summary-rejected')).toHaveText('4');
   await expect(summary.getByTestId('summary-first-reject')).not.toHaveText('none');
 });
+
+for (const width of [390, 1280]) {
+  test(`at ${width} px, focus moving back up the page is never hidden under the sticky clock bar`, async ({
+    page,
+  }) => {
+    // WCAG 2.2, 2.4.11: the bar is 135 px tall at 390 px (three rows); before scroll-padding
+    // followed its height, Shift+Tab left the timeline and several inputs under it.
+    await page.setViewportSize({ width, height: 800 });
+    await open(page, `./?v=1&${SIX}&mode=compare&t=2.5s&paused`);
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    const hidden: string[] = [];
+    let checked = 0;
+    for (let i = 0; i < 60; i += 1) {
+      await page.keyboard.press('Shift+Tab');
+      const seen = await page.evaluate(() => {
+        const focused = document.activeElement;
+        const bar = document.querySelector('.clock-bar');
+        if (!(focused instanceof Element) || bar === null || focused === document.body) return null;
+        if (bar.contains(focused)) return null;
+        const f = focused.getBoundingClientRect();
+        const b = bar.getBoundingClientRect();
+        const stuck = b.top <= 1;
+        const under = stuck && f.top < b.bottom - 1 && f.bottom > b.top;
+        const name = `${focused.tagName} ${focused.getAttribute('aria-label') ?? ''}`;
+        return { under, name };
+      });
+      if (seen === null) continue;
+      checked += 1;
+      if (seen.under) hidden.push(seen.name);
+    }
+    expect(checked).toBeGreaterThan(30);
+    expect(hidden).toEqual([]);
+  });
+}

@@ -1,6 +1,6 @@
 import { SPEEDS } from '../../store';
 import { usePlayground, usePlaygroundShallow } from '../../store/react';
-import { Suspense } from 'react';
+import { Suspense, useLayoutEffect, useRef, type RefObject } from 'react';
 import { DownloadMenu } from '../app/parts';
 import { formatSpeed, formatTime } from '../common/format';
 import { Icon } from '../common/Icon';
@@ -22,8 +22,17 @@ export function ClockBar() {
     stepToNextEvent: s.stepToNextEvent,
     rewind: s.rewind,
   }));
+  const bar = useRef<HTMLDivElement>(null);
+  useStickyClearance(bar);
   return (
-    <div className="clock-bar" role="toolbar" aria-label="Virtual clock" id="clock" tabIndex={-1}>
+    <div
+      ref={bar}
+      className="clock-bar"
+      role="toolbar"
+      aria-label="Virtual clock"
+      id="clock"
+      tabIndex={-1}
+    >
       <button
         type="button"
         onClick={actions.rewind}
@@ -87,6 +96,27 @@ export function ClockBar() {
       </Suspense>
     </div>
   );
+}
+
+/**
+ * Keeps what keyboard focus or a selection scrolls to clear of the sticky bar (WCAG 2.2, 2.4.11
+ * "Focus Not Obscured"): the page's `scroll-padding-top` follows the bar's height, which wraps to
+ * two or three rows on a phone.
+ */
+function useStickyClearance(bar: RefObject<HTMLDivElement | null>) {
+  useLayoutEffect(() => {
+    const element = bar.current;
+    if (element === null || typeof ResizeObserver === 'undefined') return;
+    const root = document.documentElement;
+    const observer = new ResizeObserver(() => {
+      root.style.setProperty('--clock-bar-height', `${Math.ceil(element.offsetHeight)}px`);
+    });
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty('--clock-bar-height');
+    };
+  }, [bar]);
 }
 
 /** The time display re-renders per frame on its own, so the buttons around it do not. */
