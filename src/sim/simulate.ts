@@ -642,6 +642,8 @@ interface PreparedArrivals {
   arrivals: ArrivalTable;
   /** Columns lanes share for `sc` (made once per retry setting and instance count). */
   shared: (sc: Scenario) => SharedColumns;
+  /** The cache key of these arrivals ('' without a cache): the traffic's content key. */
+  key: string;
   /** Lane runs on these arrivals, by config and context. */
   lanes: Map<string, LaneRun>;
   /**
@@ -732,6 +734,7 @@ function prepareArrivals(
   let firstAttempts: SharedColumns['firstAttempts'] = null;
   const sharedFor = new Map<string, SharedColumns>();
   const prepared: PreparedArrivals = {
+    key,
     merged,
     keyNames,
     clientKey,
@@ -829,9 +832,11 @@ export function simulate(
   const jitterMs = sc.deployment.fleet?.store?.jitterMs ?? 0;
   const firstJitterOf = (): Int32Array | null =>
     (firstJitter ??= jitterMs > 0 ? storeFirstJitters(sc.seed, jitterMs, arrivals.count) : null);
+  const runKeys: string[] = [];
   const runs = configs.map((config, lane) => {
     report(lane, 0);
     const key = cache === undefined ? '' : `${JSON.stringify(config)}|${laneContext}`;
+    runKeys.push(key);
     const cached = cache === undefined ? undefined : prepared.lanes.get(key);
     if (cached !== undefined && !used.has(cached)) {
       used.add(cached);
@@ -953,6 +958,25 @@ export function simulate(
     bytesPerArrival: arrivals.count > 0 ? resultBytes / arrivals.count : 0,
     bytesPerDecision: decisions > 0 ? resultBytes / decisions : 0,
   };
-  attachInternals(result, { clock, lanes: runs.map((r) => r.internals) });
+  attachInternals(result, {
+    clock,
+    lanes: runs.map((r) => r.internals),
+    ...(cache === undefined
+      ? {}
+      : {
+          // Content keys: a lane's result is fixed by its run (config and context on these
+          // arrivals), its name and metrics options, and its instance column (zeros of a length,
+          // or its own); see the reuse of `laneResults` above.
+          keys: {
+            traffic: prepared.key,
+            zeros: shared.oneInstance,
+            lanes: lanes.map((lane, i) => {
+              const sig = `${lane.name}|${metricsOptions.binMs}|${metricsOptions.windowMs}`;
+              const instance = shared.oneInstance ? `zeros ${lane.columns.instance.length}` : 'own';
+              return `${prepared.key}\n${runKeys[i] as string}\n${sig}\n${instance}`;
+            }),
+          },
+        }),
+  });
   return result;
 }

@@ -5,11 +5,11 @@
  * newest request's and the store still holds the inputs it was made for, so the newest edit wins.
  * Without Worker support (tests, old browsers) everything is computed here.
  */
-import { adoptResult } from '../sim';
 import type { Scenario, SimTrace } from '../sim';
-import { rememberOutcome, runTraces, sameRun, simLimiters } from './derived';
+import { lastRun, rememberOutcome, runTraces, sameRun, simLimiters } from './derived';
 import type { RunInputs, SimOutcome } from './derived';
 import type { SimAnswer, SimRequest } from './simProtocol';
+import { HeldPieces } from './simWire';
 import type { PlaygroundStoreApi } from './store';
 
 /**
@@ -81,6 +81,8 @@ export class SimRunner {
   private sentTraces: readonly SimTrace[] = [];
   private version = 0;
   private readonly listeners = new Set<() => void>();
+  /** The pieces of results the page holds: the worker sends only the others (simWire.ts). */
+  private readonly pieces = new HeldPieces();
 
   constructor(private readonly api: PlaygroundStoreApi) {}
 
@@ -112,12 +114,16 @@ export class SimRunner {
     this.gen += 1;
     // The traces are fixed now: an answer made for other traces is stale.
     this.requested = { ...inputs, traces: runTraces(inputs) };
+    // What the page shows is held: unchanged lanes come back as the same objects.
+    const shown = lastRun()?.outcome;
+    if (shown?.ok === true) this.pieces.register(shown.result);
     const message: SimRequest = {
       gen: this.gen,
       limiters: simLimiters(inputs),
       scenario: inputs.scenario,
       untilMs: inputs.untilMs,
       ...this.tracesToSend(inputs),
+      held: this.pieces.held(),
     };
     worker.postMessage(message);
     this.notify({ pending: true, progress: null });
@@ -180,6 +186,11 @@ export class SimRunner {
   }
 
   private answer(a: SimAnswer): void {
+    // Kept even when stale: the page may have said it holds nothing newer (dropped at keepOnly).
+    if (a.type === 'piece') {
+      this.pieces.accept(a.piece);
+      return;
+    }
     const inputs = this.requested;
     if (a.gen !== this.gen || inputs === null) return; // stale: a newer edit was sent since
     if (a.type === 'progress') {
@@ -189,11 +200,22 @@ export class SimRunner {
     this.requested = null;
     const s = this.api.getState();
     if (sameRun(inputs, s)) {
-      const outcome: SimOutcome = a.outcome.ok
-        ? { ok: true, result: adoptResult(a.outcome.result, a.outcome.checkpoints) }
-        : { ok: false, issues: a.outcome.issues };
+      let outcome: SimOutcome;
+      if (a.outcome.ok) {
+        const result = this.pieces.assemble(a.outcome);
+        if (result === null) {
+          // A piece the page said it held is gone: ask again, holding nothing.
+          this.pieces.clear();
+          this.request(inputs);
+          return;
+        }
+        outcome = { ok: true, result };
+      } else outcome = { ok: false, issues: a.outcome.issues };
       rememberOutcome(inputs, outcome);
     }
+    // No request is in flight now: keep only what the page shows.
+    const shown = lastRun()?.outcome;
+    if (shown?.ok === true) this.pieces.keepOnly(shown.result);
     this.notify(IDLE);
   }
 }
