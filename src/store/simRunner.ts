@@ -96,13 +96,17 @@ export class SimRunner {
     return () => this.listeners.delete(listener);
   };
 
-  /** Changes whenever a result arrives or the status changes. */
+  /**
+   * Changes whenever a result arrives (or the worker fails): what `useSimulation` draws. Progress
+   * and "pending" do not change it, so a large run's hundred progress reports re-render only the
+   * "updating" note, not the whole page (issue 11: input stays responsive while it computes).
+   */
   readonly getVersion = (): number => this.version;
   readonly getStatus = (): SimStatus => this.status;
 
-  private notify(status: SimStatus): void {
+  private notify(status: SimStatus, newResult = false): void {
     this.status = status;
-    this.version += 1;
+    if (newResult) this.version += 1;
     for (const l of this.listeners) l();
   }
 
@@ -180,7 +184,7 @@ export class SimRunner {
       this.worker = null;
       this.requested = null;
       this.sentTraces = [];
-      this.notify(IDLE);
+      this.notify(IDLE, true);
     };
     return this.worker;
   }
@@ -216,7 +220,7 @@ export class SimRunner {
     // No request is in flight now: keep only what the page shows.
     const shown = lastRun()?.outcome;
     if (shown?.ok === true) this.pieces.keepOnly(shown.result);
-    this.notify(IDLE);
+    this.notify(IDLE, true);
   }
 }
 
