@@ -262,12 +262,14 @@ export class HeldPieces {
       return;
     }
     const { key, traffic: trafficKey, lane, checkpoints } = piece.lane;
+    // Held already (a stale answer's copy): keep the object the page has, so identity holds.
+    if (this.lanes.has(key)) return;
     const traffic = this.traffic.get(trafficKey);
     if (traffic === undefined) return; // cannot happen: the worker sends the traffic first
     const w = lane.columns;
     let first = traffic.first;
     if (w.arrivalMs === 'first' && first === null) {
-      const n = traffic.arrivals.timeMs.length;
+      const n = traffic.arrivals.count;
       const origin = new Int32Array(n);
       for (let i = 0; i < n; i += 1) origin[i] = i;
       first = { origin, attempt: new Uint8Array(n).fill(1) };

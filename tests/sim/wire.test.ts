@@ -126,6 +126,16 @@ describe('a result sent in pieces', () => {
     expect(next).toEqual(simulate(edited, PLAIN, 20_000));
     expectSameStates(simulate(edited, PLAIN, 20_000), next, TIMES);
 
+    // The same lanes sent again (an answer made before the page said it held them): the page
+    // keeps the objects it has.
+    const resent = send(simulate(edited, PLAIN, 20_000, { cache: workerCache }), {
+      traffic: [],
+      lanes: [],
+    });
+    const same = receive(pieces, resent);
+    expect(same.lanes.every((lane, i) => lane === next.lanes[i])).toBe(true);
+    expect(same.arrivals).toBe(shown.arrivals);
+
     // A second edit of the same lane: still one piece; the page dropped what it no longer shows.
     pieces.keepOnly(next);
     const again = LIMITERS.map((l, i) => (i === 1 ? { ...l, burst: 4 } : l)) as AlgorithmConfig[];
