@@ -1,4 +1,4 @@
-import { useId, useRef } from 'react';
+import { memo, useId, useRef } from 'react';
 import type { SimResult } from '../../sim';
 import { usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
 import { DelayHistogram, LoadChart, PeakChart } from '../../viz/charts';
@@ -49,8 +49,12 @@ export function ChartsPanel({ result: latest }: { result: SimResult }) {
   );
 }
 
-/** The charts themselves: only they follow the clock (their cursor), not the head and its field. */
-function ChartsGrid({
+/**
+ * The charts themselves: only they follow the clock (their cursor), not the head and its field.
+ * Memoised: the render that brings a new result to the panel (before the charts take it, see
+ * `useValueAfterFrame`) does not draw them again with the result they already show.
+ */
+const ChartsGrid = memo(function ChartsGrid({
   result,
   lane,
   onScreen,
@@ -67,4 +71,4 @@ function ChartsGrid({
       <Measured>{(w) => <DelayHistogram result={result} lane={lane} width={w} />}</Measured>
     </div>
   );
-}
+});
