@@ -38,12 +38,44 @@ export abstract class KeyedLimiter<C extends AlgorithmConfig, S extends object> 
   protected readonly states = new Map<string, S>();
   private cacheKey: string | undefined = undefined;
   private cacheState: S | undefined = undefined;
+  /**
+   * Key slots (useKeyIndex): a key's index in `slotIndex` → its state, the same objects as in
+   * `states`. decideKey passes the index to `decideAt` (-1 when unknown), so `find` and `put`
+   * skip the Map.
+   */
+  private slotIndex: ReadonlyMap<string, number> | null = null;
+  private slots: Array<S | undefined> = [];
 
   constructor(readonly config: C) {}
 
   decide(nowMs: number, key: string = DEFAULT_KEY): Decision {
     checkTime(nowMs);
-    return this.decideAt(nowMs, key);
+    return this.decideAt(nowMs, key, -1);
+  }
+
+  useKeyIndex(index: ReadonlyMap<string, number>): void {
+    this.slotIndex = index;
+    this.slots = new Array<S | undefined>(index.size).fill(undefined);
+    for (const [key, s] of this.states) {
+      const k = index.get(key);
+      if (k !== undefined) this.slots[k] = s;
+    }
+  }
+
+  decideKey(nowMs: number, key: string, k: number): Decision {
+    checkTime(nowMs);
+    return this.decideAt(nowMs, key, this.slotIndex === null ? -1 : k);
+  }
+
+  stateSizeKey(nowMs: number, key: string, k: number): StateSize {
+    if (this.slotIndex === null || k < 0) return this.stateSize(nowMs, key);
+    checkTime(nowMs);
+    return this.sizeAt(this.slots[k], nowMs);
+  }
+
+  /** stateSize of state `s` (undefined: the key holds none) at a checked time. */
+  protected sizeAt(s: S | undefined, nowMs: number): StateSize {
+    return s === undefined || this.isIdle(s, nowMs) ? NO_STATE : this.sizeOf(s, nowMs);
   }
 
   inspect(nowMs: number, key: string = DEFAULT_KEY): Inspection {
@@ -51,8 +83,10 @@ export abstract class KeyedLimiter<C extends AlgorithmConfig, S extends object> 
     return this.inspectAt(nowMs, key, this.states.get(key));
   }
 
-  /** Decides at a checked time. */
-  protected abstract decideAt(nowMs: number, key: string): Decision;
+  /**
+   * Decides at a checked time; `k` is the key's slot (useKeyIndex) or -1, for `find` and `put`.
+   */
+  protected abstract decideAt(nowMs: number, key: string, k: number): Decision;
   /** Draws state `s` (undefined for an unseen key) at a checked time, without changing it. */
   protected abstract inspectAt(nowMs: number, key: string, s: S | undefined): Inspection;
   /** A deep copy of one key's state. */
@@ -64,7 +98,9 @@ export abstract class KeyedLimiter<C extends AlgorithmConfig, S extends object> 
   /** A new, empty limiter with the same config. */
   protected abstract empty(): KeyedLimiter<C, S>;
 
-  protected find(key: string): S | undefined {
+  /** The state of `key`, whose slot is `k` (-1: unknown, found through the Map). */
+  protected find(key: string, k: number): S | undefined {
+    if (k >= 0) return this.slots[k];
     if (key === this.cacheKey) return this.cacheState;
     const s = this.states.get(key);
     if (s !== undefined) {
@@ -74,10 +110,16 @@ export abstract class KeyedLimiter<C extends AlgorithmConfig, S extends object> 
     return s;
   }
 
-  protected put(key: string, s: S): void {
+  /** Stores the state of `key`, whose slot is `k` (-1: unknown). */
+  protected put(key: string, k: number, s: S): void {
     this.states.set(key, s);
     this.cacheKey = key;
     this.cacheState = s;
+    if (k >= 0) this.slots[k] = s;
+    else if (this.slotIndex !== null) {
+      const i = this.slotIndex.get(key);
+      if (i !== undefined) this.slots[i] = s;
+    }
   }
 
   protected forget(key: string): void {
@@ -86,11 +128,15 @@ export abstract class KeyedLimiter<C extends AlgorithmConfig, S extends object> 
       this.cacheKey = undefined;
       this.cacheState = undefined;
     }
+    if (this.slotIndex !== null) {
+      const k = this.slotIndex.get(key);
+      if (k !== undefined) this.slots[k] = undefined;
+    }
   }
 
   clone(): Limiter {
     const copy = this.empty();
-    for (const [key, s] of this.states) copy.put(key, this.copyState(s));
+    for (const [key, s] of this.states) copy.put(key, -1, this.copyState(s));
     return copy;
   }
 
@@ -105,8 +151,7 @@ export abstract class KeyedLimiter<C extends AlgorithmConfig, S extends object> 
   stateSize(nowMs: number, key: string = DEFAULT_KEY): StateSize {
     checkTime(nowMs);
     // find: the key just decided (what the simulator reads next) skips the Map lookup.
-    const s = this.find(key);
-    return s === undefined || this.isIdle(s, nowMs) ? NO_STATE : this.sizeOf(s, nowMs);
+    return this.sizeAt(this.find(key, -1), nowMs);
   }
 
   prune(nowMs: number): void {
@@ -131,6 +176,6 @@ export abstract class KeyedLimiter<C extends AlgorithmConfig, S extends object> 
         `setState: a ${state.kind} state cannot be loaded into a ${this.config.kind} limiter`,
       );
     }
-    this.put(key, this.copyState((state as WrappedState<S>).state));
+    this.put(key, -1, this.copyState((state as WrappedState<S>).state));
   }
 }

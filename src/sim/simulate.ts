@@ -86,6 +86,8 @@ const INT32_MAX = 2147483647;
  * which does not compress pointers as browsers do.
  */
 const KEY_OVERHEAD_BYTES = 160;
+/** Keys a run may address by index in its limiters (each limiter then keeps an array this long). */
+const MAX_SLOT_KEYS = 4096;
 /** Bytes of a checkpoint's own objects (the snapshot, its store list, the stores' maps). */
 const SNAPSHOT_OVERHEAD_BYTES = 1024;
 
@@ -376,6 +378,13 @@ function runLane(ctx: LaneContext): LaneRun {
   const capacity = sharesFirst ? arrivals.count : arrivals.count + 1024;
   const cols = new ColumnBuilder(Math.min(maxRows, capacity), maxRows, ctx.shared, fleet !== null);
   const tracker = new StateTracker(keyNames, engine.stores);
+  // Keys by index in the fleet's limiters (a Map lookup saved per decision and per reading), while
+  // the slots they take stay small (each limiter keeps an array as long as the key list).
+  const slotKeys = fleet !== null && keyNames.length <= MAX_SLOT_KEYS ? keyNames.length : 0;
+  if (fleet !== null && slotKeys > 0) {
+    fleet.useKeyIndex(new Map(tracker.keyIndex));
+    tracker.keysIndexed();
+  }
   // Shared-racy: a landed write changes a key other than the one decided, so re-read them all.
   const readAll = deployment.state === 'shared-racy';
   let fleetGeneration = fleet?.generation ?? 0;
@@ -495,7 +504,15 @@ function runLane(ctx: LaneContext): LaneRun {
     } else {
       instance = fleet.route(t, origin, attempt, keyIndex);
       wallMs = wallAt(t);
-      d = fleet.decide(t, wallMs, instance, key, origin, attempt);
+      d = fleet.decide(
+        t,
+        wallMs,
+        instance,
+        key,
+        origin,
+        attempt,
+        keyIndex < slotKeys ? keyIndex : -1,
+      );
       if (fleet.generation !== fleetGeneration) {
         // Replicas replaced or batched writes applied: other keys changed too.
         fleetGeneration = fleet.generation;

@@ -41,6 +41,17 @@ export class StateTracker {
   peakTotalEntries = 0;
   peakAtMs = 0;
 
+  /**
+   * Keys below this index are read by index (Limiter.stateSizeKey): the stores were given
+   * `keyIndex` as it is now, through useKeyIndex (0: no store was).
+   */
+  private slotKeys = 0;
+
+  /** Tells the tracker its stores find keys by their index in `keyIndex` (see slotKeys). */
+  keysIndexed(): void {
+    this.slotKeys = this.keyIndex.size;
+  }
+
   constructor(
     keyNames: readonly string[],
     private stores: readonly Limiter[],
@@ -130,7 +141,11 @@ export class StateTracker {
 
   /** Re-reads key k in store s. */
   private readOne(s: number, k: number, wallMs: number): void {
-    const size = (this.stores[s] as Limiter).stateSize(wallMs, this.names[k]);
+    const size = (this.stores[s] as Limiter).stateSizeKey(
+      wallMs,
+      this.names[k] as string,
+      k < this.slotKeys ? k : -1,
+    );
     const at = s * this.keyIndex.size + k;
     const oldBytes = this.cacheBytes[at] as number;
     const oldEntries = this.cacheEntries[at] as number;

@@ -37,13 +37,13 @@ export class AnchoredWindowLimiter extends KeyedLimiter<AnchoredWindowConfig, St
   private readonly execEvenly = this.config.execEvenly === true;
   private readonly minDelayMs = this.config.execEvenlyMinDelayMs ?? 0;
 
-  protected decideAt(nowMs: number, key: string): Decision {
+  protected decideAt(nowMs: number, key: string, k: number): Decision {
     const { limit, windowMs } = this.config;
-    let s = this.find(key);
+    let s = this.find(key, k);
     let first = false;
     if (s === undefined) {
       s = { startMs: nowMs, resetAtMs: nowMs + windowMs, count: 0, blocked: false };
-      this.put(key, s);
+      this.put(key, k, s);
       first = true;
     } else if (s.resetAtMs <= nowMs) {
       s.startMs = nowMs;

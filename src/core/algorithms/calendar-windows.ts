@@ -81,11 +81,11 @@ export class CalendarWindowsLimiter extends KeyedLimiter<CalendarWindowsConfig, 
     });
   }
 
-  protected decideAt(nowMs: number, key: string): Decision {
-    let s = this.find(key);
+  protected decideAt(nowMs: number, key: string, k: number): Decision {
+    let s = this.find(key, k);
     if (s === undefined) {
       s = { lastMs: nowMs, counters: this.units.map(() => null) };
-      this.put(key, s);
+      this.put(key, k, s);
     }
     if (nowMs > s.lastMs) s.lastMs = nowMs;
     const t = s.lastMs;

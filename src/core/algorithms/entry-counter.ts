@@ -67,14 +67,14 @@ export class EntryCounterLimiter extends KeyedLimiter<SlidingWindowCounterConfig
     return v.curr + floorDiv(v.prev * (v.tick + W - t), W);
   }
 
-  protected decideAt(nowMs: number, key: string): Decision {
+  protected decideAt(nowMs: number, key: string, k: number): Decision {
     const { limit } = this.config;
-    const s = this.find(key);
+    const s = this.find(key, k);
     const t = s !== undefined && s.lastMs > nowMs ? s.lastMs : nowMs;
     const v = this.rolled(s, t);
     v.curr += 1; // track-sc0 counts it before the deny rule reads it
     const next: State = { tick: v.tick, prev: v.prev, curr: v.curr, lastMs: t };
-    if (s === undefined) this.put(key, next);
+    if (s === undefined) this.put(key, k, next);
     else Object.assign(s, next);
     const rate = this.rate(v, t);
     const resetAt = this.resetAt(next);

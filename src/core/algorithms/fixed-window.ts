@@ -17,13 +17,13 @@ interface State {
  * is below the limit. A clock that goes backwards stays in the stored window (elapsed counts as 0).
  */
 export class FixedWindowLimiter extends KeyedLimiter<FixedWindowConfig, State> {
-  protected decideAt(nowMs: number, key: string): Decision {
+  protected decideAt(nowMs: number, key: string, k: number): Decision {
     const { limit, windowMs } = this.config;
     const w = floorDiv(nowMs, windowMs);
-    let s = this.find(key);
+    let s = this.find(key, k);
     if (s === undefined) {
       s = { window: w, count: 0 };
-      this.put(key, s);
+      this.put(key, k, s);
     } else if (w > s.window) {
       // A new window: its count is 0, which always admits, so moving here on any request is safe.
       s.window = w;

@@ -37,10 +37,10 @@ export class GcraLimiter extends KeyedLimiter<GcraConfig, State> {
     return (ms - nowMs) * this.config.count + frac;
   }
 
-  protected decideAt(nowMs: number, key: string): Decision {
+  protected decideAt(nowMs: number, key: string, k: number): Decision {
     const { count, burst } = this.config;
     const limit = burst + 1;
-    const s = this.find(key);
+    const s = this.find(key, k);
     // base = max(tat, now)
     let ms = nowMs;
     let frac = 0;
@@ -58,7 +58,7 @@ export class GcraLimiter extends KeyedLimiter<GcraConfig, State> {
     if (ms - nowMs <= this.tauCeilMs + 1) {
       const ahead = this.aheadUnits(ms, frac, nowMs);
       if (ahead <= this.tauUnits) {
-        if (s === undefined) this.put(key, { ms, frac });
+        if (s === undefined) this.put(key, k, { ms, frac });
         else {
           s.ms = ms;
           s.frac = frac;

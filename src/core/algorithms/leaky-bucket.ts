@@ -65,13 +65,13 @@ export class LeakyBucketLimiter extends KeyedLimiter<LeakyBucketConfig, Node> {
     return ms < -EXPIRE_AFTER_MS ? 1 : ms < 0 ? 0 : ms;
   }
 
-  protected decideAt(nowMs: number, key: string): Decision {
+  protected decideAt(nowMs: number, key: string, k: number): Decision {
     const limit = this.config.burst + 1;
-    let node = this.find(key);
+    let node = this.find(key, k);
     if (node === undefined) {
       this.expire(nowMs);
       node = { key, excess: 0, last: nowMs, releases: null, newer: null, older: null };
-      this.put(key, node);
+      this.put(key, k, node);
       this.linkHead(node);
       return decision('admit', 0, 0, this.remainingAfter(0), limit, this.resetAfter(node, nowMs));
     }
@@ -207,7 +207,11 @@ export class LeakyBucketLimiter extends KeyedLimiter<LeakyBucketConfig, Node> {
   /** A node takes its 64 bytes for as long as nginx holds it, drained or not (see `prune`). */
   override stateSize(nowMs: number, key: string = DEFAULT_KEY): StateSize {
     checkTime(nowMs);
-    return this.find(key) !== undefined ? NODE_SIZE : NO_STATE;
+    return this.find(key, -1) !== undefined ? NODE_SIZE : NO_STATE;
+  }
+
+  protected override sizeAt(s: Node | undefined): StateSize {
+    return s !== undefined ? NODE_SIZE : NO_STATE;
   }
 
   /** Every node nginx holds, at once: their sizes do not change with time (see `stateSize`). */
@@ -221,7 +225,7 @@ export class LeakyBucketLimiter extends KeyedLimiter<LeakyBucketConfig, Node> {
     const copy = this.empty();
     for (let node = this.tail; node !== null; node = node.newer) {
       const c = this.copyState(node);
-      copy.put(node.key, c);
+      copy.put(node.key, -1, c);
       copy.linkHead(c);
     }
     return copy;

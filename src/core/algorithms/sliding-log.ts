@@ -20,12 +20,12 @@ const ENTRY_BYTES = 8;
 export class SlidingLogLimiter extends KeyedLimiter<SlidingLogConfig, State> {
   private readonly logRejected = this.config.logRejected === true;
 
-  protected decideAt(nowMs: number, key: string): Decision {
+  protected decideAt(nowMs: number, key: string, k: number): Decision {
     const { limit, windowMs } = this.config;
-    let s = this.find(key);
+    let s = this.find(key, k);
     if (s === undefined) {
       s = { times: [], head: 0 };
-      this.put(key, s);
+      this.put(key, k, s);
     }
     const times = s.times;
     const len = times.length;

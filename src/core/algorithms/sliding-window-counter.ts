@@ -23,9 +23,9 @@ interface State {
  * p·(W − e) + c·W < limit·W.
  */
 export class SlidingWindowCounterLimiter extends KeyedLimiter<SlidingWindowCounterConfig, State> {
-  protected decideAt(nowMs: number, key: string): Decision {
+  protected decideAt(nowMs: number, key: string, k: number): Decision {
     const { limit, windowMs: W } = this.config;
-    const s = this.find(key);
+    const s = this.find(key, k);
     const t = s !== undefined && s.lastMs > nowMs ? s.lastMs : nowMs;
     const window = floorDiv(t, W);
     // Roll the counts forward to `window` without storing them: a rejected request changes nothing.
@@ -44,7 +44,7 @@ export class SlidingWindowCounterLimiter extends KeyedLimiter<SlidingWindowCount
     const budget = limit * W - p * (W - e);
     if (c * W < budget) {
       c += 1;
-      if (s === undefined) this.put(key, { window, previous: p, current: c, lastMs: t });
+      if (s === undefined) this.put(key, k, { window, previous: p, current: c, lastMs: t });
       else {
         s.window = window;
         s.previous = p;

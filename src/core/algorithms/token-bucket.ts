@@ -74,10 +74,10 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
     return t + ceilDiv(target - level, tokensPerFill);
   }
 
-  protected decideAt(nowMs: number, key: string): Decision {
+  protected decideAt(nowMs: number, key: string, k: number): Decision {
     const limit = this.config.maxTokens;
     const unit = this.unit;
-    let s = this.find(key);
+    let s = this.find(key, k);
     let t = nowMs;
     let level = this.full;
     if (s !== undefined && this.expired(s, nowMs)) {
@@ -90,7 +90,7 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
     }
     if (level >= unit) {
       level -= unit;
-      s = this.store(key, s, level, t);
+      s = this.store(key, k, s, level, t);
       if (s.releases !== null) pruneReleases(s.releases, nowMs);
       const resetMs = this.timeToReach(level, t, this.full) - nowMs;
       return decision('admit', 0, 0, floorDiv(level, unit), limit, resetMs);
@@ -99,7 +99,7 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
     const tokenAt = this.timeToReach(level, t, unit);
     if (this.maxDelayMs > 0 && tokenAt - t <= this.maxDelayMs) {
       level -= unit;
-      s = this.store(key, s, level, t);
+      s = this.store(key, k, s, level, t);
       const delayMs = tokenAt - t;
       s.releases ??= [];
       pruneReleases(s.releases, nowMs);
@@ -114,10 +114,10 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
     return decision('reject', 0, retryAt - nowMs, 0, limit, resetAt - nowMs);
   }
 
-  private store(key: string, s: State | undefined, level: number, t: number): State {
+  private store(key: string, k: number, s: State | undefined, level: number, t: number): State {
     if (s === undefined) {
       s = { level, lastMs: t, releases: null, touchedMs: t };
-      this.put(key, s);
+      this.put(key, k, s);
     } else {
       s.level = level;
       s.lastMs = t;
