@@ -29,6 +29,20 @@ export function fixedSize(entries: number, bytes: number): StateSize {
   return Object.freeze({ entries, bytes });
 }
 
+/** Deep equality of plain data (numbers, strings, booleans, null, arrays, plain objects). */
+function sameData(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) {
+    if (!sameData((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+      return false;
+  }
+  return true;
+}
+
 /**
  * The per-key bookkeeping every algorithm shares: a Map from key to mutable state, a one-entry cache
  * for the key seen last (most traces hit one key many times in a row), copies, pruning.
@@ -132,6 +146,30 @@ export abstract class KeyedLimiter<C extends AlgorithmConfig, S extends object> 
       const k = this.slotIndex.get(key);
       if (k !== undefined) this.slots[k] = undefined;
     }
+  }
+
+  sameStateAs(other: Limiter, nowMs: number): boolean {
+    if (other.constructor !== this.constructor || !sameData(other.config, this.config))
+      return false;
+    const o = other as KeyedLimiter<C, S>;
+    for (const [key, s] of this.states) {
+      const t = o.states.get(key);
+      if (t === undefined) {
+        if (!this.isIdle(s, nowMs)) return false;
+      } else if (!this.equalStates(s, t, nowMs) && !(this.isIdle(s, nowMs) && o.isIdle(t, nowMs)))
+        return false;
+    }
+    for (const [key, t] of o.states) if (!this.states.has(key) && !o.isIdle(t, nowMs)) return false;
+    return true;
+  }
+
+  /**
+   * True when states `a` and `b` decide every request at `nowMs` and later alike (default: equal
+   * as data). An algorithm whose state keeps entries that no longer count says so itself.
+   */
+  protected equalStates(a: S, b: S, nowMs: number): boolean {
+    void nowMs;
+    return sameData(a, b);
   }
 
   clone(): Limiter {

@@ -267,6 +267,12 @@ export interface Limiter {
   decideKey(nowMs: number, key: string, k: number): Decision;
   /** `stateSize(nowMs, key)` where `k` is `key`'s index in the map given to `useKeyIndex` (if any). */
   stateSizeKey(nowMs: number, key: string, k: number): StateSize;
+  /**
+   * True when `other` decides every request at `nowMs` and later exactly as this limiter does
+   * (same algorithm and config; key by key equal states, or both idle). False when unsure. Not
+   * about earlier times: a clock that goes back may tell an idle key from an unseen one.
+   */
+  sameStateAs(other: Limiter, nowMs: number): boolean;
 }
 
 /** An opaque, copyable snapshot of one key's state. Only the limiter that made it understands it. */

@@ -376,6 +376,11 @@ export class FleetEngine {
     );
   }
 
+  /** True when the shared store decides from wall time `nowMs` on exactly as `other` (sameStateAs). */
+  storeSameAs(other: Limiter, nowMs: number): boolean {
+    return this.store !== null && this.store.sameStateAs(other, nowMs);
+  }
+
   /** A copy of the shared store (the run's oracle starts from it). */
   storeClone(): Limiter {
     return (this.store as Limiter).clone();

@@ -86,6 +86,8 @@ const INT32_MAX = 2147483647;
  * which does not compress pointers as browsers do.
  */
 const KEY_OVERHEAD_BYTES = 160;
+/** Rows between checks whether a fleet's oracle holds the store's state again (see runLane). */
+const RESYNC_ROWS = 4096;
 /** Keys a run may address by index in its limiters (each limiter then keeps an array this long). */
 const MAX_SLOT_KEYS = 4096;
 /** Bytes of a checkpoint's own objects (the snapshot, its store list, the stores' maps). */
@@ -381,10 +383,17 @@ function runLane(ctx: LaneContext): LaneRun {
   // Keys by index in the fleet's limiters (a Map lookup saved per decision and per reading), while
   // the slots they take stay small (each limiter keeps an array as long as the key list).
   const slotKeys = fleet !== null && keyNames.length <= MAX_SLOT_KEYS ? keyNames.length : 0;
-  if (fleet !== null && slotKeys > 0) {
-    fleet.useKeyIndex(new Map(tracker.keyIndex));
+  const slotMap = slotKeys > 0 ? new Map(tracker.keyIndex) : null;
+  if (fleet !== null && slotMap !== null) {
+    fleet.useKeyIndex(slotMap);
     tracker.keysIndexed();
   }
+  // The oracle copied from the store is dropped again once it holds exactly the store's state
+  // (after an outage, once the keys the store missed have gone idle or been refreshed alike): from
+  // then on the store is that limiter again. Checked every RESYNC_ROWS rows; only while the wall
+  // clock never goes back (idle keys are alike from now on, not before).
+  const resyncs = fleet !== null && oracleMirrorsStore && !ctx.clock.jumps;
+  let nextResync = 0;
   // Shared-racy: a landed write changes a key other than the one decided, so re-read them all.
   const readAll = deployment.state === 'shared-racy';
   let fleetGeneration = fleet?.generation ?? 0;
@@ -478,6 +487,13 @@ function runLane(ctx: LaneContext): LaneRun {
         checkpoints.length = kept;
       }
     }
+    if (resyncs && oracle !== null && row >= nextResync) {
+      nextResync = row + RESYNC_ROWS;
+      if (fleet.storeSameAs(oracle, wallAt(t))) {
+        oracle = null;
+        oracleMirrorsStore = true;
+      }
+    }
     let origin: number;
     let attempt: number;
     if (fromArrivals) {
@@ -539,8 +555,12 @@ function runLane(ctx: LaneContext): LaneRun {
         if (oracleMirrorsStore && fleet.why !== WHY_STORE) {
           oracleMirrorsStore = false;
           oracle = fleet.storeClone();
+          if (slotMap !== null) oracle.useKeyIndex(slotMap);
         }
-        if (oracle !== null && oracle.decide(wallMs, key).outcome === 'reject')
+        if (
+          oracle !== null &&
+          oracle.decideKey(wallMs, key, keyIndex < slotKeys ? keyIndex : -1).outcome === 'reject'
+        )
           cols.beyond[row] = 1;
       }
     }

@@ -220,6 +220,25 @@ export class LeakyBucketLimiter extends KeyedLimiter<LeakyBucketConfig, Node> {
     return { entries: this.states.size, bytes: this.states.size * NODE_BYTES };
   }
 
+  /**
+   * nginx keeps drained nodes (they count, and expiry walks the LRU queue): the same nodes, with
+   * the same excess and last, in the same LRU order. Release times are for drawing only.
+   */
+  override sameStateAs(other: Limiter, nowMs: number): boolean {
+    void nowMs;
+    if (!(other instanceof LeakyBucketLimiter) || other.states.size !== this.states.size)
+      return false;
+    if (JSON.stringify(other.config) !== JSON.stringify(this.config)) return false;
+    let a = this.head;
+    let b = other.head;
+    while (a !== null && b !== null) {
+      if (a.key !== b.key || a.excess !== b.excess || a.last !== b.last) return false;
+      a = a.older;
+      b = b.older;
+    }
+    return a === null && b === null;
+  }
+
   /** Copies nodes in LRU order, so expiry in the copy matches the original. */
   override clone(): Limiter {
     const copy = this.empty();

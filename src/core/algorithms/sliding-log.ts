@@ -92,6 +92,16 @@ export class SlidingLogLimiter extends KeyedLimiter<SlidingLogConfig, State> {
     return n;
   }
 
+  /** Only the entries still counting at nowMs decide later requests (expired ones are skipped). */
+  protected override equalStates(a: State, b: State, nowMs: number): boolean {
+    const n = this.live(a, nowMs);
+    if (n !== this.live(b, nowMs)) return false;
+    const ea = a.times.length;
+    const eb = b.times.length;
+    for (let i = 1; i <= n; i += 1) if (a.times[ea - i] !== b.times[eb - i]) return false;
+    return true;
+  }
+
   protected isIdle(s: State, nowMs: number): boolean {
     return this.live(s, nowMs) === 0;
   }
