@@ -62,6 +62,9 @@ export abstract class KeyedLimiter<C extends AlgorithmConfig, S extends object> 
 
   constructor(readonly config: C) {}
 
+  /** Fixed-size algorithms say their size here (see Limiter.keySizeMax). */
+  readonly keySizeMax: StateSize | null = null;
+
   decide(nowMs: number, key: string = DEFAULT_KEY): Decision {
     checkTime(nowMs);
     return this.decideAt(nowMs, key, -1);

@@ -265,6 +265,11 @@ export interface Limiter {
   useKeyIndex(index: ReadonlyMap<string, number>): void;
   /** `decide(nowMs, key)` where `k` is `key`'s index in the map given to `useKeyIndex` (if any). */
   decideKey(nowMs: number, key: string, k: number): Decision;
+  /**
+   * The most `stateSize` ever gives for one key, when that is a fixed size (every state of the
+   * algorithm takes the same); null when a key's state can grow (logs, calendar counters).
+   */
+  readonly keySizeMax: StateSize | null;
   /** `stateSize(nowMs, key)` where `k` is `key`'s index in the map given to `useKeyIndex` (if any). */
   stateSizeKey(nowMs: number, key: string, k: number): StateSize;
   /**

@@ -68,6 +68,27 @@ export class StateTracker {
     this.heldNext = new Int32Array(n);
     this.isHeld = new Uint8Array(n);
     this.allDirect = stores.every((st) => st.totalStateSize !== undefined);
+    [this.maxBytes, this.maxEntries] = StateTracker.maxima(stores);
+  }
+
+  /**
+   * Per store: the most one key can take there (Limiter.keySizeMax; 0 when it varies). A key
+   * cached at that size needs no re-reading after a decision on it: the cache stays an upper bound.
+   */
+  private maxBytes: Float64Array;
+  private maxEntries: Float64Array;
+
+  private static maxima(stores: readonly Limiter[]): [Float64Array, Float64Array] {
+    const bytes = new Float64Array(stores.length);
+    const entries = new Float64Array(stores.length);
+    stores.forEach((st, s) => {
+      const max = st.keySizeMax;
+      if (max !== null && (max.bytes > 0 || max.entries > 0)) {
+        bytes[s] = max.bytes;
+        entries[s] = max.entries;
+      }
+    });
+    return [bytes, entries];
   }
 
   private indexOf(key: string): number {
@@ -129,6 +150,7 @@ export class StateTracker {
     }
     this.stores = stores;
     this.allDirect = stores.every((st) => st.totalStateSize !== undefined);
+    [this.maxBytes, this.maxEntries] = StateTracker.maxima(stores);
     // New limiters: every total is read afresh next time.
     this.directBytes = new Float64Array(0);
     this.directEntries = new Float64Array(0);
@@ -240,10 +262,28 @@ export class StateTracker {
     if (touched === null) {
       for (let s = 0; s < this.stores.length; s += 1) this.readOne(s, k, wallMs);
     } else {
-      for (let i = 0; i < touched.length; i += 1) this.readOne(touched[i] as number, k, wallMs);
+      const n = this.keyIndex.size;
+      // A touched store whose cached size for the key is already the most a key can take there is
+      // not read: its cached size stays an upper bound (the total is then no longer exact at this
+      // instant, and the key's own stores are all read below before its peak can rise).
+      let skipped = false;
+      for (let i = 0; i < touched.length; i += 1) {
+        const s = touched[i] as number;
+        const at = s * n + k;
+        const max = this.maxBytes[s] as number;
+        if (
+          (max > 0 || (this.maxEntries[s] as number) > 0) &&
+          this.cacheBytes[at] === max &&
+          this.cacheEntries[at] === this.maxEntries[s]
+        ) {
+          skipped = true;
+          continue;
+        }
+        this.readOne(s, k, wallMs);
+      }
+      if (skipped) this.exactAtWall = null;
       // The other holders only shrank since they were read (their cached sizes are upper bounds):
       // they are re-read only when their sum could pass the key's peak.
-      const n = this.keyIndex.size;
       const h = this.holders[k] as number[];
       let bytes = 0;
       let entries = 0;
@@ -259,7 +299,7 @@ export class StateTracker {
       // Backwards: readOne may swap the last holder into the slot just read.
       for (let i = h.length - 1; i >= 0; i -= 1) {
         const s = h[i] as number;
-        if (!touched.includes(s)) this.readOne(s, k, wallMs);
+        if (skipped || !touched.includes(s)) this.readOne(s, k, wallMs);
       }
     }
     this.notePeak(k);

@@ -52,7 +52,14 @@ describe('keys by index', () => {
               const want = plain.decide(nowMs, key);
               expect(fast.decideKey(nowMs, key, slot(key))).toEqual(want);
               for (const k of ['k0', 'k1', 'k2', 'k3']) {
-                expect(fast.stateSizeKey(nowMs, k, slot(k))).toEqual(plain.stateSize(nowMs, k));
+                const size = plain.stateSize(nowMs, k);
+                expect(fast.stateSizeKey(nowMs, k, slot(k))).toEqual(size);
+                // A fixed-size algorithm's keySizeMax is the most a key ever takes.
+                const max = plain.keySizeMax;
+                if (max !== null) {
+                  expect(size.bytes).toBeLessThanOrEqual(max.bytes);
+                  expect(size.entries).toBeLessThanOrEqual(max.entries);
+                }
               }
               if (i === cloneAt) {
                 // Forgetting and restoring a key keeps its slot in step with the Map.
@@ -74,6 +81,30 @@ describe('keys by index', () => {
       );
     });
   }
+});
+
+it('fixed-size algorithms say their size; logs and counters that vary do not', () => {
+  const size = (c: AlgorithmConfig) => createLimiter(c).keySizeMax;
+  expect(size({ kind: 'fixed-window', limit: 3, windowMs: 1000 })).toEqual({
+    entries: 1,
+    bytes: 16,
+  });
+  expect(size({ kind: 'sliding-window-counter', limit: 3, windowMs: 1000 })).toEqual({
+    entries: 1,
+    bytes: 32,
+  });
+  expect(
+    size({ kind: 'token-bucket', maxTokens: 3, tokensPerFill: 1, fillIntervalMs: 1000 }),
+  ).toEqual({ entries: 1, bytes: 16 });
+  expect(size({ kind: 'gcra', count: 3, periodMs: 1000, burst: 1 })).toEqual({
+    entries: 1,
+    bytes: 16,
+  });
+  expect(
+    size({ kind: 'leaky-bucket', rate: 3, rateUnit: 'r/s', burst: 1, delay: 'nodelay' }),
+  ).toEqual({ entries: 1, bytes: 64 });
+  expect(size({ kind: 'sliding-log', limit: 3, windowMs: 1000 })).toBeNull();
+  expect(size({ kind: 'calendar-windows', minute: 3 })).toBeNull();
 });
 
 describe('sameStateAs', () => {

@@ -17,6 +17,7 @@ interface State {
  * is below the limit. A clock that goes backwards stays in the stored window (elapsed counts as 0).
  */
 export class FixedWindowLimiter extends KeyedLimiter<FixedWindowConfig, State> {
+  override readonly keySizeMax = SIZE;
   protected decideAt(nowMs: number, key: string, k: number): Decision {
     const { limit, windowMs } = this.config;
     const w = floorDiv(nowMs, windowMs);

@@ -22,6 +22,7 @@ interface State {
  * tat = new. limit = burst + 1; remaining = ⌊(τ − (tat − now)) / T⌋.
  */
 export class GcraLimiter extends KeyedLimiter<GcraConfig, State> {
+  override readonly keySizeMax = SIZE;
   /** T in units of 1/count ms. */
   private readonly tUnits = this.config.periodMs;
   /** τ in units of 1/count ms. */

@@ -40,6 +40,7 @@ const EXPIRE_AFTER_MS = 60_000;
  * excess has drained; a later request from such a key starts afresh.
  */
 export class LeakyBucketLimiter extends KeyedLimiter<LeakyBucketConfig, Node> {
+  override readonly keySizeMax = NODE_SIZE;
   /** ctx->rate: milli-requests per second. */
   readonly rateMilli = Math.floor(
     (this.config.rate * 1000) / (this.config.rateUnit === 'r/m' ? 60 : 1),

@@ -23,6 +23,7 @@ interface State {
  * p·(W − e) + c·W < limit·W.
  */
 export class SlidingWindowCounterLimiter extends KeyedLimiter<SlidingWindowCounterConfig, State> {
+  override readonly keySizeMax = SIZE;
   protected decideAt(nowMs: number, key: string, k: number): Decision {
     const { limit, windowMs: W } = this.config;
     const s = this.find(key, k);

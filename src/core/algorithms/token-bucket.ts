@@ -35,6 +35,7 @@ interface State {
  * (`tokens -= n; wait = durationFromTokens(-tokens)`), when that wait is at most maxDelayMs.
  */
 export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
+  override readonly keySizeMax = SIZE;
   private readonly interval = this.config.refill === 'interval';
   private readonly maxDelayMs = this.config.maxDelayMs ?? 0;
   /** Units per token: fillIntervalMs (continuous) or 1 (interval). */
