@@ -67,7 +67,34 @@ export abstract class KeyedLimiter<C extends AlgorithmConfig, S extends object> 
 
   decide(nowMs: number, key: string = DEFAULT_KEY): Decision {
     checkTime(nowMs);
-    return this.decideAt(nowMs, key, -1);
+    const d = this.decideAt(nowMs, key, -1);
+    // A Decision of its own (decideAt writes into the limiter's reused one).
+    return decision(d.outcome, d.delayMs, d.retryAfterMs, d.remaining, d.limit, d.resetMs);
+  }
+
+  /** The decision decideAt returns, rewritten by each (see `result`). */
+  private readonly out: Decision = decision('admit', 0, 0, 0, 0, 0);
+
+  /**
+   * What decideAt returns: the limiter's one reused Decision, filled in (no allocation per
+   * decision). `decide` copies it; `decideKey` hands it out as is.
+   */
+  protected result(
+    outcome: Outcome,
+    delayMs: number,
+    retryAfterMs: number,
+    remaining: number,
+    limit: number,
+    resetMs: number,
+  ): Decision {
+    const o = this.out;
+    o.outcome = outcome;
+    o.delayMs = delayMs;
+    o.retryAfterMs = retryAfterMs;
+    o.remaining = remaining;
+    o.limit = limit;
+    o.resetMs = resetMs;
+    return o;
   }
 
   useKeyIndex(index: ReadonlyMap<string, number>): void {

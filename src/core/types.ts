@@ -263,7 +263,10 @@ export interface Limiter {
    * 0 … index.size − 1) instead of a Map lookup. Not copied by `clone`. Decisions are unchanged.
    */
   useKeyIndex(index: ReadonlyMap<string, number>): void;
-  /** `decide(nowMs, key)` where `k` is `key`'s index in the map given to `useKeyIndex` (if any). */
+  /**
+   * `decide(nowMs, key)` where `k` is `key`'s index in the map given to `useKeyIndex` (if any).
+   * The Decision is the limiter's own, reused: it holds until this limiter decides again.
+   */
   decideKey(nowMs: number, key: string, k: number): Decision;
   /**
    * The most `stateSize` ever gives for one key, when that is a fixed size (every state of the

@@ -107,6 +107,20 @@ it('fixed-size algorithms say their size; logs and counters that vary do not', (
   expect(size({ kind: 'calendar-windows', minute: 3 })).toBeNull();
 });
 
+it("decide hands out a Decision of its own; decideKey the limiter's reused one", () => {
+  const l = createLimiter({ kind: 'fixed-window', limit: 2, windowMs: 1000 });
+  const a = l.decide(0, 'k');
+  const b = l.decide(0, 'k');
+  expect(a).not.toBe(b);
+  expect([a.remaining, b.remaining]).toEqual([1, 0]);
+  const c = l.decideKey(0, 'k', -1);
+  expect(c.outcome).toBe('reject');
+  // The earlier public decisions are untouched by later ones.
+  expect([a.outcome, a.remaining, b.outcome]).toEqual(['admit', 1, 'admit']);
+  expect(l.decideKey(1000, 'k', -1)).toBe(c);
+  expect(c.outcome).toBe('admit');
+});
+
 describe('sameStateAs', () => {
   for (const kind of KINDS) {
     it(`${kind}: says yes only when both decide every later request alike`, () => {

@@ -1,6 +1,6 @@
 import { floorDiv, ceilDiv } from '../int';
 import type { SlidingWindowCounterInspection } from '../inspect';
-import { KeyedLimiter, decision } from '../keyed';
+import { KeyedLimiter } from '../keyed';
 import type { Decision, SlidingWindowCounterConfig, StateSize } from '../types';
 
 /** One stick-table entry's `freq_ctr` (HAProxy 2.6 include/haproxy/freq_ctr-t.h). */
@@ -79,9 +79,9 @@ export class EntryCounterLimiter extends KeyedLimiter<SlidingWindowCounterConfig
     const rate = this.rate(v, t);
     const resetAt = this.resetAt(next);
     if (rate <= limit) {
-      return decision('admit', 0, 0, this.remainingAt(next, t), limit, resetAt - nowMs);
+      return this.result('admit', 0, 0, this.remainingAt(next, t), limit, resetAt - nowMs);
     }
-    return decision('reject', 0, this.retryAt(next, t) - nowMs, 0, limit, resetAt - nowMs);
+    return this.result('reject', 0, this.retryAt(next, t) - nowMs, 0, limit, resetAt - nowMs);
   }
 
   /** When the entry decides as a new one: two periods after its tick, or when it expires. */

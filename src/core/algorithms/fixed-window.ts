@@ -1,6 +1,6 @@
 import { floorDiv } from '../int';
 import type { FixedWindowInspection } from '../inspect';
-import { KeyedLimiter, decision, fixedSize } from '../keyed';
+import { KeyedLimiter, fixedSize } from '../keyed';
 import type { Decision, FixedWindowConfig, StateSize } from '../types';
 
 /** Every state of this algorithm takes the same size (see fixedSize). */
@@ -33,9 +33,9 @@ export class FixedWindowLimiter extends KeyedLimiter<FixedWindowConfig, State> {
     const endMs = (s.window + 1) * windowMs;
     if (s.count < limit) {
       s.count += 1;
-      return decision('admit', 0, 0, limit - s.count, limit, endMs - nowMs);
+      return this.result('admit', 0, 0, limit - s.count, limit, endMs - nowMs);
     }
-    return decision('reject', 0, endMs - nowMs, 0, limit, endMs - nowMs);
+    return this.result('reject', 0, endMs - nowMs, 0, limit, endMs - nowMs);
   }
 
   protected inspectAt(nowMs: number, key: string, s: State | undefined): FixedWindowInspection {

@@ -1,6 +1,6 @@
 import { ceilDiv, floorDiv } from '../int';
 import type { GcraInspection } from '../inspect';
-import { KeyedLimiter, decision, fixedSize } from '../keyed';
+import { KeyedLimiter, fixedSize } from '../keyed';
 import type { Decision, GcraConfig, StateSize } from '../types';
 
 /** Every state of this algorithm takes the same size (see fixedSize). */
@@ -65,7 +65,7 @@ export class GcraLimiter extends KeyedLimiter<GcraConfig, State> {
           s.frac = frac;
         }
         const remaining = floorDiv(this.tauUnits - ahead, this.tUnits);
-        return decision('admit', 0, 0, remaining, limit, ceilDiv(ahead, count));
+        return this.result('admit', 0, 0, remaining, limit, ceilDiv(ahead, count));
       }
     }
     // Rejected: retry when now' ≥ new − τ, i.e. after ⌈(new − now) − τ⌉ ms, computed without
@@ -73,7 +73,7 @@ export class GcraLimiter extends KeyedLimiter<GcraConfig, State> {
     const retryAfterMs = ms - nowMs + ceilDiv(frac - this.tauUnits, count);
     const tat = s as State; // a fresh key always admits (T ≤ τ)
     const resetMs = tat.ms - nowMs + ceilDiv(tat.frac, count);
-    return decision('reject', 0, retryAfterMs, 0, limit, resetMs);
+    return this.result('reject', 0, retryAfterMs, 0, limit, resetMs);
   }
 
   protected inspectAt(nowMs: number, key: string, s: State | undefined): GcraInspection {

@@ -1,6 +1,6 @@
 import { ceilDiv, checkTime } from '../int';
 import type { LeakyBucketInspection } from '../inspect';
-import { KeyedLimiter, NO_STATE, decision, fixedSize } from '../keyed';
+import { KeyedLimiter, NO_STATE, fixedSize } from '../keyed';
 import { DEFAULT_KEY } from '../types';
 import type { Decision, KeyState, LeakyBucketConfig, Limiter, StateSize } from '../types';
 import { addRelease, pendingReleases, pruneReleases } from './releases';
@@ -74,7 +74,14 @@ export class LeakyBucketLimiter extends KeyedLimiter<LeakyBucketConfig, Node> {
       node = { key, excess: 0, last: nowMs, releases: null, newer: null, older: null };
       this.put(key, k, node);
       this.linkHead(node);
-      return decision('admit', 0, 0, this.remainingAfter(0), limit, this.resetAfter(node, nowMs));
+      return this.result(
+        'admit',
+        0,
+        0,
+        this.remainingAfter(0),
+        limit,
+        this.resetAfter(node, nowMs),
+      );
     }
     if (node !== this.head) {
       // ngx_queue_remove + ngx_queue_insert_head happen on lookup, before the burst check.
@@ -88,7 +95,7 @@ export class LeakyBucketLimiter extends KeyedLimiter<LeakyBucketConfig, Node> {
       // The earliest time ⌊rate·ms / 1000⌋ covers the excess that must go.
       const need = node.excess + 1000 - this.burstMilli;
       const retryAt = node.last + ceilDiv(need * 1000, this.rateMilli);
-      return decision('reject', 0, retryAt - nowMs, 0, limit, this.resetAfter(node, nowMs));
+      return this.result('reject', 0, retryAt - nowMs, 0, limit, this.resetAfter(node, nowMs));
     }
     node.excess = excess;
     if (ms !== 0) node.last = nowMs;
@@ -99,10 +106,10 @@ export class LeakyBucketLimiter extends KeyedLimiter<LeakyBucketConfig, Node> {
         : Math.floor(((excess - this.delayMilli) * 1000) / this.rateMilli);
     const remaining = this.remainingAfter(excess);
     const resetMs = this.resetAfter(node, nowMs);
-    if (delayMs === 0) return decision('admit', 0, 0, remaining, limit, resetMs);
+    if (delayMs === 0) return this.result('admit', 0, 0, remaining, limit, resetMs);
     node.releases ??= [];
     addRelease(node.releases, nowMs + delayMs);
-    return decision('delay', delayMs, 0, remaining, limit, resetMs);
+    return this.result('delay', delayMs, 0, remaining, limit, resetMs);
   }
 
   /**

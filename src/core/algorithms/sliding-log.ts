@@ -1,5 +1,5 @@
 import type { SlidingLogInspection } from '../inspect';
-import { KeyedLimiter, decision } from '../keyed';
+import { KeyedLimiter } from '../keyed';
 import type { Decision, SlidingLogConfig, StateSize } from '../types';
 
 interface State {
@@ -42,14 +42,14 @@ export class SlidingLogLimiter extends KeyedLimiter<SlidingLogConfig, State> {
     const n = times.length - head;
     if (n < limit) {
       times.push(t);
-      return decision('admit', 0, 0, limit - n - 1, limit, t + windowMs - nowMs);
+      return this.result('admit', 0, 0, limit - n - 1, limit, t + windowMs - nowMs);
     }
     if (this.logRejected) times.push(t);
     // Passing needs at most limit − 1 entries left: the (after − limit)-th oldest must have expired.
     const after = times.length - head;
     const retryAt = (times[head + after - limit] as number) + windowMs;
     const resetAt = (times[times.length - 1] as number) + windowMs;
-    return decision('reject', 0, retryAt - nowMs, 0, limit, resetAt - nowMs);
+    return this.result('reject', 0, retryAt - nowMs, 0, limit, resetAt - nowMs);
   }
 
   protected inspectAt(nowMs: number, key: string, s: State | undefined): SlidingLogInspection {

@@ -1,6 +1,6 @@
 import { ceilDiv, floorDiv } from '../int';
 import type { TokenBucketInspection } from '../inspect';
-import { KeyedLimiter, decision, fixedSize } from '../keyed';
+import { KeyedLimiter, fixedSize } from '../keyed';
 import type { Decision, StateSize, TokenBucketConfig } from '../types';
 import { addRelease, pendingReleases, pruneReleases } from './releases';
 
@@ -94,7 +94,7 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
       s = this.store(key, k, s, level, t);
       if (s.releases !== null) pruneReleases(s.releases, nowMs);
       const resetMs = this.timeToReach(level, t, this.full) - nowMs;
-      return decision('admit', 0, 0, floorDiv(level, unit), limit, resetMs);
+      return this.result('admit', 0, 0, floorDiv(level, unit), limit, resetMs);
     }
     // No token: when does the next one not yet promised exist?
     const tokenAt = this.timeToReach(level, t, unit);
@@ -106,13 +106,13 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
       pruneReleases(s.releases, nowMs);
       addRelease(s.releases, nowMs + delayMs);
       const resetMs = this.timeToReach(level, t, this.full) - nowMs;
-      return decision('delay', delayMs, 0, 0, limit, resetMs);
+      return this.result('delay', delayMs, 0, 0, limit, resetMs);
     }
     const retryAt = tokenAt - this.maxDelayMs;
     const resetAt = this.timeToReach(level, t, this.full);
     // Traefik refreshes the expiry before it reserves: a rejected request keeps the key alive.
     if (s !== undefined && this.idleResetS > 0) s.touchedMs = Math.max(s.touchedMs, t);
-    return decision('reject', 0, retryAt - nowMs, 0, limit, resetAt - nowMs);
+    return this.result('reject', 0, retryAt - nowMs, 0, limit, resetAt - nowMs);
   }
 
   private store(key: string, k: number, s: State | undefined, level: number, t: number): State {
