@@ -508,14 +508,27 @@ export class FleetEngine {
     return l;
   }
 
+  /**
+   * The time of the earliest scale event, autoscaler tick or sync not yet processed, as advance
+   * last found it (-∞: not known yet): until then advance has nothing to do but move the clock.
+   */
+  private dueMs = Number.NEGATIVE_INFINITY;
+
   /** Processes scale events, autoscaler ticks and syncs at or before `tMs`, in time order. */
   advance(tMs: number): void {
     if (this.scratch !== null && this.pending.length > 0) this.land(tMs);
+    if (tMs < this.dueMs) {
+      if (tMs > this.nowMs) this.nowMs = tMs;
+      return;
+    }
     for (;;) {
       const ev = this.events[this.eventIndex];
       const tEv = ev?.atMs ?? Number.POSITIVE_INFINITY;
       const tNext = Math.min(tEv, this.nextTickMs, this.nextSyncMs);
-      if (tNext > tMs) break;
+      if (tNext > tMs) {
+        this.dueMs = tNext;
+        break;
+      }
       if (tEv === tNext && ev !== undefined) {
         this.eventIndex += 1;
         this.setAlive(ev.instances, tEv);
