@@ -270,7 +270,8 @@ export interface Limiter {
   decideKey(nowMs: number, key: string, k: number): Decision;
   /**
    * The most `stateSize` ever gives for one key, when that is a fixed size (every state of the
-   * algorithm takes the same); null when a key's state can grow (logs, calendar counters).
+   * algorithm takes the same); null when a key's state can grow (logs, calendar counters). Right
+   * after a request for a key is admitted or delayed, that key's `stateSize` is exactly this.
    */
   readonly keySizeMax: StateSize | null;
   /** `stateSize(nowMs, key)` where `k` is `key`'s index in the map given to `useKeyIndex` (if any). */

@@ -406,7 +406,8 @@ export class FleetEngine {
    * The indexes in `stores` the last decision (at replica `instance`) may have changed, by what
    * decided it (`why`): the replica's own limiter, the shared store, or both (layered). The batched
    * copies and the over-limit cache are charged apart (takeWriteCharge); other replicas' limiters
-   * are untouched.
+   * are untouched. When the request passed, every store listed decided it and passed it (the
+   * state tracker relies on this).
    */
   touched(instance: number): readonly number[] {
     const w = this.why;

@@ -541,7 +541,9 @@ function runLane(ctx: LaneContext): LaneRun {
           const store = [fleet.stores.length - 1];
           for (const k of landed) tracker.after(k, t, wallMs, false, store);
         }
-        tracker.after(key, t, wallMs, readAll, fleet.touched(instance), keyIndex);
+        // A pass was decided and passed by every store it touched (FleetEngine.touched).
+        const passed = d.outcome !== 'reject';
+        tracker.after(key, t, wallMs, readAll, fleet.touched(instance), keyIndex, passed);
       }
       if (row === cols.capacity) cols.grow();
       cols.why[row] = fleet.why;

@@ -168,15 +168,20 @@ export class StateTracker {
       this.names[k] as string,
       k < this.slotKeys ? k : -1,
     );
+    this.setOne(s, k, size.bytes, size.entries);
+  }
+
+  /** Key k's size in store s is now exactly `bytes` / `entries`: into the cache and holders. */
+  private setOne(s: number, k: number, bytes: number, entries: number): void {
     const at = s * this.keyIndex.size + k;
     const oldBytes = this.cacheBytes[at] as number;
     const oldEntries = this.cacheEntries[at] as number;
-    this.cachedBytes += size.bytes - oldBytes;
-    this.cachedEntries += size.entries - oldEntries;
-    this.cacheBytes[at] = size.bytes;
-    this.cacheEntries[at] = size.entries;
+    this.cachedBytes += bytes - oldBytes;
+    this.cachedEntries += entries - oldEntries;
+    this.cacheBytes[at] = bytes;
+    this.cacheEntries[at] = entries;
     const was = oldBytes !== 0 || oldEntries !== 0;
-    const is = size.bytes !== 0 || size.entries !== 0;
+    const is = bytes !== 0 || entries !== 0;
     if (was === is) return;
     const h = this.holders[k] as number[];
     if (is) h.push(s);
@@ -257,6 +262,7 @@ export class StateTracker {
     wallMs: number,
     touched: readonly number[] | null,
     hint: number,
+    passed: boolean,
   ): void {
     const k = this.names[hint] === key ? hint : this.indexOf(key);
     if (touched === null) {
@@ -271,13 +277,18 @@ export class StateTracker {
         const s = touched[i] as number;
         const at = s * n + k;
         const max = this.maxBytes[s] as number;
-        if (
-          (max > 0 || (this.maxEntries[s] as number) > 0) &&
-          this.cacheBytes[at] === max &&
-          this.cacheEntries[at] === this.maxEntries[s]
-        ) {
-          skipped = true;
-          continue;
+        const maxEntries = this.maxEntries[s] as number;
+        if (max > 0 || maxEntries > 0) {
+          // Every store touched by a request that passed decided it and passed it, and a pass
+          // leaves a fixed-size key at exactly that size (Limiter.keySizeMax): no reading.
+          if (passed) {
+            this.setOne(s, k, max, maxEntries);
+            continue;
+          }
+          if (this.cacheBytes[at] === max && this.cacheEntries[at] === maxEntries) {
+            skipped = true;
+            continue;
+          }
         }
         this.readOne(s, k, wallMs);
       }
@@ -333,7 +344,8 @@ export class StateTracker {
   /**
    * After a decision on `key` at virtual `tMs` (wall `wallMs`); `all` re-reads every key;
    * `touched` lists the stores the decision may have changed (null: any); `keyIndex`, the key's
-   * index in the key names when the caller knows it (saves a lookup; checked).
+   * index in the key names when the caller knows it (saves a lookup; checked); `passed`, true
+   * when every store in `touched` decided this request and passed it.
    */
   after(
     key: string,
@@ -342,11 +354,12 @@ export class StateTracker {
     all: boolean,
     touched: readonly number[] | null = null,
     keyIndex = -1,
+    passed = false,
   ): void {
     this.noteWall(wallMs);
     const direct = all ? null : this.directTotal(wallMs, touched);
     if (direct !== null) {
-      this.readKey(key, wallMs, touched, keyIndex);
+      this.readKey(key, wallMs, touched, keyIndex, passed);
       if (direct.bytes > this.peakTotalBytes) {
         this.peakTotalBytes = direct.bytes;
         this.peakAtMs = tMs;
@@ -355,7 +368,7 @@ export class StateTracker {
       return;
     }
     if (all) this.readAll(wallMs, true);
-    else this.readKey(key, wallMs, touched, keyIndex);
+    else this.readKey(key, wallMs, touched, keyIndex, passed);
     // Every change since the last full reading was read by a decision: the holders suffice. Once
     // every held key has been read at this wall instant, the cache is exact until the wall clock
     // moves on (sizes change only with time or through a decision, which re-reads its key).

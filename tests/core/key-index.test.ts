@@ -61,6 +61,10 @@ describe('keys by index', () => {
                   expect(size.entries).toBeLessThanOrEqual(max.entries);
                 }
               }
+              // … and exactly what the key takes right after it passed a request.
+              const max = plain.keySizeMax;
+              if (max !== null && want.outcome !== 'reject')
+                expect(plain.stateSize(nowMs, key)).toEqual(max);
               if (i === cloneAt) {
                 // Forgetting and restoring a key keeps its slot in step with the Map.
                 const s = plain.getState(key);
