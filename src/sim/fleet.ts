@@ -376,6 +376,11 @@ export class FleetEngine {
     );
   }
 
+  /** True when the shared store decides from wall time `nowMs` on exactly as `other` (sameStateAs). */
+  storeSameAs(other: Limiter, nowMs: number): boolean {
+    return this.store !== null && this.store.sameStateAs(other, nowMs);
+  }
+
   /** A copy of the shared store (the run's oracle starts from it). */
   storeClone(): Limiter {
     return (this.store as Limiter).clone();
@@ -401,7 +406,8 @@ export class FleetEngine {
    * The indexes in `stores` the last decision (at replica `instance`) may have changed, by what
    * decided it (`why`): the replica's own limiter, the shared store, or both (layered). The batched
    * copies and the over-limit cache are charged apart (takeWriteCharge); other replicas' limiters
-   * are untouched.
+   * are untouched. When the request passed, every store listed decided it and passed it (the
+   * state tracker relies on this).
    */
   touched(instance: number): readonly number[] {
     const w = this.why;
@@ -439,7 +445,9 @@ export class FleetEngine {
       // Scale-in: the removed replicas' state is lost (a pod that comes back starts fresh).
       for (let s = count; s < this.alive; s += 1) {
         if (this.usesReplicas) {
-          this.replicas[s] = createLimiter(this.replicaConfig);
+          const fresh = createLimiter(this.replicaConfig);
+          if (this.keySlots !== null) fresh.useKeyIndex(this.keySlots);
+          this.replicas[s] = fresh;
           this.dirty[s] = 1;
         }
         if (this.copies.length > 0) {
@@ -501,14 +509,27 @@ export class FleetEngine {
     return l;
   }
 
+  /**
+   * The time of the earliest scale event, autoscaler tick or sync not yet processed, as advance
+   * last found it (-∞: not known yet): until then advance has nothing to do but move the clock.
+   */
+  private dueMs = Number.NEGATIVE_INFINITY;
+
   /** Processes scale events, autoscaler ticks and syncs at or before `tMs`, in time order. */
   advance(tMs: number): void {
     if (this.scratch !== null && this.pending.length > 0) this.land(tMs);
+    if (tMs < this.dueMs) {
+      if (tMs > this.nowMs) this.nowMs = tMs;
+      return;
+    }
     for (;;) {
       const ev = this.events[this.eventIndex];
       const tEv = ev?.atMs ?? Number.POSITIVE_INFINITY;
       const tNext = Math.min(tEv, this.nextTickMs, this.nextSyncMs);
-      if (tNext > tMs) break;
+      if (tNext > tMs) {
+        this.dueMs = tNext;
+        break;
+      }
       if (tEv === tNext && ev !== undefined) {
         this.eventIndex += 1;
         this.setAlive(ev.instances, tEv);
@@ -639,6 +660,20 @@ export class FleetEngine {
     }
   }
 
+  /** Key → index (simulate's keyNames), given to every replica and the store; null: not used. */
+  private keySlots: ReadonlyMap<string, number> | null = null;
+
+  /**
+   * Lets the replicas' and the store's limiters find a key by its index (Limiter.useKeyIndex),
+   * now and after scale events: `decide` then takes the key's index. Run only (a snapshot's
+   * clones do not carry it).
+   */
+  useKeyIndex(index: ReadonlyMap<string, number>): void {
+    this.keySlots = index;
+    for (const l of this.replicas) l.useKeyIndex(index);
+    this.store?.useKeyIndex(index);
+  }
+
   /** Key hashes by key index, set by the run (hash balancer). */
   keyHashes: Uint32Array | null = null;
 
@@ -664,7 +699,7 @@ export class FleetEngine {
 
   /**
    * Decides a request arriving at virtual tMs (wall wallMs) at replica `instance` for `key`; sets
-   * `why` and `storeMs`.
+   * `why` and `storeMs`. `k`: the key's index given to useKeyIndex, or -1.
    */
   decide(
     tMs: number,
@@ -673,10 +708,11 @@ export class FleetEngine {
     key: string,
     origin: number,
     attempt: number,
+    k = -1,
   ): Decision {
     this.advance(tMs);
     this.storeMs = -1;
-    const d = this.decideInner(tMs, wallMs, instance, key, origin, attempt);
+    const d = this.decideInner(tMs, wallMs, instance, key, origin, attempt, k);
     if (d.outcome !== 'reject' || this.fleet?.autoscale?.on === 'offered') this.periodCount += 1;
     return d;
   }
@@ -688,16 +724,17 @@ export class FleetEngine {
     key: string,
     origin: number,
     attempt: number,
+    k: number,
   ): Decision {
     const state = this.deployment.state;
     if (!this.usesStore) {
       this.why = WHY_REPLICA;
       this.dirty[instance] = 1;
-      return (this.replicas[instance] as Limiter).decide(wallMs, key);
+      return (this.replicas[instance] as Limiter).decideKey(wallMs, key, k);
     }
     if (state === 'layered') {
       this.dirty[instance] = 1;
-      const local = (this.replicas[instance] as Limiter).decide(wallMs, key);
+      const local = (this.replicas[instance] as Limiter).decideKey(wallMs, key, k);
       if (local.outcome === 'reject') {
         this.why = WHY_LAYER_LOCAL;
         return local;
@@ -766,7 +803,7 @@ export class FleetEngine {
       // In a layered fleet the local limit already counted this request.
       if (state === 'layered') return FleetEngine.open(this.config);
       this.dirty[instance] = 1;
-      return (this.replicas[instance] as Limiter).decide(wallMs, key);
+      return (this.replicas[instance] as Limiter).decideKey(wallMs, key, k);
     }
     if (this.scratch !== null) {
       // Kong cluster (handler.lua access → get_usage, then the increment in a timer): decide on
@@ -781,7 +818,7 @@ export class FleetEngine {
       return d;
     }
     this.why = WHY_STORE;
-    const d = (this.store as Limiter).decide(wallMs, key);
+    const d = (this.store as Limiter).decideKey(wallMs, key, k);
     if (d.outcome === 'reject' && m.cacheOverLimit === true)
       this.cache.set(key, wallMs + d.retryAfterMs);
     return d;

@@ -28,11 +28,15 @@ export {
   PORTABLE_KEY_STATES,
   Seeker,
   adoptResult,
+  laneSeekData,
   portableCheckpoints,
+  portableLane,
   seekerFor,
   stateAt,
 } from './seek';
-export type { PortableCheckpoints } from './seek';
+export type { PortableCheckpoints, PortableLane } from './seek';
+export { resultKeys } from './internal';
+export type { LaneInternals as LaneSeekData, ResultKeys } from './internal';
 export type { SimState, LaneState, StoreState } from './seek';
 export {
   rowRange,

@@ -26,9 +26,24 @@ export interface LaneInternals {
   lazy?: boolean;
 }
 
+/**
+ * Content keys of a result made with a SimCache: equal keys mean equal content (the run is
+ * deterministic), so another thread holding a piece under its key need not be sent it again.
+ */
+export interface ResultKeys {
+  /** The first attempts and keys (arrivals, keyNames, clientKey). */
+  traffic: string;
+  /** Each lane's result (its run, name, metrics options and instance column). */
+  lanes: string[];
+  /** Every lane's instance column is the run's one column of zeros (one instance). */
+  zeros: boolean;
+}
+
 export interface SimInternals {
   clock: WallClock;
   lanes: LaneInternals[];
+  /** Present for results made with a cache (see ResultKeys). */
+  keys?: ResultKeys;
 }
 
 const registry = new WeakMap<SimResult, SimInternals>();
@@ -39,6 +54,11 @@ export function attachInternals(result: SimResult, internals: SimInternals): voi
 
 export function hasInternals(result: SimResult): boolean {
   return registry.has(result);
+}
+
+/** The content keys of a result made with a cache (null otherwise, or for a foreign result). */
+export function resultKeys(result: SimResult): ResultKeys | null {
+  return registry.get(result)?.keys ?? null;
 }
 
 export function internalsOf(result: SimResult): SimInternals {

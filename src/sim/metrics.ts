@@ -242,7 +242,9 @@ export function divergences(
   lanes: readonly LaneResult[],
   arrivals: ArrivalTable,
 ): { first: Divergence | null; pairs: Array<Divergence | null> } {
-  const outcomes = lanes.map((l) => firstOutcomes(l.columns, arrivals.count));
+  // One lane has no pairs: no pass over its rows.
+  const outcomes =
+    lanes.length < 2 ? [] : lanes.map((l) => firstOutcomes(l.columns, arrivals.count));
   const pairs: Array<Divergence | null> = [];
   let first: Divergence | null = null;
   for (let a = 0; a < lanes.length; a += 1) {

@@ -11,7 +11,7 @@ import { WallClock } from './clock';
 import { FleetEngine, isFleet } from './fleet';
 import type { FleetSnapshot } from './fleet';
 import { attachInternals, hasInternals, internalsOf } from './internal';
-import type { Checkpoint, LaneInternals } from './internal';
+import type { Checkpoint, LaneInternals, ResultKeys } from './internal';
 import { rowsDecidedBy } from './query';
 import { CHECKPOINT_EVERY } from './simulate';
 import { WHY_DOWN_LOCAL, WHY_LAYER_LOCAL, WHY_REPLICA } from './types';
@@ -262,14 +262,17 @@ export class Seeker {
  * zone: least recently used first), so `adoptResult` rebuilds stores that decide alike.
  */
 export interface PortableCheckpoints {
-  lanes: Array<{
-    every: number;
-    checkpoints: Array<{
-      row: number;
-      bytes: number;
-      stores: Array<Array<[string, KeyState]>>;
-      writes: EngineSnapshot['writes'];
-    }>;
+  lanes: PortableLane[];
+}
+
+/** One lane's checkpoints as plain data. */
+export interface PortableLane {
+  every: number;
+  checkpoints: Array<{
+    row: number;
+    bytes: number;
+    stores: Array<Array<[string, KeyState]>>;
+    writes: EngineSnapshot['writes'];
   }>;
 }
 
@@ -292,52 +295,77 @@ export function portableCheckpoints(
   if (isFleet(result.scenario.deployment)) return { lanes: [] };
   const lanes = internalsOf(result).lanes;
   const perLane = maxKeyStates / Math.max(1, lanes.length);
+  return { lanes: lanes.map((_, i) => portableLane(result, i, perLane) as PortableLane) };
+}
+
+/** One lane's part of `portableCheckpoints`, with at most `maxKeyStates` key states (null: a fleet). */
+export function portableLane(
+  result: SimResult,
+  i: number,
+  maxKeyStates = Number.POSITIVE_INFINITY,
+): PortableLane | null {
+  if (isFleet(result.scenario.deployment)) return null;
+  const lane = internalsOf(result).lanes[i];
+  if (lane === undefined) throw new RangeError(`no lane ${i}`);
+  const sizes = lane.checkpoints.map((cp) =>
+    (cp.snapshot as EngineSnapshot).stores.reduce((a, store) => {
+      let n = 0;
+      const keys = store.keys();
+      while (keys.next().done !== true) n += 1;
+      return a + n;
+    }, 0),
+  );
+  // Every stride-th checkpoint (the first, the smallest, always kept), the stride doubled
+  // until they fit.
+  let stride = 1;
+  const keptSize = () => sizes.reduce((a, n, j) => (j % stride === 0 ? a + n : a), 0);
+  while (stride < sizes.length && keptSize() > maxKeyStates) stride *= 2;
+  const kept = lane.checkpoints.filter((_, j) => j % stride === 0);
   return {
-    lanes: lanes.map((lane) => {
-      const sizes = lane.checkpoints.map((cp) =>
-        (cp.snapshot as EngineSnapshot).stores.reduce((a, store) => {
-          let n = 0;
-          const keys = store.keys();
-          while (keys.next().done !== true) n += 1;
-          return a + n;
-        }, 0),
-      );
-      // Every stride-th checkpoint (the first, the smallest, always kept), the stride doubled
-      // until they fit.
-      let stride = 1;
-      const keptSize = () => sizes.reduce((a, n, i) => (i % stride === 0 ? a + n : a), 0);
-      while (stride < sizes.length && keptSize() > perLane) stride *= 2;
-      const kept = lane.checkpoints.filter((_, i) => i % stride === 0);
-      return {
-        every: lane.every,
-        checkpoints: kept.map((cp) => ({
-          row: cp.row,
-          bytes: cp.bytes,
-          stores: (cp.snapshot as EngineSnapshot).stores.map((store) =>
-            [...store.keys()].map((key): [string, KeyState] => [
-              key,
-              store.getState(key) as KeyState,
-            ]),
-          ),
-          writes: (cp.snapshot as EngineSnapshot).writes,
-        })),
-      };
-    }),
+    every: lane.every,
+    checkpoints: kept.map((cp) => ({
+      row: cp.row,
+      bytes: cp.bytes,
+      stores: (cp.snapshot as EngineSnapshot).stores.map((store) =>
+        [...store.keys()].map((key): [string, KeyState] => [key, store.getState(key) as KeyState]),
+      ),
+      writes: (cp.snapshot as EngineSnapshot).writes,
+    })),
   };
+}
+
+/** What seeking lane `i` of a result uses (to hand to `adoptResult` for the same lane elsewhere). */
+export function laneSeekData(result: SimResult, i: number): LaneInternals {
+  const lane = internalsOf(result).lanes[i];
+  if (lane === undefined) throw new RangeError(`no lane ${i}`);
+  return lane;
 }
 
 /**
  * Makes a result that was copied from another thread (a worker's `simulate`, structured-cloned)
- * seekable here. With its `portableCheckpoints`, each checkpoint's stores are rebuilt the first time
+ * seekable here. With its `portableCheckpoints` (or a lane's `kept` seek data), each checkpoint's stores are rebuilt the first time
  * a seek restores it; without them, the seeker records new checkpoints as it replays (every
  * `every` rows, at most ~256 per lane). Returns the same object; a result of this thread's
  * `simulate` is returned unchanged. The states it draws are the same either way.
  */
-export function adoptResult(result: SimResult, portable?: PortableCheckpoints): SimResult {
+export function adoptResult(
+  result: SimResult,
+  portable?: PortableCheckpoints,
+  options: {
+    /** Lanes this thread already holds (the same lane result): their seek data, used as it is. */
+    kept?: ReadonlyArray<LaneInternals | undefined>;
+    /** The content keys the result was made with (`resultKeys` on the other thread). */
+    keys?: ResultKeys;
+  } = {},
+): SimResult {
   if (hasInternals(result)) return result;
+  const { kept, keys } = options;
   attachInternals(result, {
+    ...(keys === undefined ? {} : { keys }),
     clock: new WallClock(result.scenario.clock),
     lanes: result.lanes.map((lane, i) => {
+      const held = kept?.[i];
+      if (held !== undefined) return held;
       const given = portable?.lanes[i];
       if (given === undefined) {
         return {

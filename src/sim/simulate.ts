@@ -86,6 +86,10 @@ const INT32_MAX = 2147483647;
  * which does not compress pointers as browsers do.
  */
 const KEY_OVERHEAD_BYTES = 160;
+/** Rows between checks whether a fleet's oracle holds the store's state again (see runLane). */
+const RESYNC_ROWS = 4096;
+/** Keys a run may address by index in its limiters (each limiter then keeps an array this long). */
+const MAX_SLOT_KEYS = 4096;
 /** Bytes of a checkpoint's own objects (the snapshot, its store list, the stores' maps). */
 const SNAPSHOT_OVERHEAD_BYTES = 1024;
 
@@ -376,6 +380,20 @@ function runLane(ctx: LaneContext): LaneRun {
   const capacity = sharesFirst ? arrivals.count : arrivals.count + 1024;
   const cols = new ColumnBuilder(Math.min(maxRows, capacity), maxRows, ctx.shared, fleet !== null);
   const tracker = new StateTracker(keyNames, engine.stores);
+  // Keys by index in the fleet's limiters (a Map lookup saved per decision and per reading), while
+  // the slots they take stay small (each limiter keeps an array as long as the key list).
+  const slotKeys = fleet !== null && keyNames.length <= MAX_SLOT_KEYS ? keyNames.length : 0;
+  const slotMap = slotKeys > 0 ? new Map(tracker.keyIndex) : null;
+  if (fleet !== null && slotMap !== null) {
+    fleet.useKeyIndex(slotMap);
+    tracker.keysIndexed();
+  }
+  // The oracle copied from the store is dropped again once it holds exactly the store's state
+  // (after an outage, once the keys the store missed have gone idle or been refreshed alike): from
+  // then on the store is that limiter again. Checked every RESYNC_ROWS rows; only while the wall
+  // clock never goes back (idle keys are alike from now on, not before).
+  const resyncs = fleet !== null && oracleMirrorsStore && !ctx.clock.jumps;
+  let nextResync = 0;
   // Shared-racy: a landed write changes a key other than the one decided, so re-read them all.
   const readAll = deployment.state === 'shared-racy';
   let fleetGeneration = fleet?.generation ?? 0;
@@ -469,6 +487,13 @@ function runLane(ctx: LaneContext): LaneRun {
         checkpoints.length = kept;
       }
     }
+    if (resyncs && oracle !== null && row >= nextResync) {
+      nextResync = row + RESYNC_ROWS;
+      if (fleet.storeSameAs(oracle, wallAt(t))) {
+        oracle = null;
+        oracleMirrorsStore = true;
+      }
+    }
     let origin: number;
     let attempt: number;
     if (fromArrivals) {
@@ -495,7 +520,15 @@ function runLane(ctx: LaneContext): LaneRun {
     } else {
       instance = fleet.route(t, origin, attempt, keyIndex);
       wallMs = wallAt(t);
-      d = fleet.decide(t, wallMs, instance, key, origin, attempt);
+      d = fleet.decide(
+        t,
+        wallMs,
+        instance,
+        key,
+        origin,
+        attempt,
+        keyIndex < slotKeys ? keyIndex : -1,
+      );
       if (fleet.generation !== fleetGeneration) {
         // Replicas replaced or batched writes applied: other keys changed too.
         fleetGeneration = fleet.generation;
@@ -508,7 +541,9 @@ function runLane(ctx: LaneContext): LaneRun {
           const store = [fleet.stores.length - 1];
           for (const k of landed) tracker.after(k, t, wallMs, false, store);
         }
-        tracker.after(key, t, wallMs, readAll, fleet.touched(instance), keyIndex);
+        // A pass was decided and passed by every store it touched (FleetEngine.touched).
+        const passed = d.outcome !== 'reject';
+        tracker.after(key, t, wallMs, readAll, fleet.touched(instance), keyIndex, passed);
       }
       if (row === cols.capacity) cols.grow();
       cols.why[row] = fleet.why;
@@ -522,8 +557,12 @@ function runLane(ctx: LaneContext): LaneRun {
         if (oracleMirrorsStore && fleet.why !== WHY_STORE) {
           oracleMirrorsStore = false;
           oracle = fleet.storeClone();
+          if (slotMap !== null) oracle.useKeyIndex(slotMap);
         }
-        if (oracle !== null && oracle.decide(wallMs, key).outcome === 'reject')
+        if (
+          oracle !== null &&
+          oracle.decideKey(wallMs, key, keyIndex < slotKeys ? keyIndex : -1).outcome === 'reject'
+        )
           cols.beyond[row] = 1;
       }
     }
@@ -642,6 +681,8 @@ interface PreparedArrivals {
   arrivals: ArrivalTable;
   /** Columns lanes share for `sc` (made once per retry setting and instance count). */
   shared: (sc: Scenario) => SharedColumns;
+  /** The cache key of these arrivals ('' without a cache): the traffic's content key. */
+  key: string;
   /** Lane runs on these arrivals, by config and context. */
   lanes: Map<string, LaneRun>;
   /**
@@ -732,6 +773,7 @@ function prepareArrivals(
   let firstAttempts: SharedColumns['firstAttempts'] = null;
   const sharedFor = new Map<string, SharedColumns>();
   const prepared: PreparedArrivals = {
+    key,
     merged,
     keyNames,
     clientKey,
@@ -829,9 +871,11 @@ export function simulate(
   const jitterMs = sc.deployment.fleet?.store?.jitterMs ?? 0;
   const firstJitterOf = (): Int32Array | null =>
     (firstJitter ??= jitterMs > 0 ? storeFirstJitters(sc.seed, jitterMs, arrivals.count) : null);
+  const runKeys: string[] = [];
   const runs = configs.map((config, lane) => {
     report(lane, 0);
     const key = cache === undefined ? '' : `${JSON.stringify(config)}|${laneContext}`;
+    runKeys.push(key);
     const cached = cache === undefined ? undefined : prepared.lanes.get(key);
     if (cached !== undefined && !used.has(cached)) {
       used.add(cached);
@@ -953,6 +997,25 @@ export function simulate(
     bytesPerArrival: arrivals.count > 0 ? resultBytes / arrivals.count : 0,
     bytesPerDecision: decisions > 0 ? resultBytes / decisions : 0,
   };
-  attachInternals(result, { clock, lanes: runs.map((r) => r.internals) });
+  attachInternals(result, {
+    clock,
+    lanes: runs.map((r) => r.internals),
+    ...(cache === undefined
+      ? {}
+      : {
+          // Content keys: a lane's result is fixed by its run (config and context on these
+          // arrivals), its name and metrics options, and its instance column (zeros of a length,
+          // or its own); see the reuse of `laneResults` above.
+          keys: {
+            traffic: prepared.key,
+            zeros: shared.oneInstance,
+            lanes: lanes.map((lane, i) => {
+              const sig = `${lane.name}|${metricsOptions.binMs}|${metricsOptions.windowMs}`;
+              const instance = shared.oneInstance ? `zeros ${lane.columns.instance.length}` : 'own';
+              return `${prepared.key}\n${runKeys[i] as string}\n${sig}\n${instance}`;
+            }),
+          },
+        }),
+  });
   return result;
 }

@@ -41,6 +41,17 @@ export class StateTracker {
   peakTotalEntries = 0;
   peakAtMs = 0;
 
+  /**
+   * Keys below this index are read by index (Limiter.stateSizeKey): the stores were given
+   * `keyIndex` as it is now, through useKeyIndex (0: no store was).
+   */
+  private slotKeys = 0;
+
+  /** Tells the tracker its stores find keys by their index in `keyIndex` (see slotKeys). */
+  keysIndexed(): void {
+    this.slotKeys = this.keyIndex.size;
+  }
+
   constructor(
     keyNames: readonly string[],
     private stores: readonly Limiter[],
@@ -57,6 +68,27 @@ export class StateTracker {
     this.heldNext = new Int32Array(n);
     this.isHeld = new Uint8Array(n);
     this.allDirect = stores.every((st) => st.totalStateSize !== undefined);
+    [this.maxBytes, this.maxEntries] = StateTracker.maxima(stores);
+  }
+
+  /**
+   * Per store: the most one key can take there (Limiter.keySizeMax; 0 when it varies). A key
+   * cached at that size needs no re-reading after a decision on it: the cache stays an upper bound.
+   */
+  private maxBytes: Float64Array;
+  private maxEntries: Float64Array;
+
+  private static maxima(stores: readonly Limiter[]): [Float64Array, Float64Array] {
+    const bytes = new Float64Array(stores.length);
+    const entries = new Float64Array(stores.length);
+    stores.forEach((st, s) => {
+      const max = st.keySizeMax;
+      if (max !== null && (max.bytes > 0 || max.entries > 0)) {
+        bytes[s] = max.bytes;
+        entries[s] = max.entries;
+      }
+    });
+    return [bytes, entries];
   }
 
   private indexOf(key: string): number {
@@ -118,6 +150,7 @@ export class StateTracker {
     }
     this.stores = stores;
     this.allDirect = stores.every((st) => st.totalStateSize !== undefined);
+    [this.maxBytes, this.maxEntries] = StateTracker.maxima(stores);
     // New limiters: every total is read afresh next time.
     this.directBytes = new Float64Array(0);
     this.directEntries = new Float64Array(0);
@@ -130,16 +163,25 @@ export class StateTracker {
 
   /** Re-reads key k in store s. */
   private readOne(s: number, k: number, wallMs: number): void {
-    const size = (this.stores[s] as Limiter).stateSize(wallMs, this.names[k]);
+    const size = (this.stores[s] as Limiter).stateSizeKey(
+      wallMs,
+      this.names[k] as string,
+      k < this.slotKeys ? k : -1,
+    );
+    this.setOne(s, k, size.bytes, size.entries);
+  }
+
+  /** Key k's size in store s is now exactly `bytes` / `entries`: into the cache and holders. */
+  private setOne(s: number, k: number, bytes: number, entries: number): void {
     const at = s * this.keyIndex.size + k;
     const oldBytes = this.cacheBytes[at] as number;
     const oldEntries = this.cacheEntries[at] as number;
-    this.cachedBytes += size.bytes - oldBytes;
-    this.cachedEntries += size.entries - oldEntries;
-    this.cacheBytes[at] = size.bytes;
-    this.cacheEntries[at] = size.entries;
+    this.cachedBytes += bytes - oldBytes;
+    this.cachedEntries += entries - oldEntries;
+    this.cacheBytes[at] = bytes;
+    this.cacheEntries[at] = entries;
     const was = oldBytes !== 0 || oldEntries !== 0;
-    const is = size.bytes !== 0 || size.entries !== 0;
+    const is = bytes !== 0 || entries !== 0;
     if (was === is) return;
     const h = this.holders[k] as number[];
     if (is) h.push(s);
@@ -220,15 +262,39 @@ export class StateTracker {
     wallMs: number,
     touched: readonly number[] | null,
     hint: number,
+    passed: boolean,
   ): void {
     const k = this.names[hint] === key ? hint : this.indexOf(key);
     if (touched === null) {
       for (let s = 0; s < this.stores.length; s += 1) this.readOne(s, k, wallMs);
     } else {
-      for (let i = 0; i < touched.length; i += 1) this.readOne(touched[i] as number, k, wallMs);
+      const n = this.keyIndex.size;
+      // A touched store whose cached size for the key is already the most a key can take there is
+      // not read: its cached size stays an upper bound (the total is then no longer exact at this
+      // instant, and the key's own stores are all read below before its peak can rise).
+      let skipped = false;
+      for (let i = 0; i < touched.length; i += 1) {
+        const s = touched[i] as number;
+        const at = s * n + k;
+        const max = this.maxBytes[s] as number;
+        const maxEntries = this.maxEntries[s] as number;
+        if (max > 0 || maxEntries > 0) {
+          // Every store touched by a request that passed decided it and passed it, and a pass
+          // leaves a fixed-size key at exactly that size (Limiter.keySizeMax): no reading.
+          if (passed) {
+            this.setOne(s, k, max, maxEntries);
+            continue;
+          }
+          if (this.cacheBytes[at] === max && this.cacheEntries[at] === maxEntries) {
+            skipped = true;
+            continue;
+          }
+        }
+        this.readOne(s, k, wallMs);
+      }
+      if (skipped) this.exactAtWall = null;
       // The other holders only shrank since they were read (their cached sizes are upper bounds):
       // they are re-read only when their sum could pass the key's peak.
-      const n = this.keyIndex.size;
       const h = this.holders[k] as number[];
       let bytes = 0;
       let entries = 0;
@@ -244,7 +310,7 @@ export class StateTracker {
       // Backwards: readOne may swap the last holder into the slot just read.
       for (let i = h.length - 1; i >= 0; i -= 1) {
         const s = h[i] as number;
-        if (!touched.includes(s)) this.readOne(s, k, wallMs);
+        if (skipped || !touched.includes(s)) this.readOne(s, k, wallMs);
       }
     }
     this.notePeak(k);
@@ -278,7 +344,8 @@ export class StateTracker {
   /**
    * After a decision on `key` at virtual `tMs` (wall `wallMs`); `all` re-reads every key;
    * `touched` lists the stores the decision may have changed (null: any); `keyIndex`, the key's
-   * index in the key names when the caller knows it (saves a lookup; checked).
+   * index in the key names when the caller knows it (saves a lookup; checked); `passed`, true
+   * when every store in `touched` decided this request and passed it.
    */
   after(
     key: string,
@@ -287,11 +354,12 @@ export class StateTracker {
     all: boolean,
     touched: readonly number[] | null = null,
     keyIndex = -1,
+    passed = false,
   ): void {
     this.noteWall(wallMs);
     const direct = all ? null : this.directTotal(wallMs, touched);
     if (direct !== null) {
-      this.readKey(key, wallMs, touched, keyIndex);
+      this.readKey(key, wallMs, touched, keyIndex, passed);
       if (direct.bytes > this.peakTotalBytes) {
         this.peakTotalBytes = direct.bytes;
         this.peakAtMs = tMs;
@@ -300,7 +368,7 @@ export class StateTracker {
       return;
     }
     if (all) this.readAll(wallMs, true);
-    else this.readKey(key, wallMs, touched, keyIndex);
+    else this.readKey(key, wallMs, touched, keyIndex, passed);
     // Every change since the last full reading was read by a decision: the holders suffice. Once
     // every held key has been read at this wall instant, the cache is exact until the wall clock
     // moves on (sizes change only with time or through a decision, which re-reads its key).

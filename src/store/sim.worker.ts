@@ -1,22 +1,22 @@
 /**
  * The simulation off the main thread: runs `simulate` for the newest request it has been sent and
- * posts the result back with its checkpoints as plain data (structured-cloned: the page adopts it
- * with `adoptResult`, so seeking there restores a checkpoint instead of replaying from the start). Requests that
- * arrive while a run computes queue up; only the newest of them runs next. The worker keeps its own
- * SimCache, so an edit to one limiter re-runs that lane only and the arrivals are made once per
- * traffic. (The result's typed arrays are copied rather than transferred: the cache here still
- * holds them for the next edit.)
+ * posts the result back in pieces (simWire.ts): only the traffic and lanes the page does not hold
+ * yet, each in its own message with its typed arrays copied here and transferred (the cache here
+ * keeps its own for the next edit), each lane with its checkpoints as plain data (so seeking there
+ * restores a checkpoint instead of replaying from the start). Requests that arrive while a run
+ * computes queue up; only the newest of them runs next. The worker keeps its own SimCache, so an
+ * edit to one limiter re-runs that lane only and the arrivals are made once per traffic.
  */
 import {
   PORTABLE_KEY_STATES,
   SimulationInputError,
   createSimCache,
-  portableCheckpoints,
   simulate,
   validateRun,
 } from '../sim';
 import type { SimTrace } from '../sim';
 import type { SimAnswer, SimRequest } from './simProtocol';
+import { encodeResult } from './simWire';
 
 const cache = createSimCache();
 /** The traces the page sent last (it sends them again only when they change). */
@@ -24,7 +24,8 @@ let traces: readonly SimTrace[] = [];
 let next: SimRequest | null = null;
 let scheduled = false;
 
-const post = (answer: SimAnswer) => (self as unknown as Worker).postMessage(answer);
+const post = (answer: SimAnswer, transfer: Transferable[] = []) =>
+  (self as unknown as Worker).postMessage(answer, transfer);
 
 function run(): void {
   scheduled = false;
@@ -54,9 +55,12 @@ function run(): void {
       },
     });
     const tookMs = performance.now() - began;
-    // Bounded: the page rebuilds every key state sent, in one task.
-    const checkpoints = portableCheckpoints(result, PORTABLE_KEY_STATES);
-    post({ type: 'result', gen: req.gen, outcome: { ok: true, result, checkpoints }, tookMs });
+    // Checkpoints bounded: the page rebuilds every key state sent, in one task.
+    const wire = encodeResult(result, req.held ?? { traffic: [], lanes: [] }, PORTABLE_KEY_STATES);
+    for (const { piece, transfer } of wire.pieces) {
+      post({ type: 'piece', gen: req.gen, piece }, transfer);
+    }
+    post({ type: 'result', gen: req.gen, outcome: { ok: true, ...wire.result }, tookMs });
   } catch (e) {
     if (!(e instanceof SimulationInputError)) throw e;
     post({ type: 'result', gen: req.gen, outcome: { ok: false, issues: e.issues }, tookMs: 0 });

@@ -5,11 +5,11 @@
  * newest request's and the store still holds the inputs it was made for, so the newest edit wins.
  * Without Worker support (tests, old browsers) everything is computed here.
  */
-import { adoptResult } from '../sim';
 import type { Scenario, SimTrace } from '../sim';
-import { rememberOutcome, runTraces, sameRun, simLimiters } from './derived';
+import { lastRun, rememberOutcome, runTraces, sameRun, simLimiters } from './derived';
 import type { RunInputs, SimOutcome } from './derived';
 import type { SimAnswer, SimRequest } from './simProtocol';
+import { HeldPieces } from './simWire';
 import type { PlaygroundStoreApi } from './store';
 
 /**
@@ -81,6 +81,8 @@ export class SimRunner {
   private sentTraces: readonly SimTrace[] = [];
   private version = 0;
   private readonly listeners = new Set<() => void>();
+  /** The pieces of results the page holds: the worker sends only the others (simWire.ts). */
+  private readonly pieces = new HeldPieces();
 
   constructor(private readonly api: PlaygroundStoreApi) {}
 
@@ -94,13 +96,17 @@ export class SimRunner {
     return () => this.listeners.delete(listener);
   };
 
-  /** Changes whenever a result arrives or the status changes. */
+  /**
+   * Changes whenever a result arrives (or the worker fails): what `useSimulation` draws. Progress
+   * and "pending" do not change it, so a large run's hundred progress reports re-render only the
+   * "updating" note, not the whole page (issue 11: input stays responsive while it computes).
+   */
   readonly getVersion = (): number => this.version;
   readonly getStatus = (): SimStatus => this.status;
 
-  private notify(status: SimStatus): void {
+  private notify(status: SimStatus, newResult = false): void {
     this.status = status;
-    this.version += 1;
+    if (newResult) this.version += 1;
     for (const l of this.listeners) l();
   }
 
@@ -112,14 +118,18 @@ export class SimRunner {
     this.gen += 1;
     // The traces are fixed now: an answer made for other traces is stale.
     this.requested = { ...inputs, traces: runTraces(inputs) };
+    // What the page shows is held: unchanged lanes come back as the same objects.
+    const shown = lastRun()?.outcome;
+    if (shown?.ok === true) this.pieces.register(shown.result);
     const message: SimRequest = {
       gen: this.gen,
       limiters: simLimiters(inputs),
       scenario: inputs.scenario,
       untilMs: inputs.untilMs,
       ...this.tracesToSend(inputs),
+      held: this.pieces.held(),
     };
-    worker.postMessage(message);
+    worker.postMessage(message, transferList(message));
     this.notify({ pending: true, progress: null });
   }
 
@@ -140,15 +150,21 @@ export class SimRunner {
       ...this.tracesToSend(inputs),
       warm: true,
     };
-    worker.postMessage(message);
+    worker.postMessage(message, transferList(message));
   }
 
-  /** `{ traces }` when the worker does not hold the traces `inputs` replays yet, else `{}`. */
+  /**
+   * `{ traces }` when the worker does not hold the traces `inputs` replays yet, else `{}`: copies
+   * of their columns, to be transferred (`transferList`). Cloning a million-request trace into the
+   * message took a 51 ms task at the Replay click; a copy of its two columns is a few ms.
+   */
   private tracesToSend(inputs: RunInputs): { traces?: readonly SimTrace[] } {
     const traces = runTraces(inputs);
     if (traces === this.sentTraces) return {};
     this.sentTraces = traces;
-    return { traces };
+    return {
+      traces: traces.map((t) => ({ ...t, timeMs: t.timeMs.slice(), keyId: t.keyId.slice() })),
+    };
   }
 
   /** A run computed here made any answer still on its way stale. */
@@ -174,12 +190,17 @@ export class SimRunner {
       this.worker = null;
       this.requested = null;
       this.sentTraces = [];
-      this.notify(IDLE);
+      this.notify(IDLE, true);
     };
     return this.worker;
   }
 
   private answer(a: SimAnswer): void {
+    // Kept even when stale: the page may have said it holds nothing newer (dropped at keepOnly).
+    if (a.type === 'piece') {
+      this.pieces.accept(a.piece);
+      return;
+    }
     const inputs = this.requested;
     if (a.gen !== this.gen || inputs === null) return; // stale: a newer edit was sent since
     if (a.type === 'progress') {
@@ -189,13 +210,32 @@ export class SimRunner {
     this.requested = null;
     const s = this.api.getState();
     if (sameRun(inputs, s)) {
-      const outcome: SimOutcome = a.outcome.ok
-        ? { ok: true, result: adoptResult(a.outcome.result, a.outcome.checkpoints) }
-        : { ok: false, issues: a.outcome.issues };
+      let outcome: SimOutcome;
+      if (a.outcome.ok) {
+        const result = this.pieces.assemble(a.outcome);
+        if (result === null) {
+          // A piece the page said it held is gone: ask again, holding nothing.
+          this.pieces.clear();
+          this.request(inputs);
+          return;
+        }
+        outcome = { ok: true, result };
+      } else outcome = { ok: false, issues: a.outcome.issues };
       rememberOutcome(inputs, outcome);
     }
-    this.notify(IDLE);
+    // No request is in flight now: keep only what the page shows.
+    const shown = lastRun()?.outcome;
+    if (shown?.ok === true) this.pieces.keepOnly(shown.result);
+    this.notify(IDLE, true);
   }
+}
+
+/** The buffers of a request's trace copies (made for it alone), moved to the worker. */
+function transferList(message: SimRequest): ArrayBuffer[] {
+  return (message.traces ?? []).flatMap((t) => [
+    t.timeMs.buffer as ArrayBuffer,
+    t.keyId.buffer as ArrayBuffer,
+  ]);
 }
 
 const runners = new WeakMap<PlaygroundStoreApi, SimRunner>();

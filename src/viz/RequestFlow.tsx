@@ -1,7 +1,8 @@
 import type { MouseEvent, ReactNode } from 'react';
 import { useMemo } from 'react';
-import type { CanvasMark, MarksCanvas as MarksCanvasType } from './MarksCanvas';
 import { RequestMark } from './RequestMark';
+import { MovingMarks } from './MovingMarks';
+import type { MovingMark } from './MovingMarks';
 import { OutcomeMark } from './OutcomeMark';
 import { VizSvg } from './VizSvg';
 import { clamp, formatCount, formatDuration, plural, px, textWidth } from './format';
@@ -18,9 +19,10 @@ export interface RequestFlowProps extends CommonViewProps {
   /** Most request marks drawn (waiting ones first, then the newest). Default 80. */
   maxMarks?: number;
   /**
-   * The clock is playing: the marks on their way (every one moves every frame) are drawn on one
-   * canvas instead of one SVG element each (issue 11). A still frame (paused, or `reducedMotion`)
-   * draws them as SVG: focusable, clickable, and what screenshots and tests read. Default false.
+   * The clock is playing: the marks on their way (every one moves every frame) are drawn as a few
+   * paths, one per outcome and opacity, instead of one SVG element each (issue 11; `MovingMarks`).
+   * A still frame (paused, or `reducedMotion`) draws them as single marks: focusable, clickable,
+   * and what screenshots and tests read. Default false.
    */
   animating?: boolean;
 }
@@ -67,27 +69,6 @@ function layoutSummary(items: readonly SummaryItem[], width: number) {
   return { items: placed, lines: line + 1 };
 }
 
-/**
- * The canvas is a chunk of its own (issue 11: initial JavaScript ≤ 160 kB), fetched when a strip
- * first plays; until it has arrived the strip draws its moving marks as SVG, as a still frame does
- * (the next frame, a moment later, draws them on the canvas).
- */
-let MarksCanvas: typeof MarksCanvasType | null = null;
-let marksCanvasFetch: Promise<void> | null = null;
-
-/** Fetches the canvas chunk (once); resolves when strips can draw on it. */
-export function preloadMarksCanvas(): Promise<void> {
-  marksCanvasFetch ??= import('./MarksCanvas').then(
-    (m) => {
-      MarksCanvas = m.MarksCanvas;
-    },
-    () => {
-      // Offline or the site was updated: the strips go on drawing SVG marks.
-    },
-  );
-  return marksCanvasFetch;
-}
-
 /** Marks in a grid from (x0, y0), in the order given; returns the ones that fit and the overflow. */
 function grid(items: Placed[], x0: number, y0: number, width: number, rows: number) {
   const cols = Math.max(1, Math.floor(width / CELL));
@@ -122,8 +103,6 @@ export function RequestFlow({
   maxMarks = 80,
   animating = false,
 }: RequestFlowProps) {
-  if (animating && MarksCanvas === null) void preloadMarksCanvas();
-  const Canvas = animating ? MarksCanvas : null;
   const w = Math.max(240, width);
   const boxW = clamp(w * 0.16, 52, 96);
   const limW = clamp(w * 0.3, 96, 200);
@@ -195,7 +174,7 @@ export function RequestFlow({
   const others = model.shown.filter((p) => p.phase.phase !== 'waiting');
 
   let moving: ReactNode[] = [];
-  let canvasMarks: CanvasMark[] | null = null;
+  let movingMarks: MovingMark[] | null = null;
   let overflowText: ReactNode[] = [];
   if (reducedMotion) {
     // Static lanes: each request in the box it is in, newest first, no positions that depend on time.
@@ -266,14 +245,15 @@ export function RequestFlow({
       }
       return { r, phase, x, y, opacity };
     });
-    if (Canvas !== null) {
-      // RequestMark's opacity, to the same 0.001 (so a paused frame and a playing one match).
-      canvasMarks = placedMarks.map(({ r, phase, x, y, opacity }) => ({
+    if (animating) {
+      // Opacity in steps of 0.1 (a fading mark is within 0.05 of RequestMark's): the marks of one
+      // outcome and step share a path, so a frame writes a handful of paths.
+      movingMarks = placedMarks.map(({ r, phase, x, y, opacity }) => ({
         outcome: phase.phase === 'incoming' ? 'pending' : r.outcome,
         x: px(x),
         y: px(y),
         size: MARK,
-        opacity: opacity < 1 ? px(opacity * 10) / 10 : 1,
+        opacity: opacity < 1 ? Math.round(opacity * 10) / 10 : 1,
       }));
     } else {
       moving = placedMarks.map(({ r, phase, x, y, opacity }) => (
@@ -291,13 +271,13 @@ export function RequestFlow({
       ));
     }
   }
-  const canvasIds = canvasMarks === null ? [] : others.map((p) => p.request.id);
+  const movingIds = movingMarks === null ? [] : others.map((p) => p.request.id);
 
-  /** A click on the canvas band selects the mark within 12 px of it (the SVG marks' hit radius). */
-  const onCanvasClick = (e: MouseEvent<SVGRectElement>) => {
+  /** A click on the marks' band selects the mark within 12 px of it (the SVG marks' hit radius). */
+  const onBandClick = (e: MouseEvent<SVGRectElement>) => {
     const svg = e.currentTarget.closest('svg');
     const m = svg?.getScreenCTM();
-    if (canvasMarks === null || onSelectRequest === undefined || svg === null || !m) return;
+    if (movingMarks === null || onSelectRequest === undefined || svg === null || !m) return;
     const inv = m.inverse();
     const at = {
       x: inv.a * e.clientX + inv.c * e.clientY + inv.e,
@@ -305,14 +285,14 @@ export function RequestFlow({
     };
     let best = -1;
     let bestD = 12 * 12;
-    canvasMarks.forEach((c, i) => {
+    movingMarks.forEach((c, i) => {
       const d = (c.x - at.x) ** 2 + (c.y - at.y) ** 2;
       if (d <= bestD) {
         bestD = d;
         best = i;
       }
     });
-    const id = canvasIds[best];
+    const id = movingIds[best];
     if (id !== undefined) onSelectRequest(id);
   };
 
@@ -399,20 +379,18 @@ export function RequestFlow({
         </text>
       )}
       <g className="rl-flow-marks">
-        {canvasMarks !== null && interactive && (
+        {movingMarks !== null && interactive && (
           <rect
             className="rl-hit"
             x={px(client.x0)}
             y={TOP - 2}
             width={px(backend.x1 - client.x0)}
             height={px(BOX_BOTTOM - TOP + 4)}
-            onClick={onCanvasClick}
+            onClick={onBandClick}
             style={{ cursor: 'pointer' }}
           />
         )}
-        {canvasMarks !== null && Canvas !== null && (
-          <Canvas width={w} height={height} marks={canvasMarks} />
-        )}
+        {movingMarks !== null && <MovingMarks marks={movingMarks} />}
         {moving}
         {queueMarks}
       </g>

@@ -39,7 +39,13 @@ export function columnOf(tMs: number, fromMs: number, toMs: number, cols: number
   return c < 0 ? 0 : c >= cols ? cols - 1 : c;
 }
 
-/** Counts of each outcome per column of [fromMs, toMs) (at least one column). */
+/**
+ * Counts of each outcome per column of [fromMs, toMs) (at least one column). Rows are in time
+ * order and `columnOf` never decreases with time, so each column's rows are one run: its end is
+ * found by galloping over `columnOf` (a few calls per column, not one per row), and the run's
+ * outcomes are counted in a tight loop. Six lanes of 666,666 rows took about 85 ms with one
+ * `columnOf` per row (issue 11); the counts are the same.
+ */
 export function outcomeColumns(
   columns: LaneColumns,
   fromMs: number,
@@ -54,15 +60,43 @@ export function outcomeColumns(
   ];
   const totals: [number, number, number] = [0, 0, 0];
   const [start, end] = toMs > fromMs ? rowRange(columns, fromMs, toMs) : [0, 0];
+  const time = columns.arrivalMs;
+  const outcome = columns.outcome;
+  const col = (r: number) => columnOf(time[r] as number, fromMs, toMs, n);
   let maxCount = 0;
-  for (let r = start; r < end; r += 1) {
-    const o = columns.outcome[r] as number;
-    const c = columnOf(columns.arrivalMs[r] as number, fromMs, toMs, n);
-    const arr = counts[o as 0 | 1 | 2];
-    const v = (arr[c] as number) + 1;
-    arr[c] = v;
-    totals[o as 0 | 1 | 2] += 1;
-    if (v > maxCount) maxCount = v;
+  let r = start;
+  while (r < end) {
+    const c = col(r);
+    // The first row after r in another column: gallop, then bisect.
+    let lo = r + 1; // every row before lo is in column c
+    let step = 1;
+    while (lo < end && col(Math.min(end, lo + step) - 1) === c) {
+      lo = Math.min(end, lo + step);
+      step *= 2;
+    }
+    let hi = Math.min(end, lo + step); // some row before hi is past c (or hi = end)
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (col(mid) === c) lo = mid + 1;
+      else hi = mid;
+    }
+    let admit = 0;
+    let delay = 0;
+    let reject = 0;
+    for (let k = r; k < lo; k += 1) {
+      const o = outcome[k];
+      if (o === OUTCOME_ADMIT) admit += 1;
+      else if (o === OUTCOME_DELAY) delay += 1;
+      else reject += 1;
+    }
+    counts[OUTCOME_ADMIT][c] = admit;
+    counts[OUTCOME_DELAY][c] = delay;
+    counts[OUTCOME_REJECT][c] = reject;
+    totals[OUTCOME_ADMIT] += admit;
+    totals[OUTCOME_DELAY] += delay;
+    totals[OUTCOME_REJECT] += reject;
+    maxCount = Math.max(maxCount, admit, delay, reject);
+    r = lo;
   }
   return { cols: n, fromMs, toMs, start, end, counts, totals, maxCount };
 }

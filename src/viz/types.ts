@@ -83,6 +83,6 @@ export interface LimiterViewProps extends CommonViewProps {
   stateSize?: StateSize;
   /** Draw the request-flow strip under the algorithm view. Default true. */
   showFlow?: boolean;
-  /** The clock is playing: the request-flow strip draws its moving marks on a canvas. Default false. */
+  /** The clock is playing: the request-flow strip draws its moving marks as a few paths. Default false. */
   animating?: boolean;
 }

@@ -1,5 +1,5 @@
 import type { AnchoredWindowInspection } from '../inspect';
-import { KeyedLimiter, decision } from '../keyed';
+import { KeyedLimiter } from '../keyed';
 import type { AnchoredWindowConfig, Decision, StateSize } from '../types';
 
 interface State {
@@ -37,13 +37,13 @@ export class AnchoredWindowLimiter extends KeyedLimiter<AnchoredWindowConfig, St
   private readonly execEvenly = this.config.execEvenly === true;
   private readonly minDelayMs = this.config.execEvenlyMinDelayMs ?? 0;
 
-  protected decideAt(nowMs: number, key: string): Decision {
+  protected decideAt(nowMs: number, key: string, k: number): Decision {
     const { limit, windowMs } = this.config;
-    let s = this.find(key);
+    let s = this.find(key, k);
     let first = false;
     if (s === undefined) {
       s = { startMs: nowMs, resetAtMs: nowMs + windowMs, count: 0, blocked: false };
-      this.put(key, s);
+      this.put(key, k, s);
       first = true;
     } else if (s.resetAtMs <= nowMs) {
       s.startMs = nowMs;
@@ -60,10 +60,10 @@ export class AnchoredWindowLimiter extends KeyedLimiter<AnchoredWindowConfig, St
         let delayMs = Math.ceil(untilReset / (remaining + 2));
         if (delayMs < this.minDelayMs) delayMs = s.count * this.minDelayMs;
         // Every further request at this instant is delayed too: none would be admitted as is.
-        if (delayMs > 0) return decision('delay', delayMs, 0, 0, limit, untilReset);
+        if (delayMs > 0) return this.result('delay', delayMs, 0, 0, limit, untilReset);
       }
       // With execEvenly the next request at this instant is not the window's first: it waits.
-      return decision('admit', 0, 0, this.execEvenly ? 0 : remaining, limit, untilReset);
+      return this.result('admit', 0, 0, this.execEvenly ? 0 : remaining, limit, untilReset);
     }
     // Rejected. The first reject of a window may start a block (rate-limiter-flexible).
     if (this.countRejected) s.count += 1;
@@ -72,7 +72,7 @@ export class AnchoredWindowLimiter extends KeyedLimiter<AnchoredWindowConfig, St
       s.resetAtMs = nowMs + this.blockMs;
     }
     const wait = s.resetAtMs - nowMs;
-    return decision('reject', 0, wait, 0, limit, wait);
+    return this.result('reject', 0, wait, 0, limit, wait);
   }
 
   protected inspectAt(nowMs: number, key: string, s: State | undefined): AnchoredWindowInspection {

@@ -1,6 +1,6 @@
 import { CALENDAR_UNITS, UNIT_SECONDS, periodOf } from '../calendar';
 import type { CalendarWindowState, CalendarWindowsInspection } from '../inspect';
-import { KeyedLimiter, decision } from '../keyed';
+import { KeyedLimiter } from '../keyed';
 import type { CalendarUnit, CalendarWindowsConfig, Decision, StateSize } from '../types';
 
 interface Counter {
@@ -81,11 +81,11 @@ export class CalendarWindowsLimiter extends KeyedLimiter<CalendarWindowsConfig, 
     });
   }
 
-  protected decideAt(nowMs: number, key: string): Decision {
-    let s = this.find(key);
+  protected decideAt(nowMs: number, key: string, k: number): Decision {
+    let s = this.find(key, k);
     if (s === undefined) {
       s = { lastMs: nowMs, counters: this.units.map(() => null) };
-      this.put(key, s);
+      this.put(key, k, s);
     }
     if (nowMs > s.lastMs) s.lastMs = nowMs;
     const t = s.lastMs;
@@ -109,12 +109,12 @@ export class CalendarWindowsLimiter extends KeyedLimiter<CalendarWindowsConfig, 
     if (blocked && this.shadow) {
       // base_limiter.go: the status was built as OVER_LIMIT with limit_remaining 0; shadow_mode
       // changes only its code to OK.
-      return decision('admit', 0, 0, 0, limit, resetAt - nowMs);
+      return this.result('admit', 0, 0, 0, limit, resetAt - nowMs);
     }
     if (blocked) {
-      return decision('reject', 0, retryAt - nowMs, 0, limit, resetAt - nowMs);
+      return this.result('reject', 0, retryAt - nowMs, 0, limit, resetAt - nowMs);
     }
-    return decision('admit', 0, 0, remaining, limit, resetAt - nowMs);
+    return this.result('admit', 0, 0, remaining, limit, resetAt - nowMs);
   }
 
   protected inspectAt(nowMs: number, key: string, s: State | undefined): CalendarWindowsInspection {

@@ -1,6 +1,6 @@
 import { floorDiv, ceilDiv } from '../int';
 import type { SlidingWindowCounterInspection } from '../inspect';
-import { KeyedLimiter, decision } from '../keyed';
+import { KeyedLimiter } from '../keyed';
 import type { Decision, SlidingWindowCounterConfig, StateSize } from '../types';
 
 /** One stick-table entry's `freq_ctr` (HAProxy 2.6 include/haproxy/freq_ctr-t.h). */
@@ -67,21 +67,21 @@ export class EntryCounterLimiter extends KeyedLimiter<SlidingWindowCounterConfig
     return v.curr + floorDiv(v.prev * (v.tick + W - t), W);
   }
 
-  protected decideAt(nowMs: number, key: string): Decision {
+  protected decideAt(nowMs: number, key: string, k: number): Decision {
     const { limit } = this.config;
-    const s = this.find(key);
+    const s = this.find(key, k);
     const t = s !== undefined && s.lastMs > nowMs ? s.lastMs : nowMs;
     const v = this.rolled(s, t);
     v.curr += 1; // track-sc0 counts it before the deny rule reads it
     const next: State = { tick: v.tick, prev: v.prev, curr: v.curr, lastMs: t };
-    if (s === undefined) this.put(key, next);
+    if (s === undefined) this.put(key, k, next);
     else Object.assign(s, next);
     const rate = this.rate(v, t);
     const resetAt = this.resetAt(next);
     if (rate <= limit) {
-      return decision('admit', 0, 0, this.remainingAt(next, t), limit, resetAt - nowMs);
+      return this.result('admit', 0, 0, this.remainingAt(next, t), limit, resetAt - nowMs);
     }
-    return decision('reject', 0, this.retryAt(next, t) - nowMs, 0, limit, resetAt - nowMs);
+    return this.result('reject', 0, this.retryAt(next, t) - nowMs, 0, limit, resetAt - nowMs);
   }
 
   /** When the entry decides as a new one: two periods after its tick, or when it expires. */

@@ -1,6 +1,6 @@
 import { floorDiv } from '../int';
 import type { FixedWindowInspection } from '../inspect';
-import { KeyedLimiter, decision, fixedSize } from '../keyed';
+import { KeyedLimiter, fixedSize } from '../keyed';
 import type { Decision, FixedWindowConfig, StateSize } from '../types';
 
 /** Every state of this algorithm takes the same size (see fixedSize). */
@@ -17,13 +17,14 @@ interface State {
  * is below the limit. A clock that goes backwards stays in the stored window (elapsed counts as 0).
  */
 export class FixedWindowLimiter extends KeyedLimiter<FixedWindowConfig, State> {
-  protected decideAt(nowMs: number, key: string): Decision {
+  override readonly keySizeMax = SIZE;
+  protected decideAt(nowMs: number, key: string, k: number): Decision {
     const { limit, windowMs } = this.config;
     const w = floorDiv(nowMs, windowMs);
-    let s = this.find(key);
+    let s = this.find(key, k);
     if (s === undefined) {
       s = { window: w, count: 0 };
-      this.put(key, s);
+      this.put(key, k, s);
     } else if (w > s.window) {
       // A new window: its count is 0, which always admits, so moving here on any request is safe.
       s.window = w;
@@ -32,9 +33,9 @@ export class FixedWindowLimiter extends KeyedLimiter<FixedWindowConfig, State> {
     const endMs = (s.window + 1) * windowMs;
     if (s.count < limit) {
       s.count += 1;
-      return decision('admit', 0, 0, limit - s.count, limit, endMs - nowMs);
+      return this.result('admit', 0, 0, limit - s.count, limit, endMs - nowMs);
     }
-    return decision('reject', 0, endMs - nowMs, 0, limit, endMs - nowMs);
+    return this.result('reject', 0, endMs - nowMs, 0, limit, endMs - nowMs);
   }
 
   protected inspectAt(nowMs: number, key: string, s: State | undefined): FixedWindowInspection {

@@ -1,6 +1,6 @@
 import { ceilDiv, floorDiv } from '../int';
 import type { GcraInspection } from '../inspect';
-import { KeyedLimiter, decision, fixedSize } from '../keyed';
+import { KeyedLimiter, fixedSize } from '../keyed';
 import type { Decision, GcraConfig, StateSize } from '../types';
 
 /** Every state of this algorithm takes the same size (see fixedSize). */
@@ -22,6 +22,7 @@ interface State {
  * tat = new. limit = burst + 1; remaining = ⌊(τ − (tat − now)) / T⌋.
  */
 export class GcraLimiter extends KeyedLimiter<GcraConfig, State> {
+  override readonly keySizeMax = SIZE;
   /** T in units of 1/count ms. */
   private readonly tUnits = this.config.periodMs;
   /** τ in units of 1/count ms. */
@@ -37,10 +38,10 @@ export class GcraLimiter extends KeyedLimiter<GcraConfig, State> {
     return (ms - nowMs) * this.config.count + frac;
   }
 
-  protected decideAt(nowMs: number, key: string): Decision {
+  protected decideAt(nowMs: number, key: string, k: number): Decision {
     const { count, burst } = this.config;
     const limit = burst + 1;
-    const s = this.find(key);
+    const s = this.find(key, k);
     // base = max(tat, now)
     let ms = nowMs;
     let frac = 0;
@@ -58,13 +59,13 @@ export class GcraLimiter extends KeyedLimiter<GcraConfig, State> {
     if (ms - nowMs <= this.tauCeilMs + 1) {
       const ahead = this.aheadUnits(ms, frac, nowMs);
       if (ahead <= this.tauUnits) {
-        if (s === undefined) this.put(key, { ms, frac });
+        if (s === undefined) this.put(key, k, { ms, frac });
         else {
           s.ms = ms;
           s.frac = frac;
         }
         const remaining = floorDiv(this.tauUnits - ahead, this.tUnits);
-        return decision('admit', 0, 0, remaining, limit, ceilDiv(ahead, count));
+        return this.result('admit', 0, 0, remaining, limit, ceilDiv(ahead, count));
       }
     }
     // Rejected: retry when now' ≥ new − τ, i.e. after ⌈(new − now) − τ⌉ ms, computed without
@@ -72,7 +73,7 @@ export class GcraLimiter extends KeyedLimiter<GcraConfig, State> {
     const retryAfterMs = ms - nowMs + ceilDiv(frac - this.tauUnits, count);
     const tat = s as State; // a fresh key always admits (T ≤ τ)
     const resetMs = tat.ms - nowMs + ceilDiv(tat.frac, count);
-    return decision('reject', 0, retryAfterMs, 0, limit, resetMs);
+    return this.result('reject', 0, retryAfterMs, 0, limit, resetMs);
   }
 
   protected inspectAt(nowMs: number, key: string, s: State | undefined): GcraInspection {

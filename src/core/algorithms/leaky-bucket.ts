@@ -1,6 +1,6 @@
 import { ceilDiv, checkTime } from '../int';
 import type { LeakyBucketInspection } from '../inspect';
-import { KeyedLimiter, NO_STATE, decision, fixedSize } from '../keyed';
+import { KeyedLimiter, NO_STATE, fixedSize } from '../keyed';
 import { DEFAULT_KEY } from '../types';
 import type { Decision, KeyState, LeakyBucketConfig, Limiter, StateSize } from '../types';
 import { addRelease, pendingReleases, pruneReleases } from './releases';
@@ -40,6 +40,7 @@ const EXPIRE_AFTER_MS = 60_000;
  * excess has drained; a later request from such a key starts afresh.
  */
 export class LeakyBucketLimiter extends KeyedLimiter<LeakyBucketConfig, Node> {
+  override readonly keySizeMax = NODE_SIZE;
   /** ctx->rate: milli-requests per second. */
   readonly rateMilli = Math.floor(
     (this.config.rate * 1000) / (this.config.rateUnit === 'r/m' ? 60 : 1),
@@ -65,15 +66,22 @@ export class LeakyBucketLimiter extends KeyedLimiter<LeakyBucketConfig, Node> {
     return ms < -EXPIRE_AFTER_MS ? 1 : ms < 0 ? 0 : ms;
   }
 
-  protected decideAt(nowMs: number, key: string): Decision {
+  protected decideAt(nowMs: number, key: string, k: number): Decision {
     const limit = this.config.burst + 1;
-    let node = this.find(key);
+    let node = this.find(key, k);
     if (node === undefined) {
       this.expire(nowMs);
       node = { key, excess: 0, last: nowMs, releases: null, newer: null, older: null };
-      this.put(key, node);
+      this.put(key, k, node);
       this.linkHead(node);
-      return decision('admit', 0, 0, this.remainingAfter(0), limit, this.resetAfter(node, nowMs));
+      return this.result(
+        'admit',
+        0,
+        0,
+        this.remainingAfter(0),
+        limit,
+        this.resetAfter(node, nowMs),
+      );
     }
     if (node !== this.head) {
       // ngx_queue_remove + ngx_queue_insert_head happen on lookup, before the burst check.
@@ -87,7 +95,7 @@ export class LeakyBucketLimiter extends KeyedLimiter<LeakyBucketConfig, Node> {
       // The earliest time ⌊rate·ms / 1000⌋ covers the excess that must go.
       const need = node.excess + 1000 - this.burstMilli;
       const retryAt = node.last + ceilDiv(need * 1000, this.rateMilli);
-      return decision('reject', 0, retryAt - nowMs, 0, limit, this.resetAfter(node, nowMs));
+      return this.result('reject', 0, retryAt - nowMs, 0, limit, this.resetAfter(node, nowMs));
     }
     node.excess = excess;
     if (ms !== 0) node.last = nowMs;
@@ -98,10 +106,10 @@ export class LeakyBucketLimiter extends KeyedLimiter<LeakyBucketConfig, Node> {
         : Math.floor(((excess - this.delayMilli) * 1000) / this.rateMilli);
     const remaining = this.remainingAfter(excess);
     const resetMs = this.resetAfter(node, nowMs);
-    if (delayMs === 0) return decision('admit', 0, 0, remaining, limit, resetMs);
+    if (delayMs === 0) return this.result('admit', 0, 0, remaining, limit, resetMs);
     node.releases ??= [];
     addRelease(node.releases, nowMs + delayMs);
-    return decision('delay', delayMs, 0, remaining, limit, resetMs);
+    return this.result('delay', delayMs, 0, remaining, limit, resetMs);
   }
 
   /**
@@ -207,7 +215,11 @@ export class LeakyBucketLimiter extends KeyedLimiter<LeakyBucketConfig, Node> {
   /** A node takes its 64 bytes for as long as nginx holds it, drained or not (see `prune`). */
   override stateSize(nowMs: number, key: string = DEFAULT_KEY): StateSize {
     checkTime(nowMs);
-    return this.find(key) !== undefined ? NODE_SIZE : NO_STATE;
+    return this.find(key, -1) !== undefined ? NODE_SIZE : NO_STATE;
+  }
+
+  protected override sizeAt(s: Node | undefined): StateSize {
+    return s !== undefined ? NODE_SIZE : NO_STATE;
   }
 
   /** Every node nginx holds, at once: their sizes do not change with time (see `stateSize`). */
@@ -216,12 +228,31 @@ export class LeakyBucketLimiter extends KeyedLimiter<LeakyBucketConfig, Node> {
     return { entries: this.states.size, bytes: this.states.size * NODE_BYTES };
   }
 
+  /**
+   * nginx keeps drained nodes (they count, and expiry walks the LRU queue): the same nodes, with
+   * the same excess and last, in the same LRU order. Release times are for drawing only.
+   */
+  override sameStateAs(other: Limiter, nowMs: number): boolean {
+    void nowMs;
+    if (!(other instanceof LeakyBucketLimiter) || other.states.size !== this.states.size)
+      return false;
+    if (JSON.stringify(other.config) !== JSON.stringify(this.config)) return false;
+    let a = this.head;
+    let b = other.head;
+    while (a !== null && b !== null) {
+      if (a.key !== b.key || a.excess !== b.excess || a.last !== b.last) return false;
+      a = a.older;
+      b = b.older;
+    }
+    return a === null && b === null;
+  }
+
   /** Copies nodes in LRU order, so expiry in the copy matches the original. */
   override clone(): Limiter {
     const copy = this.empty();
     for (let node = this.tail; node !== null; node = node.newer) {
       const c = this.copyState(node);
-      copy.put(node.key, c);
+      copy.put(node.key, -1, c);
       copy.linkHead(c);
     }
     return copy;

@@ -1,5 +1,5 @@
 import type { SlidingLogInspection } from '../inspect';
-import { KeyedLimiter, decision } from '../keyed';
+import { KeyedLimiter } from '../keyed';
 import type { Decision, SlidingLogConfig, StateSize } from '../types';
 
 interface State {
@@ -20,12 +20,12 @@ const ENTRY_BYTES = 8;
 export class SlidingLogLimiter extends KeyedLimiter<SlidingLogConfig, State> {
   private readonly logRejected = this.config.logRejected === true;
 
-  protected decideAt(nowMs: number, key: string): Decision {
+  protected decideAt(nowMs: number, key: string, k: number): Decision {
     const { limit, windowMs } = this.config;
-    let s = this.find(key);
+    let s = this.find(key, k);
     if (s === undefined) {
       s = { times: [], head: 0 };
-      this.put(key, s);
+      this.put(key, k, s);
     }
     const times = s.times;
     const len = times.length;
@@ -42,14 +42,14 @@ export class SlidingLogLimiter extends KeyedLimiter<SlidingLogConfig, State> {
     const n = times.length - head;
     if (n < limit) {
       times.push(t);
-      return decision('admit', 0, 0, limit - n - 1, limit, t + windowMs - nowMs);
+      return this.result('admit', 0, 0, limit - n - 1, limit, t + windowMs - nowMs);
     }
     if (this.logRejected) times.push(t);
     // Passing needs at most limit − 1 entries left: the (after − limit)-th oldest must have expired.
     const after = times.length - head;
     const retryAt = (times[head + after - limit] as number) + windowMs;
     const resetAt = (times[times.length - 1] as number) + windowMs;
-    return decision('reject', 0, retryAt - nowMs, 0, limit, resetAt - nowMs);
+    return this.result('reject', 0, retryAt - nowMs, 0, limit, resetAt - nowMs);
   }
 
   protected inspectAt(nowMs: number, key: string, s: State | undefined): SlidingLogInspection {
@@ -90,6 +90,16 @@ export class SlidingLogLimiter extends KeyedLimiter<SlidingLogConfig, State> {
     for (let i = len - 1; i >= s.head && t - (s.times[i] as number) < this.config.windowMs; i -= 1)
       n += 1;
     return n;
+  }
+
+  /** Only the entries still counting at nowMs decide later requests (expired ones are skipped). */
+  protected override equalStates(a: State, b: State, nowMs: number): boolean {
+    const n = this.live(a, nowMs);
+    if (n !== this.live(b, nowMs)) return false;
+    const ea = a.times.length;
+    const eb = b.times.length;
+    for (let i = 1; i <= n; i += 1) if (a.times[ea - i] !== b.times[eb - i]) return false;
+    return true;
   }
 
   protected isIdle(s: State, nowMs: number): boolean {

@@ -1,6 +1,6 @@
 import { ceilDiv, floorDiv } from '../int';
 import type { SlidingWindowCounterInspection } from '../inspect';
-import { KeyedLimiter, decision, fixedSize } from '../keyed';
+import { KeyedLimiter, fixedSize } from '../keyed';
 import type { Decision, SlidingWindowCounterConfig, StateSize } from '../types';
 
 /** Every state of this algorithm takes the same size (see fixedSize). */
@@ -23,9 +23,10 @@ interface State {
  * p·(W − e) + c·W < limit·W.
  */
 export class SlidingWindowCounterLimiter extends KeyedLimiter<SlidingWindowCounterConfig, State> {
-  protected decideAt(nowMs: number, key: string): Decision {
+  override readonly keySizeMax = SIZE;
+  protected decideAt(nowMs: number, key: string, k: number): Decision {
     const { limit, windowMs: W } = this.config;
-    const s = this.find(key);
+    const s = this.find(key, k);
     const t = s !== undefined && s.lastMs > nowMs ? s.lastMs : nowMs;
     const window = floorDiv(t, W);
     // Roll the counts forward to `window` without storing them: a rejected request changes nothing.
@@ -44,7 +45,7 @@ export class SlidingWindowCounterLimiter extends KeyedLimiter<SlidingWindowCount
     const budget = limit * W - p * (W - e);
     if (c * W < budget) {
       c += 1;
-      if (s === undefined) this.put(key, { window, previous: p, current: c, lastMs: t });
+      if (s === undefined) this.put(key, k, { window, previous: p, current: c, lastMs: t });
       else {
         s.window = window;
         s.previous = p;
@@ -52,7 +53,7 @@ export class SlidingWindowCounterLimiter extends KeyedLimiter<SlidingWindowCount
         s.lastMs = t;
       }
       const remaining = Math.max(0, ceilDiv(budget, W) - c);
-      return decision('admit', 0, 0, remaining, limit, startMs + 2 * W - nowMs);
+      return this.result('admit', 0, 0, remaining, limit, startMs + 2 * W - nowMs);
     }
     // The earliest time a request passes: later in this window as the previous count's weight
     // shrinks, or else early in the next one, where this window's count becomes the previous.
@@ -61,7 +62,7 @@ export class SlidingWindowCounterLimiter extends KeyedLimiter<SlidingWindowCount
     if (inWindow < W) retryAt = startMs + inWindow;
     else retryAt = startMs + W + (c > 0 ? Math.max(0, floorDiv((c - limit) * W, c) + 1) : 0);
     const resetAt = c > 0 ? startMs + 2 * W : startMs + W;
-    return decision('reject', 0, retryAt - nowMs, 0, limit, resetAt - nowMs);
+    return this.result('reject', 0, retryAt - nowMs, 0, limit, resetAt - nowMs);
   }
 
   protected inspectAt(

@@ -1,6 +1,6 @@
 import { ceilDiv, floorDiv } from '../int';
 import type { TokenBucketInspection } from '../inspect';
-import { KeyedLimiter, decision, fixedSize } from '../keyed';
+import { KeyedLimiter, fixedSize } from '../keyed';
 import type { Decision, StateSize, TokenBucketConfig } from '../types';
 import { addRelease, pendingReleases, pruneReleases } from './releases';
 
@@ -35,6 +35,7 @@ interface State {
  * (`tokens -= n; wait = durationFromTokens(-tokens)`), when that wait is at most maxDelayMs.
  */
 export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
+  override readonly keySizeMax = SIZE;
   private readonly interval = this.config.refill === 'interval';
   private readonly maxDelayMs = this.config.maxDelayMs ?? 0;
   /** Units per token: fillIntervalMs (continuous) or 1 (interval). */
@@ -74,10 +75,10 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
     return t + ceilDiv(target - level, tokensPerFill);
   }
 
-  protected decideAt(nowMs: number, key: string): Decision {
+  protected decideAt(nowMs: number, key: string, k: number): Decision {
     const limit = this.config.maxTokens;
     const unit = this.unit;
-    let s = this.find(key);
+    let s = this.find(key, k);
     let t = nowMs;
     let level = this.full;
     if (s !== undefined && this.expired(s, nowMs)) {
@@ -90,34 +91,34 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
     }
     if (level >= unit) {
       level -= unit;
-      s = this.store(key, s, level, t);
+      s = this.store(key, k, s, level, t);
       if (s.releases !== null) pruneReleases(s.releases, nowMs);
       const resetMs = this.timeToReach(level, t, this.full) - nowMs;
-      return decision('admit', 0, 0, floorDiv(level, unit), limit, resetMs);
+      return this.result('admit', 0, 0, floorDiv(level, unit), limit, resetMs);
     }
     // No token: when does the next one not yet promised exist?
     const tokenAt = this.timeToReach(level, t, unit);
     if (this.maxDelayMs > 0 && tokenAt - t <= this.maxDelayMs) {
       level -= unit;
-      s = this.store(key, s, level, t);
+      s = this.store(key, k, s, level, t);
       const delayMs = tokenAt - t;
       s.releases ??= [];
       pruneReleases(s.releases, nowMs);
       addRelease(s.releases, nowMs + delayMs);
       const resetMs = this.timeToReach(level, t, this.full) - nowMs;
-      return decision('delay', delayMs, 0, 0, limit, resetMs);
+      return this.result('delay', delayMs, 0, 0, limit, resetMs);
     }
     const retryAt = tokenAt - this.maxDelayMs;
     const resetAt = this.timeToReach(level, t, this.full);
     // Traefik refreshes the expiry before it reserves: a rejected request keeps the key alive.
     if (s !== undefined && this.idleResetS > 0) s.touchedMs = Math.max(s.touchedMs, t);
-    return decision('reject', 0, retryAt - nowMs, 0, limit, resetAt - nowMs);
+    return this.result('reject', 0, retryAt - nowMs, 0, limit, resetAt - nowMs);
   }
 
-  private store(key: string, s: State | undefined, level: number, t: number): State {
+  private store(key: string, k: number, s: State | undefined, level: number, t: number): State {
     if (s === undefined) {
       s = { level, lastMs: t, releases: null, touchedMs: t };
-      this.put(key, s);
+      this.put(key, k, s);
     } else {
       s.level = level;
       s.lastMs = t;

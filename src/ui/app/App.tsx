@@ -1,4 +1,5 @@
-import { Suspense, useCallback, useEffect, useState } from 'react';
+import { Suspense, memo, useCallback, useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
 import { usePlayground, usePlaygroundShallow, useSimulation } from '../../store/react';
 import { ClockBar } from '../clock/ClockBar';
 import { ExportSection } from '../export/ExportSection';
@@ -76,6 +77,9 @@ export interface AppProps {
 /**
  * The playground: controls on the side; the clock, the timeline, the limiters at the current time,
  * the inspector, the charts and the comparison on the stage. With `?embed`, the stage alone.
+ * App itself subscribes to nothing that an edit or a tick changes: a parameter edit renders the
+ * stage (which draws the new result) and the field's own panel, not the header and the whole
+ * sidebar (issue 11: the input's task was about a third React render of parts that had not changed).
  */
 export function App({ start, storage }: AppProps) {
   const [helpOpen, setHelpOpen] = useState(false);
@@ -93,14 +97,6 @@ export function App({ start, storage }: AppProps) {
   useShortcuts(toggleHelp, escape);
   useUrlSync(start, storage);
   usePreloadWhenIdle();
-  const sim = useSimulation();
-  const { mode, lanes, selected } = usePlaygroundShallow((s) => ({
-    mode: s.mode,
-    lanes: s.limiters.length,
-    selected: s.selected !== null,
-  }));
-  const compare = mode === 'compare' && lanes > 1;
-  const fleet = sim.ok && sim.result.lanes.some((lane) => lane.fleet !== undefined);
 
   const problems = start.problems.length > 0 && (
     <Suspense fallback={<Loading what="list of link problems" />}>
@@ -113,57 +109,7 @@ export function App({ start, storage }: AppProps) {
     </Suspense>
   );
 
-  const stage = (
-    <main className="stage" id="stage">
-      {start.embed && problems}
-      <ClockBar />
-      <SimUpdating />
-      {sim.ok ? (
-        <>
-          {sim.result.truncated && (
-            <Suspense fallback={null}>
-              <RunNotice result={sim.result} />
-            </Suspense>
-          )}
-          <TimelinePanel result={sim.result} />
-          {/* Results where the eye is: the inspector right below the timeline it is opened from,
-              then the comparison's summary, then the stacked views. */}
-          {!start.embed &&
-            (selected ? (
-              <Suspense fallback={<InspectorHint loading />}>
-                <Inspector result={sim.result} />
-              </Suspense>
-            ) : (
-              <InspectorHint />
-            ))}
-          {compare && (
-            <Suspense fallback={<Loading what="comparison" />}>
-              <ComparePanel result={sim.result} />
-            </Suspense>
-          )}
-          {!compare && <RunSummary result={sim.result} />}
-          <LanesPanel result={sim.result} />
-          {fleet && (
-            <Suspense fallback={<Loading what="fleet panel" />}>
-              <FleetPanel result={sim.result} />
-            </Suspense>
-          )}
-          {!start.embed && (
-            <>
-              <Suspense fallback={<Loading what="charts" />}>
-                <ChartsPanel result={sim.result} />
-              </Suspense>
-            </>
-          )}
-        </>
-      ) : (
-        <Suspense fallback={null}>
-          <SimulationProblems issues={sim.issues} />
-        </Suspense>
-      )}
-      {!start.embed && <ExportSection />}
-    </main>
-  );
+  const stage = <Stage embed={start.embed} problems={start.embed ? problems : false} />;
 
   if (start.embed) {
     return (
@@ -183,18 +129,7 @@ export function App({ start, storage }: AppProps) {
       <a className="skip-link" href="#clock">
         Skip to the clock and stage
       </a>
-      <header className="app-header">
-        <h1>
-          Rate Limit Lab <span className="tagline">tune a rate limiter and watch it decide</span>
-        </h1>
-        <div className="header-actions">
-          <ShareControls storage={storage} />
-          <button type="button" onClick={toggleHelp} aria-haspopup="dialog">
-            Shortcuts <kbd>?</kbd>
-          </button>
-          <ThemeToggle />
-        </div>
-      </header>
+      <Header storage={storage} onHelp={toggleHelp} />
       {/* What was wrong with the link or the saved settings comes first in the page's order, so
           a phone (one column) shows it above the controls; on a wide screen it heads the stage's
           column (styles.css, .has-problems). */}
@@ -204,17 +139,7 @@ export function App({ start, storage }: AppProps) {
             {problems}
           </div>
         )}
-        <aside className="sidebar" aria-label="Settings">
-          <Suspense fallback={<ExperimentsPlaceholder />}>
-            <ExperimentsMenu />
-          </Suspense>
-          <LimiterPanel />
-          <TrafficPanel />
-          <ScenarioPanel />
-          <Suspense fallback={<Loading what="access-log panel" />}>
-            <TracePanel />
-          </Suspense>
-        </aside>
+        <Sidebar />
         {stage}
       </div>
       {helpShown && (
@@ -225,3 +150,114 @@ export function App({ start, storage }: AppProps) {
     </div>
   );
 }
+
+/** The page's header: the title, sharing, the shortcuts button, the theme. */
+const Header = memo(function Header({
+  storage,
+  onHelp,
+}: {
+  storage: Storage | null;
+  onHelp: () => void;
+}) {
+  return (
+    <header className="app-header">
+      <h1>
+        Rate Limit Lab <span className="tagline">tune a rate limiter and watch it decide</span>
+      </h1>
+      <div className="header-actions">
+        <ShareControls storage={storage} />
+        <button type="button" onClick={onHelp} aria-haspopup="dialog">
+          Shortcuts <kbd>?</kbd>
+        </button>
+        <ThemeToggle />
+      </div>
+    </header>
+  );
+});
+
+/** The settings. Memoised: each panel re-renders on what it selects from the store, not with App. */
+const Sidebar = memo(function Sidebar() {
+  return (
+    <aside className="sidebar" aria-label="Settings">
+      <Suspense fallback={<ExperimentsPlaceholder />}>
+        <ExperimentsMenu />
+      </Suspense>
+      <LimiterPanel />
+      <TrafficPanel />
+      <ScenarioPanel />
+      <Suspense fallback={<Loading what="access-log panel" />}>
+        <TracePanel />
+      </Suspense>
+    </aside>
+  );
+});
+
+// Parts of the stage that draw from the store, not from the result: memoised, so a new result
+// does not render them again.
+const ClockBarPart = memo(ClockBar);
+const SimUpdatingPart = memo(SimUpdating);
+const ExportPart = memo(ExportSection);
+
+/**
+ * The stage: the simulation of the current inputs, drawn. The one part of the page that renders
+ * with every new result.
+ */
+const Stage = memo(function Stage({ embed, problems }: { embed: boolean; problems: ReactNode }) {
+  const sim = useSimulation();
+  const { mode, lanes, selected } = usePlaygroundShallow((s) => ({
+    mode: s.mode,
+    lanes: s.limiters.length,
+    selected: s.selected !== null,
+  }));
+  const compare = mode === 'compare' && lanes > 1;
+  const fleet = sim.ok && sim.result.lanes.some((lane) => lane.fleet !== undefined);
+  return (
+    <main className="stage" id="stage">
+      {embed && problems}
+      <ClockBarPart />
+      <SimUpdatingPart />
+      {sim.ok ? (
+        <>
+          {sim.result.truncated && (
+            <Suspense fallback={null}>
+              <RunNotice result={sim.result} />
+            </Suspense>
+          )}
+          <TimelinePanel result={sim.result} />
+          {/* Results where the eye is: the inspector right below the timeline it is opened from,
+              then the comparison's summary, then the stacked views. */}
+          {!embed &&
+            (selected ? (
+              <Suspense fallback={<InspectorHint loading />}>
+                <Inspector result={sim.result} />
+              </Suspense>
+            ) : (
+              <InspectorHint />
+            ))}
+          {compare && (
+            <Suspense fallback={<Loading what="comparison" />}>
+              <ComparePanel result={sim.result} />
+            </Suspense>
+          )}
+          {!compare && <RunSummary result={sim.result} />}
+          <LanesPanel result={sim.result} />
+          {fleet && (
+            <Suspense fallback={<Loading what="fleet panel" />}>
+              <FleetPanel result={sim.result} />
+            </Suspense>
+          )}
+          {!embed && (
+            <Suspense fallback={<Loading what="charts" />}>
+              <ChartsPanel result={sim.result} />
+            </Suspense>
+          )}
+        </>
+      ) : (
+        <Suspense fallback={null}>
+          <SimulationProblems issues={sim.issues} />
+        </Suspense>
+      )}
+      {!embed && <ExportPart />}
+    </main>
+  );
+});

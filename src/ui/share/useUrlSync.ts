@@ -31,8 +31,14 @@ function prefersReducedMotion(): boolean {
 
 /** Discrete edits within this long become one history entry (typing "20" is one edit). */
 const PUSH_AFTER_MS = 400;
-/** The address bar follows the clock at most this often. */
+/** The address bar follows the clock at most this often once it stands still (pause, seek). */
 const REPLACE_EVERY_MS = 300;
+/**
+ * …and at most this often while it plays. Each write encodes the whole config (about 1 ms of the
+ * main thread): every 300 ms it sat in one frame in eighteen, among the slowest 5 % of a playing
+ * page's frames (issue 11). A pause or a seek still writes within REPLACE_EVERY_MS.
+ */
+const REPLACE_PLAYING_MS = 1000;
 
 /**
  * Keeps the address bar and the saved settings in step with the store: an edit pushes a history
@@ -80,16 +86,22 @@ export function useUrlSync(start: Start, storage: Storage | null): void {
         }, PUSH_AFTER_MS);
       } else if (
         pushTimer === undefined &&
-        replaceTimer === undefined &&
         (s.tMs !== prev.tMs ||
           s.playing !== prev.playing ||
           s.speed !== prev.speed ||
           s.selected !== prev.selected)
       ) {
-        replaceTimer = setTimeout(() => {
-          replaceTimer = undefined;
-          write('replace');
-        }, REPLACE_EVERY_MS);
+        // The clock stopping cuts a pending write of a playing page short.
+        const stopped = prev.playing && !s.playing;
+        if (replaceTimer !== undefined && !stopped) return;
+        clearTimeout(replaceTimer);
+        replaceTimer = setTimeout(
+          () => {
+            replaceTimer = undefined;
+            write('replace');
+          },
+          s.playing ? REPLACE_PLAYING_MS : REPLACE_EVERY_MS,
+        );
       }
     });
 

@@ -9,7 +9,6 @@
  * computed style (so CSS variables arrive as the theme's colours). The cards and headings around
  * them are HTML on the page; they are redrawn as SVG at the places the page lays them out.
  */
-import { canvasMarksAsSvg } from '../../viz/MarksCanvas';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -117,8 +116,6 @@ function noteText(used: UsedText, styles: Styles, text: string): void {
 function cloneStyled(src: Element, parent: Styles | null, used: UsedText): Element | null {
   const tag = src.localName;
   if (tag === 'title' || tag === 'desc') return src.cloneNode(true) as Element;
-  // Marks a playing strip drew on a canvas (src/viz/MarksCanvas.tsx): the same marks as SVG shapes.
-  if (tag === 'foreignObject') return canvasMarksAsSvg(src, src.ownerDocument);
   const own = styleMap(src);
   if (own.get('display') === 'none') return null;
   const copy = src.cloneNode(false) as Element;

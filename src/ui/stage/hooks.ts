@@ -1,4 +1,11 @@
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import {
+  startTransition,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import type { RefObject } from 'react';
 import type { PlaygroundStoreApi } from '../../store';
 
@@ -84,4 +91,33 @@ export function useElementWidth<T extends HTMLElement>(): [React.RefObject<T | n
     return () => observer.disconnect();
   }, []);
   return [ref, width];
+}
+
+/**
+ * `value`, one frame late: a new value is handed over in a task after the next frame has been
+ * painted, and rendered as a transition (interruptible). The first render has it at once, so a
+ * page opened paused draws its exact result. For drawings that are costly to build and need not
+ * be in the frame that shows an edit (the charts, below the lanes: issue 11, an edit while
+ * playing drew its frame after their ~4 ms render, which `useDeferredValue` ran before the frame).
+ */
+export function useValueAfterFrame<T>(value: T): T {
+  const [shown, setShown] = useState(value);
+  useEffect(() => {
+    if (Object.is(shown, value)) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const handOver = () => {
+      timer = setTimeout(() => startTransition(() => setShown(() => value)), 0);
+    };
+    // Without frames (no rAF), at once after this task.
+    if (typeof requestAnimationFrame !== 'function') {
+      handOver();
+      return () => clearTimeout(timer);
+    }
+    const frame = requestAnimationFrame(handOver);
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [value, shown]);
+  return shown;
 }
