@@ -9,7 +9,7 @@ import type { Scenario, SimTrace } from '../sim';
 import { lastRun, rememberOutcome, runTraces, sameRun, simLimiters } from './derived';
 import type { RunInputs, SimOutcome } from './derived';
 import type { SimAnswer, SimRequest } from './simProtocol';
-import { HeldPieces } from './simWire';
+import type { HeldKeys, HeldPieces } from './simWire';
 import type { PlaygroundStoreApi } from './store';
 
 /**
@@ -81,8 +81,13 @@ export class SimRunner {
   private sentTraces: readonly SimTrace[] = [];
   private version = 0;
   private readonly listeners = new Set<() => void>();
-  /** The pieces of results the page holds: the worker sends only the others (simWire.ts). */
-  private readonly pieces = new HeldPieces();
+  /**
+   * The pieces of results the page holds: the worker sends only the others (simWire.ts). A chunk
+   * of its own, fetched with the worker (issue 11: initial JavaScript); until it has arrived the
+   * page holds nothing and the worker sends every piece.
+   */
+  private pieces: HeldPieces | null = null;
+  private wire: Promise<void> = Promise.resolve();
 
   constructor(private readonly api: PlaygroundStoreApi) {}
 
@@ -120,14 +125,14 @@ export class SimRunner {
     this.requested = { ...inputs, traces: runTraces(inputs) };
     // What the page shows is held: unchanged lanes come back as the same objects.
     const shown = lastRun()?.outcome;
-    if (shown?.ok === true) this.pieces.register(shown.result);
+    if (shown?.ok === true) this.pieces?.register(shown.result);
     const message: SimRequest = {
       gen: this.gen,
       limiters: simLimiters(inputs),
       scenario: inputs.scenario,
       untilMs: inputs.untilMs,
       ...this.tracesToSend(inputs),
-      held: this.pieces.held(),
+      held: this.pieces?.held() ?? HOLDING_NOTHING,
     };
     worker.postMessage(message, transferList(message));
     this.notify({ pending: true, progress: null });
@@ -183,22 +188,38 @@ export class SimRunner {
       this.failed = true;
       return null;
     }
-    this.worker.onmessage = (e: MessageEvent<SimAnswer>) => this.answer(e.data);
-    this.worker.onerror = () => {
-      // A worker that cannot load (a file:// page, a strict CSP): compute here from now on.
-      this.failed = true;
-      this.worker = null;
-      this.requested = null;
-      this.sentTraces = [];
-      this.notify(IDLE, true);
+    this.wire = import('./simWire').then(
+      (wire) => {
+        this.pieces = new wire.HeldPieces();
+      },
+      () => this.workerFailed(),
+    );
+    // In arrival order: answers that come before the chunk wait for it, in one promise chain.
+    this.worker.onmessage = (e: MessageEvent<SimAnswer>) => {
+      if (this.pieces !== null) this.answer(e.data, this.pieces);
+      else
+        void this.wire.then(() => {
+          if (this.pieces !== null) this.answer(e.data, this.pieces);
+        });
     };
+    // A worker that cannot load (a file:// page, a strict CSP): compute here from now on.
+    this.worker.onerror = () => this.workerFailed();
     return this.worker;
   }
 
-  private answer(a: SimAnswer): void {
+  private workerFailed(): void {
+    this.failed = true;
+    this.worker?.terminate();
+    this.worker = null;
+    this.requested = null;
+    this.sentTraces = [];
+    this.notify(IDLE, true);
+  }
+
+  private answer(a: SimAnswer, pieces: HeldPieces): void {
     // Kept even when stale: the page may have said it holds nothing newer (dropped at keepOnly).
     if (a.type === 'piece') {
-      this.pieces.accept(a.piece);
+      pieces.accept(a.piece);
       return;
     }
     const inputs = this.requested;
@@ -212,10 +233,10 @@ export class SimRunner {
     if (sameRun(inputs, s)) {
       let outcome: SimOutcome;
       if (a.outcome.ok) {
-        const result = this.pieces.assemble(a.outcome);
+        const result = pieces.assemble(a.outcome);
         if (result === null) {
           // A piece the page said it held is gone: ask again, holding nothing.
-          this.pieces.clear();
+          pieces.clear();
           this.request(inputs);
           return;
         }
@@ -225,7 +246,7 @@ export class SimRunner {
     }
     // No request is in flight now: keep only what the page shows.
     const shown = lastRun()?.outcome;
-    if (shown?.ok === true) this.pieces.keepOnly(shown.result);
+    if (shown?.ok === true) pieces.keepOnly(shown.result);
     this.notify(IDLE, true);
   }
 }
@@ -237,6 +258,8 @@ function transferList(message: SimRequest): ArrayBuffer[] {
     t.keyId.buffer as ArrayBuffer,
   ]);
 }
+
+const HOLDING_NOTHING: HeldKeys = { traffic: [], lanes: [] };
 
 const runners = new WeakMap<PlaygroundStoreApi, SimRunner>();
 
