@@ -13,22 +13,55 @@ export interface DenseMark {
   y: number;
 }
 
-/** The shapes of `marks` of one outcome as one path: ● circles, ■ squares, ✕ crosses. */
-function pathOf(marks: readonly DenseMark[], outcome: Outcome, size: number): string {
+/** One mark's shape as path commands: ● circle, ■ square, ✕ cross, centred on (x, y). */
+function segmentOf(outcome: Outcome, x: number, y: number, size: number): string {
   const h = size / 2;
   const s = (size * 0.9) / 2;
   const d = h * 0.85;
+  if (outcome === 'admit')
+    return `M${px(x - h)},${y}a${h},${h} 0 1,0 ${2 * h},0a${h},${h} 0 1,0 ${-2 * h},0`;
+  if (outcome === 'delay')
+    return `M${px(x - s)},${px(y - s)}h${px(2 * s)}v${px(2 * s)}h${px(-2 * s)}z`;
+  return `M${px(x - d)},${px(y - d)}l${px(2 * d)},${px(2 * d)}m0,${px(-2 * d)}l${px(-2 * d)},${px(2 * d)}`;
+}
+
+/**
+ * Segments already written, by outcome, size, x and y (tenths of a px). On a sliding axis a mark
+ * keeps its place in its group from frame to frame, so each frame's paths are mostly segments of
+ * the frame before: building them again was the largest allocation of a playing page (about 150
+ * kB a frame scrolled to lanes 3–4, feeding the garbage collections in its slowest frames: issue
+ * 11). Cleared when it grows past SEGMENTS_KEPT.
+ */
+const segments = new Map<string, Map<number, string>>();
+let segmentCount = 0;
+const SEGMENTS_KEPT = 20_000;
+
+function cachedSegment(outcome: Outcome, x: number, y: number, size: number): string {
+  const group = `${outcome}${size}`;
+  let byPlace = segments.get(group);
+  if (byPlace === undefined) segments.set(group, (byPlace = new Map<number, string>()));
+  // x and y are whole tenths of a px (px), well inside ±100,000 px: one number for both.
+  const place = Math.round(x * 10) * 4_000_003 + Math.round(y * 10);
+  let segment = byPlace.get(place);
+  if (segment === undefined) {
+    if (segmentCount >= SEGMENTS_KEPT) {
+      segments.clear();
+      segmentCount = 0;
+      segments.set(group, (byPlace = new Map<number, string>()));
+    }
+    segment = segmentOf(outcome, x, y, size);
+    byPlace.set(place, segment);
+    segmentCount += 1;
+  }
+  return segment;
+}
+
+/** The shapes of `marks` of one outcome as one path: ● circles, ■ squares, ✕ crosses. */
+function pathOf(marks: readonly DenseMark[], outcome: Outcome, size: number): string {
   let out = '';
   for (const m of marks) {
     if (m.outcome !== outcome) continue;
-    const x = px(m.x);
-    const y = px(m.y);
-    if (outcome === 'admit')
-      out += `M${px(x - h)},${y}a${h},${h} 0 1,0 ${2 * h},0a${h},${h} 0 1,0 ${-2 * h},0`;
-    else if (outcome === 'delay')
-      out += `M${px(x - s)},${px(y - s)}h${px(2 * s)}v${px(2 * s)}h${px(-2 * s)}z`;
-    else
-      out += `M${px(x - d)},${px(y - d)}l${px(2 * d)},${px(2 * d)}m0,${px(-2 * d)}l${px(-2 * d)},${px(2 * d)}`;
+    out += cachedSegment(outcome, px(m.x), px(m.y), size);
   }
   return out;
 }

@@ -22,6 +22,14 @@ beforeEach(() => {
   };
 });
 
+/** A store standing still at t = 0 (before the hook subscribes: that is not a change it sees). */
+function stillStore(): PlaygroundStoreApi {
+  const store = createPlaygroundStore(defaultInputs());
+  store.getState().pause();
+  store.getState().seek(0);
+  return store;
+}
+
 function Sync() {
   useUrlSync(startFrom('', null, null), null);
   return null;
@@ -39,7 +47,7 @@ function play(store: PlaygroundStoreApi, ms: number): void {
 
 describe('the address bar follows the clock (issue 11: fewer writes while it plays)', () => {
   it('while playing, at most once a second; when the clock stops, within 300 ms, at the time it stopped', () => {
-    const store = createPlaygroundStore({ ...defaultInputs(), playing: false, tMs: 0 });
+    const store = stillStore();
     render(
       <PlaygroundProvider store={store}>
         <Sync />
@@ -70,7 +78,7 @@ describe('the address bar follows the clock (issue 11: fewer writes while it pla
   });
 
   it('a seek while paused is written within 300 ms', () => {
-    const store = createPlaygroundStore({ ...defaultInputs(), playing: false, tMs: 0 });
+    const store = stillStore();
     render(
       <PlaygroundProvider store={store}>
         <Sync />
