@@ -20,8 +20,10 @@ export default [
     // src/ui/stage/views.ts; the fleet field in the closed Deployment section too), everything the
     // first paint needs is one chunk (vite.config.ts), and the views and the timeline draw with
     // their own linear scale (src/viz/linear.ts) instead of d3-scale, which brought d3-interpolate
-    // and d3-color; the request-flow canvas (fetched when a strip first plays) and express-rate-
-    // limit's SHA-256 (draft-8 partition key, never shown by the page) are chunks of their own.
+    // and d3-color; express-rate-
+    // limit's SHA-256 (draft-8 partition key, never shown by the page) are chunks of their own, as
+    // are the controls inside the Scenario panel's closed sections (ScenarioSections.tsx) and the
+    // pieces of the worker's answers (simWire.ts, fetched with the worker).
     // Measured at 158.02 kB (c11, from 168.69 kB); Envoy global's shadow_mode and
     // DRAFT_VERSION_03 headers (c13) add about 0.5 kB, Kong's fleet
     // policies (c14) a little more. Not counted here: the view chunk
