@@ -106,9 +106,13 @@ export class LaneEngine {
     }
   }
 
-  /** Decides a request arriving at virtual `tMs` (wall `wallMs`) at `instance` for `key`. */
+  /**
+   * Decides a request arriving at virtual `tMs` (wall `wallMs`) at `instance` for `key`. The
+   * Decision is the deciding limiter's reused one (Limiter.decideKey): read it before the next.
+   */
   decide(tMs: number, wallMs: number, instance: number, key: string): Decision {
-    if (!this.racy) return (this.stores[this.local ? instance : 0] as Limiter).decide(wallMs, key);
+    if (!this.racy)
+      return (this.stores[this.local ? instance : 0] as Limiter).decideKey(wallMs, key, -1);
     this.flush(tMs);
     const store = this.stores[0] as Limiter;
     const scratch = this.scratch as Limiter;
@@ -116,7 +120,7 @@ export class LaneEngine {
       scratch.setState(this.scratchKey, undefined);
     this.scratchKey = key;
     scratch.setState(key, store.getState(key));
-    const d = scratch.decide(wallMs, key);
+    const d = scratch.decideKey(wallMs, key, -1);
     if (d.outcome !== 'reject' || this.writesOnReject) {
       this.writes.push({ atMs: tMs + this.roundTripMs, key, state: scratch.getState(key) });
       this.writesSince += 1;

@@ -163,11 +163,10 @@ export class StateTracker {
 
   /** Re-reads key k in store s. */
   private readOne(s: number, k: number, wallMs: number): void {
-    const size = (this.stores[s] as Limiter).stateSizeKey(
-      wallMs,
-      this.names[k] as string,
-      k < this.slotKeys ? k : -1,
-    );
+    const store = this.stores[s] as Limiter;
+    const key = this.names[k] as string;
+    const size =
+      k < this.slotKeys ? store.stateSizeKey(wallMs, key, k) : store.stateSize(wallMs, key);
     this.setOne(s, k, size.bytes, size.entries);
   }
 
