@@ -388,6 +388,18 @@ function runLane(ctx: LaneContext): LaneRun {
     fleet.useKeyIndex(slotMap);
     tracker.keysIndexed();
   }
+  // Not a fleet: the same key slots (not for racy state: its keys change by name, landed writes).
+  const laneSlots =
+    laneEngine !== null &&
+    keyNames.length <= MAX_SLOT_KEYS &&
+    laneEngine.useKeyIndex(new Map(tracker.keyIndex))
+      ? keyNames.length
+      : 0;
+  if (laneSlots > 0) tracker.keysIndexed();
+  // Not a fleet: a decision changes only the deciding instance's store (one list per store, made
+  // once), or any key's when racy writes land (readAll).
+  const touchedBy =
+    laneEngine === null ? [] : laneEngine.stores.map((_, s) => [s] as readonly number[]);
   // The oracle copied from the store is dropped again once it holds exactly the store's state
   // (after an outage, once the keys the store missed have gone idle or been refreshed alike): from
   // then on the store is that limiter again. Checked every RESYNC_ROWS rows; only while the wall
@@ -514,8 +526,23 @@ function runLane(ctx: LaneContext): LaneRun {
     if (fleet === null) {
       instance = pick(origin, attempt);
       wallMs = wallAt(t);
-      d = (laneEngine as LaneEngine).decide(t, wallMs, instance, key);
-      tracker.after(key, t, wallMs, readAll, null, keyIndex);
+      d = (laneEngine as LaneEngine).decideKey(
+        t,
+        wallMs,
+        instance,
+        key,
+        keyIndex < laneSlots ? keyIndex : -1,
+      );
+      const passed = d.outcome !== 'reject';
+      tracker.after(
+        key,
+        t,
+        wallMs,
+        readAll,
+        touchedBy[deployment.state === 'local' ? instance : 0] ?? null,
+        keyIndex,
+        passed,
+      );
       if (row === cols.capacity) cols.grow();
     } else {
       instance = fleet.route(t, origin, attempt, keyIndex);
