@@ -438,6 +438,10 @@ function runLane(ctx: LaneContext): LaneRun {
   let row = 0;
   let completeUntilMs = horizonMs;
   let cut = false;
+  // Rows at which the loop takes a checkpoint (multiples of `every`) and reports progress.
+  let nextCheck = 0;
+  let nextProgress = 0;
+  const localState = deployment.state === 'local';
 
   for (;;) {
     const ta = a < nA ? (times[a] as number) : Number.POSITIVE_INFINITY;
@@ -450,7 +454,7 @@ function runLane(ctx: LaneContext): LaneRun {
       completeUntilMs = t;
       break;
     }
-    if (row % every === 0) {
+    if (row === nextCheck) {
       const wallMs = wallAt(t);
       const sample = tracker.measure(t, wallMs);
       // In-flight writes (racy state) are charged by takeWriteCharge, once each.
@@ -498,6 +502,8 @@ function runLane(ctx: LaneContext): LaneRun {
         }
         checkpoints.length = kept;
       }
+      // The next multiple of `every` (a counter, not a division per row).
+      nextCheck = (Math.floor(row / every) + 1) * every;
     }
     if (resyncs && oracle !== null && row >= nextResync) {
       nextResync = row + RESYNC_ROWS;
@@ -517,7 +523,10 @@ function runLane(ctx: LaneContext): LaneRun {
       attempt = queue.peekAttempt();
       queue.pop();
     }
-    if (ctx.progress !== undefined && row % PROGRESS_ROWS === 0) ctx.progress(row);
+    if (row === nextProgress) {
+      nextProgress += PROGRESS_ROWS;
+      if (ctx.progress !== undefined) ctx.progress(row);
+    }
     const keyIndex = clientKey[clientOf[origin] as number] as number;
     const key = keyNames[keyIndex] ?? DEFAULT_KEY;
     let instance: number;
@@ -539,7 +548,7 @@ function runLane(ctx: LaneContext): LaneRun {
         t,
         wallMs,
         readAll,
-        touchedBy[deployment.state === 'local' ? instance : 0] ?? null,
+        touchedBy[localState ? instance : 0] ?? null,
         keyIndex,
         passed,
       );
