@@ -543,15 +543,10 @@ function runLane(ctx: LaneContext): LaneRun {
         keyIndex < laneSlots ? keyIndex : -1,
       );
       const passed = d.outcome !== 'reject';
-      tracker.after(
-        key,
-        t,
-        wallMs,
-        readAll,
-        touchedBy[localState ? instance : 0] ?? null,
-        keyIndex,
-        passed,
-      );
+      const store = localState ? instance : 0;
+      // Indexed keys are never racy (readAll): the tracker's one-step case first.
+      if (keyIndex >= laneSlots || !tracker.afterOne(keyIndex, store, wallMs, passed))
+        tracker.after(key, t, wallMs, readAll, touchedBy[store] ?? null, keyIndex, passed);
       if (row === cols.capacity) cols.grow();
     } else {
       instance = fleet.route(t, origin, attempt, keyIndex);
