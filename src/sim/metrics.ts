@@ -149,11 +149,23 @@ export function laneMetrics(input: LaneMetricsInput): {
   let retryAdmitted = 0;
   let retryDelayed = 0;
   let retryRejected = 0;
+  const wholeBins = Number.isInteger(binMs);
+  let bin = 0;
+  let binStart = 0;
+  let binEnd = 0;
   for (let r = 0; r < rows; r += 1) {
     const t = arrivalCol[r] as number;
     const outcome = outcomeCol[r] as number;
     const isRetry = (attemptCol[r] as number) > 1;
-    const bin = Math.floor(t / binMs);
+    // Rows come in time order: the bin is found by counting up from the last row's (exact with a
+    // whole binMs: integer arithmetic), else by a division.
+    if (t >= binEnd || t < binStart) {
+      bin = Math.floor(t / binMs);
+      if (wholeBins) {
+        binStart = bin * binMs;
+        binEnd = binStart + binMs;
+      }
+    }
     const client = clientOf[originCol[r] as number] as number;
     const key = clientKey[client] as number;
     binOffered[bin] = (binOffered[bin] as number) + 1;
