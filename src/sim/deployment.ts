@@ -106,13 +106,14 @@ export class LaneEngine {
     }
   }
 
-  /**
-   * Decides a request arriving at virtual `tMs` (wall `wallMs`) at `instance` for `key`. The
-   * Decision is the deciding limiter's reused one (Limiter.decideKey): read it before the next.
-   */
+  /** Decides a request arriving at virtual `tMs` (wall `wallMs`) at `instance` for `key`. */
   decide(tMs: number, wallMs: number, instance: number, key: string): Decision {
-    if (!this.racy)
-      return (this.stores[this.local ? instance : 0] as Limiter).decideKey(wallMs, key, -1);
+    if (!this.racy) return (this.stores[this.local ? instance : 0] as Limiter).decide(wallMs, key);
+    return this.decideRacy(tMs, wallMs, key, false);
+  }
+
+  /** Racy: read the store's state of `key`, decide on the copy, queue the write (see decide). */
+  private decideRacy(tMs: number, wallMs: number, key: string, reused: boolean): Decision {
     this.flush(tMs);
     const store = this.stores[0] as Limiter;
     const scratch = this.scratch as Limiter;
@@ -120,7 +121,8 @@ export class LaneEngine {
       scratch.setState(this.scratchKey, undefined);
     this.scratchKey = key;
     scratch.setState(key, store.getState(key));
-    const d = scratch.decideKey(wallMs, key, -1);
+    // The scratch limiter's reused Decision, or one of its own (decideKey, decide).
+    const d = reused ? scratch.decideKey(wallMs, key, -1) : scratch.decide(wallMs, key);
     if (d.outcome !== 'reject' || this.writesOnReject) {
       this.writes.push({ atMs: tMs + this.roundTripMs, key, state: scratch.getState(key) });
       this.writesSince += 1;
@@ -128,6 +130,26 @@ export class LaneEngine {
       if (bytes > this.maxWriteBytesSince) this.maxWriteBytesSince = bytes;
     }
     return d;
+  }
+
+  /**
+   * Lets the stores find a key by its index (Limiter.useKeyIndex) and returns true; a racy engine
+   * declines (false): its store's keys change through landed writes, by name.
+   */
+  useKeyIndex(index: ReadonlyMap<string, number>): boolean {
+    if (this.racy) return false;
+    for (const s of this.stores) s.useKeyIndex(index);
+    return true;
+  }
+
+  /**
+   * `decide` with the key's index `k` (useKeyIndex, or -1) and without a Decision of its own: the
+   * one returned is the deciding limiter's, reused (it holds until the engine decides again).
+   */
+  decideKey(tMs: number, wallMs: number, instance: number, key: string, k: number): Decision {
+    if (!this.racy)
+      return (this.stores[this.local ? instance : 0] as Limiter).decideKey(wallMs, key, k);
+    return this.decideRacy(tMs, wallMs, key, true);
   }
 
   /** Writes read but not yet landed. */

@@ -123,36 +123,80 @@ export function laneMetrics(input: LaneMetricsInput): {
   let delaySum = 0;
   let backendAfterEnd = 0;
 
+  // One pass over the columns with every array and counter in a local (no property lookups or
+  // counter objects per row: this runs over every row of an edited lane, issue 11).
+  const arrivalCol = c.arrivalMs;
+  const attemptCol = c.attempt;
+  const originCol = c.origin;
+  const waitCol = c.waitMs;
+  const clientOf = arrivals.client;
+  const binOffered = bins.offered;
+  const binAdmitted = bins.admitted;
+  const binDelayed = bins.delayed;
+  const binRejected = bins.rejected;
+  const binRetries = bins.retries;
+  const binBackend = bins.backend;
+  const keyOffered = perKey.offered;
+  const keyPassed = perKey.passed;
+  const clientOffered = perClient.offered;
+  const clientPassed = perClient.passed;
+  const clientFirst = perClient.firstAttempts;
+  let firstOffered = 0;
+  let firstAdmitted = 0;
+  let firstDelayed = 0;
+  let firstRejected = 0;
+  let retryOffered = 0;
+  let retryAdmitted = 0;
+  let retryDelayed = 0;
+  let retryRejected = 0;
+  const wholeBins = Number.isInteger(binMs);
+  let bin = 0;
+  let binStart = 0;
+  let binEnd = 0;
   for (let r = 0; r < rows; r += 1) {
-    const t = c.arrivalMs[r] as number;
-    const outcome = c.outcome[r] as number;
-    const isRetry = (c.attempt[r] as number) > 1;
-    const group = isRetry ? retries : first;
-    const bin = Math.floor(t / binMs);
-    const client = arrivals.client[c.origin[r] as number] as number;
+    const t = arrivalCol[r] as number;
+    const outcome = outcomeCol[r] as number;
+    const isRetry = (attemptCol[r] as number) > 1;
+    // Rows come in time order: the bin is found by counting up from the last row's (exact with a
+    // whole binMs: integer arithmetic), else by a division.
+    if (t >= binEnd || t < binStart) {
+      bin = Math.floor(t / binMs);
+      if (wholeBins) {
+        binStart = bin * binMs;
+        binEnd = binStart + binMs;
+      }
+    }
+    const client = clientOf[originCol[r] as number] as number;
     const key = clientKey[client] as number;
-    group.offered += 1;
-    bins.offered[bin] = (bins.offered[bin] as number) + 1;
-    if (isRetry) bins.retries[bin] = (bins.retries[bin] as number) + 1;
-    else perClient.firstAttempts[client] = (perClient.firstAttempts[client] as number) + 1;
-    perKey.offered[key] = (perKey.offered[key] as number) + 1;
-    perClient.offered[client] = (perClient.offered[client] as number) + 1;
+    binOffered[bin] = (binOffered[bin] as number) + 1;
+    if (isRetry) {
+      retryOffered += 1;
+      binRetries[bin] = (binRetries[bin] as number) + 1;
+    } else {
+      firstOffered += 1;
+      clientFirst[client] = (clientFirst[client] as number) + 1;
+    }
+    keyOffered[key] = (keyOffered[key] as number) + 1;
+    clientOffered[client] = (clientOffered[client] as number) + 1;
     if (outcome === OUTCOME_REJECT) {
-      group.rejected += 1;
-      bins.rejected[bin] = (bins.rejected[bin] as number) + 1;
+      if (isRetry) retryRejected += 1;
+      else firstRejected += 1;
+      binRejected[bin] = (binRejected[bin] as number) + 1;
       continue;
     }
-    perKey.passed[key] = (perKey.passed[key] as number) + 1;
-    perClient.passed[client] = (perClient.passed[client] as number) + 1;
+    keyPassed[key] = (keyPassed[key] as number) + 1;
+    clientPassed[client] = (clientPassed[client] as number) + 1;
     passedAt[nPassed++] = t;
     let backendMs = t;
     if (outcome === OUTCOME_ADMIT) {
-      group.admitted += 1;
-      bins.admitted[bin] = (bins.admitted[bin] as number) + 1;
+      if (isRetry) retryAdmitted += 1;
+      else firstAdmitted += 1;
+      binAdmitted[bin] = (binAdmitted[bin] as number) + 1;
     } else {
-      group.delayed += 1;
-      bins.delayed[bin] = (bins.delayed[bin] as number) + 1;
-      const delayMs = c.waitMs[r] as number;
+      if (isRetry) retryDelayed += 1;
+      else firstDelayed += 1;
+      binDelayed[bin] = (binDelayed[bin] as number) + 1;
+      const delayMs = waitCol[r] as number;
       backendMs = t + delayMs;
       delays[d] = delayMs;
       releases[d] = backendMs;
@@ -161,9 +205,17 @@ export function laneMetrics(input: LaneMetricsInput): {
     }
     if (backendMs < untilMs) {
       const b = Math.floor(backendMs / binMs);
-      bins.backend[b] = (bins.backend[b] as number) + 1;
+      binBackend[b] = (binBackend[b] as number) + 1;
     } else backendAfterEnd += 1;
   }
+  first.offered = firstOffered;
+  first.admitted = firstAdmitted;
+  first.delayed = firstDelayed;
+  first.rejected = firstRejected;
+  retries.offered = retryOffered;
+  retries.admitted = retryAdmitted;
+  retries.delayed = retryDelayed;
+  retries.rejected = retryRejected;
   total.offered = first.offered + retries.offered;
   total.admitted = first.admitted + retries.admitted;
   total.delayed = first.delayed + retries.delayed;

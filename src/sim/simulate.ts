@@ -388,6 +388,18 @@ function runLane(ctx: LaneContext): LaneRun {
     fleet.useKeyIndex(slotMap);
     tracker.keysIndexed();
   }
+  // Not a fleet: the same key slots (not for racy state: its keys change by name, landed writes).
+  const laneSlots =
+    laneEngine !== null &&
+    keyNames.length <= MAX_SLOT_KEYS &&
+    laneEngine.useKeyIndex(new Map(tracker.keyIndex))
+      ? keyNames.length
+      : 0;
+  if (laneSlots > 0) tracker.keysIndexed();
+  // Not a fleet: a decision changes only the deciding instance's store (one list per store, made
+  // once), or any key's when racy writes land (readAll).
+  const touchedBy =
+    laneEngine === null ? [] : laneEngine.stores.map((_, s) => [s] as readonly number[]);
   // The oracle copied from the store is dropped again once it holds exactly the store's state
   // (after an outage, once the keys the store missed have gone idle or been refreshed alike): from
   // then on the store is that limiter again. Checked every RESYNC_ROWS rows; only while the wall
@@ -426,6 +438,10 @@ function runLane(ctx: LaneContext): LaneRun {
   let row = 0;
   let completeUntilMs = horizonMs;
   let cut = false;
+  // Rows at which the loop takes a checkpoint (multiples of `every`) and reports progress.
+  let nextCheck = 0;
+  let nextProgress = 0;
+  const localState = deployment.state === 'local';
 
   for (;;) {
     const ta = a < nA ? (times[a] as number) : Number.POSITIVE_INFINITY;
@@ -438,7 +454,7 @@ function runLane(ctx: LaneContext): LaneRun {
       completeUntilMs = t;
       break;
     }
-    if (row % every === 0) {
+    if (row === nextCheck) {
       const wallMs = wallAt(t);
       const sample = tracker.measure(t, wallMs);
       // In-flight writes (racy state) are charged by takeWriteCharge, once each.
@@ -486,6 +502,8 @@ function runLane(ctx: LaneContext): LaneRun {
         }
         checkpoints.length = kept;
       }
+      // The next multiple of `every` (a counter, not a division per row).
+      nextCheck = (Math.floor(row / every) + 1) * every;
     }
     if (resyncs && oracle !== null && row >= nextResync) {
       nextResync = row + RESYNC_ROWS;
@@ -505,7 +523,10 @@ function runLane(ctx: LaneContext): LaneRun {
       attempt = queue.peekAttempt();
       queue.pop();
     }
-    if (ctx.progress !== undefined && row % PROGRESS_ROWS === 0) ctx.progress(row);
+    if (row === nextProgress) {
+      nextProgress += PROGRESS_ROWS;
+      if (ctx.progress !== undefined) ctx.progress(row);
+    }
     const keyIndex = clientKey[clientOf[origin] as number] as number;
     const key = keyNames[keyIndex] ?? DEFAULT_KEY;
     let instance: number;
@@ -514,8 +535,18 @@ function runLane(ctx: LaneContext): LaneRun {
     if (fleet === null) {
       instance = pick(origin, attempt);
       wallMs = wallAt(t);
-      d = (laneEngine as LaneEngine).decide(t, wallMs, instance, key);
-      tracker.after(key, t, wallMs, readAll, null, keyIndex);
+      d = (laneEngine as LaneEngine).decideKey(
+        t,
+        wallMs,
+        instance,
+        key,
+        keyIndex < laneSlots ? keyIndex : -1,
+      );
+      const passed = d.outcome !== 'reject';
+      const store = localState ? instance : 0;
+      // Indexed keys are never racy (readAll): the tracker's one-step case first.
+      if (keyIndex >= laneSlots || !tracker.afterOne(keyIndex, store, wallMs, passed))
+        tracker.after(key, t, wallMs, readAll, touchedBy[store] ?? null, keyIndex, passed);
       if (row === cols.capacity) cols.grow();
     } else {
       instance = fleet.route(t, origin, attempt, keyIndex);

@@ -380,6 +380,30 @@ export class StateTracker {
     }
   }
 
+  /**
+   * `after(key, tMs, wallMs, false, [s], k, passed)` in one step when it would change nothing but
+   * the wall-clock bookkeeping (issue 11, speed: a single limiter's loop calls this for every row):
+   * key k (below the indexed keys, so `names[k]` is the key) is the one read last, its cached size
+   * in store s is already the most a key can take there (fixed size), no store gives its total at
+   * once, and the cached total is not over the peak. Then `after` would set (a pass) or keep (a
+   * reject) that size, find the key's cached total still within its peak (it was noted when last
+   * cached) and the key already last in the reading order. A reject leaves the size unread, so the
+   * cached total is no longer known exact at this instant. Returns false, doing nothing, when any
+   * of that does not hold: the caller calls `after`.
+   */
+  afterOne(k: number, s: number, wallMs: number, passed: boolean): boolean {
+    if (k >= this.slotKeys || k < 0 || this.heldTail !== k || this.allDirect) return false;
+    const max = this.maxBytes[s] as number;
+    const maxEntries = this.maxEntries[s] as number;
+    if (max === 0 && maxEntries === 0) return false;
+    const at = s * this.keyIndex.size + k;
+    if (this.cacheBytes[at] !== max || this.cacheEntries[at] !== maxEntries) return false;
+    if (this.overPeak()) return false;
+    this.noteWall(wallMs);
+    if (!passed) this.exactAtWall = null;
+    return true;
+  }
+
   private overPeak(): boolean {
     return this.cachedBytes > this.peakTotalBytes || this.cachedEntries > this.peakTotalEntries;
   }
