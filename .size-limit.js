@@ -23,7 +23,8 @@ export default [
     // and d3-color; express-rate-
     // limit's SHA-256 (draft-8 partition key, never shown by the page) are chunks of their own, as
     // are the controls inside the Scenario panel's closed sections (ScenarioSections.tsx) and the
-    // pieces of the worker's answers (simWire.ts, fetched with the worker).
+    // pieces of the worker's answers (simWire.ts, fetched with the worker) and the playing strips'
+    // moving-mark paths (MovingMarks.tsx, fetched when a strip first plays).
     // Measured at 158.02 kB (c11, from 168.69 kB); Envoy global's shadow_mode and
     // DRAFT_VERSION_03 headers (c13) add about 0.5 kB, Kong's fleet
     // policies (c14) a little more. Not counted here: the view chunk

@@ -1,8 +1,7 @@
 import type { MouseEvent, ReactNode } from 'react';
 import { useMemo } from 'react';
 import { RequestMark } from './RequestMark';
-import { MovingMarks } from './MovingMarks';
-import type { MovingMark } from './MovingMarks';
+import type { MovingMark, MovingMarks as MovingMarksType } from './MovingMarks';
 import { OutcomeMark } from './OutcomeMark';
 import { VizSvg } from './VizSvg';
 import { clamp, formatCount, formatDuration, plural, px, textWidth } from './format';
@@ -92,6 +91,27 @@ function grid(items: Placed[], x0: number, y0: number, width: number, rows: numb
 /** Most requests drawn on their way in (the count of all of them is in the legend). */
 const MAX_INCOMING = 16;
 
+/**
+ * The moving marks' paths are a chunk of their own (issue 11: initial JavaScript ≤ 160 kB),
+ * fetched when a strip first plays; until it has arrived the strip draws its moving marks as single
+ * SVG marks, as a still frame does (the next frame, a moment later, draws the paths).
+ */
+let MovingMarks: typeof MovingMarksType | null = null;
+let movingMarksFetch: Promise<void> | null = null;
+
+/** Fetches the moving marks' chunk (once); resolves when strips can draw them as paths. */
+export function preloadMovingMarks(): Promise<void> {
+  movingMarksFetch ??= import('./MovingMarks').then(
+    (m) => {
+      MovingMarks = m.MovingMarks;
+    },
+    () => {
+      // Offline or the site was updated: the strips go on drawing single SVG marks.
+    },
+  );
+  return movingMarksFetch;
+}
+
 export function RequestFlow({
   nowMs,
   requests,
@@ -103,6 +123,8 @@ export function RequestFlow({
   maxMarks = 80,
   animating = false,
 }: RequestFlowProps) {
+  if (animating && MovingMarks === null) void preloadMovingMarks();
+  const Paths = animating ? MovingMarks : null;
   const w = Math.max(240, width);
   const boxW = clamp(w * 0.16, 52, 96);
   const limW = clamp(w * 0.3, 96, 200);
@@ -245,7 +267,7 @@ export function RequestFlow({
       }
       return { r, phase, x, y, opacity };
     });
-    if (animating) {
+    if (Paths !== null) {
       // Opacity in steps of 0.1 (a fading mark is within 0.05 of RequestMark's): the marks of one
       // outcome and step share a path, so a frame writes a handful of paths.
       movingMarks = placedMarks.map(({ r, phase, x, y, opacity }) => ({
@@ -390,7 +412,7 @@ export function RequestFlow({
             style={{ cursor: 'pointer' }}
           />
         )}
-        {movingMarks !== null && <MovingMarks marks={movingMarks} />}
+        {movingMarks !== null && Paths !== null && <Paths marks={movingMarks} />}
         {moving}
         {queueMarks}
       </g>

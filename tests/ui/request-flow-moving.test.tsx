@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { RequestFlow } from '../../src/viz';
+import { preloadMovingMarks } from '../../src/viz/RequestFlow';
 import { frame } from './fixtures';
 
 afterEach(cleanup);
@@ -75,6 +76,9 @@ function pathMarks(root: Element): Drawn[] {
 }
 
 describe('RequestFlow while the clock plays (moving marks as a few paths)', () => {
+  // The paths are a chunk of their own, fetched when a strip first plays (see the last test).
+  beforeAll(preloadMovingMarks);
+
   it('draws the moving marks as paths, one per outcome and opacity, where the still drawing puts them', () => {
     const still = render(<RequestFlow nowMs={1150} requests={f.requests} reducedMotion={false} />);
     const expected = svgMarks(still.container);
