@@ -6,70 +6,11 @@
  * SimResult (every column, metric and fleet metric), of each lane, and of seeks into it.
  * Usage: `npx tsx tests/bench/fleet-identity.ts > after.txt` on two commits, then diff the files.
  */
-import { createHash } from 'node:crypto';
 import type { AlgorithmConfig } from '../../src/core';
 import { defaultScenario, simulate, Seeker } from '../../src/sim';
 import type { Scenario } from '../../src/sim';
+import { hashOf } from './hashOf';
 import { BENCH_LIMITERS, fleetBenchScenario } from './sim';
-
-function feed(h: ReturnType<typeof createHash>, v: unknown, seen: Set<unknown>): void {
-  if (v === null) {
-    h.update('n');
-    return;
-  }
-  if (v === undefined) {
-    h.update('u');
-    return;
-  }
-  if (typeof v === 'number') {
-    h.update(`#${Object.is(v, -0) ? '-0' : String(v)};`);
-    return;
-  }
-  if (typeof v === 'string') {
-    h.update(`s${v.length}:${v}`);
-    return;
-  }
-  if (typeof v === 'boolean') {
-    h.update(v ? 'T' : 'F');
-    return;
-  }
-  if (typeof v === 'function') {
-    h.update('fn');
-    return;
-  }
-  if (ArrayBuffer.isView(v)) {
-    h.update(`ta${v.constructor.name}${v.byteLength}:`);
-    h.update(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
-    return;
-  }
-  if (seen.has(v)) {
-    h.update('cyc');
-    return;
-  }
-  seen.add(v);
-  if (v instanceof Map) {
-    h.update('M');
-    for (const [k, x] of v) {
-      feed(h, k, seen);
-      feed(h, x, seen);
-    }
-  } else if (Array.isArray(v)) {
-    h.update(`A${v.length}`);
-    for (const x of v) feed(h, x, seen);
-  } else {
-    h.update('O');
-    for (const k of Object.keys(v)) {
-      h.update(k);
-      feed(h, (v as Record<string, unknown>)[k], seen);
-    }
-  }
-  seen.delete(v);
-}
-function hashOf(v: unknown): string {
-  const h = createHash('sha256');
-  feed(h, v, new Set());
-  return h.digest('hex').slice(0, 16);
-}
 
 const base = (): Scenario => ({
   ...defaultScenario(),

@@ -7,49 +7,11 @@
  * SimResult (every column and metric), of each lane, and of seeks into it.
  * Usage: `npx tsx tests/bench/lane-identity.ts > after.txt` on two commits, then diff the files.
  */
-import { createHash } from 'node:crypto';
 import type { AlgorithmConfig } from '../../src/core';
 import { defaultScenario, simulate, Seeker } from '../../src/sim';
 import type { Scenario, SimCache } from '../../src/sim';
+import { hashOf } from './hashOf';
 import { BENCH_LIMITERS } from './sim';
-
-function feed(h: ReturnType<typeof createHash>, v: unknown, seen: Set<unknown>): void {
-  if (v === null) return void h.update('n');
-  if (v === undefined) return void h.update('u');
-  if (typeof v === 'number') return void h.update(`#${Object.is(v, -0) ? '-0' : String(v)};`);
-  if (typeof v === 'string') return void h.update(`s${v.length}:${v}`);
-  if (typeof v === 'boolean') return void h.update(v ? 'T' : 'F');
-  if (typeof v === 'function') return void h.update('fn');
-  if (ArrayBuffer.isView(v)) {
-    h.update(`ta${v.constructor.name}${v.byteLength}:`);
-    h.update(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
-    return;
-  }
-  if (seen.has(v)) return void h.update('cyc');
-  seen.add(v);
-  if (v instanceof Map) {
-    h.update('M');
-    for (const [k, x] of v) {
-      feed(h, k, seen);
-      feed(h, x, seen);
-    }
-  } else if (Array.isArray(v)) {
-    h.update(`A${v.length}`);
-    for (const x of v) feed(h, x, seen);
-  } else {
-    h.update('O');
-    for (const k of Object.keys(v)) {
-      h.update(k);
-      feed(h, (v as Record<string, unknown>)[k], seen);
-    }
-  }
-  seen.delete(v);
-}
-function hashOf(v: unknown): string {
-  const h = createHash('sha256');
-  feed(h, v, new Set());
-  return h.digest('hex').slice(0, 16);
-}
 
 const EXTRA: AlgorithmConfig[] = [
   { kind: 'token-bucket', maxTokens: 20, tokensPerFill: 5, fillIntervalMs: 100, maxDelayMs: 300 },
