@@ -299,26 +299,41 @@ export interface TracedFrame {
 }
 
 /**
+ * Chrome's trace events of `categories` while `work` runs (one CDP tracing session), with what
+ * `work` returned.
+ */
+async function traceDuring<T>(
+  page: Page,
+  categories: string[],
+  work: () => Promise<T>,
+): Promise<{ value: T; events: TraceEvent[] }> {
+  const cdp = await page.context().newCDPSession(page);
+  const events: TraceEvent[] = [];
+  cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as TraceEvent[])));
+  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.start', {
+    traceConfig: { includedCategories: categories },
+    transferMode: 'ReportEvents',
+  });
+  const value = await work();
+  await cdp.send('Tracing.end');
+  await complete;
+  await cdp.detach();
+  return { value, events };
+}
+
+/**
  * Traces the playing page for `ms` (Chrome's `toplevel` tasks and its main-thread frame marks) and
  * splits the renderer main thread's tasks into frames: every task from one BeginMainThreadFrame
  * to the next counts for the first. The CPU time (the thread's own clock) leaves out the time the
  * thread waited for a core, which the shared cores here make large and uneven.
  */
 export async function traceFrames(page: Page, ms: number): Promise<TracedFrame[]> {
-  const cdp = await page.context().newCDPSession(page);
-  const events: TraceEvent[] = [];
-  cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as TraceEvent[])));
-  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-  await cdp.send('Tracing.start', {
-    traceConfig: {
-      includedCategories: ['toplevel', 'disabled-by-default-devtools.timeline.frame'],
-    },
-    transferMode: 'ReportEvents',
-  });
-  await page.waitForTimeout(ms);
-  await cdp.send('Tracing.end');
-  await complete;
-  await cdp.detach();
+  const { events } = await traceDuring(
+    page,
+    ['toplevel', 'disabled-by-default-devtools.timeline.frame'],
+    () => page.waitForTimeout(ms),
+  );
 
   // The renderer main thread that drew frames (other renderers may be in the trace).
   const marks = new Map<string, number[]>();
@@ -539,18 +554,7 @@ async function tracedEdits<T>(
   page: Page,
   edits: () => Promise<T>,
 ): Promise<{ value: T; cpuMs: number[]; workerCpuMs: number[] }> {
-  const cdp = await page.context().newCDPSession(page);
-  const events: TraceEvent[] = [];
-  cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as TraceEvent[])));
-  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-  await cdp.send('Tracing.start', {
-    traceConfig: { includedCategories: ['toplevel', 'devtools.timeline'] },
-    transferMode: 'ReportEvents',
-  });
-  const value = await edits();
-  await cdp.send('Tracing.end');
-  await complete;
-  await cdp.detach();
+  const { value, events } = await traceDuring(page, ['toplevel', 'devtools.timeline'], edits);
   const marks = events
     .filter((e) => e.name === 'TimeStamp')
     .map((e) => ({ e, message: e.args?.data?.message }))
@@ -617,18 +621,7 @@ async function longestMainTask<T>(
   page: Page,
   work: () => Promise<T>,
 ): Promise<{ value: T; wallMs: number; cpuMs: number }> {
-  const cdp = await page.context().newCDPSession(page);
-  const events: TraceEvent[] = [];
-  cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as TraceEvent[])));
-  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-  await cdp.send('Tracing.start', {
-    traceConfig: { includedCategories: ['toplevel', 'devtools.timeline'] },
-    transferMode: 'ReportEvents',
-  });
-  const value = await work();
-  await cdp.send('Tracing.end');
-  await complete;
-  await cdp.detach();
+  const { value, events } = await traceDuring(page, ['toplevel', 'devtools.timeline'], work);
   const main = new Set(
     events
       .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
