@@ -3,7 +3,7 @@
 import { memo, useMemo, useRef } from 'react';
 import type { KeyboardEvent, PointerEvent as ReactPointerEvent } from 'react';
 import type { Outcome } from '../core';
-import { OUTCOMES } from '../sim';
+import { OUTCOMES, rowRange } from '../sim';
 import type { LaneResult, SimResult } from '../sim';
 import { OutcomeMark } from './OutcomeMark';
 import { linearScale } from './linear';
@@ -106,43 +106,80 @@ function rowCenter(index: number, code: number): number {
   return laneTop(index) + LABEL_H + code * ROW_H + ROW_H / 2;
 }
 
-/** One drawn lane, reduced for the current range and width. */
-interface LaneDrawing {
+/**
+ * How one lane is drawn for the current range and width. `agg` is its reduction when it was cheap
+ * to make here (a sparse lane, or one already reduced); a dense lane's is made by its own
+ * `LaneMarks` (`laneReduction`), so that each lane's pass over its rows is a separate piece of
+ * render work: a large result arriving from the worker renders in a transition that yields between
+ * lanes (issue 11: six lanes of 666,666 rows took one ~40 ms task in this component's memo).
+ */
+export interface LanePlan {
   lane: number;
-  agg: OutcomeColumns;
   /** Individual marks (sparse) or per-column bars (dense). */
+  individual: boolean;
+  agg: OutcomeColumns | null;
+}
+
+interface Reduction {
+  /** The range and width it was made for. */
+  key: string;
+  agg: OutcomeColumns;
   individual: boolean;
 }
 
 /**
- * The last reduction of each lane's columns, with its range and width. A new result from an edit
- * to one limiter keeps the other lanes' columns (simulate's cache), so their reductions, and with
- * them their memoised `LaneMarks`, are reused as they are (issue 11).
+ * The last reduction of each lane's columns. A new result from an edit to one limiter keeps the
+ * other lanes' columns (simulate's cache), so their reductions, and with them their memoised
+ * `LaneMarks`, are reused as they are (issue 11).
  */
-const reduced = new WeakMap<
-  LaneResult['columns'],
-  { fromMs: number; toMs: number; cols: number; agg: OutcomeColumns; individual: boolean }
->();
+const reduced = new WeakMap<LaneResult['columns'], Reduction>();
 
-/** Reduces each lane to outcome counts per pixel column and picks how to draw it. */
-function drawLanes(
+/**
+ * A lane's outcome counts per pixel column over [fromMs, toMs), and whether to draw it mark by
+ * mark: individual marks when at most MAX_MARKS requests are in view, ≥ PX_PER_MARK px each on
+ * average, and at most MAX_PER_PIXEL of one outcome in a column. Cached per lane. With `sparseOnly`,
+ * null instead of reducing a lane with too many requests in view for marks (two binary searches
+ * tell): it is drawn as bars, and reduced later by its own `LaneMarks`.
+ */
+export function laneReduction(
+  columns: LaneResult['columns'],
+  fromMs: number,
+  toMs: number,
+  cols: number,
+  sparseOnly = false,
+): Reduction | null {
+  const key = `${fromMs} ${toMs} ${cols}`;
+  let kept = reduced.get(columns);
+  if (kept?.key !== key) {
+    const few = (n: number) => n <= MAX_MARKS && n * PX_PER_MARK <= cols;
+    if (sparseOnly) {
+      const [start, end] = toMs > fromMs ? rowRange(columns, fromMs, toMs) : [0, 0];
+      if (!few(end - start)) return null;
+    }
+    const agg = outcomeColumns(columns, fromMs, toMs, cols);
+    kept = { key, agg, individual: few(agg.end - agg.start) && agg.maxCount <= MAX_PER_PIXEL };
+    reduced.set(columns, kept);
+  }
+  return kept;
+}
+
+/** Plans each lane (`LanePlan`): only sparse lanes, and lanes already reduced, are reduced here. */
+export function planLanes(
   result: SimResult,
   lanes: readonly number[],
   fromMs: number,
   toMs: number,
   cols: number,
-): LaneDrawing[] {
+): LanePlan[] {
   return lanes.map((lane) => {
-    const columns = (result.lanes[lane] as LaneResult).columns;
-    const kept = reduced.get(columns);
-    if (kept !== undefined && kept.fromMs === fromMs && kept.toMs === toMs && kept.cols === cols) {
-      return { lane, agg: kept.agg, individual: kept.individual };
-    }
-    const agg = outcomeColumns(columns, fromMs, toMs, cols);
-    const n = agg.end - agg.start;
-    const individual = n <= MAX_MARKS && n * PX_PER_MARK <= cols && agg.maxCount <= MAX_PER_PIXEL;
-    reduced.set(columns, { fromMs, toMs, cols, agg, individual });
-    return { lane, agg, individual };
+    const made = laneReduction(
+      (result.lanes[lane] as LaneResult).columns,
+      fromMs,
+      toMs,
+      cols,
+      true,
+    );
+    return { lane, individual: made?.individual ?? false, agg: made?.agg ?? null };
   });
 }
 
@@ -196,10 +233,13 @@ interface LaneMarksProps {
   laneIndex: number;
   /** Its place from the top. */
   i: number;
-  agg: OutcomeColumns;
+  /** Its reduction, or null to make it here (`LanePlan`). */
+  agg: OutcomeColumns | null;
   individual: boolean;
   x: LinearScale;
+  fromMs: number;
   toMs: number;
+  cols: number;
   x0: number;
   x1: number;
   markColor: MarkColor | undefined;
@@ -207,21 +247,24 @@ interface LaneMarksProps {
 
 /**
  * One lane's band. Memoised on its own lane result and reduction: after an edit to one limiter
- * only that lane's band renders again (issue 11).
+ * only that lane's band renders again (issue 11). A dense lane is reduced here, in its own render.
  */
 const LaneMarks = memo(function LaneMarks({
   lane,
   laneIndex,
   i,
-  agg,
+  agg: planned,
   individual,
   x,
+  fromMs,
   toMs,
+  cols: width,
   x0,
   x1,
   markColor,
 }: LaneMarksProps) {
   const c = lane.columns;
+  const agg = planned ?? (laneReduction(c, fromMs, toMs, width) as Reduction).agg;
   const n = agg.end - agg.start;
   const cols = agg.cols;
   const top = laneTop(i);
@@ -444,7 +487,7 @@ export function Timeline({
   );
   const cols = Math.max(1, Math.round(x1 - x0));
   const drawings = useMemo(
-    () => drawLanes(result, shown, d0, d1, cols),
+    () => planLanes(result, shown, d0, d1, cols),
     [result, shown, d0, d1, cols],
   );
   const aggregated = drawings.some((d) => !d.individual);
@@ -614,7 +657,9 @@ export function Timeline({
             agg={agg}
             individual={individual}
             x={x}
+            fromMs={d0}
             toMs={d1}
+            cols={cols}
             x0={x0}
             x1={x1}
             markColor={markColor}
