@@ -1,11 +1,18 @@
-import { createContext, useContext, useEffect, useState, useSyncExternalStore } from 'react';
+import {
+  createContext,
+  startTransition,
+  useContext,
+  useEffect,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import type { ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { cachedOutcome, lastRun, simulationOf } from './derived';
 import type { SimOutcome } from './derived';
 import { SYNC_DECISIONS, newDecisions, runnerFor } from './simRunner';
-import type { SimStatus } from './simRunner';
+import type { SimRunner, SimStatus } from './simRunner';
 import { createPlaygroundStore } from './store';
 import { subscribeTraces, tracesVersion } from './traceSim';
 import type { PlaygroundStoreApi } from './store';
@@ -51,15 +58,89 @@ const selectRun = (s: PlaygroundStore) => ({
 });
 
 /**
+ * How a worker's result reaches the page, per runner (issue 11: input stays responsive while a
+ * large result is drawn). It is rendered in a transition, which React renders in slices that yield
+ * to input (six new lanes took one ~60 ms task when rendered at once); until that render commits,
+ * the page goes on drawing what it drew before, and "updating" stays up.
+ */
+export interface Arrivals {
+  subscribe: (listener: () => void) => () => void;
+  /** The runner's status, still pending while a result that has arrived is being drawn. */
+  getStatus: () => SimStatus;
+  /**
+   * What to draw, given the outcome of the current inputs and the runner's version a render has
+   * taken: the outcome drawn before, while `outcome` is what a later version brought.
+   */
+  hold: (outcome: SimOutcome, taken: number) => SimOutcome;
+  /** After a commit: `outcome` is drawn, by a render that had taken version `taken`. */
+  committed: (outcome: SimOutcome, taken: number) => void;
+  /** Calls `take(version)` in a transition when a newer version than `taken` arrives. */
+  follow: (taken: number, take: (version: number) => void) => () => void;
+}
+
+const DRAWING: SimStatus = { pending: true, progress: 1 };
+const arrivals = new WeakMap<SimRunner, Arrivals>();
+
+/** The arrivals of a runner's results (made on first use; exported for tests). */
+export function arrivalsOf(runner: SimRunner): Arrivals {
+  const made = arrivals.get(runner);
+  if (made !== undefined) return made;
+  // The newest version, the outcome it brought, and the last outcome drawn with its version.
+  let seen = runner.getVersion();
+  let brought: SimOutcome | undefined;
+  let drawn: SimOutcome | undefined;
+  let drawnVersion = seen;
+  const listeners = new Set<() => void>();
+  const tell = () => listeners.forEach((l) => l());
+  runner.subscribe(() => {
+    if (runner.getVersion() !== seen) {
+      seen = runner.getVersion();
+      brought = lastRun()?.outcome;
+    }
+    tell();
+  });
+  const a: Arrivals = {
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    getStatus: () => {
+      const status = runner.getStatus();
+      return status.pending || drawnVersion === seen ? status : DRAWING;
+    },
+    hold: (outcome, taken) =>
+      taken !== seen && outcome === brought ? (drawn ?? outcome) : outcome,
+    committed: (outcome, taken) => {
+      drawn = outcome;
+      drawnVersion = taken;
+      tell();
+    },
+    follow: (taken, take) => {
+      const check = () => {
+        if (seen === taken) return;
+        const v = (taken = seen);
+        startTransition(() => take(v));
+      };
+      check();
+      return runner.subscribe(check);
+    },
+  };
+  arrivals.set(runner, a);
+  return a;
+}
+
+/**
  * The simulation of the current inputs (memoised; recomputed only when they change). A small run
  * (or the first one: a link opened paused draws its exact result in its first frame) is computed
  * in this render; a large edit goes to the worker and this returns the previous result until the
- * new one arrives (`useSimulationStatus` says so).
+ * new one arrives (`useSimulationStatus` says so) and has been rendered, in a transition (`Arrivals`).
  */
 export function useSimulation(): SimOutcome {
   const api = usePlaygroundApi();
   const runner = runnerFor(api);
-  useSyncExternalStore(runner.subscribe, runner.getVersion, runner.getVersion);
+  const arrived = arrivalsOf(runner);
+  const [taken, setTaken] = useState(runner.getVersion);
+  useEffect(() => arrived.follow(taken, setTaken), [arrived, taken]);
   // A replayed access log loading (or going) changes the run of a scenario that replays it.
   const traces = useSyncExternalStore(subscribeTraces, tracesVersion, tracesVersion);
   const run = usePlaygroundShallow(selectRun);
@@ -78,12 +159,16 @@ export function useSimulation(): SimOutcome {
       if (runner.available && newDecisions(run, null) > SYNC_DECISIONS) runner.warm(run);
     }
   }, [offThread, runner, run, traces]);
-  if (cached !== null) return cached;
-  return offThread && shown !== null ? shown.outcome : simulationOf(run);
+  const outcome = arrived.hold(
+    cached ?? (offThread && shown !== null ? shown.outcome : simulationOf(run)),
+    taken,
+  );
+  useEffect(() => arrived.committed(outcome, taken), [arrived, outcome, taken]);
+  return outcome;
 }
 
-/** Whether a newer result is computing off the main thread, and how far it is. */
+/** Whether a newer result is computing off the main thread (or being drawn), and how far it is. */
 export function useSimulationStatus(): SimStatus {
-  const runner = runnerFor(usePlaygroundApi());
-  return useSyncExternalStore(runner.subscribe, runner.getStatus, runner.getStatus);
+  const arrived = arrivalsOf(runnerFor(usePlaygroundApi()));
+  return useSyncExternalStore(arrived.subscribe, arrived.getStatus, arrived.getStatus);
 }
