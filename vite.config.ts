@@ -1,12 +1,26 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 
 // `base: './'` makes every asset URL relative, so the built folder works from any host and any
 // sub-path (https://example.com/tools/rate-limit-lab/ as well as file servers on a bare root).
 export default defineConfig({
   base: './',
   plugins: [react()],
+  // d3-array is one file (dist/d3-array.mjs), so the bundler keeps one copy of it, in the first chunk
+  // (the timeline's axis needs its `ticks`), holding every function any lazy part takes from it:
+  // d3-scale's and the charts' too, about 1.1 kB gzip the first paint never runs. The first paint
+  // imports it under another id (the same file with a query), a copy of its own that keeps only
+  // `ticks`; the lazy parts share the other. Typed in src/vite-env.d.ts.
+  resolve: {
+    alias: [
+      {
+        find: /^d3-array\/first-paint$/,
+        replacement: `${fileURLToPath(import.meta.resolve('d3-array'))}?first-paint`,
+      },
+    ],
+  },
   // The simulation worker (src/store/sim.worker.ts) as an ES module, loaded relative to the page's
   // script like every other asset (works under any sub-path).
   worker: { format: 'es' },

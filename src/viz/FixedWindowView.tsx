@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { linearScale } from './linear';
-import { range } from 'd3-array';
+import { range } from 'd3-array/first-paint';
 import { StackedMarks } from './DenseMarks';
 import { TimeAxis } from './TimeAxis';
 import { VizSvg } from './VizSvg';

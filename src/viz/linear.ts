@@ -1,4 +1,4 @@
-import { ticks as niceTicks } from 'd3-array';
+import { ticks as niceTicks } from 'd3-array/first-paint';
 
 /**
  * A number → number linear scale for the views and the timeline: the part of d3-scale's
@@ -6,7 +6,8 @@ import { ticks as niceTicks } from 'd3-array';
  * coordinate is the one d3-scale gives. Why not d3-scale itself on the first load: its
  * `scaleLinear` interpolates any value, colours included, so it brings d3-interpolate and all of
  * d3-color (colour names, parsing): about 6 kB gzip the first paint never uses (issue 11: initial
- * JavaScript ≤ 160 kB). Ticks are d3-array's `ticks`, which is what d3-scale's `ticks` calls. The
+ * JavaScript ≤ 160 kB). Ticks are d3-array's `ticks`, which is what d3-scale's `ticks` calls,
+ * imported as `d3-array/first-paint` (a copy of d3-array for the first chunk: vite.config.ts). The
  * charts and the sweep (lazy chunks) keep d3-scale.
  */
 export interface LinearScale {
