@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { Outcome } from '../core';
 import type { Divergence, OutcomeCounts, SimResult } from '../sim';
 import { formatBytes, formatCount, formatDuration, laneLabel, plural } from './format';
@@ -71,7 +72,11 @@ function CountCell({ n, of, testId }: { n: number; of: number; testId: string })
   );
 }
 
-function Counts({ c, prefix }: { c: OutcomeCounts; prefix: string }) {
+/**
+ * A lane's three counts. Memoised on the counts object: a lane's metrics are the same object while
+ * it is unchanged, so an edit to one limiter renders that limiter's cells only.
+ */
+const Counts = memo(function Counts({ c, prefix }: { c: OutcomeCounts; prefix: string }) {
   return (
     <>
       <CountCell n={c.admitted} of={c.offered} testId={`${prefix}-admitted`} />
@@ -79,7 +84,7 @@ function Counts({ c, prefix }: { c: OutcomeCounts; prefix: string }) {
       <CountCell n={c.rejected} of={c.offered} testId={`${prefix}-rejected`} />
     </>
   );
-}
+});
 
 /**
  * The compare summary: one row per limiter (admitted, delayed, rejected — first attempts, and all
