@@ -77,9 +77,8 @@ export class SimRunner {
   private gen = 0;
   private requested: RunInputs | null = null;
   private warmed: RunInputs | null = null;
-  /** A warm-up waiting for the next frame to be drawn (`warm`), and how to stop waiting. */
+  /** A warm-up waiting for the next frame to be drawn (`warm`). */
   private pendingWarm: RunInputs | null = null;
-  private cancelWarm: (() => void) | null = null;
   private status: SimStatus = IDLE;
   /** The traces the worker holds (sent with the first request that needs them). */
   private sentTraces: readonly SimTrace[] = [];
@@ -151,16 +150,11 @@ export class SimRunner {
    * A request made meanwhile sends it first, so the worker sees the runs in order.
    */
   warm(inputs: RunInputs): void {
-    if (this.warmed !== null && sameRun(this.warmed, inputs)) return;
-    if (!this.available) return;
+    if (this.pendingWarm === null) afterNextFrame(() => this.flushWarm());
     this.pendingWarm = { ...inputs, traces: runTraces(inputs) };
-    this.cancelWarm ??= afterNextFrame(() => {
-      this.cancelWarm = null;
-      this.flushWarm();
-    });
   }
 
-  /** Posts the warm-up waiting for its frame, if any. */
+  /** Posts the warm-up waiting for its frame, if any (and not the run the worker has). */
   private flushWarm(): void {
     const inputs = this.pendingWarm;
     this.pendingWarm = null;
@@ -230,9 +224,6 @@ export class SimRunner {
 
   private workerFailed(): void {
     this.failed = true;
-    this.cancelWarm?.();
-    this.cancelWarm = null;
-    this.pendingWarm = null;
     this.worker?.terminate();
     this.worker = null;
     this.requested = null;
