@@ -6,6 +6,7 @@
  * Without Worker support (tests, old browsers) everything is computed here.
  */
 import type { Scenario, SimTrace } from '../sim';
+import { afterNextFrame } from './afterNextFrame';
 import { lastRun, rememberOutcome, runTraces, sameRun, simLimiters } from './derived';
 import type { RunInputs, SimOutcome } from './derived';
 import type { SimAnswer, SimRequest } from './simProtocol';
@@ -76,6 +77,8 @@ export class SimRunner {
   private gen = 0;
   private requested: RunInputs | null = null;
   private warmed: RunInputs | null = null;
+  /** A warm-up waiting for the next frame to be drawn (`warm`). */
+  private pendingWarm: RunInputs | null = null;
   private status: SimStatus = IDLE;
   /** The traces the worker holds (sent with the first request that needs them). */
   private sentTraces: readonly SimTrace[] = [];
@@ -118,6 +121,7 @@ export class SimRunner {
   /** Computes `inputs` in the worker (unless that is the run already asked for). */
   request(inputs: RunInputs): void {
     if (this.requested !== null && sameRun(this.requested, inputs)) return;
+    this.flushWarm();
     const worker = this.ensureWorker();
     if (worker === null) return;
     this.gen += 1;
@@ -140,10 +144,21 @@ export class SimRunner {
 
   /**
    * A large run computed here (the first render of a link) is also run in the worker, in the
-   * background, so that its cache holds the arrivals and lanes when the first edit comes.
+   * background, so that its cache holds the arrivals and lanes when the first edit comes. Posted
+   * after the next frame: an edit computed here draws first (issue 11: the message, and the
+   * worker's run of the same lane on the other core, sat in the input's task before its frame).
+   * A request made meanwhile sends it first, so the worker sees the runs in order.
    */
   warm(inputs: RunInputs): void {
-    if (this.warmed !== null && sameRun(this.warmed, inputs)) return;
+    if (this.pendingWarm === null) afterNextFrame(() => this.flushWarm());
+    this.pendingWarm = { ...inputs, traces: runTraces(inputs) };
+  }
+
+  /** Posts the warm-up waiting for its frame, if any (and not the run the worker has). */
+  private flushWarm(): void {
+    const inputs = this.pendingWarm;
+    this.pendingWarm = null;
+    if (inputs === null || (this.warmed !== null && sameRun(this.warmed, inputs))) return;
     const worker = this.ensureWorker();
     if (worker === null) return;
     this.warmed = { ...inputs, traces: runTraces(inputs) };

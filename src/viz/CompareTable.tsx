@@ -1,5 +1,6 @@
+import { memo } from 'react';
 import type { Outcome } from '../core';
-import type { Divergence, OutcomeCounts, SimResult } from '../sim';
+import type { Divergence, LaneResult, OutcomeCounts, SimResult } from '../sim';
 import { formatBytes, formatCount, formatDuration, laneLabel, plural } from './format';
 import { firstAttemptRow, firstAttemptOutcome } from './laneSeries';
 import { formatInstant } from './timeTicks';
@@ -71,7 +72,11 @@ function CountCell({ n, of, testId }: { n: number; of: number; testId: string })
   );
 }
 
-function Counts({ c, prefix }: { c: OutcomeCounts; prefix: string }) {
+/**
+ * A lane's three counts. Memoised on the counts object: a lane's metrics are the same object while
+ * it is unchanged, so an edit to one limiter renders that limiter's cells only.
+ */
+const Counts = memo(function Counts({ c, prefix }: { c: OutcomeCounts; prefix: string }) {
   return (
     <>
       <CountCell n={c.admitted} of={c.offered} testId={`${prefix}-admitted`} />
@@ -79,7 +84,7 @@ function Counts({ c, prefix }: { c: OutcomeCounts; prefix: string }) {
       <CountCell n={c.rejected} of={c.offered} testId={`${prefix}-rejected`} />
     </>
   );
-}
+});
 
 /**
  * The compare summary: one row per limiter (admitted, delayed, rejected — first attempts, and all
@@ -173,59 +178,18 @@ export function CompareTable({ result, onSelect, onSeek, selectedLane = null }: 
             </tr>
           </thead>
           <tbody>
-            {lanes.map((lane, i) => {
-              const m = lane.metrics;
-              const differs = d !== null && (d.lanes[0] === i || d.lanes[1] === i);
-              const outcome = outcomesAt[i] ?? null;
-              const cls = [
-                differs ? 'rl-compare-diverges' : '',
-                selectedLane === i ? 'rl-compare-selected' : '',
-              ]
-                .filter(Boolean)
-                .join(' ');
-              return (
-                <tr
-                  key={lane.name}
-                  className={cls || undefined}
-                  data-testid={`compare-row-${i}`}
-                  aria-current={selectedLane === i ? 'true' : undefined}
-                >
-                  <th scope="row">
-                    {selectedLane === i && (
-                      <span className="rl-compare-marker" aria-hidden="true">
-                        ▸{' '}
-                      </span>
-                    )}
-                    {laneLabel(lane)}
-                  </th>
-                  <Counts c={m.first} prefix={`first-${i}`} />
-                  {retries && <Counts c={m.total} prefix={`total-${i}`} />}
-                  <td data-testid={`peak-backend-${i}`}>{formatCount(m.peakBackend.count)}</td>
-                  <td data-testid={`p95-${i}`}>
-                    {m.delay.count > 0 ? formatDuration(m.delay.p95Ms) : '—'}
-                  </td>
-                  <td data-testid={`state-${i}`}>
-                    {formatBytes(m.state.peakBytes)}
-                    <span className="rl-compare-share">
-                      {' '}
-                      · {plural(m.state.peakEntries, 'entry', 'entries')}
-                    </span>
-                  </td>
-                  {d !== null && (
-                    <td data-testid={`at-divergence-${i}`}>
-                      {outcome === null ? (
-                        '—'
-                      ) : (
-                        <span className={`rl-compare-outcome rl-compare-outcome--${outcome}`}>
-                          <span aria-hidden="true">{GLYPH[outcome]}</span> {VERB[outcome][0]}
-                          {differs && <span className="visually-hidden"> (differs)</span>}
-                        </span>
-                      )}
-                    </td>
-                  )}
-                </tr>
-              );
-            })}
+            {lanes.map((lane, i) => (
+              <CompareRow
+                key={lane.name}
+                lane={lane}
+                i={i}
+                retries={retries}
+                divergence={d !== null}
+                differs={d !== null && (d.lanes[0] === i || d.lanes[1] === i)}
+                outcome={outcomesAt[i] ?? null}
+                selected={selectedLane === i}
+              />
+            ))}
           </tbody>
         </table>
       </div>
@@ -279,3 +243,72 @@ export function CompareTable({ result, onSelect, onSeek, selectedLane = null }: 
     </div>
   );
 }
+
+/**
+ * One limiter's row. Memoised on what it shows: an edit to one limiter hands the others back the
+ * same lane objects, so only the edited row renders (issue 11).
+ */
+const CompareRow = memo(function CompareRow({
+  lane,
+  i,
+  retries,
+  divergence,
+  differs,
+  outcome,
+  selected,
+}: {
+  lane: LaneResult;
+  i: number;
+  retries: boolean;
+  /** The table has the divergence column. */
+  divergence: boolean;
+  /** This lane decides the first divergence differently. */
+  differs: boolean;
+  /** Its decision on the divergence's request (null: never decided). */
+  outcome: Outcome | null;
+  selected: boolean;
+}) {
+  const m = lane.metrics;
+  const cls = [differs ? 'rl-compare-diverges' : '', selected ? 'rl-compare-selected' : '']
+    .filter(Boolean)
+    .join(' ');
+  return (
+    <tr
+      className={cls || undefined}
+      data-testid={`compare-row-${i}`}
+      aria-current={selected ? 'true' : undefined}
+    >
+      <th scope="row">
+        {selected && (
+          <span className="rl-compare-marker" aria-hidden="true">
+            ▸{' '}
+          </span>
+        )}
+        {laneLabel(lane)}
+      </th>
+      <Counts c={m.first} prefix={`first-${i}`} />
+      {retries && <Counts c={m.total} prefix={`total-${i}`} />}
+      <td data-testid={`peak-backend-${i}`}>{formatCount(m.peakBackend.count)}</td>
+      <td data-testid={`p95-${i}`}>{m.delay.count > 0 ? formatDuration(m.delay.p95Ms) : '—'}</td>
+      <td data-testid={`state-${i}`}>
+        {formatBytes(m.state.peakBytes)}
+        <span className="rl-compare-share">
+          {' '}
+          · {plural(m.state.peakEntries, 'entry', 'entries')}
+        </span>
+      </td>
+      {divergence && (
+        <td data-testid={`at-divergence-${i}`}>
+          {outcome === null ? (
+            '—'
+          ) : (
+            <span className={`rl-compare-outcome rl-compare-outcome--${outcome}`}>
+              <span aria-hidden="true">{GLYPH[outcome]}</span> {VERB[outcome][0]}
+              {differs && <span className="visually-hidden"> (differs)</span>}
+            </span>
+          )}
+        </td>
+      )}
+    </tr>
+  );
+});

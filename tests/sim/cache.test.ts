@@ -116,6 +116,27 @@ describe('simulate with a cache', () => {
     same(windowed, simulate(LANES, traffic({ metrics: { binMs: 250, windowMs: 500 } }), 10_000));
   });
 
+  it('keeps the lanes in use however many edits came before (the least recently used go first)', () => {
+    // Small on purpose: 3 lanes in use, room for 5 runs. Dropped first in, first out, the lanes in
+    // use reached the front after a few edits to one limiter and were all run again (every
+    // eighteen edits of a six-lane page with the default 24).
+    const cache = { ...createSimCache(), maxLanes: 5 };
+    const before = simulate(LANES, traffic(), 10_000, { cache });
+    let last = before;
+    for (let n = 1; n <= 12; n += 1) {
+      const edited: AlgorithmConfig[] = [{ ...TB, maxTokens: 10 + n }, LB, SL];
+      last = simulate(edited, traffic(), 10_000, { cache });
+      expect(last.lanes[1]).toBe(before.lanes[1]);
+      expect(last.lanes[2]).toBe(before.lanes[2]);
+    }
+    same(last, simulate([{ ...TB, maxTokens: 22 }, LB, SL], traffic(), 10_000));
+    // Runs not used lately are dropped: the first token bucket is run again (a new object).
+    const again = simulate(LANES, traffic(), 10_000, { cache });
+    expect(again.lanes[0]).not.toBe(before.lanes[0]);
+    expect(again.lanes[1]).toBe(before.lanes[1]);
+    same(again, before);
+  });
+
   it("gives one lane's state alone as stateAt gives it with every lane, in any order of times", () => {
     const result = simulate(LANES, traffic(), 10_000);
     const alone = new Seeker(result);

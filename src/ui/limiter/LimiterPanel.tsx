@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useCallback, useId } from 'react';
 import { MAX_LIMITERS } from '../../store';
 import { usePlaygroundShallow } from '../../store/react';
 import { systemNameIn, systemOf } from '../../systems';
@@ -29,6 +29,11 @@ export function LimiterPanel() {
     deployment: st.scenario.deployment,
   }));
   const lane = Math.min(s.activeLane, s.limiters.length - 1);
+  const { setStandardHeaders } = s;
+  const onStandardHeaders = useCallback(
+    (on: boolean) => setStandardHeaders(lane, on),
+    [setStandardHeaders, lane],
+  );
   const active = s.limiters[lane];
   if (active === undefined) return null;
   const system = systemOf(active);
@@ -114,7 +119,7 @@ export function LimiterPanel() {
         <StandardHeadersOption
           system={system}
           checked={active.standardHeaders === true}
-          onChange={(on) => s.setStandardHeaders(lane, on)}
+          onChange={onStandardHeaders}
         />
         <SystemDifferences system={system} />
       </div>

@@ -1,8 +1,11 @@
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import type { SystemInfo } from '../../systems';
 
-/** The per-limiter "add standard rate-limit headers" option, with how the system is made to. */
-export function StandardHeadersOption({
+/**
+ * The per-limiter "add standard rate-limit headers" option, with how the system is made to.
+ * Memoised: a parameter edit does not render it (its `onChange` is stable per lane).
+ */
+export const StandardHeadersOption = memo(function StandardHeadersOption({
   system,
   checked,
   onChange,
@@ -29,4 +32,4 @@ export function StandardHeadersOption({
       </p>
     </div>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { Suspense, useState } from 'react';
+import { Suspense, memo, useState } from 'react';
 import type { SystemInfo } from '../../systems';
 import { Loading, lazyPart } from '../common/lazyPart';
 
@@ -10,8 +10,13 @@ const List = lazyPart(
 /**
  * What this model leaves out or does differently from the real system, under its parameters: the
  * faithfulness promise says where it stops. The text arrives when the disclosure is first opened.
+ * Memoised on the system: a parameter edit does not render it.
  */
-export function SystemDifferences({ system }: { system: SystemInfo }) {
+export const SystemDifferences = memo(function SystemDifferences({
+  system,
+}: {
+  system: SystemInfo;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <details className="system-differences-box" onToggle={(e) => setOpen(e.currentTarget.open)}>
@@ -23,4 +28,4 @@ export function SystemDifferences({ system }: { system: SystemInfo }) {
       )}
     </details>
   );
-}
+});

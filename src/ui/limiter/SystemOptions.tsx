@@ -1,8 +1,12 @@
+import { memo } from 'react';
 import { SYSTEMS, SYSTEM_GROUPS } from '../../systems';
 import { ALGORITHMS } from './algorithms';
 
-/** The systems as `<optgroup>`s of `<option value={id}>`, with the version and the algorithm. */
-export function SystemOptions({ brief = false }: { brief?: boolean }) {
+/**
+ * The systems as `<optgroup>`s of `<option value={id}>`, with the version and the algorithm.
+ * Memoised: the same options whatever else the panel renders with (a parameter edit).
+ */
+export const SystemOptions = memo(function SystemOptions({ brief = false }: { brief?: boolean }) {
   return (
     <>
       {SYSTEM_GROUPS.map((group) => (
@@ -16,4 +20,4 @@ export function SystemOptions({ brief = false }: { brief?: boolean }) {
       ))}
     </>
   );
-}
+});

@@ -1,6 +1,7 @@
 import { Suspense, useEffect, useState } from 'react';
 import { configOf } from '../../store';
 import type { PlaygroundStoreApi } from '../../store';
+import { afterNextFrame } from '../../store/afterNextFrame';
 import { usePlaygroundApi } from '../../store/react';
 import { fitsInLink, queryFor } from './session';
 import { lazyPart } from '../common/lazyPart';
@@ -26,13 +27,22 @@ function tooLong(api: PlaygroundStoreApi): number | null {
 export function TooLongForLink() {
   const api = usePlaygroundApi();
   const [length, setLength] = useState<number | null>(() => tooLong(api));
-  useEffect(
-    () =>
-      api.subscribe((s, prev) => {
-        if (s.limiters !== prev.limiters || s.scenario !== prev.scenario) setLength(tooLong(api));
-      }),
-    [api],
-  );
+  useEffect(() => {
+    // Encoding the whole config takes about 0.5 ms: after the frame that draws the edit (issue 11),
+    // once for edits that come faster than frames.
+    let cancel: (() => void) | null = null;
+    const unsubscribe = api.subscribe((s, prev) => {
+      if (s.limiters === prev.limiters && s.scenario === prev.scenario) return;
+      cancel ??= afterNextFrame(() => {
+        cancel = null;
+        setLength(tooLong(api));
+      });
+    });
+    return () => {
+      unsubscribe();
+      cancel?.();
+    };
+  }, [api]);
   if (length === null) return null;
   return (
     <Suspense fallback={null}>

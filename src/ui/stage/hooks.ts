@@ -8,6 +8,7 @@ import {
 } from 'react';
 import type { RefObject } from 'react';
 import type { PlaygroundStoreApi } from '../../store';
+import { afterNextFrame } from '../../store/afterNextFrame';
 
 const REDUCED = '(prefers-reduced-motion: reduce)';
 
@@ -104,20 +105,7 @@ export function useValueAfterFrame<T>(value: T): T {
   const [shown, setShown] = useState(value);
   useEffect(() => {
     if (Object.is(shown, value)) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const handOver = () => {
-      timer = setTimeout(() => startTransition(() => setShown(() => value)), 0);
-    };
-    // Without frames (no rAF), at once after this task.
-    if (typeof requestAnimationFrame !== 'function') {
-      handOver();
-      return () => clearTimeout(timer);
-    }
-    const frame = requestAnimationFrame(handOver);
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
+    return afterNextFrame(() => startTransition(() => setShown(() => value)));
   }, [value, shown]);
   return shown;
 }

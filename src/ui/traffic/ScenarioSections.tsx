@@ -5,7 +5,7 @@ import { Suspense } from 'react';
 import { MAX_UNTIL_MS, isFleet, validateRun } from '../../sim';
 import type { ClockJump, Scenario } from '../../sim';
 import { simLimiters } from '../../store';
-import { usePlaygroundShallow } from '../../store/react';
+import { usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
 import { NumberField, SelectField } from '../common/fields';
 import { problemWith, setIn } from './scenarioEdit';
 import { lazyPart } from '../common/lazyPart';
@@ -17,11 +17,14 @@ const FleetControls = lazyPart(
   'fleet controls',
 );
 
-/** The scenario from the store, and field makers that edit it at a path. */
+/**
+ * The scenario from the store, and field makers that edit it at a path. Not the limiters: a limiter
+ * edit does not render these sections again (issue 11: their 22 inputs were a third of the
+ * components an edit rendered).
+ */
 function useEditors() {
   const s = usePlaygroundShallow((st) => ({
     scenario: st.scenario,
-    limiters: st.limiters,
     untilMs: st.untilMs,
     setScenario: st.setScenario,
     setUntil: st.setUntil,
@@ -149,26 +152,43 @@ export function DeploymentSection() {
           : 'Read-then-write lets two instances that read the same state both admit.',
       )}
       {num(['deployment', 'roundTripMs'], 'read→write round trip', 'ms')}
-      <Suspense fallback={<p className="muted lazy-loading">Loading the fleet controls…</p>}>
-        <FleetControls
-          scenario={scenario}
-          limiters={simLimiters({ limiters: s.limiters })}
-          untilMs={s.untilMs}
-          onChange={s.setScenario}
-        />
-        <FleetField
-          scenario={scenario}
-          limiters={simLimiters({ limiters: s.limiters })}
-          untilMs={s.untilMs}
-          onCommit={(fleet) => {
-            const deployment = { ...scenario.deployment };
-            if (fleet === undefined) delete deployment.fleet;
-            else deployment.fleet = fleet;
-            s.setScenario({ ...scenario, deployment });
-          }}
-        />
-      </Suspense>
+      <FleetParts scenario={scenario} setScenario={s.setScenario} />
     </>
+  );
+}
+
+/** The fleet settings, which check themselves against the limiters (and render with them). */
+function FleetParts({
+  scenario,
+  setScenario,
+}: {
+  scenario: Scenario;
+  setScenario: (s: Scenario) => void;
+}) {
+  const { limiters, untilMs } = usePlaygroundShallow((st) => ({
+    limiters: st.limiters,
+    untilMs: st.untilMs,
+  }));
+  return (
+    <Suspense fallback={<p className="muted lazy-loading">Loading the fleet controls…</p>}>
+      <FleetControls
+        scenario={scenario}
+        limiters={simLimiters({ limiters })}
+        untilMs={untilMs}
+        onChange={setScenario}
+      />
+      <FleetField
+        scenario={scenario}
+        limiters={simLimiters({ limiters })}
+        untilMs={untilMs}
+        onCommit={(fleet) => {
+          const deployment = { ...scenario.deployment };
+          if (fleet === undefined) delete deployment.fleet;
+          else deployment.fleet = fleet;
+          setScenario({ ...scenario, deployment });
+        }}
+      />
+    </Suspense>
   );
 }
 
@@ -194,6 +214,7 @@ export function ClockSection() {
 /** The run's length and seed. */
 export function RunSection() {
   const { s, scenario, num } = useEditors();
+  const api = usePlaygroundApi();
   return (
     <>
       <NumberField
@@ -202,8 +223,9 @@ export function RunSection() {
         value={s.untilMs}
         width="7em"
         check={(n) =>
-          validateRun(simLimiters(s), scenario, n).find((i) => i.path === 'untilMs')?.message ??
-          null
+          // The length's problem does not depend on the limiters (read now, not subscribed to).
+          validateRun(simLimiters(api.getState()), scenario, n).find((i) => i.path === 'untilMs')
+            ?.message ?? null
         }
         onCommit={s.setUntil}
         help={`Up to ${MAX_UNTIL_MS / 3_600_000} h of virtual time.`}
