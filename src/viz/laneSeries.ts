@@ -80,15 +80,17 @@ export function outcomeColumns(
       if (col(mid) === c) lo = mid + 1;
       else hi = mid;
     }
-    let admit = 0;
-    let delay = 0;
+    // Codes are 0 (admit), 1 (delay), 2 (reject): their sum and the sum of code >> 1 give the
+    // counts without a branch per row.
+    let sum = 0;
     let reject = 0;
     for (let k = r; k < lo; k += 1) {
-      const o = outcome[k];
-      if (o === OUTCOME_ADMIT) admit += 1;
-      else if (o === OUTCOME_DELAY) delay += 1;
-      else reject += 1;
+      const o = outcome[k] as number;
+      sum += o;
+      reject += o >> 1;
     }
+    const delay = sum - 2 * reject;
+    const admit = lo - r - delay - reject;
     counts[OUTCOME_ADMIT][c] = admit;
     counts[OUTCOME_DELAY][c] = delay;
     counts[OUTCOME_REJECT][c] = reject;
@@ -101,16 +103,26 @@ export function outcomeColumns(
   return { cols: n, fromMs, toMs, start, end, counts, totals, maxCount };
 }
 
-/** Arrival times of the rows that passed (admitted or delayed), ascending: decision times. */
-export function passedTimes(columns: LaneColumns): Float64Array {
-  let n = 0;
-  for (let r = 0; r < columns.rows; r += 1) if (columns.outcome[r] !== OUTCOME_REJECT) n += 1;
+/**
+ * Arrival times of the rows that passed (admitted or delayed), ascending: decision times.
+ * `count`: how many rows passed, when known (a lane's `metrics.total` admitted + delayed), which
+ * saves the counting pass; a wrong count is noticed and the rows are counted.
+ */
+export function passedTimes(columns: LaneColumns, count = -1): Float64Array {
+  const rows = columns.rows;
+  const outcome = columns.outcome;
+  const time = columns.arrivalMs;
+  let n = count;
+  if (n < 0) {
+    n = 0;
+    for (let r = 0; r < rows; r += 1) if (outcome[r] !== OUTCOME_REJECT) n += 1;
+  }
   const out = new Float64Array(n);
   let k = 0;
-  for (let r = 0; r < columns.rows; r += 1) {
-    if (columns.outcome[r] !== OUTCOME_REJECT) out[k++] = columns.arrivalMs[r] as number;
+  for (let r = 0; r < rows; r += 1) {
+    if (outcome[r] !== OUTCOME_REJECT) out[k++] = time[r] as number;
   }
-  return out;
+  return k === n ? out : passedTimes(columns);
 }
 
 /**
@@ -119,15 +131,18 @@ export function passedTimes(columns: LaneColumns): Float64Array {
  */
 export function backendTimes(lane: LaneResult): Float64Array {
   const c = lane.columns;
+  const rows = c.rows;
+  const outcome = c.outcome;
+  const time = c.arrivalMs;
   const rel = lane.releasesMs;
   let admitted = 0;
-  for (let r = 0; r < c.rows; r += 1) if (c.outcome[r] === OUTCOME_ADMIT) admitted += 1;
+  for (let r = 0; r < rows; r += 1) if (outcome[r] === OUTCOME_ADMIT) admitted += 1;
   const out = new Float64Array(admitted + rel.length);
   let k = 0;
   let j = 0;
-  for (let r = 0; r < c.rows; r += 1) {
-    if (c.outcome[r] !== OUTCOME_ADMIT) continue;
-    const t = c.arrivalMs[r] as number;
+  for (let r = 0; r < rows; r += 1) {
+    if (outcome[r] !== OUTCOME_ADMIT) continue;
+    const t = time[r] as number;
     while (j < rel.length && (rel[j] as number) < t) out[k++] = rel[j++] as number;
     out[k++] = t;
   }
@@ -222,16 +237,27 @@ export function canDelay(config: AlgorithmConfig): boolean {
   return false;
 }
 
-/** The waits of the delayed rows, in row order (ms). */
-export function delaysOf(columns: LaneColumns): Float64Array {
-  let n = 0;
-  for (let r = 0; r < columns.rows; r += 1) if (columns.outcome[r] === OUTCOME_DELAY) n += 1;
+/**
+ * The waits of the delayed rows, in row order (ms). `count`: how many rows were delayed, when
+ * known (a lane's `metrics.delay.count`): none saves the pass over the rows altogether, another
+ * the counting pass (a wrong count is noticed and the rows are counted).
+ */
+export function delaysOf(columns: LaneColumns, count = -1): Float64Array {
+  if (count === 0) return new Float64Array(0);
+  const rows = columns.rows;
+  const outcome = columns.outcome;
+  const wait = columns.waitMs;
+  let n = count;
+  if (n < 0) {
+    n = 0;
+    for (let r = 0; r < rows; r += 1) if (outcome[r] === OUTCOME_DELAY) n += 1;
+  }
   const out = new Float64Array(n);
   let k = 0;
-  for (let r = 0; r < columns.rows; r += 1) {
-    if (columns.outcome[r] === OUTCOME_DELAY) out[k++] = columns.waitMs[r] as number;
+  for (let r = 0; r < rows; r += 1) {
+    if (outcome[r] === OUTCOME_DELAY) out[k++] = wait[r] as number;
   }
-  return out;
+  return k === n ? out : delaysOf(columns);
 }
 
 /** The row of `origin`'s first attempt in a lane, or −1 when the lane never decided it. */

@@ -73,7 +73,10 @@ export function DelayHistogram({
   const lane = result.lanes[laneIndex];
   const box = chartBox(width, height, 1);
   const data = useMemo(
-    () => (lane === undefined ? null : delayBins(delaysOf(lane.columns), target)),
+    () =>
+      lane === undefined
+        ? null
+        : delayBins(delaysOf(lane.columns, lane.metrics.delay.count), target),
     [lane, target],
   );
   const stats = lane?.metrics.delay ?? { count: 0, p50Ms: 0, p95Ms: 0, maxMs: 0, meanMs: 0 };
