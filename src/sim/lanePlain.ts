@@ -70,6 +70,8 @@ export function runPlainLane(ctx: LaneContext): LaneRun {
     },
   };
   let gaveUp = 0;
+  let rejected = 0;
+  let delayed = 0;
   let passedOnRetry = 0;
   let retriesAfterEnd = 0;
   const rowBytes = ROW_BYTES + (sharesFirst ? 0 : ROW_BYTES_OWN_FIRST) + (sharesInstance ? 0 : 1);
@@ -161,11 +163,17 @@ export function runPlainLane(ctx: LaneContext): LaneRun {
     remainingCol[row] = d.remaining;
     resetCol[row] = d.resetMs;
     if (passed) {
-      const delayed = d.outcome === 'delay';
-      outcomeCol[row] = delayed ? OUTCOME_DELAY : OUTCOME_ADMIT;
-      waitCol[row] = delayed ? d.delayMs : 0;
+      if (d.outcome === 'delay') {
+        outcomeCol[row] = OUTCOME_DELAY;
+        waitCol[row] = d.delayMs;
+        delayed += 1;
+      } else {
+        outcomeCol[row] = OUTCOME_ADMIT;
+        waitCol[row] = 0;
+      }
       if (attempt > 1) passedOnRetry += 1;
     } else {
+      rejected += 1;
       outcomeCol[row] = OUTCOME_REJECT;
       waitCol[row] = d.retryAfterMs;
       if (noRetries) gaveUp += 1;
@@ -181,6 +189,9 @@ export function runPlainLane(ctx: LaneContext): LaneRun {
   stats.gaveUp = gaveUp;
   stats.passedOnRetry = passedOnRetry;
   stats.retriesAfterEnd = retriesAfterEnd;
+  // For laneMetrics: no counting pass over the rows.
+  stats.rejected = rejected;
+  stats.delayed = delayed;
 
   engine.flush(completeUntilMs);
   const end = tracker.measure(completeUntilMs, wallAt(Math.max(0, completeUntilMs - 1)));

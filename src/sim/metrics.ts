@@ -1,3 +1,5 @@
+// Long file on purpose: laneMetrics' two loops (general, and lean for one client's first
+// attempts) must count alike and are kept side by side with the reductions they feed.
 /**
  * Metrics per lane (counts, rates over time, the busiest interval of length W, delay percentiles,
  * per-key and per-client shares, memory) and the first disagreement between lanes. One pass over
@@ -20,6 +22,12 @@ export interface LaneRunStats {
   passedOnRetry: number;
   retriesAfterEnd: number;
   state: LaneMetrics['state'];
+  /**
+   * Rows rejected and delayed, when the loop counted them as it wrote them: laneMetrics then
+   * skips its counting pass (and counts after all if they turn out not to match the rows).
+   */
+  rejected?: number;
+  delayed?: number;
 }
 
 export interface LaneMetricsInput {
@@ -86,6 +94,22 @@ export function laneMetrics(input: LaneMetricsInput): {
   metrics: LaneMetrics;
   releasesMs: Float64Array;
 } {
+  const { rejected, delayed } = input.stats;
+  const usable =
+    Number.isInteger(rejected) &&
+    Number.isInteger(delayed) &&
+    rejected !== undefined &&
+    delayed !== undefined &&
+    rejected >= 0 &&
+    delayed >= 0 &&
+    rejected + delayed <= input.columns.rows;
+  return metricsOf(input, usable ? { rejected, delayed } : null);
+}
+
+function metricsOf(
+  input: LaneMetricsInput,
+  counted: { rejected: number; delayed: number } | null,
+): { metrics: LaneMetrics; releasesMs: Float64Array } {
   const { columns: c, arrivals, clientKey, untilMs, binMs, windowMs, stats } = input;
   const rows = c.rows;
   const nBins = Math.max(1, Math.ceil(untilMs / binMs));
@@ -115,13 +139,13 @@ export function laneMetrics(input: LaneMetricsInput): {
   // 1 (delay), 2 (reject), so the sum of code >> 1 counts rejections and the sum of the codes
   // less twice that counts delays.
   let codeSum = 0;
-  let nRejected = 0;
-  for (let r = 0; r < rows; r += 1) {
+  let nRejected = counted?.rejected ?? 0;
+  for (let r = 0; r < (counted === null ? rows : 0); r += 1) {
     const o = outcomeCol[r] as number;
     codeSum += o;
     nRejected += o >> 1;
   }
-  const nDelayed = codeSum - 2 * nRejected;
+  const nDelayed = counted?.delayed ?? codeSum - 2 * nRejected;
   // Float64 throughout, so peakWindow sees one array type (and huge delays fit).
   const passedAt = new Float64Array(rows - nRejected);
   let nPassed = 0;
@@ -294,6 +318,10 @@ export function laneMetrics(input: LaneMetricsInput): {
   total.delayed = first.delayed + retries.delayed;
   total.rejected = first.rejected + retries.rejected;
 
+  // Counts that did not match the rows (never from simulate's loops): count them here.
+  if (counted !== null && (nPassed !== rows - nRejected || d !== nDelayed)) {
+    return metricsOf(input, null);
+  }
   sortNumbers(delays);
   sortNumbers(releases);
   const peakPassed = peakWindow(passedAt, nPassed, windowMs);

@@ -2,7 +2,8 @@
  * laneMetrics' lean loop (issue 11: a 1,000,000-arrival edit): when a lane's rows are the first
  * attempts one for one (its arrival column is the arrivals' own) and one client sent them all, it
  * counts per bin in locals and fills the per-key and per-client counts at the end. Its metrics must
- * be those of the general loop, which runs on the same rows given as a copy of the column.
+ * be those of the general loop, which runs on the same rows given as a copy of the column. The
+ * rejected and delayed counts simulate's loop hands over (LaneRunStats) change nothing either.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -93,7 +94,21 @@ describe('laneMetrics, lean loop', () => {
             binMs,
             windowMs,
           );
-          expect(laneMetrics(lean)).toEqual(laneMetrics(general));
+          const expected = laneMetrics(general);
+          expect(laneMetrics(lean)).toEqual(expected);
+          // The loop's own counts skip the counting pass; wrong ones are noticed.
+          const rejected = kept.filter((r) => r[1] === 2).length;
+          const delayed = kept.filter((r) => r[1] === 1).length;
+          for (const counts of [
+            { rejected, delayed },
+            { rejected: rejected + 1, delayed },
+            { rejected, delayed: Math.max(0, delayed - 1) },
+          ]) {
+            for (const input of [lean, general]) {
+              const stats = { ...input.stats, ...counts };
+              expect(laneMetrics({ ...input, stats })).toEqual(expected);
+            }
+          }
         },
       ),
       { numRuns: 300 },
