@@ -220,6 +220,77 @@ export function rollingMax(
 }
 
 /**
+ * `rollingMax(passedTimes(columns), …)` straight from a lane's rows: the two pointers step over the
+ * rows that passed and skip the rejected ones, so no array of passed times is made (issue 11: for
+ * a 1,000,000-row lane that was a counting pass, a copy and its garbage on the page per edit).
+ */
+export function rollingMaxPassed(
+  columns: LaneColumns,
+  windowMs: number,
+  fromMs: number,
+  toMs: number,
+  cols: number,
+): Float64Array {
+  const n = Math.max(1, Math.floor(cols));
+  const out = new Float64Array(n);
+  if (!(toMs > fromMs) || !(windowMs > 0)) return out;
+  const rows = columns.rows;
+  const time = columns.arrivalMs;
+  const outcome = columns.outcome;
+  // The first row at or after r that passed (rows when none).
+  const passedFrom = (r: number): number => {
+    while (r < rows && outcome[r] === OUTCOME_REJECT) r += 1;
+    return r;
+  };
+  // The first row whose time is > x (rows are in time order).
+  const after = (x: number): number => {
+    let lo = 0;
+    let hi = rows;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((time[mid] as number) <= x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  let j = passedFrom(after(fromMs)); // next passed row entering
+  let i = passedFrom(after(fromMs - windowMs)); // next passed row leaving (at its time + W)
+  let v = 0;
+  for (let r = i; r < j; r += 1) if (outcome[r] !== OUTCOME_REJECT) v += 1;
+  let col = 0;
+  out[0] = v;
+  for (;;) {
+    const up = j < rows ? (time[j] as number) : Number.POSITIVE_INFINITY;
+    const down = i < j ? (time[i] as number) + windowMs : Number.POSITIVE_INFINITY;
+    const t = Math.min(up, down);
+    if (!(t < toMs)) break;
+    const c = columnOf(t, fromMs, toMs, n);
+    if (c > col) {
+      while (col < c - 1) {
+        col += 1;
+        out[col] = v;
+      }
+      col = c;
+      out[c] = fromMs + (c * (toMs - fromMs)) / n < t ? v : 0;
+    }
+    while (j < rows && (time[j] as number) === t) {
+      j = passedFrom(j + 1);
+      v += 1;
+    }
+    while (i < j && (time[i] as number) + windowMs === t) {
+      i = passedFrom(i + 1);
+      v -= 1;
+    }
+    if (v > (out[c] as number)) out[c] = v;
+  }
+  while (col < n - 1) {
+    col += 1;
+    out[col] = v;
+  }
+  return out;
+}
+
+/**
  * The limiter's nominal quota scaled to an interval of `windowMs`: `limit` per window for the window
  * algorithms, and the long-run rate × W for the others (quota from the core's `quotaOf`, as in the
  * RateLimit-Policy header). E.g. fixed window 10 per 1 s with W = 1 s → 10.

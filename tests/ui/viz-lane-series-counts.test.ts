@@ -1,13 +1,14 @@
 /**
  * The charts' series with the counts the simulation already made (issue 11): `passedTimes` and
  * `delaysOf` given a lane's count equal their own counting, and a wrong count is noticed; the peak
- * chart's busiest W from `lane.metrics` is the one `peakWindow` finds in the passed times.
+ * chart's busiest W from `lane.metrics` is the one `peakWindow` finds in the passed times, and its
+ * rolling count straight from the rows is the one made from an array of passed times.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultScenario, peakWindow, simulate } from '../../src/sim';
 import type { LaneColumns } from '../../src/sim';
-import { delaysOf, passedTimes } from '../../src/viz/laneSeries';
+import { delaysOf, passedTimes, rollingMax, rollingMaxPassed } from '../../src/viz/laneSeries';
 
 function lane(rows: Array<[number, number, number]>): LaneColumns {
   const n = rows.length;
@@ -57,6 +58,26 @@ describe('chart series with known counts', () => {
         expect(delaysOf(c, own.length)).toEqual(own);
         expect(delaysOf(c, wrong)).toEqual(own);
       }),
+    );
+  });
+
+  it('rollingMaxPassed equals rollingMax over the passed times, for any range, W and width', () => {
+    fc.assert(
+      fc.property(
+        rowsArb,
+        fc.integer({ min: 1, max: 3000 }),
+        fc.double({ min: -500, max: 5000, noNaN: true }),
+        fc.double({ min: 0.5, max: 6000, noNaN: true }),
+        fc.integer({ min: 1, max: 700 }),
+        (rows, W, fromMs, spanMs, cols) => {
+          const c = lane(rows);
+          const toMs = fromMs + spanMs;
+          expect(rollingMaxPassed(c, W, fromMs, toMs, cols)).toEqual(
+            rollingMax(passedTimes(c), W, fromMs, toMs, cols),
+          );
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 

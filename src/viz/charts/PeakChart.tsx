@@ -7,7 +7,13 @@ import { peakWindow } from '../../sim';
 import type { PeakWindow, SimResult } from '../../sim';
 import { VizSvg } from '../VizSvg';
 import { clamp, finite, formatCount, formatDecimal, formatDuration, px } from '../format';
-import { backendTimes, nominalLimit, passedTimes, rollingMax } from '../laneSeries';
+import {
+  backendTimes,
+  nominalLimit,
+  passedTimes,
+  rollingMax,
+  rollingMaxPassed,
+} from '../laneSeries';
 import { formatInstant, timeTicks } from '../timeTicks';
 import { EmptyPlot, Legend, XTimeAxis, YAxis, chartBox, legendLines } from './ChartParts';
 import type { LegendItem } from './ChartParts';
@@ -108,13 +114,17 @@ export function PeakChart({
   const data = useMemo(() => {
     if (lane === undefined) return null;
     const { total, peakPassed } = lane.metrics;
-    // The counts and the busiest W the simulation found already (issue 11: one pass over a
-    // million rows less on the page); another W is searched here.
-    const passed = passedTimes(lane.columns, total.admitted + total.delayed);
+    // The busiest W the simulation found already, and the rolling count straight from the rows
+    // (issue 11: no array of passed times on the page); another W is searched here.
+    let peak = peakPassed;
+    if (peakPassed.windowMs !== W) {
+      const passed = passedTimes(lane.columns, total.admitted + total.delayed);
+      peak = peakWindow(passed, passed.length, W);
+    }
     const backend = hasDelays ? backendTimes(lane) : null;
     return {
-      peak: peakPassed.windowMs === W ? peakPassed : peakWindow(passed, passed.length, W),
-      passed: rollingMax(passed, W, 0, untilMs, cols),
+      peak,
+      passed: rollingMaxPassed(lane.columns, W, 0, untilMs, cols),
       backend: backend === null ? null : rollingMax(backend, W, 0, untilMs, cols),
     };
   }, [lane, hasDelays, W, untilMs, cols]);
