@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultScenario, peakWindow, simulate } from '../../src/sim';
 import type { LaneColumns } from '../../src/sim';
-import { delaysOf, passedTimes, rollingMax, rollingMaxPassed } from '../../src/viz/laneSeries';
+import { delaysOf, passedTimes, rollingMax, rollingMaxPassed } from '../../src/viz/charts/series';
 
 function lane(rows: Array<[number, number, number]>): LaneColumns {
   const n = rows.length;

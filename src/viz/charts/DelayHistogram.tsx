@@ -6,7 +6,7 @@ import type { SimResult } from '../../sim';
 import { VizSvg } from '../VizSvg';
 import { TimeAxis } from '../TimeAxis';
 import { clamp, formatCount, formatDuration, laneLabel, plural, px } from '../format';
-import { canDelay, delaysOf } from '../laneSeries';
+import { canDelay, delaysOf } from './series';
 import { EmptyPlot, XTitle, YAxis, chartBox } from './ChartParts';
 
 /** Props of `<DelayHistogram>`. */

@@ -7,13 +7,7 @@ import { peakWindow } from '../../sim';
 import type { PeakWindow, SimResult } from '../../sim';
 import { VizSvg } from '../VizSvg';
 import { clamp, finite, formatCount, formatDecimal, formatDuration, px } from '../format';
-import {
-  backendTimes,
-  nominalLimit,
-  passedTimes,
-  rollingMax,
-  rollingMaxPassed,
-} from '../laneSeries';
+import { backendTimes, nominalLimit, passedTimes, rollingMax, rollingMaxPassed } from './series';
 import { formatInstant, timeTicks } from '../timeTicks';
 import { EmptyPlot, Legend, XTimeAxis, YAxis, chartBox, legendLines } from './ChartParts';
 import type { LegendItem } from './ChartParts';
