@@ -1,8 +1,9 @@
 /**
  * The event loop of a lane that is not a fleet (local, shared or racy instances): the same rows,
- * checkpoints and statistics as simulate.ts's fleet loop would make, in a function small enough
- * that V8 sees the whole decision path (issue 11: a 1,000,000-arrival edit). What it leaves out of
- * the general loop: the fleet's routing, store, oracle and resync; the retry queue when no request
+ * checkpoints and statistics as simulate.ts's general loop (runLane) makes, in a function small
+ * enough that V8 sees the whole decision path (issue 11: a 1,000,000-arrival edit). The simulation
+ * worker installs it (installPlainLaneLoop); the page's first chunk goes without. What it leaves
+ * out of the general loop: the fleet's routing, store, oracle and resync; the retry queue when no request
  * can be retried; the balancer with one instance; the wall clock without jumps; the engine call
  * when state is not racy (the instance's store decides directly, as LaneEngine.decideKey does).
  * tests/bench/lane-identity.ts hashes every column, metric and seek of such runs: unchanged.
