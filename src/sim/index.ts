@@ -25,6 +25,7 @@ export {
   configOf,
 } from './validate';
 export {
+  PORTABLE_CHECKPOINTS,
   PORTABLE_KEY_STATES,
   Seeker,
   adoptResult,

@@ -1,9 +1,11 @@
+// Long file on purpose: laneMetrics' two loops (general, and lean for one client's first
+// attempts) must count alike and are kept side by side with the reductions they feed.
 /**
  * Metrics per lane (counts, rates over time, the busiest interval of length W, delay percentiles,
  * per-key and per-client shares, memory) and the first disagreement between lanes. One pass over
  * the columns plus two sorted scans.
  */
-import { OUTCOMES, OUTCOME_ADMIT, OUTCOME_DELAY, OUTCOME_REJECT } from './types';
+import { OUTCOMES, OUTCOME_ADMIT, OUTCOME_REJECT } from './types';
 import type {
   ArrivalTable,
   Divergence,
@@ -20,6 +22,12 @@ export interface LaneRunStats {
   passedOnRetry: number;
   retriesAfterEnd: number;
   state: LaneMetrics['state'];
+  /**
+   * Rows rejected and delayed, when the loop counted them as it wrote them: laneMetrics then
+   * skips its counting pass (and counts after all if they turn out not to match the rows).
+   */
+  rejected?: number;
+  delayed?: number;
 }
 
 export interface LaneMetricsInput {
@@ -86,6 +94,22 @@ export function laneMetrics(input: LaneMetricsInput): {
   metrics: LaneMetrics;
   releasesMs: Float64Array;
 } {
+  const { rejected, delayed } = input.stats;
+  const usable =
+    Number.isInteger(rejected) &&
+    Number.isInteger(delayed) &&
+    rejected !== undefined &&
+    delayed !== undefined &&
+    rejected >= 0 &&
+    delayed >= 0 &&
+    rejected + delayed <= input.columns.rows;
+  return metricsOf(input, usable ? { rejected, delayed } : null);
+}
+
+function metricsOf(
+  input: LaneMetricsInput,
+  counted: { rejected: number; delayed: number } | null,
+): { metrics: LaneMetrics; releasesMs: Float64Array } {
   const { columns: c, arrivals, clientKey, untilMs, binMs, windowMs, stats } = input;
   const rows = c.rows;
   const nBins = Math.max(1, Math.ceil(untilMs / binMs));
@@ -110,12 +134,21 @@ export function laneMetrics(input: LaneMetricsInput): {
     passed: new Uint32Array(input.clientCount),
     firstAttempts: new Uint32Array(input.clientCount),
   };
-  // Float64 throughout, so peakWindow sees one array type (and huge delays fit).
-  const passedAt = new Float64Array(rows);
-  let nPassed = 0;
-  let nDelayed = 0;
   const outcomeCol = c.outcome;
-  for (let r = 0; r < rows; r += 1) if (outcomeCol[r] === OUTCOME_DELAY) nDelayed += 1;
+  // Delayed and rejected rows counted first, without a branch per row: codes are 0 (admit),
+  // 1 (delay), 2 (reject), so the sum of code >> 1 counts rejections and the sum of the codes
+  // less twice that counts delays.
+  let codeSum = 0;
+  let nRejected = counted?.rejected ?? 0;
+  for (let r = 0; r < (counted === null ? rows : 0); r += 1) {
+    const o = outcomeCol[r] as number;
+    codeSum += o;
+    nRejected += o >> 1;
+  }
+  const nDelayed = counted?.delayed ?? codeSum - 2 * nRejected;
+  // Float64 throughout, so peakWindow sees one array type (and huge delays fit).
+  const passedAt = new Float64Array(rows - nRejected);
+  let nPassed = 0;
   // Float64: a delay may pass 2^31 ms with extreme configs.
   const delays = new Float64Array(nDelayed);
   const releases = new Float64Array(nDelayed);
@@ -153,7 +186,71 @@ export function laneMetrics(input: LaneMetricsInput): {
   let bin = 0;
   let binStart = 0;
   let binEnd = 0;
-  for (let r = 0; r < rows; r += 1) {
+  // The rows are the first attempts one for one (origin r, attempt 1: the arrival column is the
+  // arrivals' own) and come from one client: the lean loop below counts the same.
+  const lean = c.arrivalMs === arrivals.timeMs && input.clientCount === 1 && rows <= arrivals.count;
+  if (lean) {
+    // Per bin, counted in locals and added to the bin's slots when the bin changes.
+    let offered = 0;
+    let admitted = 0;
+    let delayed = 0;
+    let rejected = 0;
+    for (let r = 0; r < rows; r += 1) {
+      const t = arrivalCol[r] as number;
+      if (t >= binEnd || t < binStart) {
+        binOffered[bin] = (binOffered[bin] as number) + offered;
+        binAdmitted[bin] = (binAdmitted[bin] as number) + admitted;
+        binDelayed[bin] = (binDelayed[bin] as number) + delayed;
+        binRejected[bin] = (binRejected[bin] as number) + rejected;
+        offered = 0;
+        admitted = 0;
+        delayed = 0;
+        rejected = 0;
+        bin = Math.floor(t / binMs);
+        if (wholeBins) {
+          binStart = bin * binMs;
+          binEnd = binStart + binMs;
+        }
+      }
+      offered += 1;
+      const outcome = outcomeCol[r] as number;
+      if (outcome === OUTCOME_REJECT) {
+        rejected += 1;
+        continue;
+      }
+      passedAt[nPassed++] = t;
+      let backendMs = t;
+      if (outcome === OUTCOME_ADMIT) admitted += 1;
+      else {
+        delayed += 1;
+        const delayMs = waitCol[r] as number;
+        backendMs = t + delayMs;
+        delays[d] = delayMs;
+        releases[d] = backendMs;
+        delaySum += delayMs;
+        d += 1;
+      }
+      if (backendMs < untilMs) {
+        const b = Math.floor(backendMs / binMs);
+        binBackend[b] = (binBackend[b] as number) + 1;
+      } else backendAfterEnd += 1;
+    }
+    binOffered[bin] = (binOffered[bin] as number) + offered;
+    binAdmitted[bin] = (binAdmitted[bin] as number) + admitted;
+    binDelayed[bin] = (binDelayed[bin] as number) + delayed;
+    binRejected[bin] = (binRejected[bin] as number) + rejected;
+    firstOffered = rows;
+    firstRejected = nRejected;
+    firstDelayed = nDelayed;
+    firstAdmitted = rows - nRejected - nDelayed;
+    const key = clientKey[0] as number;
+    keyOffered[key] = rows;
+    keyPassed[key] = nPassed;
+    clientOffered[0] = rows;
+    clientPassed[0] = nPassed;
+    clientFirst[0] = rows;
+  }
+  for (let r = 0; r < (lean ? 0 : rows); r += 1) {
     const t = arrivalCol[r] as number;
     const outcome = outcomeCol[r] as number;
     const isRetry = (attemptCol[r] as number) > 1;
@@ -221,6 +318,10 @@ export function laneMetrics(input: LaneMetricsInput): {
   total.delayed = first.delayed + retries.delayed;
   total.rejected = first.rejected + retries.rejected;
 
+  // Counts that did not match the rows (never from simulate's loops): count them here.
+  if (counted !== null && (nPassed !== rows - nRejected || d !== nDelayed)) {
+    return metricsOf(input, null);
+  }
   sortNumbers(delays);
   sortNumbers(releases);
   const peakPassed = peakWindow(passedAt, nPassed, windowMs);

@@ -285,6 +285,13 @@ export interface PortableLane {
  * drawn are the same.
  */
 export const PORTABLE_KEY_STATES = 20_000;
+/**
+ * Checkpoints one lane sends at most. Each is a few objects for the page to rebuild and collect: a
+ * 1,000,000-row lane has about 2,000 (every 512 rows), which took 7–14 ms to clone and as long to
+ * collect on the page per edit (issue 11). 256 of them leave a seek at most 8 checkpoints' rows to
+ * replay (4,096 rows at the default spacing: well under a millisecond).
+ */
+export const PORTABLE_CHECKPOINTS = 256;
 
 export function portableCheckpoints(
   result: SimResult,
@@ -316,10 +323,14 @@ export function portableLane(
     }, 0),
   );
   // Every stride-th checkpoint (the first, the smallest, always kept), the stride doubled
-  // until they fit.
+  // until they fit, in key states and in number.
   let stride = 1;
   const keptSize = () => sizes.reduce((a, n, j) => (j % stride === 0 ? a + n : a), 0);
-  while (stride < sizes.length && keptSize() > maxKeyStates) stride *= 2;
+  while (
+    stride < sizes.length &&
+    (Math.ceil(sizes.length / stride) > PORTABLE_CHECKPOINTS || keptSize() > maxKeyStates)
+  )
+    stride *= 2;
   const kept = lane.checkpoints.filter((_, j) => j % stride === 0);
   return {
     every: lane.every,

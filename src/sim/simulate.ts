@@ -25,7 +25,18 @@ import {
   storeFirstJitters,
 } from './fleet';
 import { attachInternals } from './internal';
-import type { Checkpoint, LaneInternals } from './internal';
+import {
+  Checkpointer,
+  ColumnBuilder,
+  INT32_MAX,
+  MAX_SLOT_KEYS,
+  PROGRESS_ROWS,
+  RESYNC_ROWS,
+  ROW_BYTES,
+  ROW_BYTES_OWN_FIRST,
+  RetryQueue,
+} from './laneParts';
+import type { LaneContext, LaneRun, SharedColumns } from './laneParts';
 import { divergences, laneMetrics } from './metrics';
 import type { LaneRunStats } from './metrics';
 import { StateTracker } from './state-tracker';
@@ -41,7 +52,6 @@ import {
 import type {
   ArrivalTable,
   LaneColumns,
-  LaneFleet,
   LaneResult,
   Scenario,
   SimLimiter,
@@ -50,12 +60,8 @@ import type {
 } from './types';
 import { SimulationInputError, configOf, validateRun } from './validate';
 
-/**
- * Rows between checkpoints to start with; doubled (and every other checkpoint dropped) when a
- * lane's checkpoints pass their share of CHECKPOINT_BUDGET_BYTES. Replaying 512 rows in each of six
- * lanes takes about half a millisecond here.
- */
-export const CHECKPOINT_EVERY = 512;
+export { CHECKPOINT_EVERY, MAX_CHECKPOINT_EVERY, PROGRESS_ROWS } from './laneParts';
+
 /** Estimated bytes all checkpoints of a run may take. */
 export const CHECKPOINT_BUDGET_BYTES = 48 * 1024 * 1024;
 /**
@@ -65,39 +71,10 @@ export const CHECKPOINT_BUDGET_BYTES = 48 * 1024 * 1024;
  */
 export const MAX_RETAINED_BYTES = 150 * 1024 * 1024;
 /**
- * The widest checkpoint spacing, in rows: thinning stops here (a run that would need wider is cut
- * by the memory budget instead), so seeking replays at most this many rows per lane.
- */
-export const MAX_CHECKPOINT_EVERY = 4096;
-/**
  * The share of MAX_RETAINED_BYTES the estimate may reach: the bench measured retained/estimate up
  * to 1.01 (racy sliding logs), so a 10% margin keeps what is really retained under the budget.
  */
 const RETAIN_MARGIN = 0.9;
-/** Bytes of one row of a lane's columns: outcome, remaining, waitMs and resetMs (32-bit until widened). */
-const ROW_BYTES_OWN_FIRST = 4 + 4 + 1;
-const ROW_BYTES = 1 + 4 + 4 + 4;
-/** What widening waitMs and resetMs to 64 bits adds to a row. */
-const ROW_BYTES_WIDE = 8;
-const INT32_MAX = 2147483647;
-/**
- * Bytes a key costs in a checkpoint beyond its state (Map entry, object headers, boxed numbers):
- * measured with `npm run bench` (retained memory of 64 instances × 10,000 keys) on 64-bit Node,
- * which does not compress pointers as browsers do.
- */
-const KEY_OVERHEAD_BYTES = 160;
-/** Rows between checks whether a fleet's oracle holds the store's state again (see runLane). */
-const RESYNC_ROWS = 4096;
-/** Keys a run may address by index in its limiters (each limiter then keeps an array this long). */
-const MAX_SLOT_KEYS = 4096;
-/** Bytes of a checkpoint's own objects (the snapshot, its store list, the stores' maps). */
-const SNAPSHOT_OVERHEAD_BYTES = 1024;
-
-/** Rows a finished lane keeps allocated for `rows` rows (ColumnBuilder.finish trims to this). */
-function keptRows(rows: number): number {
-  return rows + (rows >> 3) + 1024;
-}
-
 /** The default for `metrics.binMs`: the smallest 1, 2, 5 × 10^k giving at most 600 bins. */
 export function defaultBinMs(untilMs: number): number {
   for (let scale = 1; ; scale *= 10) {
@@ -126,224 +103,21 @@ function laneNames(limiters: readonly SimLimiter[]): string[] {
   });
 }
 
-/** A binary min-heap of scheduled retries, ordered by (time, scheduling order). */
-class RetryQueue {
-  private time: number[] = [];
-  private seq: number[] = [];
-  private origin: number[] = [];
-  private attempt: number[] = [];
-  private nextSeq = 0;
-
-  get size(): number {
-    return this.time.length;
-  }
-
-  peekTime(): number {
-    return this.time.length > 0 ? (this.time[0] as number) : Number.POSITIVE_INFINITY;
-  }
-
-  peekOrigin(): number {
-    return this.origin[0] as number;
-  }
-
-  peekAttempt(): number {
-    return this.attempt[0] as number;
-  }
-
-  private less(i: number, j: number): boolean {
-    const ti = this.time[i] as number;
-    const tj = this.time[j] as number;
-    return ti < tj || (ti === tj && (this.seq[i] as number) < (this.seq[j] as number));
-  }
-
-  private swap(i: number, j: number): void {
-    for (const a of [this.time, this.seq, this.origin, this.attempt]) {
-      const x = a[i] as number;
-      a[i] = a[j] as number;
-      a[j] = x;
-    }
-  }
-
-  push(time: number, origin: number, attempt: number): void {
-    this.time.push(time);
-    this.seq.push(this.nextSeq++);
-    this.origin.push(origin);
-    this.attempt.push(attempt);
-    let i = this.time.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!this.less(i, p)) break;
-      this.swap(i, p);
-      i = p;
-    }
-  }
-
-  pop(): void {
-    const last = this.time.length - 1;
-    if (last > 0) this.swap(0, last);
-    this.time.pop();
-    this.seq.pop();
-    this.origin.pop();
-    this.attempt.pop();
-    const n = this.time.length;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < n && this.less(l, m)) m = l;
-      if (r < n && this.less(r, m)) m = r;
-      if (m === i) break;
-      this.swap(i, m);
-      i = m;
-    }
-  }
-}
+type LaneLoop = (ctx: LaneContext) => LaneRun;
+let plainLoop: LaneLoop | null = null;
 
 /**
- * Columns every lane can share instead of storing: without retries a lane's rows are the first
- * attempts one for one (arrival, origin, attempt 1), and with one instance every row goes to 0.
+ * Runs the lanes that are not fleets with `loop` (lanePlain.ts's `runPlainLane`: the same rows
+ * as runLane's, about a quarter less CPU on a 1,000,000-arrival lane), or with runLane again
+ * (null). The simulation worker, which runs the large runs, installs it; the page's first chunk
+ * goes without it (issue 11: initial JavaScript), its runs being small. tests/sim/lane-loops.test.ts
+ * checks both loops make the same results.
  */
-export interface SharedColumns {
-  firstAttempts: { arrivalMs: Int32Array; origin: Int32Array; attempt: Uint8Array } | null;
-  /** One instance: the lanes get one all-zero column, sized after the run. */
-  oneInstance: boolean;
+export function installPlainLaneLoop(loop: LaneLoop | null): void {
+  plainLoop = loop;
 }
 
-/** A copy of `a` with room for `capacity` values (or cut to it). */
-function resized<T extends Int32Array | Uint8Array | Float64Array>(a: T, capacity: number): T {
-  const b = new (a.constructor as new (n: number) => T)(capacity);
-  b.set(a.subarray(0, Math.min(a.length, capacity)));
-  return b;
-}
-
-/**
- * Growable lane columns; shared columns are referenced, never written or resized. Fields are
- * assigned by name only (no computed keys), so the object keeps one fast shape in the hot loop.
- */
-class ColumnBuilder {
-  arrivalMs: Int32Array;
-  origin: Int32Array;
-  attempt: Uint8Array;
-  outcome: Uint8Array;
-  instance: Uint8Array;
-  waitMs: Int32Array | Float64Array;
-  remaining: Int32Array;
-  resetMs: Int32Array | Float64Array;
-  /** Fleet lanes only (empty otherwise): WHY_* per row, store round trip, beyond the global limit. */
-  why: Uint8Array;
-  storeMs: Int32Array;
-  beyond: Uint8Array;
-  private readonly ownFirst: boolean;
-  private readonly ownInstance: boolean;
-
-  constructor(
-    public capacity: number,
-    private readonly max: number,
-    shared: SharedColumns,
-    private readonly fleet = false,
-  ) {
-    const first = shared.firstAttempts;
-    const fleetCapacity = fleet ? capacity : 0;
-    this.why = new Uint8Array(fleetCapacity);
-    this.storeMs = new Int32Array(fleetCapacity);
-    this.beyond = new Uint8Array(fleetCapacity);
-    this.ownFirst = first === null;
-    this.ownInstance = !shared.oneInstance;
-    this.arrivalMs = first?.arrivalMs ?? new Int32Array(capacity);
-    this.origin = first?.origin ?? new Int32Array(capacity);
-    this.attempt = first?.attempt ?? new Uint8Array(capacity);
-    this.instance = new Uint8Array(this.ownInstance ? capacity : 0);
-    this.outcome = new Uint8Array(capacity);
-    this.waitMs = new Int32Array(capacity);
-    this.remaining = new Int32Array(capacity);
-    this.resetMs = new Int32Array(capacity);
-  }
-
-  /** Grows to at least one more row (up to `max`). */
-  grow(): void {
-    this.resize(Math.min(this.max, Math.max(1024, this.capacity * 2)));
-  }
-
-  private resize(capacity: number): void {
-    if (this.ownFirst) {
-      this.arrivalMs = resized(this.arrivalMs, capacity);
-      this.origin = resized(this.origin, capacity);
-      this.attempt = resized(this.attempt, capacity);
-    }
-    if (this.ownInstance) this.instance = resized(this.instance, capacity);
-    this.outcome = resized(this.outcome, capacity);
-    this.waitMs = resized(this.waitMs, capacity);
-    this.remaining = resized(this.remaining, capacity);
-    this.resetMs = resized(this.resetMs, capacity);
-    if (this.fleet) {
-      this.why = resized(this.why, capacity);
-      this.storeMs = resized(this.storeMs, capacity);
-      this.beyond = resized(this.beyond, capacity);
-    }
-    this.capacity = capacity;
-  }
-
-  /**
-   * Switches waitMs and resetMs to Float64Array, keeping their values: called the first time a
-   * value would not fit an Int32Array (over 2^31 − 1 ms), so nothing is ever stored wrapped.
-   */
-  widen(): void {
-    if (this.waitMs instanceof Float64Array) return;
-    this.waitMs = Float64Array.from(this.waitMs);
-    this.resetMs = Float64Array.from(this.resetMs);
-  }
-
-  finish(rows: number): LaneColumns {
-    // Give back spare capacity when it is worth a copy.
-    if (this.capacity > rows + (rows >> 3) + 1024) this.resize(rows);
-    return {
-      rows,
-      arrivalMs: this.arrivalMs,
-      origin: this.origin,
-      attempt: this.attempt,
-      outcome: this.outcome,
-      instance: this.instance,
-      waitMs: this.waitMs,
-      remaining: this.remaining,
-      resetMs: this.resetMs,
-    };
-  }
-}
-
-/** What one lane's event loop produced. */
-interface LaneRun {
-  columns: LaneColumns;
-  completeUntilMs: number;
-  cut: boolean;
-  /** The cut was the memory budget's (else the decision cap's). */
-  overBudget: boolean;
-  /** Estimated bytes of the in-flight writes its checkpoints keep alive. */
-  writeBytes: number;
-  internals: LaneInternals;
-  stats: LaneRunStats;
-  fleet: LaneFleet | undefined;
-}
-
-interface LaneContext {
-  config: AlgorithmConfig;
-  scenario: Scenario;
-  arrivals: ArrivalTable;
-  keyNames: string[];
-  clientKey: Uint16Array | Uint32Array;
-  clock: WallClock;
-  horizonMs: number;
-  maxRows: number;
-  checkpointBudget: number;
-  /** Bytes this lane may retain (columns, checkpoints, writes they keep): MAX_RETAINED_BYTES' share. */
-  retainBudget: number;
-  shared: SharedColumns;
-  /** Called with this lane's decided rows every PROGRESS_ROWS rows. */
-  progress?: (rows: number) => void;
-  /** The fleet store's jitter per first attempt, made once for all lanes (null: no jitter). */
-  firstJitter: () => Int32Array | null;
-}
-
+/** A lane's event loop: any deployment (see `installPlainLaneLoop` for lanes that are not fleets). */
 function runLane(ctx: LaneContext): LaneRun {
   const { config, scenario, arrivals, keyNames, clientKey, horizonMs, maxRows } = ctx;
   const { retry, deployment, seed } = scenario;
@@ -423,12 +197,8 @@ function runLane(ctx: LaneContext): LaneRun {
       perKeyPeakEntries: tracker.peakEntries,
     },
   };
-  const checkpoints: Checkpoint[] = [];
-  let every = CHECKPOINT_EVERY;
-  let checkpointBytes = 0;
-  // In-flight writes kept alive by checkpoints (racy state): only ever added to (conservative).
-  let writeBytes = 0;
   const rowBytes = ROW_BYTES + (sharesFirst ? 0 : ROW_BYTES_OWN_FIRST) + (sharesInstance ? 0 : 1);
+  const checkpointer = new Checkpointer(rowBytes, ctx.retainBudget, ctx.checkpointBudget);
   let overBudget = false;
 
   const times = arrivals.timeMs;
@@ -438,8 +208,7 @@ function runLane(ctx: LaneContext): LaneRun {
   let row = 0;
   let completeUntilMs = horizonMs;
   let cut = false;
-  // Rows at which the loop takes a checkpoint (multiples of `every`) and reports progress.
-  let nextCheck = 0;
+  // The row at which the loop reports progress next.
   let nextProgress = 0;
   const localState = deployment.state === 'local';
 
@@ -454,56 +223,14 @@ function runLane(ctx: LaneContext): LaneRun {
       completeUntilMs = t;
       break;
     }
-    if (row === nextCheck) {
-      const wallMs = wallAt(t);
-      const sample = tracker.measure(t, wallMs);
-      // In-flight writes (racy state) are charged by takeWriteCharge, once each.
-      const bytes = sample.bytes + sample.keys * KEY_OVERHEAD_BYTES + SNAPSHOT_OVERHEAD_BYTES;
-      const charge = engine.takeWriteCharge();
-      // The budget, checked before the checkpoint is kept: the lane stops here, complete before t.
-      if (
-        row > 0 &&
-        keptRows(row) * (rowBytes + (cols.waitMs instanceof Float64Array ? ROW_BYTES_WIDE : 0)) +
-          checkpointBytes +
-          bytes +
-          writeBytes +
-          charge >
-          ctx.retainBudget
-      ) {
+    if (row === checkpointer.nextCheck) {
+      const wide = cols.waitMs instanceof Float64Array;
+      if (!checkpointer.take(row, t, wallAt(t), tracker, engine, wide)) {
         cut = true;
         overBudget = true;
         completeUntilMs = t;
         break;
       }
-      writeBytes += charge;
-      checkpoints.push({ row, snapshot: engine.snapshot(), bytes });
-      checkpointBytes += bytes;
-      if (
-        checkpointBytes > ctx.checkpointBudget &&
-        checkpoints.length > 2 &&
-        every * 2 > MAX_CHECKPOINT_EVERY
-      ) {
-        // Thinning further would make seeking slow: the memory budget stops the lane instead.
-        cut = true;
-        overBudget = true;
-        completeUntilMs = t;
-        break;
-      }
-      if (checkpointBytes > ctx.checkpointBudget && checkpoints.length > 2) {
-        // Thin out: keep the checkpoints at multiples of 2·every.
-        every *= 2;
-        let kept = 0;
-        checkpointBytes = 0;
-        for (const cp of checkpoints) {
-          if (cp.row % every === 0) {
-            checkpoints[kept++] = cp;
-            checkpointBytes += cp.bytes;
-          }
-        }
-        checkpoints.length = kept;
-      }
-      // The next multiple of `every` (a counter, not a division per row).
-      nextCheck = (Math.floor(row / every) + 1) * every;
     }
     if (resyncs && oracle !== null && row >= nextResync) {
       nextResync = row + RESYNC_ROWS;
@@ -642,8 +369,8 @@ function runLane(ctx: LaneContext): LaneRun {
     completeUntilMs,
     cut,
     overBudget,
-    writeBytes,
-    internals: { checkpoints, every },
+    writeBytes: checkpointer.writeBytes,
+    internals: { checkpoints: checkpointer.checkpoints, every: checkpointer.every },
     stats,
     fleet:
       fleet === null
@@ -694,9 +421,6 @@ export interface SimOptions {
    */
   onProgress?: (fraction: number) => void;
 }
-
-/** Rows between progress reports. */
-export const PROGRESS_ROWS = 65_536;
 
 export function createSimCache(): SimCache {
   return { arrivals: null };
@@ -917,7 +641,7 @@ export function simulate(
       prepared.lanes.set(key, cached);
       return cached;
     }
-    const run = runLane({
+    const run = (isFleet(sc.deployment) || plainLoop === null ? runLane : plainLoop)({
       config,
       scenario: sc,
       arrivals,

@@ -15,9 +15,13 @@ import {
   validateRun,
 } from '../sim';
 import type { SimTrace } from '../sim';
+import { runPlainLane } from '../sim/lanePlain';
+import { installPlainLaneLoop } from '../sim/simulate';
 import type { SimAnswer, SimRequest } from './simProtocol';
 import { encodeResult } from './simWire';
 
+// The lean loop for lanes that are not fleets (kept out of the page's first chunk).
+installPlainLaneLoop(runPlainLane);
 const cache = createSimCache();
 /** The traces the page sent last (it sends them again only when they change). */
 let traces: readonly SimTrace[] = [];

@@ -50,19 +50,21 @@ export type { MarkColor, TimelineProps, LaneRow } from './Timeline';
 export { CompareTable, describeDivergence, requestNumber } from './CompareTable';
 export type { CompareTableProps } from './CompareTable';
 export {
-  backendTimes,
-  canDelay,
   columnOf,
-  delaysOf,
   firstAttemptOutcome,
   firstAttemptRow,
   lastRowAtOrBefore,
   nearestRow,
-  nominalLimit,
   outcomeColumns,
+} from './laneSeries';
+export {
+  backendTimes,
+  canDelay,
+  delaysOf,
+  nominalLimit,
   passedTimes,
   rollingMax,
-} from './laneSeries';
+} from './charts/series';
 export type { OutcomeColumns } from './laneSeries';
 export { formatInstant, formatSeconds, timeTicks } from './timeTicks';
 export type { TimeTicks } from './timeTicks';

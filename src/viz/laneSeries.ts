@@ -1,10 +1,9 @@
 /**
- * Pure reductions of a simulated lane for the timeline and the charts: outcome counts per pixel
- * column, the rolling count of passed requests, delays, the nominal limit, a first attempt's row.
+ * Pure reductions of a simulated lane for the timeline: outcome counts per pixel column, a first
+ * attempt's row, the row nearest a time (the charts' own are in charts/series.ts).
  * Linear passes over the typed columns, no per-row objects, so 600,000 rows stay cheap.
  */
-import { quotaOf } from '../core';
-import type { AlgorithmConfig, Outcome } from '../core';
+import type { Outcome } from '../core';
 import {
   OUTCOMES,
   OUTCOME_ADMIT,
@@ -13,7 +12,7 @@ import {
   rowRange,
   rowsDecidedBy,
 } from '../sim';
-import type { LaneColumns, LaneResult, SimResult } from '../sim';
+import type { LaneColumns, SimResult } from '../sim';
 
 /** A lane's rows counted by outcome in equal-width time columns. */
 export interface OutcomeColumns {
@@ -80,15 +79,17 @@ export function outcomeColumns(
       if (col(mid) === c) lo = mid + 1;
       else hi = mid;
     }
-    let admit = 0;
-    let delay = 0;
+    // Codes are 0 (admit), 1 (delay), 2 (reject): their sum and the sum of code >> 1 give the
+    // counts without a branch per row.
+    let sum = 0;
     let reject = 0;
     for (let k = r; k < lo; k += 1) {
-      const o = outcome[k];
-      if (o === OUTCOME_ADMIT) admit += 1;
-      else if (o === OUTCOME_DELAY) delay += 1;
-      else reject += 1;
+      const o = outcome[k] as number;
+      sum += o;
+      reject += o >> 1;
     }
+    const delay = sum - 2 * reject;
+    const admit = lo - r - delay - reject;
     counts[OUTCOME_ADMIT][c] = admit;
     counts[OUTCOME_DELAY][c] = delay;
     counts[OUTCOME_REJECT][c] = reject;
@@ -99,139 +100,6 @@ export function outcomeColumns(
     r = lo;
   }
   return { cols: n, fromMs, toMs, start, end, counts, totals, maxCount };
-}
-
-/** Arrival times of the rows that passed (admitted or delayed), ascending: decision times. */
-export function passedTimes(columns: LaneColumns): Float64Array {
-  let n = 0;
-  for (let r = 0; r < columns.rows; r += 1) if (columns.outcome[r] !== OUTCOME_REJECT) n += 1;
-  const out = new Float64Array(n);
-  let k = 0;
-  for (let r = 0; r < columns.rows; r += 1) {
-    if (columns.outcome[r] !== OUTCOME_REJECT) out[k++] = columns.arrivalMs[r] as number;
-  }
-  return out;
-}
-
-/**
- * When each passed request reached the backend, ascending: admitted at arrival, delayed at release
- * (the lane's `releasesMs`, already sorted), merged.
- */
-export function backendTimes(lane: LaneResult): Float64Array {
-  const c = lane.columns;
-  const rel = lane.releasesMs;
-  let admitted = 0;
-  for (let r = 0; r < c.rows; r += 1) if (c.outcome[r] === OUTCOME_ADMIT) admitted += 1;
-  const out = new Float64Array(admitted + rel.length);
-  let k = 0;
-  let j = 0;
-  for (let r = 0; r < c.rows; r += 1) {
-    if (c.outcome[r] !== OUTCOME_ADMIT) continue;
-    const t = c.arrivalMs[r] as number;
-    while (j < rel.length && (rel[j] as number) < t) out[k++] = rel[j++] as number;
-    out[k++] = t;
-  }
-  while (j < rel.length) out[k++] = rel[j++] as number;
-  return out;
-}
-
-/** First index of ascending `a` whose value is > x. */
-function upperBound(a: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((a[mid] as number) <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/**
- * The rolling count f(t) = #{ times in (t − windowMs, t] } — the requests in the window of length W
- * that ends at t — reduced to its maximum in each of `cols` columns of [fromMs, toMs). Taking the
- * maximum keeps every peak visible at any zoom. One merged pass over the times and the times + W
- * (two pointers), O(n + cols). With whole-ms times, the largest f equals `peakWindow`'s count.
- */
-export function rollingMax(
-  times: Float64Array,
-  windowMs: number,
-  fromMs: number,
-  toMs: number,
-  cols: number,
-): Float64Array {
-  const n = Math.max(1, Math.floor(cols));
-  const out = new Float64Array(n);
-  if (!(toMs > fromMs) || !(windowMs > 0)) return out;
-  // Value at fromMs: times in (fromMs − W, fromMs].
-  let j = upperBound(times, fromMs); // next time entering
-  let i = upperBound(times, fromMs - windowMs); // next time leaving (at time + W)
-  let v = j - i;
-  let col = 0;
-  out[0] = v;
-  const len = times.length;
-  for (;;) {
-    const up = j < len ? (times[j] as number) : Number.POSITIVE_INFINITY;
-    const down = i < j ? (times[i] as number) + windowMs : Number.POSITIVE_INFINITY;
-    const t = Math.min(up, down);
-    if (!(t < toMs)) break;
-    const c = columnOf(t, fromMs, toMs, n);
-    if (c > col) {
-      // v, the value before t, holds from the last event until t: through the columns between,
-      // and into column c unless c starts exactly at t.
-      while (col < c - 1) {
-        col += 1;
-        out[col] = v;
-      }
-      col = c;
-      out[c] = fromMs + (c * (toMs - fromMs)) / n < t ? v : 0;
-    }
-    // Apply every event at t: f is right-continuous, so the value at t counts both.
-    while (j < len && (times[j] as number) === t) {
-      j += 1;
-      v += 1;
-    }
-    while (i < j && (times[i] as number) + windowMs === t) {
-      i += 1;
-      v -= 1;
-    }
-    if (v > (out[c] as number)) out[c] = v;
-  }
-  while (col < n - 1) {
-    col += 1;
-    out[col] = v;
-  }
-  return out;
-}
-
-/**
- * The limiter's nominal quota scaled to an interval of `windowMs`: `limit` per window for the window
- * algorithms, and the long-run rate × W for the others (quota from the core's `quotaOf`, as in the
- * RateLimit-Policy header). E.g. fixed window 10 per 1 s with W = 1 s → 10.
- */
-export function nominalLimit(config: AlgorithmConfig, windowMs: number): number {
-  const q = quotaOf(config);
-  const v = (q.limit * windowMs) / Math.max(1, q.windowMs);
-  return Number.isFinite(v) ? v : 0;
-}
-
-/** Can this config ever delay a request? (nginx with `delay` below `burst`, Envoy with maxDelayMs.) */
-export function canDelay(config: AlgorithmConfig): boolean {
-  if (config.kind === 'token-bucket') return (config.maxDelayMs ?? 0) > 0;
-  if (config.kind === 'leaky-bucket') return config.delay !== 'nodelay';
-  return false;
-}
-
-/** The waits of the delayed rows, in row order (ms). */
-export function delaysOf(columns: LaneColumns): Float64Array {
-  let n = 0;
-  for (let r = 0; r < columns.rows; r += 1) if (columns.outcome[r] === OUTCOME_DELAY) n += 1;
-  const out = new Float64Array(n);
-  let k = 0;
-  for (let r = 0; r < columns.rows; r += 1) {
-    if (columns.outcome[r] === OUTCOME_DELAY) out[k++] = columns.waitMs[r] as number;
-  }
-  return out;
 }
 
 /** The row of `origin`'s first attempt in a lane, or −1 when the lane never decided it. */

@@ -5,7 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AlgorithmConfig } from '../../src/core';
-import { Seeker, adoptResult, portableCheckpoints, simulate } from '../../src/sim';
+import {
+  PORTABLE_CHECKPOINTS,
+  Seeker,
+  adoptResult,
+  portableCheckpoints,
+  simulate,
+} from '../../src/sim';
 import { scenario } from './helpers';
 
 const LIMITERS: AlgorithmConfig[] = [
@@ -108,6 +114,30 @@ describe('adoptResult', () => {
     const b = new Seeker(adoptResult(sent.result, sent.checkpoints));
     for (const t of [19_999, 300, 12_345, 7999, 8000, 8001, 15_000.5, 2, 19_000, 6000, 6007]) {
       for (const key of original.keyNames) expect(b.stateAt(t, key)).toEqual(a.stateAt(t, key));
+    }
+  });
+
+  it('sends at most PORTABLE_CHECKPOINTS checkpoints a lane, and draws the same states', () => {
+    const long = scenario({
+      sources: [{ kind: 'constant', ratePerSec: 1000, startMs: 0, endMs: 300_000 }],
+    });
+    const original = simulate(
+      [{ kind: 'token-bucket', maxTokens: 50, tokensPerFill: 100, fillIntervalMs: 1000 }],
+      long,
+      300_000,
+    );
+    const thin = portableCheckpoints(original);
+    const kept = thin.lanes[0]?.checkpoints ?? [];
+    expect(original.lanes[0]?.columns.rows).toBe(300_000);
+    // About 586 checkpoints made (every 512 rows), every 4th sent.
+    expect(kept.length).toBeLessThanOrEqual(PORTABLE_CHECKPOINTS);
+    expect(kept.length).toBeGreaterThan(PORTABLE_CHECKPOINTS / 2);
+    expect(kept[0]?.row).toBe(0);
+    const sent = structuredClone({ result: original, checkpoints: thin });
+    const a = new Seeker(original);
+    const b = new Seeker(adoptResult(sent.result, sent.checkpoints));
+    for (const t of [299_999, 1, 150_000, 150_001, 2047, 2048, 77_777, 0, 250_000]) {
+      expect(b.stateAt(t)).toEqual(a.stateAt(t));
     }
   });
 

@@ -6,7 +6,7 @@ import type { SimResult } from '../../sim';
 import { VizSvg } from '../VizSvg';
 import { TimeAxis } from '../TimeAxis';
 import { clamp, formatCount, formatDuration, laneLabel, plural, px } from '../format';
-import { canDelay, delaysOf } from '../laneSeries';
+import { canDelay, delaysOf } from './series';
 import { EmptyPlot, XTitle, YAxis, chartBox } from './ChartParts';
 
 /** Props of `<DelayHistogram>`. */
@@ -73,7 +73,10 @@ export function DelayHistogram({
   const lane = result.lanes[laneIndex];
   const box = chartBox(width, height, 1);
   const data = useMemo(
-    () => (lane === undefined ? null : delayBins(delaysOf(lane.columns), target)),
+    () =>
+      lane === undefined
+        ? null
+        : delayBins(delaysOf(lane.columns, lane.metrics.delay.count), target),
     [lane, target],
   );
   const stats = lane?.metrics.delay ?? { count: 0, p50Ms: 0, p95Ms: 0, maxMs: 0, meanMs: 0 };

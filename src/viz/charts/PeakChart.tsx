@@ -7,7 +7,7 @@ import { peakWindow } from '../../sim';
 import type { PeakWindow, SimResult } from '../../sim';
 import { VizSvg } from '../VizSvg';
 import { clamp, finite, formatCount, formatDecimal, formatDuration, px } from '../format';
-import { backendTimes, nominalLimit, passedTimes, rollingMax } from '../laneSeries';
+import { backendTimes, nominalLimit, passedTimes, rollingMax, rollingMaxPassed } from './series';
 import { formatInstant, timeTicks } from '../timeTicks';
 import { EmptyPlot, Legend, XTimeAxis, YAxis, chartBox, legendLines } from './ChartParts';
 import type { LegendItem } from './ChartParts';
@@ -107,11 +107,18 @@ export function PeakChart({
 
   const data = useMemo(() => {
     if (lane === undefined) return null;
-    const passed = passedTimes(lane.columns);
+    const { total, peakPassed } = lane.metrics;
+    // The busiest W the simulation found already, and the rolling count straight from the rows
+    // (issue 11: no array of passed times on the page); another W is searched here.
+    let peak = peakPassed;
+    if (peakPassed.windowMs !== W) {
+      const passed = passedTimes(lane.columns, total.admitted + total.delayed);
+      peak = peakWindow(passed, passed.length, W);
+    }
     const backend = hasDelays ? backendTimes(lane) : null;
     return {
-      peak: peakWindow(passed, passed.length, W),
-      passed: rollingMax(passed, W, 0, untilMs, cols),
+      peak,
+      passed: rollingMaxPassed(lane.columns, W, 0, untilMs, cols),
       backend: backend === null ? null : rollingMax(backend, W, 0, untilMs, cols),
     };
   }, [lane, hasDelays, W, untilMs, cols]);
