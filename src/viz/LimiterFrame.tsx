@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import type { ComponentType, ReactNode } from 'react';
 import { RequestFlow } from './RequestFlow';
+import { AnimatingContext } from './animating';
 import type { AlgorithmKind, StateSize } from '../core';
 import type { AlgorithmViewProps, CommonViewProps, LimiterViewProps } from './types';
 
@@ -105,7 +106,9 @@ export function LimiterFrame(props: LimiterFrameProps) {
           Cannot draw a {inspection.kind} inspection with a {config.kind} config.
         </p>
       ) : (
-        <Suspense fallback={loading}>{view}</Suspense>
+        <AnimatingContext value={props.animating === true}>
+          <Suspense fallback={loading}>{view}</Suspense>
+        </AnimatingContext>
       )}
       {showFlow && (
         <RequestFlow
