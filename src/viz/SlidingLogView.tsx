@@ -105,9 +105,19 @@ export function SlidingLogView({
   const x1 = w - 12;
   const t = finite(i.effectiveNowMs, nowMs);
 
-  const model = useMemo(() => {
-    // The axis is in ms relative to now: the bracket stays put and the entries slide left.
+  // The axis is in ms relative to now: the bracket stays put and the entries slide left. It is
+  // the same from frame to frame, and so is its drawing (not rendered again while playing).
+  const axis = useMemo(() => {
     const offset = linearScale([-1.3 * W, 0.12 * W], [x0, x1], true);
+    const ticks = offset.ticks(w < 420 ? 3 : 5);
+    return {
+      offset,
+      drawn: <TimeAxis scale={offset} y={AXIS_Y} ticks={ticks} format={formatOffset} />,
+    };
+  }, [W, w, x1]);
+
+  const model = useMemo(() => {
+    const { offset } = axis;
     const xOf = (ms: number) => offset(ms - nowMs);
     // Entries and arrivals slide left in a group of their own (see slide.ts); one outside the
     // axis (after a clock jump) is pinned to its edge, drawn where the axis puts it.
@@ -144,8 +154,8 @@ export function SlidingLogView({
       if (last !== undefined && last.key === key) last.entries.push(entry);
       else pieces.push({ key, entries: [entry] });
     }
-    return { offset, xOf, sliding, entries, pieces, marks, ticks: offset.ticks(w < 420 ? 3 : 5) };
-  }, [W, w, x1, nowMs, i.entries, requests, i.key]);
+    return { xOf, sliding, entries, pieces, marks };
+  }, [axis, W, x1, nowMs, i.entries, requests, i.key]);
 
   const label = describeSlidingLog(i);
   const bx0 = model.xOf(t - W);
@@ -207,7 +217,7 @@ export function SlidingLogView({
           onSelect={onSelectRequest}
         />
       </g>
-      <TimeAxis scale={model.offset} y={AXIS_Y} ticks={model.ticks} format={formatOffset} />
+      {axis.drawn}
 
       <g className="rl-memory" data-testid="log-size">
         <text className="rl-small" x={x0} y={MEMORY_Y - 10}>
