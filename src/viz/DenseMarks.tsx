@@ -60,7 +60,8 @@ function cachedSegment(outcome: Outcome, x: number, y: number, size: number): st
 /** The shapes of `marks` of one outcome as one path: ● circles, ■ squares, ✕ crosses. */
 function pathOf(marks: readonly DenseMark[], outcome: Outcome, size: number): string {
   let out = '';
-  for (const m of marks) {
+  for (let k = 0; k < marks.length; k += 1) {
+    const m = marks[k] as DenseMark;
     if (m.outcome !== outcome) continue;
     out += cachedSegment(outcome, px(m.x), px(m.y), size);
   }
@@ -109,7 +110,8 @@ const DenseChunk = memo(
  */
 function ChunkedMarks({ marks, size }: { marks: readonly DenseMark[]; size: number }) {
   const pieces = new Map<number, DenseMark[]>();
-  for (const m of marks) {
+  for (let n = 0; n < marks.length; n += 1) {
+    const m = marks[n] as DenseMark;
     const k = Math.floor(m.x / CHUNK_PX);
     const piece = pieces.get(k);
     if (piece === undefined) pieces.set(k, [m]);

@@ -7,7 +7,7 @@ import { VizSvg } from './VizSvg';
 import { clamp, formatCount, formatDuration, px } from './format';
 import { requestsOfKey, stackColumns } from './requests';
 import { slide } from './slide';
-import type { AlgorithmViewProps } from './types';
+import type { AlgorithmViewProps, VizRequest } from './types';
 
 const HEIGHT = 196;
 const TANK_TOP = 44;
@@ -63,7 +63,8 @@ export function FixedWindowView({
     // requests twice per window: issue 11, allocation per frame).
     const admittedIn = new Array<number>(last - first + 1).fill(0);
     const rejectedIn = new Array<number>(last - first + 1).fill(0);
-    for (const r of mine) {
+    for (let n = 0; n < mine.length; n += 1) {
+      const r = mine[n] as VizRequest;
       const k = Math.floor(r.arrivalMs / W) - first;
       if (!(k >= 0 && k <= last - first)) continue; // also NaN
       if (r.outcome === 'reject') rejectedIn[k] = (rejectedIn[k] as number) + 1;

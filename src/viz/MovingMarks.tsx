@@ -79,7 +79,8 @@ export const MovingMarks = memo(function MovingMarks({ marks }: { marks: readonl
   // string key per mark).
   const paths: string[] = [];
   const order: number[] = [];
-  for (const m of marks) {
+  for (let k = 0; k < marks.length; k += 1) {
+    const m = marks[k] as MovingMark;
     const slot =
       OUTCOMES.indexOf(m.outcome) * STEPS +
       Math.min(STEPS - 1, Math.max(0, Math.round(m.opacity * 10)));

@@ -182,7 +182,9 @@ export function RequestFlow({
 
   const model = useMemo(() => {
     const placed: Placed[] = [];
-    for (const r of requests) {
+    // Index loops: a for…of here allocated an iterator result per request and frame (issue 11).
+    for (let k = 0; k < requests.length; k += 1) {
+      const r = requests[k] as VizRequest;
       const phase = flowPhase(r, nowMs, travelMs, lingerMs);
       if (phase !== null) placed.push({ request: r, phase });
     }

@@ -147,7 +147,8 @@ export function SlidingLogView({
     const marks = stackColumns(arrivals, (r) => sliding.at(r.arrivalMs), 7, sliding.zeroPx);
     // The drawn entries in pieces PIECE_PX wide (by their x in the sliding group), in time order.
     const pieces: Array<{ key: number; entries: LogEntry[] }> = [];
-    for (const entry of entries) {
+    for (let n = 0; n < entries.length; n += 1) {
+      const entry = entries[n] as LogEntry;
       if (entry.level >= STACK) continue;
       const key = Math.floor(entry.x / PIECE_PX);
       const last = pieces.at(-1);
