@@ -112,56 +112,6 @@ export function preloadMovingMarks(): Promise<void> {
   return movingMarksFetch;
 }
 
-/** The strip's boxes for a width `w` (at least 240), px. */
-function geometry(w: number) {
-  const boxW = clamp(w * 0.16, 52, 96);
-  const limW = clamp(w * 0.3, 96, 200);
-  return {
-    boxW,
-    limW,
-    client: { x0: 8, x1: 8 + boxW },
-    backend: { x0: w - 8 - boxW, x1: w - 8 },
-    limiter: { x0: w / 2 - limW / 2, x1: w / 2 + limW / 2 },
-  };
-}
-
-/** The parts of the strip that do not move: the three boxes, the hold line and the arrows. */
-function stillParts(w: number) {
-  const { client, backend, limiter } = geometry(w);
-  const station = (name: string, x0: number, x1: number, bottom: number, cls: string) => (
-    <g className={`rl-station ${cls}`}>
-      <rect x={px(x0)} y={TOP} width={px(x1 - x0)} height={px(bottom - TOP)} rx={6} />
-      <text className="rl-label" x={px((x0 + x1) / 2)} y={TOP - 8} textAnchor="middle">
-        {name}
-      </text>
-    </g>
-  );
-  return {
-    stations: (
-      <>
-        {station('client', client.x0, client.x1, BOX_BOTTOM, 'rl-station--client')}
-        {station('limiter', limiter.x0, limiter.x1, LIMITER_BOTTOM, 'rl-station--limiter')}
-        {station('backend', backend.x0, backend.x1, BOX_BOTTOM, 'rl-station--backend')}
-        <path className="rl-hold-line" d={`M${px(limiter.x0)},${HOLD_TOP - 2}H${px(limiter.x1)}`} />
-      </>
-    ),
-    arrows: (
-      <g className="rl-flow-arrows" aria-hidden="true">
-        <path
-          className="rl-arrow"
-          d={`M${px(client.x1 + 4)},${BOX_BOTTOM + 8}H${px(limiter.x0 - 4)}`}
-        />
-        <path className="rl-arrow-head" d={`M${px(limiter.x0 - 4)},${BOX_BOTTOM + 8}l-5,-3v6z`} />
-        <path
-          className="rl-arrow"
-          d={`M${px(limiter.x1 + 4)},${BOX_BOTTOM + 8}H${px(backend.x0 - 4)}`}
-        />
-        <path className="rl-arrow-head" d={`M${px(backend.x0 - 4)},${BOX_BOTTOM + 8}l-5,-3v6z`} />
-      </g>
-    ),
-  };
-}
-
 export function RequestFlow({
   nowMs,
   requests,
@@ -176,9 +126,11 @@ export function RequestFlow({
   if (animating && MovingMarks === null) void preloadMovingMarks();
   const Paths = animating ? MovingMarks : null;
   const w = Math.max(240, width);
-  const { boxW, limW, client, backend, limiter } = geometry(w);
-  // The boxes and arrows are the same in every frame: made once per width, not rendered again.
-  const still = useMemo(() => stillParts(w), [w]);
+  const boxW = clamp(w * 0.16, 52, 96);
+  const limW = clamp(w * 0.3, 96, 200);
+  const client = { x0: 8, x1: 8 + boxW };
+  const backend = { x0: w - 8 - boxW, x1: w - 8 };
+  const limiter = { x0: w / 2 - limW / 2, x1: w / 2 + limW / 2 };
 
   const model = useMemo(() => {
     const placed: Placed[] = [];
@@ -333,21 +285,22 @@ export function RequestFlow({
         };
       });
     } else {
-      moving = others
-        .map((p) => ({ r: p.request, phase: p.phase, ...place(p) }))
-        .map(({ r, phase, x, y, opacity }) => (
+      moving = others.map((p) => {
+        const { x, y, opacity } = place(p);
+        return (
           <RequestMark
-            key={r.id}
-            request={r}
+            key={p.request.id}
+            request={p.request}
             x={x}
             y={y}
             size={MARK}
-            phase={phase.phase}
+            phase={p.phase.phase}
             opacity={opacity}
             onSelect={onSelectRequest}
-            pending={phase.phase === 'incoming'}
+            pending={p.phase.phase === 'incoming'}
           />
-        ));
+        );
+      });
     }
   }
 
@@ -373,6 +326,15 @@ export function RequestFlow({
     const id = others[best]?.request.id;
     if (id !== undefined) onSelectRequest(id);
   };
+
+  const station = (name: string, x0: number, x1: number, bottom: number, cls: string) => (
+    <g className={`rl-station ${cls}`}>
+      <rect x={px(x0)} y={TOP} width={px(x1 - x0)} height={px(bottom - TOP)} rx={6} />
+      <text className="rl-label" x={px((x0 + x1) / 2)} y={TOP - 8} textAnchor="middle">
+        {name}
+      </text>
+    </g>
+  );
 
   // The newest bouncing request's status, over the client ← limiter gap where no mark travels
   // (a label riding on a moving mark ran over the marks in the lanes next to it).
@@ -416,11 +378,25 @@ export function RequestFlow({
       interactive={interactive}
       testId="request-flow"
     >
-      {still.stations}
+      {station('client', client.x0, client.x1, BOX_BOTTOM, 'rl-station--client')}
+      {station('limiter', limiter.x0, limiter.x1, LIMITER_BOTTOM, 'rl-station--limiter')}
+      {station('backend', backend.x0, backend.x1, BOX_BOTTOM, 'rl-station--backend')}
+      <path className="rl-hold-line" d={`M${px(limiter.x0)},${HOLD_TOP - 2}H${px(limiter.x1)}`} />
       <text className="rl-small rl-muted" x={px(limiter.x1 + 4)} y={HOLD_TOP + CELL} dy="0.35em">
         {queue.overflow > 0 ? `+${queue.overflow}` : ''}
       </text>
-      {still.arrows}
+      <g className="rl-flow-arrows" aria-hidden="true">
+        <path
+          className="rl-arrow"
+          d={`M${px(client.x1 + 4)},${BOX_BOTTOM + 8}H${px(limiter.x0 - 4)}`}
+        />
+        <path className="rl-arrow-head" d={`M${px(limiter.x0 - 4)},${BOX_BOTTOM + 8}l-5,-3v6z`} />
+        <path
+          className="rl-arrow"
+          d={`M${px(limiter.x1 + 4)},${BOX_BOTTOM + 8}H${px(backend.x0 - 4)}`}
+        />
+        <path className="rl-arrow-head" d={`M${px(backend.x0 - 4)},${BOX_BOTTOM + 8}l-5,-3v6z`} />
+      </g>
       {overflowText}
       {showBounce && (
         <text

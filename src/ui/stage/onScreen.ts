@@ -6,34 +6,19 @@ const BAR_HEIGHT = '--clock-bar-height';
 
 /** The sticky clock bar's height, px, as `ClockBar` publishes it (0 before it has measured). */
 export function clockBarHeightPx(): number {
-  if (typeof document === 'undefined') return 0;
-  const value = parseFloat(document.documentElement.style.getPropertyValue(BAR_HEIGHT));
-  return Number.isFinite(value) && value > 0 ? value : 0;
+  return parseFloat(document.documentElement.style.getPropertyValue(BAR_HEIGHT)) || 0;
 }
 
-// One MutationObserver on <html>'s style for every hook: the bar's height changes when it wraps
-// onto more rows (a phone, a narrower window), which is rare.
+// One MutationObserver on <html>'s style for every hook (the page's lifetime): the bar's height
+// changes when it wraps onto more rows (a phone, a narrower window), which is rare.
 const listeners = new Set<() => void>();
-let styleObserver: MutationObserver | null = null;
+let styleObserver: MutationObserver | undefined;
 
 function subscribeBarHeight(onChange: () => void): () => void {
   listeners.add(onChange);
-  if (styleObserver === null && typeof MutationObserver !== 'undefined') {
-    styleObserver = new MutationObserver(() => {
-      for (const listener of listeners) listener();
-    });
-    styleObserver.observe(document.documentElement, {
-      attributes: true,
-      attributeFilter: ['style'],
-    });
-  }
-  return () => {
-    listeners.delete(onChange);
-    if (listeners.size === 0) {
-      styleObserver?.disconnect();
-      styleObserver = null;
-    }
-  };
+  styleObserver ??= new MutationObserver(() => listeners.forEach((listener) => listener()));
+  styleObserver.observe(document.documentElement, { attributeFilter: ['style'] });
+  return () => listeners.delete(onChange);
 }
 
 /**
