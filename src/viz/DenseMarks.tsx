@@ -1,4 +1,5 @@
-import { memo } from 'react';
+import { memo, useContext } from 'react';
+import { AnimatingContext } from './animating';
 import type { Outcome } from '../core';
 import { finite, px } from './format';
 import { RequestMark } from './RequestMark';
@@ -59,18 +60,81 @@ function cachedSegment(outcome: Outcome, x: number, y: number, size: number): st
 /** The shapes of `marks` of one outcome as one path: ● circles, ■ squares, ✕ crosses. */
 function pathOf(marks: readonly DenseMark[], outcome: Outcome, size: number): string {
   let out = '';
-  for (const m of marks) {
+  for (let k = 0; k < marks.length; k += 1) {
+    const m = marks[k] as DenseMark;
     if (m.outcome !== outcome) continue;
     out += cachedSegment(outcome, px(m.x), px(m.y), size);
   }
   return out;
 }
 
+/** Width of the pieces a playing view's dense marks are split into, px (see `ChunkedMarks`). */
+const CHUNK_PX = 64;
+
+/** Whether two lists of marks draw the same: same outcomes at the same places, in order. */
+function sameMarks(a: readonly DenseMark[], b: readonly DenseMark[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k += 1) {
+    const m = a[k] as DenseMark;
+    const n = b[k] as DenseMark;
+    if (m.outcome !== n.outcome || m.x !== n.x || m.y !== n.y) return false;
+  }
+  return true;
+}
+
+/** The marks of one outcome in one piece, as one path; drawn again only when the piece changed. */
+const DenseChunk = memo(
+  function DenseChunk({
+    marks,
+    outcome,
+    size,
+  }: {
+    marks: readonly DenseMark[];
+    outcome: Outcome;
+    size: number;
+  }) {
+    const d = pathOf(marks, outcome, size);
+    return d === '' ? null : <path className={`rl-mark rl-mark--${outcome}`} d={d} />;
+  },
+  (a, b) => a.outcome === b.outcome && a.size === b.size && sameMarks(a.marks, b.marks),
+);
+
+/**
+ * While the clock plays: the marks in pieces CHUNK_PX wide (by x in their sliding group), one path
+ * per outcome and piece, all admitted pieces first, then delayed, then rejected (the still
+ * drawing's order). On a sliding axis a mark keeps its place in its group from frame to frame, so
+ * a frame rewrites the newest piece (and the oldest, as marks leave) instead of three paths of
+ * hundreds of marks each: the browser parses, lays out and paints a few dozen marks, not all of
+ * them (issue 11).
+ */
+function ChunkedMarks({ marks, size }: { marks: readonly DenseMark[]; size: number }) {
+  const pieces = new Map<number, DenseMark[]>();
+  for (let n = 0; n < marks.length; n += 1) {
+    const m = marks[n] as DenseMark;
+    const k = Math.floor(m.x / CHUNK_PX);
+    const piece = pieces.get(k);
+    if (piece === undefined) pieces.set(k, [m]);
+    else piece.push(m);
+  }
+  const keys = [...pieces.keys()].sort((a, b) => a - b);
+  return (
+    <>
+      {(['admit', 'delay', 'reject'] as const).map((o) =>
+        keys.map((k) => (
+          <DenseChunk key={`${o}${k}`} marks={pieces.get(k) ?? []} outcome={o} size={size} />
+        )),
+      )}
+    </>
+  );
+}
+
 /**
  * Many request marks at once, as three paths (one per outcome, same shapes and classes as
  * `OutcomeMark`): a fast stream puts hundreds of marks on a time axis, and hundreds of elements
- * cost a repaint every frame where three paths do not. Single marks are not clickable here (the
- * timeline selects them).
+ * cost a repaint every frame where three paths do not. While the clock plays (`AnimatingContext`)
+ * the paths are split into pieces that stay the same from frame to frame (`ChunkedMarks`). Single
+ * marks are not clickable here (the timeline selects them).
  */
 export const DenseMarks = memo(function DenseMarks({
   marks,
@@ -79,12 +143,17 @@ export const DenseMarks = memo(function DenseMarks({
   marks: readonly DenseMark[];
   size?: number;
 }) {
+  const animating = useContext(AnimatingContext);
   return (
     <g className="rl-dense-marks" data-testid="dense-marks" data-count={marks.length}>
-      {(['admit', 'delay', 'reject'] as const).map((o) => {
-        const d = pathOf(marks, o, size);
-        return d === '' ? null : <path key={o} className={`rl-mark rl-mark--${o}`} d={d} />;
-      })}
+      {animating ? (
+        <ChunkedMarks marks={marks} size={size} />
+      ) : (
+        (['admit', 'delay', 'reject'] as const).map((o) => {
+          const d = pathOf(marks, o, size);
+          return d === '' ? null : <path key={o} className={`rl-mark rl-mark--${o}`} d={d} />;
+        })
+      )}
     </g>
   );
 });

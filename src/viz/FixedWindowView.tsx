@@ -7,7 +7,7 @@ import { VizSvg } from './VizSvg';
 import { clamp, formatCount, formatDuration, px } from './format';
 import { requestsOfKey, stackColumns } from './requests';
 import { slide } from './slide';
-import type { AlgorithmViewProps } from './types';
+import type { AlgorithmViewProps, VizRequest } from './types';
 
 const HEIGHT = 196;
 const TANK_TOP = 44;
@@ -59,16 +59,26 @@ export function FixedWindowView({
     const last = Math.min(Math.floor(d1 / W), first + MAX_WINDOWS);
     const mine = requestsOfKey(requests, i.key).filter((r) => r.arrivalMs <= nowMs);
     const visible = mine.filter((r) => r.arrivalMs >= d0);
+    // Admitted and rejected requests per window drawn, in one pass (a frame used to filter the
+    // requests twice per window: issue 11, allocation per frame).
+    const admittedIn = new Array<number>(last - first + 1).fill(0);
+    const rejectedIn = new Array<number>(last - first + 1).fill(0);
+    for (let n = 0; n < mine.length; n += 1) {
+      const r = mine[n] as VizRequest;
+      const k = Math.floor(r.arrivalMs / W) - first;
+      if (!(k >= 0 && k <= last - first)) continue; // also NaN
+      if (r.outcome === 'reject') rejectedIn[k] = (rejectedIn[k] as number) + 1;
+      else admittedIn[k] = (admittedIn[k] as number) + 1;
+    }
     const windows = range(first, last + 1).map((k) => {
       const start = k * W;
-      const inside = mine.filter((r) => r.arrivalMs >= start && r.arrivalMs < start + W);
       const current = start === i.windowStartMs;
       // The current window's count is the limiter's own; past windows count the requests given.
       const admitted = current
         ? i.count
         : start > i.windowStartMs
           ? 0
-          : inside.filter((r) => r.outcome !== 'reject').length;
+          : (admittedIn[k - first] as number);
       return {
         k,
         start,
@@ -77,7 +87,7 @@ export function FixedWindowView({
         // Counted from requests that may not reach back to its start: a lower bound.
         partial: !current && start < requestsFromMs,
         admitted,
-        rejected: inside.filter((r) => r.outcome === 'reject').length,
+        rejected: rejectedIn[k - first] as number,
       };
     });
     // The marks slide with the axis in a group of their own (see slide.ts); the axis spans 2.5

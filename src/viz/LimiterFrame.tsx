@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import type { ComponentType, ReactNode } from 'react';
 import { RequestFlow } from './RequestFlow';
+import { AnimatingContext } from './animating';
 import type { AlgorithmKind, StateSize } from '../core';
 import type { AlgorithmViewProps, CommonViewProps, LimiterViewProps } from './types';
 
@@ -34,16 +35,6 @@ export interface LimiterFrameProps extends LimiterViewProps {
 /** The view for `config.kind`, or null when the inspection is of another kind. */
 function AlgorithmView(props: LimiterFrameProps) {
   const { config, inspection, stateSize, views } = props;
-  const {
-    'token-bucket': TokenBucketView,
-    'leaky-bucket': LeakyBucketView,
-    'fixed-window': FixedWindowView,
-    'sliding-log': SlidingLogView,
-    'sliding-window-counter': SlidingWindowCounterView,
-    gcra: GcraView,
-    'anchored-window': AnchoredWindowView,
-    'calendar-windows': CalendarWindowsView,
-  } = views;
   // Only the props the views know: showFlow belongs to this wrapper.
   const shared: CommonViewProps & { stateSize?: StateSize } = {
     nowMs: props.nowMs,
@@ -55,40 +46,11 @@ function AlgorithmView(props: LimiterFrameProps) {
     ...(props.onSelectRequest === undefined ? {} : { onSelectRequest: props.onSelectRequest }),
     ...(stateSize === undefined ? {} : { stateSize }),
   };
-  switch (config.kind) {
-    case 'token-bucket':
-      return inspection.kind === config.kind ? (
-        <TokenBucketView config={config} inspection={inspection} {...shared} />
-      ) : null;
-    case 'leaky-bucket':
-      return inspection.kind === config.kind ? (
-        <LeakyBucketView config={config} inspection={inspection} {...shared} />
-      ) : null;
-    case 'fixed-window':
-      return inspection.kind === config.kind ? (
-        <FixedWindowView config={config} inspection={inspection} {...shared} />
-      ) : null;
-    case 'sliding-log':
-      return inspection.kind === config.kind ? (
-        <SlidingLogView config={config} inspection={inspection} {...shared} />
-      ) : null;
-    case 'sliding-window-counter':
-      return inspection.kind === config.kind ? (
-        <SlidingWindowCounterView config={config} inspection={inspection} {...shared} />
-      ) : null;
-    case 'gcra':
-      return inspection.kind === config.kind ? (
-        <GcraView config={config} inspection={inspection} {...shared} />
-      ) : null;
-    case 'anchored-window':
-      return inspection.kind === config.kind ? (
-        <AnchoredWindowView config={config} inspection={inspection} {...shared} />
-      ) : null;
-    case 'calendar-windows':
-      return inspection.kind === config.kind ? (
-        <CalendarWindowsView config={config} inspection={inspection} {...shared} />
-      ) : null;
-  }
+  // Every kind has a view (`AlgorithmViews`), and this check pairs the inspection with the
+  // config: one lookup instead of a case per kind (initial JavaScript, issue 11).
+  if (inspection.kind !== config.kind) return null;
+  const View = views[config.kind] as ComponentType<AlgorithmViewProps<DrawnKind>>;
+  return <View config={config} inspection={inspection} {...shared} />;
 }
 
 /**
@@ -100,12 +62,14 @@ export function LimiterFrame(props: LimiterFrameProps) {
   const view = AlgorithmView(props);
   return (
     <div className={`rl-limiter-view rl-limiter-view--${config.kind}`} data-testid="limiter-view">
-      {view === null || view === undefined ? (
+      {view === null ? (
         <p className="rl-viz-mismatch" role="alert">
           Cannot draw a {inspection.kind} inspection with a {config.kind} config.
         </p>
       ) : (
-        <Suspense fallback={loading}>{view}</Suspense>
+        <AnimatingContext value={props.animating === true}>
+          <Suspense fallback={loading}>{view}</Suspense>
+        </AnimatingContext>
       )}
       {showFlow && (
         <RequestFlow

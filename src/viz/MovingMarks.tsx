@@ -14,6 +14,31 @@ export interface MovingMark {
   opacity: number;
 }
 
+/**
+ * The part of a mark's outline after its first point, by outcome and size: the same for every mark
+ * of a kind, so a frame writes only where each mark starts (issue 11: building each outline anew
+ * was a fifth of what a playing page allocated, feeding the garbage collections in its slowest
+ * frames).
+ */
+const rest = new Map<string, string>();
+
+function restOf(outcome: MovingMark['outcome'], size: number): string {
+  const key = outcome + size;
+  let tail = rest.get(key);
+  if (tail === undefined) {
+    const h = size / 2;
+    if (outcome === 'admit' || outcome === 'pending') {
+      const r = outcome === 'admit' ? h : h - 0.5;
+      tail = `a${r},${r} 0 1,0 ${px(2 * r)},0a${r},${r} 0 1,0 ${px(-2 * r)},0`;
+    } else {
+      const s = (size * 0.9) / 2;
+      tail = `h${px(2 * s)}v${px(2 * s)}h${px(-2 * s)}z`;
+    }
+    rest.set(key, tail);
+  }
+  return tail;
+}
+
 /** One mark's outline as path commands, with `OutcomeMark`'s geometry (viz.css draws them). */
 function segment(m: MovingMark): string {
   const h = m.size / 2;
@@ -22,18 +47,23 @@ function segment(m: MovingMark): string {
   if (m.outcome === 'admit' || m.outcome === 'pending') {
     // The ring of a pending mark sits half its stroke inside, as RequestMark draws it.
     const r = m.outcome === 'admit' ? h : h - 0.5;
-    return `M${px(x - r)},${y}a${r},${r} 0 1,0 ${px(2 * r)},0a${r},${r} 0 1,0 ${px(-2 * r)},0`;
+    return 'M' + px(x - r) + ',' + y + restOf(m.outcome, m.size);
   }
   if (m.outcome === 'delay') {
     const s = (m.size * 0.9) / 2;
-    return `M${px(x - s)},${px(y - s)}h${px(2 * s)}v${px(2 * s)}h${px(-2 * s)}z`;
+    return 'M' + px(x - s) + ',' + px(y - s) + restOf(m.outcome, m.size);
   }
   const d = h * 0.85;
-  return (
-    `M${px(x - d)},${px(y - d)}L${px(x + d)},${px(y + d)}` +
-    `M${px(x - d)},${px(y + d)}L${px(x + d)},${px(y - d)}`
-  );
+  const x0 = px(x - d);
+  const x1 = px(x + d);
+  const y0 = px(y - d);
+  const y1 = px(y + d);
+  return 'M' + x0 + ',' + y0 + 'L' + x1 + ',' + y1 + 'M' + x0 + ',' + y1 + 'L' + x1 + ',' + y0;
 }
+
+/** The groups' order: outcome, then opacity in tenths (0–10). */
+const OUTCOMES: ReadonlyArray<MovingMark['outcome']> = ['admit', 'delay', 'reject', 'pending'];
+const STEPS = 11;
 
 /**
  * The request marks on their way through a playing strip, as a few paths: one per outcome and
@@ -45,13 +75,20 @@ function segment(m: MovingMark): string {
  * single SVG marks whenever the clock stands still. The view export copies these paths as they are.
  */
 export const MovingMarks = memo(function MovingMarks({ marks }: { marks: readonly MovingMark[] }) {
-  const groups = new Map<string, { outcome: MovingMark['outcome']; opacity: number; d: string }>();
-  for (const m of marks) {
-    const key = `${m.outcome}@${m.opacity}`;
-    const group = groups.get(key);
-    if (group === undefined)
-      groups.set(key, { outcome: m.outcome, opacity: m.opacity, d: segment(m) });
-    else group.d += segment(m);
+  // One path per outcome and opacity, in the order each first appears (a slot per pair, not a
+  // string key per mark).
+  const paths: string[] = [];
+  const order: number[] = [];
+  for (let k = 0; k < marks.length; k += 1) {
+    const m = marks[k] as MovingMark;
+    const slot =
+      OUTCOMES.indexOf(m.outcome) * STEPS +
+      Math.min(STEPS - 1, Math.max(0, Math.round(m.opacity * 10)));
+    const d = paths[slot];
+    if (d === undefined) {
+      order.push(slot);
+      paths[slot] = segment(m);
+    } else paths[slot] = d + segment(m);
   }
   return (
     <g
@@ -60,14 +97,18 @@ export const MovingMarks = memo(function MovingMarks({ marks }: { marks: readonl
       data-count={marks.length}
       aria-hidden="true"
     >
-      {[...groups].map(([key, g]) => (
-        <path
-          key={key}
-          className={`rl-mark rl-mark--${g.outcome}`}
-          d={g.d}
-          {...(g.opacity < 1 ? { opacity: g.opacity } : {})}
-        />
-      ))}
+      {order.map((slot) => {
+        const outcome = OUTCOMES[Math.floor(slot / STEPS)] as MovingMark['outcome'];
+        const opacity = (slot % STEPS) / 10;
+        return (
+          <path
+            key={`${outcome}@${opacity}`}
+            className={`rl-mark rl-mark--${outcome}`}
+            d={paths[slot]}
+            {...(opacity < 1 ? { opacity } : {})}
+          />
+        );
+      })}
     </g>
   );
 });

@@ -134,7 +134,9 @@ export function RequestFlow({
 
   const model = useMemo(() => {
     const placed: Placed[] = [];
-    for (const r of requests) {
+    // Index loops: a for…of here allocated an iterator result per request and frame (issue 11).
+    for (let k = 0; k < requests.length; k += 1) {
+      const r = requests[k] as VizRequest;
       const phase = flowPhase(r, nowMs, travelMs, lingerMs);
       if (phase !== null) placed.push({ request: r, phase });
     }
@@ -235,7 +237,9 @@ export function RequestFlow({
         </text>
       ));
   } else {
-    const placedMarks = others.map(({ request: r, phase }) => {
+    // Where each moving request is now (one object per mark and frame: they are made anew every
+    // frame, so no intermediate list).
+    const place = ({ request: r, phase }: Placed) => {
       let x = 0;
       let y = laneY(r.id);
       let opacity = 1;
@@ -265,35 +269,40 @@ export function RequestFlow({
         case 'waiting':
           break;
       }
-      return { r, phase, x, y, opacity };
-    });
+      return { x, y, opacity };
+    };
     if (Paths !== null) {
       // Opacity in steps of 0.1 (a fading mark is within 0.05 of RequestMark's): the marks of one
       // outcome and step share a path, so a frame writes a handful of paths.
-      movingMarks = placedMarks.map(({ r, phase, x, y, opacity }) => ({
-        outcome: phase.phase === 'incoming' ? 'pending' : r.outcome,
-        x: px(x),
-        y: px(y),
-        size: MARK,
-        opacity: opacity < 1 ? Math.round(opacity * 10) / 10 : 1,
-      }));
+      movingMarks = others.map((p) => {
+        const { x, y, opacity } = place(p);
+        return {
+          outcome: p.phase.phase === 'incoming' ? 'pending' : p.request.outcome,
+          x: px(x),
+          y: px(y),
+          size: MARK,
+          opacity: opacity < 1 ? Math.round(opacity * 10) / 10 : 1,
+        };
+      });
     } else {
-      moving = placedMarks.map(({ r, phase, x, y, opacity }) => (
-        <RequestMark
-          key={r.id}
-          request={r}
-          x={x}
-          y={y}
-          size={MARK}
-          phase={phase.phase}
-          opacity={opacity}
-          onSelect={onSelectRequest}
-          pending={phase.phase === 'incoming'}
-        />
-      ));
+      moving = others.map((p) => {
+        const { x, y, opacity } = place(p);
+        return (
+          <RequestMark
+            key={p.request.id}
+            request={p.request}
+            x={x}
+            y={y}
+            size={MARK}
+            phase={p.phase.phase}
+            opacity={opacity}
+            onSelect={onSelectRequest}
+            pending={p.phase.phase === 'incoming'}
+          />
+        );
+      });
     }
   }
-  const movingIds = movingMarks === null ? [] : others.map((p) => p.request.id);
 
   /** A click on the marks' band selects the mark within 12 px of it (the SVG marks' hit radius). */
   const onBandClick = (e: MouseEvent<SVGRectElement>) => {
@@ -314,7 +323,7 @@ export function RequestFlow({
         best = i;
       }
     });
-    const id = movingIds[best];
+    const id = others[best]?.request.id;
     if (id !== undefined) onSelectRequest(id);
   };
 

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import { linearScale } from './linear';
 import { StackedMarks } from './DenseMarks';
 import { TimeAxis } from './TimeAxis';
@@ -24,6 +24,54 @@ const STACK = 7;
 const ARRIVALS_Y = 120;
 const AXIS_Y = 136;
 const MEMORY_Y = 184;
+
+/** One stored timestamp as drawn: its x in the sliding group and its level in its 3 px column. */
+interface LogEntry {
+  id: string;
+  e: number;
+  x: number;
+  level: number;
+}
+
+/** Width of the pieces the entries are drawn in, px (see `LogEntries`). */
+const PIECE_PX = 64;
+
+function sameEntries(a: readonly LogEntry[], b: readonly LogEntry[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k += 1) {
+    const m = a[k] as LogEntry;
+    const n = b[k] as LogEntry;
+    if (m.id !== n.id || m.x !== n.x || m.level !== n.level) return false;
+  }
+  return true;
+}
+
+/**
+ * The entries of one piece of the log. The entries sit still in their sliding group, and at
+ * 200 r/s only the newest piece (and the oldest, as entries leave) changes in a frame: the other
+ * pieces are not rendered again (issue 11: about a hundred circles re-rendered and re-committed
+ * every frame). Fragments: the DOM is the same list of circles as one map would write.
+ */
+const LogEntries = memo(
+  function LogEntries({ entries }: { entries: readonly LogEntry[] }) {
+    return (
+      <>
+        {entries.map((e) => (
+          <circle
+            key={e.id}
+            className="rl-entry"
+            data-testid="log-entry"
+            data-time={e.e}
+            cx={e.x}
+            cy={px(LOG_BOTTOM - 2 - e.level * (ENTRY + 2))}
+            r={ENTRY / 2}
+          />
+        ))}
+      </>
+    );
+  },
+  (a, b) => sameEntries(a.entries, b.entries),
+);
 
 /** "Sliding log: 7 of 10 in the last 1 s; 14 entries stored; the oldest leaves the window in 200 ms." */
 export function describeSlidingLog(i: AlgorithmViewProps<'sliding-log'>['inspection']): string {
@@ -57,9 +105,19 @@ export function SlidingLogView({
   const x1 = w - 12;
   const t = finite(i.effectiveNowMs, nowMs);
 
-  const model = useMemo(() => {
-    // The axis is in ms relative to now: the bracket stays put and the entries slide left.
+  // The axis is in ms relative to now: the bracket stays put and the entries slide left. It is
+  // the same from frame to frame, and so is its drawing (not rendered again while playing).
+  const axis = useMemo(() => {
     const offset = linearScale([-1.3 * W, 0.12 * W], [x0, x1], true);
+    const ticks = offset.ticks(w < 420 ? 3 : 5);
+    return {
+      offset,
+      drawn: <TimeAxis scale={offset} y={AXIS_Y} ticks={ticks} format={formatOffset} />,
+    };
+  }, [W, w, x1]);
+
+  const model = useMemo(() => {
+    const { offset } = axis;
     const xOf = (ms: number) => offset(ms - nowMs);
     // Entries and arrivals slide left in a group of their own (see slide.ts); one outside the
     // axis (after a clock jump) is pinned to its edge, drawn where the axis puts it.
@@ -72,7 +130,7 @@ export function SlidingLogView({
     const heights = new Map<number, number>();
     // Keyed by time (and rank among equal times), not by index: when the oldest entry leaves,
     // the others keep their elements instead of each taking its neighbour's.
-    const entries: Array<{ id: string; e: number; x: number; level: number }> = [];
+    const entries: LogEntry[] = [];
     for (let k = 0, rank = 0; k < i.entries.length; k += 1) {
       const e = i.entries[k] as number;
       rank = k > 0 && i.entries[k - 1] === e ? rank + 1 : 0;
@@ -87,8 +145,18 @@ export function SlidingLogView({
       (r) => r.arrivalMs >= d0 && r.arrivalMs <= nowMs,
     );
     const marks = stackColumns(arrivals, (r) => sliding.at(r.arrivalMs), 7, sliding.zeroPx);
-    return { offset, xOf, sliding, entries, marks, ticks: offset.ticks(w < 420 ? 3 : 5) };
-  }, [W, w, x1, nowMs, i.entries, requests, i.key]);
+    // The drawn entries in pieces PIECE_PX wide (by their x in the sliding group), in time order.
+    const pieces: Array<{ key: number; entries: LogEntry[] }> = [];
+    for (let n = 0; n < entries.length; n += 1) {
+      const entry = entries[n] as LogEntry;
+      if (entry.level >= STACK) continue;
+      const key = Math.floor(entry.x / PIECE_PX);
+      const last = pieces.at(-1);
+      if (last !== undefined && last.key === key) last.entries.push(entry);
+      else pieces.push({ key, entries: [entry] });
+    }
+    return { xOf, sliding, entries, pieces, marks };
+  }, [axis, W, x1, nowMs, i.entries, requests, i.key]);
 
   const label = describeSlidingLog(i);
   const bx0 = model.xOf(t - W);
@@ -132,19 +200,9 @@ export function SlidingLogView({
       </g>
 
       <g className="rl-log" transform={`translate(${model.sliding.shiftPx},0)`}>
-        {model.entries
-          .filter((e) => e.level < STACK)
-          .map((e) => (
-            <circle
-              key={e.id}
-              className="rl-entry"
-              data-testid="log-entry"
-              data-time={e.e}
-              cx={e.x}
-              cy={px(LOG_BOTTOM - 2 - e.level * (ENTRY + 2))}
-              r={ENTRY / 2}
-            />
-          ))}
+        {model.pieces.map((piece) => (
+          <LogEntries key={piece.key} entries={piece.entries} />
+        ))}
       </g>
       {overflow > 0 && (
         <text className="rl-small" x={px(bx1 - 8)} y={46} textAnchor="end">
@@ -160,7 +218,7 @@ export function SlidingLogView({
           onSelect={onSelectRequest}
         />
       </g>
-      <TimeAxis scale={model.offset} y={AXIS_Y} ticks={model.ticks} format={formatOffset} />
+      {axis.drawn}
 
       <g className="rl-memory" data-testid="log-size">
         <text className="rl-small" x={x0} y={MEMORY_Y - 10}>

@@ -98,13 +98,18 @@ function LaneViewImpl({
   // The limiter reasons in wall-clock time (which differs from virtual time after a clock jump):
   // requests are drawn on the same clock as its state.
   const offsetMs = laneState.wallMs - Math.floor(tMs);
-  const requests = requestsNear(result, lane, tMs, TRAVEL_MS)
-    .filter((r) => stores.length === 1 || (laneResult.columns.instance[r.id] ?? 0) === store)
-    .map((r) =>
-      offsetMs === 0
-        ? r
-        : { ...r, arrivalMs: r.arrivalMs + offsetMs, releaseMs: r.releaseMs + offsetMs },
-    );
+  const near = requestsNear(result, lane, tMs, TRAVEL_MS);
+  // One store on virtual time (the usual case): the rows as they are, not two copies per frame.
+  const requests =
+    stores.length === 1 && offsetMs === 0
+      ? near
+      : near
+          .filter((r) => stores.length === 1 || (laneResult.columns.instance[r.id] ?? 0) === store)
+          .map((r) =>
+            offsetMs === 0
+              ? r
+              : { ...r, arrivalMs: r.arrivalMs + offsetMs, releaseMs: r.releaseMs + offsetMs },
+          );
   return (
     <article
       ref={articleRef}

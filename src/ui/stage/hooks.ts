@@ -6,7 +6,6 @@ import {
   useState,
   useSyncExternalStore,
 } from 'react';
-import type { RefObject } from 'react';
 import type { PlaygroundStoreApi } from '../../store';
 import { afterNextFrame } from '../../store/afterNextFrame';
 
@@ -35,30 +34,8 @@ export function usePrefersReducedMotion(): boolean {
   );
 }
 
-/**
- * Whether `ref`'s element is on screen or within `marginPx` of it (true until measured, and where
- * there is no IntersectionObserver). The default margin is 0: only what intersects the viewport
- * draws every frame while playing (a lane is ~430 px tall, so a 400 px margin kept the lanes just
- * above and below the fold animating too). A drawing scrolled in catches up at once: the observer
- * reports it in the frame it appears, and `useDrawTime` re-renders it at the current time.
- */
-export function useOnScreen(ref: RefObject<Element | null>, marginPx = 0): boolean {
-  const [onScreen, setOnScreen] = useState(true);
-  useEffect(() => {
-    const node = ref.current;
-    if (node === null || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        const entry = entries.at(-1);
-        if (entry !== undefined) setOnScreen(entry.isIntersecting);
-      },
-      { rootMargin: `${marginPx}px 0px` },
-    );
-    observer.observe(node);
-    return () => observer.disconnect();
-  }, [ref, marginPx]);
-  return onScreen;
-}
+// Whether an element is in the part of the viewport below the sticky clock bar.
+export { useOnScreen } from './onScreen';
 
 /**
  * The virtual time for a drawing that re-renders every frame while the clock plays, read from the

@@ -1,0 +1,75 @@
+import type { Page } from '@playwright/test';
+import { expect, open, test } from './fixtures';
+
+/**
+ * Issue 11: only lanes a person can see draw every frame while the clock plays. A lane whose only
+ * pixels in the viewport are under the sticky clock bar is not seen: it stays still, and draws
+ * again as soon as a strip of it shows below the bar.
+ */
+const SIX =
+  'l=envoy:max_tokens=5,tokens_per_fill=2,fill_interval=1s,max_delay=2s' +
+  '&l=nginx:rate=2r/s,burst=5,delay=2&l=fixed-window:limit=10,window=2s' +
+  '&l=sliding-log:limit=10,window=2s,log_rejected&l=sliding-window-counter:limit=10,window=2s' +
+  '&l=gcra:max_burst=9,count=5,period=1s';
+
+/** Scrolls so the bottom of lane `n` is `px` below the viewport's top. */
+async function lanesBottomAt(page: Page, n: number, px: number): Promise<void> {
+  await page
+    .locator('.lane')
+    .nth(n)
+    .evaluate((lane, y) => {
+      window.scrollTo(0, lane.getBoundingClientRect().bottom + window.scrollY - y);
+    }, px);
+}
+
+/** DOM changes inside lane `n` over `ms` of playing. */
+function changesIn(page: Page, n: number, ms: number): Promise<number> {
+  return page.evaluate(
+    ([index, duration]) =>
+      new Promise<number>((resolve) => {
+        const lane = document.querySelectorAll('.lane')[index];
+        if (lane === undefined) throw new Error(`no lane ${index}`);
+        let count = 0;
+        const observer = new MutationObserver((records) => {
+          count += records.length;
+        });
+        observer.observe(lane, {
+          subtree: true,
+          attributes: true,
+          childList: true,
+          characterData: true,
+        });
+        setTimeout(() => {
+          observer.disconnect();
+          resolve(count);
+        }, duration);
+      }),
+    [n, ms] as const,
+  );
+}
+
+for (const width of [1280, 390]) {
+  test(`a lane hidden under the sticky clock bar does not animate, ${width} px`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: 800 });
+    // Playing (no `paused`), from t = 0, for a minute of virtual time.
+    await open(page, `./?v=1&${SIX}&mode=compare&until=60s`);
+    await expect(page.getByTestId('limiter-view')).toHaveCount(6);
+    await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
+    const barPx = await page
+      .locator('.clock-bar')
+      .evaluate((bar) => bar.getBoundingClientRect().height);
+    expect(barPx).toBeGreaterThan(40);
+
+    // The fixed window's lane (the third): its last 30 px are in the viewport, under the bar.
+    await lanesBottomAt(page, 2, barPx - 30);
+    await page.waitForTimeout(200);
+    expect(await changesIn(page, 2, 600)).toBe(0);
+
+    // 30 px of it below the bar: seen, and drawing every frame again.
+    await lanesBottomAt(page, 2, barPx + 30);
+    await page.waitForTimeout(200);
+    expect(await changesIn(page, 2, 600)).toBeGreaterThan(0);
+  });
+}
