@@ -46,7 +46,9 @@ test('downloads the decision log (CSV, JSON) and the view (SVG, PNG) of a paused
   errors,
 }) => {
   await open(page, './?v=1&t=2.5s&paused');
-  // The decisions shown: the timeline's per-outcome counts of the lane.
+  // The decisions shown: the timeline's per-outcome counts of the lane (the timeline is drawn once
+  // its width is measured, a task after the page has opened).
+  await expect(page.getByTestId('timeline-counts').first()).toBeVisible();
   const counts = await page.getByTestId('timeline-counts').locator('text').allTextContents();
   const shown = counts.reduce((n, c) => n + Number(c.replace(/,/g, '')), 0);
   expect(shown).toBeGreaterThan(50);
