@@ -821,6 +821,11 @@ function printTargets(
     ),
   ])
     console.log(line);
+  // The compare part did not run (FRAMES=large or latency): its side figures are not printed.
+  if (Number.isNaN(one.top.fps)) {
+    console.log(`  load average now ${loadavg()[0]?.toFixed(1)} (initial JS: see npm run size)`);
+    return;
+  }
   console.log(
     `  (also at 4×: p95 frame interval top ${ms(four.top.p95IntervalMs)}, scrolled ${ms(four.scrolled.p95IntervalMs)}; ` +
       `CPU per frame p95 top ${ms(four.top.p95CpuMs)}, scrolled ${ms(four.scrolled.p95CpuMs)}; ` +
