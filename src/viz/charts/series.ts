@@ -57,18 +57,6 @@ export function backendTimes(lane: LaneResult): Float64Array {
   return out;
 }
 
-/** First index of ascending `a` whose value is > x. */
-function upperBound(a: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((a[mid] as number) <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
  * The rolling count f(t) = #{ times in (t − windowMs, t] } — the requests in the window of length W
  * that ends at t — reduced to its maximum in each of `cols` columns of [fromMs, toMs). Taking the
@@ -82,48 +70,7 @@ export function rollingMax(
   toMs: number,
   cols: number,
 ): Float64Array {
-  const n = Math.max(1, Math.floor(cols));
-  const out = new Float64Array(n);
-  if (!(toMs > fromMs) || !(windowMs > 0)) return out;
-  // Value at fromMs: times in (fromMs − W, fromMs].
-  let j = upperBound(times, fromMs); // next time entering
-  let i = upperBound(times, fromMs - windowMs); // next time leaving (at time + W)
-  let v = j - i;
-  let col = 0;
-  out[0] = v;
-  const len = times.length;
-  for (;;) {
-    const up = j < len ? (times[j] as number) : Number.POSITIVE_INFINITY;
-    const down = i < j ? (times[i] as number) + windowMs : Number.POSITIVE_INFINITY;
-    const t = Math.min(up, down);
-    if (!(t < toMs)) break;
-    const c = columnOf(t, fromMs, toMs, n);
-    if (c > col) {
-      // v, the value before t, holds from the last event until t: through the columns between,
-      // and into column c unless c starts exactly at t.
-      while (col < c - 1) {
-        col += 1;
-        out[col] = v;
-      }
-      col = c;
-      out[c] = fromMs + (c * (toMs - fromMs)) / n < t ? v : 0;
-    }
-    // Apply every event at t: f is right-continuous, so the value at t counts both.
-    while (j < len && (times[j] as number) === t) {
-      j += 1;
-      v += 1;
-    }
-    while (i < j && (times[i] as number) + windowMs === t) {
-      i += 1;
-      v -= 1;
-    }
-    if (v > (out[c] as number)) out[c] = v;
-  }
-  while (col < n - 1) {
-    col += 1;
-    out[col] = v;
-  }
-  return out;
+  return rollingSweep(times, times.length, null, windowMs, fromMs, toMs, cols);
 }
 
 /**
@@ -138,21 +85,36 @@ export function rollingMaxPassed(
   toMs: number,
   cols: number,
 ): Float64Array {
+  const outcome = columns.outcome;
+  const rejected = (r: number): boolean => outcome[r] === OUTCOME_REJECT;
+  return rollingSweep(columns.arrivalMs, columns.rows, rejected, windowMs, fromMs, toMs, cols);
+}
+
+/**
+ * The sweep behind `rollingMax` and `rollingMaxPassed`: the first `len` of ascending `time`, less
+ * the indices `skipped` says (none when null), counted in a window of `windowMs` ending at each t.
+ */
+function rollingSweep(
+  time: Float64Array | Int32Array,
+  len: number,
+  skipped: ((r: number) => boolean) | null,
+  windowMs: number,
+  fromMs: number,
+  toMs: number,
+  cols: number,
+): Float64Array {
   const n = Math.max(1, Math.floor(cols));
   const out = new Float64Array(n);
   if (!(toMs > fromMs) || !(windowMs > 0)) return out;
-  const rows = columns.rows;
-  const time = columns.arrivalMs;
-  const outcome = columns.outcome;
-  // The first row at or after r that passed (rows when none).
-  const passedFrom = (r: number): number => {
-    while (r < rows && outcome[r] === OUTCOME_REJECT) r += 1;
+  // The first index at or after r that counts (len when none).
+  const countedFrom = (r: number): number => {
+    if (skipped !== null) while (r < len && skipped(r)) r += 1;
     return r;
   };
-  // The first row whose time is > x (rows are in time order).
+  // The first index whose time is > x.
   const after = (x: number): number => {
     let lo = 0;
-    let hi = rows;
+    let hi = len;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if ((time[mid] as number) <= x) lo = mid + 1;
@@ -160,19 +122,22 @@ export function rollingMaxPassed(
     }
     return lo;
   };
-  let j = passedFrom(after(fromMs)); // next passed row entering
-  let i = passedFrom(after(fromMs - windowMs)); // next passed row leaving (at its time + W)
+  // Value at fromMs: counted times in (fromMs − W, fromMs].
+  let j = countedFrom(after(fromMs)); // next counted time entering
+  let i = countedFrom(after(fromMs - windowMs)); // next counted time leaving (at time + W)
   let v = 0;
-  for (let r = i; r < j; r += 1) if (outcome[r] !== OUTCOME_REJECT) v += 1;
+  for (let r = i; r < j; r += 1) if (skipped === null || !skipped(r)) v += 1;
   let col = 0;
   out[0] = v;
   for (;;) {
-    const up = j < rows ? (time[j] as number) : Number.POSITIVE_INFINITY;
+    const up = j < len ? (time[j] as number) : Number.POSITIVE_INFINITY;
     const down = i < j ? (time[i] as number) + windowMs : Number.POSITIVE_INFINITY;
     const t = Math.min(up, down);
     if (!(t < toMs)) break;
     const c = columnOf(t, fromMs, toMs, n);
     if (c > col) {
+      // v, the value before t, holds from the last event until t: through the columns between,
+      // and into column c unless c starts exactly at t.
       while (col < c - 1) {
         col += 1;
         out[col] = v;
@@ -180,12 +145,13 @@ export function rollingMaxPassed(
       col = c;
       out[c] = fromMs + (c * (toMs - fromMs)) / n < t ? v : 0;
     }
-    while (j < rows && (time[j] as number) === t) {
-      j = passedFrom(j + 1);
+    // Apply every event at t: f is right-continuous, so the value at t counts both.
+    while (j < len && (time[j] as number) === t) {
+      j = countedFrom(j + 1);
       v += 1;
     }
     while (i < j && (time[i] as number) + windowMs === t) {
-      i = passedFrom(i + 1);
+      i = countedFrom(i + 1);
       v -= 1;
     }
     if (v > (out[c] as number)) out[c] = v;
