@@ -84,8 +84,10 @@ export function FixedWindowView({
         start,
         current,
         future: start > i.windowStartMs,
-        // Counted from requests that may not reach back to its start: a lower bound.
+        // Counted from requests that may not reach back to its start: a lower bound. The current
+        // window's admitted count is the limiter's own; its rejected count is from the requests.
         partial: !current && start < requestsFromMs,
+        rejectedPartial: start < requestsFromMs,
         admitted,
         rejected: rejectedIn[k - first] as number,
       };
@@ -156,7 +158,7 @@ export function FixedWindowView({
                   {win.partial ? '≥' : ''}
                   {formatCount(win.admitted)}/{formatCount(limit)}
                   {win.rejected > 0
-                    ? ` · ✕${win.partial ? '≥' : ''}${formatCount(win.rejected)}`
+                    ? ` · ✕${win.rejectedPartial ? '≥' : ''}${formatCount(win.rejected)}`
                     : ''}
                 </text>
               )}

@@ -79,6 +79,7 @@ export function LimiterFrame(props: LimiterFrameProps) {
           animating={props.animating === true}
           {...(props.width === undefined ? {} : { width: props.width })}
           {...(props.travelMs === undefined ? {} : { travelMs: props.travelMs })}
+          {...(props.flowCounts === undefined ? {} : { counts: props.flowCounts })}
           {...(props.onSelectRequest === undefined
             ? {}
             : { onSelectRequest: props.onSelectRequest })}

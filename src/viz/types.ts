@@ -37,6 +37,21 @@ export interface VizRequest {
   number?: number;
 }
 
+/**
+ * What the request-flow strip counts at its `nowMs`, for its `travelMs` and `lingerMs`: requests
+ * passed to the backend and rejected in the last travel + linger ms, waiting in the limiter, and on
+ * their way in (arriving within `travelMs`). Exact, from the whole run, when the strip is handed only
+ * some of the requests (a fast stream).
+ */
+export interface FlowCounts {
+  passed: number;
+  waiting: number;
+  rejected: number;
+  incoming: number;
+  /** Ms until the next waiting request leaves the limiter; null when none waits. */
+  nextOutInMs: number | null;
+}
+
 /** Props every view takes. */
 export interface CommonViewProps {
   /** The virtual time being drawn (ms). */
@@ -85,4 +100,9 @@ export interface LimiterViewProps extends CommonViewProps {
   showFlow?: boolean;
   /** The clock is playing: the request-flow strip draws its moving marks as a few paths. Default false. */
   animating?: boolean;
+  /**
+   * The request-flow strip's counts, when `requests` may not hold every request it counts (see
+   * `FlowCounts`). Default: counted from `requests`.
+   */
+  flowCounts?: FlowCounts;
 }

@@ -7,7 +7,7 @@ import { LAZY_VIEWS } from './views';
 import { systemNameIn } from '../../systems';
 import { ALGORITHMS, displayName } from '../limiter/algorithms';
 import { useDrawTime, useElementWidth, useOnScreen, usePrefersReducedMotion } from './hooks';
-import { requestsCompleteFromMs, requestsNear } from './requests';
+import { flowCounts, requestsCompleteFromMs, requestsNear } from './requests';
 
 /** Virtual ms a request takes per leg of the request-flow strip. */
 const TRAVEL_MS = 400;
@@ -98,6 +98,9 @@ function LaneViewImpl({
   // The limiter reasons in wall-clock time (which differs from virtual time after a clock jump):
   // requests are drawn on the same clock as its state.
   const offsetMs = laneState.wallMs - Math.floor(tMs);
+  // The strip draws at most MAX_INCOMING requests on their way in: the rows go to the past, and
+  // the strip's counts come from the whole lane (flowCounts), at the time the strip draws
+  // (laneState.wallMs − offsetMs).
   const near = requestsNear(result, lane, tMs, TRAVEL_MS);
   // One store on virtual time (the usual case): the rows as they are, not two copies per frame.
   const requests =
@@ -157,6 +160,14 @@ function LaneViewImpl({
             width={Math.min(width, 900)}
             travelMs={TRAVEL_MS}
             requestsFromMs={requestsCompleteFromMs(result, lane, tMs, TRAVEL_MS) + offsetMs}
+            flowCounts={flowCounts(
+              result,
+              lane,
+              Math.floor(tMs),
+              TRAVEL_MS,
+              undefined,
+              stores.length === 1 ? undefined : store,
+            )}
             onSelectRequest={onSelectRequest}
           />
         )}

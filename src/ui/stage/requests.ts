@@ -1,8 +1,9 @@
 import type { AlgorithmConfig } from '../../core';
 import { rejectStatus } from '../../core';
-import { OUTCOMES, OUTCOME_DELAY, OUTCOME_REJECT, rowRange } from '../../sim';
-import type { SimResult } from '../../sim';
-import type { VizRequest } from '../../viz/types';
+import { OUTCOMES, OUTCOME_DELAY, OUTCOME_REJECT, rowRange, rowsDecidedBy } from '../../sim';
+import type { LaneColumns, SimResult } from '../../sim';
+import { FLOW_LINGER_MS, MAX_INCOMING } from '../../viz/RequestFlow';
+import type { FlowCounts, VizRequest } from '../../viz/types';
 
 /**
  * How far back a view looks for requests to draw: three windows for the window algorithms (their
@@ -26,13 +27,38 @@ export function lookbackMs(config: AlgorithmConfig): number {
   }
 }
 
-/** Most rows handed to a view per frame (the newest): a fast stream cuts the oldest window short, shown as a lower bound. */
+/**
+ * Most rows handed to a view per frame. The rows still on their way in get only as many as the
+ * request-flow strip draws (`MAX_INCOMING`); the rest go to the newest rows of the look-back. A fast
+ * stream cuts the oldest part of the look-back short: views count from `requestsCompleteFromMs` on
+ * (earlier windows as lower bounds), and the strip's counts come from `flowCounts`, not the rows.
+ */
 export const MAX_ROWS = 400;
 
 /**
+ * The rows handed out, as [start, end): the first `aheadRows` rows after tMs (those nearest to the
+ * limiter), then the newest rows of [tMs − lookback, tMs] that fit in `maxRows`. One contiguous
+ * range, so a frame can reuse the previous frame's rows. `lookbackStart` is the first row of the
+ * look-back, whether handed out or not.
+ */
+function handedRange(
+  c: LaneColumns,
+  lookback: number,
+  tMs: number,
+  aheadMs: number,
+  maxRows: number,
+  aheadRows: number,
+): { start: number; end: number; lookbackStart: number } {
+  const [from, to] = rowRange(c, tMs - lookback, tMs + aheadMs + 1);
+  const firstAhead = Math.min(to, Math.max(from, rowsDecidedBy(c, tMs)));
+  const end = Math.min(to, firstAhead + Math.max(0, Math.min(aheadRows, maxRows)));
+  return { start: Math.max(from, end - Math.max(0, maxRows)), end, lookbackStart: from };
+}
+
+/**
  * From when the rows `requestsNear` hands out are complete: the start of its look-back, or, when
- * the newest `maxRows` cut older rows off, just after the first row kept. Views count past windows
- * only from this time on (earlier ones are drawn as lower bounds).
+ * `maxRows` cut older rows off, just after the first row kept. Views count past windows only from
+ * this time on (earlier ones are drawn as lower bounds). Takes the same arguments as `requestsNear`.
  */
 export function requestsCompleteFromMs(
   result: SimResult,
@@ -40,20 +66,165 @@ export function requestsCompleteFromMs(
   tMs: number,
   aheadMs: number,
   maxRows = MAX_ROWS,
+  aheadRows = MAX_INCOMING,
 ): number {
   const l = result.lanes[lane];
   if (l === undefined) return tMs;
-  const from = tMs - lookbackMs(l.config);
-  const [start, end] = rowRange(l.columns, from, tMs + aheadMs + 1);
-  return end - start > maxRows ? (l.columns.arrivalMs[end - maxRows] as number) + 1 : from;
+  const lookback = lookbackMs(l.config);
+  const { start, lookbackStart } = handedRange(
+    l.columns,
+    lookback,
+    tMs,
+    aheadMs,
+    maxRows,
+    aheadRows,
+  );
+  return start > lookbackStart ? (l.columns.arrivalMs[start] as number) + 1 : tMs - lookback;
+}
+
+/** Rows per block of the rejected-row counts (2^6): a count scans at most this many rows. */
+const BLOCK_SHIFT = 6;
+
+/** What `flowCounts` reads a lane by, made once per lane result (its columns never change). */
+interface LaneIndex {
+  /** Rejected rows before row k·64, for k = 0 … ⌈rows / 64⌉ (4 bytes per 64 rows). */
+  rejectsBefore: Uint32Array;
+  /** The rows that were delayed, ascending (so also by arrival). */
+  delayed: Int32Array;
+  /** The longest delay of any delayed row, ms (0 when none). */
+  maxDelayMs: number;
+}
+
+const indexes = new WeakMap<LaneColumns, LaneIndex>();
+
+function laneIndex(c: LaneColumns): LaneIndex {
+  const known = indexes.get(c);
+  if (known !== undefined) return known;
+  const n = c.rows;
+  const out = c.outcome;
+  const rejectsBefore = new Uint32Array((n >> BLOCK_SHIFT) + 2);
+  let rejects = 0;
+  let delayedCount = 0;
+  for (let row = 0; row < n; row += 1) {
+    if ((row & ((1 << BLOCK_SHIFT) - 1)) === 0) rejectsBefore[row >> BLOCK_SHIFT] = rejects;
+    const o = out[row];
+    if (o === OUTCOME_REJECT) rejects += 1;
+    else if (o === OUTCOME_DELAY) delayedCount += 1;
+  }
+  rejectsBefore.fill(rejects, ((n - 1) >> BLOCK_SHIFT) + 1);
+  const delayed = new Int32Array(delayedCount);
+  let maxDelayMs = 0;
+  for (let row = 0, k = 0; k < delayedCount; row += 1) {
+    if (out[row] !== OUTCOME_DELAY) continue;
+    delayed[k] = row;
+    k += 1;
+    maxDelayMs = Math.max(maxDelayMs, c.waitMs[row] as number);
+  }
+  const index = { rejectsBefore, delayed, maxDelayMs };
+  indexes.set(c, index);
+  return index;
+}
+
+/** Rejected rows before `row`: a block's count, then at most 63 rows. */
+function rejectsBefore(c: LaneColumns, index: LaneIndex, row: number): number {
+  const block = row >> BLOCK_SHIFT;
+  let n = index.rejectsBefore[block] as number;
+  for (let r = block << BLOCK_SHIFT; r < row; r += 1) if (c.outcome[r] === OUTCOME_REJECT) n += 1;
+  return n;
+}
+
+/** The first k with sorted[k] ≥ value. */
+function lowerBound(sorted: Int32Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as number) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The request-flow strip's counts at virtual time `nowMs`, exact, from the lane's columns rather
+ * than from the rows `requestsNear` hands out (which a fast stream cuts): the phases `flowPhase`
+ * gives each request with this `travelMs` and `lingerMs`. Passed: admitted or released within the
+ * last travel + linger ms; rejected: arrived within them; waiting: delayed and not yet released;
+ * incoming: arriving within the next `travelMs`. With `instance`, only the rows the balancer sent
+ * to that instance (as the lane draws one instance's store).
+ *
+ * Cost per call: binary searches, at most 2 × 63 rows for the rejected count, and the delayed rows
+ * of the last travel + linger + longest-delay ms (none in a lane that delays nothing). With
+ * `instance` it reads every row of the strip's window instead. No allocation but the result.
+ */
+export function flowCounts(
+  result: SimResult,
+  lane: number,
+  nowMs: number,
+  travelMs: number,
+  lingerMs = FLOW_LINGER_MS,
+  instance?: number,
+): FlowCounts {
+  const l = result.lanes[lane];
+  if (l === undefined || !Number.isFinite(nowMs)) {
+    return { passed: 0, waiting: 0, rejected: 0, incoming: 0, nextOutInMs: null };
+  }
+  const c = l.columns;
+  const index = laneIndex(c);
+  // As flowPhase: an age in [0, travel + linger) is drawn; −travel ≤ age < 0 is on its way in.
+  const shownMs = Math.max(1, travelMs) + Math.max(0, lingerMs);
+  const from = rowsDecidedBy(c, nowMs - shownMs); // first row with age < travel + linger
+  const now = rowsDecidedBy(c, nowMs); // first row still on its way in
+  const ahead = rowsDecidedBy(c, nowMs + Math.max(1, travelMs));
+  let passed = 0;
+  let waiting = 0;
+  let rejected = 0;
+  let incoming = 0;
+  let nextOutMs = Number.POSITIVE_INFINITY;
+  const delayed = index.delayed;
+  const firstDelayed = lowerBound(delayed, rowsDecidedBy(c, nowMs - shownMs - index.maxDelayMs));
+  const delayedFrom = lowerBound(delayed, from);
+  const delayedTo = lowerBound(delayed, now);
+  if (instance === undefined) {
+    rejected = rejectsBefore(c, index, now) - rejectsBefore(c, index, from);
+    // Admitted in the window: its rows less the rejected and the delayed ones.
+    passed = now - from - rejected - (delayedTo - delayedFrom);
+    incoming = ahead - now;
+  } else {
+    for (let row = from; row < now; row += 1) {
+      if (c.instance[row] !== instance) continue;
+      const o = c.outcome[row];
+      if (o === OUTCOME_REJECT) rejected += 1;
+      else if (o !== OUTCOME_DELAY) passed += 1;
+    }
+    for (let row = now; row < ahead; row += 1) if (c.instance[row] === instance) incoming += 1;
+  }
+  // A delayed row is released at arrival + delay (≤ the longest delay after it arrived).
+  for (let k = firstDelayed; k < delayedTo; k += 1) {
+    const row = delayed[k] as number;
+    if (instance !== undefined && c.instance[row] !== instance) continue;
+    const releaseMs = (c.arrivalMs[row] as number) + (c.waitMs[row] as number);
+    if (releaseMs > nowMs) {
+      waiting += 1;
+      nextOutMs = Math.min(nextOutMs, releaseMs);
+    } else if (nowMs - releaseMs < shownMs) passed += 1;
+  }
+  return {
+    passed,
+    waiting,
+    rejected,
+    incoming,
+    nextOutInMs: waiting > 0 ? nextOutMs - nowMs : null,
+  };
 }
 
 /** The last rows handed out per result and lane, so the next frame's overlap reuses them. */
 const handedOut = new WeakMap<SimResult, Map<number, { start: number; rows: VizRequest[] }>>();
 
 /**
- * The requests of `lane` that arrived in [tMs − lookback, tMs + aheadMs], newest `maxRows` of them,
- * as the views draw them (id = row in the lane). A row is the same object as in the previous call
+ * The requests of `lane` that arrive in [tMs − lookback, tMs + aheadMs] (see `handedRange`: at
+ * most `aheadRows` of them after tMs, at most `maxRows` in all, the newest of the past), as the
+ * views draw them (id = row in the lane). A row is the same object as in the previous call
  * for this lane, while it stays in range: a memoised mark then sees the same request from one frame
  * to the next. Read only.
  */
@@ -63,12 +234,12 @@ export function requestsNear(
   tMs: number,
   aheadMs: number,
   maxRows = MAX_ROWS,
+  aheadRows = MAX_INCOMING,
 ): VizRequest[] {
   const l = result.lanes[lane];
   if (l === undefined) return [];
   const c = l.columns;
-  const [start0, end] = rowRange(c, tMs - lookbackMs(l.config), tMs + aheadMs + 1);
-  const start = Math.max(start0, end - maxRows);
+  const { start, end } = handedRange(c, lookbackMs(l.config), tMs, aheadMs, maxRows, aheadRows);
   const status = rejectStatus(l.config);
   let lanes = handedOut.get(result);
   if (lanes === undefined) {
