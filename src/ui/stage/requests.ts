@@ -82,13 +82,20 @@ export function requestsCompleteFromMs(
   return start > lookbackStart ? (l.columns.arrivalMs[start] as number) + 1 : tMs - lookback;
 }
 
-/** Rows per block of the rejected-row counts (2^6): a count scans at most this many rows. */
+/** Rows per block of the rejected-row counts (2^6). */
 const BLOCK_SHIFT = 6;
+const BLOCK = 1 << BLOCK_SHIFT;
+/** A block whose rejected rows are not counted yet. */
+const UNCOUNTED = 255;
 
-/** What `flowCounts` reads a lane by, made once per lane result (its columns never change). */
+/**
+ * What `flowCounts` reads a lane by, kept per lane result (its columns never change). Only a lane
+ * that delays reads its rows up front, once (to list the delayed ones); rejected rows are counted
+ * per block as frames need them.
+ */
 interface LaneIndex {
-  /** Rejected rows before row k·64, for k = 0 … ⌈rows / 64⌉ (4 bytes per 64 rows). */
-  rejectsBefore: Uint32Array;
+  /** Rejected rows per block of 64 rows, counted the first time a count needs the block. */
+  blockRejects: Uint8Array;
   /** The rows that were delayed, ascending (so also by arrival). */
   delayed: Int32Array;
   /** The longest delay of any delayed row, ms (0 when none). */
@@ -97,39 +104,54 @@ interface LaneIndex {
 
 const indexes = new WeakMap<LaneColumns, LaneIndex>();
 
-function laneIndex(c: LaneColumns): LaneIndex {
+function laneIndex(c: LaneColumns, delayedRows: number): LaneIndex {
   const known = indexes.get(c);
   if (known !== undefined) return known;
   const n = c.rows;
-  const out = c.outcome;
-  const rejectsBefore = new Uint32Array((n >> BLOCK_SHIFT) + 2);
-  let rejects = 0;
-  let delayedCount = 0;
-  for (let row = 0; row < n; row += 1) {
-    if ((row & ((1 << BLOCK_SHIFT) - 1)) === 0) rejectsBefore[row >> BLOCK_SHIFT] = rejects;
-    const o = out[row];
-    if (o === OUTCOME_REJECT) rejects += 1;
-    else if (o === OUTCOME_DELAY) delayedCount += 1;
-  }
-  rejectsBefore.fill(rejects, ((n - 1) >> BLOCK_SHIFT) + 1);
-  const delayed = new Int32Array(delayedCount);
+  // Most lanes delay nothing (their metrics say so): then no row is read here at all.
+  const delayed = new Int32Array(delayedRows);
+  let count = 0;
   let maxDelayMs = 0;
-  for (let row = 0, k = 0; k < delayedCount; row += 1) {
-    if (out[row] !== OUTCOME_DELAY) continue;
-    delayed[k] = row;
-    k += 1;
+  const outcome = c.outcome;
+  for (let row = 0; row < n && count < delayedRows; row += 1) {
+    if (outcome[row] !== OUTCOME_DELAY) continue;
+    delayed[count] = row;
+    count += 1;
     maxDelayMs = Math.max(maxDelayMs, c.waitMs[row] as number);
   }
-  const index = { rejectsBefore, delayed, maxDelayMs };
+  const index = {
+    blockRejects: new Uint8Array((n >> BLOCK_SHIFT) + 1).fill(UNCOUNTED),
+    // Fewer than the metrics said (never expected): the rest of the array is unused.
+    delayed: count === delayedRows ? delayed : delayed.subarray(0, count),
+    maxDelayMs,
+  };
   indexes.set(c, index);
   return index;
 }
 
-/** Rejected rows before `row`: a block's count, then at most 63 rows. */
-function rejectsBefore(c: LaneColumns, index: LaneIndex, row: number): number {
-  const block = row >> BLOCK_SHIFT;
-  let n = index.rejectsBefore[block] as number;
-  for (let r = block << BLOCK_SHIFT; r < row; r += 1) if (c.outcome[r] === OUTCOME_REJECT) n += 1;
+/** Rejected rows in rows [from, to): whole blocks from their (cached) counts, the ends row by row. */
+function rejectsIn(c: LaneColumns, index: LaneIndex, from: number, to: number): number {
+  const out = c.outcome;
+  const firstBlock = (from + BLOCK - 1) >> BLOCK_SHIFT;
+  const endBlock = to >> BLOCK_SHIFT;
+  let n = 0;
+  if (firstBlock >= endBlock) {
+    for (let r = from; r < to; r += 1) if (out[r] === OUTCOME_REJECT) n += 1;
+    return n;
+  }
+  for (let r = from; r < firstBlock << BLOCK_SHIFT; r += 1) if (out[r] === OUTCOME_REJECT) n += 1;
+  for (let r = endBlock << BLOCK_SHIFT; r < to; r += 1) if (out[r] === OUTCOME_REJECT) n += 1;
+  const blocks = index.blockRejects;
+  for (let k = firstBlock; k < endBlock; k += 1) {
+    let m = blocks[k] as number;
+    if (m === UNCOUNTED) {
+      m = 0;
+      for (let r = k << BLOCK_SHIFT, e = r + BLOCK; r < e; r += 1)
+        if (out[r] === OUTCOME_REJECT) m += 1;
+      blocks[k] = m;
+    }
+    n += m;
+  }
   return n;
 }
 
@@ -153,7 +175,8 @@ function lowerBound(sorted: Int32Array, value: number): number {
  * incoming: arriving within the next `travelMs`. With `instance`, only the rows the balancer sent
  * to that instance (as the lane draws one instance's store).
  *
- * Cost per call: binary searches, at most 2 × 63 rows for the rejected count, and the delayed rows
+ * Cost per call: binary searches, the rejected count (a cached count per 64 rows, and at most
+ * 2 × 63 rows), and the delayed rows
  * of the last travel + linger + longest-delay ms (none in a lane that delays nothing). With
  * `instance` it reads every row of the strip's window instead. No allocation but the result.
  */
@@ -170,7 +193,7 @@ export function flowCounts(
     return { passed: 0, waiting: 0, rejected: 0, incoming: 0, nextOutInMs: null };
   }
   const c = l.columns;
-  const index = laneIndex(c);
+  const index = laneIndex(c, l.metrics.total.delayed);
   // As flowPhase: an age in [0, travel + linger) is drawn; −travel ≤ age < 0 is on its way in.
   const shownMs = Math.max(1, travelMs) + Math.max(0, lingerMs);
   const from = rowsDecidedBy(c, nowMs - shownMs); // first row with age < travel + linger
@@ -186,7 +209,7 @@ export function flowCounts(
   const delayedFrom = lowerBound(delayed, from);
   const delayedTo = lowerBound(delayed, now);
   if (instance === undefined) {
-    rejected = rejectsBefore(c, index, now) - rejectsBefore(c, index, from);
+    rejected = rejectsIn(c, index, from, now);
     // Admitted in the window: its rows less the rejected and the delayed ones.
     passed = now - from - rejected - (delayedTo - delayedFrom);
     incoming = ahead - now;
