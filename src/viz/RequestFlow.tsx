@@ -5,7 +5,14 @@ import type { MovingMark, MovingMarks as MovingMarksType } from './MovingMarks';
 import { OutcomeMark } from './OutcomeMark';
 import { VizSvg } from './VizSvg';
 import { clamp, formatCount, formatDuration, plural, px, textWidth } from './format';
-import { byArrival, flowPhase, laneOf, responseLabel } from './requests';
+import {
+  FLOW_LINGER_MS,
+  MAX_INCOMING,
+  byArrival,
+  flowPhase,
+  laneOf,
+  responseLabel,
+} from './requests';
 import type { FlowPhase } from './requests';
 import type { CommonViewProps, FlowCounts, VizRequest } from './types';
 
@@ -94,11 +101,6 @@ function grid(items: Placed[], x0: number, y0: number, width: number, rows: numb
  * limiter until their release, rejected ones bounce back to the client with their status and
  * `Retry-After`. With `reducedMotion` nothing travels: each request sits in the box it is in.
  */
-/** Most requests drawn on their way in (the count of all of them is in the legend). */
-export const MAX_INCOMING = 16;
-
-/** The default `lingerMs`. */
-export const FLOW_LINGER_MS = 300;
 
 /**
  * The moving marks' paths are a chunk of their own (issue 11: initial JavaScript ≤ 160 kB),

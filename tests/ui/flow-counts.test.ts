@@ -11,8 +11,7 @@ import {
   requestsCompleteFromMs,
   requestsNear,
 } from '../../src/ui/stage/requests';
-import { FLOW_LINGER_MS, MAX_INCOMING } from '../../src/viz/RequestFlow';
-import { flowPhase } from '../../src/viz/requests';
+import { FLOW_LINGER_MS, MAX_INCOMING, flowPhase } from '../../src/viz/requests';
 import type { FlowCounts, VizRequest } from '../../src/viz';
 import { run } from './sim-fixtures';
 

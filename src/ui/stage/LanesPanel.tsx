@@ -3,7 +3,7 @@ import type { SimResult } from '../../sim';
 import { laneStateAtTime } from '../../store';
 import { usePlayground, usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
 import { LimiterFrame } from '../../viz/LimiterFrame';
-import { LAZY_VIEWS } from './views';
+import { LAZY_FLOW, LAZY_VIEWS } from './views';
 import { systemNameIn } from '../../systems';
 import { ALGORITHMS, displayName } from '../limiter/algorithms';
 import { useDrawTime, useElementWidth, useOnScreen, usePrefersReducedMotion } from './hooks';
@@ -149,6 +149,7 @@ function LaneViewImpl({
         {width > 0 && (
           <LimiterFrame
             views={LAZY_VIEWS}
+            flow={LAZY_FLOW}
             loading={<p className="muted lazy-loading">Loading the view…</p>}
             config={laneResult.config}
             inspection={shown.inspection}

@@ -2,7 +2,7 @@ import type { AlgorithmConfig } from '../../core';
 import { rejectStatus } from '../../core';
 import { OUTCOMES, OUTCOME_DELAY, OUTCOME_REJECT, rowRange, rowsDecidedBy } from '../../sim';
 import type { LaneColumns, SimResult } from '../../sim';
-import { FLOW_LINGER_MS, MAX_INCOMING } from '../../viz/RequestFlow';
+import { FLOW_LINGER_MS, MAX_INCOMING } from '../../viz/requests';
 import type { FlowCounts, VizRequest } from '../../viz/types';
 
 /**
