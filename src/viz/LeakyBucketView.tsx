@@ -55,6 +55,7 @@ export function LeakyBucketView({
   travelMs = 400,
   onSelectRequest,
   requestsFromMs = Number.NEGATIVE_INFINITY,
+  countRequests,
 }: AlgorithmViewProps<'leaky-bucket'>) {
   const w = Math.max(300, width);
   const mx0 = 16;
@@ -97,8 +98,13 @@ export function LeakyBucketView({
 
   // The requests given may not reach back travelMs (a fast stream): then the count is a lower
   // bound. Arrivals are whole ms: those just now are from ⌊nowMs − travelMs⌋ + 1 on.
-  const rejectsAtLeast = requestsFromMs > Math.floor(nowMs - travelMs) + 1;
-  const label = describeLeakyBucket(i, nowMs, recentRejects.length, rejectsAtLeast);
+  const justNowMs = Math.floor(nowMs - travelMs) + 1;
+  const cut = requestsFromMs > justNowMs;
+  // Where they were cut, the exact count from the whole run when the page can give it.
+  const exact = cut ? countRequests?.(i.key, justNowMs, Math.floor(nowMs) + 1) : undefined;
+  const rejectsAtLeast = cut && (exact ?? null) === null;
+  const rejectedRecently = exact?.rejected ?? recentRejects.length;
+  const label = describeLeakyBucket(i, nowMs, rejectedRecently, rejectsAtLeast);
   const perRequestMs = 1_000_000 / rateMilli;
   const ghostEnd = excess + 1;
   const ghostX1 = ghostEnd > burst ? mx1 + rejectW * 0.6 : x(ghostEnd);
@@ -280,7 +286,7 @@ export function LeakyBucketView({
             <OutcomeMark outcome="reject" x={5} y={0} size={9} />
             <text className="rl-small" x={16} y={0} dy="0.35em" data-testid="reject-label">
               {rejectsAtLeast ? '≥' : ''}
-              {formatCount(recentRejects.length)} rejected · {responseLabel(latestReject)}
+              {formatCount(rejectedRecently)} rejected · {responseLabel(latestReject)}
             </text>
           </>
         ) : (

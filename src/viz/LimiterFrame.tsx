@@ -48,6 +48,7 @@ function AlgorithmView(props: LimiterFrameProps) {
     ...(props.width === undefined ? {} : { width: props.width }),
     ...(props.travelMs === undefined ? {} : { travelMs: props.travelMs }),
     ...(props.requestsFromMs === undefined ? {} : { requestsFromMs: props.requestsFromMs }),
+    ...(props.countRequests === undefined ? {} : { countRequests: props.countRequests }),
     ...(props.onSelectRequest === undefined ? {} : { onSelectRequest: props.onSelectRequest }),
     ...(stateSize === undefined ? {} : { stateSize }),
   };

@@ -52,6 +52,20 @@ export interface FlowCounts {
   nextOutInMs: number | null;
 }
 
+/** Requests by outcome. */
+export interface OutcomeTally {
+  admitted: number;
+  delayed: number;
+  rejected: number;
+}
+
+/**
+ * Exact counts of the requests of `key` that arrived in [fromMs, toMs) (the views' time), from the
+ * whole run; null when they cannot be had cheaply (then a view counts `requests`, and marks what it
+ * counted as a lower bound where `requestsFromMs` says the list was cut).
+ */
+export type RequestCounter = (key: string, fromMs: number, toMs: number) => OutcomeTally | null;
+
 /** Props every view takes. */
 export interface CommonViewProps {
   /** The virtual time being drawn (ms). */
@@ -77,6 +91,8 @@ export interface CommonViewProps {
    * bound (≥). Default: complete.
    */
   requestsFromMs?: number;
+  /** Exact counts where `requests` was cut (see `RequestCounter`). Default: none. */
+  countRequests?: RequestCounter;
   /** Called with a request's id when its mark is clicked or activated with Enter / Space. */
   onSelectRequest?: (id: number) => void;
 }

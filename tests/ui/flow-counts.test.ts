@@ -8,6 +8,7 @@ import type { SimLimiter, SimResult } from '../../src/sim';
 import {
   MAX_ROWS,
   flowCounts,
+  requestCounter,
   requestsCompleteFromMs,
   requestsNear,
 } from '../../src/ui/stage/requests';
@@ -63,6 +64,56 @@ describe('requestsNear at a high rate', () => {
     expect(new Set(past.map((r) => r.outcome))).toEqual(new Set(['admit', 'reject']));
     // Complete from just after the oldest row kept.
     expect(requestsCompleteFromMs(result, 0, 2000, TRAVEL)).toBe((past[0]?.arrivalMs ?? 0) + 1);
+  });
+});
+
+describe('requestCounter', () => {
+  const limiters: SimLimiter[] = [
+    { kind: 'leaky-bucket', rate: 100, rateUnit: 'r/s', burst: 20, delay: 10 },
+    { kind: 'fixed-window', limit: 100, windowMs: 1000 },
+  ];
+  const result = run(
+    limiters,
+    [{ kind: 'poisson', ratePerSec: 2000, startMs: 0, endMs: 4000 }],
+    4000,
+  );
+  const rows = limiters.map((_, lane) => allRows(result, lane));
+
+  it('counts a lane’s requests by outcome over any time range, exactly, on the views’ clock', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1 }),
+        fc.integer({ min: -100, max: 4100 }),
+        fc.integer({ min: 0, max: 2000 }),
+        fc.integer({ min: -500, max: 500 }),
+        (lane, fromMs, lengthMs, offsetMs) => {
+          const count = requestCounter(result, lane, offsetMs, true);
+          const toMs = fromMs + lengthMs;
+          const inRange = (rows[lane] ?? []).filter(
+            (r) => r.arrivalMs + offsetMs >= fromMs && r.arrivalMs + offsetMs < toMs,
+          );
+          const of = (o: string) => inRange.filter((r) => r.outcome === o).length;
+          expect(count?.('client-1', fromMs, toMs)).toEqual({
+            admitted: of('admit'),
+            delayed: of('delay'),
+            rejected: of('reject'),
+          });
+          // Another key's requests are not this lane's to count.
+          expect(count?.('other', fromMs, toMs)).toBeNull();
+        },
+      ),
+      { numRuns: 300, seed: 15 },
+    );
+    expect(rows[0]?.some((r) => r.outcome === 'delay')).toBe(true);
+  });
+
+  it('gives nothing where it could not be exact and cheap: several keys, or one instance', () => {
+    expect(requestCounter(result, 0, 0, false)).toBeUndefined();
+    const twoKeys = run(limiters, oneSecond(100), 4000, {
+      clients: { count: 2, keying: 'per-client', assign: 'round-robin' },
+    });
+    expect(twoKeys.keyNames).toHaveLength(2);
+    expect(requestCounter(twoKeys, 0, 0, true)).toBeUndefined();
   });
 });
 

@@ -195,6 +195,39 @@ describe('the request-flow strip at a high rate', () => {
     }
   });
 
+  it('at 1,000 r/s the views’ counts of cut requests are exact too, not lower bounds', () => {
+    const store = fastStore(1000, 'compare');
+    const tMs = 10_333;
+    stripsAt(store, tMs);
+    const sim = simulationOf(store.getState());
+    if (!sim.ok) throw new Error('the scenario must simulate');
+    /** Rows of `lane` by outcome code, arrival in [fromMs, toMs), straight from the columns. */
+    const tally = (lane: number, fromMs: number, toMs: number) => {
+      const c = sim.result.lanes[lane]?.columns;
+      const n = [0, 0, 0];
+      for (let r = 0; c !== undefined && r < c.rows; r += 1) {
+        const a = c.arrivalMs[r] as number;
+        if (a >= fromMs && a < toMs)
+          n[c.outcome[r] as number] = (n[c.outcome[r] as number] ?? 0) + 1;
+      }
+      return n as [number, number, number];
+    };
+    const lanes = screen.getAllByRole('article');
+    // Fixed window (lane 2): the window before now's holds rows the view was not handed.
+    const labels = within(lanes[2] as HTMLElement)
+      .getAllByTestId('window-label')
+      .map((l) => l.textContent);
+    expect(labels.join(' ')).not.toContain('≥');
+    const [admitted, , rejected] = tally(2, 9000, 10_000);
+    expect(labels).toContain(`${admitted}/100 · ✕${rejected}`);
+    expect(rejected).toBeGreaterThan(384); // more than every row handed to the view
+    // nginx (lane 1): rejected "just now", the last 400 ms.
+    const [, , recent] = tally(1, tMs - 400 + 1, tMs + 1);
+    expect(within(lanes[1] as HTMLElement).getByTestId('reject-label').textContent).toMatch(
+      new RegExp(`^${recent} rejected`),
+    );
+  });
+
   it.each([1000, 5000])('one limiter at %i r/s (single mode)', (rate) => {
     const store = fastStore(rate, 'single');
     for (const lane of [1, 2]) {

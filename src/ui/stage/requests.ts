@@ -3,7 +3,7 @@ import { rejectStatus } from '../../core';
 import { OUTCOMES, OUTCOME_DELAY, OUTCOME_REJECT, rowRange, rowsDecidedBy } from '../../sim';
 import type { LaneColumns, SimResult } from '../../sim';
 import { FLOW_LINGER_MS, MAX_INCOMING } from '../../viz/requests';
-import type { FlowCounts, VizRequest } from '../../viz/types';
+import type { FlowCounts, RequestCounter, VizRequest } from '../../viz/types';
 
 /**
  * How far back a view looks for requests to draw: three windows for the window algorithms (their
@@ -165,6 +165,34 @@ function lowerBound(sorted: Int32Array, value: number): number {
     else hi = mid;
   }
   return lo;
+}
+
+/**
+ * Exact counts of a lane's requests by arrival time, for the views (`RequestCounter`), where the
+ * rows they are handed were cut: the lane's rows in a time range, less its rejected and delayed
+ * ones, found as `flowCounts` finds them. Only where that is cheap and exact: a run with one key
+ * (every row is that key's) and the lane drawn whole (not one instance of several); otherwise
+ * undefined, and the views mark what they count from the rows as lower bounds. `offsetMs` is what
+ * the views' time adds to virtual time (a wall clock after a jump).
+ */
+export function requestCounter(
+  result: SimResult,
+  lane: number,
+  offsetMs: number,
+  wholeLane: boolean,
+): RequestCounter | undefined {
+  const l = result.lanes[lane];
+  if (l === undefined || !wholeLane || result.keyNames.length !== 1) return undefined;
+  const c = l.columns;
+  const only = result.keyNames[0];
+  return (key, fromMs, toMs) => {
+    if (key !== only) return null;
+    const index = laneIndex(c, l.metrics.total.delayed);
+    const [start, end] = rowRange(c, fromMs - offsetMs, toMs - offsetMs);
+    const rejected = rejectsIn(c, index, start, end);
+    const delayed = lowerBound(index.delayed, end) - lowerBound(index.delayed, start);
+    return { admitted: end - start - rejected - delayed, delayed, rejected };
+  };
 }
 
 /**
