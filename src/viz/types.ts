@@ -74,6 +74,8 @@ export interface CommonViewProps {
    * Requests near `nowMs`, any order. Pass at least those that arrived in the last two windows (or
    * periods) and, for the request-flow strip, those arriving within `travelMs` after `nowMs` (they are
    * drawn on their way in). Views that show one key draw only the requests of `inspection.key`.
+   * A fast stream may be cut to its newest requests: `requestsFromMs` says from when the list is
+   * complete, `countRequests` (and the strip's `flowCounts`) give exact counts.
    */
   requests: readonly VizRequest[];
   /** No travel animation: requests are drawn where they are, the same information in static lanes. */
