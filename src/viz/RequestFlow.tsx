@@ -1,3 +1,5 @@
+// Long file on purpose: one strip whose layout, motion, marks and counts read as one drawing; its
+// moving marks' paths are split out already (MovingMarks.tsx), the pure helpers are in requests.ts.
 import type { MouseEvent, ReactNode } from 'react';
 import { useMemo } from 'react';
 import { RequestMark } from './RequestMark';

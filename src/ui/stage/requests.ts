@@ -204,9 +204,9 @@ export function requestCounter(
  * to that instance (as the lane draws one instance's store).
  *
  * Cost per call: binary searches, the rejected count (a cached count per 64 rows, and at most
- * 2 × 63 rows), and the delayed rows
- * of the last travel + linger + longest-delay ms (none in a lane that delays nothing). With
- * `instance` it reads every row of the strip's window instead. No allocation but the result.
+ * 2 × 63 rows), and the delayed rows of the last travel + linger + longest-delay ms (none in a
+ * lane that delays nothing). With `instance` it reads every row of the strip's window instead.
+ * No allocation but the result.
  */
 export function flowCounts(
   result: SimResult,
