@@ -42,6 +42,7 @@ export function FixedWindowView({
   width = 480,
   onSelectRequest,
   requestsFromMs = Number.NEGATIVE_INFINITY,
+  countRequests,
 }: AlgorithmViewProps<'fixed-window'>) {
   const w = Math.max(300, width);
   const W = Math.max(1, i.windowMs);
@@ -73,21 +74,31 @@ export function FixedWindowView({
     const windows = range(first, last + 1).map((k) => {
       const start = k * W;
       const current = start === i.windowStartMs;
+      // Exact counts from the whole run where the requests were cut (up to now: arrivals are
+      // whole ms).
+      const exact =
+        start < requestsFromMs && start <= i.windowStartMs
+          ? (countRequests?.(i.key, start, Math.min(start + W, Math.floor(nowMs) + 1)) ?? null)
+          : null;
       // The current window's count is the limiter's own; past windows count the requests given.
       const admitted = current
         ? i.count
         : start > i.windowStartMs
           ? 0
-          : (admittedIn[k - first] as number);
+          : exact !== null
+            ? exact.admitted + exact.delayed
+            : (admittedIn[k - first] as number);
       return {
         k,
         start,
         current,
         future: start > i.windowStartMs,
-        // Counted from requests that may not reach back to its start: a lower bound.
-        partial: !current && start < requestsFromMs,
+        // Counted from requests that may not reach back to its start: a lower bound. The current
+        // window's admitted count is the limiter's own; its rejected count is from the requests.
+        partial: !current && start < requestsFromMs && exact === null,
+        rejectedPartial: start < requestsFromMs && exact === null,
         admitted,
-        rejected: rejectedIn[k - first] as number,
+        rejected: exact?.rejected ?? (rejectedIn[k - first] as number),
       };
     });
     // The marks slide with the axis in a group of their own (see slide.ts); the axis spans 2.5
@@ -95,7 +106,7 @@ export function FixedWindowView({
     const sliding = slide(nowMs, x(nowMs), (x1 - x0) / span, 8 * W);
     const marks = stackColumns(visible, (r) => sliding.at(r.arrivalMs), 7, sliding.zeroPx);
     return { x, windows, marks, sliding, ticks: windows.map((win) => win.start) };
-  }, [W, w, nowMs, requests, i.key, i.windowStartMs, i.count, x1, requestsFromMs]);
+  }, [W, w, nowMs, requests, i.key, i.windowStartMs, i.count, x1, requestsFromMs, countRequests]);
 
   const { x } = model;
   const fillY = (count: number) =>
@@ -156,7 +167,7 @@ export function FixedWindowView({
                   {win.partial ? '≥' : ''}
                   {formatCount(win.admitted)}/{formatCount(limit)}
                   {win.rejected > 0
-                    ? ` · ✕${win.partial ? '≥' : ''}${formatCount(win.rejected)}`
+                    ? ` · ✕${win.rejectedPartial ? '≥' : ''}${formatCount(win.rejected)}`
                     : ''}
                 </text>
               )}

@@ -20,6 +20,8 @@ export function describeLeakyBucket(
   i: AlgorithmViewProps<'leaky-bucket'>['inspection'],
   nowMs: number,
   rejectedRecently: number,
+  /** `rejectedRecently` counts only some of them (the requests were cut): say "at least". */
+  atLeast = false,
 ): string {
   const excess = finite(i.excessNowMilli) / 1000;
   const parts = [
@@ -32,7 +34,9 @@ export function describeLeakyBucket(
       ? 'queue empty'
       : `${plural(i.releases.length, 'request')} queued, next leaves in ${formatDuration(first - nowMs)}`,
   );
-  if (rejectedRecently > 0) parts.push(`${formatCount(rejectedRecently)} rejected just now`);
+  if (rejectedRecently > 0) {
+    parts.push(`${atLeast ? 'at least ' : ''}${formatCount(rejectedRecently)} rejected just now`);
+  }
   return `nginx limit_req: ${parts.join('; ')}.`;
 }
 
@@ -50,6 +54,8 @@ export function LeakyBucketView({
   width = 480,
   travelMs = 400,
   onSelectRequest,
+  requestsFromMs = Number.NEGATIVE_INFINITY,
+  countRequests,
 }: AlgorithmViewProps<'leaky-bucket'>) {
   const w = Math.max(300, width);
   const mx0 = 16;
@@ -90,7 +96,15 @@ export function LeakyBucketView({
   );
   const latestReject = recentRejects[recentRejects.length - 1];
 
-  const label = describeLeakyBucket(i, nowMs, recentRejects.length);
+  // The requests given may not reach back travelMs (a fast stream): then the count is a lower
+  // bound. Arrivals are whole ms: those just now are from ⌊nowMs − travelMs⌋ + 1 on.
+  const justNowMs = Math.floor(nowMs - travelMs) + 1;
+  const cut = requestsFromMs > justNowMs;
+  // Where they were cut, the exact count from the whole run when the page can give it.
+  const exact = cut ? countRequests?.(i.key, justNowMs, Math.floor(nowMs) + 1) : undefined;
+  const rejectsAtLeast = cut && (exact ?? null) === null;
+  const rejectedRecently = exact?.rejected ?? recentRejects.length;
+  const label = describeLeakyBucket(i, nowMs, rejectedRecently, rejectsAtLeast);
   const perRequestMs = 1_000_000 / rateMilli;
   const ghostEnd = excess + 1;
   const ghostX1 = ghostEnd > burst ? mx1 + rejectW * 0.6 : x(ghostEnd);
@@ -271,7 +285,8 @@ export function LeakyBucketView({
           <>
             <OutcomeMark outcome="reject" x={5} y={0} size={9} />
             <text className="rl-small" x={16} y={0} dy="0.35em" data-testid="reject-label">
-              {formatCount(recentRejects.length)} rejected · {responseLabel(latestReject)}
+              {rejectsAtLeast ? '≥' : ''}
+              {formatCount(rejectedRecently)} rejected · {responseLabel(latestReject)}
             </text>
           </>
         ) : (

@@ -1,6 +1,6 @@
 import { Suspense } from 'react';
 import type { ComponentType, ReactNode } from 'react';
-import { RequestFlow } from './RequestFlow';
+import type { RequestFlowProps } from './RequestFlow';
 import { AnimatingContext } from './animating';
 import type { AlgorithmKind, StateSize } from '../core';
 import type { AlgorithmViewProps, CommonViewProps, LimiterViewProps } from './types';
@@ -28,6 +28,11 @@ export type DrawnKind = Extract<
 /** Props of `<LimiterFrame>`: `<LimiterView>`'s, and the views to draw with. */
 export interface LimiterFrameProps extends LimiterViewProps {
   views: AlgorithmViews;
+  /**
+   * The request-flow strip (`RequestFlow`). The page passes it as a chunk of its own, fetched
+   * with the views before the first paint (initial JavaScript, issue 11).
+   */
+  flow: ComponentType<RequestFlowProps>;
   /** Shown while a view that is a chunk of its own arrives. Default: nothing. */
   loading?: ReactNode;
 }
@@ -43,6 +48,7 @@ function AlgorithmView(props: LimiterFrameProps) {
     ...(props.width === undefined ? {} : { width: props.width }),
     ...(props.travelMs === undefined ? {} : { travelMs: props.travelMs }),
     ...(props.requestsFromMs === undefined ? {} : { requestsFromMs: props.requestsFromMs }),
+    ...(props.countRequests === undefined ? {} : { countRequests: props.countRequests }),
     ...(props.onSelectRequest === undefined ? {} : { onSelectRequest: props.onSelectRequest }),
     ...(stateSize === undefined ? {} : { stateSize }),
   };
@@ -58,7 +64,7 @@ function AlgorithmView(props: LimiterFrameProps) {
  * strip. Pure: everything comes in through props, so the same props draw the same SVG.
  */
 export function LimiterFrame(props: LimiterFrameProps) {
-  const { showFlow = true, config, inspection, loading = null } = props;
+  const { showFlow = true, config, inspection, loading = null, flow: Flow } = props;
   const view = AlgorithmView(props);
   return (
     <div className={`rl-limiter-view rl-limiter-view--${config.kind}`} data-testid="limiter-view">
@@ -72,17 +78,20 @@ export function LimiterFrame(props: LimiterFrameProps) {
         </AnimatingContext>
       )}
       {showFlow && (
-        <RequestFlow
-          nowMs={props.nowMs}
-          requests={props.requests}
-          reducedMotion={props.reducedMotion}
-          animating={props.animating === true}
-          {...(props.width === undefined ? {} : { width: props.width })}
-          {...(props.travelMs === undefined ? {} : { travelMs: props.travelMs })}
-          {...(props.onSelectRequest === undefined
-            ? {}
-            : { onSelectRequest: props.onSelectRequest })}
-        />
+        <Suspense fallback={loading}>
+          <Flow
+            nowMs={props.nowMs}
+            requests={props.requests}
+            reducedMotion={props.reducedMotion}
+            animating={props.animating === true}
+            {...(props.width === undefined ? {} : { width: props.width })}
+            {...(props.travelMs === undefined ? {} : { travelMs: props.travelMs })}
+            {...(props.flowCounts === undefined ? {} : { counts: props.flowCounts })}
+            {...(props.onSelectRequest === undefined
+              ? {}
+              : { onSelectRequest: props.onSelectRequest })}
+          />
+        </Suspense>
       )}
     </div>
   );

@@ -5,6 +5,7 @@ import { GcraView } from './GcraView';
 import { LeakyBucketView } from './LeakyBucketView';
 import { LimiterFrame } from './LimiterFrame';
 import type { AlgorithmViews } from './LimiterFrame';
+import { RequestFlow } from './RequestFlow';
 import { SlidingLogView } from './SlidingLogView';
 import { SlidingWindowCounterView } from './SlidingWindowCounterView';
 import { TokenBucketView } from './TokenBucketView';
@@ -28,5 +29,5 @@ const VIEWS: AlgorithmViews = {
  * per kind (src/ui/stage/views.ts).
  */
 export function LimiterView(props: LimiterViewProps) {
-  return <LimiterFrame views={VIEWS} {...props} />;
+  return <LimiterFrame views={VIEWS} flow={RequestFlow} {...props} />;
 }

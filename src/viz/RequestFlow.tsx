@@ -1,3 +1,5 @@
+// Long file on purpose: one strip whose layout, motion, marks and counts read as one drawing; its
+// moving marks' paths are split out already (MovingMarks.tsx), the pure helpers are in requests.ts.
 import type { MouseEvent, ReactNode } from 'react';
 import { useMemo } from 'react';
 import { RequestMark } from './RequestMark';
@@ -5,9 +7,16 @@ import type { MovingMark, MovingMarks as MovingMarksType } from './MovingMarks';
 import { OutcomeMark } from './OutcomeMark';
 import { VizSvg } from './VizSvg';
 import { clamp, formatCount, formatDuration, plural, px, textWidth } from './format';
-import { byArrival, flowPhase, laneOf, responseLabel } from './requests';
+import {
+  FLOW_LINGER_MS,
+  MAX_INCOMING,
+  byArrival,
+  flowPhase,
+  laneOf,
+  responseLabel,
+} from './requests';
 import type { FlowPhase } from './requests';
-import type { CommonViewProps, VizRequest } from './types';
+import type { CommonViewProps, FlowCounts, VizRequest } from './types';
 
 /** Props of `<RequestFlow>`. */
 export interface RequestFlowProps extends CommonViewProps {
@@ -15,6 +24,12 @@ export interface RequestFlowProps extends CommonViewProps {
   travelMs?: number;
   /** Virtual ms a request stays drawn at the client or the backend after it got there. Default 300. */
   lingerMs?: number;
+  /**
+   * The counts to show, for this `nowMs`, `travelMs` and `lingerMs`, when `requests` holds only
+   * some of the requests they count (a fast stream: the page hands the strip the newest past rows
+   * and only the `MAX_INCOMING` nearest incoming ones). Default: counted from `requests`.
+   */
+  counts?: FlowCounts;
   /** Most request marks drawn (waiting ones first, then the newest). Default 80. */
   maxMarks?: number;
   /**
@@ -88,8 +103,6 @@ function grid(items: Placed[], x0: number, y0: number, width: number, rows: numb
  * limiter until their release, rejected ones bounce back to the client with their status and
  * `Retry-After`. With `reducedMotion` nothing travels: each request sits in the box it is in.
  */
-/** Most requests drawn on their way in (the count of all of them is in the legend). */
-const MAX_INCOMING = 16;
 
 /**
  * The moving marks' paths are a chunk of their own (issue 11: initial JavaScript ≤ 160 kB),
@@ -119,9 +132,10 @@ export function RequestFlow({
   width = 480,
   onSelectRequest,
   travelMs = 400,
-  lingerMs = 300,
+  lingerMs = FLOW_LINGER_MS,
   maxMarks = 80,
   animating = false,
+  counts,
 }: RequestFlowProps) {
   if (animating && MovingMarks === null) void preloadMovingMarks();
   const Paths = animating ? MovingMarks : null;
@@ -169,12 +183,17 @@ export function RequestFlow({
       latestRejected: rejected[0],
     };
   }, [requests, nowMs, travelMs, lingerMs, maxMarks]);
+  // What the counts say: the exact ones given, or the rows' own.
+  const passed = counts?.passed ?? model.passed;
+  const rejected = counts?.rejected ?? model.rejected;
+  const waiting = counts?.waiting ?? model.waiting.length;
+  const incoming = counts?.incoming ?? model.incoming;
 
   const recentMs = travelMs + lingerMs;
   const label =
-    `Request flow: ${plural(model.waiting.length, 'request')} waiting in the limiter; ` +
-    `in the last ${formatDuration(recentMs)} ${model.passed} passed to the backend and ` +
-    `${model.rejected} rejected` +
+    `Request flow: ${plural(waiting, 'request')} waiting in the limiter; ` +
+    `in the last ${formatDuration(recentMs)} ${passed} passed to the backend and ` +
+    `${rejected} rejected` +
     (model.latestRejected === undefined
       ? '.'
       : `; latest rejection ${responseLabel(model.latestRejected)}.`);
@@ -350,15 +369,15 @@ export function RequestFlow({
   // as wide as its words (three-digit counts ran "130 rejected" into "○ 10 on the way").
   const summary = layoutSummary(
     [
-      { key: 'passed', outcome: 'admit', text: `${formatCount(model.passed)} passed` },
-      { key: 'waiting', outcome: 'delay', text: `${formatCount(model.waiting.length)} waiting` },
-      { key: 'rejected', outcome: 'reject', text: `${formatCount(model.rejected)} rejected` },
-      ...(model.incoming > 0
+      { key: 'passed', outcome: 'admit', text: `${formatCount(passed)} passed` },
+      { key: 'waiting', outcome: 'delay', text: `${formatCount(waiting)} waiting` },
+      { key: 'rejected', outcome: 'reject', text: `${formatCount(rejected)} rejected` },
+      ...(incoming > 0
         ? [
             {
               key: 'incoming',
               outcome: 'admit' as const,
-              text: `${formatCount(model.incoming)} on the way`,
+              text: `${formatCount(incoming)} on the way`,
             },
           ]
         : []),
@@ -369,6 +388,12 @@ export function RequestFlow({
   const detailY = summaryY + summary.lines * SUMMARY_LINE;
   const height = HEIGHT + (summary.lines - 1) * SUMMARY_LINE;
   const nextOut = model.waiting[0];
+  const nextOutInMs =
+    counts !== undefined
+      ? counts.nextOutInMs
+      : nextOut !== undefined && nextOut.phase.phase === 'waiting'
+        ? nextOut.phase.leftMs
+        : null;
   return (
     <VizSvg
       className="rl-flow"
@@ -383,7 +408,10 @@ export function RequestFlow({
       {station('backend', backend.x0, backend.x1, BOX_BOTTOM, 'rl-station--backend')}
       <path className="rl-hold-line" d={`M${px(limiter.x0)},${HOLD_TOP - 2}H${px(limiter.x1)}`} />
       <text className="rl-small rl-muted" x={px(limiter.x1 + 4)} y={HOLD_TOP + CELL} dy="0.35em">
-        {queue.overflow > 0 ? `+${queue.overflow}` : ''}
+        {/* Waiting requests not drawn, also those not handed to the strip. */}
+        {Math.max(queue.overflow, waiting - queue.cells.length) > 0
+          ? `+${Math.max(queue.overflow, waiting - queue.cells.length)}`
+          : ''}
       </text>
       <g className="rl-flow-arrows" aria-hidden="true">
         <path
@@ -443,10 +471,8 @@ export function RequestFlow({
         {model.latestRejected !== undefined
           ? `last rejection: ${responseLabel(model.latestRejected)}`
           : ''}
-        {model.latestRejected !== undefined && nextOut !== undefined ? ' · ' : ''}
-        {nextOut !== undefined && nextOut.phase.phase === 'waiting'
-          ? `next out in ${formatDuration(nextOut.phase.leftMs)}`
-          : ''}
+        {model.latestRejected !== undefined && nextOutInMs !== null ? ' · ' : ''}
+        {nextOutInMs !== null ? `next out in ${formatDuration(nextOutInMs)}` : ''}
       </text>
     </VizSvg>
   );

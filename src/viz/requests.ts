@@ -5,6 +5,12 @@
 import { toSeconds } from '../core';
 import type { VizRequest } from './types';
 
+/** Most requests the request-flow strip draws on their way in (it counts all of them). */
+export const MAX_INCOMING = 16;
+
+/** Virtual ms a request stays drawn at the client or the backend after it got there, by default. */
+export const FLOW_LINGER_MS = 300;
+
 /** The requests counted against `key`, in arrival order (then id). */
 export function requestsOfKey(requests: readonly VizRequest[], key: string): VizRequest[] {
   return requests.filter((r) => r.key === key).sort(byArrival);

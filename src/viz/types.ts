@@ -37,6 +37,35 @@ export interface VizRequest {
   number?: number;
 }
 
+/**
+ * What the request-flow strip counts at its `nowMs`, for its `travelMs` and `lingerMs`: requests
+ * passed to the backend and rejected in the last travel + linger ms, waiting in the limiter, and on
+ * their way in (arriving within `travelMs`). Exact, from the whole run, when the strip is handed only
+ * some of the requests (a fast stream).
+ */
+export interface FlowCounts {
+  passed: number;
+  waiting: number;
+  rejected: number;
+  incoming: number;
+  /** Ms until the next waiting request leaves the limiter; null when none waits. */
+  nextOutInMs: number | null;
+}
+
+/** Requests by outcome. */
+export interface OutcomeTally {
+  admitted: number;
+  delayed: number;
+  rejected: number;
+}
+
+/**
+ * Exact counts of the requests of `key` that arrived in [fromMs, toMs) (the views' time), from the
+ * whole run; null when they cannot be had cheaply (then a view counts `requests`, and marks what it
+ * counted as a lower bound where `requestsFromMs` says the list was cut).
+ */
+export type RequestCounter = (key: string, fromMs: number, toMs: number) => OutcomeTally | null;
+
 /** Props every view takes. */
 export interface CommonViewProps {
   /** The virtual time being drawn (ms). */
@@ -45,6 +74,8 @@ export interface CommonViewProps {
    * Requests near `nowMs`, any order. Pass at least those that arrived in the last two windows (or
    * periods) and, for the request-flow strip, those arriving within `travelMs` after `nowMs` (they are
    * drawn on their way in). Views that show one key draw only the requests of `inspection.key`.
+   * A fast stream may be cut to its newest requests: `requestsFromMs` says from when the list is
+   * complete, `countRequests` (and the strip's `flowCounts`) give exact counts.
    */
   requests: readonly VizRequest[];
   /** No travel animation: requests are drawn where they are, the same information in static lanes. */
@@ -62,6 +93,8 @@ export interface CommonViewProps {
    * bound (≥). Default: complete.
    */
   requestsFromMs?: number;
+  /** Exact counts where `requests` was cut (see `RequestCounter`). Default: none. */
+  countRequests?: RequestCounter;
   /** Called with a request's id when its mark is clicked or activated with Enter / Space. */
   onSelectRequest?: (id: number) => void;
 }
@@ -85,4 +118,9 @@ export interface LimiterViewProps extends CommonViewProps {
   showFlow?: boolean;
   /** The clock is playing: the request-flow strip draws its moving marks as a few paths. Default false. */
   animating?: boolean;
+  /**
+   * The request-flow strip's counts, when `requests` may not hold every request it counts (see
+   * `FlowCounts`). Default: counted from `requests`.
+   */
+  flowCounts?: FlowCounts;
 }

@@ -7,8 +7,8 @@ import { PlaygroundProvider } from '../../src/store/react';
 import { LanesPanel } from '../../src/ui/stage/LanesPanel';
 import { preloadViews } from '../../src/ui/stage/views';
 import { requestsCompleteFromMs, requestsNear } from '../../src/ui/stage/requests';
-import { formatDuration } from '../../src/viz/format';
-import { run } from './sim-fixtures';
+import { formatCount, formatDuration } from '../../src/viz/format';
+import { run, stripCountsFromColumns } from './sim-fixtures';
 
 afterEach(cleanup);
 
@@ -136,6 +136,108 @@ describe('LanesPanel while the clock plays', () => {
     expect(resetText(1)).toBe(`resets in ${formatDuration(500)}`);
     act(() => store.getState().stepBy(100));
     expect(resetText(1)).toBe(`resets in ${formatDuration(400)}`);
+  });
+});
+
+/** The six limiters of the frame bench's compare page, at `ratePerSec` for 20 s. */
+function fastStore(ratePerSec: number, mode: 'compare' | 'single'): PlaygroundStoreApi {
+  const inputs = defaultInputs();
+  inputs.limiters = [
+    { config: { kind: 'token-bucket', maxTokens: 100, tokensPerFill: 100, fillIntervalMs: 1000 } },
+    { config: { kind: 'leaky-bucket', rate: 100, rateUnit: 'r/s', burst: 20, delay: 10 } },
+    { config: { kind: 'fixed-window', limit: 100, windowMs: 1000 } },
+    { config: { kind: 'sliding-log', limit: 100, windowMs: 1000 } },
+    { config: { kind: 'sliding-window-counter', limit: 100, windowMs: 1000 } },
+    { config: { kind: 'gcra', count: 100, periodMs: 1000, burst: 20 } },
+  ];
+  inputs.scenario = {
+    ...inputs.scenario,
+    sources: [{ kind: 'constant', ratePerSec, startMs: 0, endMs: 20_000 }],
+  };
+  inputs.untilMs = 20_000;
+  inputs.mode = mode;
+  return createPlaygroundStore(inputs);
+}
+
+describe('the request-flow strip at a high rate', () => {
+  /** What each drawn strip says, and what the lane's columns say for the same moment. */
+  function stripsAt(store: PlaygroundStoreApi, tMs: number) {
+    act(() => store.getState().seek(tMs));
+    const sim = simulationOf(store.getState());
+    if (!sim.ok) throw new Error('the test scenario must simulate');
+    renderLanes(store);
+    return screen.getAllByTestId('request-flow').map((strip, k) => {
+      const text = (key: string) => within(strip).queryByTestId(`flow-${key}`)?.textContent;
+      const lane = store.getState().mode === 'compare' ? k : store.getState().activeLane;
+      const expected = stripCountsFromColumns(sim.result, lane, tMs);
+      return {
+        shown: [text('passed'), text('waiting'), text('rejected'), text('incoming')],
+        expected: [
+          `${formatCount(expected.passed)} passed`,
+          `${formatCount(expected.waiting)} waiting`,
+          `${formatCount(expected.rejected)} rejected`,
+          `${formatCount(expected.incoming)} on the way`,
+        ],
+        counts: expected,
+      };
+    });
+  }
+
+  it('six limiters at 1,000 r/s: every strip says what its lane’s columns say', () => {
+    const strips = stripsAt(fastStore(1000, 'compare'), 10_333);
+    expect(strips).toHaveLength(6);
+    for (const { shown, expected, counts } of strips) {
+      expect(shown).toEqual(expected);
+      expect(counts.passed).toBeGreaterThan(0);
+      expect(counts.rejected).toBeGreaterThan(0);
+      // Each ms one request: 700 counted behind now (the delayed ones too), 400 ahead.
+      expect(counts.incoming).toBe(400);
+    }
+  });
+
+  it('at 1,000 r/s the views’ counts of cut requests are exact too, not lower bounds', () => {
+    const store = fastStore(1000, 'compare');
+    const tMs = 10_333;
+    stripsAt(store, tMs);
+    const sim = simulationOf(store.getState());
+    if (!sim.ok) throw new Error('the scenario must simulate');
+    /** Rows of `lane` by outcome code, arrival in [fromMs, toMs), straight from the columns. */
+    const tally = (lane: number, fromMs: number, toMs: number) => {
+      const c = sim.result.lanes[lane]?.columns;
+      const n = [0, 0, 0];
+      for (let r = 0; c !== undefined && r < c.rows; r += 1) {
+        const a = c.arrivalMs[r] as number;
+        if (a >= fromMs && a < toMs)
+          n[c.outcome[r] as number] = (n[c.outcome[r] as number] ?? 0) + 1;
+      }
+      return n as [number, number, number];
+    };
+    const lanes = screen.getAllByRole('article');
+    // Fixed window (lane 2): the window before now's holds rows the view was not handed.
+    const labels = within(lanes[2] as HTMLElement)
+      .getAllByTestId('window-label')
+      .map((l) => l.textContent);
+    expect(labels.join(' ')).not.toContain('≥');
+    const [admitted, , rejected] = tally(2, 9000, 10_000);
+    expect(labels).toContain(`${admitted}/100 · ✕${rejected}`);
+    expect(rejected).toBeGreaterThan(384); // more than every row handed to the view
+    // nginx (lane 1): rejected "just now", the last 400 ms.
+    const [, , recent] = tally(1, tMs - 400 + 1, tMs + 1);
+    expect(within(lanes[1] as HTMLElement).getByTestId('reject-label').textContent).toMatch(
+      new RegExp(`^${recent} rejected`),
+    );
+  });
+
+  it.each([1000, 5000])('one limiter at %i r/s (single mode)', (rate) => {
+    const store = fastStore(rate, 'single');
+    for (const lane of [1, 2]) {
+      cleanup();
+      act(() => store.getState().setActiveLane(lane));
+      const [strip] = stripsAt(store, 12_345);
+      expect(strip?.shown).toEqual(strip?.expected);
+      expect(strip?.counts.passed).toBeGreaterThan(0);
+      expect(strip?.counts.rejected).toBeGreaterThan(0);
+    }
   });
 });
 

@@ -78,6 +78,35 @@ describe('LeakyBucketView (nginx limit_req)', () => {
     expect(document.querySelectorAll('[data-phase="bounce"]')).toHaveLength(0);
   });
 
+  it('requests cut short of the last travelMs: "≥" on the count, or the exact count when given', () => {
+    const f = frame(config, burst(1000, 9), 1100);
+    const props = {
+      config: f.config,
+      inspection: f.inspection as LeakyBucketInspection,
+      nowMs: f.nowMs,
+      requests: f.requests,
+      reducedMotion: false,
+      // Complete only from 1000 ms on: the last 400 ms reach back to 701.
+      requestsFromMs: 1000,
+    };
+    const { unmount } = render(<LeakyBucketView {...props} />);
+    expect(screen.getByTestId('reject-label')).toHaveTextContent('≥3 rejected · 503');
+    expect(screen.getByRole('img', { name: /at least 3 rejected just now/ })).toBeInTheDocument();
+    unmount();
+    const asked: number[][] = [];
+    render(
+      <LeakyBucketView
+        {...props}
+        countRequests={(key, fromMs, toMs) => {
+          asked.push([fromMs, toMs]);
+          return key === 'default' ? { admitted: 3, delayed: 3, rejected: 7 } : null;
+        }}
+      />,
+    );
+    expect(asked).toEqual([[701, 1101]]);
+    expect(screen.getByTestId('reject-label')).toHaveTextContent(/^7 rejected · 503/);
+  });
+
   it('limit_req_status 429 is what the rejected client sees', () => {
     const f = frame({ ...config, limitReqStatus: 429 }, burst(1000, 9), 1000);
     draw(f);

@@ -98,4 +98,27 @@ describe('RequestFlow', () => {
     // With focusable marks the root is a labelled group, not an image that hides them.
     expect(screen.getByRole('group')).toHaveAccessibleName(/Request flow/);
   });
+
+  it('given counts (the requests were cut), shows them: the queue says how many it cannot draw', () => {
+    // The one waiting request handed over, of 40 waiting; 700 passed, 3 rejected, 250 incoming.
+    const waiting = { ...(f.requests[0] as VizRequest), id: 9, outcome: 'delay' as const };
+    const requests = [{ ...waiting, delayMs: 500, releaseMs: waiting.arrivalMs + 500 }];
+    render(
+      <RequestFlow
+        nowMs={1100}
+        requests={requests}
+        reducedMotion={false}
+        counts={{ passed: 700, waiting: 40, rejected: 3, incoming: 250, nextOutInMs: 12 }}
+      />,
+    );
+    expect(screen.getByTestId('flow-passed')).toHaveTextContent('700 passed');
+    expect(screen.getByTestId('flow-waiting')).toHaveTextContent('40 waiting');
+    expect(screen.getByTestId('flow-rejected')).toHaveTextContent('3 rejected');
+    expect(screen.getByTestId('flow-incoming')).toHaveTextContent('250 on the way');
+    expect(screen.getByText('+39')).toBeInTheDocument();
+    expect(screen.getByTestId('flow-detail')).toHaveTextContent('next out in 12 ms');
+    expect(screen.getByTestId('request-flow')).toHaveAccessibleName(
+      /40 requests waiting in the limiter; in the last 700 ms 700 passed to the backend and 3 rejected/,
+    );
+  });
 });

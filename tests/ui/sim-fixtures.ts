@@ -30,3 +30,30 @@ export function expectFinite(html: string): void {
       `non-finite value in the DOM: ${html.match(/.{0,60}(NaN|Infinity).{0,60}/)?.[0] ?? ''}`,
     );
 }
+
+/**
+ * The request-flow strip's counts at `nowMs`, read the long way: every row of the lane, each in
+ * the phase its times put it in (travel, then linger, per leg), with no index and no cut.
+ */
+export function stripCountsFromColumns(
+  result: SimResult,
+  lane: number,
+  nowMs: number,
+  travelMs = 400,
+  lingerMs = 300,
+): { passed: number; waiting: number; rejected: number; incoming: number } {
+  const c = (result.lanes[lane] as NonNullable<SimResult['lanes'][number]>).columns;
+  const counts = { passed: 0, waiting: 0, rejected: 0, incoming: 0 };
+  for (let r = 0; r < c.rows; r += 1) {
+    const arrival = c.arrivalMs[r] as number;
+    const outcome = c.outcome[r] as number;
+    const release = outcome === 1 ? arrival + (c.waitMs[r] as number) : arrival;
+    if (arrival > nowMs) {
+      if (arrival <= nowMs + travelMs) counts.incoming += 1;
+    } else if (outcome === 2) {
+      if (nowMs - arrival < travelMs + lingerMs) counts.rejected += 1;
+    } else if (release > nowMs) counts.waiting += 1;
+    else if (nowMs - release < travelMs + lingerMs) counts.passed += 1;
+  }
+  return counts;
+}

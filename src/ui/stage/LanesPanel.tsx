@@ -1,13 +1,13 @@
-import { memo, useCallback, useRef, useState } from 'react';
+import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import type { SimResult } from '../../sim';
 import { laneStateAtTime } from '../../store';
 import { usePlayground, usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
 import { LimiterFrame } from '../../viz/LimiterFrame';
-import { LAZY_VIEWS } from './views';
+import { LAZY_FLOW, LAZY_VIEWS } from './views';
 import { systemNameIn } from '../../systems';
 import { ALGORITHMS, displayName } from '../limiter/algorithms';
 import { useDrawTime, useElementWidth, useOnScreen, usePrefersReducedMotion } from './hooks';
-import { requestsCompleteFromMs, requestsNear } from './requests';
+import { flowCounts, requestCounter, requestsCompleteFromMs, requestsNear } from './requests';
 
 /** Virtual ms a request takes per leg of the request-flow strip. */
 const TRAVEL_MS = 400;
@@ -90,14 +90,23 @@ function LaneViewImpl({
   const [store, setStore] = useState(0);
   const laneResult = result.lanes[lane];
   const laneState = laneStateAtTime(result, lane, tMs, stateKey);
+  // The limiter reasons in wall-clock time (which differs from virtual time after a clock jump):
+  // requests are drawn on the same clock as its state.
+  const offsetMs = laneState === undefined ? 0 : laneState.wallMs - Math.floor(tMs);
+  const wholeLane = laneState === undefined || laneState.stores.length === 1;
+  // Exact counts for the views where their rows were cut (one function per lane and clock offset).
+  const countRequests = useMemo(
+    () => requestCounter(result, lane, offsetMs, wholeLane),
+    [result, lane, offsetMs, wholeLane],
+  );
   if (laneResult === undefined || laneState === undefined) return null;
   const stores = laneState.stores;
   const shown = stores[Math.min(store, stores.length - 1)];
   if (shown === undefined) return null;
   const info = { system: systemName ?? ALGORITHMS[laneResult.config.kind].system };
-  // The limiter reasons in wall-clock time (which differs from virtual time after a clock jump):
-  // requests are drawn on the same clock as its state.
-  const offsetMs = laneState.wallMs - Math.floor(tMs);
+  // The strip draws at most MAX_INCOMING requests on their way in: the rows go to the past, and
+  // the strip's counts come from the whole lane (flowCounts), at the time the strip draws
+  // (laneState.wallMs − offsetMs).
   const near = requestsNear(result, lane, tMs, TRAVEL_MS);
   // One store on virtual time (the usual case): the rows as they are, not two copies per frame.
   const requests =
@@ -146,6 +155,7 @@ function LaneViewImpl({
         {width > 0 && (
           <LimiterFrame
             views={LAZY_VIEWS}
+            flow={LAZY_FLOW}
             loading={<p className="muted lazy-loading">Loading the view…</p>}
             config={laneResult.config}
             inspection={shown.inspection}
@@ -157,6 +167,15 @@ function LaneViewImpl({
             width={Math.min(width, 900)}
             travelMs={TRAVEL_MS}
             requestsFromMs={requestsCompleteFromMs(result, lane, tMs, TRAVEL_MS) + offsetMs}
+            {...(countRequests === undefined ? {} : { countRequests })}
+            flowCounts={flowCounts(
+              result,
+              lane,
+              Math.floor(tMs),
+              TRAVEL_MS,
+              undefined,
+              stores.length === 1 ? undefined : store,
+            )}
             onSelectRequest={onSelectRequest}
           />
         )}

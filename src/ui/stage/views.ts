@@ -6,6 +6,7 @@
  */
 import type { AlgorithmKind } from '../../core';
 import type { AlgorithmViews, DrawnKind } from '../../viz/LimiterFrame';
+import type { RequestFlowProps } from '../../viz/RequestFlow';
 import { lazyPart } from '../common/lazyPart';
 
 export const LAZY_VIEWS = {
@@ -40,17 +41,25 @@ export const LAZY_VIEWS = {
   ),
 } satisfies AlgorithmViews;
 
+/** The request-flow strip under every view: a chunk of its own too, fetched with the views. */
+export const LAZY_FLOW = lazyPart<RequestFlowProps>(
+  () => import('../../viz/RequestFlow').then((m) => m.RequestFlow),
+  'request flow',
+);
+
 function drawn(kind: AlgorithmKind): kind is DrawnKind {
   return Object.hasOwn(LAZY_VIEWS, kind);
 }
 
 /**
- * Fetches the views of `kinds` (every view by default; kinds without a view are skipped); resolves
- * when they have all arrived.
+ * Fetches the views of `kinds` (every view by default; kinds without a view are skipped) and the
+ * request-flow strip; resolves when they have all arrived.
  */
 export function preloadViews(
   kinds: Iterable<AlgorithmKind> = Object.keys(LAZY_VIEWS) as DrawnKind[],
 ): Promise<void> {
   const wanted = [...new Set(kinds)].filter(drawn);
-  return Promise.all(wanted.map((k) => LAZY_VIEWS[k].preload())).then(() => undefined);
+  return Promise.all([LAZY_FLOW.preload(), ...wanted.map((k) => LAZY_VIEWS[k].preload())]).then(
+    () => undefined,
+  );
 }
