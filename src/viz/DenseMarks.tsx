@@ -158,6 +158,27 @@ export const DenseMarks = memo(function DenseMarks({
   );
 });
 
+type Placed = { item: VizRequest; x: number; level: number };
+
+/**
+ * The dense mark last made from each placed mark (`stackColumns` hands an unmoved mark the same
+ * entry from frame to frame): made again only when it would differ, so a playing view allocates
+ * nothing per frame for the marks that stayed put (issue 11).
+ */
+const denseBefore = new WeakMap<Placed, DenseMark>();
+
+function denseMarkOf(placed: Placed, baseY: number): DenseMark {
+  const x = finite(placed.x);
+  const y = baseY - placed.level * 8;
+  const outcome = placed.item.outcome;
+  const before = denseBefore.get(placed);
+  if (before !== undefined && before.x === x && before.y === y && before.outcome === outcome)
+    return before;
+  const mark = { outcome, x, y };
+  denseBefore.set(placed, mark);
+  return mark;
+}
+
 /**
  * Request marks stacked in columns on a sliding time axis (`stackColumns` output): single,
  * clickable marks, or `DenseMarks` when there are more than DENSE_MARKS of them. `baseY` is the
@@ -169,22 +190,16 @@ export function StackedMarks({
   maxLevel,
   onSelect,
 }: {
-  marks: ReadonlyArray<{ item: VizRequest; x: number; level: number }>;
+  marks: readonly Placed[];
   baseY: number;
   maxLevel: number;
   onSelect?: ((id: number) => void) | undefined;
 }) {
   const shown = marks.filter((m) => m.level < maxLevel);
   if (shown.length > DENSE_MARKS) {
-    return (
-      <DenseMarks
-        marks={shown.map(({ item, x, level }) => ({
-          outcome: item.outcome,
-          x: finite(x),
-          y: baseY - level * 8,
-        }))}
-      />
-    );
+    const dense: DenseMark[] = [];
+    for (let k = 0; k < shown.length; k += 1) dense.push(denseMarkOf(shown[k] as Placed, baseY));
+    return <DenseMarks marks={dense} />;
   }
   return (
     <>

@@ -39,31 +39,92 @@ function restOf(outcome: MovingMark['outcome'], size: number): string {
   return tail;
 }
 
-/** One mark's outline as path commands, with `OutcomeMark`'s geometry (viz.css draws them). */
-function segment(m: MovingMark): string {
+/**
+ * A coordinate in whole tenths of a px (`px`) as text: the texts of 0 to 2,000 px are made once and
+ * kept, so writing the paths every frame makes no new number strings (issue 11: the moving marks'
+ * path strings were the largest allocation of a playing page, feeding the garbage collections in
+ * its slowest frames).
+ */
+const tenths: string[] = [];
+const TENTHS_KEPT = 20_000;
+
+function text(v: number): string {
+  const k = Math.round(v * 10);
+  if (!(k >= 0 && k < TENTHS_KEPT)) return String(v);
+  let t = tenths[k];
+  if (t === undefined) tenths[k] = t = String(v);
+  return t;
+}
+
+/** Writes the command `c` to (x, y) into `out` at `k`; returns where the next one goes. */
+function line(out: string[], k: number, c: string, x: string, y: string): number {
+  out[k] = c;
+  out[k + 1] = x;
+  out[k + 2] = ',';
+  out[k + 3] = y;
+  return k + 4;
+}
+
+/**
+ * One mark's outline as path commands, with `OutcomeMark`'s geometry (viz.css draws them), written
+ * into `out` from `n` on; returns where the next mark goes. The path is joined once.
+ */
+function segment(m: MovingMark, out: string[], n: number): number {
   const h = m.size / 2;
   const x = px(m.x);
   const y = px(m.y);
+  let k = n;
   if (m.outcome === 'admit' || m.outcome === 'pending') {
     // The ring of a pending mark sits half its stroke inside, as RequestMark draws it.
     const r = m.outcome === 'admit' ? h : h - 0.5;
-    return 'M' + px(x - r) + ',' + y + restOf(m.outcome, m.size);
+    out[k++] = 'M';
+    out[k++] = text(px(x - r));
+    out[k++] = ',';
+    out[k++] = text(y);
+    out[k++] = restOf(m.outcome, m.size);
+    return k;
   }
   if (m.outcome === 'delay') {
     const s = (m.size * 0.9) / 2;
-    return 'M' + px(x - s) + ',' + px(y - s) + restOf(m.outcome, m.size);
+    out[k++] = 'M';
+    out[k++] = text(px(x - s));
+    out[k++] = ',';
+    out[k++] = text(px(y - s));
+    out[k++] = restOf(m.outcome, m.size);
+    return k;
   }
   const d = h * 0.85;
-  const x0 = px(x - d);
-  const x1 = px(x + d);
-  const y0 = px(y - d);
-  const y1 = px(y + d);
-  return 'M' + x0 + ',' + y0 + 'L' + x1 + ',' + y1 + 'M' + x0 + ',' + y1 + 'L' + x1 + ',' + y0;
+  const x0 = text(px(x - d));
+  const x1 = text(px(x + d));
+  const y0 = text(px(y - d));
+  const y1 = text(px(y + d));
+  // M x0,y0 L x1,y1 M x0,y1 L x1,y0
+  k = line(out, k, 'M', x0, y0);
+  k = line(out, k, 'L', x1, y1);
+  k = line(out, k, 'M', x0, y1);
+  return line(out, k, 'L', x1, y0);
 }
 
 /** The groups' order: outcome, then opacity in tenths (0–10). */
 const OUTCOMES: ReadonlyArray<MovingMark['outcome']> = ['admit', 'delay', 'reject', 'pending'];
 const STEPS = 11;
+
+/**
+ * The pieces of each group's path, kept from frame to frame (with their room), and how many of
+ * them the path being written has: a frame writes its pieces over the last frame's and joins them
+ * once, instead of growing new arrays or strings mark by mark (issue 11, allocation per frame).
+ * Written and joined within one render.
+ */
+const pieces: string[][] = Array.from({ length: OUTCOMES.length * STEPS }, () => []);
+const written: number[] = pieces.map(() => 0);
+
+/** The path of group `slot` from its pieces written this render (what is left over is blanked). */
+function joined(slot: number): string {
+  const out = pieces[slot] as string[];
+  const n = written[slot] as number;
+  for (let k = n; k < out.length && out[k] !== ''; k += 1) out[k] = '';
+  return out.join('');
+}
 
 /**
  * The request marks on their way through a playing strip, as a few paths: one per outcome and
@@ -77,19 +138,20 @@ const STEPS = 11;
 export const MovingMarks = memo(function MovingMarks({ marks }: { marks: readonly MovingMark[] }) {
   // One path per outcome and opacity, in the order each first appears (a slot per pair, not a
   // string key per mark).
-  const paths: string[] = [];
   const order: number[] = [];
   for (let k = 0; k < marks.length; k += 1) {
     const m = marks[k] as MovingMark;
     const slot =
       OUTCOMES.indexOf(m.outcome) * STEPS +
       Math.min(STEPS - 1, Math.max(0, Math.round(m.opacity * 10)));
-    const d = paths[slot];
-    if (d === undefined) {
+    if (!order.includes(slot)) {
       order.push(slot);
-      paths[slot] = segment(m);
-    } else paths[slot] = d + segment(m);
+      written[slot] = 0;
+    }
+    written[slot] = segment(m, pieces[slot] as string[], written[slot] as number);
   }
+  const paths: string[] = [];
+  for (const slot of order) paths[slot] = joined(slot);
   return (
     <g
       className="rl-moving-marks"

@@ -29,9 +29,14 @@ const MEMORY_Y = 184;
 interface LogEntry {
   id: string;
   e: number;
+  /** Its rank among entries of the same time. */
+  rank: number;
   x: number;
   level: number;
 }
+
+/** The entries each view drew last, by its axis (one per view while its size stays the same). */
+const entriesBefore = new WeakMap<object, LogEntry[]>();
 
 /** Width of the pieces the entries are drawn in, px (see `LogEntries`). */
 const PIECE_PX = 64;
@@ -126,20 +131,53 @@ export function SlidingLogView({
       ms - nowMs >= -1.3 * W && ms - nowMs <= 0.12 * W
         ? sliding.at(ms)
         : px(xOf(ms) - sliding.shiftPx);
-    // Entries at the same pixel stack upwards (3 px columns that slide with them).
-    const heights = new Map<number, number>();
-    // Keyed by time (and rank among equal times), not by index: when the oldest entry leaves,
-    // the others keep their elements instead of each taking its neighbour's.
+    // Entries at the same pixel stack upwards (3 px columns that slide with them). In time order
+    // they are in x order, and fill one column after another: a running count (a count per
+    // column once one lands left of the one before, as when the clock jumped).
+    let heights: Map<number, number> | null = null;
+    let lastBin = Number.NEGATIVE_INFINITY;
+    let run = 0;
+    const before = entriesBefore.get(axis) ?? [];
     const entries: LogEntry[] = [];
-    for (let k = 0, rank = 0; k < i.entries.length; k += 1) {
+    for (let k = 0, rank = 0, j = 0; k < i.entries.length; k += 1) {
       const e = i.entries[k] as number;
       rank = k > 0 && i.entries[k - 1] === e ? rank + 1 : 0;
       const ex = inGroup(e);
       const bin = Math.round((ex - sliding.zeroPx) / 3);
-      const n = heights.get(bin) ?? 0;
-      heights.set(bin, n + 1);
-      entries.push({ id: `${e}:${rank}`, e, x: ex, level: n });
+      if (heights === null && bin < lastBin) {
+        heights = new Map<number, number>();
+        for (const placed of entries) {
+          const b = Math.round((placed.x - sliding.zeroPx) / 3);
+          heights.set(b, (heights.get(b) ?? 0) + 1);
+        }
+      }
+      let level: number;
+      if (heights !== null) {
+        level = heights.get(bin) ?? 0;
+        heights.set(bin, level + 1);
+      } else {
+        run = bin === lastBin ? run + 1 : 0;
+        lastBin = bin;
+        level = run;
+      }
+      while (
+        j < before.length &&
+        ((before[j] as LogEntry).e < e ||
+          ((before[j] as LogEntry).e === e && (before[j] as LogEntry).rank < rank))
+      )
+        j += 1;
+      const same = before[j];
+      if (
+        same !== undefined &&
+        same.e === e &&
+        same.rank === rank &&
+        same.x === ex &&
+        same.level === level
+      )
+        entries.push(same);
+      else entries.push({ id: `${e}:${rank}`, e, rank, x: ex, level });
     }
+    entriesBefore.set(axis, entries);
     const d0 = nowMs - 1.3 * W;
     const arrivals = requestsOfKey(requests, i.key).filter(
       (r) => r.arrivalMs >= d0 && r.arrivalMs <= nowMs,

@@ -11,9 +11,19 @@ export const MAX_INCOMING = 16;
 /** Virtual ms a request stays drawn at the client or the backend after it got there, by default. */
 export const FLOW_LINGER_MS = 300;
 
-/** The requests counted against `key`, in arrival order (then id). */
-export function requestsOfKey(requests: readonly VizRequest[], key: string): VizRequest[] {
-  return requests.filter((r) => r.key === key).sort(byArrival);
+/**
+ * The requests counted against `key`, in arrival order (then id): `requests` itself when it is that
+ * already. Read only.
+ */
+export function requestsOfKey(requests: readonly VizRequest[], key: string): readonly VizRequest[] {
+  // The usual case, one key and rows in arrival order: the list itself, not a sorted copy per view
+  // and frame (issue 11, allocation per frame).
+  let same = true;
+  for (let k = 0; k < requests.length && same; k += 1) {
+    const r = requests[k] as VizRequest;
+    same = r.key === key && (k === 0 || byArrival(requests[k - 1] as VizRequest, r) <= 0);
+  }
+  return same ? requests : requests.filter((r) => r.key === key).sort(byArrival);
 }
 
 export function byArrival(a: VizRequest, b: VizRequest): number {
@@ -117,26 +127,70 @@ export function flowPhase(
     : null;
 }
 
+/** A mark placed by `stackColumns`. */
+export interface Column<T> {
+  item: T;
+  x: number;
+  level: number;
+}
+
+/**
+ * The place `stackColumns` last gave each object item: handed out again while it is the same, so a
+ * frame on a sliding axis allocates nothing for the marks that stayed put (issue 11: a playing
+ * page's allocation per frame fed the garbage collections of its slowest frames).
+ */
+const placedBefore = new WeakMap<object, Column<unknown>>();
+
 /**
  * Stacks marks that would land on the same pixel column: each gets a `level` (0 at the baseline, 1
  * above it, …). Input order is kept within a column. Columns are `columnPx` wide and start at
  * `originPx` (default 0). On an axis that slides with the clock, pass where t = 0 is drawn: the
  * columns then slide with the marks, and a mark keeps its level (and its element) from frame to
- * frame instead of hopping between columns fixed to the screen.
+ * frame instead of hopping between columns fixed to the screen. An item that is an object gets
+ * the same entry object as last time when its place is the same. Read only.
  */
 export function stackColumns<T>(
   items: readonly T[],
   xOf: (item: T) => number,
   columnPx = 6,
   originPx = 0,
-): Array<{ item: T; x: number; level: number }> {
-  const heights = new Map<number, number>();
+): Array<Column<T>> {
   const origin = Number.isFinite(originPx) ? originPx : 0;
-  return items.map((item) => {
+  const binOf = (x: number) => Math.round(((Number.isFinite(x) ? x : 0) - origin) / columnPx);
+  const out: Array<Column<T>> = [];
+  // Items in x order (the views' case) fill one column after another: a running count. The first
+  // item to the left of the one before switches to counting per column.
+  let heights: Map<number, number> | null = null;
+  let lastBin = Number.NEGATIVE_INFINITY;
+  let run = 0;
+  for (let k = 0; k < items.length; k += 1) {
+    const item = items[k] as T;
     const x = xOf(item);
-    const bin = Math.round(((Number.isFinite(x) ? x : 0) - origin) / columnPx);
-    const level = heights.get(bin) ?? 0;
-    heights.set(bin, level + 1);
-    return { item, x, level };
-  });
+    const bin = binOf(x);
+    let level: number;
+    if (heights === null && bin < lastBin) {
+      heights = new Map<number, number>();
+      for (const placed of out) {
+        const b = binOf(placed.x);
+        heights.set(b, (heights.get(b) ?? 0) + 1);
+      }
+    }
+    if (heights !== null) {
+      level = heights.get(bin) ?? 0;
+      heights.set(bin, level + 1);
+    } else {
+      run = bin === lastBin ? run + 1 : 0;
+      lastBin = bin;
+      level = run;
+    }
+    const key = typeof item === 'object' && item !== null ? (item as object) : null;
+    const before = key === null ? undefined : (placedBefore.get(key) as Column<T> | undefined);
+    if (before !== undefined && before.x === x && before.level === level) out.push(before);
+    else {
+      const placed = { item, x, level };
+      if (key !== null) placedBefore.set(key, placed);
+      out.push(placed);
+    }
+  }
+  return out;
 }

@@ -122,6 +122,40 @@ describe('layout helpers', () => {
     );
   });
 
+  it('stackColumns gives the levels of a count per column, in any input order, and hands an unmoved object its entry again', () => {
+    const reference = (xs: readonly number[], columnPx: number, origin: number) => {
+      const heights = new Map<number, number>();
+      return xs.map((x) => {
+        const bin = Math.round((x - origin) / columnPx);
+        const level = heights.get(bin) ?? 0;
+        heights.set(bin, level + 1);
+        return level;
+      });
+    };
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: -500, max: 2000 }), { maxLength: 80 }),
+        fc.boolean(),
+        fc.integer({ min: -20, max: 20 }),
+        (times, sort, origin) => {
+          const xs = sort ? [...times].sort((a, b) => a - b) : times;
+          const items = xs.map((x) => ({ x }));
+          const first = stackColumns(items, (i) => i.x, 7, origin);
+          expect(first.map((m) => m.level)).toEqual(reference(xs, 7, origin));
+          expect(first.map((m) => m.item)).toEqual(items);
+          // The same items again: the same entries; one moved: a new entry for it.
+          const again = stackColumns(items, (i) => i.x, 7, origin);
+          again.forEach((m, k) => expect(m).toBe(first[k]));
+          if (items.length > 0) {
+            const moved = stackColumns(items, (i) => (i === items[0] ? i.x + 0.5 : i.x), 7, origin);
+            expect(moved[0]).not.toBe(first[0]);
+            expect(moved[0]?.x).toBe(xs[0]! + 0.5);
+          }
+        },
+      ),
+    );
+  });
+
   it('slide: the group plus the position in it is where the axis draws t, to 0.1 px', () => {
     fc.assert(
       fc.property(

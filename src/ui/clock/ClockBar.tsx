@@ -119,12 +119,31 @@ function useStickyClearance(bar: RefObject<HTMLDivElement | null>) {
   }, [bar]);
 }
 
+/**
+ * How many characters `text` (from `formatTime`) takes with its seconds written to three decimals:
+ * trailing zeros come and go every few frames while the clock plays ("2.35 s", "2.367 s"), and the
+ * readout's box keeps one width for as long as the time has as many whole digits.
+ */
+export function readoutChars(text: string): number {
+  const seconds = /(?:\.(\d+))? s$/.exec(text);
+  if (seconds === null) return text.length;
+  const decimals = seconds[1]?.length ?? 0;
+  return text.length + (3 - decimals) + (decimals === 0 ? 1 : 0);
+}
+
 /** The time display re-renders per frame on its own, so the buttons around it do not. */
 function ClockReadout({ untilMs }: { untilMs: number }) {
   const tMs = usePlayground((s) => s.tMs);
+  const now = formatTime(tMs);
+  const until = formatTime(untilMs);
+  // A box as wide as its text in the monospace font's ch (styles.css `.clock-readout-text`): a new
+  // time lays out this box alone, not the page (issue 11).
+  const chars = 't =  / '.length + readoutChars(now) + until.length;
   return (
     <output className="clock-readout mono" aria-label="Virtual time">
-      t = {formatTime(tMs)} <span className="muted">/ {formatTime(untilMs)}</span>
+      <span className="clock-readout-text" style={{ width: `${chars}ch` }}>
+        t = {now} <span className="muted">/ {until}</span>
+      </span>
     </output>
   );
 }
