@@ -88,6 +88,14 @@ export function runPlainLane(ctx: LaneContext): LaneRun {
   let cut = false;
   let nextProgress = 0;
   // The columns in locals (fetched again after they grow or widen).
+  // The last rejection's span (Limiter.rejectsUntil): rows of key slot `spanKey` on store
+  // `spanStore` at wall times in [spanFromMs, spanUntilMs) are rejected alike without deciding.
+  let spanUntilMs = Number.NEGATIVE_INFINITY;
+  let spanKey = -1;
+  let spanStore = -1;
+  let spanFromMs = 0;
+  let spanRetryAtMs = 0;
+  let spanResetAtMs = 0;
   let outcomeCol = cols.outcome;
   let waitCol = cols.waitMs;
   let remainingCol = cols.remaining;
@@ -135,11 +143,47 @@ export function runPlainLane(ctx: LaneContext): LaneRun {
     const wallMs = jumps ? wallAt(t) : t;
     const k = keyIndex < laneSlots ? keyIndex : -1;
     const store = localState ? instance : 0;
-    // LaneEngine.decideKey without the call: not racy, the instance's store decides.
-    const d: Decision = readAll
-      ? engine.decideKey(t, wallMs, instance, key, k)
-      : (stores[store] as Limiter).decideKey(wallMs, key, k);
-    const passed = d.outcome !== 'reject';
+    let outcome: Decision['outcome'];
+    let delayMs: number;
+    let retryAfterMs: number;
+    let remaining: number;
+    let resetMs: number;
+    if (
+      k >= 0 &&
+      k === spanKey &&
+      store === spanStore &&
+      wallMs >= spanFromMs &&
+      wallMs < spanUntilMs
+    ) {
+      // Within the rejection span of this key's last decision (Limiter.rejectsUntil): rejected
+      // alike, nothing changes, so no decision is made.
+      outcome = 'reject';
+      delayMs = 0;
+      retryAfterMs = spanRetryAtMs - wallMs;
+      remaining = 0;
+      resetMs = spanResetAtMs - wallMs;
+    } else {
+      // LaneEngine.decideKey without the call: not racy, the instance's store decides.
+      const limiter = stores[store] as Limiter;
+      const d: Decision = readAll
+        ? engine.decideKey(t, wallMs, instance, key, k)
+        : limiter.decideKey(wallMs, key, k);
+      outcome = d.outcome;
+      delayMs = d.delayMs;
+      retryAfterMs = d.retryAfterMs;
+      remaining = d.remaining;
+      resetMs = d.resetMs;
+      spanUntilMs = Number.NEGATIVE_INFINITY;
+      if (outcome === 'reject' && !readAll && k >= 0) {
+        spanUntilMs = limiter.rejectsUntil();
+        spanKey = k;
+        spanStore = store;
+        spanFromMs = wallMs;
+        spanRetryAtMs = wallMs + retryAfterMs;
+        spanResetAtMs = wallMs + resetMs;
+      }
+    }
+    const passed = outcome !== 'reject';
     // Indexed keys are never racy (readAll): the tracker's one-step case first.
     if (keyIndex >= laneSlots || !tracker.afterOne(keyIndex, store, wallMs, passed))
       tracker.after(key, t, wallMs, readAll, touchedBy[store] ?? null, keyIndex, passed);
@@ -156,17 +200,17 @@ export function runPlainLane(ctx: LaneContext): LaneRun {
       cols.attempt[row] = attempt;
     }
     if (!sharesInstance) cols.instance[row] = instance;
-    if (d.resetMs > INT32_MAX || d.delayMs > INT32_MAX || d.retryAfterMs > INT32_MAX) {
+    if (resetMs > INT32_MAX || delayMs > INT32_MAX || retryAfterMs > INT32_MAX) {
       cols.widen();
       waitCol = cols.waitMs;
       resetCol = cols.resetMs;
     }
-    remainingCol[row] = d.remaining;
-    resetCol[row] = d.resetMs;
+    remainingCol[row] = remaining;
+    resetCol[row] = resetMs;
     if (passed) {
-      if (d.outcome === 'delay') {
+      if (outcome === 'delay') {
         outcomeCol[row] = OUTCOME_DELAY;
-        waitCol[row] = d.delayMs;
+        waitCol[row] = delayMs;
         delayed += 1;
       } else {
         outcomeCol[row] = OUTCOME_ADMIT;
@@ -176,10 +220,10 @@ export function runPlainLane(ctx: LaneContext): LaneRun {
     } else {
       rejected += 1;
       outcomeCol[row] = OUTCOME_REJECT;
-      waitCol[row] = d.retryAfterMs;
+      waitCol[row] = retryAfterMs;
       if (noRetries) gaveUp += 1;
       else {
-        const wait = retryWaitMs(retry, seed, origin, attempt, d.retryAfterMs);
+        const wait = retryWaitMs(retry, seed, origin, attempt, retryAfterMs);
         if (wait < 0) gaveUp += 1;
         else if (t + wait >= horizonMs) retriesAfterEnd += 1;
         else queue.push(t + wait, origin, attempt + 1);

@@ -52,6 +52,8 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
   private memoLastMs = Number.NaN;
   private memoTokenAt = 0;
   private memoFullAt = 0;
+  /** See rejectsUntil: set by every rejection. */
+  private rejectUntilMs = Number.NEGATIVE_INFINITY;
 
   /** Traefik's ttlmap: the key expired (whole Unix seconds) and starts again full. */
   private expired(s: State, t: number): boolean {
@@ -146,7 +148,25 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
     const retryAt = tokenAt - this.maxDelayMs;
     // Traefik refreshes the expiry before it reserves: a rejected request keeps the key alive.
     if (s !== undefined && this.idleResetS > 0) s.touchedMs = Math.max(s.touchedMs, t);
+    // Continuous refill, no idle reset, nothing stored ahead of now: until retryAt the level stays
+    // below a token beyond what maxDelayMs may wait for (emptyUntil), and a rejection stores
+    // nothing, so the same key is rejected with the same retryAt and resetAt.
+    this.rejectUntilMs =
+      !this.interval && this.idleResetS === 0 && s !== undefined && s.lastMs <= nowMs
+        ? retryAt
+        : Number.NEGATIVE_INFINITY;
     return this.result('reject', 0, retryAt - nowMs, 0, limit, resetAt - nowMs);
+  }
+
+  /**
+   * After a rejection at nowMs (continuous refill, no idle reset, s.lastMs ≤ nowMs): a request of
+   * the same key at t in [nowMs, retryAt) finds the state unchanged, less than a token in it (t is
+   * before tokenAt, the first time with a whole token), and the same tokenAt and fullAt
+   * (emptyUntil: they depend on the stored level and time only). So its wait tokenAt − t passes
+   * maxDelayMs, and it is rejected with retryAt − t and resetAt − t.
+   */
+  override rejectsUntil(): number {
+    return this.rejectUntilMs;
   }
 
   private store(key: string, k: number, s: State | undefined, level: number, t: number): State {
