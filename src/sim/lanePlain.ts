@@ -90,6 +90,9 @@ export function runPlainLane(ctx: LaneContext): LaneRun {
   // The columns in locals (fetched again after they grow or widen).
   // The last rejection's span (Limiter.rejectsUntil): rows of key slot `spanKey` on store
   // `spanStore` at wall times in [spanFromMs, spanUntilMs) are rejected alike without deciding.
+  // Rows inside a span written in a batch (see the end of the loop): the rows are the first
+  // attempts (no retries), on one instance, at wall time = virtual time.
+  const batchSpans = noRetries && sharesFirst && sharesInstance && oneInstance && !jumps;
   let spanUntilMs = Number.NEGATIVE_INFINITY;
   let spanKey = -1;
   let spanStore = -1;
@@ -148,13 +151,15 @@ export function runPlainLane(ctx: LaneContext): LaneRun {
     let retryAfterMs: number;
     let remaining: number;
     let resetMs: number;
-    if (
+    const inSpan =
       k >= 0 &&
       k === spanKey &&
       store === spanStore &&
       wallMs >= spanFromMs &&
-      wallMs < spanUntilMs
-    ) {
+      wallMs < spanUntilMs;
+    // This row's rejection opened a span (its own row decided, the next ones need not be).
+    let opened = false;
+    if (inSpan) {
       // Within the rejection span of this key's last decision (Limiter.rejectsUntil): rejected
       // alike, nothing changes, so no decision is made.
       outcome = 'reject';
@@ -181,11 +186,13 @@ export function runPlainLane(ctx: LaneContext): LaneRun {
         spanFromMs = wallMs;
         spanRetryAtMs = wallMs + retryAfterMs;
         spanResetAtMs = wallMs + resetMs;
+        opened = spanUntilMs > wallMs;
       }
     }
     const passed = outcome !== 'reject';
     // Indexed keys are never racy (readAll): the tracker's one-step case first.
-    if (keyIndex >= laneSlots || !tracker.afterOne(keyIndex, store, wallMs, passed))
+    const tracked = keyIndex < laneSlots && tracker.afterOne(keyIndex, store, wallMs, passed);
+    if (!tracked)
       tracker.after(key, t, wallMs, readAll, touchedBy[store] ?? null, keyIndex, passed);
     if (row === cols.capacity) {
       cols.grow();
@@ -230,6 +237,34 @@ export function runPlainLane(ctx: LaneContext): LaneRun {
       }
     }
     row += 1;
+    if ((inSpan || opened) && tracked && batchSpans) {
+      // The arrivals that follow in this span, up to the next row the loop must see (checkpoint,
+      // progress, cap, growth): rejected alike, written in a tight loop. Per row, the loop above
+      // would find the same (decision, afterOne true: nothing it checks has changed); afterOne's
+      // only effect, noting the wall time, is the same once for the last of these rows.
+      const stopRow = Math.min(maxRows, checkpointer.nextCheck, nextProgress, cols.capacity);
+      const first = row;
+      let lastT = t;
+      while (row < stopRow && a < nA) {
+        const tb = times[a] as number;
+        if (tb >= spanUntilMs || tb >= horizonMs || clientKey[clientOf[a] as number] !== spanKey)
+          break;
+        outcomeCol[row] = OUTCOME_REJECT;
+        waitCol[row] = spanRetryAtMs - tb;
+        remainingCol[row] = 0;
+        resetCol[row] = spanResetAtMs - tb;
+        lastT = tb;
+        row += 1;
+        a += 1;
+      }
+      if (row > first) {
+        rejected += row - first;
+        gaveUp += row - first;
+        if (!tracker.afterOne(spanKey, spanStore, lastT, false)) {
+          tracker.after(key, lastT, lastT, readAll, touchedBy[spanStore] ?? null, spanKey, false);
+        }
+      }
+    }
   }
   stats.gaveUp = gaveUp;
   stats.passedOnRetry = passedOnRetry;
