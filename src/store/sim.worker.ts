@@ -11,10 +11,11 @@ import {
   PORTABLE_KEY_STATES,
   SimulationInputError,
   createSimCache,
+  forgetLaneRuns,
   simulate,
   validateRun,
 } from '../sim';
-import type { SimTrace } from '../sim';
+import type { LaneResult, SimTrace } from '../sim';
 import { runPlainLane } from '../sim/lanePlain';
 import { installPlainLaneLoop } from '../sim/simulate';
 import type { SimAnswer, SimRequest } from './simProtocol';
@@ -60,7 +61,22 @@ function run(): void {
     });
     const tookMs = performance.now() - began;
     // Checkpoints bounded: the page rebuilds every key state sent, in one task.
-    const wire = encodeResult(result, req.held ?? { traffic: [], lanes: [] }, PORTABLE_KEY_STATES);
+    // One lane: its columns are handed over, not copied (issue 11: 13 MB per 1,000,000 rows), and
+    // its run leaves the cache here (its arrays are detached once posted); going back to that
+    // config runs it again. With several lanes the cache keeps them all (an edit to one limiter
+    // re-runs that lane only, and the others' outcomes are compared with it): copies are sent.
+    const handOver = result.lanes.length === 1 && result.lanes[0]?.fleet === undefined;
+    const wire = encodeResult(
+      result,
+      req.held ?? { traffic: [], lanes: [] },
+      PORTABLE_KEY_STATES,
+      handOver,
+    );
+    if (handOver)
+      forgetLaneRuns(
+        cache,
+        wire.sentLanes.map((i) => result.lanes[i] as LaneResult),
+      );
     for (const { piece, transfer } of wire.pieces) {
       post({ type: 'piece', gen: req.gen, piece }, transfer);
     }
