@@ -187,9 +187,14 @@ function metricsOf(
   let binStart = 0;
   let binEnd = 0;
   // The rows are the first attempts one for one (origin r, attempt 1: the arrival column is the
-  // arrivals' own) and come from one client: the lean loop below counts the same.
-  const lean = c.arrivalMs === arrivals.timeMs && input.clientCount === 1 && rows <= arrivals.count;
-  if (lean && wholeBins) {
+  // arrivals' own), come from one client, and bins are whole ms: the lean loop below counts the
+  // same as the general one.
+  const lean =
+    wholeBins &&
+    c.arrivalMs === arrivals.timeMs &&
+    input.clientCount === 1 &&
+    rows <= arrivals.count;
+  if (lean) {
     // Bin by bin: the bin's rows found by a binary search on their times (the rows are in time
     // order), then only their outcome bytes read; a rejected row costs one byte compare (issue
     // 11: most rows of an overloaded 1,000,000-row lane are rejected). The same counts as below.
@@ -235,57 +240,6 @@ function metricsOf(
       binDelayed[bin] = (binDelayed[bin] as number) + delayed;
       binRejected[bin] = (binRejected[bin] as number) + offered - admitted - delayed;
     }
-  }
-  if (lean && !wholeBins) {
-    // Per bin, counted in locals and added to the bin's slots when the bin changes.
-    let offered = 0;
-    let admitted = 0;
-    let delayed = 0;
-    let rejected = 0;
-    for (let r = 0; r < rows; r += 1) {
-      const t = arrivalCol[r] as number;
-      if (t >= binEnd || t < binStart) {
-        binOffered[bin] = (binOffered[bin] as number) + offered;
-        binAdmitted[bin] = (binAdmitted[bin] as number) + admitted;
-        binDelayed[bin] = (binDelayed[bin] as number) + delayed;
-        binRejected[bin] = (binRejected[bin] as number) + rejected;
-        offered = 0;
-        admitted = 0;
-        delayed = 0;
-        rejected = 0;
-        bin = Math.floor(t / binMs);
-        if (wholeBins) {
-          binStart = bin * binMs;
-          binEnd = binStart + binMs;
-        }
-      }
-      offered += 1;
-      const outcome = outcomeCol[r] as number;
-      if (outcome === OUTCOME_REJECT) {
-        rejected += 1;
-        continue;
-      }
-      passedAt[nPassed++] = t;
-      let backendMs = t;
-      if (outcome === OUTCOME_ADMIT) admitted += 1;
-      else {
-        delayed += 1;
-        const delayMs = waitCol[r] as number;
-        backendMs = t + delayMs;
-        delays[d] = delayMs;
-        releases[d] = backendMs;
-        delaySum += delayMs;
-        d += 1;
-      }
-      if (backendMs < untilMs) {
-        const b = Math.floor(backendMs / binMs);
-        binBackend[b] = (binBackend[b] as number) + 1;
-      } else backendAfterEnd += 1;
-    }
-    binOffered[bin] = (binOffered[bin] as number) + offered;
-    binAdmitted[bin] = (binAdmitted[bin] as number) + admitted;
-    binDelayed[bin] = (binDelayed[bin] as number) + delayed;
-    binRejected[bin] = (binRejected[bin] as number) + rejected;
   }
   if (lean) {
     firstOffered = rows;
