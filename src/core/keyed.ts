@@ -111,6 +111,11 @@ export abstract class KeyedLimiter<C extends AlgorithmConfig, S extends object> 
     return this.decideAt(nowMs, key, this.slotIndex === null ? -1 : k);
   }
 
+  /** Nothing promised (see Limiter.rejectsUntil); an algorithm that can say overrides it. */
+  rejectsUntil(): number {
+    return Number.NEGATIVE_INFINITY;
+  }
+
   stateSizeKey(nowMs: number, key: string, k: number): StateSize {
     if (this.slotIndex === null || k < 0) return this.stateSize(nowMs, key);
     checkTime(nowMs);

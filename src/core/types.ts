@@ -277,6 +277,16 @@ export interface Limiter {
   /** `stateSize(nowMs, key)` where `k` is `key`'s index in the map given to `useKeyIndex` (if any). */
   stateSizeKey(nowMs: number, key: string, k: number): StateSize;
   /**
+   * Right after a `decide` or `decideKey` at `nowMs` that rejected: the time up to which (not
+   * included) the same key keeps being rejected alike, as long as this limiter decides nothing
+   * else. A request of that key at any whole t from `nowMs` to before it is rejected, changes no
+   * state, and gets remaining 0, delayMs 0, the same limit, and retryAfterMs and resetMs each
+   * t − nowMs less than that decision's. The simulator then writes such rows without deciding
+   * (issue 11: an overloaded limiter rejects most of a large run). −Infinity (nothing promised)
+   * where an algorithm does not say; only asked right after a rejection.
+   */
+  rejectsUntil(): number;
+  /**
    * True when `other` decides every request at `nowMs` and later exactly as this limiter does
    * (same algorithm and config; key by key equal states, or both idle). False when unsure. Not
    * about earlier times: a clock that goes back may tell an idle key from an unseen one.

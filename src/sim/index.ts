@@ -9,6 +9,7 @@
 export {
   simulate,
   createSimCache,
+  forgetLaneRuns,
   PROGRESS_ROWS,
   defaultBinMs,
   CHECKPOINT_EVERY,

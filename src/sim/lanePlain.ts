@@ -88,6 +88,17 @@ export function runPlainLane(ctx: LaneContext): LaneRun {
   let cut = false;
   let nextProgress = 0;
   // The columns in locals (fetched again after they grow or widen).
+  // The last rejection's span (Limiter.rejectsUntil): rows of key slot `spanKey` on store
+  // `spanStore` at wall times in [spanFromMs, spanUntilMs) are rejected alike without deciding.
+  // Rows inside a span written in a batch (see the end of the loop): the rows are the first
+  // attempts (no retries), on one instance, at wall time = virtual time.
+  const batchSpans = noRetries && sharesFirst && sharesInstance && oneInstance && !jumps;
+  let spanUntilMs = Number.NEGATIVE_INFINITY;
+  let spanKey = -1;
+  let spanStore = -1;
+  let spanFromMs = 0;
+  let spanRetryAtMs = 0;
+  let spanResetAtMs = 0;
   let outcomeCol = cols.outcome;
   let waitCol = cols.waitMs;
   let remainingCol = cols.remaining;
@@ -135,13 +146,53 @@ export function runPlainLane(ctx: LaneContext): LaneRun {
     const wallMs = jumps ? wallAt(t) : t;
     const k = keyIndex < laneSlots ? keyIndex : -1;
     const store = localState ? instance : 0;
-    // LaneEngine.decideKey without the call: not racy, the instance's store decides.
-    const d: Decision = readAll
-      ? engine.decideKey(t, wallMs, instance, key, k)
-      : (stores[store] as Limiter).decideKey(wallMs, key, k);
-    const passed = d.outcome !== 'reject';
+    let outcome: Decision['outcome'];
+    let delayMs: number;
+    let retryAfterMs: number;
+    let remaining: number;
+    let resetMs: number;
+    const inSpan =
+      k >= 0 &&
+      k === spanKey &&
+      store === spanStore &&
+      wallMs >= spanFromMs &&
+      wallMs < spanUntilMs;
+    // This row's rejection opened a span (its own row decided, the next ones need not be).
+    let opened = false;
+    if (inSpan) {
+      // Within the rejection span of this key's last decision (Limiter.rejectsUntil): rejected
+      // alike, nothing changes, so no decision is made.
+      outcome = 'reject';
+      delayMs = 0;
+      retryAfterMs = spanRetryAtMs - wallMs;
+      remaining = 0;
+      resetMs = spanResetAtMs - wallMs;
+    } else {
+      // LaneEngine.decideKey without the call: not racy, the instance's store decides.
+      const limiter = stores[store] as Limiter;
+      const d: Decision = readAll
+        ? engine.decideKey(t, wallMs, instance, key, k)
+        : limiter.decideKey(wallMs, key, k);
+      outcome = d.outcome;
+      delayMs = d.delayMs;
+      retryAfterMs = d.retryAfterMs;
+      remaining = d.remaining;
+      resetMs = d.resetMs;
+      spanUntilMs = Number.NEGATIVE_INFINITY;
+      if (outcome === 'reject' && !readAll && k >= 0) {
+        spanUntilMs = limiter.rejectsUntil();
+        spanKey = k;
+        spanStore = store;
+        spanFromMs = wallMs;
+        spanRetryAtMs = wallMs + retryAfterMs;
+        spanResetAtMs = wallMs + resetMs;
+        opened = spanUntilMs > wallMs;
+      }
+    }
+    const passed = outcome !== 'reject';
     // Indexed keys are never racy (readAll): the tracker's one-step case first.
-    if (keyIndex >= laneSlots || !tracker.afterOne(keyIndex, store, wallMs, passed))
+    const tracked = keyIndex < laneSlots && tracker.afterOne(keyIndex, store, wallMs, passed);
+    if (!tracked)
       tracker.after(key, t, wallMs, readAll, touchedBy[store] ?? null, keyIndex, passed);
     if (row === cols.capacity) {
       cols.grow();
@@ -156,17 +207,17 @@ export function runPlainLane(ctx: LaneContext): LaneRun {
       cols.attempt[row] = attempt;
     }
     if (!sharesInstance) cols.instance[row] = instance;
-    if (d.resetMs > INT32_MAX || d.delayMs > INT32_MAX || d.retryAfterMs > INT32_MAX) {
+    if (resetMs > INT32_MAX || delayMs > INT32_MAX || retryAfterMs > INT32_MAX) {
       cols.widen();
       waitCol = cols.waitMs;
       resetCol = cols.resetMs;
     }
-    remainingCol[row] = d.remaining;
-    resetCol[row] = d.resetMs;
+    remainingCol[row] = remaining;
+    resetCol[row] = resetMs;
     if (passed) {
-      if (d.outcome === 'delay') {
+      if (outcome === 'delay') {
         outcomeCol[row] = OUTCOME_DELAY;
-        waitCol[row] = d.delayMs;
+        waitCol[row] = delayMs;
         delayed += 1;
       } else {
         outcomeCol[row] = OUTCOME_ADMIT;
@@ -176,16 +227,44 @@ export function runPlainLane(ctx: LaneContext): LaneRun {
     } else {
       rejected += 1;
       outcomeCol[row] = OUTCOME_REJECT;
-      waitCol[row] = d.retryAfterMs;
+      waitCol[row] = retryAfterMs;
       if (noRetries) gaveUp += 1;
       else {
-        const wait = retryWaitMs(retry, seed, origin, attempt, d.retryAfterMs);
+        const wait = retryWaitMs(retry, seed, origin, attempt, retryAfterMs);
         if (wait < 0) gaveUp += 1;
         else if (t + wait >= horizonMs) retriesAfterEnd += 1;
         else queue.push(t + wait, origin, attempt + 1);
       }
     }
     row += 1;
+    if ((inSpan || opened) && tracked && batchSpans) {
+      // The arrivals that follow in this span, up to the next row the loop must see (checkpoint,
+      // progress, cap, growth): rejected alike, written in a tight loop. Per row, the loop above
+      // would find the same (decision, afterOne true: nothing it checks has changed); afterOne's
+      // only effect, noting the wall time, is the same once for the last of these rows.
+      const stopRow = Math.min(maxRows, checkpointer.nextCheck, nextProgress, cols.capacity);
+      const first = row;
+      let lastT = t;
+      while (row < stopRow && a < nA) {
+        const tb = times[a] as number;
+        if (tb >= spanUntilMs || tb >= horizonMs || clientKey[clientOf[a] as number] !== spanKey)
+          break;
+        outcomeCol[row] = OUTCOME_REJECT;
+        waitCol[row] = spanRetryAtMs - tb;
+        remainingCol[row] = 0;
+        resetCol[row] = spanResetAtMs - tb;
+        lastT = tb;
+        row += 1;
+        a += 1;
+      }
+      if (row > first) {
+        rejected += row - first;
+        gaveUp += row - first;
+        if (!tracker.afterOne(spanKey, spanStore, lastT, false)) {
+          tracker.after(key, lastT, lastT, readAll, touchedBy[spanStore] ?? null, spanKey, false);
+        }
+      }
+    }
   }
   stats.gaveUp = gaveUp;
   stats.passedOnRetry = passedOnRetry;

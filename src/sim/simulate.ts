@@ -426,6 +426,20 @@ export function createSimCache(): SimCache {
   return { arrivals: null };
 }
 
+/**
+ * Drops from `cache` the lane runs whose columns `lanes` show (and so the lane results made from
+ * them): for a caller that hands those columns to another thread without a copy (the simulation
+ * worker, issue 11), after which they are detached here. The same config later runs again.
+ */
+export function forgetLaneRuns(cache: SimCache, lanes: readonly LaneResult[]): void {
+  const prepared = cache.arrivals?.value;
+  if (prepared === undefined) return;
+  const outcomes = new Set(lanes.map((l) => l.columns.outcome));
+  for (const [key, run] of [...prepared.lanes]) {
+    if (outcomes.has(run.columns.outcome)) prepared.lanes.delete(key);
+  }
+}
+
 /** The first attempts of a run, its keys, and what lanes share about them. */
 interface PreparedArrivals {
   merged: ReturnType<typeof mergeSources>;

@@ -96,18 +96,48 @@ function copyOut<T>(value: T, transfer: ArrayBuffer[], seen: Map<unknown, unknow
   return copy as T;
 }
 
+/**
+ * `view` itself, its buffer listed in `transfer` (no copy: the buffer is detached here once
+ * posted), when the view spans its whole buffer; else a copy, as copyOut makes.
+ */
+function handOver<T extends Int32Array | Uint8Array | Float64Array>(
+  view: T,
+  transfer: ArrayBuffer[],
+): T {
+  const buffer = view.buffer;
+  if (
+    !(buffer instanceof ArrayBuffer) ||
+    view.byteOffset !== 0 ||
+    view.byteLength !== buffer.byteLength
+  ) {
+    const copy = view.slice() as T;
+    transfer.push(copy.buffer as ArrayBuffer);
+    return copy;
+  }
+  transfer.push(buffer);
+  return view;
+}
+
 let uniqueKeys = 0;
 
 /**
  * Splits a result into the messages that carry it to a thread holding the pieces `held`: first
  * the pieces it lacks (each with its transfer list), then the result itself. `maxKeyStates`: key
  * states the checkpoints sent may hold, over all lanes sent (see PORTABLE_KEY_STATES).
+ * `handOverLanes`: the lanes' own columns are transferred as they are, not copied (issue 11: 13 MB
+ * per 1,000,000-row lane); this thread must not read them once posted (see forgetLaneRuns).
  */
 export function encodeResult(
   result: SimResult,
   held: HeldKeys,
   maxKeyStates = Number.POSITIVE_INFINITY,
-): { pieces: Array<{ piece: WirePiece; transfer: ArrayBuffer[] }>; result: WireResult } {
+  handOverLanes = false,
+): {
+  pieces: Array<{ piece: WirePiece; transfer: ArrayBuffer[] }>;
+  result: WireResult;
+  /** The lanes sent (by index), whose own columns were handed over with `handOverLanes`. */
+  sentLanes: number[];
+} {
   // A result made without a cache has no content keys: keys no one holds, so all of it is sent.
   const keys = resultKeys(result) ?? {
     traffic: `unique ${(uniqueKeys += 1)}`,
@@ -141,24 +171,21 @@ export function encodeResult(
     const first = columns.arrivalMs === result.arrivals.timeMs;
     const transfer: ArrayBuffer[] = [];
     const seen = new Map<unknown, unknown>();
+    // The lane's own columns (never the shared ones: 'first', zeros), handed over or copied.
+    // (A fleet lane's other arrays may share them: copied together, as before.)
+    const give = handOverLanes && lane.fleet === undefined;
+    const own = <T extends Int32Array | Uint8Array | Float64Array>(view: T): T =>
+      give ? handOver(view, transfer) : copyOut(view, transfer, seen);
     const wireColumns: WireColumns = {
-      ...copyOut(
-        {
-          rows: columns.rows,
-          outcome: columns.outcome,
-          waitMs: columns.waitMs,
-          remaining: columns.remaining,
-          resetMs: columns.resetMs,
-        },
-        transfer,
-        seen,
-      ),
-      arrivalMs: first ? 'first' : copyOut(columns.arrivalMs, transfer, seen),
-      origin: first ? 'first' : copyOut(columns.origin, transfer, seen),
-      attempt: first ? 'first' : copyOut(columns.attempt, transfer, seen),
-      instance: keys.zeros
-        ? { zeros: columns.instance.length }
-        : copyOut(columns.instance, transfer, seen),
+      rows: columns.rows,
+      outcome: own(columns.outcome),
+      waitMs: own(columns.waitMs),
+      remaining: own(columns.remaining),
+      resetMs: own(columns.resetMs),
+      arrivalMs: first ? 'first' : own(columns.arrivalMs),
+      origin: first ? 'first' : own(columns.origin),
+      attempt: first ? 'first' : own(columns.attempt),
+      instance: keys.zeros ? { zeros: columns.instance.length } : own(columns.instance),
     };
     pieces.push({
       piece: {
@@ -183,7 +210,7 @@ export function encodeResult(
     pairDivergence: result.pairDivergence,
     memory: result.memory,
   };
-  return { pieces, result: { shell, keys } };
+  return { pieces, result: { shell, keys }, sentLanes: toSend.map(({ i }) => i) };
 }
 
 interface TrafficPiece {

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AlgorithmConfig } from '../../src/core';
-import { Seeker, createSimCache, simulate } from '../../src/sim';
-import type { Scenario, SimResult } from '../../src/sim';
+import { Seeker, createSimCache, forgetLaneRuns, resultKeys, simulate } from '../../src/sim';
+import type { LaneResult, Scenario, SimResult } from '../../src/sim';
 import { HeldPieces, encodeResult } from '../../src/store/simWire';
 import type { HeldKeys, WirePiece, WireResult } from '../../src/store/simWire';
 import { scenario } from './helpers';
@@ -47,8 +47,9 @@ const BUSY = scenario({
 function send(
   result: SimResult,
   held: HeldKeys,
-): { pieces: WirePiece[]; result: WireResult; bytesInResult: number } {
-  const wire = encodeResult(result, held);
+  handOver = false,
+): { pieces: WirePiece[]; result: WireResult; bytesInResult: number; sentLanes: number[] } {
+  const wire = encodeResult(result, held, Number.POSITIVE_INFINITY, handOver);
   const pieces = wire.pieces.map(({ piece, transfer }) => structuredClone(piece, { transfer }));
   const message = structuredClone(wire.result);
   let bytesInResult = 0;
@@ -57,7 +58,7 @@ function send(
     else if (typeof v === 'object' && v !== null) Object.values(v).forEach(count);
   };
   count(message);
-  return { pieces, result: message, bytesInResult };
+  return { pieces, result: message, bytesInResult, sentLanes: wire.sentLanes };
 }
 
 function receive(page: HeldPieces, sent: ReturnType<typeof send>): SimResult {
@@ -100,6 +101,46 @@ describe('a result sent in pieces', () => {
     send(worker, { traffic: [], lanes: [] });
     expect(worker.lanes.map((l) => l.columns.outcome.length)).toEqual(before);
     expect(worker.arrivals.timeMs.length).toBe(worker.arrivals.count);
+  });
+
+  it('hands a lane over without a copy, and the worker then forgets its run', () => {
+    const workerCache = createSimCache();
+    const one = LIMITERS.slice(0, 1);
+    const shown = simulate(one, PLAIN, 20_000, { cache: workerCache });
+    const pieces = new HeldPieces();
+    pieces.register(shown);
+    const edited: AlgorithmConfig[] = [
+      { ...(one[0] as AlgorithmConfig), maxTokens: 7 } as AlgorithmConfig,
+    ];
+    const worker = simulate(edited, PLAIN, 20_000, { cache: workerCache });
+    const own = worker.lanes[0]?.columns;
+    const shared = { arrivalMs: own?.arrivalMs, origin: own?.origin, instance: own?.instance };
+    const sent = send(worker, pieces.held(), true);
+    expect(sent.sentLanes).toEqual([0]);
+    // The lane's own arrays were transferred as they were: detached here now.
+    expect(own?.outcome.byteLength).toBe(0);
+    expect(own?.waitMs.byteLength).toBe(0);
+    expect(own?.remaining.byteLength).toBe(0);
+    expect(own?.resetMs.byteLength).toBe(0);
+    // The columns all lanes share stay (they were not sent).
+    expect(shared.arrivalMs?.length).toBe(worker.arrivals.count);
+    expect(shared.origin?.length).toBe(worker.arrivals.count);
+    const page = receive(pieces, sent);
+    expect(page).toEqual(simulate(edited, PLAIN, 20_000));
+    expectSameStates(simulate(edited, PLAIN, 20_000), page, TIMES);
+    // Forgotten: the same config runs again (new arrays, the same rows), not the detached ones.
+    forgetLaneRuns(
+      workerCache,
+      sent.sentLanes.map((i) => worker.lanes[i] as LaneResult),
+    );
+    const again = simulate(edited, PLAIN, 20_000, { cache: workerCache });
+    // (Compared by identity: a matcher would read the detached array.)
+    expect(again.lanes[0]?.columns.outcome === own?.outcome).toBe(false);
+    expect(again).toEqual(simulate(edited, PLAIN, 20_000));
+    // A lane the page holds is not sent, so nothing of it is handed over.
+    const held = send(again, { traffic: [], lanes: resultKeys(again)?.lanes ?? [] }, true);
+    expect(held.sentLanes).toEqual([]);
+    expect(again.lanes[0]?.columns.outcome.byteLength).toBeGreaterThan(0);
   });
 
   it('sends only the edited lane, and the page keeps the others as the same objects', () => {

@@ -42,6 +42,18 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
   private readonly unit = this.interval ? 1 : this.config.fillIntervalMs;
   private readonly full = this.config.maxTokens * this.unit;
   private readonly idleResetS = this.config.idleResetS ?? 0;
+  /**
+   * Continuous refill, no token: when the next token and the full bucket are reached depends only
+   * on the stored level and time, not on when it is asked (see `emptyUntil`). Kept for the last
+   * (level, lastMs) asked about: a run of rejected requests between two admits asks the same
+   * (issue 11: two exact divisions per rejection were a third of a decision's time).
+   */
+  private memoLevel = Number.NaN;
+  private memoLastMs = Number.NaN;
+  private memoTokenAt = 0;
+  private memoFullAt = 0;
+  /** See rejectsUntil: set by every rejection. */
+  private rejectUntilMs = Number.NEGATIVE_INFINITY;
 
   /** Traefik's ttlmap: the key expired (whole Unix seconds) and starts again full. */
   private expired(s: State, t: number): boolean {
@@ -75,6 +87,22 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
     return t + ceilDiv(target - level, tokensPerFill);
   }
 
+  /**
+   * Continuous refill, `s` holding less than one token at t ≥ s.lastMs: sets memoTokenAt and
+   * memoFullAt to timeToReach(levelAt(s, t), t, unit) and (…, full). Below a token the cap does
+   * not bind, so levelAt(s, t) = s.level + (t − s.lastMs)·tokensPerFill, and for whole m and d,
+   * ⌈(m − d·p) / p⌉ = ⌈m / p⌉ − d: both times are s.lastMs + ⌈(target − s.level) / tokensPerFill⌉,
+   * whatever t is (an identity on whole numbers; the results are the same to the bit).
+   */
+  private emptyUntil(s: State): void {
+    if (s.level === this.memoLevel && s.lastMs === this.memoLastMs) return;
+    const { tokensPerFill } = this.config;
+    this.memoLevel = s.level;
+    this.memoLastMs = s.lastMs;
+    this.memoTokenAt = s.lastMs + ceilDiv(this.unit - s.level, tokensPerFill);
+    this.memoFullAt = s.lastMs + ceilDiv(this.full - s.level, tokensPerFill);
+  }
+
   protected decideAt(nowMs: number, key: string, k: number): Decision {
     const limit = this.config.maxTokens;
     const unit = this.unit;
@@ -96,8 +124,17 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
       const resetMs = this.timeToReach(level, t, this.full) - nowMs;
       return this.result('admit', 0, 0, floorDiv(level, unit), limit, resetMs);
     }
-    // No token: when does the next one not yet promised exist?
-    const tokenAt = this.timeToReach(level, t, unit);
+    // No token: when does the next one not yet promised exist? (A new key starts full: s is set.)
+    let tokenAt: number;
+    let resetAt: number;
+    if (!this.interval && s !== undefined) {
+      this.emptyUntil(s);
+      tokenAt = this.memoTokenAt;
+      resetAt = this.memoFullAt;
+    } else {
+      tokenAt = this.timeToReach(level, t, unit);
+      resetAt = this.timeToReach(level, t, this.full);
+    }
     if (this.maxDelayMs > 0 && tokenAt - t <= this.maxDelayMs) {
       level -= unit;
       s = this.store(key, k, s, level, t);
@@ -109,10 +146,27 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
       return this.result('delay', delayMs, 0, 0, limit, resetMs);
     }
     const retryAt = tokenAt - this.maxDelayMs;
-    const resetAt = this.timeToReach(level, t, this.full);
     // Traefik refreshes the expiry before it reserves: a rejected request keeps the key alive.
     if (s !== undefined && this.idleResetS > 0) s.touchedMs = Math.max(s.touchedMs, t);
+    // Continuous refill, no idle reset, nothing stored ahead of now: until retryAt the level stays
+    // below a token beyond what maxDelayMs may wait for (emptyUntil), and a rejection stores
+    // nothing, so the same key is rejected with the same retryAt and resetAt.
+    this.rejectUntilMs =
+      !this.interval && this.idleResetS === 0 && s !== undefined && s.lastMs <= nowMs
+        ? retryAt
+        : Number.NEGATIVE_INFINITY;
     return this.result('reject', 0, retryAt - nowMs, 0, limit, resetAt - nowMs);
+  }
+
+  /**
+   * After a rejection at nowMs (continuous refill, no idle reset, s.lastMs ≤ nowMs): a request of
+   * the same key at t in [nowMs, retryAt) finds the state unchanged, less than a token in it (t is
+   * before tokenAt, the first time with a whole token), and the same tokenAt and fullAt
+   * (emptyUntil: they depend on the stored level and time only). So its wait tokenAt − t passes
+   * maxDelayMs, and it is rejected with retryAt − t and resetAt − t.
+   */
+  override rejectsUntil(): number {
+    return this.rejectUntilMs;
   }
 
   private store(key: string, k: number, s: State | undefined, level: number, t: number): State {
