@@ -638,6 +638,8 @@ async function tracedEdits<T>(
 
 /** Where one edit's time went, from the trace (ms; CPU is the main thread's own clock). */
 export interface EditPhases {
+  /** The input was handled at the start of the drawing frame's own task (all of it is `frameMs`). */
+  inFrameTask: boolean;
   /** From the input listener to the end of the input's task (0 when the input ran in a frame's task). */
   inputMs: number;
   inputCpuMs: number;
@@ -676,6 +678,7 @@ function editPhases(
   if (input === undefined || frameStart <= start) {
     // The input was handled in the drawing frame's own task (or the trace lacks it).
     return {
+      inFrameTask: true,
       inputMs: 0,
       inputCpuMs: 0,
       waitMs: 0,
@@ -711,6 +714,7 @@ function editPhases(
             ? 'tasks'
             : 'core';
   return {
+    inFrameTask: false,
     inputMs: ms(inputEnd - start),
     inputCpuMs: ms(input.tdur ?? input.dur ?? 0),
     waitMs,
@@ -729,6 +733,12 @@ function printPhases(records: readonly ChangeRecord[], phases: readonly EditPhas
   const slowest = [...rows].sort((a, b) => b.total - a.total).slice(0, 3);
   for (const { i, total, p } of slowest) {
     if (p === undefined) continue;
+    if (p.inFrameTask) {
+      console.log(
+        `  slow edit #${i + 1}: ${ms(total)}, handled in the drawing frame's own task (CPU ${f(p.frameCpuMs)})`,
+      );
+      continue;
+    }
     console.log(
       `  slow edit #${i + 1}: ${ms(total)} = input task ${f(p.inputMs)} (CPU ${f(p.inputCpuMs)}) + ` +
         `wait ${f(p.waitMs)} (for ${p.waitFor}; tasks' CPU ${f(p.waitCpuMs)}) + drawing frame ${f(p.frameMs)} (CPU ${f(p.frameCpuMs)})`,
