@@ -553,8 +553,14 @@ function printEdits(records: readonly ChangeRecord[]): number {
 async function tracedEdits<T>(
   page: Page,
   edits: () => Promise<T>,
-): Promise<{ value: T; cpuMs: number[]; workerCpuMs: number[] }> {
-  const { value, events } = await traceDuring(page, ['toplevel', 'devtools.timeline'], edits);
+): Promise<{ value: T; cpuMs: number[]; workerCpuMs: number[]; phases: EditPhases[] }> {
+  const { value, events } = await traceDuring(
+    page,
+    // The frame category adds the main thread's frame marks and the compositor's display ticks
+    // and activations, for `editPhases` (a few events per frame).
+    ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline.frame'],
+    edits,
+  );
   const marks = events
     .filter((e) => e.name === 'TimeStamp')
     .map((e) => ({ e, message: e.args?.data?.message }))
@@ -588,6 +594,22 @@ async function tracedEdits<T>(
   );
   const workerCpuMs: number[] = [];
   const cpuMs: number[] = [];
+  const phases: EditPhases[] = [];
+  const frameMarks = (name: string, onMain: boolean) =>
+    events
+      .filter(
+        (e) =>
+          e.name === name &&
+          (onMain ? `${e.pid}/${e.tid}` === thread : `${e.pid}/${e.tid}` !== thread) &&
+          e.pid === marks[0]?.e.pid,
+      )
+      .map((e) => e.ts)
+      .sort((a, b) => a - b);
+  const clock = {
+    mainFrames: frameMarks('BeginMainThreadFrame', true),
+    ticks: frameMarks('BeginFrame', false),
+    activations: frameMarks('ActivateLayerTree', false),
+  };
   for (let i = 0; i + 1 < marks.length; i += 1) {
     const start = marks[i] as (typeof marks)[number];
     const end = marks[i + 1] as (typeof marks)[number];
@@ -609,8 +631,125 @@ async function tracedEdits<T>(
       worker += (t.tdur ?? t.dur ?? 0) / 1000;
     }
     workerCpuMs.push(worker);
+    phases.push(editPhases(start.e.ts, end.e.ts, tasks, clock));
   }
-  return { value, cpuMs, workerCpuMs };
+  return { value, cpuMs, workerCpuMs, phases };
+}
+
+/** Where one edit's time went, from the trace (ms; CPU is the main thread's own clock). */
+export interface EditPhases {
+  /** The input was handled at the start of the drawing frame's own task (all of it is `frameMs`). */
+  inFrameTask: boolean;
+  /** From the input listener to the end of the input's task (0 when the input ran in a frame's task). */
+  inputMs: number;
+  inputCpuMs: number;
+  /** From the end of the input's task to the start of the frame that draws it. */
+  waitMs: number;
+  /** What the main thread waited for: 'vsync' (the frame began on the next display tick),
+   * 'activation' (a tick had come, but the compositor sent no frame until the previous frame's
+   * tiles were rastered and activated), 'tasks' (other main-thread tasks ran), 'core' (none of
+   * these: the thread waited for a core), 'none' (no wait). */
+  waitFor: 'none' | 'vsync' | 'activation' | 'tasks' | 'core';
+  /** CPU of the main-thread tasks run while waiting. */
+  waitCpuMs: number;
+  /** From the start of the drawing frame's task to the end mark (the frame's work). */
+  frameMs: number;
+  frameCpuMs: number;
+}
+
+/**
+ * Splits the span [start, end] (µs, trace clock) of one timed edit: the input task, the wait for
+ * the frame that draws it, and that frame. `clock` holds the main thread's frame starts, the
+ * compositor's display ticks (BeginFrame) and its activations of committed frames.
+ */
+function editPhases(
+  start: number,
+  end: number,
+  tasks: readonly TraceEvent[],
+  clock: { mainFrames: number[]; ticks: number[]; activations: number[] },
+): EditPhases {
+  const ms = (us: number) => us / 1000;
+  const taskAt = (t: number) => tasks.find((x) => x.ts <= t && x.ts + (x.dur ?? 0) >= t);
+  const input = taskAt(start);
+  // The drawing frame began at the last frame mark before the end mark (posted from that frame).
+  const frameStart = clock.mainFrames.filter((t) => t <= end).at(-1) ?? start;
+  const frame = taskAt(frameStart);
+  const frameCpuMs = ms(frame?.tdur ?? frame?.dur ?? 0);
+  if (input === undefined || frameStart <= start) {
+    // The input was handled in the drawing frame's own task (or the trace lacks it).
+    return {
+      inFrameTask: true,
+      inputMs: 0,
+      inputCpuMs: 0,
+      waitMs: 0,
+      waitFor: 'none',
+      waitCpuMs: 0,
+      frameMs: ms(end - start),
+      frameCpuMs,
+    };
+  }
+  const inputEnd = input.ts + (input.dur ?? 0);
+  const waitMs = Math.max(0, ms(frameStart - inputEnd));
+  let waitCpuMs = 0;
+  for (const t of tasks) {
+    if (t.ts >= inputEnd && t.ts + (t.dur ?? 0) <= frameStart)
+      waitCpuMs += ms(t.tdur ?? t.dur ?? 0);
+  }
+  // The frame started on the display tick before it (within 1.5 ms): it waited for that tick.
+  // Later than that, right after an activation: the compositor held it back until the previous
+  // frame's tiles were rastered and activated. Otherwise other tasks ran, or nothing traced did
+  // (the thread waited for a core).
+  const lastTick = clock.ticks.filter((t) => t <= frameStart).at(-1) ?? -Infinity;
+  const activated = clock.activations.some(
+    (a) => a > Math.max(inputEnd, lastTick) - 500 && a <= frameStart && frameStart - a < 1500,
+  );
+  const waitFor: EditPhases['waitFor'] =
+    waitMs < 1
+      ? 'none'
+      : frameStart - lastTick <= 1500
+        ? 'vsync'
+        : activated
+          ? 'activation'
+          : waitCpuMs > waitMs / 2
+            ? 'tasks'
+            : 'core';
+  return {
+    inFrameTask: false,
+    inputMs: ms(inputEnd - start),
+    inputCpuMs: ms(input.tdur ?? input.dur ?? 0),
+    waitMs,
+    waitFor,
+    waitCpuMs,
+    frameMs: ms(end - frameStart),
+    frameCpuMs,
+  };
+}
+
+/** Prints the slowest edits' phases and what the waits were for. */
+function printPhases(records: readonly ChangeRecord[], phases: readonly EditPhases[]): void {
+  const timed = phases.slice(-records.length);
+  const rows = records.map((r, i) => ({ i, total: r.end - r.t0, p: timed[i] }));
+  const f = (x: number) => x.toFixed(1);
+  const slowest = [...rows].sort((a, b) => b.total - a.total).slice(0, 3);
+  for (const { i, total, p } of slowest) {
+    if (p === undefined) continue;
+    if (p.inFrameTask) {
+      console.log(
+        `  slow edit #${i + 1}: ${ms(total)}, handled in the drawing frame's own task (CPU ${f(p.frameCpuMs)})`,
+      );
+      continue;
+    }
+    console.log(
+      `  slow edit #${i + 1}: ${ms(total)} = input task ${f(p.inputMs)} (CPU ${f(p.inputCpuMs)}) + ` +
+        `wait ${f(p.waitMs)} (for ${p.waitFor}; tasks' CPU ${f(p.waitCpuMs)}) + drawing frame ${f(p.frameMs)} (CPU ${f(p.frameCpuMs)})`,
+    );
+  }
+  const kinds = new Map<string, number>();
+  for (const p of timed) kinds.set(p.waitFor, (kinds.get(p.waitFor) ?? 0) + 1);
+  console.log(
+    `  waits before the drawing frame (traced): ${[...kinds].map(([k, n]) => `${k} ${n}`).join(', ')}; ` +
+      `input task from the listener ${spread(timed.map((p) => p.inputMs))}`,
+  );
 }
 
 /**
@@ -644,9 +783,11 @@ async function editWhilePlaying(
   rate: number,
 ): Promise<{ p95Ms: number; cpuP95Ms: number }> {
   await page.evaluate(() => window.scrollTo(0, 0));
-  const { value: records, cpuMs } = await tracedEdits(page, () =>
-    timeEdits(page, EDITS_PLAYING, 101),
-  );
+  const {
+    value: records,
+    cpuMs,
+    phases,
+  } = await tracedEdits(page, () => timeEdits(page, EDITS_PLAYING, 101));
   console.log(
     `a parameter edited while compare mode plays (max_tokens of lane 1, ${EDITS_PLAYING} times` +
       `${rate === 1 ? '' : `, CPU throttled ${rate}×`}; traced):`,
@@ -657,6 +798,7 @@ async function editWhilePlaying(
   console.log(
     `  main-thread CPU from the input to the end of the frame that draws it (traced, thread time): ${spread(timed)}`,
   );
+  printPhases(records, phases);
   return {
     p95Ms,
     cpuP95Ms: quantile(
