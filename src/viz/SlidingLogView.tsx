@@ -13,7 +13,7 @@ import {
   plural,
   px,
 } from './format';
-import { requestsOfKey, stackColumns } from './requests';
+import { ColumnLevels, requestsOfKey, stackColumns } from './requests';
 import { slide } from './slide';
 import type { AlgorithmViewProps } from './types';
 
@@ -134,32 +134,15 @@ export function SlidingLogView({
     // Entries at the same pixel stack upwards (3 px columns that slide with them). In time order
     // they are in x order, and fill one column after another: a running count (a count per
     // column once one lands left of the one before, as when the clock jumped).
-    let heights: Map<number, number> | null = null;
-    let lastBin = Number.NEGATIVE_INFINITY;
-    let run = 0;
+    const levels = new ColumnLevels();
+    const entryBin = (placed: LogEntry) => Math.round((placed.x - sliding.zeroPx) / 3);
     const before = entriesBefore.get(axis) ?? [];
     const entries: LogEntry[] = [];
     for (let k = 0, rank = 0, j = 0; k < i.entries.length; k += 1) {
       const e = i.entries[k] as number;
       rank = k > 0 && i.entries[k - 1] === e ? rank + 1 : 0;
       const ex = inGroup(e);
-      const bin = Math.round((ex - sliding.zeroPx) / 3);
-      if (heights === null && bin < lastBin) {
-        heights = new Map<number, number>();
-        for (const placed of entries) {
-          const b = Math.round((placed.x - sliding.zeroPx) / 3);
-          heights.set(b, (heights.get(b) ?? 0) + 1);
-        }
-      }
-      let level: number;
-      if (heights !== null) {
-        level = heights.get(bin) ?? 0;
-        heights.set(bin, level + 1);
-      } else {
-        run = bin === lastBin ? run + 1 : 0;
-        lastBin = bin;
-        level = run;
-      }
+      const level = levels.next(Math.round((ex - sliding.zeroPx) / 3), entries, entryBin);
       while (
         j < before.length &&
         ((before[j] as LogEntry).e < e ||

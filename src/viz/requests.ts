@@ -142,6 +142,39 @@ export interface Column<T> {
 const placedBefore = new WeakMap<object, Column<unknown>>();
 
 /**
+ * The level of each mark in its pixel column (0 at the baseline), for marks given one at a time.
+ * Marks in x order (the views' case) fill one column after another: a running count. The first
+ * mark to the left of the one before switches to a count per column, started from the marks
+ * placed so far (as when the clock jumped). Shared by `stackColumns` and the sliding log's entries.
+ */
+export class ColumnLevels {
+  private heights: Map<number, number> | null = null;
+  private lastBin = Number.NEGATIVE_INFINITY;
+  private run = 0;
+
+  /** The level of the next mark, in column `bin`; `placed` are the marks before it, in `binOf`'s columns. */
+  next<P>(bin: number, placed: readonly P[], binOf: (p: P) => number): number {
+    let heights = this.heights;
+    if (heights === null && bin < this.lastBin) {
+      heights = new Map<number, number>();
+      for (let k = 0; k < placed.length; k += 1) {
+        const b = binOf(placed[k] as P);
+        heights.set(b, (heights.get(b) ?? 0) + 1);
+      }
+      this.heights = heights;
+    }
+    if (heights !== null) {
+      const level = heights.get(bin) ?? 0;
+      heights.set(bin, level + 1);
+      return level;
+    }
+    this.run = bin === this.lastBin ? this.run + 1 : 0;
+    this.lastBin = bin;
+    return this.run;
+  }
+}
+
+/**
  * Stacks marks that would land on the same pixel column: each gets a `level` (0 at the baseline, 1
  * above it, …). Input order is kept within a column. Columns are `columnPx` wide and start at
  * `originPx` (default 0). On an axis that slides with the clock, pass where t = 0 is drawn: the
@@ -158,31 +191,12 @@ export function stackColumns<T>(
   const origin = Number.isFinite(originPx) ? originPx : 0;
   const binOf = (x: number) => Math.round(((Number.isFinite(x) ? x : 0) - origin) / columnPx);
   const out: Array<Column<T>> = [];
-  // Items in x order (the views' case) fill one column after another: a running count. The first
-  // item to the left of the one before switches to counting per column.
-  let heights: Map<number, number> | null = null;
-  let lastBin = Number.NEGATIVE_INFINITY;
-  let run = 0;
+  const levels = new ColumnLevels();
+  const placedBin = (placed: Column<T>) => binOf(placed.x);
   for (let k = 0; k < items.length; k += 1) {
     const item = items[k] as T;
     const x = xOf(item);
-    const bin = binOf(x);
-    let level: number;
-    if (heights === null && bin < lastBin) {
-      heights = new Map<number, number>();
-      for (const placed of out) {
-        const b = binOf(placed.x);
-        heights.set(b, (heights.get(b) ?? 0) + 1);
-      }
-    }
-    if (heights !== null) {
-      level = heights.get(bin) ?? 0;
-      heights.set(bin, level + 1);
-    } else {
-      run = bin === lastBin ? run + 1 : 0;
-      lastBin = bin;
-      level = run;
-    }
+    const level = levels.next(binOf(x), out, placedBin);
     const key = typeof item === 'object' && item !== null ? (item as object) : null;
     const before = key === null ? undefined : (placedBefore.get(key) as Column<T> | undefined);
     if (before !== undefined && before.x === x && before.level === level) out.push(before);
