@@ -26,6 +26,10 @@ export { expect };
 export async function open(page: Page, path = './?v=1&paused'): Promise<void> {
   await page.goto(path);
   await page.evaluate(() => document.fonts.ready);
+  // The first render waits for the chunks the page opens with (src/main.tsx), which may arrive
+  // after the load event: until it commits, the root is empty and no placeholder is there either,
+  // nor the keyboard shortcuts' listener (a key pressed then was lost: a flaky keyboard test).
+  await page.waitForFunction(() => (document.getElementById('root')?.childElementCount ?? 0) > 0);
   // Parts of the page are chunks of their own (the access-log panel, the experiments menu, the
   // download menu, …): wait until no placeholder is left, so the page is whole when compared.
   await expect(page.locator('.lazy-loading')).toHaveCount(0);
