@@ -1,7 +1,7 @@
 // Long file on purpose: one strip whose layout, motion, marks and counts read as one drawing; its
 // moving marks' paths are split out already (MovingMarks.tsx), the pure helpers are in requests.ts.
 import type { MouseEvent, ReactNode } from 'react';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { RequestMark } from './RequestMark';
 import type { MovingMark, MovingMarks as MovingMarksType } from './MovingMarks';
 import { OutcomeMark } from './OutcomeMark';
@@ -138,6 +138,20 @@ export function RequestFlow({
   counts,
 }: RequestFlowProps) {
   if (animating && MovingMarks === null) void preloadMovingMarks();
+  // A strip that drew single marks while the chunk was on its way draws again when it arrives,
+  // with the props it has: a lane off screen does not re-render while the clock plays, and its
+  // frozen strip kept ~50 transformed marks each, which Chrome layerized every frame (issue 11).
+  const [, setPathsArrived] = useState(false);
+  useEffect(() => {
+    if (!animating || MovingMarks !== null) return;
+    let live = true;
+    void preloadMovingMarks().then(() => {
+      if (live && MovingMarks !== null) setPathsArrived(true);
+    });
+    return () => {
+      live = false;
+    };
+  }, [animating]);
   const Paths = animating ? MovingMarks : null;
   const w = Math.max(240, width);
   const boxW = clamp(w * 0.16, 52, 96);
