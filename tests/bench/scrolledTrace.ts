@@ -1,0 +1,132 @@
+/**
+ * Where the compare page's scrolled frames go (issue 11): opens the compare bench's page (six
+ * limiters, 200 r/s, 1×), scrolls to lanes 3–4 as the frame bench does, traces TRACE_S seconds and
+ * prints the renderer main thread's time by trace event (self time, per frame) and a CPU profile's
+ * heaviest functions (self time). A finer breakdown for `BENCH=frames`; measures nothing new.
+ * Run: `npm run build && npx tsx tests/bench/scrolledTrace.ts [distDir]`.
+ */
+import { writeFileSync } from 'node:fs';
+import { encodeConfig } from '../../src/config';
+import { compareConfig, launchPinned, openPlaying, startPreview } from './frames';
+
+interface Ev {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  args?: Record<string, unknown>;
+}
+
+const TRACE_MS = Number(process.env.TRACE_S ?? 4) * 1000;
+
+async function main(): Promise<void> {
+  const dist = process.argv[2] ?? 'dist';
+  const { child, url } = await startPreview(dist);
+  const { browser } = await launchPinned();
+  try {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      deviceScaleFactor: 1,
+      locale: 'en-US',
+      timezoneId: 'UTC',
+    });
+    const page = await context.newPage();
+    await openPlaying(page, `${url}?${encodeConfig(compareConfig())}`);
+    if (process.env.TOP === undefined) {
+      await page
+        .locator('.lane')
+        .nth(2)
+        .evaluate((lane) => window.scrollTo(0, lane.getBoundingClientRect().top + window.scrollY));
+    }
+    await page.waitForTimeout(1000);
+    const cdp = await context.newCDPSession(page);
+    const events: Ev[] = [];
+    cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as Ev[])));
+    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Tracing.start', {
+      traceConfig: {
+        includedCategories: [
+          'toplevel',
+          'devtools.timeline',
+          'disabled-by-default-devtools.timeline.frame',
+          'blink',
+          'cc',
+          'v8.gc',
+        ],
+      },
+      transferMode: 'ReportEvents',
+    });
+    if (process.env.PROFILE !== undefined) await cdp.send('Profiler.start');
+    await page.waitForTimeout(TRACE_MS);
+    const profile =
+      process.env.PROFILE !== undefined
+        ? (await cdp.send('Profiler.stop')).profile
+        : { nodes: [], samples: [], timeDeltas: [] };
+    await cdp.send('Tracing.end');
+    await complete;
+    const counts = await page.evaluate(() => ({
+      nodes: document.getElementsByTagName('*').length,
+      transformed: document.querySelectorAll('svg [transform]').length,
+      requestMarks: document.querySelectorAll('.rl-request').length,
+      lanes: [...document.querySelectorAll('.lane')].map(
+        (l) =>
+          `${l.getAttribute('aria-label')}: ${l.querySelectorAll('*').length} nodes, ` +
+          `${l.querySelectorAll('svg [transform]').length} transformed, ` +
+          `${l.querySelectorAll('.rl-request').length} marks (flow ${l.querySelectorAll('.rl-flow .rl-request').length}: ` +
+          [...l.querySelectorAll('.rl-flow .rl-request')]
+            .map((m) => m.getAttribute('data-phase'))
+            .join(' ') +
+          `; moving ${l.querySelector('[data-testid=moving-marks]')?.getAttribute('data-count') ?? '-'})`,
+      ),
+    }));
+    console.log('DOM', counts);
+    writeFileSync('/tmp/g13a/trace.json', JSON.stringify(events));
+    // Main thread: the one with the most BeginMainThreadFrame marks.
+    const marks = new Map<string, number>();
+    for (const e of events)
+      if (e.name === 'BeginMainThreadFrame')
+        marks.set(`${e.pid}/${e.tid}`, (marks.get(`${e.pid}/${e.tid}`) ?? 0) + 1);
+    const [thread, frames] = [...marks].sort((a, b) => b[1] - a[1])[0] ?? ['', 1];
+    const main = events
+      .filter((e) => `${e.pid}/${e.tid}` === thread && e.ph === 'X' && e.dur !== undefined)
+      .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+    // Self time by name (thread time where given).
+    const self = new Map<string, number>();
+    const stack: { end: number; name: string; t: number }[] = [];
+    for (const e of main) {
+      while (stack.length > 0 && (stack.at(-1) as { end: number }).end <= e.ts) stack.pop();
+      const t = (e.tdur ?? e.dur ?? 0) / 1000;
+      const parent = stack.at(-1);
+      if (parent !== undefined) self.set(parent.name, (self.get(parent.name) ?? 0) - t);
+      self.set(e.name, (self.get(e.name) ?? 0) + t);
+      stack.push({ end: e.ts + (e.dur ?? 0), name: e.name, t });
+    }
+    console.log(`${frames} frames; self thread time per frame by event:`);
+    for (const [name, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
+      console.log(`  ${(t / frames).toFixed(3)} ms  ${name}`);
+    // Profile self time by function.
+    const bySelf = new Map<string, number>();
+    const dt = profile.timeDeltas ?? [];
+    const nodeOf = new Map(profile.nodes.map((n) => [n.id, n]));
+    (profile.samples ?? []).forEach((id, i) => {
+      const n = nodeOf.get(id);
+      if (n === undefined) return;
+      const f = n.callFrame;
+      const key = `${f.functionName || '(anon)'} ${f.url.split('/').pop()}:${f.lineNumber}`;
+      bySelf.set(key, (bySelf.get(key) ?? 0) + (dt[i + 1] ?? 0) / 1000);
+    });
+    console.log('profile self time per frame (ms):');
+    for (const [name, t] of [...bySelf].sort((a, b) => b[1] - a[1]).slice(0, 40))
+      console.log(`  ${(t / frames).toFixed(3)}  ${name}`);
+  } finally {
+    await browser.close();
+    child.kill();
+  }
+}
+
+void main();
