@@ -56,6 +56,12 @@ export interface TimelineProps {
    * re-reduced when it changes, never per frame.
    */
   markColor?: MarkColor;
+  /**
+   * The clock is playing: the handle moves every frame. The playhead's line is then drawn at x = 0
+   * and moved by its transform, in a layer of its own (viz.css), so a frame re-rasters no strip of
+   * the lanes' bars under it. Paused (the default) it is drawn in place, as the pictures show it.
+   */
+  moving?: boolean;
 }
 
 /**
@@ -463,6 +469,7 @@ export function Timeline({
   onSelect,
   label = 'Virtual time',
   markColor,
+  moving = false,
 }: TimelineProps) {
   const untilMs = Math.max(1, finite(result.untilMs, 1));
   const w = Math.max(280, finite(width, 640));
@@ -638,11 +645,20 @@ export function Timeline({
       <rect className="rl-timeline-track" x={0} y={0} width={px(w)} height={px(height)} />
       {/* The playhead's line goes under the marks: a request decided at this instant is drawn
           above it, never hidden (the grip and the readout stay on top, in the slider below). */}
-      <path
-        className="rl-timeline-now"
-        data-testid="timeline-now"
-        d={`M${px(handleX)},${TOP - 2}V${px(axisY)}`}
-      />
+      {moving ? (
+        <path
+          className="rl-timeline-now is-moving"
+          data-testid="timeline-now"
+          d={`M0,${TOP - 2}V${px(axisY)}`}
+          transform={`translate(${px(handleX)},0)`}
+        />
+      ) : (
+        <path
+          className="rl-timeline-now"
+          data-testid="timeline-now"
+          d={`M${px(handleX)},${TOP - 2}V${px(axisY)}`}
+        />
+      )}
       {/* The requests of every lane drawn, by outcome row: individual marks when sparse, else per
           pixel column one bar per outcome whose height grows with the count (√ scale, at least
           2 px). Each lane's band is memoised apart from the handle, so moving the clock never

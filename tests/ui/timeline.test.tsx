@@ -322,6 +322,28 @@ describe('the playhead and the marks', () => {
   });
 });
 
+describe('the playhead while playing', () => {
+  it('moves the line by its transform (a layer of its own) to where the paused drawing puts it', () => {
+    const result = sparse();
+    const paused = draw(result, { tMs: 1100 });
+    const d = paused.getByTestId('timeline-now').getAttribute('d') as string;
+    paused.unmount();
+    const [, x, rest] = /^M([\d.]+),(.*)$/.exec(d) as RegExpExecArray;
+    expect(Number(x)).toBeGreaterThan(26);
+    const playing = draw(result, { tMs: 1100, moving: true });
+    const line = playing.getByTestId('timeline-now');
+    expect(line).toHaveClass('is-moving');
+    expect(line).toHaveAttribute('d', `M0,${rest}`);
+    expect(line).toHaveAttribute('transform', `translate(${x},0)`);
+  });
+
+  it('draws the line in place, with no transform, when paused', () => {
+    const line = draw(sparse(), { tMs: 1100 }).getByTestId('timeline-now');
+    expect(line).not.toHaveClass('is-moving');
+    expect(line).not.toHaveAttribute('transform');
+  });
+});
+
 describe('dense lanes coloured per request', () => {
   const even = (_lane: number, row: number) =>
     row % 2 === 0 ? { color: 'rgb(1, 2, 3)', name: 'replica R1' } : null;

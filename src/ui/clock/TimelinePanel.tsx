@@ -15,6 +15,7 @@ export function TimelinePanel({ result }: { result: SimResult }) {
     selected: st.selected,
     seek: st.seek,
     select: st.select,
+    playing: st.playing,
   }));
   const [ref, width] = useElementWidth<HTMLDivElement>();
   const markColor = useMemo(() => replicaMarks(result), [result]);
@@ -35,6 +36,7 @@ export function TimelinePanel({ result }: { result: SimResult }) {
             onSeek={s.seek}
             onSelect={(lane, row) => s.select({ lane, row })}
             label="Timeline"
+            moving={s.playing}
             {...(markColor === undefined ? {} : { markColor })}
           />
         )}
