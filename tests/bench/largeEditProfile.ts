@@ -158,13 +158,20 @@ async function main(): Promise<void> {
       window.Worker = class extends Base {
         constructor(u: string | URL, o?: WorkerOptions) {
           super(u, o);
-          this.addEventListener('message', (e: MessageEvent<{ type?: string; tookMs?: number }>) => {
-            if (e.data?.type === 'result' && typeof e.data.tookMs === 'number')
-              took.push(e.data.tookMs);
-          });
+          this.addEventListener(
+            'message',
+            (e: MessageEvent<{ type?: string; tookMs?: number }>) => {
+              if (e.data?.type === 'result' && typeof e.data.tookMs === 'number')
+                took.push(e.data.tookMs);
+            },
+          );
         }
       };
     });
+    if (process.env.PROFILE_CONSOLE !== undefined)
+      page.on('console', (m) => {
+        if (m.text().startsWith('DBG')) console.log(m.text());
+      });
     await page.goto(`${url}?${link()}`);
     await page.evaluate(() => document.fonts.ready);
     const input = page.getByLabel('max_tokens').first();
@@ -175,19 +182,20 @@ async function main(): Promise<void> {
     cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as Ev[])));
     const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
     const tracing = process.env.PROFILE_NOTRACE === undefined;
-    if (tracing) await cdp.send('Tracing.start', {
-      traceConfig: {
-        includedCategories: [
-          'toplevel',
-          'devtools.timeline',
-          'v8',
-          'v8.execute',
-          'disabled-by-default-v8.cpu_profiler',
-          'disabled-by-default-devtools.timeline.frame',
-        ],
-      },
-      transferMode: 'ReportEvents',
-    });
+    if (tracing)
+      await cdp.send('Tracing.start', {
+        traceConfig: {
+          includedCategories: [
+            'toplevel',
+            'devtools.timeline',
+            'v8',
+            'v8.execute',
+            'disabled-by-default-v8.cpu_profiler',
+            'disabled-by-default-devtools.timeline.frame',
+          ],
+        },
+        transferMode: 'ReportEvents',
+      });
     const walls: number[] = [];
     for (let i = -1; i < edits; i += 1) {
       const value = 102 + i;
