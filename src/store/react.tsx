@@ -79,15 +79,6 @@ export interface Arrivals {
 }
 
 const DRAWING: SimStatus = { pending: true, progress: 1 };
-
-/** Lanes of `next` that `shown` does not draw (the same objects are the same lanes); all of them
- * when either is not a result. */
-function newLanes(next: SimOutcome | undefined, shown: SimOutcome | undefined): number {
-  if (next?.ok !== true) return Number.POSITIVE_INFINITY;
-  if (shown?.ok !== true) return next.result.lanes.length;
-  const old = new Set(shown.result.lanes);
-  return next.result.lanes.filter((l) => !old.has(l)).length;
-}
 const arrivals = new WeakMap<SimRunner, Arrivals>();
 
 /** The arrivals of a runner's results (made on first use; exported for tests). */
@@ -128,11 +119,7 @@ export function arrivalsOf(runner: SimRunner): Arrivals {
       const check = () => {
         if (seen === taken) return;
         const v = (taken = seen);
-        // One new lane (an edit to one limiter) renders in one task of ~20 ms for a
-        // 1,000,000-row lane: at once, not sliced (issue 11: the slices and the frames run between
-        // them put off the frame that draws it). More lanes are sliced, in a transition.
-        if (newLanes(brought, drawn) <= 1) take(v);
-        else startTransition(() => take(v));
+        startTransition(() => take(v));
       };
       check();
       return runner.subscribe(check);
