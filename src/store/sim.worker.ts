@@ -45,9 +45,6 @@ let answered: { key: string; traces: readonly SimTrace[] } | null = null;
 const runKey = (req: SimRequest): string =>
   JSON.stringify([req.limiters, req.scenario, req.untilMs]);
 let scheduled = false;
-/** Progress reports: none before this much of a run has passed, then one per PROGRESS_EVERY_MS. */
-const PROGRESS_AFTER_MS = 50;
-const PROGRESS_EVERY_MS = 33;
 
 const post = (answer: SimAnswer, transfer: Transferable[] = []) =>
   (self as unknown as Worker).postMessage(answer, transfer);
@@ -64,7 +61,6 @@ function run(): void {
     return;
   }
   let reported = -1;
-  let nextReport = began + PROGRESS_AFTER_MS;
   try {
     if (req.warm === true) {
       if (answered?.traces === traces && answered.key === runKey(req)) return;
@@ -75,14 +71,8 @@ function run(): void {
       cache,
       traces,
       onProgress: (fraction) => {
-        // About a hundred reports at most, none in a run's first PROGRESS_AFTER_MS and then one
-        // per PROGRESS_EVERY_MS at most: each is a task on the page (its React render and a paint
-        // of the bar), and a run that ends in a few frames needs none (issue 11: a
-        // 1,000,000-arrival edit sent 16, all while the page waited for its result).
+        // About a hundred reports at most.
         if (fraction - reported < 0.01 && fraction < 1) return;
-        const now = performance.now();
-        if (now < nextReport) return;
-        nextReport = now + PROGRESS_EVERY_MS;
         reported = fraction;
         post({ type: 'progress', gen: req.gen, fraction });
       },
