@@ -16,14 +16,23 @@ import {
   validateRun,
 } from '../sim';
 import type { LaneResult, SimTrace } from '../sim';
+import { installColumnMemory } from '../sim/laneParts';
 import { runPlainLane } from '../sim/lanePlain';
 import { installPlainLaneLoop } from '../sim/simulate';
+import { ColumnPool } from './columnPool';
 import type { SimAnswer, SimRequest } from './simProtocol';
 import { encodeResult } from './simWire';
 
 // The lean loop for lanes that are not fleets (kept out of the page's first chunk).
 installPlainLaneLoop(runPlainLane);
 const cache = createSimCache();
+
+/**
+ * Column buffers the page has finished with (SimRunner sends them back with a request): the next
+ * runs' columns are made in them instead of in fresh memory (columnPool.ts).
+ */
+const pool = new ColumnPool(64 * 1024 * 1024);
+installColumnMemory(pool.take);
 /** The traces the page sent last (it sends them again only when they change). */
 let traces: readonly SimTrace[] = [];
 let next: SimRequest | null = null;
@@ -100,6 +109,7 @@ function run(): void {
 self.onmessage = (e: MessageEvent<SimRequest>) => {
   // Traces come in order with the requests: keep them even if this request is skipped.
   if (e.data.traces !== undefined) traces = e.data.traces;
+  if (e.data.spent !== undefined) pool.keep(e.data.spent);
   // A warm-up never replaces a real request waiting to run.
   if (e.data.warm === true && next !== null) return;
   next = e.data;

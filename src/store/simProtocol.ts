@@ -20,6 +20,11 @@ export interface SimRequest {
   warm?: boolean;
   /** The content keys of the pieces the page holds: those are not sent again (simWire.ts). */
   held?: HeldKeys;
+  /**
+   * Column buffers of results the page no longer holds (transferred): the worker makes new
+   * columns in them (SimRunner's recycling, sim.worker.ts).
+   */
+  spent?: ArrayBuffer[];
 }
 
 export type SimAnswer =

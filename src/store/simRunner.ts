@@ -10,7 +10,7 @@ import { afterNextFrame } from './afterNextFrame';
 import { lastRun, rememberOutcome, runTraces, sameRun, simLimiters } from './derived';
 import type { RunInputs, SimOutcome } from './derived';
 import type { SimAnswer, SimRequest } from './simProtocol';
-import type { HeldKeys, HeldPieces } from './simWire';
+import type { HeldKeys, HeldPieces, WirePiece } from './simWire';
 import type { PlaygroundStoreApi } from './store';
 
 /**
@@ -91,6 +91,13 @@ export class SimRunner {
    */
   private pieces: HeldPieces | null = null;
   private wire: Promise<void> = Promise.resolve();
+  /**
+   * Column buffers the worker sent, each with weak references to its views: once every view has
+   * been collected nothing on the page can read the buffer, and it goes back to the worker with
+   * the next request (recycling: issue 11, fresh memory's page faults were half of a
+   * 1,000,000-row edit). Oldest first; at most SPENT_BUFFERS are tracked.
+   */
+  private readonly spent = new Map<ArrayBuffer, Array<WeakRef<object>>>();
 
   constructor(private readonly api: PlaygroundStoreApi) {}
 
@@ -138,7 +145,9 @@ export class SimRunner {
       ...this.tracesToSend(inputs),
       held: this.pieces?.held() ?? HOLDING_NOTHING,
     };
-    worker.postMessage(message, transferList(message));
+    const spent = this.collectSpent();
+    if (spent.length > 0) message.spent = spent;
+    worker.postMessage(message, [...transferList(message), ...spent]);
     this.notify({ pending: true, progress: null });
   }
 
@@ -231,9 +240,48 @@ export class SimRunner {
     this.notify(IDLE, true);
   }
 
+  /** Tracks the buffers of a piece's own columns for recycling (see `spent`). */
+  private trackSpent(piece: WirePiece): void {
+    if (!('lane' in piece) || typeof WeakRef === 'undefined') return;
+    const c = piece.lane.lane.columns;
+    for (const view of [
+      c.outcome,
+      c.waitMs,
+      c.remaining,
+      c.resetMs,
+      c.arrivalMs,
+      c.origin,
+      c.attempt,
+      c.instance,
+    ]) {
+      if (!ArrayBuffer.isView(view) || !(view.buffer instanceof ArrayBuffer)) continue;
+      const refs = this.spent.get(view.buffer);
+      if (refs === undefined) this.spent.set(view.buffer, [new WeakRef(view)]);
+      else refs.push(new WeakRef(view));
+    }
+    for (const b of this.spent.keys()) {
+      if (this.spent.size <= SPENT_BUFFERS) break;
+      this.spent.delete(b);
+    }
+  }
+
+  /** The tracked buffers no view of which is left on the page (they stop being tracked). */
+  private collectSpent(): ArrayBuffer[] {
+    const out: ArrayBuffer[] = [];
+    for (const [buffer, refs] of this.spent) {
+      if (buffer.byteLength === 0) this.spent.delete(buffer);
+      else if (refs.every((r) => r.deref() === undefined)) {
+        this.spent.delete(buffer);
+        out.push(buffer);
+      }
+    }
+    return out;
+  }
+
   private answer(a: SimAnswer, pieces: HeldPieces): void {
     // Kept even when stale: the page may have said it holds nothing newer (dropped at keepOnly).
     if (a.type === 'piece') {
+      this.trackSpent(a.piece);
       pieces.accept(a.piece);
       return;
     }
@@ -275,6 +323,8 @@ function transferList(message: SimRequest): ArrayBuffer[] {
 }
 
 const HOLDING_NOTHING: HeldKeys = { traffic: [], lanes: [] };
+/** Column buffers tracked for recycling at most (a 1,000,000-row lane has four). */
+const SPENT_BUFFERS = 32;
 
 const runners = new WeakMap<PlaygroundStoreApi, SimRunner>();
 
