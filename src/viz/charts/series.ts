@@ -77,10 +77,7 @@ export function rollingMax(
  * `rollingMax(passedTimes(columns), …)` straight from a lane's rows: the two pointers step over the
  * rows that passed and skip the rejected ones, so no array of passed times is made (issue 11: for
  * a 1,000,000-row lane that was a counting pass, a copy and its garbage on the page per edit).
- * The same sweep as `rollingSweep`, with the skip written out as a test of the outcome column
- * instead of a callback per row (issue 11: 5.7 → 3.3 ms for a 1,000,000-row lane in Node; the
- * page runs it on every edit of a large run); tests/ui/viz-lane-series-counts checks it against
- * rollingMax(passedTimes).
+ * tests/ui/viz-lane-series-counts checks it against rollingMax(passedTimes).
  */
 export function rollingMaxPassed(
   columns: LaneColumns,
@@ -89,74 +86,26 @@ export function rollingMaxPassed(
   toMs: number,
   cols: number,
 ): Float64Array {
-  const outcome = columns.outcome;
-  const time = columns.arrivalMs;
-  const len = columns.rows;
-  const n = Math.max(1, Math.floor(cols));
-  const out = new Float64Array(n);
-  if (!(toMs > fromMs) || !(windowMs > 0)) return out;
-  // Value at fromMs: passed times in (fromMs − W, fromMs].
-  let j = firstAfter(time, len, fromMs); // next passed time entering
-  while (j < len && outcome[j] === OUTCOME_REJECT) j += 1;
-  let i = firstAfter(time, len, fromMs - windowMs); // next passed time leaving (at time + W)
-  while (i < len && outcome[i] === OUTCOME_REJECT) i += 1;
-  let v = 0;
-  for (let r = i; r < j; r += 1) if (outcome[r] !== OUTCOME_REJECT) v += 1;
-  let col = 0;
-  out[0] = v;
-  for (;;) {
-    const up = j < len ? (time[j] as number) : Number.POSITIVE_INFINITY;
-    const down = i < j ? (time[i] as number) + windowMs : Number.POSITIVE_INFINITY;
-    const t = up < down ? up : down;
-    if (!(t < toMs)) break;
-    const c = columnOf(t, fromMs, toMs, n);
-    if (c > col) {
-      while (col < c - 1) {
-        col += 1;
-        out[col] = v;
-      }
-      col = c;
-      out[c] = fromMs + (c * (toMs - fromMs)) / n < t ? v : 0;
-    }
-    while (j < len && (time[j] as number) === t) {
-      j += 1;
-      while (j < len && outcome[j] === OUTCOME_REJECT) j += 1;
-      v += 1;
-    }
-    while (i < j && (time[i] as number) + windowMs === t) {
-      i += 1;
-      while (i < len && outcome[i] === OUTCOME_REJECT) i += 1;
-      v -= 1;
-    }
-    if (v > (out[c] as number)) out[c] = v;
-  }
-  while (col < n - 1) {
-    col += 1;
-    out[col] = v;
-  }
-  return out;
-}
-
-/** The first index of the first `len` of ascending `time` whose time is > x. */
-function firstAfter(time: Float64Array | Int32Array, len: number, x: number): number {
-  let lo = 0;
-  let hi = len;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((time[mid] as number) <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return rollingSweep(
+    columns.arrivalMs,
+    columns.rows,
+    columns.outcome,
+    windowMs,
+    fromMs,
+    toMs,
+    cols,
+  );
 }
 
 /**
  * The sweep behind `rollingMax` and `rollingMaxPassed`: the first `len` of ascending `time`, less
- * the indices `skipped` says (none when null), counted in a window of `windowMs` ending at each t.
+ * the rows whose `outcome` is a rejection (none skipped when null), counted in a window of
+ * `windowMs` ending at each t.
  */
 function rollingSweep(
   time: Float64Array | Int32Array,
   len: number,
-  skipped: ((r: number) => boolean) | null,
+  outcome: Uint8Array | null,
   windowMs: number,
   fromMs: number,
   toMs: number,
@@ -165,33 +114,20 @@ function rollingSweep(
   const n = Math.max(1, Math.floor(cols));
   const out = new Float64Array(n);
   if (!(toMs > fromMs) || !(windowMs > 0)) return out;
-  // The first index at or after r that counts (len when none).
-  const countedFrom = (r: number): number => {
-    if (skipped !== null) while (r < len && skipped(r)) r += 1;
-    return r;
-  };
-  // The first index whose time is > x.
-  const after = (x: number): number => {
-    let lo = 0;
-    let hi = len;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((time[mid] as number) <= x) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  // Value at fromMs: counted times in (fromMs − W, fromMs].
-  let j = countedFrom(after(fromMs)); // next counted time entering
-  let i = countedFrom(after(fromMs - windowMs)); // next counted time leaving (at time + W)
+  // Value at fromMs: counted times in (fromMs − W, fromMs]. A rejected row is skipped by testing
+  // `outcome` inline (a callback per row made a 1,000,000-row sweep 2–3× slower).
+  let j = firstAfter(time, len, fromMs); // next counted time entering
+  if (outcome !== null) while (j < len && outcome[j] === OUTCOME_REJECT) j += 1;
+  let i = firstAfter(time, len, fromMs - windowMs); // next counted time leaving (at time + W)
+  if (outcome !== null) while (i < len && outcome[i] === OUTCOME_REJECT) i += 1;
   let v = 0;
-  for (let r = i; r < j; r += 1) if (skipped === null || !skipped(r)) v += 1;
+  for (let r = i; r < j; r += 1) if (outcome === null || outcome[r] !== OUTCOME_REJECT) v += 1;
   let col = 0;
   out[0] = v;
   for (;;) {
     const up = j < len ? (time[j] as number) : Number.POSITIVE_INFINITY;
     const down = i < j ? (time[i] as number) + windowMs : Number.POSITIVE_INFINITY;
-    const t = Math.min(up, down);
+    const t = up < down ? up : down;
     if (!(t < toMs)) break;
     const c = columnOf(t, fromMs, toMs, n);
     if (c > col) {
@@ -206,11 +142,13 @@ function rollingSweep(
     }
     // Apply every event at t: f is right-continuous, so the value at t counts both.
     while (j < len && (time[j] as number) === t) {
-      j = countedFrom(j + 1);
+      j += 1;
+      if (outcome !== null) while (j < len && outcome[j] === OUTCOME_REJECT) j += 1;
       v += 1;
     }
     while (i < j && (time[i] as number) + windowMs === t) {
-      i = countedFrom(i + 1);
+      i += 1;
+      if (outcome !== null) while (i < len && outcome[i] === OUTCOME_REJECT) i += 1;
       v -= 1;
     }
     if (v > (out[c] as number)) out[c] = v;
@@ -261,4 +199,16 @@ export function delaysOf(columns: LaneColumns, count = -1): Float64Array {
     if (outcome[r] === OUTCOME_DELAY) out[k++] = wait[r] as number;
   }
   return k === n ? out : delaysOf(columns);
+}
+
+/** The first index of the first `len` of ascending `time` whose time is > x. */
+function firstAfter(time: Float64Array | Int32Array, len: number, x: number): number {
+  let lo = 0;
+  let hi = len;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((time[mid] as number) <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
