@@ -67,7 +67,7 @@ export function compareConfig(): PlaygroundConfig {
   };
 }
 
-function quantile(sorted: readonly number[], p: number): number {
+export function quantile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? 0;
 }
 
@@ -442,7 +442,7 @@ async function compareFrames(page: Page, url: string, rate: number): Promise<Com
 }
 
 /** One timed parameter change, in page time (ms). */
-interface ChangeRecord {
+export interface ChangeRecord {
   /** The capturing `input` listener on window ran. */
   t0: number;
   /** A mutation showed the new value in the limiter view (React had committed). */
@@ -512,7 +512,11 @@ function armChange(expected: string): Promise<ChangeRecord> {
 }
 
 /** Changes max_tokens through its input `changes` times; returns the timed records. */
-async function timeEdits(page: Page, changes: number, from: number): Promise<ChangeRecord[]> {
+export async function timeEdits(
+  page: Page,
+  changes: number,
+  from: number,
+): Promise<ChangeRecord[]> {
   const input = page.getByLabel('max_tokens').first();
   await input.waitFor();
   const records: ChangeRecord[] = [];
@@ -550,15 +554,27 @@ function printEdits(records: readonly ChangeRecord[]): number {
  * the end of the frame that draws it (marked by `armChange` with console.timeStamp), and how many
  * of those tasks there were. The other load on this machine stretches wall times; this it does not.
  */
-async function tracedEdits<T>(
+export async function tracedEdits<T>(
   page: Page,
   edits: () => Promise<T>,
-): Promise<{ value: T; cpuMs: number[]; workerCpuMs: number[]; phases: EditPhases[] }> {
+  moreCategories: readonly string[] = [],
+): Promise<{
+  value: T;
+  cpuMs: number[];
+  workerCpuMs: number[];
+  phases: EditPhases[];
+  events: TraceEvent[];
+}> {
   const { value, events } = await traceDuring(
     page,
     // The frame category adds the main thread's frame marks and the compositor's display ticks
     // and activations, for `editPhases` (a few events per frame).
-    ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline.frame'],
+    [
+      'toplevel',
+      'devtools.timeline',
+      'disabled-by-default-devtools.timeline.frame',
+      ...moreCategories,
+    ],
     edits,
   );
   const marks = events
@@ -633,7 +649,7 @@ async function tracedEdits<T>(
     workerCpuMs.push(worker);
     phases.push(editPhases(start.e.ts, end.e.ts, tasks, clock));
   }
-  return { value, cpuMs, workerCpuMs, phases };
+  return { value, cpuMs, workerCpuMs, phases, events };
 }
 
 /** Where one edit's time went, from the trace (ms; CPU is the main thread's own clock). */
