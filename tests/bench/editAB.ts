@@ -8,7 +8,9 @@
  * PROFILE=1 also takes a CPU profile and a detailed trace per run and prints, over all edits of
  * each folder, the input tasks' and the drawing frames' time by trace event (self) and the input
  * tasks' heaviest functions (inclusive and self samples).
- * Run: `npx tsx tests/bench/editAB.ts distA distB [...]` (env ROUNDS, default 4; EDITS, default 15).
+ * Run: `npx vite build --ssr tests/bench/editAB.ts --outDir node_modules/.cache/editab --emptyOutDir`
+ * then `node node_modules/.cache/editab/editAB.js distA distB [...]` (env ROUNDS, default 4; EDITS,
+ * default 15). Bundled as `npm run bench` is: under tsx, node cannot take lz-string's named imports.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
