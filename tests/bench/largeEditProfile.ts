@@ -8,7 +8,7 @@
  */
 import { defaultConfig, encodeConfig } from '../../src/config';
 import type { PlaygroundConfig } from '../../src/config';
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { SourceMapConsumer } from 'source-map-js';
 import { launchPinned, startPreview } from './frames';
 
@@ -65,6 +65,57 @@ function link(): string {
     },
   };
   return encodeConfig(config);
+}
+
+/**
+ * Linux only: minor page faults and CPU ticks (user + system, 10 ms each) of each thread of the
+ * renderers this process started (descendants of it with --type=renderer), by thread id, with
+ * the thread's name ("DedicatedWorker" for the simulation worker). For PROFILE_NOTRACE: how many
+ * faults an edit took in the worker is load-proof where its wall time is not.
+ */
+function rendererThreads(): Map<string, { comm: string; faults: number; ticks: number }> {
+  const out = new Map<string, { comm: string; faults: number; ticks: number }>();
+  if (!existsSync('/proc/self/stat')) return out;
+  const parent = (pid: string): string | null => {
+    try {
+      return /PPid:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? null;
+    } catch {
+      return null;
+    }
+  };
+  const mine = (pid: string): boolean => {
+    for (let p: string | null = pid, i = 0; p !== null && p !== '0' && i < 20; i += 1) {
+      if (p === String(process.pid)) return true;
+      p = parent(p);
+    }
+    return false;
+  };
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    let cmd: string;
+    try {
+      cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (!cmd.includes('--type=renderer') || !mine(pid)) continue;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const close = stat.lastIndexOf(')');
+        const comm = stat.slice(stat.indexOf('(') + 1, close);
+        const f = stat.slice(close + 2).split(' ');
+        // Fields after the name: state is 3rd overall, minflt 10th, utime 14th, stime 15th.
+        out.set(`${pid}/${tid}`, {
+          comm,
+          faults: Number(f[7]),
+          ticks: Number(f[11]) + Number(f[12]),
+        });
+      } catch {
+        continue;
+      }
+    }
+  }
+  return out;
 }
 
 /** JS samples per thread: [ts µs, "fn url:line"]. */
@@ -197,7 +248,10 @@ async function main(): Promise<void> {
         transferMode: 'ReportEvents',
       });
     const walls: number[] = [];
+    /** Per timed edit: the worker threads' faults and CPU ticks, and the others' (renderer). */
+    const faults: string[] = [];
     for (let i = -1; i < edits; i += 1) {
+      const before = rendererThreads();
       const value = 102 + i;
       const armed = page.evaluate((expected) => {
         return new Promise<number>((resolve) => {
@@ -229,12 +283,31 @@ async function main(): Promise<void> {
       await input.fill(String(value));
       const ms = await armed;
       if (i >= 0) walls.push(ms);
+      const after = rendererThreads();
+      let wf = 0;
+      let wt = 0;
+      let of = 0;
+      let ot = 0;
+      for (const [tid, a] of after) {
+        const b = before.get(tid) ?? { faults: 0, ticks: 0 };
+        if (a.comm.startsWith('DedicatedWorker')) {
+          wf += a.faults - b.faults;
+          wt += a.ticks - b.ticks;
+        } else {
+          of += a.faults - b.faults;
+          ot += a.ticks - b.ticks;
+        }
+      }
+      faults.push(`${wf}f/${wt * 10}ms|${of}f/${ot * 10}ms`);
       await page.waitForTimeout(Number(process.env.PROFILE_GAP ?? 50));
     }
     const took = await page.evaluate(() => (window as unknown as { __took: number[] }).__took);
     console.log(`worker simulate() per run (tookMs): ${took.map((t) => t.toFixed(1)).join(' ')}`);
     if (!tracing) {
       console.log(`walls: ${walls.map((w) => w.toFixed(0)).join(' ')}`);
+      console.log(
+        `page faults / CPU, input → drawn, worker threads | other renderer threads (first untimed): ${faults.join(' ')}`,
+      );
       return;
     }
     await cdp.send('Tracing.end');

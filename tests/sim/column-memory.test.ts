@@ -86,4 +86,59 @@ describe('lane columns made in recycled memory', () => {
     expect(pool.take(40)).toBeNull();
     expect(pool.held).toBe(60);
   });
+
+  it('stocks, while idle, the buffers the last run asked for, so the next run of that lane takes them all', () => {
+    installPlainLaneLoop(runPlainLane);
+    const pool = new ColumnPool(1 << 26);
+    installColumnMemory(pool.take);
+    pool.beginRun();
+    const fresh = simulate([TB], traffic, 10_000);
+    // Nothing kept yet: the run asked for its four columns and found none.
+    expect(pool.held).toBe(0);
+    const n = fresh.lanes[0]!.columns.outcome.length;
+    // Two sets planned, written in slices of 1,000 bytes; none kept before it is written whole.
+    expect(pool.planStock(1 << 20, 2)).toBe(2 * 13 * n);
+    expect(pool.stockStep(1000)).toBe(true);
+    expect(pool.held).toBe(0);
+    // Slices cross buffers: every call but the last writes 1,000 bytes.
+    let calls = 2;
+    while (pool.stockStep(1000)) calls += 1;
+    expect(calls).toBe(Math.ceil((2 * 13 * n) / 1000));
+    expect(pool.held).toBe(2 * 13 * n);
+    // Planned again with the stock there: nothing more to make.
+    expect(pool.planStock(1 << 20, 2)).toBe(0);
+    pool.beginRun();
+    const again = simulate([{ ...TB, maxTokens: 11 }], traffic, 10_000);
+    expect(pool.held).toBe(13 * n);
+    const plain = (() => {
+      installColumnMemory(null);
+      return simulate([{ ...TB, maxTokens: 11 }], traffic, 10_000);
+    })();
+    expect(bytesOf(again.lanes[0]!.columns)).toEqual(bytesOf(plain.lanes[0]!.columns));
+  });
+
+  it('stocks fewer sets, or none, past its byte limits; a plan cut short keeps what was written', () => {
+    const pool = new ColumnPool(1000);
+    pool.beginRun();
+    expect(pool.take(100)).toBeNull();
+    expect(pool.take(300)).toBeNull();
+    // Two sets are 800 bytes: over 500, one set is made instead.
+    expect(pool.planStock(500, 2)).toBe(400);
+    // Over the limit asked for: nothing.
+    expect(pool.planStock(399, 2)).toBe(0);
+    expect(pool.stockStep(1 << 20)).toBe(false);
+    expect(pool.held).toBe(0);
+    // Half of the 300-byte buffer written, then a new plan: the buffer joins the pool (it is
+    // zeros either way) and counts against what the plan makes.
+    expect(pool.planStock(1000, 1)).toBe(400);
+    expect(pool.stockStep(150)).toBe(true);
+    expect(pool.planStock(1000, 1)).toBe(100);
+    expect(pool.held).toBe(300);
+    const b = pool.take(300);
+    expect(b?.byteLength).toBe(300);
+    expect([...new Uint8Array(b!)].every((x) => x === 0)).toBe(true);
+    // The pool's own limit: 1000 bytes held at most.
+    pool.keep([new ArrayBuffer(900)]);
+    expect(pool.planStock(1000, 1)).toBe(0);
+  });
 });
