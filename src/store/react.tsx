@@ -3,12 +3,13 @@ import {
   startTransition,
   useContext,
   useEffect,
+  useRef,
   useState,
   useSyncExternalStore,
 } from 'react';
 import type { ReactNode } from 'react';
 import { useStore } from 'zustand';
-import { useShallow } from 'zustand/react/shallow';
+import { shallow } from 'zustand/vanilla/shallow';
 import { cachedOutcome, lastRun, simulationOf } from './derived';
 import type { SimOutcome } from './derived';
 import { SYNC_DECISIONS, newDecisions, runnerFor } from './simRunner';
@@ -46,9 +47,38 @@ export function usePlayground<T>(selector: (s: PlaygroundStore) => T): T {
   return useStore(usePlaygroundApi(), selector);
 }
 
+/**
+ * Whether two selections hold the same fields (`Object.is` each), as zustand's `shallow` decides,
+ * without its two Maps of `Object.entries` per call: plain objects by their own keys, anything else
+ * by `shallow`. Every store change runs each of the page's ~20 shallow selections, so a playing
+ * page ran this about 20 times a frame (issue 11: zustand's compare allocated ~25 kB a frame,
+ * scrolled to lanes 3–4, heap sampling, and took up to ~1 ms of a frame in a CPU profile).
+ */
+export function sameFields(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return false;
+  const proto = Object.getPrototypeOf(a) as unknown;
+  if (proto !== Object.prototype || Object.getPrototypeOf(b) !== proto) return shallow(a, b);
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let n = 0;
+  for (const k in x) {
+    if (!Object.hasOwn(x, k)) continue;
+    if (!Object.hasOwn(y, k) || !Object.is(x[k], y[k])) return false;
+    n += 1;
+  }
+  for (const k in y) if (Object.hasOwn(y, k)) n -= 1;
+  return n === 0;
+}
+
 /** Subscribes to several fields at once, re-rendering only when one of them changes. */
 export function usePlaygroundShallow<T extends object>(selector: (s: PlaygroundStore) => T): T {
-  return useStore(usePlaygroundApi(), useShallow(selector));
+  // zustand's useShallow, with `sameFields` for its compare.
+  const prev = useRef<T | undefined>(undefined);
+  return useStore(usePlaygroundApi(), (s) => {
+    const next = selector(s);
+    return sameFields(prev.current, next) ? (prev.current as T) : (prev.current = next);
+  });
 }
 
 const selectRun = (s: PlaygroundStore) => ({

@@ -126,10 +126,10 @@ export function FixedWindowView({
     >
       <text className="rl-big" x={x0} y={22} data-testid="window-count">
         {formatCount(i.count)}
-        <tspan className="rl-muted rl-unit"> / {formatCount(i.limit)} in this window</tspan>
+        <tspan className="rl-muted rl-unit">{` / ${formatCount(i.limit)} in this window`}</tspan>
       </text>
       <text className="rl-small rl-muted" x={x1} y={22} textAnchor="end" data-testid="window-reset">
-        resets in {formatDuration(i.windowEndMs - nowMs)}
+        {`resets in ${formatDuration(i.windowEndMs - nowMs)}`}
       </text>
       <g>
         {model.windows.map((win) => {
@@ -164,8 +164,7 @@ export function FixedWindowView({
                   textAnchor="middle"
                   data-testid="window-label"
                 >
-                  {win.partial ? '≥' : ''}
-                  {formatCount(win.admitted)}/{formatCount(limit)}
+                  {`${win.partial ? '≥' : ''}${formatCount(win.admitted)}/${formatCount(limit)}`}
                   {win.rejected > 0
                     ? ` · ✕${win.rejectedPartial ? '≥' : ''}${formatCount(win.rejected)}`
                     : ''}

@@ -360,14 +360,45 @@ export function RequestFlow({
     if (id !== undefined) onSelectRequest(id);
   };
 
-  const station = (name: string, x0: number, x1: number, bottom: number, cls: string) => (
-    <g className={`rl-station ${cls}`}>
-      <rect x={px(x0)} y={TOP} width={px(x1 - x0)} height={px(bottom - TOP)} rx={6} />
-      <text className="rl-label" x={px((x0 + x1) / 2)} y={TOP - 8} textAnchor="middle">
-        {name}
-      </text>
-    </g>
-  );
+  // The boxes, the hold line and the arrows depend on the width only: made once per width, so a
+  // playing strip's frame does not render and diff their ~15 elements again (issue 11).
+  const still = useMemo(() => {
+    const station = (name: string, x0: number, x1: number, bottom: number, cls: string) => (
+      <g className={`rl-station ${cls}`}>
+        <rect x={px(x0)} y={TOP} width={px(x1 - x0)} height={px(bottom - TOP)} rx={6} />
+        <text className="rl-label" x={px((x0 + x1) / 2)} y={TOP - 8} textAnchor="middle">
+          {name}
+        </text>
+      </g>
+    );
+    return {
+      stations: (
+        <>
+          {station('client', client.x0, client.x1, BOX_BOTTOM, 'rl-station--client')}
+          {station('limiter', limiter.x0, limiter.x1, LIMITER_BOTTOM, 'rl-station--limiter')}
+          {station('backend', backend.x0, backend.x1, BOX_BOTTOM, 'rl-station--backend')}
+          <path
+            className="rl-hold-line"
+            d={`M${px(limiter.x0)},${HOLD_TOP - 2}H${px(limiter.x1)}`}
+          />
+        </>
+      ),
+      arrows: (
+        <g className="rl-flow-arrows" aria-hidden="true">
+          <path
+            className="rl-arrow"
+            d={`M${px(client.x1 + 4)},${BOX_BOTTOM + 8}H${px(limiter.x0 - 4)}`}
+          />
+          <path className="rl-arrow-head" d={`M${px(limiter.x0 - 4)},${BOX_BOTTOM + 8}l-5,-3v6z`} />
+          <path
+            className="rl-arrow"
+            d={`M${px(limiter.x1 + 4)},${BOX_BOTTOM + 8}H${px(backend.x0 - 4)}`}
+          />
+          <path className="rl-arrow-head" d={`M${px(backend.x0 - 4)},${BOX_BOTTOM + 8}l-5,-3v6z`} />
+        </g>
+      ),
+    };
+  }, [client.x0, client.x1, limiter.x0, limiter.x1, backend.x0, backend.x1]);
 
   // The newest bouncing request's status, over the client ← limiter gap where no mark travels
   // (a label riding on a moving mark ran over the marks in the lanes next to it).
@@ -417,28 +448,14 @@ export function RequestFlow({
       interactive={interactive}
       testId="request-flow"
     >
-      {station('client', client.x0, client.x1, BOX_BOTTOM, 'rl-station--client')}
-      {station('limiter', limiter.x0, limiter.x1, LIMITER_BOTTOM, 'rl-station--limiter')}
-      {station('backend', backend.x0, backend.x1, BOX_BOTTOM, 'rl-station--backend')}
-      <path className="rl-hold-line" d={`M${px(limiter.x0)},${HOLD_TOP - 2}H${px(limiter.x1)}`} />
+      {still.stations}
       <text className="rl-small rl-muted" x={px(limiter.x1 + 4)} y={HOLD_TOP + CELL} dy="0.35em">
         {/* Waiting requests not drawn, also those not handed to the strip. */}
         {Math.max(queue.overflow, waiting - queue.cells.length) > 0
           ? `+${Math.max(queue.overflow, waiting - queue.cells.length)}`
           : ''}
       </text>
-      <g className="rl-flow-arrows" aria-hidden="true">
-        <path
-          className="rl-arrow"
-          d={`M${px(client.x1 + 4)},${BOX_BOTTOM + 8}H${px(limiter.x0 - 4)}`}
-        />
-        <path className="rl-arrow-head" d={`M${px(limiter.x0 - 4)},${BOX_BOTTOM + 8}l-5,-3v6z`} />
-        <path
-          className="rl-arrow"
-          d={`M${px(limiter.x1 + 4)},${BOX_BOTTOM + 8}H${px(backend.x0 - 4)}`}
-        />
-        <path className="rl-arrow-head" d={`M${px(backend.x0 - 4)},${BOX_BOTTOM + 8}l-5,-3v6z`} />
-      </g>
+      {still.arrows}
       {overflowText}
       {showBounce && (
         <text

@@ -197,7 +197,7 @@ export function SlidingLogView({
     >
       <text className="rl-big" x={x0} y={22} data-testid="log-count">
         {formatCount(i.entries.length)}
-        <tspan className="rl-muted rl-unit"> / {formatCount(i.limit)} in the window</tspan>
+        <tspan className="rl-muted rl-unit">{` / ${formatCount(i.limit)} in the window`}</tspan>
       </text>
       <text className="rl-small rl-muted" x={x1} y={22} textAnchor="end">
         window {formatDuration(W)}
@@ -227,7 +227,7 @@ export function SlidingLogView({
       </g>
       {overflow > 0 && (
         <text className="rl-small" x={px(bx1 - 8)} y={46} textAnchor="end">
-          +{formatCount(overflow)} stacked
+          {`+${formatCount(overflow)} stacked`}
         </text>
       )}
 

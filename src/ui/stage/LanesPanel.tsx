@@ -99,6 +99,18 @@ function LaneViewImpl({
     () => requestCounter(result, lane, offsetMs, wholeLane),
     [result, lane, offsetMs, wholeLane],
   );
+  // The lane's name, the same every frame: made once, so a playing lane does not render it again.
+  const name = laneResult === undefined ? '' : displayName(laneResult.name, laneResult.config.kind);
+  const system =
+    systemName ?? (laneResult === undefined ? '' : ALGORITHMS[laneResult.config.kind].system);
+  const title = useMemo(
+    () => (
+      <h3>
+        {name} <span className="muted">· {system}</span>
+      </h3>
+    ),
+    [name, system],
+  );
   if (laneResult === undefined || laneState === undefined) return null;
   const stores = laneState.stores;
   const shown = stores[Math.min(store, stores.length - 1)];
@@ -126,10 +138,7 @@ function LaneViewImpl({
       aria-label={`${displayName(laneResult.name, laneResult.config.kind)}: ${info.system}`}
     >
       <header className="lane-header">
-        <h3>
-          {displayName(laneResult.name, laneResult.config.kind)}{' '}
-          <span className="muted">· {info.system}</span>
-        </h3>
+        {title}
         {stores.length > 1 && (
           <label className="lane-instance">
             instance{' '}
