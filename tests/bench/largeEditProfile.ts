@@ -3,8 +3,10 @@
  * `FRAMES=large`'s first part, max_tokens edited N times (PROFILE_EDITS, 12), each traced with
  * the V8 sampler on. For each edit: input → drawn (wall), and a timeline of the main thread's and
  * the simulation worker's tasks in that span (offset from the input, wall, thread time, GC inside
- * and the hottest JS functions). Prints; asserts nothing. Run: `npx tsx tests/bench/largeEditProfile.ts [distDir]`
- * after `npm run build`.
+ * and the hottest JS functions). Prints; asserts nothing. Run, after `npm run build`: `npx vite build
+ * --ssr tests/bench/largeEditProfile.ts --outDir node_modules/.cache/large --emptyOutDir && node
+ * node_modules/.cache/large/largeEditProfile.js [distDir]` (bundled as `npm run bench` is: under
+ * tsx, node cannot take lz-string's named imports).
  */
 import { defaultConfig, encodeConfig } from '../../src/config';
 import type { PlaygroundConfig } from '../../src/config';

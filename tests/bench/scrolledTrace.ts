@@ -3,9 +3,14 @@
  * limiters, 200 r/s, 1×), scrolls to lanes 3–4 as the frame bench does, traces TRACE_S seconds and
  * prints the renderer main thread's time by trace event (self time, per frame) and a CPU profile's
  * heaviest functions (self time). A finer breakdown for `BENCH=frames`; measures nothing new.
- * Run: `npm run build && npx tsx tests/bench/scrolledTrace.ts [distDir]`.
+ * Run: `npm run build && npx vite build --ssr tests/bench/scrolledTrace.ts --outDir
+ * node_modules/.cache/scrolled --emptyOutDir && node node_modules/.cache/scrolled/scrolledTrace.js
+ * [distDir]` (bundled as `npm run bench` is: under tsx, node cannot take lz-string's named imports).
+ * The raw trace is written to scrolled-trace.json in the system's temporary folder.
  */
 import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { encodeConfig } from '../../src/config';
 import { compareConfig, launchPinned, openPlaying, startPreview } from './frames';
 
@@ -85,7 +90,9 @@ async function main(): Promise<void> {
       ),
     }));
     console.log('DOM', counts);
-    writeFileSync('/tmp/g13a/trace.json', JSON.stringify(events));
+    const tracePath = join(tmpdir(), 'scrolled-trace.json');
+    writeFileSync(tracePath, JSON.stringify(events));
+    console.log(`raw trace: ${tracePath}`);
     // Main thread: the one with the most BeginMainThreadFrame marks.
     const marks = new Map<string, number>();
     for (const e of events)
