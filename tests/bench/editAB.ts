@@ -12,9 +12,8 @@
  * then `node node_modules/.cache/editab/editAB.js distA distB [...]` (env ROUNDS, default 4; EDITS,
  * default 15). Bundled as `npm run bench` is: under tsx, node cannot take lz-string's named imports.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { SourceMapConsumer } from 'source-map-js';
 import type { CDPSession, Page } from '@playwright/test';
 import { encodeConfig } from '../../src/config';
 import {
@@ -26,18 +25,8 @@ import {
   timeEdits,
   tracedEdits,
 } from './frames';
-import type { ChangeRecord, EditPhases } from './frames';
-
-interface Ev {
-  name: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  args?: { data?: { message?: string } };
-}
+import type { ChangeRecord, EditPhases, TraceEvent } from './frames';
+import { originalName } from './sourceMaps';
 
 interface ProfileNode {
   id: number;
@@ -73,7 +62,7 @@ function spread(values: readonly number[]): string {
 
 /** Self time (ms) by trace event name on one thread inside the windows given. */
 function selfByName(
-  events: Ev[],
+  events: TraceEvent[],
   thread: string,
   windows: [number, number][],
 ): Map<string, number> {
@@ -83,10 +72,10 @@ function selfByName(
   const out = new Map<string, number>();
   for (const [a, b] of windows) {
     const inside = own.filter((e) => e.ts >= a && e.ts + (e.dur ?? 0) <= b);
-    const stack: { e: Ev; child: number }[] = [];
+    const stack: { e: TraceEvent; child: number }[] = [];
     const close = (upTo: number) => {
       while (stack.length > 0) {
-        const top = stack[stack.length - 1] as { e: Ev; child: number };
+        const top = stack[stack.length - 1] as { e: TraceEvent; child: number };
         if (top.e.ts + (top.e.dur ?? 0) > upTo) break;
         stack.pop();
         const self = (top.e.dur ?? 0) - top.child;
@@ -104,21 +93,6 @@ function selfByName(
   return out;
 }
 
-const consumers = new Map<string, SourceMapConsumer | null>();
-/** The original name and place of a minified function, from the dist folder's source maps. */
-function original(dist: string, file: string, line: number, column: number, fallback: string) {
-  const path = `${dist}/assets/${file}.map`;
-  let c = consumers.get(path);
-  if (c === undefined) {
-    c = existsSync(path) ? new SourceMapConsumer(readFileSync(path, 'utf8')) : null;
-    consumers.set(path, c);
-  }
-  if (c === null) return fallback;
-  const pos = c.originalPositionFor({ line: line + 1, column });
-  if (pos.source === null) return fallback;
-  return `${pos.name ?? fallback.split(' ')[0]} ${pos.source.split('/').slice(-2).join('/')}:${pos.line}`;
-}
-
 /** Profile samples inside the windows: inclusive and self ms per function. */
 function profileIn(profile: Profile, windows: [number, number][], dist: string) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -128,7 +102,7 @@ function profileIn(profile: Profile, windows: [number, number][], dist: string) 
     const file = n.callFrame.url.split('/').at(-1) ?? '';
     const fallback = `${n.callFrame.functionName || '(anon)'} ${file}:${n.callFrame.lineNumber + 1}`;
     if (file === '') return fallback;
-    return original(dist, file, n.callFrame.lineNumber, n.callFrame.columnNumber, fallback);
+    return originalName(dist, file, n.callFrame.lineNumber, n.callFrame.columnNumber, fallback);
   };
   const incl = new Map<string, number>();
   const self = new Map<string, number>();
@@ -204,7 +178,7 @@ async function oneRun(
   if (cdp !== null && traced.events !== undefined) {
     const { profile } = (await cdp.send('Profiler.stop')) as { profile: Profile };
     await cdp.detach();
-    const events = traced.events as Ev[];
+    const events = traced.events;
     if (process.env.DUMP !== undefined) {
       writeFileSync(
         `${process.env.DUMP}-${dist.replace(/\W/g, '_')}.json`,

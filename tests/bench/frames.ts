@@ -281,7 +281,7 @@ export function printFrames({ frames, before, after }: FrameStats): {
 }
 
 /** A trace event as Chromium reports it (only the fields read here; times in µs). */
-interface TraceEvent {
+export interface TraceEvent {
   name: string;
   ph: string;
   pid: number;

@@ -11,24 +11,10 @@
 import { defaultConfig, encodeConfig } from '../../src/config';
 import type { PlaygroundConfig } from '../../src/config';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
-import { SourceMapConsumer } from 'source-map-js';
 import { launchPinned, startPreview } from './frames';
+import { originalName } from './sourceMaps';
 
-const consumers = new Map<string, SourceMapConsumer | null>();
 let distDir = 'dist';
-/** The original name and place of a minified function, from dist's source maps. */
-function original(file: string, line: number, column: number, fallback: string): string {
-  let c = consumers.get(file);
-  if (c === undefined) {
-    const path = `${distDir}/assets/${file}.map`;
-    c = existsSync(path) ? new SourceMapConsumer(readFileSync(path, 'utf8')) : null;
-    consumers.set(file, c);
-  }
-  if (c === null) return fallback;
-  const pos = c.originalPositionFor({ line: line + 1, column });
-  if (pos.source === null) return fallback;
-  return `${pos.name ?? fallback.split(' ')[0]} ${pos.source.split('/').slice(-2).join('/')}:${pos.line}`;
-}
 
 interface Ev {
   name: string;
@@ -162,7 +148,7 @@ function samplesOf(events: Ev[]): Map<string, [number, string][]> {
       p.nodes.set(
         n.id,
         file !== undefined && file.endsWith('.js') && f.lineNumber !== undefined
-          ? original(file, f.lineNumber, f.columnNumber ?? 0, plain)
+          ? originalName(distDir, file, f.lineNumber, f.columnNumber ?? 0, plain)
           : plain,
       );
     }
