@@ -1,6 +1,15 @@
 import type { ClockModel } from './types';
 
 /**
+ * The cursor of a clock without jumps: one function for every run. A new closure per run changed
+ * the call target of the lane loops' `wallAt` from one run to the next, and V8's optimised code
+ * kept from the last run (the lane loop's, entered on stack replacement) was thrown away at that
+ * call in every run (issue 11: "wrong call target" deopts traced in the simulation worker, an
+ * edit's lane loop running unoptimised until it was compiled again).
+ */
+const identity = (tMs: number): number => tMs;
+
+/**
  * The time fed to the limiters: virtual time t for a monotonic clock, or wall(t) = t + Σ byMs over
  * the jumps at or before t. Steps for the jumps are kept sorted so a lookup is a binary search.
  */
@@ -57,7 +66,7 @@ export class WallClock {
   cursor(): (tMs: number) => number {
     const at = this.atMs;
     const offsets = this.offsets;
-    if (at.length === 0) return (tMs) => tMs;
+    if (at.length === 0) return identity;
     let i = -1;
     let lastT = Number.NEGATIVE_INFINITY;
     return (tMs) => {

@@ -61,22 +61,28 @@ export function outcomeColumns(
   const [start, end] = toMs > fromMs ? rowRange(columns, fromMs, toMs) : [0, 0];
   const time = columns.arrivalMs;
   const outcome = columns.outcome;
-  const col = (r: number) => columnOf(time[r] as number, fromMs, toMs, n);
+  // columnOf is called directly, not through a closure made here: a new closure per call changed
+  // the call target in the code V8 kept from the last call (compiled on stack replacement), which
+  // was thrown away there at every edit's first call ("wrong call target", traced with
+  // tests/bench/deoptTrace.ts; issue 11), and the pass went on unoptimised.
   let maxCount = 0;
   let r = start;
   while (r < end) {
-    const c = col(r);
+    const c = columnOf(time[r] as number, fromMs, toMs, n);
     // The first row after r in another column: gallop, then bisect.
     let lo = r + 1; // every row before lo is in column c
     let step = 1;
-    while (lo < end && col(Math.min(end, lo + step) - 1) === c) {
+    while (
+      lo < end &&
+      columnOf(time[Math.min(end, lo + step) - 1] as number, fromMs, toMs, n) === c
+    ) {
       lo = Math.min(end, lo + step);
       step *= 2;
     }
     let hi = Math.min(end, lo + step); // some row before hi is past c (or hi = end)
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (col(mid) === c) lo = mid + 1;
+      if (columnOf(time[mid] as number, fromMs, toMs, n) === c) lo = mid + 1;
       else hi = mid;
     }
     // Codes are 0 (admit), 1 (delay), 2 (reject): their sum and the sum of code >> 1 give the
