@@ -326,7 +326,7 @@ async function main(): Promise<void> {
         console.log(`  drawing frame task, self time by trace event (ms per edit):`);
         console.log(top(det.frameEvents, 14, det.edits));
         console.log(`  input task, profile inclusive (ms per edit):`);
-        console.log(top(det.incl, 45, det.edits));
+        console.log(top(det.incl, Number(process.env.TOPN ?? 45), det.edits));
         console.log(`  input task, profile self (ms per edit):`);
         console.log(top(det.self, 30, det.edits));
       }

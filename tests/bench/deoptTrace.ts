@@ -1,0 +1,141 @@
+/**
+ * V8's deoptimisations while the frame bench's 1M-arrival page is edited (issue 11, item 3):
+ * opens `FRAMES=large`'s first page (one token bucket, 1,000,000 arrivals, paused half way) in the
+ * pinned Chromium started with `--js-flags=--trace-deopt`, waits for it to settle, edits max_tokens
+ * EDITS times (default 8) as the bench does (`timeEdits`), and prints the deopts logged during the
+ * edits, grouped by function (its minified name, and where it is defined, from the dist folder's
+ * source maps), tier, bytecode offset and reason, with how often each happened. A deopt that comes
+ * back edit after edit is the one to look at: the code after it runs unoptimised until V8 compiles
+ * it again. Diagnostic only: the flag's logging slows the page, so the edit times it prints are not
+ * figures. Run, after `npm run build`: `npx vite build --ssr tests/bench/deoptTrace.ts --outDir
+ * node_modules/.cache/deopt --emptyOutDir && node node_modules/.cache/deopt/deoptTrace.js [distDir]`
+ * (bundled as `npm run bench` is: under tsx, node cannot take lz-string's named imports).
+ * JSFLAGS replaces the V8 flags (say `--trace-deopt --print-bytecode --print-bytecode-filter=NAME`
+ * to read the bytecode at an offset; the raw log is written to deopt-trace.log in the system's
+ * temporary folder).
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from '@playwright/test';
+import { defaultConfig, encodeConfig } from '../../src/config';
+import type { PlaygroundConfig } from '../../src/config';
+import { CHROMIUM_ARGS, pinnedChromium } from '../chromium';
+import { startPreview, timeEdits } from './frames';
+import { originalName } from './sourceMaps';
+
+const EDITS = Number(process.env.EDITS ?? 8);
+
+/** Where `function NAME(` is defined in the built scripts, as `originalName` gives it. */
+function definedAt(dist: string, name: string, cache: Map<string, string>): string {
+  if (name === '') return '(anonymous)';
+  const known = cache.get(name);
+  if (known !== undefined) return known;
+  const places: string[] = [];
+  for (const file of readdirSync(join(dist, 'assets'))) {
+    if (!file.endsWith('.js')) continue;
+    const lines = readFileSync(join(dist, 'assets', file), 'utf8').split('\n');
+    lines.forEach((text, line) => {
+      for (const m of text.matchAll(new RegExp(`function ${name.replace(/\$/g, '\\$')}\\(`, 'g'))) {
+        places.push(
+          `${file.split('-')[0]}: ${originalName(dist, file, line, (m.index ?? 0) + 'function '.length, '?')}`,
+        );
+      }
+    });
+  }
+  const where = places.length === 0 ? '(not a named function)' : places.join(' | ');
+  cache.set(name, where);
+  return where;
+}
+
+async function main(): Promise<void> {
+  const dist = process.argv[2] ?? 'dist';
+  const { child, url } = await startPreview(dist);
+  const pinned = await pinnedChromium();
+  // The browser's output reaches this process only as Playwright's `pw:browser` debug log, on
+  // stderr (run with DEBUG=pw:browser: see the end of this file); it is kept, not shown.
+  const log: string[] = [];
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+    const text = String(chunk);
+    if (text.includes('pw:browser')) {
+      log.push(...text.split('\n'));
+      return true;
+    }
+    return write(chunk, ...rest);
+  }) as typeof process.stderr.write;
+  const browser = await chromium.launch({
+    executablePath: pinned.executablePath,
+    env: { ...process.env, ...pinned.env },
+    args: [...CHROMIUM_ARGS, `--js-flags=${process.env.JSFLAGS ?? '--trace-deopt'}`],
+  });
+  try {
+    const base = defaultConfig();
+    const untilMs = 999_999;
+    const config: PlaygroundConfig = {
+      ...base,
+      limiters: [
+        {
+          config: {
+            kind: 'token-bucket',
+            maxTokens: 100,
+            tokensPerFill: 100,
+            fillIntervalMs: 1000,
+          },
+        },
+      ],
+      scenario: {
+        ...base.scenario,
+        sources: [{ kind: 'constant', ratePerSec: 1000, startMs: 0, endMs: untilMs }],
+      },
+      view: {
+        ...base.view,
+        untilMs,
+        tMs: Math.floor(untilMs / 2),
+        paused: true,
+        speed: 1,
+        mode: 'single',
+      },
+    };
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${url}?${encodeConfig(config)}`);
+    await page.getByLabel('max_tokens').waitFor();
+    // As the bench: the worker warms its cache and JIT meanwhile.
+    await page.waitForTimeout(5000);
+    const from = log.length;
+    await timeEdits(page, EDITS, 101);
+    const during = log.slice(from);
+    writeFileSync(join(tmpdir(), 'deopt-trace.log'), log.join('\n'));
+    const groups = new Map<string, number>();
+    const names = new Map<string, string>();
+    for (const line of during) {
+      const m =
+        /\[bailout \(kind: ([^,]+), reason: ([^)]*)\): begin\. deoptimizing 0x[0-9a-f]+ <JSFunction ([\w$]*) ?\(sfi.*?<Code (\w+)>, opt id \d+, bytecode offset (\d+)/.exec(
+          line,
+        );
+      if (m === null) continue;
+      const [, kind, reason, fn, tier, offset] = m as unknown as string[];
+      if (reason?.startsWith('prepare for on stack replacement')) continue;
+      const key = `${fn} [${definedAt(dist, fn ?? '', names)}] ${tier} @${offset}: ${reason} (${kind})`;
+      groups.set(key, (groups.get(key) ?? 0) + 1);
+    }
+    console.log(
+      `deopts during ${EDITS} edits of the 1M page (raw log: ${join(tmpdir(), 'deopt-trace.log')}):`,
+    );
+    for (const [key, n] of [...groups].sort((a, b) => b[1] - a[1])) console.log(`  ${n}×  ${key}`);
+  } finally {
+    await browser.close();
+    child.kill();
+  }
+}
+
+// Playwright reads DEBUG when it loads: without pw:browser, run again with it.
+if (process.env.DEBUG?.includes('pw:browser') === true) void main();
+else {
+  const again = spawnSync(process.execPath, process.argv.slice(1), {
+    env: { ...process.env, DEBUG: 'pw:browser' },
+    stdio: 'inherit',
+  });
+  process.exitCode = again.status ?? 1;
+}
