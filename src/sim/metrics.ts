@@ -390,6 +390,23 @@ function firstOutcomes(columns: LaneColumns, count: number): Uint8Array {
 }
 
 /**
+ * The first origin below `count` that both lanes decided (code ≠ 255) and decided differently, or
+ * −1 (also when one lane did not decide an origin before they differ). A function of its own, not
+ * a loop inside divergences' two: V8 compiled that inner loop on stack replacement and left the code
+ * at the loop's exit, twice per call (Maglev's "exit from OSR'd inner loop", traced with
+ * tests/bench/deoptTrace.ts at every edit of the compare page; issue 11).
+ */
+function firstDifference(oa: Uint8Array, ob: Uint8Array, count: number): number {
+  for (let i = 0; i < count; i += 1) {
+    const x = oa[i] as number;
+    const y = ob[i] as number;
+    if (x === 255 || y === 255) return -1;
+    if (x !== y) return i;
+  }
+  return -1;
+}
+
+/**
  * For each pair of lanes (a < b, in the order (0,1), (0,2) … (1,2) …) the first origin whose first
  * attempt they decide differently, and the earliest of those. Only first attempts are compared:
  * they are the same requests in every lane; retries are not.
@@ -407,21 +424,19 @@ export function divergences(
     for (let b = a + 1; b < lanes.length; b += 1) {
       const oa = outcomes[a] as Uint8Array;
       const ob = outcomes[b] as Uint8Array;
-      let found: Divergence | null = null;
-      for (let i = 0; i < arrivals.count; i += 1) {
-        const x = oa[i] as number;
-        const y = ob[i] as number;
-        if (x === 255 || y === 255) break;
-        if (x !== y) {
-          found = {
-            origin: i,
-            atMs: arrivals.timeMs[i] as number,
-            lanes: [a, b],
-            outcomes: [OUTCOMES[x] ?? 'reject', OUTCOMES[y] ?? 'reject'],
-          };
-          break;
-        }
-      }
+      const i = firstDifference(oa, ob, arrivals.count);
+      const found: Divergence | null =
+        i < 0
+          ? null
+          : {
+              origin: i,
+              atMs: arrivals.timeMs[i] as number,
+              lanes: [a, b],
+              outcomes: [
+                OUTCOMES[oa[i] as number] ?? 'reject',
+                OUTCOMES[ob[i] as number] ?? 'reject',
+              ],
+            };
       pairs.push(found);
       if (found !== null && (first === null || found.origin < first.origin)) first = found;
     }

@@ -1,8 +1,9 @@
 /**
  * V8's deoptimisations while the frame bench's 1M-arrival page is edited (issue 11, item 3):
- * opens `FRAMES=large`'s first page (one token bucket, 1,000,000 arrivals, paused half way) in the
- * pinned Chromium started with `--js-flags=--trace-deopt`, waits for it to settle, edits max_tokens
- * EDITS times (default 8) as the bench does (`timeEdits`), and prints the deopts logged during the
+ * opens `FRAMES=large`'s first page (one token bucket, 1,000,000 arrivals, paused half way; with
+ * PAGE=compare, the compare page playing, as for "edit while playing") in the pinned Chromium
+ * started with `--js-flags=--trace-deopt`, waits for it to settle, edits max_tokens EDITS times
+ * (default 8; 15 on the compare page) as the bench does (`timeEdits`), and prints the deopts logged during the
  * edits, grouped by function (its minified name, and where it is defined, from the dist folder's
  * source maps), tier, bytecode offset and reason, with how often each happened. A deopt that comes
  * back edit after edit is the one to look at: the code after it runs unoptimised until V8 compiles
@@ -22,10 +23,11 @@ import { chromium } from '@playwright/test';
 import { defaultConfig, encodeConfig } from '../../src/config';
 import type { PlaygroundConfig } from '../../src/config';
 import { CHROMIUM_ARGS, pinnedChromium } from '../chromium';
-import { startPreview, timeEdits } from './frames';
+import { compareConfig, openPlaying, startPreview, timeEdits } from './frames';
 import { originalName } from './sourceMaps';
 
-const EDITS = Number(process.env.EDITS ?? 8);
+const COMPARE = process.env.PAGE === 'compare';
+const EDITS = Number(process.env.EDITS ?? (COMPARE ? 15 : 8));
 
 /** Where `function NAME(` is defined in the built scripts, as `originalName` gives it. */
 function definedAt(dist: string, name: string, cache: Map<string, string>): string {
@@ -99,10 +101,13 @@ async function main(): Promise<void> {
       },
     };
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(`${url}?${encodeConfig(config)}`);
-    await page.getByLabel('max_tokens').waitFor();
-    // As the bench: the worker warms its cache and JIT meanwhile.
-    await page.waitForTimeout(5000);
+    if (COMPARE) await openPlaying(page, `${url}?${encodeConfig(compareConfig())}`);
+    else {
+      await page.goto(`${url}?${encodeConfig(config)}`);
+      await page.getByLabel('max_tokens').waitFor();
+      // As the bench: the worker warms its cache and JIT meanwhile.
+      await page.waitForTimeout(5000);
+    }
     const from = log.length;
     await timeEdits(page, EDITS, 101);
     const during = log.slice(from);
@@ -121,7 +126,7 @@ async function main(): Promise<void> {
       groups.set(key, (groups.get(key) ?? 0) + 1);
     }
     console.log(
-      `deopts during ${EDITS} edits of the 1M page (raw log: ${join(tmpdir(), 'deopt-trace.log')}):`,
+      `deopts during ${EDITS} edits of the ${COMPARE ? 'compare' : '1M'} page (raw log: ${join(tmpdir(), 'deopt-trace.log')}):`,
     );
     for (const [key, n] of [...groups].sort((a, b) => b[1] - a[1])) console.log(`  ${n}×  ${key}`);
   } finally {
