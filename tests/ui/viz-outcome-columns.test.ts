@@ -31,14 +31,21 @@ function perRow(
   return { counts, totals, maxCount };
 }
 
-function lane(times: number[], outcomes: number[]): LaneColumns {
+/**
+ * A lane of these rows. Its outcome column starts `shift` bytes into its buffer (a column from the
+ * worker or the pool is a view at any offset): the counting reads whole 32-bit words from the
+ * first multiple of 4, and single bytes before and after.
+ */
+function lane(times: number[], outcomes: number[], shift = 0): LaneColumns {
   const rows = times.length;
+  const outcome = new Uint8Array(shift + rows + 3).subarray(shift, shift + rows);
+  outcome.set(outcomes);
   return {
     rows,
     arrivalMs: Int32Array.from(times),
     origin: new Int32Array(rows),
     attempt: new Uint8Array(rows).fill(1),
-    outcome: Uint8Array.from(outcomes),
+    outcome,
     instance: new Uint8Array(rows),
     waitMs: new Int32Array(rows),
     remaining: new Int32Array(rows),
@@ -56,11 +63,13 @@ describe('outcomeColumns', () => {
         fc.double({ min: -100, max: 5000, noNaN: true }),
         fc.double({ min: 0.5, max: 6000, noNaN: true }),
         fc.integer({ min: 1, max: 1500 }),
-        (rows, fromMs, spanMs, cols) => {
+        fc.integer({ min: 0, max: 7 }),
+        (rows, fromMs, spanMs, cols, shift) => {
           rows.sort((a, b) => a[0] - b[0]);
           const columns = lane(
             rows.map((r) => r[0]),
             rows.map((r) => r[1]),
+            shift,
           );
           const toMs = fromMs + spanMs;
           const got = outcomeColumns(columns, fromMs, toMs, cols);
@@ -81,13 +90,13 @@ describe('outcomeColumns', () => {
       times.push(Math.floor(i / 7));
       outcomes.push((i * 7919) % 3);
     }
-    const columns = lane(times, outcomes);
-    for (const [fromMs, toMs, cols] of [
-      [0, 7143, 1000],
-      [12.5, 3000.25, 777],
-      [100, 101, 5],
-      [0, 7143, 1],
+    for (const [fromMs, toMs, cols, shift] of [
+      [0, 7143, 1000, 0],
+      [12.5, 3000.25, 777, 1],
+      [100, 101, 5, 2],
+      [0, 7143, 1, 3],
     ] as const) {
+      const columns = lane(times, outcomes, shift);
       const got = outcomeColumns(columns, fromMs, toMs, cols);
       const want = perRow(columns, got.start, got.end, fromMs, toMs, got.cols);
       expect(got.counts).toEqual(want.counts);
