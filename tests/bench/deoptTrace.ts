@@ -1,7 +1,8 @@
 /**
  * V8's deoptimisations while the frame bench's 1M-arrival page is edited (issue 11, item 3):
  * opens `FRAMES=large`'s first page (one token bucket, 1,000,000 arrivals, paused half way; with
- * PAGE=compare, the compare page playing, as for "edit while playing") in the pinned Chromium
+ * PAGE=compare, the compare page playing, as for "edit while playing"; with PAGE=scrolled, no
+ * edits: 5 s of that page playing, scrolled to lanes 3-4) in the pinned Chromium
  * started with `--js-flags=--trace-deopt`, waits for it to settle, edits max_tokens EDITS times
  * (default 8; 15 on the compare page) as the bench does (`timeEdits`), and prints the deopts logged during the
  * edits, grouped by function (its minified name, and where it is defined, from the dist folder's
@@ -26,7 +27,8 @@ import { CHROMIUM_ARGS, pinnedChromium } from '../chromium';
 import { compareConfig, openPlaying, startPreview, timeEdits } from './frames';
 import { originalName } from './sourceMaps';
 
-const COMPARE = process.env.PAGE === 'compare';
+const SCROLLED = process.env.PAGE === 'scrolled';
+const COMPARE = process.env.PAGE === 'compare' || SCROLLED;
 const EDITS = Number(process.env.EDITS ?? (COMPARE ? 15 : 8));
 
 /** Where `function NAME(` is defined in the built scripts, as `originalName` gives it. */
@@ -108,8 +110,17 @@ async function main(): Promise<void> {
       // As the bench: the worker warms its cache and JIT meanwhile.
       await page.waitForTimeout(5000);
     }
+    if (SCROLLED) {
+      // As the frame bench: lane 3's top at the top of the viewport.
+      await page
+        .locator('.lane')
+        .nth(2)
+        .evaluate((lane) => window.scrollTo(0, lane.getBoundingClientRect().top + window.scrollY));
+      await page.waitForTimeout(1000);
+    }
     const from = log.length;
-    await timeEdits(page, EDITS, 101);
+    if (SCROLLED) await page.waitForTimeout(5000);
+    else await timeEdits(page, EDITS, 101);
     const during = log.slice(from);
     writeFileSync(join(tmpdir(), 'deopt-trace.log'), log.join('\n'));
     const groups = new Map<string, number>();
@@ -126,7 +137,7 @@ async function main(): Promise<void> {
       groups.set(key, (groups.get(key) ?? 0) + 1);
     }
     console.log(
-      `deopts during ${EDITS} edits of the ${COMPARE ? 'compare' : '1M'} page (raw log: ${join(tmpdir(), 'deopt-trace.log')}):`,
+      `deopts ${SCROLLED ? 'in 5 s of the compare page playing, scrolled to lanes 3-4' : `during ${EDITS} edits of the ${COMPARE ? 'compare' : '1M'} page`} (raw log: ${join(tmpdir(), 'deopt-trace.log')}):`,
     );
     for (const [key, n] of [...groups].sort((a, b) => b[1] - a[1])) console.log(`  ${n}×  ${key}`);
   } finally {

@@ -6,7 +6,8 @@
  * Run: `npm run build && npx vite build --ssr tests/bench/scrolledTrace.ts --outDir
  * node_modules/.cache/scrolled --emptyOutDir && node node_modules/.cache/scrolled/scrolledTrace.js
  * [distDir]` (bundled as `npm run bench` is: under tsx, node cannot take lz-string's named imports).
- * The raw trace is written to scrolled-trace.json in the system's temporary folder.
+ * The raw trace is written to scrolled-trace.json in the system's temporary folder (with PROFILE,
+ * the CPU profile to scrolled-profile.json beside it).
  */
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,6 +93,8 @@ async function main(): Promise<void> {
     console.log('DOM', counts);
     const tracePath = join(tmpdir(), 'scrolled-trace.json');
     writeFileSync(tracePath, JSON.stringify(events));
+    if (process.env.PROFILE !== undefined)
+      writeFileSync(join(tmpdir(), 'scrolled-profile.json'), JSON.stringify(profile));
     console.log(`raw trace: ${tracePath}`);
     // Main thread: the one with the most BeginMainThreadFrame marks.
     const marks = new Map<string, number>();
