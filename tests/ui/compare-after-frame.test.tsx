@@ -2,14 +2,29 @@
 /**
  * The comparison takes a new result after the frame that draws it in the timeline (issue 11: its
  * render and commit were part of an edit's input task), and a page opened with a result draws it
- * in the first render.
+ * in the first render. The table is not even rendered again, unchanged, in the render that draws
+ * the edit elsewhere (it was, at every edit, before it was memoised).
  */
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPlaygroundStore } from '../../src/store';
 import { PlaygroundProvider } from '../../src/store/react';
 import { ComparePanel } from '../../src/ui/compare/ComparePanel';
+import type * as CompareTableModule from '../../src/viz/CompareTable';
 import { run } from './sim-fixtures';
+
+/** How often the table rendered: the real CompareTable, counted. */
+const renders = vi.hoisted(() => ({ table: 0 }));
+vi.mock('../../src/viz/CompareTable', async (importOriginal) => {
+  const real = await importOriginal<typeof CompareTableModule>();
+  return {
+    ...real,
+    CompareTable: (props: Parameters<typeof real.CompareTable>[0]) => {
+      renders.table += 1;
+      return real.CompareTable(props);
+    },
+  };
+});
 
 afterEach(cleanup);
 
@@ -47,13 +62,15 @@ describe('ComparePanel', () => {
     );
     const first = heading();
     expect(first).toContain('Request #3');
+    const rendered = renders.table;
     rerender(
       <PlaygroundProvider store={store}>
         <ComparePanel result={after} />
       </PlaygroundProvider>,
     );
-    // The render that draws the edit elsewhere leaves the table as it was.
+    // The render that draws the edit elsewhere leaves the table as it was, not rendered again.
     expect(heading()).toBe(first);
+    expect(renders.table).toBe(rendered);
     const now = frames;
     frames = [];
     act(() => now.forEach((cb) => cb(0)));
@@ -61,5 +78,6 @@ describe('ComparePanel', () => {
       vi.runAllTimers();
     });
     expect(heading()).toContain('Request #2');
+    expect(renders.table).toBe(rendered + 1);
   });
 });

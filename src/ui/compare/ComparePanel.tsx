@@ -1,7 +1,15 @@
+import { memo, useCallback } from 'react';
 import type { SimResult } from '../../sim';
 import { usePlaygroundShallow } from '../../store/react';
 import { CompareTable } from '../../viz/CompareTable';
 import { useValueAfterFrame } from '../stage/hooks';
+
+/**
+ * The table, rendered again only when its props change: an edit renders this panel with the new
+ * result while the table still shows the old one until after the frame, so without memo it was
+ * built again, unchanged, in the edit's input task (issue 11).
+ */
+const Table = memo(CompareTable);
 
 /**
  * The limiters side by side on the same traffic, and where they first decide differently. A new
@@ -17,17 +25,17 @@ export function ComparePanel({ result: latest }: { result: SimResult }) {
     select: st.select,
     setActiveLane: st.setActiveLane,
   }));
+  const { setActiveLane, select } = s;
+  const onSelect = useCallback(
+    (lane: number, row: number) => {
+      setActiveLane(lane);
+      select({ lane, row });
+    },
+    [setActiveLane, select],
+  );
   return (
     <section className="panel compare-panel" aria-label="Comparison">
-      <CompareTable
-        result={result}
-        selectedLane={s.activeLane}
-        onSeek={s.seek}
-        onSelect={(lane, row) => {
-          s.setActiveLane(lane);
-          s.select({ lane, row });
-        }}
-      />
+      <Table result={result} selectedLane={s.activeLane} onSeek={s.seek} onSelect={onSelect} />
     </section>
   );
 }
