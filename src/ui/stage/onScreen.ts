@@ -4,9 +4,20 @@ import type { RefObject } from 'react';
 /** The CSS variable on <html> that `ClockBar` keeps at the sticky bar's height. */
 const BAR_HEIGHT = '--clock-bar-height';
 
+function readBarHeightPx(): number {
+  return parseFloat(document.documentElement.style.getPropertyValue(BAR_HEIGHT)) || 0;
+}
+
+/**
+ * The height last read, while the observer below watches for changes (null before): every render
+ * of every drawing that follows the viewport asks for it (useSyncExternalStore's snapshot), and
+ * parsing <html>'s inline style each time showed in an edit's input task (issue 11).
+ */
+let barHeightPx: number | null = null;
+
 /** The sticky clock bar's height, px, as `ClockBar` publishes it (0 before it has measured). */
 export function clockBarHeightPx(): number {
-  return parseFloat(document.documentElement.style.getPropertyValue(BAR_HEIGHT)) || 0;
+  return barHeightPx ?? readBarHeightPx();
 }
 
 // One MutationObserver on <html>'s style for every hook (the page's lifetime): the bar's height
@@ -16,8 +27,12 @@ let styleObserver: MutationObserver | undefined;
 
 function subscribeBarHeight(onChange: () => void): () => void {
   listeners.add(onChange);
-  styleObserver ??= new MutationObserver(() => listeners.forEach((listener) => listener()));
+  styleObserver ??= new MutationObserver(() => {
+    barHeightPx = readBarHeightPx();
+    listeners.forEach((listener) => listener());
+  });
   styleObserver.observe(document.documentElement, { attributeFilter: ['style'] });
+  barHeightPx = readBarHeightPx();
   return () => listeners.delete(onChange);
 }
 
