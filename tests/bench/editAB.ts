@@ -10,7 +10,7 @@
  * tasks' heaviest functions (inclusive and self samples).
  * Run: `npx vite build --ssr tests/bench/editAB.ts --outDir node_modules/.cache/editab --emptyOutDir`
  * then `node node_modules/.cache/editab/editAB.js distA distB [...]` (env ROUNDS, default 4; EDITS,
- * default 15). Bundled as `npm run bench` is: under tsx, node cannot take lz-string's named imports.
+ * default 15; TOPN, the inclusive profile rows printed, default 45). Bundled as `npm run bench` is: under tsx, node cannot take lz-string's named imports.
  */
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
