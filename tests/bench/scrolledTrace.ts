@@ -7,13 +7,15 @@
  * node_modules/.cache/scrolled --emptyOutDir && node node_modules/.cache/scrolled/scrolledTrace.js
  * [distDir]` (bundled as `npm run bench` is: under tsx, node cannot take lz-string's named imports).
  * The raw trace is written to scrolled-trace.json in the system's temporary folder (with PROFILE,
- * the CPU profile to scrolled-profile.json beside it).
+ * the CPU profile to scrolled-profile.json beside it). HEAP=1 also samples what the page allocates
+ * meanwhile and prints it by function.
  */
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeConfig } from '../../src/config';
 import { compareConfig, launchPinned, openPlaying, startPreview } from './frames';
+import { originalName } from './sourceMaps';
 
 interface Ev {
   name: string;
@@ -27,6 +29,46 @@ interface Ev {
 }
 
 const TRACE_MS = Number(process.env.TRACE_S ?? 4) * 1000;
+
+interface HeapNode {
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/**
+ * HEAP: what the page allocated while traced (V8's sampling heap profiler, one sample per ~1 kB),
+ * by allocating function (self) and with what it calls (inclusive), per second, source-mapped.
+ */
+function printAllocations(head: HeapNode, dist: string, ms: number): void {
+  const self = new Map<string, number>();
+  const incl = new Map<string, number>();
+  const label = (n: HeapNode) => {
+    const f = n.callFrame;
+    const file = f.url.split('/').at(-1) ?? '';
+    const fallback = `${f.functionName || '(anon)'} ${file}:${f.lineNumber + 1}`;
+    return file === ''
+      ? fallback
+      : originalName(dist, file, f.lineNumber, f.columnNumber, fallback);
+  };
+  const walk = (n: HeapNode, above: Set<string>): number => {
+    const l = label(n);
+    let size = n.selfSize;
+    self.set(l, (self.get(l) ?? 0) + n.selfSize);
+    const path = new Set(above).add(l);
+    for (const c of n.children) size += walk(c, path);
+    if (!above.has(l)) incl.set(l, (incl.get(l) ?? 0) + size);
+    return size;
+  };
+  const total = walk(head, new Set());
+  const perS = (b: number) => `${(((b / ms) * 1000) / 1024).toFixed(0).padStart(6)} kB/s`;
+  console.log(`allocated (sampled) ${perS(total)}; by function, self:`);
+  for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    console.log(`  ${perS(v)}  ${k}`);
+  console.log('inclusive:');
+  for (const [k, v] of [...incl].sort((a, b) => b[1] - a[1]).slice(0, 40))
+    console.log(`  ${perS(v)}  ${k}`);
+}
 
 async function main(): Promise<void> {
   const dist = process.argv[2] ?? 'dist';
@@ -68,7 +110,17 @@ async function main(): Promise<void> {
       transferMode: 'ReportEvents',
     });
     if (process.env.PROFILE !== undefined) await cdp.send('Profiler.start');
+    if (process.env.HEAP !== undefined) {
+      await cdp.send('HeapProfiler.enable');
+      await cdp.send('HeapProfiler.startSampling', { samplingInterval: 1024 });
+    }
     await page.waitForTimeout(TRACE_MS);
+    if (process.env.HEAP !== undefined) {
+      const { profile: heap } = (await cdp.send('HeapProfiler.stopSampling')) as unknown as {
+        profile: { head: HeapNode };
+      };
+      printAllocations(heap.head, dist, TRACE_MS);
+    }
     const profile =
       process.env.PROFILE !== undefined
         ? (await cdp.send('Profiler.stop')).profile
