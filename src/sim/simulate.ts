@@ -393,6 +393,38 @@ function typedBytes(value: unknown, seen = new Set<ArrayBufferLike>()): number {
 }
 
 /**
+ * The buffers reachable from a lane result, each once, as `typedBytes` finds them. A lane result
+ * is read-only and a cached run hands the same one back, so an edit to one of six limiters walks
+ * one lane's objects, not six (issue 11: the walk of the whole result was a visible part of an
+ * edit's simulate).
+ */
+const laneBuffers = new WeakMap<LaneResult, ArrayBufferLike[]>();
+
+/** Bytes of the typed arrays of `result` (buffers counted once, shared ones across lanes too). */
+function resultBytes(result: SimResult): number {
+  const seen = new Set<ArrayBufferLike>();
+  let sum = 0;
+  for (const [field, value] of Object.entries(result)) {
+    if (field !== 'lanes') sum += typedBytes(value, seen);
+  }
+  for (const lane of result.lanes) {
+    let buffers = laneBuffers.get(lane);
+    if (buffers === undefined) {
+      const own = new Set<ArrayBufferLike>();
+      typedBytes(lane, own);
+      buffers = [...own];
+      laneBuffers.set(lane, buffers);
+    }
+    for (const b of buffers) {
+      if (seen.has(b)) continue;
+      seen.add(b);
+      sum += b.byteLength;
+    }
+  }
+  return sum;
+}
+
+/**
  * What `simulate` may keep between calls (pass the same object each time; `createSimCache`).
  * The arrivals depend only on the traffic (sources, seed, clients) and the run length, so editing a
  * limiter does not regenerate them; a lane's run depends only on its config, the arrivals and the
@@ -758,7 +790,7 @@ export function simulate(
     pairDivergence: pairs,
     memory: { resultBytes: 0, checkpointBytes: 0, bytesPerArrival: 0, bytesPerDecision: 0 },
   };
-  const resultBytes = typedBytes(result);
+  const bytes = resultBytes(result);
   const decisions = lanes.reduce((s, l) => s + l.columns.rows, 0);
   const checkpointBytes = runs.reduce(
     (s, r) => s + r.internals.checkpoints.reduce((t, c) => t + c.bytes, 0),
@@ -766,10 +798,10 @@ export function simulate(
   );
   const writeBytes = runs.reduce((s, r) => s + r.writeBytes, 0);
   result.memory = {
-    resultBytes,
+    resultBytes: bytes,
     checkpointBytes: checkpointBytes + writeBytes,
-    bytesPerArrival: arrivals.count > 0 ? resultBytes / arrivals.count : 0,
-    bytesPerDecision: decisions > 0 ? resultBytes / decisions : 0,
+    bytesPerArrival: arrivals.count > 0 ? bytes / arrivals.count : 0,
+    bytesPerDecision: decisions > 0 ? bytes / decisions : 0,
   };
   attachInternals(result, {
     clock,
