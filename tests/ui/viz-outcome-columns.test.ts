@@ -38,7 +38,10 @@ function perRow(
  */
 function lane(times: number[], outcomes: number[], shift = 0): LaneColumns {
   const rows = times.length;
-  const outcome = new Uint8Array(shift + rows + 3).subarray(shift, shift + rows);
+  // The buffer around the column holds rejects, and the column is longer than its rows (as a
+  // recycled column is) with more after them: a read outside the rows changes the counts.
+  const buffer = new Uint8Array(shift + rows + 11).fill(2);
+  const outcome = buffer.subarray(shift, shift + rows + 5);
   outcome.set(outcomes);
   return {
     rows,
