@@ -4,7 +4,8 @@
  * PAGE=compare, the compare page playing, as for "edit while playing"; with PAGE=scrolled, no
  * edits: 5 s of that page playing, scrolled to lanes 3-4) in the pinned Chromium
  * started with `--js-flags=--trace-deopt`, waits for it to settle, edits max_tokens EDITS times
- * (default 8; 15 on the compare page) as the bench does (`timeEdits`), and prints the deopts logged during the
+ * (default 8; 15 on the compare page) as the bench does (`timeEdits`, which makes one untimed
+ * edit first: it is logged too), and prints the deopts logged during the
  * edits, grouped by function (its minified name, and where it is defined, from the dist folder's
  * source maps), tier, bytecode offset and reason, with how often each happened. A deopt that comes
  * back edit after edit is the one to look at: the code after it runs unoptimised until V8 compiles
@@ -61,14 +62,15 @@ async function main(): Promise<void> {
   // stderr (run with DEBUG=pw:browser: see the end of this file); it is kept, not shown.
   const log: string[] = [];
   const write = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+  const keep = (chunk: string | Uint8Array, ...rest: never[]): boolean => {
     const text = String(chunk);
     if (text.includes('pw:browser')) {
       log.push(...text.split('\n'));
       return true;
     }
     return write(chunk, ...rest);
-  }) as typeof process.stderr.write;
+  };
+  process.stderr.write = keep;
   const browser = await chromium.launch({
     executablePath: pinned.executablePath,
     env: { ...process.env, ...pinned.env },
@@ -137,7 +139,7 @@ async function main(): Promise<void> {
       groups.set(key, (groups.get(key) ?? 0) + 1);
     }
     console.log(
-      `deopts ${SCROLLED ? 'in 5 s of the compare page playing, scrolled to lanes 3-4' : `during ${EDITS} edits of the ${COMPARE ? 'compare' : '1M'} page`} (raw log: ${join(tmpdir(), 'deopt-trace.log')}):`,
+      `deopts ${SCROLLED ? 'in 5 s of the compare page playing, scrolled to lanes 3-4' : `during ${EDITS} edits (and the untimed one before them) of the ${COMPARE ? 'compare' : '1M'} page`} (raw log: ${join(tmpdir(), 'deopt-trace.log')}):`,
     );
     for (const [key, n] of [...groups].sort((a, b) => b[1] - a[1])) console.log(`  ${n}×  ${key}`);
   } finally {

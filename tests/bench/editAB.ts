@@ -10,7 +10,8 @@
  * tasks' heaviest functions (inclusive and self samples).
  * Run: `npx vite build --ssr tests/bench/editAB.ts --outDir node_modules/.cache/editab --emptyOutDir`
  * then `node node_modules/.cache/editab/editAB.js distA distB [...]` (env ROUNDS, default 4; EDITS,
- * default 15; TOPN, the inclusive profile rows printed, default 45). Bundled as `npm run bench` is: under tsx, node cannot take lz-string's named imports.
+ * default 15; TOPN, the inclusive profile rows printed, default 45). Bundled as `npm run bench`
+ * is: under tsx, node cannot take lz-string's named imports.
  */
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -44,6 +45,8 @@ interface Profile {
 const ROUNDS = Number(process.env.ROUNDS ?? 4);
 const EDITS = Number(process.env.EDITS ?? 15);
 const PROFILE = process.env.PROFILE !== undefined;
+/** Inclusive profile rows printed (PROFILE). */
+const TOPN = Number.isFinite(Number(process.env.TOPN)) ? Number(process.env.TOPN) : 45;
 
 interface RunFigures {
   toFrame: number[];
@@ -326,7 +329,7 @@ async function main(): Promise<void> {
         console.log(`  drawing frame task, self time by trace event (ms per edit):`);
         console.log(top(det.frameEvents, 14, det.edits));
         console.log(`  input task, profile inclusive (ms per edit):`);
-        console.log(top(det.incl, Number(process.env.TOPN ?? 45), det.edits));
+        console.log(top(det.incl, TOPN, det.edits));
         console.log(`  input task, profile self (ms per edit):`);
         console.log(top(det.self, 30, det.edits));
       }

@@ -7,8 +7,8 @@
  * node_modules/.cache/scrolled --emptyOutDir && node node_modules/.cache/scrolled/scrolledTrace.js
  * [distDir]` (bundled as `npm run bench` is: under tsx, node cannot take lz-string's named imports).
  * The raw trace is written to scrolled-trace.json in the system's temporary folder (with PROFILE,
- * the CPU profile to scrolled-profile.json beside it). HEAP=1 also samples what the page allocates
- * meanwhile and prints it by function.
+ * the CPU profile to scrolled-profile.json beside it). HEAP (any value, as PROFILE) also samples
+ * what the page's main thread allocates meanwhile and prints it by function.
  */
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,8 +37,9 @@ interface HeapNode {
 }
 
 /**
- * HEAP: what the page allocated while traced (V8's sampling heap profiler, one sample per ~1 kB),
- * by allocating function (self) and with what it calls (inclusive), per second, source-mapped.
+ * HEAP: what the page's main thread allocated while traced (V8's sampling heap profiler, one
+ * sample per ~1 kB, collected objects included), by allocating function (self) and with what it
+ * calls (inclusive), per second, source-mapped.
  */
 function printAllocations(head: HeapNode, dist: string, ms: number): void {
   const self = new Map<string, number>();
@@ -112,7 +113,12 @@ async function main(): Promise<void> {
     if (process.env.PROFILE !== undefined) await cdp.send('Profiler.start');
     if (process.env.HEAP !== undefined) {
       await cdp.send('HeapProfiler.enable');
-      await cdp.send('HeapProfiler.startSampling', { samplingInterval: 1024 });
+      // Objects collected meanwhile count too: what was allocated, not what survived.
+      await cdp.send('HeapProfiler.startSampling', {
+        samplingInterval: 1024,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      });
     }
     await page.waitForTimeout(TRACE_MS);
     if (process.env.HEAP !== undefined) {
