@@ -162,13 +162,15 @@ export function RequestFlow({
 
   const model = useMemo(() => {
     const placed: Placed[] = [];
+    let incomingTotal = 0;
     // Index loops: a for…of here allocated an iterator result per request and frame (issue 11).
     for (let k = 0; k < requests.length; k += 1) {
       const r = requests[k] as VizRequest;
       const phase = flowPhase(r, nowMs, travelMs, lingerMs);
-      if (phase !== null) placed.push({ request: r, phase });
+      if (phase === null) continue;
+      placed.push({ request: r, phase });
+      if (phase.phase === 'incoming') incomingTotal += 1;
     }
-    const incomingTotal = placed.filter((p) => p.phase.phase === 'incoming').length;
     // Waiting requests first, so the queue is never cut; then the decided ones, newest first; then
     // those on their way in, nearest to the limiter first and at most MAX_INCOMING of them, so a
     // fast stream still leaves room to see what the limiter decided (and fewer marks move per frame).
@@ -181,20 +183,40 @@ export function RequestFlow({
     );
     const firstIncoming = placed.findIndex((p) => rank(p) === 2);
     if (firstIncoming >= 0) placed.splice(firstIncoming + MAX_INCOMING);
-    const count = (...phases: FlowPhase['phase'][]) =>
-      placed.filter((p) => phases.includes(p.phase.phase)).length;
-    const rejected = placed
-      .filter((p) => p.phase.phase === 'bounce' || p.phase.phase === 'at-client')
-      .map((p) => p.request);
+    // One pass for the counts and the queue (a filter per count made a list per frame each).
+    let passed = 0;
+    let rejected = 0;
+    let latestRejected: VizRequest | undefined;
+    const waiting: Placed[] = [];
+    for (let k = 0; k < placed.length; k += 1) {
+      const p = placed[k] as Placed;
+      switch (p.phase.phase) {
+        case 'to-backend':
+        case 'at-backend':
+          passed += 1;
+          break;
+        case 'bounce':
+        case 'at-client':
+          if (rejected === 0) latestRejected = p.request;
+          rejected += 1;
+          break;
+        case 'waiting':
+          waiting.push(p);
+          break;
+        case 'incoming':
+          break;
+      }
+    }
+    waiting.sort(
+      (a, b) => a.request.releaseMs - b.request.releaseMs || a.request.id - b.request.id,
+    );
     return {
       shown: placed.slice(0, Math.max(0, maxMarks)),
-      waiting: placed
-        .filter((p) => p.phase.phase === 'waiting')
-        .sort((a, b) => a.request.releaseMs - b.request.releaseMs || a.request.id - b.request.id),
-      passed: count('to-backend', 'at-backend'),
-      rejected: rejected.length,
+      waiting,
+      passed,
+      rejected,
       incoming: incomingTotal,
-      latestRejected: rejected[0],
+      latestRejected,
     };
   }, [requests, nowMs, travelMs, lingerMs, maxMarks]);
   // What the counts say: the exact ones given, or the rows' own.
