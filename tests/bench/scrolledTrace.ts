@@ -106,6 +106,9 @@ async function main(): Promise<void> {
           'blink',
           'cc',
           'v8.gc',
+          ...(process.env.INVALIDATIONS === undefined
+            ? []
+            : ['disabled-by-default-devtools.timeline.invalidationTracking']),
         ],
       },
       transferMode: 'ReportEvents',
