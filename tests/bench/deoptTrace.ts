@@ -22,10 +22,9 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
-import { defaultConfig, encodeConfig } from '../../src/config';
-import type { PlaygroundConfig } from '../../src/config';
+import { encodeConfig } from '../../src/config';
 import { CHROMIUM_ARGS, pinnedChromium } from '../chromium';
-import { compareConfig, openPlaying, startPreview, timeEdits } from './frames';
+import { compareConfig, oneMillionLink, openPlaying, startPreview, timeEdits } from './frames';
 import { originalName } from './sourceMaps';
 
 const SCROLLED = process.env.PAGE === 'scrolled';
@@ -77,37 +76,10 @@ async function main(): Promise<void> {
     args: [...CHROMIUM_ARGS, `--js-flags=${process.env.JSFLAGS ?? '--trace-deopt'}`],
   });
   try {
-    const base = defaultConfig();
-    const untilMs = 999_999;
-    const config: PlaygroundConfig = {
-      ...base,
-      limiters: [
-        {
-          config: {
-            kind: 'token-bucket',
-            maxTokens: 100,
-            tokensPerFill: 100,
-            fillIntervalMs: 1000,
-          },
-        },
-      ],
-      scenario: {
-        ...base.scenario,
-        sources: [{ kind: 'constant', ratePerSec: 1000, startMs: 0, endMs: untilMs }],
-      },
-      view: {
-        ...base.view,
-        untilMs,
-        tMs: Math.floor(untilMs / 2),
-        paused: true,
-        speed: 1,
-        mode: 'single',
-      },
-    };
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     if (COMPARE) await openPlaying(page, `${url}?${encodeConfig(compareConfig())}`);
     else {
-      await page.goto(`${url}?${encodeConfig(config)}`);
+      await page.goto(`${url}?${oneMillionLink()}`);
       await page.getByLabel('max_tokens').waitFor();
       // As the bench: the worker warms its cache and JIT meanwhile.
       await page.waitForTimeout(5000);

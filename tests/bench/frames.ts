@@ -856,25 +856,25 @@ function largeRun(limiters: PlaygroundConfig['limiters'], ratePerSec: number, un
   return encodeConfig(config);
 }
 
+/**
+ * The 1M-arrival link of the large-run figures (and the tools that look into them): one token
+ * bucket, 1,000,000 arrivals (1,000/s for 1,000 s), paused half way.
+ */
+export function oneMillionLink(): string {
+  return largeRun(
+    [
+      {
+        config: { kind: 'token-bucket', maxTokens: 100, tokensPerFill: 100, fillIntervalMs: 1000 },
+      },
+    ],
+    1000,
+    999_999,
+  );
+}
+
 /** Large runs (issue 11, item 3); returns the p95 edit → drawn (1M) and the worst input → frame (4M). */
 async function largeRuns(page: Page, url: string): Promise<{ oneM: number; fourM: number }> {
-  // One token bucket, 1,000,000 arrivals (1,000/s for 1,000 s), paused half way.
-  await page.goto(
-    `${url}?${largeRun(
-      [
-        {
-          config: {
-            kind: 'token-bucket',
-            maxTokens: 100,
-            tokensPerFill: 100,
-            fillIntervalMs: 1000,
-          },
-        },
-      ],
-      1000,
-      999_999,
-    )}`,
-  );
+  await page.goto(`${url}?${oneMillionLink()}`);
   await page.evaluate(() => document.fonts.ready);
   await page.getByLabel('max_tokens').waitFor();
   // The first render computed the run here; the worker warms its cache with it meanwhile.

@@ -8,10 +8,8 @@
  * node_modules/.cache/large/largeEditProfile.js [distDir]` (bundled as `npm run bench` is: under
  * tsx, node cannot take lz-string's named imports).
  */
-import { defaultConfig, encodeConfig } from '../../src/config';
-import type { PlaygroundConfig } from '../../src/config';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
-import { launchPinned, startPreview } from './frames';
+import { launchPinned, oneMillionLink, startPreview } from './frames';
 import { originalName } from './sourceMaps';
 
 let distDir = 'dist';
@@ -27,32 +25,6 @@ interface Ev {
   tid: number;
   id?: string;
   args?: Record<string, unknown> & { name?: string; data?: Record<string, unknown> };
-}
-
-function link(): string {
-  const base = defaultConfig();
-  const untilMs = 999_999;
-  const config: PlaygroundConfig = {
-    ...base,
-    limiters: [
-      {
-        config: { kind: 'token-bucket', maxTokens: 100, tokensPerFill: 100, fillIntervalMs: 1000 },
-      },
-    ],
-    scenario: {
-      ...base.scenario,
-      sources: [{ kind: 'constant', ratePerSec: 1000, startMs: 0, endMs: untilMs }],
-    },
-    view: {
-      ...base.view,
-      untilMs,
-      tMs: Math.floor(untilMs / 2),
-      paused: true,
-      speed: 1,
-      mode: 'single',
-    },
-  };
-  return encodeConfig(config);
 }
 
 /**
@@ -211,7 +183,7 @@ async function main(): Promise<void> {
       page.on('console', (m) => {
         if (m.text().startsWith('DBG')) console.log(m.text());
       });
-    await page.goto(`${url}?${link()}`);
+    await page.goto(`${url}?${oneMillionLink()}`);
     await page.evaluate(() => document.fonts.ready);
     const input = page.getByLabel('max_tokens').first();
     await input.waitFor();
