@@ -20,9 +20,12 @@ import { installColumnMemory } from '../sim/laneParts';
 import { runPlainLane } from '../sim/lanePlain';
 import { installPlainLaneLoop } from '../sim/simulate';
 import { ColumnPool } from './columnPool';
+import { detachEarly } from './detachEarly';
 import type { SimAnswer, SimRequest } from './simProtocol';
 import { encodeResult } from './simWire';
 
+// Before anything is compiled: this worker transfers buffers (detachEarly.ts).
+detachEarly();
 // The lean loop for lanes that are not fleets (kept out of the page's first chunk).
 installPlainLaneLoop(runPlainLane);
 const cache = createSimCache();

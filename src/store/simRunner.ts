@@ -7,6 +7,7 @@
  */
 import type { Scenario, SimTrace } from '../sim';
 import { afterNextFrame } from './afterNextFrame';
+import { detachEarly } from './detachEarly';
 import { lastRun, rememberOutcome, runTraces, sameRun, simLimiters } from './derived';
 import type { RunInputs, SimOutcome } from './derived';
 import type { SimAnswer, SimRequest } from './simProtocol';
@@ -99,7 +100,10 @@ export class SimRunner {
    */
   private readonly spent = new Map<ArrayBuffer, Array<WeakRef<object>>>();
 
-  constructor(private readonly api: PlaygroundStoreApi) {}
+  constructor(private readonly api: PlaygroundStoreApi) {
+    // The page transfers buffers to the worker (spent columns, traces): detachEarly.ts.
+    if (this.available) detachEarly();
+  }
 
   /** True where a worker can run (the browser, not jsdom). */
   get available(): boolean {

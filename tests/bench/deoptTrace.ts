@@ -97,6 +97,7 @@ async function main(): Promise<void> {
     else await timeEdits(page, EDITS, 101);
     const during = log.slice(from);
     writeFileSync(join(tmpdir(), 'deopt-trace.log'), log.join('\n'));
+    writeFileSync(join(tmpdir(), 'deopt-trace-during.log'), during.join('\n'));
     const groups = new Map<string, number>();
     const names = new Map<string, string>();
     for (const line of during) {

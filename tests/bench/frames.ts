@@ -100,7 +100,8 @@ export async function launchPinned(): Promise<{ browser: Browser; pinned: Pinned
   const browser = await chromium.launch({
     executablePath: pinned.executablePath,
     env: { ...process.env, ...pinned.env },
-    args: [...CHROMIUM_ARGS],
+    // EXTRA_ARGS (space-separated): more switches for a diagnostic run, e.g. --js-flags=--no-maglev.
+    args: [...CHROMIUM_ARGS, ...(process.env.EXTRA_ARGS?.split(' ').filter(Boolean) ?? [])],
   });
   return { browser, pinned };
 }

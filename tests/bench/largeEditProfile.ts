@@ -201,7 +201,13 @@ async function main(): Promise<void> {
             'devtools.timeline',
             'v8',
             'v8.execute',
-            'disabled-by-default-v8.cpu_profiler',
+            ...(process.env.PROFILE_NOSAMPLER === undefined
+              ? ['disabled-by-default-v8.cpu_profiler']
+              : []),
+            // PROFILE_POOL: what V8's helper threads (ThreadPool*) do in each edit.
+            ...(process.env.PROFILE_POOL === undefined
+              ? []
+              : ['disabled-by-default-v8.gc', 'disabled-by-default-v8.compile', 'v8.compile']),
             'disabled-by-default-devtools.timeline.frame',
           ],
         },
@@ -247,6 +253,8 @@ async function main(): Promise<void> {
       let wf = 0;
       let wt = 0;
       let of = 0;
+      /** The other threads' CPU ticks by thread name (PROFILE_THREADS). */
+      const byName = new Map<string, number>();
       let ot = 0;
       for (const [tid, a] of after) {
         const b = before.get(tid) ?? { faults: 0, ticks: 0 };
@@ -256,9 +264,18 @@ async function main(): Promise<void> {
         } else {
           of += a.faults - b.faults;
           ot += a.ticks - b.ticks;
+          const name = a.comm.replace(/\d+$/, '');
+          byName.set(name, (byName.get(name) ?? 0) + a.ticks - b.ticks);
         }
       }
       faults.push(`${wf}f/${wt * 10}ms|${of}f/${ot * 10}ms`);
+      if (process.env.PROFILE_THREADS !== undefined)
+        console.log(
+          `edit ${i}: other threads' CPU ${[...byName]
+            .filter(([, t]) => t > 0)
+            .map(([n, t]) => `${n} ${t * 10} ms`)
+            .join(', ')}`,
+        );
       await page.waitForTimeout(Number(process.env.PROFILE_GAP ?? 50));
     }
     const took = await page.evaluate(() => (window as unknown as { __took: number[] }).__took);
@@ -353,6 +370,36 @@ async function main(): Promise<void> {
       };
       show('main', main, mainTasks);
       for (const w of workers) show('worker', w, tasksOf(w));
+      if (process.env.PROFILE_POOL !== undefined) {
+        // Per thread, the events one level inside each task (what the task was), by name.
+        const pool = new Map<string, number>();
+        for (const [thread, name] of names) {
+          if (!name.startsWith('ThreadPool') || !thread.startsWith(main.split('/')[0] + '/'))
+            continue;
+          let task = 0;
+          let inner = 0;
+          for (const ev of events
+            .filter((x) => `${x.pid}/${x.tid}` === thread && x.ph === 'X' && x.dur !== undefined)
+            .sort((x, y) => x.ts - y.ts)) {
+            if (ev.ts < s.e.ts || ev.ts > e.e.ts) continue;
+            if (ev.name === 'ThreadPool_RunTask') {
+              task = ev.ts + (ev.dur ?? 0);
+              inner = 0;
+              continue;
+            }
+            if (ev.ts >= task || ev.ts < inner) continue;
+            inner = ev.ts + (ev.dur ?? 0);
+            pool.set(ev.name, (pool.get(ev.name) ?? 0) + (ev.tdur ?? ev.dur ?? 0) / 1000);
+          }
+        }
+        console.log(
+          `  helper threads (cpu): ${[...pool]
+            .sort((x, y) => y[1] - x[1])
+            .slice(0, 8)
+            .map(([n, d]) => `${n} ${d.toFixed(1)}`)
+            .join(', ')}`,
+        );
+      }
     }
     // Aggregated over the timed edits: each thread's sampled functions (self), top 25.
     const agg = (thread: string) => {
