@@ -55,7 +55,8 @@ let scheduled = false;
  * JIT_RUNS runs of the same limiter over the first 1/JIT_FRACTION of the time: on its first
  * calls V8 optimises the lane loop, deoptimises it at paths it had not seen and optimises it
  * again (in Node, a 1,000,000-row edit's CPU was 230–310 ms for the first edit after a warm-up,
- * 40–70 ms once settled; with these runs first, 36–44 ms). Then the pool stocks STOCK_SETS sets
+ * 40–70 ms once settled; with these runs first, 36–44 ms). They run as a request's does
+ * (`simulateHere`, `jitRun`), so what V8 learns from them holds for the edits. Then the pool stocks STOCK_SETS sets
  * of the lane's column buffers (fewer when they would pass STOCK_MAX_BYTES: two sets of a
  * 1,000,000-row lane's are 26 MB), written in slices of STOCK_SLICE_BYTES: the page hands a
  * result's buffers back only once its garbage collector has freed their views, several edits
@@ -83,20 +84,38 @@ function idle(): void {
     scheduleIdle();
   } else if (pool.stockStep(STOCK_SLICE_BYTES)) scheduleIdle();
 }
-function scheduleIdle(): void {
+function scheduleIdle(delayMs = 0): void {
   if (idleScheduled) return;
   idleScheduled = true;
-  setTimeout(idle, 0);
+  setTimeout(idle, delayMs);
 }
-/** A run only for the JIT: no cache, fresh column memory (not the stock), result dropped. */
+/**
+ * How long after a run its idle work waits to begin: meanwhile the page decodes and draws the
+ * result, and on two cores the stock's page faults took CPU from it (issue 11: largeEditProfile
+ * showed the first 2 MB slices, 8 ms each, running beside the page's drawing of the 1M edit).
+ */
+const IDLE_AFTER_RUN_MS = 120;
+/**
+ * A run reports progress only once it has taken this long: the page shows how far a long run is,
+ * and a short one (a 1,000,000-row edit, ~50 ms) posts no hundred messages for the page to
+ * render while it waits (each moved the "updating" note's percentage: a layout and paint a frame).
+ */
+const PROGRESS_AFTER_MS = 150;
+/**
+ * A run only for the JIT, as a request's is made and encoded (a cache of its own, the wire's
+ * hand-over), on fresh column memory (not the stock); nothing is posted and the result is dropped.
+ */
 function jitRun(req: SimRequest, runTraces: readonly SimTrace[]): void {
   installColumnMemory(null);
   try {
-    simulate(req.limiters, req.scenario, Math.max(1, Math.floor(req.untilMs / JIT_FRACTION)), {
-      traces: runTraces,
-      // As a request's run has (a closure per run).
-      onProgress: () => undefined,
-    });
+    const result = simulateHere(
+      req,
+      Math.max(1, Math.floor(req.untilMs / JIT_FRACTION)),
+      createSimCache(),
+      runTraces,
+      null,
+    );
+    encodeResult(result, { traffic: [], lanes: [] }, PORTABLE_KEY_STATES, true);
   } catch (e) {
     if (jit !== null) jit.left = 0;
     if (!(e instanceof SimulationInputError)) throw e;
@@ -108,11 +127,45 @@ function jitRun(req: SimRequest, runTraces: readonly SimTrace[]): void {
 function afterRun(req: SimRequest, result: SimResult): void {
   if (result.lanes.length !== 1 || result.lanes[0]?.fleet !== undefined) return;
   if (req.warm === true) jit = { req, traces, left: JIT_RUNS };
-  if (pool.planStock(STOCK_MAX_BYTES, STOCK_SETS) > 0 || jit !== null) scheduleIdle();
+  if (pool.planStock(STOCK_MAX_BYTES, STOCK_SETS) > 0 || jit !== null)
+    scheduleIdle(IDLE_AFTER_RUN_MS);
 }
 
 const post = (answer: SimAnswer, transfer: Transferable[] = []) =>
   (self as unknown as Worker).postMessage(answer, transfer);
+
+/**
+ * Every run here (a request's, a warm-up's, the JIT's) goes through this one call, with a
+ * progress callback made in one place: V8 compiles the lane loop with the callback inlined, and a
+ * closure from another place (the JIT runs had their own) threw that code away at the first real
+ * edit ("wrong feedback cell", in tests/bench/deoptTrace.ts's PER_EDIT log). `gen` null: reports
+ * nothing. A request's run reports about a hundred times at most, and not before
+ * PROGRESS_AFTER_MS.
+ */
+function simulateHere(
+  req: SimRequest,
+  untilMs: number,
+  runCache: ReturnType<typeof createSimCache>,
+  runTraces: readonly SimTrace[],
+  gen: number | null,
+): SimResult {
+  const began = performance.now();
+  let reported = -1;
+  return simulate(req.limiters, req.scenario, untilMs, {
+    cache: runCache,
+    traces: runTraces,
+    onProgress: (fraction) => {
+      // The same steps in every run up to `gen` (a step that only requests' runs took had no
+      // feedback, and its first use deoptimised the lane loop at the first edit).
+      const due =
+        (fraction - reported >= 0.01 || fraction >= 1) &&
+        performance.now() - began >= PROGRESS_AFTER_MS;
+      if (!due || gen === null) return;
+      reported = fraction;
+      post({ type: 'progress', gen, fraction });
+    },
+  });
+}
 
 function run(): void {
   scheduled = false;
@@ -125,24 +178,14 @@ function run(): void {
     post({ type: 'result', gen: req.gen, outcome: { ok: false, issues }, tookMs: 0 });
     return;
   }
-  let reported = -1;
   pool.beginRun();
   try {
     if (req.warm === true) {
       if (answered?.traces === traces && answered.key === runKey(req)) return;
-      afterRun(req, simulate(req.limiters, req.scenario, req.untilMs, { cache, traces }));
+      afterRun(req, simulateHere(req, req.untilMs, cache, traces, null));
       return;
     }
-    const result = simulate(req.limiters, req.scenario, req.untilMs, {
-      cache,
-      traces,
-      onProgress: (fraction) => {
-        // About a hundred reports at most.
-        if (fraction - reported < 0.01 && fraction < 1) return;
-        reported = fraction;
-        post({ type: 'progress', gen: req.gen, fraction });
-      },
-    });
+    const result = simulateHere(req, req.untilMs, cache, traces, req.gen);
     const tookMs = performance.now() - began;
     // Checkpoints bounded: the page rebuilds every key state sent, in one task.
     // One lane: its columns are handed over, not copied (issue 11: 13 MB per 1,000,000 rows), and
