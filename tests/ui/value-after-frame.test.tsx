@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { useValueAfterFrame } from '../../src/ui/stage/hooks';
+import { OFF_SCREEN_SETTLE_MS, useValueAfterFrame } from '../../src/ui/stage/hooks';
 
 afterEach(cleanup);
 
@@ -69,5 +69,43 @@ describe('useValueAfterFrame (the charts take a new result after the frame that 
       vi.runAllTimers();
     });
     expect(screen.getByTestId('shown')).toHaveTextContent('c');
+  });
+});
+
+function Hidden({ value, offScreen }: { value: string; offScreen: boolean }) {
+  return <p data-testid="shown">{useValueAfterFrame(value, offScreen)}</p>;
+}
+
+describe('useValueAfterFrame off screen (charts below the fold)', () => {
+  it('waits for edits to pause, then hands the newest value over', () => {
+    const { rerender } = render(<Hidden value="a" offScreen />);
+    rerender(<Hidden value="b" offScreen />);
+    runFrame();
+    act(() => {
+      vi.advanceTimersByTime(OFF_SCREEN_SETTLE_MS - 1);
+    });
+    expect(screen.getByTestId('shown')).toHaveTextContent('a');
+    // Another edit before it settled: the wait starts again.
+    rerender(<Hidden value="c" offScreen />);
+    act(() => {
+      vi.advanceTimersByTime(OFF_SCREEN_SETTLE_MS - 1);
+    });
+    expect(screen.getByTestId('shown')).toHaveTextContent('a');
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
+    expect(screen.getByTestId('shown')).toHaveTextContent('c');
+  });
+
+  it('catches up after the next frame when it comes on screen', () => {
+    const { rerender } = render(<Hidden value="a" offScreen />);
+    rerender(<Hidden value="b" offScreen />);
+    rerender(<Hidden value="b" offScreen={false} />);
+    expect(screen.getByTestId('shown')).toHaveTextContent('a');
+    runFrame();
+    act(() => {
+      vi.advanceTimersByTime(0);
+    });
+    expect(screen.getByTestId('shown')).toHaveTextContent('b');
   });
 });

@@ -13,13 +13,14 @@ import { problemWith } from '../traffic/scenarioEdit';
  * result reaches the charts after the frame that draws it elsewhere, in a transition
  * (`useValueAfterFrame`): their series are O(rows) to build (~100 ms for a 1M-arrival run, about
  * 4 ms for six limiters at 200 r/s), so the frame that draws an edit in the lanes and the timeline
- * does not wait for them (issue 11).
+ * does not wait for them (issue 11). Scrolled out of view, they take it once edits have paused (or
+ * when they come into view).
  */
 export function ChartsPanel({ result: latest }: { result: SimResult }) {
-  const result = useValueAfterFrame(latest);
   const id = useId();
   const ref = useRef<HTMLElement>(null);
   const onScreen = useOnScreen(ref);
+  const result = useValueAfterFrame(latest, !onScreen);
   const s = usePlaygroundShallow((st) => ({
     activeLane: st.activeLane,
     scenario: st.scenario,
