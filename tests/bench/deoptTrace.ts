@@ -94,7 +94,9 @@ async function main(): Promise<void> {
     }
     const from = log.length;
     if (SCROLLED) await page.waitForTimeout(5000);
-    else await timeEdits(page, EDITS, 101);
+    /** When each edit began (ms since the epoch), for PER_EDIT. */
+    const began: number[] = [];
+    if (!SCROLLED) await timeEdits(page, EDITS, 101, () => began.push(Date.now()));
     const during = log.slice(from);
     writeFileSync(join(tmpdir(), 'deopt-trace.log'), log.join('\n'));
     writeFileSync(join(tmpdir(), 'deopt-trace-during.log'), during.join('\n'));
@@ -111,6 +113,7 @@ async function main(): Promise<void> {
       const key = `${fn} [${definedAt(dist, fn ?? '', names)}] ${tier} @${offset}: ${reason} (${kind})`;
       groups.set(key, (groups.get(key) ?? 0) + 1);
     }
+    if (process.env.PER_EDIT !== undefined) perEdit(dist, during, began, names);
     console.log(
       `deopts ${SCROLLED ? 'in 5 s of the compare page playing, scrolled to lanes 3-4' : `during ${EDITS} edits (and the untimed one before them) of the ${COMPARE ? 'compare' : '1M'} page`} (raw log: ${join(tmpdir(), 'deopt-trace.log')}):`,
     );
@@ -118,6 +121,49 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     child.kill();
+  }
+}
+
+/**
+ * PER_EDIT: the deopts and (with --trace-opt in JSFLAGS) the compiles of each edit, in order, by
+ * the time Playwright logged each line (the untimed edit is -1).
+ */
+function perEdit(dist: string, lines: string[], began: number[], names: Map<string, string>): void {
+  const editOf = (line: string): number => {
+    const t = Date.parse(line.slice(0, 24));
+    let k = -2;
+    began.forEach((b, i) => {
+      if (t >= b) k = i - 1;
+    });
+    return k;
+  };
+  let last = -3;
+  for (const line of lines) {
+    const deopt =
+      /\[bailout \(kind: [^,]+, reason: ([^)]*)\): begin\. deoptimizing 0x[0-9a-f]+ <JSFunction ([\w$]*) ?\(sfi.*?<Code (\w+)>, opt id \d+, bytecode offset (\d+)/.exec(
+        line,
+      );
+    const compiled =
+      /completed compiling 0x[0-9a-f]+ <JSFunction ([\w$]*) ?\(sfi.*?\(target (\w+)\)( OSR)? - took [\d.]+, ([\d.]+)/.exec(
+        line,
+      );
+    if (deopt === null && compiled === null) continue;
+    const k = editOf(line);
+    if (k !== last) console.log(`edit ${k}:`);
+    last = k;
+    if (deopt !== null) {
+      const [, reason, fn, tier, offset] = deopt as unknown as string[];
+      if (reason?.startsWith('prepare for on stack replacement')) continue;
+      console.log(
+        `  deopt ${fn} ${tier} @${offset}: ${reason} [${definedAt(dist, fn ?? '', names)}]`,
+      );
+    } else if (compiled !== null) {
+      const [, fn, tier, osr, ms] = compiled as unknown as string[];
+      if (Number(ms) < 5) continue;
+      console.log(
+        `  compiled ${fn} ${tier}${osr ?? ''} ${ms} ms [${definedAt(dist, fn ?? '', names)}]`,
+      );
+    }
   }
 }
 

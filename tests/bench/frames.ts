@@ -517,6 +517,8 @@ export async function timeEdits(
   page: Page,
   changes: number,
   from: number,
+  /** Called before each change's input (the untimed one is -1): diagnostic tools mark the edits. */
+  before?: (i: number) => void,
 ): Promise<ChangeRecord[]> {
   const input = page.getByLabel('max_tokens').first();
   await input.waitFor();
@@ -525,6 +527,7 @@ export async function timeEdits(
   for (let i = -1; i < changes; i += 1) {
     const value = from + i + 1;
     const armed = page.evaluate(armChange, `/ ${value} tokens`);
+    before?.(i);
     await input.fill(String(value));
     const record = await armed;
     if (i >= 0) records.push(record);

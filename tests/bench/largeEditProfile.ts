@@ -57,7 +57,11 @@ function rendererThreads(): Map<string, { comm: string; faults: number; ticks: n
     } catch {
       continue;
     }
-    if (!cmd.includes('--type=renderer') || !mine(pid)) continue;
+    // PROFILE_ALL: every process this one started (browser, GPU, preview server), not the renderer
+    // only; their threads are named with the process's --type (or its program).
+    const all = process.env.PROFILE_ALL !== undefined;
+    if ((!all && !cmd.includes('--type=renderer')) || !mine(pid)) continue;
+    const kind = /--type=([\w-]+)/.exec(cmd)?.[1] ?? cmd.split('\0')[0]?.split('/').pop() ?? '?';
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       try {
         const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
@@ -66,7 +70,7 @@ function rendererThreads(): Map<string, { comm: string; faults: number; ticks: n
         const f = stat.slice(close + 2).split(' ');
         // Fields after the name: state is 3rd overall, minflt 10th, utime 14th, stime 15th.
         out.set(`${pid}/${tid}`, {
-          comm,
+          comm: all && kind !== 'renderer' ? `${kind}:${comm}` : comm,
           faults: Number(f[7]),
           ticks: Number(f[11]) + Number(f[12]),
         });

@@ -59,5 +59,6 @@ if (!runMemoryChild() && !runDecodeChild() && !(await runBenchChild())) {
     await runMemoryBench();
     console.log('');
   }
-  if (wanted('frames')) await runFrameBench();
+  // BENCH_DIST: another built site than dist/ (a paired A/B of two builds).
+  if (wanted('frames')) await runFrameBench(process.env.BENCH_DIST ?? 'dist');
 }
