@@ -15,6 +15,7 @@
  * depends on it. Engines without such an assumption lose nothing: the buffer is empty.
  */
 export function detachEarly(): void {
+  if (typeof structuredClone !== 'function') return;
   const buffer = new ArrayBuffer(0);
   structuredClone(buffer, { transfer: [buffer] });
 }
