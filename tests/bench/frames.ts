@@ -788,11 +788,31 @@ async function longestMainTask<T>(
   );
   let wallMs = 0;
   let cpuMs = 0;
+  let longest: TraceEvent | null = null;
   for (const e of events) {
     if (!main.has(`${e.pid}/${e.tid}`) || e.ph !== 'X') continue;
     if (e.name !== 'ThreadControllerImpl::RunTask' || e.dur === undefined) continue;
+    if (e.dur / 1000 > wallMs) longest = e;
     wallMs = Math.max(wallMs, e.dur / 1000);
     cpuMs = Math.max(cpuMs, (e.tdur ?? e.dur) / 1000);
+  }
+  if (process.env.LONG_DETAIL !== undefined && longest !== null) {
+    // What the longest task held: the events inside it on its thread, by name (total ms).
+    const l = longest;
+    const inside = new Map<string, number>();
+    for (const e of events) {
+      if (e.pid !== l.pid || e.tid !== l.tid || e.ph !== 'X' || e.dur === undefined || e === l)
+        continue;
+      if (e.ts < l.ts || e.ts + e.dur > l.ts + (l.dur ?? 0)) continue;
+      inside.set(e.name, (inside.get(e.name) ?? 0) + e.dur / 1000);
+    }
+    console.log(
+      `  longest task holds: ${[...inside]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 12)
+        .map(([n, d]) => `${n} ${d.toFixed(1)}`)
+        .join(', ')}`,
+    );
   }
   return { value, wallMs, cpuMs };
 }
