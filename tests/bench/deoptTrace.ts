@@ -103,14 +103,10 @@ async function main(): Promise<void> {
     const groups = new Map<string, number>();
     const names = new Map<string, string>();
     for (const line of during) {
-      const m =
-        /\[bailout \(kind: ([^,]+), reason: ([^)]*)\): begin\. deoptimizing 0x[0-9a-f]+ <JSFunction ([\w$]*) ?\(sfi.*?<Code (\w+)>, opt id \d+, bytecode offset (\d+)/.exec(
-          line,
-        );
-      if (m === null) continue;
-      const [, kind, reason, fn, tier, offset] = m as unknown as string[];
-      if (reason?.startsWith('prepare for on stack replacement')) continue;
-      const key = `${fn} [${definedAt(dist, fn ?? '', names)}] ${tier} @${offset}: ${reason} (${kind})`;
+      const d = deoptOf(line);
+      if (d === null) continue;
+      const { kind, reason, fn, tier, offset } = d;
+      const key = `${fn} [${definedAt(dist, fn, names)}] ${tier} @${offset}: ${reason} (${kind})`;
       groups.set(key, (groups.get(key) ?? 0) + 1);
     }
     if (process.env.PER_EDIT !== undefined) perEdit(dist, during, began, names);
@@ -122,6 +118,23 @@ async function main(): Promise<void> {
     await browser.close();
     child.kill();
   }
+}
+
+/**
+ * A deopt line of `--trace-deopt`, or null (also for the planned exits to on-stack replacement,
+ * which are not deopts of interest).
+ */
+function deoptOf(
+  line: string,
+): { kind: string; reason: string; fn: string; tier: string; offset: string } | null {
+  const m =
+    /\[bailout \(kind: ([^,]+), reason: ([^)]*)\): begin\. deoptimizing 0x[0-9a-f]+ <JSFunction ([\w$]*) ?\(sfi.*?<Code (\w+)>, opt id \d+, bytecode offset (\d+)/.exec(
+      line,
+    );
+  if (m === null) return null;
+  const [, kind = '', reason = '', fn = '', tier = '', offset = ''] = m;
+  if (reason.startsWith('prepare for on stack replacement')) return null;
+  return { kind, reason, fn, tier, offset };
 }
 
 /**
@@ -139,10 +152,7 @@ function perEdit(dist: string, lines: string[], began: number[], names: Map<stri
   };
   let last = -3;
   for (const line of lines) {
-    const deopt =
-      /\[bailout \(kind: [^,]+, reason: ([^)]*)\): begin\. deoptimizing 0x[0-9a-f]+ <JSFunction ([\w$]*) ?\(sfi.*?<Code (\w+)>, opt id \d+, bytecode offset (\d+)/.exec(
-        line,
-      );
+    const deopt = deoptOf(line);
     const compiled =
       /completed compiling 0x[0-9a-f]+ <JSFunction ([\w$]*) ?\(sfi.*?\(target (\w+)\)( OSR)? - took [\d.]+, ([\d.]+)/.exec(
         line,
@@ -152,11 +162,8 @@ function perEdit(dist: string, lines: string[], began: number[], names: Map<stri
     if (k !== last) console.log(`edit ${k}:`);
     last = k;
     if (deopt !== null) {
-      const [, reason, fn, tier, offset] = deopt as unknown as string[];
-      if (reason?.startsWith('prepare for on stack replacement')) continue;
-      console.log(
-        `  deopt ${fn} ${tier} @${offset}: ${reason} [${definedAt(dist, fn ?? '', names)}]`,
-      );
+      const { reason, fn, tier, offset } = deopt;
+      console.log(`  deopt ${fn} ${tier} @${offset}: ${reason} [${definedAt(dist, fn, names)}]`);
     } else if (compiled !== null) {
       const [, fn, tier, osr, ms] = compiled as unknown as string[];
       if (Number(ms) < 5) continue;
