@@ -806,15 +806,18 @@ async function longestMainTask<T>(
       if (e.ts < l.ts || e.ts + e.dur > l.ts + (l.dur ?? 0)) continue;
       inside.set(e.name, (inside.get(e.name) ?? 0) + e.dur / 1000);
     }
-    console.log(
-      `  longest task holds: ${[...inside]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, 12)
-        .map(([n, d]) => `${n} ${d.toFixed(1)}`)
-        .join(', ')}`,
-    );
+    console.log(`  longest task holds: ${largestTotals(inside, 12)}`);
   }
   return { value, wallMs, cpuMs };
+}
+
+/** The `n` largest of `totals` (ms by name), largest first: "name 1.2, other 0.8". */
+export function largestTotals(totals: ReadonlyMap<string, number>, n: number): string {
+  return [...totals]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([name, ms]) => `${name} ${ms.toFixed(1)}`)
+    .join(', ');
 }
 
 /** The compare page, playing: max_tokens of the first lane edited while it plays. */

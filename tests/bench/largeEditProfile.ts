@@ -9,7 +9,7 @@
  * tsx, node cannot take lz-string's named imports).
  */
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
-import { launchPinned, oneMillionLink, startPreview } from './frames';
+import { largestTotals, launchPinned, oneMillionLink, startPreview } from './frames';
 import { originalName } from './sourceMaps';
 
 let distDir = 'dist';
@@ -342,11 +342,7 @@ async function main(): Promise<void> {
           continue;
         c.set(e.name, (c.get(e.name) ?? 0) + e.dur / 1000);
       }
-      return [...c]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, 8)
-        .map(([n, d]) => `${n} ${d.toFixed(1)}`)
-        .join(', ');
+      return largestTotals(c, 8);
     };
     const mainTasks = tasksOf(main);
     let k = 0;
@@ -396,13 +392,7 @@ async function main(): Promise<void> {
             pool.set(ev.name, (pool.get(ev.name) ?? 0) + (ev.tdur ?? ev.dur ?? 0) / 1000);
           }
         }
-        console.log(
-          `  helper threads (cpu): ${[...pool]
-            .sort((x, y) => y[1] - x[1])
-            .slice(0, 8)
-            .map(([n, d]) => `${n} ${d.toFixed(1)}`)
-            .join(', ')}`,
-        );
+        console.log(`  helper threads (cpu): ${largestTotals(pool, 8)}`);
       }
     }
     // Aggregated over the timed edits: each thread's sampled functions (self), top 25.
