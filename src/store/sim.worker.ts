@@ -55,10 +55,12 @@ let scheduled = false;
  * JIT_RUNS runs of the same limiter over the first 1/JIT_FRACTION of the time: on its first
  * calls V8 optimises the lane loop, deoptimises it at paths it had not seen and optimises it
  * again (in Node, a 1,000,000-row edit's CPU was 230–310 ms for the first edit after a warm-up,
- * 40–70 ms once settled; with these runs first, 36–44 ms). They run as a request's does
- * (`simulateHere`, `jitRun`), so what V8 learns from them holds for the edits. Then the pool stocks STOCK_SETS sets
- * of the lane's column buffers (fewer when they would pass STOCK_MAX_BYTES: two sets of a
- * 1,000,000-row lane's are 26 MB), written in slices of STOCK_SLICE_BYTES: the page hands a
+ * 40–70 ms once settled; with these runs first, 36–44 ms). They go through the same call as a
+ * request's run (`simulateHere`). In the browser, 4 paired bench rounds of 0, 6 × 1/8 and
+ * 16 × 1/16 of these runs gave the same worker CPU per 1M edit (medians 41–44.5 ms): measure
+ * again before relying on them. Then the pool stocks STOCK_SETS sets of the lane's column
+ * buffers (fewer when they would pass STOCK_MAX_BYTES: two sets of a 1,000,000-row lane's are
+ * 26 MB), written in slices of STOCK_SLICE_BYTES: the page hands a
  * result's buffers back only once its garbage collector has freed their views, several edits
  * later, and until then each edit made its columns in fresh memory (page faults). Two sets: an
  * edit that comes before the stock the one before it took is made again still finds one.
