@@ -45,8 +45,8 @@ function play(store: PlaygroundStoreApi, ms: number): void {
   }
 }
 
-describe('the address bar follows the clock (issue 11: fewer writes while it plays)', () => {
-  it('while playing, at most once a second; when the clock stops, within 300 ms, at the time it stopped', () => {
+describe('the address bar follows the clock (issue 11: no writes while it plays)', () => {
+  it('while playing, not at all; when the clock stops, within 300 ms, at the time it stopped', () => {
     const store = stillStore();
     render(
       <PlaygroundProvider store={store}>
@@ -54,27 +54,52 @@ describe('the address bar follows the clock (issue 11: fewer writes while it pla
       </PlaygroundProvider>,
     );
     act(() => store.getState().play());
-    play(store, 900);
-    expect(replaced).toHaveLength(0);
-    play(store, 200);
-    expect(replaced).toHaveLength(1);
-    play(store, 1000);
-    expect(replaced).toHaveLength(2);
-    // Paused 400 ms into the next second: the write comes within 300 ms, with the paused time.
+    // Pressing Play is written (the link then plays), once.
     play(store, 400);
+    expect(replaced).toHaveLength(1);
+    const playedFrom = replaced[0];
+    play(store, 3000);
+    expect(replaced).toHaveLength(1);
+    // Paused: the write comes within 300 ms, with the paused time.
     act(() => store.getState().pause());
     const stoppedAt = store.getState().tMs;
     act(() => {
       vi.advanceTimersByTime(300);
     });
-    expect(replaced).toHaveLength(3);
+    expect(replaced).toHaveLength(2);
+    expect(replaced.at(-1)).not.toBe(playedFrom);
     expect(replaced.at(-1)).toBe(`?${queryFor(configOf(store.getState()), null, false)}`);
     expect(store.getState().tMs).toBe(stoppedAt);
     // Nothing more while it stands still.
     act(() => {
       vi.advanceTimersByTime(5000);
     });
+    expect(replaced).toHaveLength(2);
+  });
+
+  it('a playing page that is hidden or left writes its time at once', () => {
+    const store = stillStore();
+    render(
+      <PlaygroundProvider store={store}>
+        <Sync />
+      </PlaygroundProvider>,
+    );
+    act(() => store.getState().play());
+    play(store, 2000);
+    expect(replaced).toHaveLength(1);
+    const hidden = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    act(() => {
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    hidden.mockRestore();
+    expect(replaced).toHaveLength(2);
+    expect(replaced[1]).toBe(`?${queryFor(configOf(store.getState()), null, false)}`);
+    play(store, 500);
+    act(() => {
+      window.dispatchEvent(new Event('pagehide'));
+    });
     expect(replaced).toHaveLength(3);
+    expect(replaced[2]).toBe(`?${queryFor(configOf(store.getState()), null, false)}`);
   });
 
   it('a seek while paused is written within 300 ms', () => {

@@ -31,19 +31,13 @@ function prefersReducedMotion(): boolean {
 
 /** Discrete edits within this long become one history entry (typing "20" is one edit). */
 const PUSH_AFTER_MS = 400;
-/** The address bar follows the clock at most this often once it stands still (pause, seek). */
+/** The address bar follows the clock this long after it stands still (pause, seek). */
 const REPLACE_EVERY_MS = 300;
-/**
- * …and at most this often while it plays. Each write encodes the whole config (about 1 ms of the
- * main thread): every 300 ms it sat in one frame in eighteen, among the slowest 5 % of a playing
- * page's frames (issue 11). A pause or a seek still writes within REPLACE_EVERY_MS.
- */
-const REPLACE_PLAYING_MS = 1000;
 
 /**
  * Keeps the address bar and the saved settings in step with the store: an edit pushes a history
- * entry (so Back undoes it), moving the clock or the selection replaces the current one, Back and
- * Forward load the link they land on. The settings are saved once the person has edited something
+ * entry (so Back undoes it), moving the clock or the selection replaces the current one (a playing
+ * clock's time once it stops or the page is hidden), Back and Forward load the link they land on. The settings are saved once the person has edited something
  * (opening a link, or saved settings too large to open, never overwrites them).
  */
 export function useUrlSync(start: Start, storage: Storage | null): void {
@@ -91,19 +85,40 @@ export function useUrlSync(start: Start, storage: Storage | null): void {
           s.speed !== prev.speed ||
           s.selected !== prev.selected)
       ) {
-        // The clock stopping cuts a pending write of a playing page short.
+        // A playing clock's ticks are not written: each write encodes the whole config and
+        // replaces the history entry (replaceState alone took 0.7–2 ms in the pinned Chromium),
+        // and written once a second it put one frame a second among a playing page's slowest 5 %
+        // (issue 11: top-of-page CPU per frame p95 6.3 → 5.1 ms without it, 4 paired rounds).
+        // The address bar catches up when the clock stops and when the page is hidden; "Copy link"
+        // makes the link to the moment on the screen.
+        if (s.playing && prev.playing && s.speed === prev.speed && s.selected === prev.selected)
+          return;
+        // The clock stopping cuts a pending write short.
         const stopped = prev.playing && !s.playing;
         if (replaceTimer !== undefined && !stopped) return;
         clearTimeout(replaceTimer);
-        replaceTimer = setTimeout(
-          () => {
-            replaceTimer = undefined;
-            write('replace');
-          },
-          s.playing ? REPLACE_PLAYING_MS : REPLACE_EVERY_MS,
-        );
+        replaceTimer = setTimeout(() => {
+          replaceTimer = undefined;
+          write('replace');
+        }, REPLACE_EVERY_MS);
       }
     });
+
+    // Hidden (another tab, the app switched, the page left): the pending write, or the playing
+    // clock's time, now.
+    const flush = () => {
+      if (fromHistory) return;
+      const push = pushTimer !== undefined;
+      clearTimeout(pushTimer);
+      clearTimeout(replaceTimer);
+      pushTimer = replaceTimer = undefined;
+      write(push ? 'push' : 'replace');
+    };
+    const onVisibility = () => {
+      if (document.visibilityState === 'hidden') flush();
+    };
+    document.addEventListener('visibilitychange', onVisibility);
+    window.addEventListener('pagehide', flush);
 
     const onPop = () => {
       clearTimeout(pushTimer);
@@ -120,6 +135,8 @@ export function useUrlSync(start: Start, storage: Storage | null): void {
     return () => {
       unsubscribe();
       window.removeEventListener('popstate', onPop);
+      document.removeEventListener('visibilitychange', onVisibility);
+      window.removeEventListener('pagehide', flush);
       clearTimeout(pushTimer);
       clearTimeout(replaceTimer);
     };
