@@ -2,21 +2,30 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import { LeakyBucketView } from '../../src/viz';
+import { AnimatingContext } from '../../src/viz/animating';
 import type { LeakyBucketConfig, LeakyBucketInspection } from '../../src/core';
 import { burst, frame } from './fixtures';
 import type { Frame } from './fixtures';
 
 afterEach(cleanup);
 
-function draw(f: Frame<LeakyBucketConfig>, reducedMotion = false) {
+function draw(
+  f: Frame<LeakyBucketConfig>,
+  reducedMotion = false,
+  animating = false,
+  selectable = false,
+) {
   return render(
-    <LeakyBucketView
-      config={f.config}
-      inspection={f.inspection as LeakyBucketInspection}
-      nowMs={f.nowMs}
-      requests={f.requests}
-      reducedMotion={reducedMotion}
-    />,
+    <AnimatingContext value={animating}>
+      <LeakyBucketView
+        config={f.config}
+        inspection={f.inspection as LeakyBucketInspection}
+        nowMs={f.nowMs}
+        requests={f.requests}
+        reducedMotion={reducedMotion}
+        {...(selectable ? { onSelectRequest: () => {} } : {})}
+      />
+    </AnimatingContext>,
   );
 }
 
@@ -76,6 +85,43 @@ describe('LeakyBucketView (nginx limit_req)', () => {
     draw(f, true);
     expect(screen.getByTestId('reject-label')).toHaveTextContent('3 rejected · 503 · retry in 1 s');
     expect(document.querySelectorAll('[data-phase="bounce"]')).toHaveLength(0);
+  });
+
+  it('while the clock plays, the bouncing rejects are one decorative path, not focusable marks', () => {
+    const f = frame(config, burst(1000, 9), 1100);
+    draw(f, false, false, true);
+    // Still: three single marks a person can focus, at their place in the bounce.
+    const still = [...document.querySelectorAll('[data-phase="bounce"]')];
+    expect(still).toHaveLength(3);
+    expect(still.every((m) => m.getAttribute('tabindex') === '0')).toBe(true);
+    const at = still.map((m) => m.getAttribute('transform'));
+    const opacity = still[0]?.getAttribute('opacity');
+    cleanup();
+    draw(f, false, true, true);
+    expect(document.querySelectorAll('[data-phase="bounce"]')).toHaveLength(0);
+    const moving = screen.getByTestId('moving-marks');
+    expect(moving).toHaveAttribute('aria-hidden', 'true');
+    expect(moving).toHaveAttribute('data-count', '3');
+    const paths = moving.querySelectorAll('path');
+    expect(paths).toHaveLength(1);
+    expect(paths[0]).toHaveClass('rl-mark--reject');
+    // The same fade, in the tenths the moving marks share paths by.
+    expect(paths[0]).toHaveAttribute('opacity', String(Math.round(Number(opacity) * 10) / 10));
+    // Each ✕ is two strokes, the first from its top left: where its still mark is centred, less
+    // the cross's half-width (0.85 × 5 px).
+    const starts = [...(paths[0]?.getAttribute('d') ?? '').matchAll(/M([\d.]+),([\d.]+)L/g)];
+    expect(starts).toHaveLength(6);
+    const centre = /translate\(([\d.]+),([\d.]+)\)/.exec(at[0] ?? '');
+    // (Both are written in tenths of a px.)
+    expect(Math.abs(Number(starts[0]?.[1]) - (Number(centre?.[1]) - 4.25))).toBeLessThan(0.11);
+    expect(Math.abs(Number(starts[0]?.[2]) - (Number(centre?.[2]) - 4.25))).toBeLessThan(0.11);
+    // The queue's marks stay single and focusable.
+    expect(document.querySelectorAll('[data-phase="waiting"][tabindex="0"]')).toHaveLength(2);
+    expect(screen.getAllByTestId('queue-item')).toHaveLength(2);
+    // Reduced motion: no bounce either way.
+    cleanup();
+    draw(f, true, true, true);
+    expect(screen.queryByTestId('moving-marks')).toBeNull();
   });
 
   it('requests cut short of the last travelMs: "≥" on the count, or the exact count when given', () => {
