@@ -102,6 +102,70 @@ describe('the address bar follows the clock (issue 11: no writes while it plays)
     expect(replaced[2]).toBe(`?${queryFor(configOf(store.getState()), null, false)}`);
   });
 
+  it('a page hidden, shown or left with nothing waiting writes nothing (a link opened stays as it came)', () => {
+    const store = stillStore();
+    const { unmount } = render(
+      <PlaygroundProvider store={store}>
+        <Sync />
+      </PlaygroundProvider>,
+    );
+    const state = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    act(() => {
+      document.dispatchEvent(new Event('visibilitychange'));
+      state.mockReturnValue('visible');
+      document.dispatchEvent(new Event('visibilitychange'));
+      window.dispatchEvent(new Event('pagehide'));
+    });
+    expect(replaced).toHaveLength(0);
+    // Unmounted while playing: its listeners are gone.
+    act(() => store.getState().play());
+    unmount();
+    state.mockReturnValue('hidden');
+    act(() => {
+      document.dispatchEvent(new Event('visibilitychange'));
+      window.dispatchEvent(new Event('pagehide'));
+    });
+    state.mockRestore();
+    expect(replaced).toHaveLength(0);
+  });
+
+  it('an edit while playing leaves its entry at the moment of the edit; hidden, the edit is pushed, left, replaced', () => {
+    const pushed: string[] = [];
+    const push = vi.spyOn(window.history, 'pushState').mockImplementation((_d, _u, url) => {
+      pushed.push(String(url));
+    });
+    const store = stillStore();
+    render(
+      <PlaygroundProvider store={store}>
+        <Sync />
+      </PlaygroundProvider>,
+    );
+    act(() => store.getState().play());
+    play(store, 2000);
+    expect(replaced).toHaveLength(1);
+    const before = store.getState();
+    act(() => store.getState().setLimiterKind(0, 'fixed-window'));
+    // The entry the edit leaves: the limiter before it, at the time of the edit.
+    expect(replaced).toHaveLength(2);
+    expect(replaced[1]).toBe(`?${queryFor(configOf(before), null, false)}`);
+    expect(replaced[1]).not.toBe(replaced[0]);
+    // Hidden before the edit's entry is pushed: pushed at once.
+    const state = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    act(() => {
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    expect(pushed).toEqual([`?${queryFor(configOf(store.getState()), null, false)}`]);
+    // Another edit, then the page is left before its push: its entry is replaced instead.
+    act(() => store.getState().setLimiterKind(0, 'sliding-log'));
+    act(() => {
+      window.dispatchEvent(new Event('pagehide'));
+    });
+    state.mockRestore();
+    push.mockRestore();
+    expect(pushed).toHaveLength(1);
+    expect(replaced.at(-1)).toBe(`?${queryFor(configOf(store.getState()), null, false)}`);
+  });
+
   it('a seek while paused is written within 300 ms', () => {
     const store = stillStore();
     render(

@@ -31,14 +31,15 @@ function prefersReducedMotion(): boolean {
 
 /** Discrete edits within this long become one history entry (typing "20" is one edit). */
 const PUSH_AFTER_MS = 400;
-/** The address bar follows the clock this long after it stands still (pause, seek). */
+/** The address bar follows the clock at most this often once it stands still (pause, seek). */
 const REPLACE_EVERY_MS = 300;
 
 /**
  * Keeps the address bar and the saved settings in step with the store: an edit pushes a history
  * entry (so Back undoes it), moving the clock or the selection replaces the current one (a playing
- * clock's time once it stops or the page is hidden), Back and Forward load the link they land on. The settings are saved once the person has edited something
- * (opening a link, or saved settings too large to open, never overwrites them).
+ * clock's time once it stops, the page is hidden or an edit is made), Back and Forward load the
+ * link they land on. The settings are saved once the person has edited something (opening a link,
+ * or saved settings too large to open, never overwrites them).
  */
 export function useUrlSync(start: Start, storage: Storage | null): void {
   const api = usePlaygroundApi();
@@ -48,8 +49,7 @@ export function useUrlSync(start: Start, storage: Storage | null): void {
     let pushTimer: ReturnType<typeof setTimeout> | undefined;
     let replaceTimer: ReturnType<typeof setTimeout> | undefined;
 
-    const write = (mode: 'push' | 'replace') => {
-      const s = api.getState();
+    const write = (mode: 'push' | 'replace', s = api.getState(), saving = true) => {
       const config = configOf(s);
       const query = queryFor(config, s.experiment, start.embed);
       // Too long to open again as a link: the address bar drops the query (the settings are saved).
@@ -58,7 +58,7 @@ export function useUrlSync(start: Start, storage: Storage | null): void {
         if (mode === 'push') window.history.pushState(null, '', url);
         else window.history.replaceState(null, '', url);
       }
-      if (edited) save(storage, config, s.experiment);
+      if (edited && saving) save(storage, config, s.experiment);
     };
 
     const unsubscribe = api.subscribe((s, prev) => {
@@ -70,6 +70,10 @@ export function useUrlSync(start: Start, storage: Storage | null): void {
         s.mode !== prev.mode ||
         s.experiment !== prev.experiment;
       if (inputs) {
+        // The entry this edit leaves holds the clock where the edit found it (a playing clock's
+        // ticks, or a write still waiting, were not in it), so Back returns to that moment.
+        if (pushTimer === undefined && (prev.playing || replaceTimer !== undefined))
+          write('replace', prev, false);
         edited = true;
         clearTimeout(pushTimer);
         clearTimeout(replaceTimer);
@@ -104,21 +108,26 @@ export function useUrlSync(start: Start, storage: Storage | null): void {
       }
     });
 
-    // Hidden (another tab, the app switched, the page left): the pending write, or the playing
-    // clock's time, now.
-    const flush = () => {
+    // Hidden (another tab, the app switched) or left: a write still waiting, or the playing
+    // clock's time, now; nothing when there is neither (a link opened and left alone stays as it
+    // came). A page being left replaces its entry: no history entry is pushed while it unloads.
+    // (A reload while playing may still load the address as it was: browsers read it before
+    // `pagehide` comes.)
+    const flush = (mode: 'push' | 'replace') => {
       if (fromHistory) return;
       const push = pushTimer !== undefined;
+      if (!push && replaceTimer === undefined && !api.getState().playing) return;
       clearTimeout(pushTimer);
       clearTimeout(replaceTimer);
       pushTimer = replaceTimer = undefined;
-      write(push ? 'push' : 'replace');
+      write(push ? mode : 'replace');
     };
     const onVisibility = () => {
-      if (document.visibilityState === 'hidden') flush();
+      if (document.visibilityState === 'hidden') flush('push');
     };
+    const onPageHide = () => flush('replace');
     document.addEventListener('visibilitychange', onVisibility);
-    window.addEventListener('pagehide', flush);
+    window.addEventListener('pagehide', onPageHide);
 
     const onPop = () => {
       clearTimeout(pushTimer);
@@ -136,7 +145,7 @@ export function useUrlSync(start: Start, storage: Storage | null): void {
       unsubscribe();
       window.removeEventListener('popstate', onPop);
       document.removeEventListener('visibilitychange', onVisibility);
-      window.removeEventListener('pagehide', flush);
+      window.removeEventListener('pagehide', onPageHide);
       clearTimeout(pushTimer);
       clearTimeout(replaceTimer);
     };
