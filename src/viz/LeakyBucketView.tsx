@@ -7,6 +7,7 @@ import type { MovingMark } from './MovingMarks';
 import { OutcomeMark } from './OutcomeMark';
 import { RequestMark } from './RequestMark';
 import { VizSvg } from './VizSvg';
+import { markAt } from './markAt';
 import { clamp, finite, formatCount, formatDuration, formatTokens, plural, px } from './format';
 import { matchReleases, requestsOfKey, responseLabel } from './requests';
 import type { AlgorithmViewProps, VizRequest } from './types';
@@ -110,6 +111,9 @@ export function LeakyBucketView({
     };
   };
   const animating = useContext(AnimatingContext);
+  const bouncing = animating
+    ? recentRejects.map((r): MovingMark => ({ outcome: 'reject', size: BOUNCE_SIZE, ...bounce(r) }))
+    : [];
 
   // The requests given may not reach back travelMs (a fast stream): then the count is a lower
   // bound. Arrivals are whole ms: those just now are from ⌊nowMs − travelMs⌋ + 1 on.
@@ -286,13 +290,26 @@ export function LeakyBucketView({
           person can focus. */}
       {!reducedMotion &&
         (animating ? (
-          <MovingMarks
-            marks={recentRejects.map((r): MovingMark => ({
-              outcome: 'reject',
-              size: BOUNCE_SIZE,
-              ...bounce(r),
-            }))}
-          />
+          <>
+            {onSelectRequest !== undefined && (
+              // The band the marks bounce through takes the click (`markAt`), as the request-flow
+              // strip's does.
+              <rect
+                className="rl-hit"
+                data-testid="bounce-hit"
+                x={px(mx1 + rejectW / 2 - 30 - 12)}
+                y={METER_Y - 4 - 26 - 12}
+                width={30 + 24}
+                height={26 + 24}
+                onClick={(e) => {
+                  const id = recentRejects[markAt(bouncing, e)]?.id;
+                  if (id !== undefined) onSelectRequest(id);
+                }}
+                style={{ cursor: 'pointer' }}
+              />
+            )}
+            <MovingMarks marks={bouncing} />
+          </>
         ) : (
           recentRejects.map((r) => {
             const at = bounce(r);

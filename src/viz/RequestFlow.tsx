@@ -3,6 +3,7 @@
 import type { MouseEvent, ReactNode } from 'react';
 import { useEffect, useMemo, useState } from 'react';
 import { RequestMark } from './RequestMark';
+import { markAt } from './markAt';
 import type { MovingMark, MovingMarks as MovingMarksType } from './MovingMarks';
 import { OutcomeMark } from './OutcomeMark';
 import { VizSvg } from './VizSvg';
@@ -361,24 +362,8 @@ export function RequestFlow({
 
   /** A click on the marks' band selects the mark within 12 px of it (the SVG marks' hit radius). */
   const onBandClick = (e: MouseEvent<SVGRectElement>) => {
-    const svg = e.currentTarget.closest('svg');
-    const m = svg?.getScreenCTM();
-    if (movingMarks === null || onSelectRequest === undefined || svg === null || !m) return;
-    const inv = m.inverse();
-    const at = {
-      x: inv.a * e.clientX + inv.c * e.clientY + inv.e,
-      y: inv.b * e.clientX + inv.d * e.clientY + inv.f,
-    };
-    let best = -1;
-    let bestD = 12 * 12;
-    movingMarks.forEach((c, i) => {
-      const d = (c.x - at.x) ** 2 + (c.y - at.y) ** 2;
-      if (d <= bestD) {
-        bestD = d;
-        best = i;
-      }
-    });
-    const id = others[best]?.request.id;
+    if (movingMarks === null || onSelectRequest === undefined) return;
+    const id = others[markAt(movingMarks, e)]?.request.id;
     if (id !== undefined) onSelectRequest(id);
   };
 

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { LeakyBucketView } from '../../src/viz';
 import { AnimatingContext } from '../../src/viz/animating';
 import type { LeakyBucketConfig, LeakyBucketInspection } from '../../src/core';
@@ -13,7 +13,7 @@ function draw(
   f: Frame<LeakyBucketConfig>,
   reducedMotion = false,
   animating = false,
-  selectable = false,
+  selectable: boolean | ((id: number) => void) = false,
 ) {
   return render(
     <AnimatingContext value={animating}>
@@ -23,7 +23,9 @@ function draw(
         nowMs={f.nowMs}
         requests={f.requests}
         reducedMotion={reducedMotion}
-        {...(selectable ? { onSelectRequest: () => {} } : {})}
+        {...(selectable === false
+          ? {}
+          : { onSelectRequest: selectable === true ? () => {} : selectable })}
       />
     </AnimatingContext>,
   );
@@ -122,6 +124,27 @@ describe('LeakyBucketView (nginx limit_req)', () => {
     cleanup();
     draw(f, true, true, true);
     expect(screen.queryByTestId('moving-marks')).toBeNull();
+  });
+
+  it('while the clock plays, a click on the bouncing marks selects the nearest one', () => {
+    const f = frame(config, burst(1000, 9), 1100);
+    const onSelect = vi.fn();
+    draw(f, false, true, onSelect);
+    const svg = document.querySelector('svg') as SVGSVGElement;
+    // jsdom lays nothing out: the SVG's px are the client's.
+    svg.getScreenCTM = () =>
+      ({ inverse: () => ({ a: 1, b: 0, c: 0, d: 1, e: 0, f: 0 }) }) as unknown as DOMMatrix;
+    const d = screen.getByTestId('moving-marks').querySelector('path')?.getAttribute('d') ?? '';
+    // The first ✕'s top left corner, and its centre 4.25 px in.
+    const [, x, y] = /M([\d.]+),([\d.]+)L/.exec(d) ?? [];
+    const band = screen.getByTestId('bounce-hit');
+    fireEvent.click(band, { clientX: Number(x) + 4.25 + 2, clientY: Number(y) + 4.25 - 2 });
+    const rejected = f.requests.filter((r) => r.outcome === 'reject').map((r) => r.id);
+    expect(onSelect).toHaveBeenCalledTimes(1);
+    expect(rejected).toContain(onSelect.mock.calls[0]?.[0]);
+    // Far from every mark: nothing is selected.
+    fireEvent.click(band, { clientX: -500, clientY: -500 });
+    expect(onSelect).toHaveBeenCalledTimes(1);
   });
 
   it('requests cut short of the last travelMs: "≥" on the count, or the exact count when given', () => {
