@@ -148,7 +148,7 @@ async function main(): Promise<void> {
           [...l.querySelectorAll('.rl-flow .rl-request')]
             .map((m) => m.getAttribute('data-phase'))
             .join(' ') +
-          `; moving ${l.querySelector('[data-testid=moving-marks]')?.getAttribute('data-count') ?? '-'})`,
+          `; moving ${l.querySelector('[data-testid=request-flow] [data-testid=moving-marks]')?.getAttribute('data-count') ?? '-'})`,
       ),
     }));
     console.log('DOM', counts);
