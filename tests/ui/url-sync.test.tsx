@@ -35,6 +35,15 @@ function Sync() {
   return null;
 }
 
+/** The hook, mounted on `store`. */
+function sync(store: PlaygroundStoreApi) {
+  return render(
+    <PlaygroundProvider store={store}>
+      <Sync />
+    </PlaygroundProvider>,
+  );
+}
+
 /** Plays `ms` of real time in 16 ms frames, as the clock loop does. */
 function play(store: PlaygroundStoreApi, ms: number): void {
   for (let t = 0; t < ms; t += 16) {
@@ -48,11 +57,7 @@ function play(store: PlaygroundStoreApi, ms: number): void {
 describe('the address bar follows the clock (issue 11: no writes while it plays)', () => {
   it('while playing, not at all; when the clock stops, within 300 ms, at the time it stopped', () => {
     const store = stillStore();
-    render(
-      <PlaygroundProvider store={store}>
-        <Sync />
-      </PlaygroundProvider>,
-    );
+    sync(store);
     act(() => store.getState().play());
     // Pressing Play is written (the link then plays), once.
     play(store, 400);
@@ -79,11 +84,7 @@ describe('the address bar follows the clock (issue 11: no writes while it plays)
 
   it('a playing page that is hidden or left writes its time at once', () => {
     const store = stillStore();
-    render(
-      <PlaygroundProvider store={store}>
-        <Sync />
-      </PlaygroundProvider>,
-    );
+    sync(store);
     act(() => store.getState().play());
     play(store, 2000);
     expect(replaced).toHaveLength(1);
@@ -104,11 +105,7 @@ describe('the address bar follows the clock (issue 11: no writes while it plays)
 
   it('a page hidden, shown or left with nothing waiting writes nothing (a link opened stays as it came)', () => {
     const store = stillStore();
-    const { unmount } = render(
-      <PlaygroundProvider store={store}>
-        <Sync />
-      </PlaygroundProvider>,
-    );
+    const { unmount } = sync(store);
     const state = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
     act(() => {
       document.dispatchEvent(new Event('visibilitychange'));
@@ -135,11 +132,7 @@ describe('the address bar follows the clock (issue 11: no writes while it plays)
       pushed.push(String(url));
     });
     const store = stillStore();
-    render(
-      <PlaygroundProvider store={store}>
-        <Sync />
-      </PlaygroundProvider>,
-    );
+    sync(store);
     act(() => store.getState().play());
     play(store, 2000);
     expect(replaced).toHaveLength(1);
@@ -168,11 +161,7 @@ describe('the address bar follows the clock (issue 11: no writes while it plays)
 
   it('a seek while paused is written within 300 ms', () => {
     const store = stillStore();
-    render(
-      <PlaygroundProvider store={store}>
-        <Sync />
-      </PlaygroundProvider>,
-    );
+    sync(store);
     act(() => store.getState().seek(1234));
     act(() => {
       vi.advanceTimersByTime(300);
