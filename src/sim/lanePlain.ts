@@ -56,10 +56,16 @@ export function runPlainLane(ctx: LaneContext): LaneRun {
   const readAll = deployment.state === 'shared-racy';
   const localState = deployment.state === 'local';
   const stores: readonly Limiter[] = engine.stores;
+  // Every field the run sets is in the literal (rejected and delayed too): a field added after the
+  // loop gave the object a map of its own, which V8's feedback holds weakly; once a run's stats
+  // were gone that map went, and the next edit's optimised loop deoptimised where it read them
+  // (tests/bench/deoptTrace.ts: "insufficient type feedback" after the loop, edit after edit).
   const stats: LaneRunStats = {
     gaveUp: 0,
     passedOnRetry: 0,
     retriesAfterEnd: 0,
+    rejected: 0,
+    delayed: 0,
     state: {
       peakBytes: 0,
       peakEntries: 0,
