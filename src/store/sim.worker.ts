@@ -60,18 +60,22 @@ let scheduled = false;
  * 16 × 1/16 of these runs gave the same worker CPU per 1M edit (medians 41–44.5 ms): measure
  * again before relying on them. Then the pool stocks STOCK_SETS sets of the lane's column
  * buffers (fewer when they would pass STOCK_MAX_BYTES: two sets of a 1,000,000-row lane's are
- * 26 MB), written in slices of STOCK_SLICE_BYTES: the page hands a
+ * 26 MB), written in slices of about STOCK_SLICE_MS (steps of STOCK_SLICE_BYTES): the page hands a
  * result's buffers back only once its garbage collector has freed their views, several edits
  * later, and until then each edit made its columns in fresh memory (page faults). Two sets: an
  * edit that comes before the stock the one before it took is made again still finds one.
  * Measured in the browser (largeEditProfile, 8 runs each, interleaved, load 7–13): worker
  * simulate per timed edit median 193 → 140 ms (edits 4–8: 141 → 82), edit → drawn median
- * 308 → 221 ms; the first three timed edits did not move (276 → 295), nor the p95.
+ * 308 → 221 ms; the first three timed edits did not move (276 → 295), nor the p95. The slices
+ * were 2 MB each at first: 8–40 ms of page faults, which an edit arriving meanwhile waited for
+ * (largeEditProfile: its run began 12–18 ms after the input in two of four edits); slices of
+ * ~3 ms, one message apart, keep that wait to a few ms.
  */
 const JIT_RUNS = 6;
 const JIT_FRACTION = 8;
 const STOCK_MAX_BYTES = 32 * 1024 * 1024;
-const STOCK_SLICE_BYTES = 2 * 1024 * 1024;
+const STOCK_SLICE_BYTES = 256 * 1024;
+const STOCK_SLICE_MS = 3;
 const STOCK_SETS = 2;
 let idleScheduled = false;
 /** The warm-up the JIT runs repeat (over a shorter time), and how many are left. */
@@ -84,12 +88,25 @@ function idle(): void {
     jit.left -= 1;
     jitRun(jit.req, jit.traces);
     scheduleIdle();
-  } else if (pool.stockStep(STOCK_SLICE_BYTES)) scheduleIdle();
+  } else {
+    const began = performance.now();
+    let more = pool.stockStep(STOCK_SLICE_BYTES);
+    while (more && performance.now() - began < STOCK_SLICE_MS)
+      more = pool.stockStep(STOCK_SLICE_BYTES);
+    if (more) scheduleIdle();
+  }
 }
+/**
+ * The next slice of idle work is a message to this worker, not a timer: nested timers wait at
+ * least 4 ms each, which would leave the short slices above idle half of the time.
+ */
+const idleChannel = new MessageChannel();
+idleChannel.port1.onmessage = idle;
 function scheduleIdle(delayMs = 0): void {
   if (idleScheduled) return;
   idleScheduled = true;
-  setTimeout(idle, delayMs);
+  if (delayMs > 0) setTimeout(idle, delayMs);
+  else idleChannel.port2.postMessage(null);
 }
 /**
  * How long after a run its idle work waits to begin: meanwhile the page decodes and draws the
