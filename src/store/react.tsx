@@ -89,9 +89,11 @@ const selectRun = (s: PlaygroundStore) => ({
 
 /**
  * How a worker's result reaches the page, per runner (issue 11: input stays responsive while a
- * large result is drawn). It is rendered in a transition, which React renders in slices that yield
- * to input (six new lanes took one ~60 ms task when rendered at once); until that render commits,
- * the page goes on drawing what it drew before, and "updating" stays up.
+ * large result is drawn). A result of more than URGENT_ROWS rows is rendered in a transition,
+ * which React renders in slices that yield to input (six new lanes took one ~60 ms task when
+ * rendered at once); until that render commits, the page goes on drawing what it drew before, and
+ * "updating" stays up. A smaller one is rendered at once, in one task: a 1,000,000-row lane's
+ * render (~25 ms) in slices let a frame in between, which only delayed the result.
  */
 export interface Arrivals {
   subscribe: (listener: () => void) => () => void;
@@ -109,6 +111,10 @@ export interface Arrivals {
 }
 
 const DRAWING: SimStatus = { pending: true, progress: 1 };
+/** The most rows (all lanes') of a result rendered at once rather than in a transition. */
+export const URGENT_ROWS = 1_500_000;
+const rowsOf = (outcome: SimOutcome): number =>
+  outcome.ok ? outcome.result.lanes.reduce((n, lane) => n + lane.columns.rows, 0) : 0;
 const arrivals = new WeakMap<SimRunner, Arrivals>();
 
 /** The arrivals of a runner's results (made on first use; exported for tests). */
@@ -149,7 +155,8 @@ export function arrivalsOf(runner: SimRunner): Arrivals {
       const check = () => {
         if (seen === taken) return;
         const v = (taken = seen);
-        startTransition(() => take(v));
+        if (brought !== undefined && rowsOf(brought) <= URGENT_ROWS) take(v);
+        else startTransition(() => take(v));
       };
       check();
       return runner.subscribe(check);
@@ -163,7 +170,7 @@ export function arrivalsOf(runner: SimRunner): Arrivals {
  * The simulation of the current inputs (memoised; recomputed only when they change). A small run
  * (or the first one: a link opened paused draws its exact result in its first frame) is computed
  * in this render; a large edit goes to the worker and this returns the previous result until the
- * new one arrives (`useSimulationStatus` says so) and has been rendered, in a transition (`Arrivals`).
+ * new one arrives (`useSimulationStatus` says so) and has been rendered (`Arrivals`).
  */
 export function useSimulation(): SimOutcome {
   const api = usePlaygroundApi();

@@ -1,15 +1,16 @@
 // @vitest-environment jsdom
 /**
- * Issue 11: a worker's result is drawn in a transition (React renders it in slices that yield to
- * input). Until that render commits, every other render draws what was drawn before, and
- * "updating" stays up; a result computed in place (a small edit) is drawn at once.
+ * Issue 11: a worker's large result is drawn in a transition (React renders it in slices that
+ * yield to input). Until that render commits, every other render draws what was drawn before, and
+ * "updating" stays up; a result computed in place (a small edit) is drawn at once, and so is a
+ * worker's result of at most URGENT_ROWS rows (its render is one short task).
  */
 import { act, cleanup, render } from '@testing-library/react';
 import { useEffect, useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastRun, rememberOutcome } from '../../src/store/derived';
 import type { RunInputs, SimOutcome } from '../../src/store/derived';
-import { arrivalsOf } from '../../src/store/react';
+import { URGENT_ROWS, arrivalsOf } from '../../src/store/react';
 import type { SimRunner, SimStatus } from '../../src/store/simRunner';
 import { defaultInputs } from '../../src/store';
 
@@ -45,6 +46,9 @@ class FakeRunner {
 }
 
 const outcome = (): SimOutcome => ({ ok: false, issues: [] });
+/** An outcome of `rows` rows (one lane): only its row count is read. */
+const sized = (rows: number): SimOutcome =>
+  ({ ok: true, result: { lanes: [{ columns: { rows } }] } }) as unknown as SimOutcome;
 const inputs = (): RunInputs => {
   const d = defaultInputs();
   return { limiters: [...d.limiters], scenario: d.scenario, untilMs: d.untilMs };
@@ -92,7 +96,7 @@ describe('arrivals of worker results', () => {
     expect(seen.at(-1)).toBe(IDLE);
   });
 
-  it('follows new versions (not progress), taking each once, in a transition', () => {
+  it('follows new versions (not progress), taking each once', () => {
     const { runner, arrived } = setUp();
     const taken: number[] = [];
     const stop = arrived.follow(0, (v) => taken.push(v));
@@ -111,7 +115,12 @@ describe('arrivals of worker results', () => {
     expect(late).toEqual([3]);
   });
 
-  it('in a React tree: a render before the transition commits draws the previous outcome', async () => {
+  /**
+   * A Probe component that follows the arrivals as useSimulation does, and a delivery of
+   * `brought` with an urgent re-render in the same task; returns what each render drew and with
+   * which tick (0 before the delivery, 1 for the urgent re-render).
+   */
+  async function deliverWhileRendering(brought: SimOutcome) {
     const { runner, arrived } = setUp();
     const drawn: SimOutcome[] = [];
     const ticks: number[] = [];
@@ -129,13 +138,19 @@ describe('arrivals of worker results', () => {
     }
     const view = render(<Probe tick={0} />);
     rerender = () => view.rerender(<Probe tick={1} />);
-    const brought = outcome();
     await act(async () => {
       runner.deliver(inputs(), brought);
       // An urgent render in the same task, before React gets to the transition.
       rerender();
       await Promise.resolve();
     });
+    expect(arrived.getStatus()).toBe(IDLE);
+    return { first, drawn, ticks };
+  }
+
+  it("in a React tree: a render before a large result's transition commits draws the previous outcome", async () => {
+    const brought = sized(URGENT_ROWS + 1);
+    const { first, drawn, ticks } = await deliverWhileRendering(brought);
     const i = drawn.indexOf(brought);
     // The urgent render (tick 1) came before the transition's, and drew the first outcome.
     expect(ticks.indexOf(1)).toBeGreaterThan(0);
@@ -143,6 +158,17 @@ describe('arrivals of worker results', () => {
     // Every render before the new outcome drew the first one.
     expect(drawn.slice(0, i).every((o) => o === first)).toBe(true);
     expect(drawn.at(-1)).toBe(brought);
-    expect(arrived.getStatus()).toBe(IDLE);
+  });
+
+  it('in a React tree: a result of at most URGENT_ROWS rows is drawn by the next render', async () => {
+    for (const brought of [sized(URGENT_ROWS), outcome()]) {
+      const { first, drawn, ticks } = await deliverWhileRendering(brought);
+      // Tick 0 drew the first outcome; the urgent re-render (tick 1) already draws the new one.
+      expect(drawn[0]).toBe(first);
+      expect(drawn.slice(1).length).toBeGreaterThan(0);
+      expect(drawn.slice(1).every((o) => o === brought)).toBe(true);
+      expect(ticks.at(-1)).toBe(1);
+      cleanup();
+    }
   });
 });
