@@ -89,11 +89,11 @@ const selectRun = (s: PlaygroundStore) => ({
 
 /**
  * How a worker's result reaches the page, per runner (issue 11: input stays responsive while a
- * large result is drawn). A result of more than URGENT_ROWS rows is rendered in a transition,
- * which React renders in slices that yield to input (six new lanes took one ~60 ms task when
- * rendered at once); until that render commits, the page goes on drawing what it drew before, and
- * "updating" stays up. A smaller one is rendered at once, in one task: a 1,000,000-row lane's
- * render (~25 ms) in slices let a frame in between, which only delayed the result.
+ * large result is drawn). A result of several lanes, or of more than URGENT_ROWS rows, is
+ * rendered in a transition, which React renders in slices that yield to input (six new lanes took
+ * one ~60 ms task when rendered at once); until that render commits, the page goes on drawing what
+ * it drew before, and "updating" stays up. One smaller lane is rendered at once, in one task: a
+ * 1,000,000-row lane's render (~25 ms) in slices let a frame in between, which only delayed it.
  */
 export interface Arrivals {
   subscribe: (listener: () => void) => () => void;
@@ -111,10 +111,13 @@ export interface Arrivals {
 }
 
 const DRAWING: SimStatus = { pending: true, progress: 1 };
-/** The most rows (all lanes') of a result rendered at once rather than in a transition. */
+/** The most rows of a one-lane result rendered at once rather than in a transition. */
 export const URGENT_ROWS = 1_500_000;
-const rowsOf = (outcome: SimOutcome): number =>
-  outcome.ok ? outcome.result.lanes.reduce((n, lane) => n + lane.columns.rows, 0) : 0;
+/** Whether `outcome` is rendered at once: a failure, or one lane of at most URGENT_ROWS rows. */
+const urgent = (outcome: SimOutcome): boolean =>
+  !outcome.ok ||
+  (outcome.result.lanes.length === 1 &&
+    (outcome.result.lanes[0]?.columns.rows ?? 0) <= URGENT_ROWS);
 const arrivals = new WeakMap<SimRunner, Arrivals>();
 
 /** The arrivals of a runner's results (made on first use; exported for tests). */
@@ -155,7 +158,7 @@ export function arrivalsOf(runner: SimRunner): Arrivals {
       const check = () => {
         if (seen === taken) return;
         const v = (taken = seen);
-        if (brought !== undefined && rowsOf(brought) <= URGENT_ROWS) take(v);
+        if (brought !== undefined && urgent(brought)) take(v);
         else startTransition(() => take(v));
       };
       check();

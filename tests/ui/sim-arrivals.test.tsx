@@ -3,7 +3,7 @@
  * Issue 11: a worker's large result is drawn in a transition (React renders it in slices that
  * yield to input). Until that render commits, every other render draws what was drawn before, and
  * "updating" stays up; a result computed in place (a small edit) is drawn at once, and so is a
- * worker's result of at most URGENT_ROWS rows (its render is one short task).
+ * worker's result of one lane of at most URGENT_ROWS rows (its render is one short task).
  */
 import { act, cleanup, render } from '@testing-library/react';
 import { useEffect, useState } from 'react';
@@ -46,9 +46,12 @@ class FakeRunner {
 }
 
 const outcome = (): SimOutcome => ({ ok: false, issues: [] });
-/** An outcome of `rows` rows (one lane): only its row count is read. */
-const sized = (rows: number): SimOutcome =>
-  ({ ok: true, result: { lanes: [{ columns: { rows } }] } }) as unknown as SimOutcome;
+/** An outcome of `lanes` lanes of `rows` rows each: only those are read. */
+const sized = (rows: number, lanes = 1): SimOutcome =>
+  ({
+    ok: true,
+    result: { lanes: Array.from({ length: lanes }, () => ({ columns: { rows } })) },
+  }) as unknown as SimOutcome;
 const inputs = (): RunInputs => {
   const d = defaultInputs();
   return { limiters: [...d.limiters], scenario: d.scenario, untilMs: d.untilMs };
@@ -148,8 +151,14 @@ describe('arrivals of worker results', () => {
     return { first, drawn, ticks };
   }
 
-  it("in a React tree: a render before a large result's transition commits draws the previous outcome", async () => {
-    const brought = sized(URGENT_ROWS + 1);
+  it('in a React tree: several lanes, or one of more than URGENT_ROWS rows, are drawn in a transition', async () => {
+    for (const brought of [sized(URGENT_ROWS + 1), sized(10, 2)]) {
+      await drawnInTransition(brought);
+      cleanup();
+    }
+  });
+
+  async function drawnInTransition(brought: SimOutcome) {
     const { first, drawn, ticks } = await deliverWhileRendering(brought);
     const i = drawn.indexOf(brought);
     // The urgent render (tick 1) came before the transition's, and drew the first outcome.
@@ -158,9 +167,9 @@ describe('arrivals of worker results', () => {
     // Every render before the new outcome drew the first one.
     expect(drawn.slice(0, i).every((o) => o === first)).toBe(true);
     expect(drawn.at(-1)).toBe(brought);
-  });
+  }
 
-  it('in a React tree: a result of at most URGENT_ROWS rows is drawn by the next render', async () => {
+  it('in a React tree: one lane of at most URGENT_ROWS rows is drawn by the next render', async () => {
     for (const brought of [sized(URGENT_ROWS), outcome()]) {
       const { first, drawn, ticks } = await deliverWhileRendering(brought);
       // Tick 0 drew the first outcome; the urgent re-render (tick 1) already draws the new one.
