@@ -106,7 +106,7 @@ export interface Arrivals {
   hold: (outcome: SimOutcome, taken: number) => SimOutcome;
   /** After a commit: `outcome` is drawn, by a render that had taken version `taken`. */
   committed: (outcome: SimOutcome, taken: number) => void;
-  /** Calls `take(version)` in a transition when a newer version than `taken` arrives. */
+  /** Calls `take(version)` when a newer version than `taken` arrives (at once or in a transition). */
   follow: (taken: number, take: (version: number) => void) => () => void;
 }
 

@@ -111,7 +111,7 @@ function scheduleIdle(delayMs = 0): void {
 /**
  * How long after a run its idle work waits to begin: meanwhile the page decodes and draws the
  * result, and on two cores the stock's page faults took CPU from it (issue 11: largeEditProfile
- * showed the first 2 MB slices, 8 ms each, running beside the page's drawing of the 1M edit).
+ * showed the first 2 MB slices, as they were then, 8 ms each, running beside the page's drawing of the 1M edit).
  */
 const IDLE_AFTER_RUN_MS = 120;
 /**

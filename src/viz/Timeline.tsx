@@ -190,14 +190,9 @@ export function planLanes(
 }
 
 /**
- * One outcome's bars of a dense lane, split by `markColor`: per column, the bar the plain drawing
- * would draw (height from the column's count), cut into one segment per colour in proportion to its
- * requests, stacked in the order the colours first appear. One path per colour.
- */
-/**
  * Bars one pixel wide standing on `bottom`, column `col` at x = `left` + col with height
  * `heights[col]` (0: no bar), as one closed outline per run of adjacent bars:
- * `M x,bottom V top h1 V top h1 … V bottom Z`. The same pixels as a rectangle per bar when
+ * `M x,bottom V top h1 V top h1 … V bottom Z`. At 1:1 scale, the same pixels as a rectangle per bar when
  * `left` and `bottom` are whole (every vertical edge lies on a pixel boundary), in about a third of
  * the characters (issue 11: a dense lane's two bar paths came to ~30,000 characters, which an edit
  * while playing built, set and parsed again).
@@ -222,6 +217,11 @@ export function barsPath(left: number, bottom: number, heights: ArrayLike<number
   return d;
 }
 
+/**
+ * One outcome's bars of a dense lane, split by `markColor`: per column, the bar the plain drawing
+ * would draw (height from the column's count), cut into one segment per colour in proportion to its
+ * requests, stacked in the order the colours first appear. One path per colour.
+ */
 function colouredBars(
   columns: LaneResult['columns'],
   agg: OutcomeColumns,
