@@ -177,7 +177,10 @@ async function main(): Promise<void> {
       self.set(e.name, (self.get(e.name) ?? 0) + t);
       stack.push({ end: e.ts + (e.dur ?? 0), name: e.name, t });
     }
-    console.log(`${frames} frames; self thread time per frame by event:`);
+    const total = [...self.values()].reduce((a, b) => a + b, 0);
+    console.log(
+      `${frames} frames; main thread ${(total / frames).toFixed(2)} ms per frame; self thread time per frame by event:`,
+    );
     for (const [name, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
       console.log(`  ${(t / frames).toFixed(3)} ms  ${name}`);
     // Profile self time by function.

@@ -134,7 +134,7 @@ function LaneViewImpl({
   return (
     <article
       ref={articleRef}
-      className={`lane${compact ? ' is-compact' : ''}`}
+      className={`lane${compact ? ' is-compact' : ''}${playing ? ' is-playing' : ''}`}
       aria-label={`${displayName(laneResult.name, laneResult.config.kind)}: ${info.system}`}
     >
       <header className="lane-header">
