@@ -1,8 +1,9 @@
-import { useMemo } from 'react';
+import { memo, useContext, useId, useMemo } from 'react';
+import { AnimatingContext } from './animating';
 import { linearScale } from './linear';
 import { range } from 'd3-array/first-paint';
 import { StackedMarks } from './DenseMarks';
-import { TimeAxis } from './TimeAxis';
+import { AxisTick, TimeAxis } from './TimeAxis';
 import { VizSvg } from './VizSvg';
 import { clamp, formatCount, formatDuration, px } from './format';
 import { requestsOfKey, stackColumns } from './requests';
@@ -44,6 +45,9 @@ export function FixedWindowView({
   requestsFromMs = Number.NEGATIVE_INFINITY,
   countRequests,
 }: AlgorithmViewProps<'fixed-window'>) {
+  const animating = useContext(AnimatingContext);
+  // An id that is a plain name in `url(#…)`, whatever useId's characters.
+  const clipId = `rl-window-clip${useId().replace(/[^\w-]/g, '')}`;
   const w = Math.max(300, width);
   const W = Math.max(1, i.windowMs);
   const limit = Math.max(1, i.limit);
@@ -105,15 +109,42 @@ export function FixedWindowView({
     // windows, so the group's base time moves every 8 windows.
     const sliding = slide(nowMs, x(nowMs), (x1 - x0) / span, 8 * W);
     const marks = stackColumns(visible, (r) => sliding.at(r.arrivalMs), 7, sliding.zeroPx);
-    return { x, windows, marks, sliding, ticks: windows.map((win) => win.start) };
+    return { x, d0, d1, windows, marks, sliding, ticks: windows.map((win) => win.start) };
   }, [W, w, nowMs, requests, i.key, i.windowStartMs, i.count, x1, requestsFromMs, countRequests]);
 
-  const { x } = model;
+  const { x, sliding } = model;
   const fillY = (count: number) =>
     TANK_BOTTOM - (clamp(count, 0, limit) / limit) * (TANK_BOTTOM - TANK_TOP);
   const label = describeFixedWindow(i, nowMs);
   const nowX = px(x(nowMs));
   const tankX = (t: number) => clamp(x(t), x0, x1);
+  const tanks = model.windows.map((win) => {
+    // Whether it is labelled, and where, follows its visible part (clamped to the axis).
+    const a = tankX(win.start);
+    const b = tankX(win.start + W);
+    // Playing, a tank sits in the sliding group at its whole extent, cut by the clip.
+    const [left, right] = animating ? [sliding.at(win.start), sliding.at(win.start + W)] : [a, b];
+    return (
+      <WindowTank
+        key={win.k}
+        start={win.start}
+        className={`rl-window${win.current ? ' rl-window--current' : ''}${win.future ? ' rl-window--future' : ''}`}
+        left={left}
+        right={right}
+        fillY={win.admitted > 0 ? fillY(win.admitted) : null}
+        label={
+          !win.future && b - a > 56
+            ? `${win.partial ? '≥' : ''}${formatCount(win.admitted)}/${formatCount(limit)}`
+            : null
+        }
+        rejected={
+          win.rejected > 0
+            ? ` · ✕${win.rejectedPartial ? '≥' : ''}${formatCount(win.rejected)}`
+            : ''
+        }
+      />
+    );
+  });
 
   return (
     <VizSvg
@@ -131,52 +162,26 @@ export function FixedWindowView({
       <text className="rl-small rl-muted" x={x1} y={22} textAnchor="end" data-testid="window-reset">
         {`resets in ${formatDuration(i.windowEndMs - nowMs)}`}
       </text>
+      {animating && (
+        <clipPath id={clipId}>
+          <rect x={x0} y={0} width={x1 - x0} height={HEIGHT} />
+        </clipPath>
+      )}
       <g>
-        {model.windows.map((win) => {
-          const a = tankX(win.start);
-          const b = tankX(win.start + W);
-          const y = fillY(win.admitted);
-          const cls = `rl-window${win.current ? ' rl-window--current' : ''}${win.future ? ' rl-window--future' : ''}`;
-          return (
-            <g key={win.k} className={cls} data-testid="window" data-window-start={win.start}>
-              <rect
-                className="rl-window-frame"
-                x={px(a + 1)}
-                y={TANK_TOP}
-                width={px(Math.max(0, b - a - 2))}
-                height={TANK_BOTTOM - TANK_TOP}
-              />
-              {win.admitted > 0 && (
-                <rect
-                  className="rl-window-fill"
-                  data-testid="window-fill"
-                  x={px(a + 1)}
-                  y={px(y)}
-                  width={px(Math.max(0, b - a - 2))}
-                  height={px(TANK_BOTTOM - y)}
-                />
-              )}
-              {!win.future && b - a > 56 && (
-                <text
-                  className="rl-small"
-                  x={px((a + b) / 2)}
-                  y={TANK_TOP - 6}
-                  textAnchor="middle"
-                  data-testid="window-label"
-                >
-                  {`${win.partial ? '≥' : ''}${formatCount(win.admitted)}/${formatCount(limit)}`}
-                  {win.rejected > 0
-                    ? ` · ✕${win.rejectedPartial ? '≥' : ''}${formatCount(win.rejected)}`
-                    : ''}
-                </text>
-              )}
-            </g>
-          );
-        })}
+        {animating ? (
+          // Playing: the tanks slide with the marks, so a frame changes one translate and the
+          // tank whose count moved, not every tank's geometry (issue 11). Cut at the axis's ends
+          // rather than clamped to them; a still frame clamps, as before.
+          <g clipPath={`url(#${clipId})`}>
+            <g transform={`translate(${sliding.shiftPx},0)`}>{tanks}</g>
+          </g>
+        ) : (
+          tanks
+        )}
         <path className="rl-limit-line" d={`M${x0},${TANK_TOP}H${px(x1)}`} />
         {/* The now line goes under the marks: a request decided at this instant stays visible. */}
         <path className="rl-now" data-testid="now-line" d={`M${nowX},${TANK_TOP - 4}V${AXIS_Y}`} />
-        <g transform={`translate(${model.sliding.shiftPx},0)`}>
+        <g transform={`translate(${sliding.shiftPx},0)`}>
           <StackedMarks
             marks={model.marks}
             baseY={MARKS_Y + 8}
@@ -185,10 +190,94 @@ export function FixedWindowView({
           />
         </g>
       </g>
-      <TimeAxis scale={x} y={AXIS_Y} ticks={model.ticks} format={formatDuration} clearOfX={nowX} />
+      {animating ? (
+        <g className="rl-axis" aria-hidden="true">
+          <path className="rl-axis-line" d={`M${px(x0)},${AXIS_Y}H${px(x1)}`} />
+          <g transform={`translate(${sliding.shiftPx},0)`}>
+            {model.ticks
+              .filter((t) => t >= model.d0 && t <= model.d1)
+              .map((t) => (
+                <AxisTick
+                  key={t}
+                  x={sliding.at(t)}
+                  y={AXIS_Y}
+                  label={Math.abs(px(x(t)) - nowX) >= 26 ? formatDuration(t) : null}
+                />
+              ))}
+          </g>
+        </g>
+      ) : (
+        <TimeAxis
+          scale={x}
+          y={AXIS_Y}
+          ticks={model.ticks}
+          format={formatDuration}
+          clearOfX={nowX}
+        />
+      )}
       <text className="rl-small rl-now-label" x={nowX} y={HEIGHT - 4} textAnchor="middle">
         now
       </text>
     </VizSvg>
   );
 }
+
+/**
+ * One window's tank from x `left` to `right` (px): its frame, its fill down from `fillY` (none:
+ * `null`) and its counts above it (none: `label` `null`). Memoised: a playing view draws its tanks in a
+ * sliding group, where a tank whose count did not change keeps the same props from frame to frame
+ * and is not rendered again (issue 11).
+ */
+const WindowTank = memo(function WindowTank({
+  start,
+  className,
+  left,
+  right,
+  fillY,
+  label,
+  rejected,
+}: {
+  start: number;
+  className: string;
+  left: number;
+  right: number;
+  fillY: number | null;
+  label: string | null;
+  /** After the label: " · ✕3", or ''. */
+  rejected: string;
+}) {
+  const width = px(Math.max(0, right - left - 2));
+  return (
+    <g className={className} data-testid="window" data-window-start={start}>
+      <rect
+        className="rl-window-frame"
+        x={px(left + 1)}
+        y={TANK_TOP}
+        width={width}
+        height={TANK_BOTTOM - TANK_TOP}
+      />
+      {fillY !== null && (
+        <rect
+          className="rl-window-fill"
+          data-testid="window-fill"
+          x={px(left + 1)}
+          y={px(fillY)}
+          width={width}
+          height={px(TANK_BOTTOM - fillY)}
+        />
+      )}
+      {label !== null && (
+        <text
+          className="rl-small"
+          x={px((left + right) / 2)}
+          y={TANK_TOP - 6}
+          textAnchor="middle"
+          data-testid="window-label"
+        >
+          {label}
+          {rejected}
+        </text>
+      )}
+    </g>
+  );
+});

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { px } from './format';
 
 /** Props of `<TimeAxis>`. */
@@ -43,20 +44,43 @@ export function TimeAxis({
       {shown.map((t) => {
         const x = px(scale(t));
         return (
-          <g key={t} transform={`translate(${x},${px(y)})`}>
-            <path className="rl-axis-tick" d="M0,0V4" />
-            {(clearOfX === undefined || Math.abs(x - clearOfX) >= clearPx) && (
-              <text
-                className="rl-axis-label"
-                y={14}
-                textAnchor={startAtOrigin && Math.abs(x - r0) < 0.5 ? 'start' : 'middle'}
-              >
-                {format(t)}
-              </text>
-            )}
-          </g>
+          <AxisTick
+            key={t}
+            x={x}
+            y={px(y)}
+            label={clearOfX === undefined || Math.abs(x - clearOfX) >= clearPx ? format(t) : null}
+            anchor={startAtOrigin && Math.abs(x - r0) < 0.5 ? 'start' : 'middle'}
+          />
         );
       })}
     </g>
   );
 }
+
+/**
+ * One tick of a time axis at (`x`, `y`) px, with its label under it (none: `null`). Memoised: on an
+ * axis that slides with the clock (`slide`), a tick keeps its place in the sliding group from frame
+ * to frame and is not rendered again (issue 11).
+ */
+export const AxisTick = memo(function AxisTick({
+  x,
+  y,
+  label,
+  anchor = 'middle',
+}: {
+  x: number;
+  y: number;
+  label: string | null;
+  anchor?: 'start' | 'middle';
+}) {
+  return (
+    <g transform={`translate(${x},${y})`}>
+      <path className="rl-axis-tick" d="M0,0V4" />
+      {label !== null && (
+        <text className="rl-axis-label" y={14} textAnchor={anchor}>
+          {label}
+        </text>
+      )}
+    </g>
+  );
+});

@@ -2,21 +2,37 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import { FixedWindowView } from '../../src/viz';
+import { AnimatingContext } from '../../src/viz/animating';
 import type { FixedWindowConfig, FixedWindowInspection } from '../../src/core';
 import { frame } from './fixtures';
 import type { Frame } from './fixtures';
 
 afterEach(cleanup);
 
+function view(f: Frame<FixedWindowConfig>, animating = false) {
+  return (
+    <AnimatingContext value={animating}>
+      <FixedWindowView
+        config={f.config}
+        inspection={f.inspection as FixedWindowInspection}
+        nowMs={f.nowMs}
+        requests={f.requests}
+        reducedMotion={false}
+      />
+    </AnimatingContext>
+  );
+}
+
 function draw(f: Frame<FixedWindowConfig>) {
-  return render(
-    <FixedWindowView
-      config={f.config}
-      inspection={f.inspection as FixedWindowInspection}
-      nowMs={f.nowMs}
-      requests={f.requests}
-      reducedMotion={false}
-    />,
+  return render(view(f));
+}
+
+/** Each window's tank as its frame rect's attributes, by window start. */
+function tanks(): Map<string, string> {
+  return new Map(
+    screen
+      .getAllByTestId('window')
+      .map((w) => [w.getAttribute('data-window-start') ?? '', w.innerHTML]),
   );
 }
 
@@ -62,5 +78,45 @@ describe('FixedWindowView', () => {
     const f = frame({ kind: 'fixed-window', limit: 1, windowMs: 1 }, [5, 5, 6], 6);
     draw(f);
     expect(screen.getAllByTestId('window').length).toBeLessThanOrEqual(25);
+  });
+
+  it('playing, the tanks and ticks slide in a group: a frame that changes no count leaves them as they were', () => {
+    // 1150 → 1180 ms: no arrival in between, so no count changes; only the axis moves.
+    const arrivals = [100, 200, 300, 400, 1100];
+    const { rerender, container } = render(view(frame(config, arrivals, 1150), true));
+    const before = tanks();
+    const ticks = [...container.querySelectorAll('.rl-axis-tick')].map((t) =>
+      t.parentElement?.getAttribute('transform'),
+    );
+    const group = screen.getAllByTestId('window')[0]?.parentElement;
+    const shiftBefore = group?.getAttribute('transform');
+    rerender(view(frame(config, arrivals, 1180), true));
+    expect(tanks()).toEqual(before);
+    expect(
+      [...container.querySelectorAll('.rl-axis-tick')].map((t) =>
+        t.parentElement?.getAttribute('transform'),
+      ),
+    ).toEqual(ticks);
+    // The group moved left by 30 ms of axis.
+    expect(group?.getAttribute('transform')).not.toBe(shiftBefore);
+    // Cut at the axis's ends by a clip of its own, not clamped.
+    const clip = group?.parentElement?.getAttribute('clip-path') ?? '';
+    expect(clip).toMatch(/^url\(#[\w-]+\)$/);
+    expect(container.querySelector(`clipPath#${clip.slice(5, -1)}`)).not.toBeNull();
+    // The same counts as a still frame at that moment.
+    const playing = screen.getAllByTestId('window-label').map((l) => l.textContent);
+    rerender(view(frame(config, arrivals, 1180)));
+    expect(screen.getAllByTestId('window-label').map((l) => l.textContent)).toEqual(playing);
+    expect(container.querySelector('clipPath')).toBeNull();
+  });
+
+  it('playing, an arrival changes its own tank only', () => {
+    const { rerender } = render(view(frame(config, [100, 200, 1100], 1150), true));
+    const before = tanks();
+    rerender(view(frame(config, [100, 200, 1100, 1160], 1170), true));
+    const after = tanks();
+    expect(after.get('0')).toBe(before.get('0'));
+    expect(after.get('1000')).not.toBe(before.get('1000'));
+    expect(screen.getByTestId('window-count')).toHaveTextContent('2 / 3 in this window');
   });
 });
