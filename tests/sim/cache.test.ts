@@ -87,6 +87,23 @@ describe('simulate with a cache', () => {
     expect(longer.arrivals.timeMs).not.toBe(after.arrivals.timeMs);
   });
 
+  it('gives each lane a copy of its config: changing the input afterwards changes no result', () => {
+    const cache = createSimCache();
+    const mine: AlgorithmConfig = { ...TB };
+    const first = simulate([mine, LB], traffic(), 10_000, { cache });
+    expect(first.lanes[0]?.config).toEqual(TB);
+    expect(first.lanes[0]?.config).not.toBe(mine);
+    (mine as { maxTokens: number }).maxTokens = 99;
+    expect(first.lanes[0]?.config).toEqual(TB);
+    // Run again with the changed config: a new lane with its own copy; the old one is as it was.
+    const second = simulate([mine, LB], traffic(), 10_000, { cache });
+    expect(second.lanes[0]?.config).toEqual({ ...TB, maxTokens: 99 });
+    expect(second.lanes[0]?.config).not.toBe(mine);
+    expect(first.lanes[0]?.config).toEqual(TB);
+    // The unchanged lane is handed back with the config it had.
+    expect(second.lanes[1]?.config).toBe(first.lanes[1]?.config);
+  });
+
   it('hands unchanged lanes back as the same LaneResult objects, and recomputes the edited one', () => {
     const cache = createSimCache();
     const before = simulate(LANES, traffic(), 10_000, { cache });
