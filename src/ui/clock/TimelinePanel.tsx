@@ -3,10 +3,16 @@ import type { SimResult } from '../../sim';
 import { usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
 import { Timeline } from '../../viz/Timeline';
 import { replicaMarks } from './replica-marks';
-import { useDrawTime, useElementWidth, useOnScreen } from '../stage/hooks';
+import { useDrawTime, useElementWidth, useOnScreen, useValueAfterFrame } from '../stage/hooks';
 
-/** Every request of the shown lanes on the run's time axis; drag or use the arrows to scrub. */
-export function TimelinePanel({ result }: { result: SimResult }) {
+/**
+ * Every request of the shown lanes on the run's time axis; drag or use the arrows to scrub. A new
+ * result reaches it in the frame after the one where the lanes draw it, in a transition
+ * (`useValueAfterFrame`, as the comparison and the charts): its render, commit and layout were
+ * part of an edit's input task (issue 11).
+ */
+export function TimelinePanel({ result: latest }: { result: SimResult }) {
+  const result = useValueAfterFrame(latest);
   const sectionRef = useRef<HTMLElement>(null);
   const tMs = useDrawTime(usePlaygroundApi(), useOnScreen(sectionRef));
   const s = usePlaygroundShallow((st) => ({

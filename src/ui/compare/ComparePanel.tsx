@@ -13,7 +13,7 @@ const Table = memo(CompareTable);
 
 /**
  * The limiters side by side on the same traffic, and where they first decide differently. A new
- * result reaches the table after the frame that draws it in the timeline, in a transition
+ * result reaches the table after the frame that draws it in the lanes, in a transition
  * (`useValueAfterFrame`, as the charts): the table sits below the timeline, and its render and
  * commit were part of an edit's input task (issue 11).
  */
