@@ -122,8 +122,15 @@ export function FixedWindowView({
     // Whether it is labelled, and where, follows its visible part (clamped to the axis).
     const a = tankX(win.start);
     const b = tankX(win.start + W);
-    // Playing, a tank sits in the sliding group at its whole extent, cut by the clip.
+    // Playing, a tank sits in the sliding group at its whole extent, cut by the clip; its label
+    // stays centred on the visible part, so only a tank at an end of the axis moves its label.
     const [left, right] = animating ? [sliding.at(win.start), sliding.at(win.start + W)] : [a, b];
+    const inside = a === x(win.start) && b === x(win.start + W);
+    const labelX = !animating
+      ? (a + b) / 2
+      : inside
+        ? sliding.at(win.start + W / 2)
+        : (a + b) / 2 - sliding.shiftPx;
     return (
       <WindowTank
         key={win.k}
@@ -131,6 +138,7 @@ export function FixedWindowView({
         className={`rl-window${win.current ? ' rl-window--current' : ''}${win.future ? ' rl-window--future' : ''}`}
         left={left}
         right={right}
+        labelX={labelX}
         fillY={win.admitted > 0 ? fillY(win.admitted) : null}
         label={
           !win.future && b - a > 56
@@ -163,8 +171,11 @@ export function FixedWindowView({
         {`resets in ${formatDuration(i.windowEndMs - nowMs)}`}
       </text>
       {animating && (
+        // The tanks are cut at the axis's ends; the counts above them are not (as a still frame
+        // draws them, centred on a tank's visible part).
         <clipPath id={clipId}>
-          <rect x={x0} y={0} width={x1 - x0} height={HEIGHT} />
+          <rect x={0} y={0} width={w} height={TANK_TOP - 2} />
+          <rect x={x0} y={TANK_TOP - 2} width={x1 - x0} height={HEIGHT} />
         </clipPath>
       )}
       <g>
@@ -224,15 +235,16 @@ export function FixedWindowView({
 
 /**
  * One window's tank from x `left` to `right` (px): its frame, its fill down from `fillY` (none:
- * `null`) and its counts above it (none: `label` `null`). Memoised: a playing view draws its tanks in a
- * sliding group, where a tank whose count did not change keeps the same props from frame to frame
- * and is not rendered again (issue 11).
+ * `null`) and its counts above it, centred on `labelX` (none: `label` `null`). Memoised: a
+ * playing view draws its tanks in a sliding group, where a tank whose count did not change keeps
+ * the same props from frame to frame and is not rendered again (issue 11).
  */
 const WindowTank = memo(function WindowTank({
   start,
   className,
   left,
   right,
+  labelX,
   fillY,
   label,
   rejected,
@@ -241,6 +253,8 @@ const WindowTank = memo(function WindowTank({
   className: string;
   left: number;
   right: number;
+  /** The label's centre, px. */
+  labelX: number;
   fillY: number | null;
   label: string | null;
   /** After the label: " · ✕3", or ''. */
@@ -269,7 +283,7 @@ const WindowTank = memo(function WindowTank({
       {label !== null && (
         <text
           className="rl-small"
-          x={px((left + right) / 2)}
+          x={px(labelX)}
           y={TANK_TOP - 6}
           textAnchor="middle"
           data-testid="window-label"

@@ -27,12 +27,30 @@ function draw(f: Frame<FixedWindowConfig>) {
   return render(view(f));
 }
 
-/** Each window's tank as its frame rect's attributes, by window start. */
+/** Each window's tank (its rects, as markup), by window start. */
 function tanks(): Map<string, string> {
   return new Map(
     screen
       .getAllByTestId('window')
-      .map((w) => [w.getAttribute('data-window-start') ?? '', w.innerHTML]),
+      .map((w) => [
+        w.getAttribute('data-window-start') ?? '',
+        [...w.querySelectorAll('rect')].map((r) => r.outerHTML).join(''),
+      ]),
+  );
+}
+
+/** Each window's label: its text and where its centre is drawn (px, on screen), by window start. */
+function labels(container: HTMLElement): Map<string, string> {
+  return new Map(
+    [...container.querySelectorAll('[data-testid="window-label"]')].map((l) => {
+      const group = l.closest('[data-testid="window"]')?.parentElement;
+      const shift = /translate\(([-\d.]+),/.exec(group?.getAttribute('transform') ?? '');
+      const x = Number(l.getAttribute('x')) + Number(shift?.[1] ?? 0);
+      return [
+        l.closest('[data-testid="window"]')?.getAttribute('data-window-start') ?? '',
+        `${l.textContent} @ ${x.toFixed(1)}`,
+      ];
+    }),
   );
 }
 
@@ -81,17 +99,28 @@ describe('FixedWindowView', () => {
   });
 
   it('playing, the tanks and ticks slide in a group: a frame that changes no count leaves them as they were', () => {
-    // 1150 → 1180 ms: no arrival in between, so no count changes; only the axis moves.
+    // 1150 → 1180 ms: no arrival in between, so no count changes; only the axis moves. The
+    // window of 0 is whole on the axis; those of −1000 and 1000 reach past its ends.
     const arrivals = [100, 200, 300, 400, 1100];
     const { rerender, container } = render(view(frame(config, arrivals, 1150), true));
     const before = tanks();
+    const labelsBefore = labels(container);
     const ticks = [...container.querySelectorAll('.rl-axis-tick')].map((t) =>
       t.parentElement?.getAttribute('transform'),
     );
     const group = screen.getAllByTestId('window')[0]?.parentElement;
     const shiftBefore = group?.getAttribute('transform');
+    const inner = () =>
+      screen
+        .getAllByTestId('window')
+        .find((w) => w.getAttribute('data-window-start') === '0')
+        ?.querySelector('text')?.outerHTML;
+    const innerBefore = inner();
     rerender(view(frame(config, arrivals, 1180), true));
     expect(tanks()).toEqual(before);
+    // The label of the whole window stays put in the group; those of the cut ones follow their
+    // visible part.
+    expect(inner()).toBe(innerBefore);
     expect(
       [...container.querySelectorAll('.rl-axis-tick')].map((t) =>
         t.parentElement?.getAttribute('transform'),
@@ -99,14 +128,22 @@ describe('FixedWindowView', () => {
     ).toEqual(ticks);
     // The group moved left by 30 ms of axis.
     expect(group?.getAttribute('transform')).not.toBe(shiftBefore);
-    // Cut at the axis's ends by a clip of its own, not clamped.
+    // The tanks are cut at the axis's ends by a clip of their own, not clamped.
     const clip = group?.parentElement?.getAttribute('clip-path') ?? '';
     expect(clip).toMatch(/^url\(#[\w-]+\)$/);
     expect(container.querySelector(`clipPath#${clip.slice(5, -1)}`)).not.toBeNull();
-    // The same counts as a still frame at that moment.
-    const playing = screen.getAllByTestId('window-label').map((l) => l.textContent);
+    // The labels say and sit where a still frame at that moment has them (to 0.1 px).
+    const playing = labels(container);
+    expect(playing).not.toEqual(labelsBefore);
     rerender(view(frame(config, arrivals, 1180)));
-    expect(screen.getAllByTestId('window-label').map((l) => l.textContent)).toEqual(playing);
+    const still = labels(container);
+    expect([...playing.keys()]).toEqual([...still.keys()]);
+    for (const [start, text] of still) {
+      const [words, at] = text.split(' @ ');
+      const [playingWords, playingAt] = (playing.get(start) ?? '').split(' @ ');
+      expect(playingWords).toBe(words);
+      expect(Math.abs(Number(playingAt) - Number(at))).toBeLessThanOrEqual(0.11);
+    }
     expect(container.querySelector('clipPath')).toBeNull();
   });
 
