@@ -6,7 +6,8 @@
  * the edit elsewhere (it was, at every edit, before it was memoised).
  */
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stubFrames } from './frames';
 import { createPlaygroundStore } from '../../src/store';
 import { PlaygroundProvider } from '../../src/store/react';
 import { ComparePanel } from '../../src/ui/compare/ComparePanel';
@@ -28,17 +29,7 @@ vi.mock('../../src/viz/CompareTable', async (importOriginal) => {
 
 afterEach(cleanup);
 
-let frames: FrameRequestCallback[] = [];
-beforeEach(() => {
-  frames = [];
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-  vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
-  vi.stubGlobal('cancelAnimationFrame', () => {});
-  return () => {
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
-  };
-});
+const { runFrame } = stubFrames();
 
 const fixed = (limit: number) => ({ kind: 'fixed-window', limit, windowMs: 1000 }) as const;
 const log2 = { kind: 'sliding-log', limit: 2, windowMs: 1000 } as const;
@@ -71,9 +62,7 @@ describe('ComparePanel', () => {
     // The render that draws the edit elsewhere leaves the table as it was, not rendered again.
     expect(heading()).toBe(first);
     expect(renders.table).toBe(rendered);
-    const now = frames;
-    frames = [];
-    act(() => now.forEach((cb) => cb(0)));
+    runFrame();
     act(() => {
       vi.runAllTimers();
     });

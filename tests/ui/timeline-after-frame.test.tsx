@@ -5,7 +5,8 @@
  * result draws it in the first render.
  */
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { stubFrames } from './frames';
 import { createPlaygroundStore } from '../../src/store';
 import { PlaygroundProvider } from '../../src/store/react';
 import { TimelinePanel } from '../../src/ui/clock/TimelinePanel';
@@ -25,17 +26,7 @@ beforeAll(() => {
   };
 });
 
-let frames: FrameRequestCallback[] = [];
-beforeEach(() => {
-  frames = [];
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-  vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
-  vi.stubGlobal('cancelAnimationFrame', () => {});
-  return () => {
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
-  };
-});
+const { runFrame } = stubFrames();
 
 const fixed = (limit: number) => ({ kind: 'fixed-window', limit, windowMs: 1000 }) as const;
 const traffic = () => [{ kind: 'manual' as const, timesMs: [100, 200, 300, 400] }];
@@ -65,9 +56,7 @@ describe('TimelinePanel', () => {
       </PlaygroundProvider>,
     );
     expect(counts()).toBe(first);
-    const now = frames;
-    frames = [];
-    act(() => now.forEach((cb) => cb(0)));
+    runFrame();
     act(() => {
       vi.runAllTimers();
     });

@@ -4,31 +4,14 @@
  * that draws an edit, not in the edit's own task; once for edits that come faster than frames.
  */
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stubFrames } from './frames';
 import { createPlaygroundStore } from '../../src/store';
 import { PlaygroundProvider } from '../../src/store/react';
 import { TooLongForLink } from '../../src/ui/share/TooLongForLink';
 
-let frames: Array<FrameRequestCallback | null> = [];
-beforeEach(() => {
-  frames = [];
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-  vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
-  vi.stubGlobal('cancelAnimationFrame', (id: number) => {
-    frames[id - 1] = null;
-  });
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
-
-function runFrame(): void {
-  const now = frames;
-  frames = [];
-  act(() => now.forEach((cb) => cb?.(0)));
-}
+const { runFrame, queued } = stubFrames();
+afterEach(cleanup);
 
 /** Manual request times that do not compress: far too many for a link. */
 function manyTimes(n: number): number[] {
@@ -61,13 +44,13 @@ describe('TooLongForLink', () => {
       vi.runAllTimers();
     });
     expect(screen.queryByTestId('too-long-for-link')).toBeNull();
-    expect(frames).toHaveLength(1);
+    expect(queued()).toBe(1);
     act(() => {
       const s = store.getState();
       s.setScenario({ ...s.scenario, sources: [{ ...long, timesMs: long.timesMs.slice(1) }] });
     });
     // One check waits for the frame, whatever came meanwhile.
-    expect(frames).toHaveLength(1);
+    expect(queued()).toBe(1);
     runFrame();
     act(() => {
       vi.runAllTimers();

@@ -1,30 +1,13 @@
 // @vitest-environment jsdom
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stubFrames } from './frames';
 import { OFF_SCREEN_SETTLE_MS, useValueAfterFrame } from '../../src/ui/stage/hooks';
 
 afterEach(cleanup);
 
 /** Frames run only when the test says so. */
-let frames: Array<FrameRequestCallback | null> = [];
-beforeEach(() => {
-  frames = [];
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-  vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
-  vi.stubGlobal('cancelAnimationFrame', (id: number) => {
-    frames[id - 1] = null;
-  });
-  return () => {
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
-  };
-});
-
-function runFrame(): void {
-  const now = frames;
-  frames = [];
-  act(() => now.forEach((cb) => cb?.(0)));
-}
+const { runFrame } = stubFrames();
 
 function Shown({ value }: { value: string }) {
   return <p data-testid="shown">{useValueAfterFrame(value)}</p>;
