@@ -10,8 +10,9 @@
  * tasks' heaviest functions (inclusive and self samples).
  * Run: `npx vite build --ssr tests/bench/editAB.ts --outDir node_modules/.cache/editab --emptyOutDir`
  * then `node node_modules/.cache/editab/editAB.js distA distB [...]` (env ROUNDS, default 4; EDITS,
- * default 15; TOPN, the inclusive profile rows printed, default 45). Bundled as `npm run bench`
- * is: under tsx, node cannot take lz-string's named imports.
+ * default 15; TOPN, the inclusive profile rows printed, default 45; RATE, the CPU throttling as
+ * the bench's 4× figures, default 1). Bundled as `npm run bench` is: under tsx, node cannot take
+ * lz-string's named imports.
  */
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -23,6 +24,7 @@ import {
   openPlaying,
   quantile,
   startPreview,
+  throttle,
   timeEdits,
   tracedEdits,
 } from './frames';
@@ -45,6 +47,8 @@ interface Profile {
 const ROUNDS = Number(process.env.ROUNDS ?? 4);
 const EDITS = Number(process.env.EDITS ?? 15);
 const PROFILE = process.env.PROFILE !== undefined;
+/** CPU throttling rate (CDP), as the bench's 4× figures; default 1. */
+const RATE = Number(process.env.RATE ?? 1);
 /** Inclusive profile rows printed (PROFILE). */
 const TOPN = Number.isFinite(Number(process.env.TOPN)) ? Number(process.env.TOPN) : 45;
 
@@ -160,6 +164,7 @@ async function oneRun(
   details: Details,
   dist: string,
 ): Promise<RunFigures> {
+  await throttle(page, RATE);
   await openPlaying(page, `${url}?${encodeConfig(compareConfig())}`);
   let cdp: CDPSession | null = null;
   if (PROFILE) {
@@ -174,7 +179,9 @@ async function oneRun(
       const records = await timeEdits(page, EDITS, 101);
       return records;
     },
-    PROFILE ? ['blink', 'cc', 'v8.gc', 'devtools.timeline.invalidationTracking'] : [],
+    PROFILE
+      ? ['blink', 'cc', 'v8.gc', 'disabled-by-default-devtools.timeline.invalidationTracking']
+      : [],
   );
   const records: ChangeRecord[] = traced.value;
   const phases: EditPhases[] = traced.phases.slice(-records.length);
