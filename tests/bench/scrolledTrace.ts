@@ -8,7 +8,9 @@
  * [distDir]` (bundled as `npm run bench` is: under tsx, node cannot take lz-string's named imports).
  * The raw trace is written to scrolled-trace.json in the system's temporary folder (with PROFILE,
  * the CPU profile to scrolled-profile.json beside it). HEAP (any value, as PROFILE) also samples
- * what the page's main thread allocates meanwhile and prints it by function.
+ * what the page's main thread allocates meanwhile and prints it by function; INVALIDATIONS records
+ * Chromium's invalidation tracking and prints what was restyled and laid out per frame, and why
+ * (it inflates the main thread's figures).
  */
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -183,6 +185,47 @@ async function main(): Promise<void> {
     );
     for (const [name, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
       console.log(`  ${(t / frames).toFixed(3)} ms  ${name}`);
+    // The other threads a frame keeps busy: raster workers (tiles re-rastered), the renderer's
+    // compositor and the display compositor. Not in the main thread's figure, but they share the
+    // machine's two cores with it, and a frame waits for the last one's raster ("activation").
+    const threadNames = new Map<string, string>();
+    for (const e of events)
+      if (e.name === 'thread_name')
+        threadNames.set(`${e.pid}/${e.tid}`, String((e.args as { name?: string }).name));
+    const perFrame = (keep: (e: Ev) => boolean) =>
+      events
+        .filter((e) => e.ph === 'X' && e.dur !== undefined && keep(e))
+        .reduce((sum, e) => sum + (e.tdur ?? e.dur ?? 0) / 1000, 0) / frames;
+    const tasksOn = (thread: string) => (e: Ev) =>
+      e.name === 'ThreadControllerImpl::RunTask' && threadNames.get(`${e.pid}/${e.tid}`) === thread;
+    const tiles = events.filter((e) => e.name === 'RasterTask' && e.ph === 'X').length;
+    console.log(
+      `other threads per frame: ${(tiles / frames).toFixed(1)} tiles rastered, ` +
+        `${perFrame((e) => e.name === 'RasterTask').toFixed(2)} ms raster; ` +
+        `compositor ${perFrame(tasksOn('Compositor')).toFixed(2)} ms; ` +
+        `display compositor ${perFrame(tasksOn('VizCompositorThread')).toFixed(2)} ms`,
+    );
+    // INVALIDATIONS: what Chromium restyled and laid out, and why, per frame (it found a sibling
+    // rule ending in `*` restyling whole SVG groups as marks came and went: issue 11).
+    if (process.env.INVALIDATIONS !== undefined) {
+      const why = new Map<string, number>();
+      for (const e of events) {
+        if (!e.name.endsWith('InvalidationTracking') && e.name !== 'StyleResolver::ResolveStyle')
+          continue;
+        const d = (e.args?.data ?? {}) as {
+          reason?: string;
+          nodeName?: string;
+          selectors?: Array<{ selector: string }>;
+        };
+        const rules =
+          d.selectors === undefined ? '' : ` ${d.selectors.map((r) => r.selector).join(', ')}`;
+        const key = `${e.name} | ${d.reason ?? ''} | ${d.nodeName ?? ''}${rules}`;
+        why.set(key, (why.get(key) ?? 0) + 1);
+      }
+      console.log('invalidations per frame (event | reason | element, rules):');
+      for (const [key, n] of [...why].sort((a, b) => b[1] - a[1]).slice(0, 25))
+        console.log(`  ${(n / frames).toFixed(2)}  ${key}`);
+    }
     // Profile self time by function.
     const bySelf = new Map<string, number>();
     const dt = profile.timeDeltas ?? [];
