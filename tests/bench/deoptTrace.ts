@@ -24,7 +24,14 @@ import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { encodeConfig } from '../../src/config';
 import { CHROMIUM_ARGS, pinnedChromium } from '../chromium';
-import { compareConfig, oneMillionLink, openPlaying, startPreview, timeEdits } from './frames';
+import {
+  compareConfig,
+  oneMillionLink,
+  openPlaying,
+  scrollToLanes34,
+  startPreview,
+  timeEdits,
+} from './frames';
 import { originalName } from './sourceMaps';
 
 const SCROLLED = process.env.PAGE === 'scrolled';
@@ -86,10 +93,7 @@ async function main(): Promise<void> {
     }
     if (SCROLLED) {
       // As the frame bench: lane 3's top at the top of the viewport.
-      await page
-        .locator('.lane')
-        .nth(2)
-        .evaluate((lane) => window.scrollTo(0, lane.getBoundingClientRect().top + window.scrollY));
+      await scrollToLanes34(page);
       await page.waitForTimeout(1000);
     }
     const from = log.length;

@@ -14,7 +14,7 @@
  */
 import type { Page } from '@playwright/test';
 import { encodeConfig } from '../../src/config';
-import { compareConfig, launchPinned, openPlaying, startPreview } from './frames';
+import { compareConfig, launchPinned, openPlaying, scrollToLanes34, startPreview } from './frames';
 
 const TOPN = Number(process.env.TOPN ?? 40);
 
@@ -131,11 +131,7 @@ async function main(): Promise<void> {
       }
       return;
     }
-    if (process.env.TOP === undefined)
-      await page
-        .locator('.lane')
-        .nth(2)
-        .evaluate((lane) => window.scrollTo(0, lane.getBoundingClientRect().top + window.scrollY));
+    if (process.env.TOP === undefined) await scrollToLanes34(page);
     await page.waitForTimeout(1000);
     await counter(page, 'start');
     await page.waitForTimeout(3000);

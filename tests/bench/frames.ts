@@ -487,6 +487,21 @@ async function throttleHeld(page: Page, window: string): Promise<boolean> {
   return held;
 }
 
+/**
+ * Scrolls the compare page to its third and fourth lanes, as every scrolled figure is taken. Lanes
+ * are ~430 px tall: at 800 px two are in view at most; the third and fourth (fixed window and
+ * sliding log) draw the most marks. The third lane's top goes to the top of the viewport, under the
+ * sticky clock bar, as in every earlier figure. (scrollIntoView now stops below the bar
+ * (scroll-padding-top), which leaves the last pixels of lane 2 in the viewport, hidden by the bar
+ * but animating: three lanes, not two.)
+ */
+export async function scrollToLanes34(page: Page): Promise<void> {
+  await page
+    .locator('.lane')
+    .nth(2)
+    .evaluate((lane) => window.scrollTo(0, lane.getBoundingClientRect().top + window.scrollY));
+}
+
 async function compareFrames(page: Page, url: string, rate: number): Promise<CompareFigures> {
   const slow = rate === 1 ? '' : ` (CPU throttled ${rate}×)`;
   await throttle(page, rate);
@@ -498,15 +513,7 @@ async function compareFrames(page: Page, url: string, rate: number): Promise<Com
   const recordMs = rate === 1 ? RECORD_MS : SCROLLED_MS;
   const top = await measureHere(page, recordMs, TRACE_MS);
   let valid = await throttleHeld(page, 'the top of the page');
-  // Lanes are ~430 px tall: at 800 px two are in view at most. The third and fourth (fixed window
-  // and sliding log) draw the most marks.
-  await page
-    .locator('.lane')
-    .nth(2)
-    // The lane's top at the top of the viewport, under the sticky clock bar, as in every earlier
-    // figure. (scrollIntoView now stops below the bar (scroll-padding-top), which leaves the last
-    // pixels of lane 2 in the viewport, hidden by the bar but animating: three lanes, not two.)
-    .evaluate((lane) => window.scrollTo(0, lane.getBoundingClientRect().top + window.scrollY));
+  await scrollToLanes34(page);
   await page.waitForTimeout(500);
   console.log(`the same, scrolled to the third and fourth lanes${slow}:`);
   const scrolled = await measureHere(page, SCROLLED_MS, TRACE_MS);

@@ -15,6 +15,7 @@ import {
   launchPinned,
   openPlaying,
   quantile,
+  scrollToLanes34,
   startPreview,
   traceFrames,
 } from './frames';
@@ -42,12 +43,7 @@ async function main(): Promise<void> {
         const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
         await openPlaying(page, `${server.url}?${encodeConfig(compareConfig())}`);
         const top = (await traceFrames(page, TRACE_MS)).map((f) => f.cpuMs);
-        await page
-          .locator('.lane')
-          .nth(2)
-          .evaluate((lane) =>
-            window.scrollTo(0, lane.getBoundingClientRect().top + window.scrollY),
-          );
+        await scrollToLanes34(page);
         await page.waitForTimeout(500);
         const scrolled = (await traceFrames(page, TRACE_MS)).map((f) => f.cpuMs);
         await page.close();

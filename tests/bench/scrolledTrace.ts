@@ -16,7 +16,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeConfig } from '../../src/config';
-import { compareConfig, launchPinned, openPlaying, startPreview } from './frames';
+import { compareConfig, launchPinned, openPlaying, scrollToLanes34, startPreview } from './frames';
 import { originalName } from './sourceMaps';
 
 interface Ev {
@@ -87,10 +87,7 @@ async function main(): Promise<void> {
     const page = await context.newPage();
     await openPlaying(page, `${url}?${encodeConfig(compareConfig())}`);
     if (process.env.TOP === undefined) {
-      await page
-        .locator('.lane')
-        .nth(2)
-        .evaluate((lane) => window.scrollTo(0, lane.getBoundingClientRect().top + window.scrollY));
+      await scrollToLanes34(page);
     }
     await page.waitForTimeout(1000);
     const cdp = await context.newCDPSession(page);

@@ -19,6 +19,7 @@ import {
   launchPinned,
   openPlaying,
   quantile,
+  scrollToLanes34,
   startPreview,
   traceFrames,
 } from './frames';
@@ -63,10 +64,7 @@ try {
       for (const i of order) {
         const page = await context.newPage();
         await openPlaying(page, `${(servers[i] as { url: string }).url}?${link}`);
-        await page
-          .locator('.lane')
-          .nth(2)
-          .evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY));
+        await scrollToLanes34(page);
         await page.waitForTimeout(500);
         (pooled[i] as number[]).push(...(await traceFrames(page, traceMs)).map((f) => f.cpuMs));
         await page.close();
