@@ -114,8 +114,11 @@ export async function pinnedChromium(): Promise<PinnedChromium> {
   return { executablePath, env: fontconfig(), packageVersion: version };
 }
 
-/** Command-line switches for every Chromium we launch (Playwright adds --headless and --no-sandbox). */
-export const CHROMIUM_ARGS: readonly string[] = [
+/**
+ * Switches every Chromium we launch takes (Playwright adds --headless and --no-sandbox): no GPU
+ * (this machine has none), no network of its own, fonts as the screenshots were drawn with.
+ */
+export const BASE_CHROMIUM_ARGS: readonly string[] = [
   '--disable-gpu',
   '--disable-quic',
   '--no-first-run',
@@ -123,9 +126,22 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--disable-component-update',
   '--disable-sync',
   '--font-render-hinting=none',
-  // Rasterise everything, in one pass, before a frame is drawn: without these, anti-aliased
-  // edges of composited layers (the sticky clock bar) differed by one level between runs.
+];
+
+/**
+ * For pixel-stable screenshots only: rasterise everything, in one pass, before a frame is drawn.
+ * Without these, anti-aliased edges of composited layers (the sticky clock bar) differed by one
+ * level between runs. They also make every frame wait for the previous one's raster and re-raster
+ * whole tiles, which no browser a person runs does: the benches leave them out (`launchPinned`).
+ */
+export const SCREENSHOT_CHROMIUM_ARGS: readonly string[] = [
   '--disable-partial-raster',
   '--run-all-compositor-stages-before-draw',
   '--disable-checker-imaging',
+];
+
+/** The tests' Chromium: the base switches and the screenshot ones. */
+export const CHROMIUM_ARGS: readonly string[] = [
+  ...BASE_CHROMIUM_ARGS,
+  ...SCREENSHOT_CHROMIUM_ARGS,
 ];

@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { encodeConfig } from '../../src/config';
-import { CHROMIUM_ARGS, pinnedChromium } from '../chromium';
+import { BASE_CHROMIUM_ARGS, pinnedChromium } from '../chromium';
 import {
   compareConfig,
   oneMillionLink,
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({
     executablePath: pinned.executablePath,
     env: { ...process.env, ...pinned.env },
-    args: [...CHROMIUM_ARGS, `--js-flags=${process.env.JSFLAGS ?? '--trace-deopt'}`],
+    args: [...BASE_CHROMIUM_ARGS, `--js-flags=${process.env.JSFLAGS ?? '--trace-deopt'}`],
   });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
