@@ -629,6 +629,19 @@ export async function timeEdits(
   return records;
 }
 
+/**
+ * `count` edits timed untraced (the figure: a tracer's own work runs in the page's tasks), then
+ * `count` more traced (the main thread's CPU, and where the slowest edits' time went).
+ */
+async function untracedThenTraced(page: Page, count: number) {
+  const records = await timeEdits(page, count, 101);
+  const traced = await tracedEdits(page, () => timeEdits(page, count, 101 + count + 1));
+  // The untimed first edit of the traced batch is traced too: `last` leaves it out.
+  const n = traced.value.length;
+  const last = (values: number[]) => values.slice(-n);
+  return { records, traced, last };
+}
+
 /** Prints the figures of timed edits; returns the p95 of input → end of the frame that draws it. */
 function printEdits(records: readonly ChangeRecord[]): number {
   const script = records.map((r) => r.commit - r.t0);
@@ -920,28 +933,22 @@ async function editWhilePlaying(
 ): Promise<{ p95Ms: number; cpuP95Ms: number }> {
   await page.evaluate(() => window.scrollTo(0, 0));
   const slow = rate === 1 ? '' : `, CPU throttled ${rate}×`;
-  // The figure is timed untraced: a tracer's own work runs in the page's tasks and stretched the
-  // slowest edits (paired rounds, p95 at 4×: 68 ms traced, 51 ms untraced). A second batch, traced,
-  // gives the main thread's CPU and where the slowest edits' time went.
-  const records = await timeEdits(page, EDITS_PLAYING, 101);
+  // Untraced, the figure: the tracer stretched the slowest edits (paired rounds, p95 at 4×: 68 ms
+  // traced, 51 ms untraced).
+  const { records, traced, last } = await untracedThenTraced(page, EDITS_PLAYING);
   console.log(
     `a parameter edited while compare mode plays (max_tokens of lane 1, ${EDITS_PLAYING} times${slow}):`,
   );
   const p95Ms = printEdits(records);
-  const traced = await tracedEdits(page, () =>
-    timeEdits(page, EDITS_PLAYING, 101 + EDITS_PLAYING + 1),
-  );
-  const tracedRecords = traced.value;
   console.log(
     `  ${EDITS_PLAYING} more, traced (the tracer slows the page): input → end of the frame that draws it ` +
-      `${spread(tracedRecords.map((r) => r.end - r.t0))}`,
+      `${spread(traced.value.map((r) => r.end - r.t0))}`,
   );
-  // The untimed first edit is traced too: leave it out.
-  const timed = traced.cpuMs.slice(-tracedRecords.length);
+  const timed = last(traced.cpuMs);
   console.log(
     `  main-thread CPU from the input to the end of the frame that draws it (traced, thread time): ${spread(timed)}`,
   );
-  printPhases(tracedRecords, traced.phases);
+  printPhases(traced.value, traced.phases);
   return {
     p95Ms,
     cpuP95Ms: quantile(
@@ -1006,21 +1013,16 @@ async function oneMillionEdits(page: Page, url: string): Promise<number> {
   await page.getByLabel('max_tokens').waitFor();
   // The first render computed the run here; the worker warms its cache with it meanwhile.
   await page.waitForTimeout(5000);
-  // Timed untraced, then a traced batch for the CPU (as `editWhilePlaying`).
-  const records = await timeEdits(page, EDITS_LARGE, 101);
+  const { records, traced, last } = await untracedThenTraced(page, EDITS_LARGE);
   console.log(
     `one limiter, a 1,000,000-arrival run paused half way: max_tokens edited ${EDITS_LARGE} times`,
   );
   const oneM = printEdits(records);
-  const tracedOneM = await tracedEdits(page, () =>
-    timeEdits(page, EDITS_LARGE, 101 + EDITS_LARGE + 1),
-  );
-  const n = tracedOneM.value.length;
-  // The untimed first edit is traced too: leave it out. Thread time: load does not stretch it.
+  // Thread time: load does not stretch it.
   console.log(
-    `  ${EDITS_LARGE} more, traced: input → end of the frame that draws it ${spread(tracedOneM.value.map((r) => r.end - r.t0))}; ` +
-      `CPU from the input to the end of that frame (thread time): main thread ${spread(tracedOneM.cpuMs.slice(-n))}; ` +
-      `simulation worker ${spread(tracedOneM.workerCpuMs.slice(-n))}`,
+    `  ${EDITS_LARGE} more, traced: input → end of the frame that draws it ${spread(traced.value.map((r) => r.end - r.t0))}; ` +
+      `CPU from the input to the end of that frame (thread time): main thread ${spread(last(traced.cpuMs))}; ` +
+      `simulation worker ${spread(last(traced.workerCpuMs))}`,
   );
   return oneM;
 }
@@ -1029,7 +1031,7 @@ async function oneMillionEdits(page: Page, url: string): Promise<number> {
  * Large runs (issue 11, item 3), the 4M run: six limiters, 666,666 arrivals each, 4,000,000
  * decisions. The seed changes (new arrivals, all six lanes again) while pointer moves are timed to
  * the frame after each; returns the worst. On a page of its own: after the 1M edits in the same
- * renderer, collecting their garbage was the longest task here (a 30 ms major GC).
+ * renderer, collecting their garbage was the longest task here (a 44 ms major GC).
  */
 async function fourMillionMoves(page: Page, url: string): Promise<number> {
   const six = compareConfig().limiters;
@@ -1124,96 +1126,77 @@ function printTargets(
   larges: ReadonlyArray<{ oneM: number; fourM: number }>,
 ): void {
   const held = fours.map((f) => f.valid);
-  const all = (list: readonly CompareFigures[], of: (c: CompareFigures) => number) =>
-    list.length === 0 ? [NaN] : list.map(of);
-  const large = (of: (l: { oneM: number; fourM: number }) => number) =>
-    larges.length === 0 ? [NaN] : larges.map(of);
+  type Figure = (c: CompareFigures) => number;
+  type LargeFigure = (l: { oneM: number; fourM: number }) => number;
+  const of = (list: readonly CompareFigures[], figure: Figure) =>
+    list.length === 0 ? [NaN] : list.map(figure);
+  const large = (figure: LargeFigure) => (larges.length === 0 ? [NaN] : larges.map(figure));
   console.log(
     `targets (issue 11; compare mode, six limiters, 200 r/s, playing at 1×; each the median of its repetitions):`,
   );
-  for (const line of [
-    verdict(
-      'p95 frame interval, top, 1×',
-      all(ones, (c) => c.top.p95IntervalMs),
-      'ms',
-      '≤',
-      16.8,
-    ),
-    verdict(
+  // [name, repetitions, unit, op, limit, throttled (4×: only repetitions that held it count)]
+  const targets: Array<[string, number[], string, '≤' | '≥', number, boolean]> = [
+    ['p95 frame interval, top, 1×', of(ones, (c) => c.top.p95IntervalMs), 'ms', '≤', 16.8, false],
+    [
       'p95 frame interval, scrolled, 1×',
-      all(ones, (c) => c.scrolled.p95IntervalMs),
+      of(ones, (c) => c.scrolled.p95IntervalMs),
       'ms',
       '≤',
       16.8,
-    ),
-    verdict(
+      false,
+    ],
+    [
       'main-thread CPU per frame p95, top, 1×',
-      all(ones, (c) => c.top.p95CpuMs),
+      of(ones, (c) => c.top.p95CpuMs),
       'ms',
       '≤',
       6,
-    ),
-    verdict(
+      false,
+    ],
+    [
       'main-thread CPU per frame p95, scrolled, 1×',
-      all(ones, (c) => c.scrolled.p95CpuMs),
+      of(ones, (c) => c.scrolled.p95CpuMs),
       'ms',
       '≤',
       6,
-    ),
-    verdict(
-      'fps, top, 4× throttled',
-      all(fours, (c) => c.top.fps),
-      'fps',
-      '≥',
-      50,
-      held,
-    ),
-    verdict(
-      'fps, scrolled, 4× throttled',
-      all(fours, (c) => c.scrolled.fps),
-      'fps',
-      '≥',
-      45,
-      held,
-    ),
-    verdict(
+      false,
+    ],
+    ['fps, top, 4× throttled', of(fours, (c) => c.top.fps), 'fps', '≥', 50, true],
+    ['fps, scrolled, 4× throttled', of(fours, (c) => c.scrolled.fps), 'fps', '≥', 45, true],
+    [
       'edit while playing: input → frame p95, 1×',
-      all(ones, (c) => c.editP95Ms),
+      of(ones, (c) => c.editP95Ms),
       'ms',
       '≤',
       20,
-    ),
-    verdict(
+      false,
+    ],
+    [
       'edit while playing: input → frame p95, 4×',
-      all(fours, (c) => c.editP95Ms),
+      of(fours, (c) => c.editP95Ms),
       'ms',
       '≤',
       60,
-      held,
-    ),
-    verdict(
-      'one limiter, 1M arrivals: edit → drawn p95, 1×',
-      large((l) => l.oneM),
-      'ms',
-      '≤',
-      100,
-    ),
-    verdict(
+      true,
+    ],
+    ['one limiter, 1M arrivals: edit → drawn p95, 1×', large((l) => l.oneM), 'ms', '≤', 100, false],
+    [
       'six limiters, 4M decisions computing: input → next frame, worst',
       large((l) => l.fourM),
       'ms',
       '≤',
       50,
-    ),
-  ])
-    console.log(line);
+      false,
+    ],
+  ];
+  for (const [name, repetitions, unit, op, limit, throttled] of targets)
+    console.log(verdict(name, repetitions, unit, op, limit, throttled ? held : undefined));
   // The compare part did not run (FRAMES=large or latency): its side figures are not printed.
   if (ones.length === 0 || fours.length === 0) {
     console.log(`  load average now ${loadavg()[0]?.toFixed(1)} (initial JS: see npm run size)`);
     return;
   }
-  const med = (list: readonly CompareFigures[], of: (c: CompareFigures) => number) =>
-    medianOf(list.map(of));
+  const med = (list: readonly CompareFigures[], figure: Figure) => medianOf(list.map(figure));
   console.log(
     `  (also at 4×, medians: p95 frame interval top ${ms(med(fours, (c) => c.top.p95IntervalMs))}, scrolled ${ms(med(fours, (c) => c.scrolled.p95IntervalMs))}; ` +
       `CPU per frame p95 top ${ms(med(fours, (c) => c.top.p95CpuMs))}, scrolled ${ms(med(fours, (c) => c.scrolled.p95CpuMs))}; ` +
