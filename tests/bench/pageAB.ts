@@ -8,7 +8,17 @@
  * node_modules/.cache/pageab --emptyOutDir` then `node node_modules/.cache/pageab/pageAB.js distA
  * distB [...]` (env ROUNDS, default 4). Bundled as `npm run bench` is: under tsx, node cannot take
  * lz-string's named imports.
+ *
+ * CSS_VARIANTS (a JSON object, name → CSS rules) adds, for each entry, a copy of the first folder
+ * whose page carries those rules (a <style> at the end of its <head>), compared with the others:
+ * what a part of the page costs per frame without a build, e.g.
+ * `CSS_VARIANTS='{"no-text":".lane .rl-viz text{display:none}"}'` (the text of the lanes'
+ * drawings is neither laid out nor painted; React still renders it). The copies go to the system's
+ * temporary folder.
  */
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { encodeConfig } from '../../src/config';
 import {
   compareConfig,
@@ -28,9 +38,27 @@ function spread(values: readonly number[]): string {
   return `median ${quantile(s, 0.5).toFixed(2)}, p95 ${quantile(s, 0.95).toFixed(2)} (n ${s.length})`;
 }
 
+/** A copy of `dist` whose index.html ends its <head> with `css`; returns its folder. */
+function withCss(dist: string, name: string, css: string): string {
+  const folder = join(mkdtempSync(join(tmpdir(), 'pageab-')), name.replace(/[^\w-]/g, '_'));
+  cpSync(dist, folder, { recursive: true });
+  const index = join(folder, 'index.html');
+  const html = readFileSync(index, 'utf8');
+  if (!html.includes('</head>'))
+    throw new Error(`${index} has no </head> to put the rules before.`);
+  writeFileSync(index, html.replace('</head>', `<style>${css}</style></head>`));
+  return folder;
+}
+
 async function main(): Promise<void> {
   const dists = process.argv.slice(2);
   if (dists.length === 0) throw new Error('Give one or more built folders.');
+  const variants = JSON.parse(process.env.CSS_VARIANTS ?? '{}') as Record<string, string>;
+  for (const [name, css] of Object.entries(variants)) {
+    const folder = withCss(dists[0] as string, name, css);
+    console.log(`${folder}: ${dists[0]} with ${css}`);
+    dists.push(folder);
+  }
   const { browser } = await launchPinned();
   const servers = await Promise.all(dists.map((d) => startPreview(d)));
   const pooled = new Map(dists.map((d) => [d, { top: [] as number[], scrolled: [] as number[] }]));
