@@ -15,10 +15,20 @@
  * `CSS_VARIANTS='{"no-text":".lane .rl-viz text{display:none}"}'` (the text of the lanes'
  * drawings is neither laid out nor painted; React still renders it). The copies go to the system's
  * temporary folder.
+ *
+ * SOURCE_VARIANTS (a JSON object, name → a list of [file, text, replacement]) adds, for each entry,
+ * a build of a copy of this checkout's sources with those replacements made (each text must occur
+ * exactly once in its file; the checkout is left alone), compared with the others: what a part of
+ * the app's work costs per frame, e.g. lanes 3–4 never redrawn while playing, which leaves the
+ * page's own cost:
+ * `SOURCE_VARIANTS='{"frozen":[["src/ui/stage/LanesPanel.tsx","useOnScreen(articleRef)","false"]]}'`.
+ * Run it from the repository's folder.
  */
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { encodeConfig } from '../../src/config';
 import {
   compareConfig,
@@ -50,6 +60,41 @@ function withCss(dist: string, name: string, css: string): string {
   return folder;
 }
 
+/** What a checkout's build reads, besides node_modules. */
+const SOURCES = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json', 'tsconfig.json'];
+
+/**
+ * A build of a copy of the checkout in the current folder with `edits` ([file, text, replacement])
+ * made; returns the built folder. Throws, naming the file, when a text is not there exactly once.
+ */
+function buildWith(name: string, edits: ReadonlyArray<readonly [string, string, string]>): string {
+  const root = mkdtempSync(join(tmpdir(), 'pageab-src-'));
+  for (const part of SOURCES) cpSync(part, join(root, part), { recursive: true });
+  symlinkSync(resolve('node_modules'), join(root, 'node_modules'), 'dir');
+  for (const [file, text, replacement] of edits) {
+    const path = join(root, file);
+    const source = readFileSync(path, 'utf8');
+    const found = source.split(text).length - 1;
+    if (found !== 1)
+      throw new Error(
+        `SOURCE_VARIANTS "${name}": ${file} holds ${JSON.stringify(text)} ${found} times, not once.`,
+      );
+    writeFileSync(
+      path,
+      source.replace(text, () => replacement),
+    );
+  }
+  const out = join(root, 'dist');
+  const vite = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin');
+  const built = spawnSync(
+    process.execPath,
+    [join(vite, 'vite.js'), 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'],
+    { cwd: root, stdio: 'inherit' },
+  );
+  if (built.status !== 0) throw new Error(`SOURCE_VARIANTS "${name}": the build failed.`);
+  return out;
+}
+
 async function main(): Promise<void> {
   const dists = process.argv.slice(2);
   if (dists.length === 0) throw new Error('Give one or more built folders.');
@@ -57,6 +102,15 @@ async function main(): Promise<void> {
   for (const [name, css] of Object.entries(variants)) {
     const folder = withCss(dists[0] as string, name, css);
     console.log(`${folder}: ${dists[0]} with ${css}`);
+    dists.push(folder);
+  }
+  const sources = JSON.parse(process.env.SOURCE_VARIANTS ?? '{}') as Record<
+    string,
+    Array<[string, string, string]>
+  >;
+  for (const [name, edits] of Object.entries(sources)) {
+    const folder = buildWith(name, edits);
+    console.log(`${folder}: "${name}", ${edits.map(([f]) => f).join(', ')} edited`);
     dists.push(folder);
   }
   const { browser } = await launchPinned();
