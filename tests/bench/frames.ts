@@ -123,14 +123,22 @@ export async function launchPinned(): Promise<{ browser: Browser; pinned: Pinned
   return { browser, pinned };
 }
 
+/** Vite's command-line script (`node <it> build|preview …`), from this checkout's node_modules. */
+export function viteScript(): string {
+  return join(
+    dirname(createRequire(import.meta.url).resolve('vite/package.json')),
+    'bin',
+    'vite.js',
+  );
+}
+
 /** `vite preview` of dist/ on a free 127.0.0.1 port, in a child process; resolves once it answers. */
 export async function startPreview(distDir: string): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
-  const vite = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin');
   const child = spawn(
     process.execPath,
     [
-      join(vite, 'vite.js'),
+      viteScript(),
       'preview',
       '--outDir',
       distDir,

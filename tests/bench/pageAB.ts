@@ -26,9 +26,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { encodeConfig } from '../../src/config';
 import {
   compareConfig,
@@ -38,6 +37,7 @@ import {
   scrollToLanes34,
   startPreview,
   traceFrames,
+  viteScript,
 } from './frames';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 4);
@@ -85,10 +85,9 @@ function buildWith(name: string, edits: ReadonlyArray<readonly [string, string, 
     );
   }
   const out = join(root, 'dist');
-  const vite = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin');
   const built = spawnSync(
     process.execPath,
-    [join(vite, 'vite.js'), 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'],
+    [viteScript(), 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'],
     { cwd: root, stdio: 'inherit' },
   );
   if (built.status !== 0) throw new Error(`SOURCE_VARIANTS "${name}": the build failed.`);
