@@ -328,7 +328,7 @@ export interface TracedFrame {
  * Chrome's trace events of `categories` while `work` runs (one CDP tracing session), with what
  * `work` returned.
  */
-async function traceDuring<T>(
+export async function traceDuring<T>(
   page: Page,
   categories: string[],
   work: () => Promise<T>,

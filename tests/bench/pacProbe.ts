@@ -20,7 +20,7 @@
  * Run: `npx vite build --ssr tests/bench/pacProbe.ts --outDir node_modules/.cache/pac --emptyOutDir
  * && node node_modules/.cache/pac/pacProbe.js`.
  */
-import { launchPinned } from './frames';
+import { launchPinned, traceDuring } from './frames';
 
 interface Case {
   /** What changes in every frame (JavaScript in the page; `n` counts frames, `NS` is SVG's). */
@@ -104,19 +104,9 @@ async function main(): Promise<void> {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       await page.setContent(pageHtml(c));
       await page.waitForTimeout(500);
-      const cdp = await page.context().newCDPSession(page);
-      const events: { name: string }[] = [];
-      cdp.on('Tracing.dataCollected', (e) =>
-        events.push(...(e.value as unknown as { name: string }[])),
+      const { events } = await traceDuring(page, ['blink', 'devtools.timeline'], () =>
+        page.waitForTimeout(1500),
       );
-      const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-      await cdp.send('Tracing.start', {
-        traceConfig: { includedCategories: ['blink', 'devtools.timeline'] },
-        transferMode: 'ReportEvents',
-      });
-      await page.waitForTimeout(1500);
-      await cdp.send('Tracing.end');
-      await complete;
       const count = (n: string) => events.filter((e) => e.name === n).length;
       const cols = [count('Layerize'), count('PaintArtifactCompositor::Update'), count('Paint')];
       console.log(`${cols.map((v) => String(v).padStart(6)).join('')}  ${name}`);
