@@ -1,9 +1,20 @@
 // Long file on purpose: one strip whose layout, motion, marks and counts read as one drawing; its
 // moving marks' paths are split out already (MovingMarks.tsx), the pure helpers are in requests.ts.
 import type { MouseEvent, ReactNode } from 'react';
-import { useEffect, useMemo, useState } from 'react';
+import {
+  Fragment,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { RequestMark } from './RequestMark';
-import { markAt } from './markAt';
+import { markAt, nearestMark } from './markAt';
+import { attachFlow, detachFlow, drawFlow, offscreenPaintable } from './flowPainter';
+import { packMarks } from './flowScene';
+import type { FlowScene, FlowStill, FlowText } from './flowScene';
 import type { MovingMark, MovingMarks as MovingMarksType } from './MovingMarks';
 import { OutcomeMark } from './OutcomeMark';
 import { VizSvg } from './VizSvg';
@@ -154,6 +165,13 @@ export function RequestFlow({
     };
   }, [animating]);
   const Paths = animating ? MovingMarks : null;
+  // A playing strip is painted by a worker on a canvas of its own (flowPainter): the page only
+  // lays it out. Where a browser cannot, and for a still frame, it is SVG.
+  const painted = animating && !reducedMotion && offscreenPaintable();
+  // The worker has put the canvas's first frame on it: until then the SVG stays (a blank strip
+  // for a frame or two each time the clock starts would flicker).
+  const [firstFrameShown, setFirstFrameShown] = useState(false);
+  const canvasOnly = painted && firstFrameShown;
   const w = Math.max(240, width);
   const boxW = clamp(w * 0.16, 52, 96);
   const limW = clamp(w * 0.3, 96, 200);
@@ -240,7 +258,8 @@ export function RequestFlow({
 
   // Waiting requests always sit in the limiter's grid, in release order.
   const queue = grid(model.waiting, limiter.x0 + 4, HOLD_TOP, limW - 8, HOLD_ROWS);
-  const queueMarks = queue.cells.map(({ placed, x, y }) => (
+  // (A painted strip draws them on its canvas: no elements.)
+  const queueMarks = (canvasOnly ? [] : queue.cells).map(({ placed, x, y }) => (
     <RequestMark
       key={placed.request.id}
       request={placed.request}
@@ -327,7 +346,7 @@ export function RequestFlow({
       }
       return { x, y, opacity };
     };
-    if (Paths !== null) {
+    if (Paths !== null || painted) {
       // Opacity in steps of 0.1 (a fading mark is within 0.05 of RequestMark's): the marks of one
       // outcome and step share a path, so a frame writes a handful of paths.
       movingMarks = others.map((p) => {
@@ -340,7 +359,8 @@ export function RequestFlow({
           opacity: opacity < 1 ? Math.round(opacity * 10) / 10 : 1,
         };
       });
-    } else {
+    }
+    if (Paths === null && !canvasOnly) {
       moving = others.map((p) => {
         const { x, y, opacity } = place(p);
         return (
@@ -370,38 +390,77 @@ export function RequestFlow({
   // The boxes, the hold line and the arrows depend on the width only: made once per width, so a
   // playing strip's frame does not render and diff their ~15 elements again (issue 11).
   const still = useMemo(() => {
-    const station = (name: string, x0: number, x1: number, bottom: number, cls: string) => (
-      <g className={`rl-station ${cls}`}>
-        <rect x={px(x0)} y={TOP} width={px(x1 - x0)} height={px(bottom - TOP)} rx={6} />
-        <text className="rl-label" x={px((x0 + x1) / 2)} y={TOP - 8} textAnchor="middle">
-          {name}
-        </text>
-      </g>
-    );
+    const arrowY = BOX_BOTTOM + 8;
+    const geometry: FlowStill = {
+      stations: [
+        {
+          kind: 'client',
+          name: 'client',
+          x0: client.x0,
+          x1: client.x1,
+          top: TOP,
+          bottom: BOX_BOTTOM,
+        },
+        {
+          kind: 'limiter',
+          name: 'limiter',
+          x0: limiter.x0,
+          x1: limiter.x1,
+          top: TOP,
+          bottom: LIMITER_BOTTOM,
+        },
+        {
+          kind: 'backend',
+          name: 'backend',
+          x0: backend.x0,
+          x1: backend.x1,
+          top: TOP,
+          bottom: BOX_BOTTOM,
+        },
+      ],
+      holdLine: { x0: px(limiter.x0), x1: px(limiter.x1), y: HOLD_TOP - 2 },
+      arrows: [
+        { x0: px(client.x1 + 4), x1: px(limiter.x0 - 4), y: arrowY },
+        { x0: px(limiter.x1 + 4), x1: px(backend.x0 - 4), y: arrowY },
+      ],
+    };
     return {
+      geometry,
       stations: (
         <>
-          {station('client', client.x0, client.x1, BOX_BOTTOM, 'rl-station--client')}
-          {station('limiter', limiter.x0, limiter.x1, LIMITER_BOTTOM, 'rl-station--limiter')}
-          {station('backend', backend.x0, backend.x1, BOX_BOTTOM, 'rl-station--backend')}
+          {geometry.stations.map((s) => (
+            <g key={s.kind} className={`rl-station rl-station--${s.kind}`}>
+              <rect
+                x={px(s.x0)}
+                y={s.top}
+                width={px(s.x1 - s.x0)}
+                height={px(s.bottom - s.top)}
+                rx={6}
+              />
+              <text
+                className="rl-label"
+                x={px((s.x0 + s.x1) / 2)}
+                y={s.top - 8}
+                textAnchor="middle"
+              >
+                {s.name}
+              </text>
+            </g>
+          ))}
           <path
             className="rl-hold-line"
-            d={`M${px(limiter.x0)},${HOLD_TOP - 2}H${px(limiter.x1)}`}
+            d={`M${geometry.holdLine.x0},${geometry.holdLine.y}H${geometry.holdLine.x1}`}
           />
         </>
       ),
       arrows: (
         <g className="rl-flow-arrows" aria-hidden="true">
-          <path
-            className="rl-arrow"
-            d={`M${px(client.x1 + 4)},${BOX_BOTTOM + 8}H${px(limiter.x0 - 4)}`}
-          />
-          <path className="rl-arrow-head" d={`M${px(limiter.x0 - 4)},${BOX_BOTTOM + 8}l-5,-3v6z`} />
-          <path
-            className="rl-arrow"
-            d={`M${px(limiter.x1 + 4)},${BOX_BOTTOM + 8}H${px(backend.x0 - 4)}`}
-          />
-          <path className="rl-arrow-head" d={`M${px(backend.x0 - 4)},${BOX_BOTTOM + 8}l-5,-3v6z`} />
+          {geometry.arrows.map((a) => (
+            <Fragment key={a.x0}>
+              <path className="rl-arrow" d={`M${a.x0},${a.y}H${a.x1}`} />
+              <path className="rl-arrow-head" d={`M${a.x1},${a.y}l-5,-3v6z`} />
+            </Fragment>
+          ))}
         </g>
       ),
     };
@@ -446,7 +505,132 @@ export function RequestFlow({
       : nextOut !== undefined && nextOut.phase.phase === 'waiting'
         ? nextOut.phase.leftMs
         : null;
-  return (
+  // Waiting requests not drawn, also those not handed to the strip.
+  const notDrawn = Math.max(queue.overflow, waiting - queue.cells.length);
+  const holdOverflow = notDrawn > 0 ? `+${notDrawn}` : '';
+  const detailRejection =
+    model.latestRejected !== undefined
+      ? `last rejection: ${responseLabel(model.latestRejected)}`
+      : '';
+  const detailJoin = model.latestRejected !== undefined && nextOutInMs !== null ? ' · ' : '';
+  const detailNext = nextOutInMs !== null ? `next out in ${formatDuration(nextOutInMs)}` : '';
+  const detail = detailRejection + detailJoin + detailNext;
+
+  // A painted strip: this frame as data for the worker, and which request each mark is (a click
+  // on the canvas selects the one under it, as on the SVG marks).
+  let scene: FlowScene | null = null;
+  let sceneIds: number[] = [];
+  let sceneMarks: MovingMark[] = [];
+  if (painted && movingMarks !== null) {
+    const marks: MovingMark[] = queue.cells.map(({ placed, x, y }) => ({
+      outcome: placed.request.outcome,
+      x: px(x),
+      y: px(y),
+      size: MARK,
+      opacity: 1,
+    }));
+    sceneIds = [...queue.cells.map((c) => c.placed.request.id), ...others.map((p) => p.request.id)];
+    marks.push(...movingMarks);
+    const texts: FlowText[] = [];
+    const small = (text: string, x: number, y: number, muted: boolean, centred = true) =>
+      texts.push({ text, x, y, label: false, muted, anchor: 'start', centred });
+    if (holdOverflow !== '') small(holdOverflow, px(limiter.x1 + 4), HOLD_TOP + CELL, true);
+    if (showBounce) {
+      texts.push({
+        text: bounceText,
+        x: px((gapX0 + gapX1) / 2),
+        y: TOP - 8,
+        label: false,
+        muted: false,
+        anchor: 'middle',
+        centred: false,
+      });
+    }
+    for (const item of summary.items) {
+      const x = 8 + px(item.x);
+      const y = summaryY + item.line * SUMMARY_LINE;
+      marks.push({
+        outcome: item.key === 'incoming' ? 'pending' : item.outcome,
+        x: x + 5,
+        y,
+        size: 8,
+        opacity: 1,
+      });
+      small(item.text, x + 14, y, false);
+    }
+    if (detail !== '') small(detail, 8, detailY, true);
+    scene = { width: w, height, still: still.geometry, marks: packMarks(marks), texts };
+    sceneMarks = marks;
+  }
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const stripId = useRef<number | null>(null);
+  const hits = useRef<{
+    width: number;
+    marks: readonly MovingMark[];
+    ids: readonly number[];
+  } | null>(null);
+  useLayoutEffect(() => {
+    const canvas = canvasRef.current;
+    if (!painted || canvas === null) return;
+    const id = attachFlow(canvas, () => setFirstFrameShown(true));
+    stripId.current = id;
+    return () => {
+      detachFlow(id);
+      stripId.current = null;
+      hits.current = null;
+      setFirstFrameShown(false);
+    };
+  }, [painted]);
+  useLayoutEffect(() => {
+    const canvas = canvasRef.current;
+    const id = stripId.current;
+    if (scene === null || canvas === null || id === null) return;
+    hits.current = { width: scene.width, marks: sceneMarks, ids: sceneIds };
+    drawFlow(id, scene);
+    // The label says what the strip shows now, as the SVG's does (written only when it changes).
+    if (canvas.getAttribute('aria-label') !== label) canvas.setAttribute('aria-label', label);
+  });
+  const onCanvasClick = useCallback(
+    (e: MouseEvent<HTMLCanvasElement>) => {
+      const hit = hits.current;
+      if (hit === null || onSelectRequest === undefined) return;
+      const box = e.currentTarget.getBoundingClientRect();
+      const scale = box.width > 0 ? hit.width / box.width : 1;
+      const i = nearestMark(
+        hit.marks.slice(0, hit.ids.length),
+        (e.clientX - box.left) * scale,
+        (e.clientY - box.top) * scale,
+      );
+      const id = hit.ids[i];
+      if (id !== undefined) onSelectRequest(id);
+    },
+    [onSelectRequest],
+  );
+  // The canvas stays the same element from frame to frame: React has nothing to render or diff in
+  // a painted strip, only the frame to post (above).
+  const canvas = useMemo(
+    () => (
+      <canvas
+        ref={canvasRef}
+        className="rl-viz rl-flow rl-flow--painted"
+        role="img"
+        data-testid="request-flow-painted"
+        style={{
+          width: w,
+          aspectRatio: `${w} / ${height}`,
+          height: 'auto',
+          // Laid out and painted to, not shown, until its first frame is there (beside the SVG).
+          ...(firstFrameShown ? {} : { position: 'absolute', visibility: 'hidden' }),
+          ...(interactive ? { cursor: 'pointer' } : {}),
+        }}
+        onClick={interactive ? onCanvasClick : undefined}
+      />
+    ),
+    [w, height, interactive, onCanvasClick, firstFrameShown],
+  );
+  // The same two places every time (the SVG, then the canvas), so neither is made anew when the
+  // other comes or goes.
+  const svg = canvasOnly ? null : (
     <VizSvg
       className="rl-flow"
       width={w}
@@ -457,10 +641,7 @@ export function RequestFlow({
     >
       {still.stations}
       <text className="rl-small rl-muted" x={px(limiter.x1 + 4)} y={HOLD_TOP + CELL} dy="0.35em">
-        {/* Waiting requests not drawn, also those not handed to the strip. */}
-        {Math.max(queue.overflow, waiting - queue.cells.length) > 0
-          ? `+${Math.max(queue.overflow, waiting - queue.cells.length)}`
-          : ''}
+        {holdOverflow}
       </text>
       {still.arrows}
       {overflowText}
@@ -506,12 +687,17 @@ export function RequestFlow({
         ))}
       </g>
       <text className="rl-small rl-muted" x={8} y={detailY} dy="0.35em" data-testid="flow-detail">
-        {model.latestRejected !== undefined
-          ? `last rejection: ${responseLabel(model.latestRejected)}`
-          : ''}
-        {model.latestRejected !== undefined && nextOutInMs !== null ? ' · ' : ''}
-        {nextOutInMs !== null ? `next out in ${formatDuration(nextOutInMs)}` : ''}
+        {/* Three text nodes, as they always were: the screenshots' pixels stay the same. */}
+        {detailRejection}
+        {detailJoin}
+        {detailNext}
       </text>
     </VizSvg>
+  );
+  return (
+    <>
+      {svg}
+      {painted ? canvas : null}
+    </>
   );
 }

@@ -15,8 +15,16 @@ export function markAt(marks: readonly Placed[], e: MouseEvent<SVGElement>, radi
   const m = e.currentTarget.closest('svg')?.getScreenCTM();
   if (!m) return -1;
   const inv = m.inverse();
-  const x = inv.a * e.clientX + inv.c * e.clientY + inv.e;
-  const y = inv.b * e.clientX + inv.d * e.clientY + inv.f;
+  return nearestMark(
+    marks,
+    inv.a * e.clientX + inv.c * e.clientY + inv.e,
+    inv.b * e.clientX + inv.d * e.clientY + inv.f,
+    radius,
+  );
+}
+
+/** The index of the mark nearest (x, y) within `radius` px, or −1 (px of the marks' drawing). */
+export function nearestMark(marks: readonly Placed[], x: number, y: number, radius = 12): number {
   let best = -1;
   let bestD = radius * radius;
   marks.forEach((c, i) => {

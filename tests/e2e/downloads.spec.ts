@@ -123,3 +123,19 @@ test('the exported view follows the dark theme', async ({ page }) => {
   expect(svg.admitStyle).toContain('fill:rgb(86, 180, 233)'); // dark --admit #56b4e9
   expect(svg.hasVar).toBe(false);
 });
+
+test('a view saved while the clock plays stops it and draws the moment it stopped at, strip and all', async ({
+  page,
+}) => {
+  // Playing, the request-flow strip is a worker's canvas (issue 11), which an SVG cannot hold.
+  await open(page, './?v=1&t=2.5s');
+  await expect(page.getByTestId('request-flow-painted')).toBeVisible();
+  const file = await download(page, /View \(SVG\)/);
+  await expect(page.getByRole('button', { name: 'Play' })).toBeVisible();
+  const svg = await readSvg(page, file.body.toString('utf8'));
+  expect(svg.error).toBeNull();
+  expect(svg.title).toMatch(/^Rate Limit Lab · Token bucket · t = [\d.]+ s$/);
+  // The strip as the page draws it now, stopped: the same marks.
+  expect(svg.flowMarks).toBe(await page.locator('.rl-flow .rl-mark').count());
+  expect(svg.flowMarks).toBeGreaterThan(5);
+});

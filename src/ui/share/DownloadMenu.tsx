@@ -89,7 +89,15 @@ export function DownloadMenu() {
       } else {
         const stage = rootRef.current?.closest('.stage');
         if (stage === null || stage === undefined) throw new Error('No stage to draw.');
-        summary = (await m.saveView(format, stage, state, sim.result)).summary;
+        let still = state;
+        if (state.playing) {
+          // A playing strip is a worker's canvas (issue 11), not SVG: the clock stops, and the
+          // picture is of the frame it stopped at, drawn as SVG once the page has rendered it.
+          state.pause();
+          await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+          still = api.getState();
+        }
+        summary = (await m.saveView(format, stage, still, sim.result)).summary;
       }
       setMessage({ kind: 'done', text: summary });
       close();

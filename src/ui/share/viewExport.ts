@@ -9,6 +9,8 @@
  * computed style (so CSS variables arrive as the theme's colours). The cards and headings around
  * them are HTML on the page; they are redrawn as SVG at the places the page lays them out.
  */
+import { pageFaces, primaryFamily } from '../../viz/pageFaces';
+import type { Face } from '../../viz/pageFaces';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -100,10 +102,6 @@ function declarations(own: Styles, parent: Styles | null): string {
 
 /** Characters drawn, per font face (family|weight|style), for choosing the font files to embed. */
 type UsedText = Map<string, Set<number>>;
-
-function primaryFamily(fontFamily: string): string {
-  return (fontFamily.split(',')[0] ?? '').trim().replace(/^["']|["']$/g, '');
-}
 
 function noteText(used: UsedText, styles: Styles, text: string): void {
   const key = `${primaryFamily(styles.get('font-family') ?? '')}|${styles.get('font-weight') ?? '400'}|${styles.get('font-style') ?? 'normal'}`;
@@ -256,61 +254,6 @@ function wrapLink(link: string, width: number): string[] {
 // ---------------------------------------------------------------------------------------------
 // Fonts
 // ---------------------------------------------------------------------------------------------
-
-interface Face {
-  family: string;
-  weight: number;
-  style: string;
-  /** [from, to] code point ranges; empty: every character. */
-  ranges: Array<[number, number]>;
-  url: string;
-  unicodeRange: string;
-}
-
-function parseRanges(text: string): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  for (const part of text.split(',')) {
-    const m = /U\+([0-9a-f?]+)(?:-([0-9a-f]+))?/i.exec(part.trim());
-    if (m === null) continue;
-    const a = m[1] as string;
-    if (a.includes('?')) {
-      out.push([parseInt(a.replace(/\?/g, '0'), 16), parseInt(a.replace(/\?/g, 'f'), 16)]);
-    } else {
-      out.push([parseInt(a, 16), parseInt(m[2] ?? a, 16)]);
-    }
-  }
-  return out;
-}
-
-/** The page's own @font-face rules with a woff2 source (the bundled fonts, same origin). */
-function pageFaces(): Face[] {
-  const faces: Face[] = [];
-  for (const sheet of Array.from(document.styleSheets)) {
-    let rules: CSSRuleList;
-    try {
-      rules = sheet.cssRules;
-    } catch {
-      continue; // A cross-origin sheet: not ours.
-    }
-    for (const rule of Array.from(rules)) {
-      if (typeof CSSFontFaceRule === 'undefined' || !(rule instanceof CSSFontFaceRule)) continue;
-      const s = rule.style;
-      const src = s.getPropertyValue('src');
-      const m = /url\(\s*["']?([^"')]+\.woff2[^"')]*)["']?\s*\)/.exec(src);
-      if (m === null) continue;
-      const unicodeRange = s.getPropertyValue('unicode-range');
-      faces.push({
-        family: primaryFamily(s.getPropertyValue('font-family')),
-        weight: parseInt(s.getPropertyValue('font-weight'), 10) || 400,
-        style: s.getPropertyValue('font-style') || 'normal',
-        ranges: parseRanges(unicodeRange),
-        url: new URL(m[1] as string, sheet.href ?? document.baseURI).href,
-        unicodeRange,
-      });
-    }
-  }
-  return faces;
-}
 
 /** The weight the browser picks among `available` for `wanted` (CSS Fonts 4, §5.2 step 4). */
 export function matchWeight(wanted: number, available: readonly number[]): number | undefined {

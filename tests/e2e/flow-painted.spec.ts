@@ -1,0 +1,146 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, open, test } from './fixtures';
+
+/**
+ * Issue 11: while the clock plays, the request-flow strip is painted by a worker on a canvas
+ * (src/viz/flowPainter.ts); a still frame is SVG. The two must be the same picture, say the same
+ * thing to a screen reader and take the same clicks. The page's clock is Playwright's, so time only
+ * moves when the test says: the playing strip and the still one show the same instant.
+ */
+
+/** nginx `limit_req` at 5 r/s with a burst of 4 under 12 r/s: requests pass, wait and are refused. */
+const LINK = './?v=1&l=nginx:rate=5r/s,burst=4&src=constant:rate=12r/s&until=10s&t=3100ms&paused';
+
+/** Pixels of two same-sized PNGs whose colour differs by more than `tolerance` in some channel. */
+async function differingPixels(page: Page, a: Buffer, b: Buffer, tolerance = 32) {
+  return page.evaluate(
+    async ([pa, pb, tol]) => {
+      const pixels = async (b64: string) => {
+        const blob = await (await fetch(`data:image/png;base64,${b64}`)).blob();
+        const bitmap = await createImageBitmap(blob);
+        const c = new OffscreenCanvas(bitmap.width, bitmap.height);
+        const ctx = c.getContext('2d') as OffscreenCanvasRenderingContext2D;
+        ctx.drawImage(bitmap, 0, 0);
+        return ctx.getImageData(0, 0, bitmap.width, bitmap.height);
+      };
+      const [x, y] = await Promise.all([pixels(pa), pixels(pb)]);
+      if (x.width !== y.width || x.height !== y.height) {
+        return {
+          sizes: `${x.width}×${x.height} vs ${y.width}×${y.height}`,
+          differing: -1,
+          total: 0,
+        };
+      }
+      let differing = 0;
+      let inked = 0;
+      for (let k = 0; k < x.data.length; k += 4) {
+        let far = false;
+        for (let c = 0; c < 3; c += 1) {
+          if (Math.abs((x.data[k + c] as number) - (y.data[k + c] as number)) > tol) far = true;
+        }
+        if (far) differing += 1;
+        // Pixels that are not the page's background in the still picture: what is drawn.
+        if (Math.abs((y.data[k] as number) - (y.data[0] as number)) > tol) inked += 1;
+      }
+      return { sizes: `${x.width}×${x.height}`, differing, total: x.width * x.height, inked };
+    },
+    [a.toString('base64'), b.toString('base64'), tolerance] as const,
+  );
+}
+
+/** Opens LINK with the page's clock standing still: it moves only by `page.clock.runFor`. */
+async function freezeClock(page: Page): Promise<void> {
+  await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') });
+  await open(page, LINK);
+  await page.clock.pauseAt(new Date('2026-01-01T01:00:00Z'));
+}
+
+async function play(page: Page): Promise<Locator> {
+  await page.getByRole('button', { name: 'Play' }).click();
+  // A frame or two of the page's clock: the strip turns into a canvas, handed to the worker.
+  await page.clock.runFor(20);
+  const canvas = page.getByTestId('request-flow-painted');
+  // Shown once the worker has painted its first frame (the SVG stays until then).
+  await expect(canvas).toBeVisible();
+  await expect(page.getByTestId('request-flow')).toHaveCount(0);
+  return canvas;
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`the playing strip is painted as the still strip draws it, ${theme} theme`, async ({
+    page,
+  }) => {
+    await page.emulateMedia({ colorScheme: theme });
+    await freezeClock(page);
+    const time = page.getByLabel('Virtual time');
+    const canvas = await play(page);
+    const at = await time.textContent();
+    const paintedLabel = await canvas.getAttribute('aria-label');
+    const painted = await canvas.screenshot();
+
+    await page.getByRole('button', { name: 'Pause' }).click();
+    const svg = page.getByTestId('request-flow');
+    await expect(svg).toBeVisible();
+    await expect(canvas).toHaveCount(0);
+    expect(await time.textContent()).toBe(at);
+    // The accessible name is the still strip's, word for word.
+    expect(paintedLabel).toBe(await svg.getAttribute('aria-label'));
+    expect(paintedLabel).toMatch(
+      /waiting in the limiter; .* passed to the backend and \d+ rejected/,
+    );
+    const still = await svg.screenshot();
+
+    const d = await differingPixels(page, painted, still);
+    expect(d.differing, `sizes ${d.sizes}`).toBeGreaterThanOrEqual(0);
+    // The same marks, boxes and words at the same places, in the same colours: when written, 14–16
+    // of the ~143,000 pixels differed by more than 16 in a channel, none by more than 96 (edges of
+    // letters and rings). One mark drawn elsewhere or missing differs by ~60 pixels, a word by
+    // hundreds.
+    expect(d.inked).toBeGreaterThan(d.total * 0.02);
+    expect(d.differing).toBeLessThan(50);
+  });
+}
+
+test('a click on a mark of the playing strip selects its request, as on the still strip', async ({
+  page,
+}) => {
+  await freezeClock(page);
+  // A request waiting in the limiter, where the still strip draws it.
+  const waiting = page
+    .getByTestId('request-flow')
+    .locator('[data-testid^="request-"][data-phase="waiting"]')
+    .first();
+  const id = Number((await waiting.getAttribute('data-testid'))?.replace('request-', ''));
+  const box = await waiting.boundingBox();
+  if (box === null) throw new Error('the waiting mark has no box');
+  const name = await waiting.getAttribute('aria-label');
+  expect(name).toMatch(/^Request #\d+, delayed/);
+
+  const canvas = await play(page);
+  await canvas.click({
+    position: {
+      x: box.x + box.width / 2 - ((await canvas.boundingBox())?.x ?? 0),
+      y: box.y + box.height / 2 - ((await canvas.boundingBox())?.y ?? 0),
+    },
+  });
+  const inspector = page.getByTestId('inspector');
+  await expect(inspector).toBeVisible();
+  await expect(inspector.getByRole('heading', { level: 2 })).toContainText(`#${id + 1}`);
+});
+
+test('the painter worker loads when the site is served from a sub-path', async ({ page }) => {
+  // The built site under /tools/rll/: every request below it is answered from the root.
+  await page.context().route('**/tools/rll/**', async (route) => {
+    const url = new URL(route.request().url());
+    url.pathname = url.pathname.replace('/tools/rll/', '/');
+    await route.fulfill({ response: await route.fetch({ url: url.href }) });
+  });
+  const workers: string[] = [];
+  page.on('worker', (w) => workers.push(w.url()));
+  await open(page, `./tools/rll/${LINK.slice(2)}`);
+  await page.getByRole('button', { name: 'Play' }).click();
+  await expect(page.getByTestId('request-flow-painted')).toBeVisible();
+  expect(workers.some((w) => w.includes('/tools/rll/assets/flowPaint.worker-'))).toBe(true);
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await page.context().unrouteAll({ behavior: 'ignoreErrors' });
+});
