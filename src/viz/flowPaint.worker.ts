@@ -59,14 +59,17 @@ self.onmessage = (e: MessageEvent<FlowPaintMessage>) => {
         strips.set(m.id, { id: m.id, canvas: m.canvas, ctx, scene: null, dpr: m.dpr, told: false });
       break;
     }
-    case 'draw': {
-      const strip = strips.get(m.id);
-      if (strip === undefined) break;
-      strip.scene = m.scene;
-      strip.dpr = m.dpr;
-      paint(strip);
+    case 'draw':
+      for (const f of m.frames) {
+        const strip = strips.get(f.id);
+        if (strip === undefined) continue;
+        const still = f.still ?? strip.scene?.still;
+        if (still === undefined) continue;
+        strip.scene = { width: f.width, height: f.height, still, marks: f.marks, texts: f.texts };
+        strip.dpr = m.dpr;
+        paint(strip);
+      }
       break;
-    }
     case 'detach':
       strips.delete(m.id);
       break;

@@ -240,10 +240,19 @@ export interface FlowFace {
   unicodeRange: string;
 }
 
+/**
+ * One strip's frame as posted: its scene, whose `still` is null when it is the one posted last for
+ * that strip (the same object: the strip's width has not changed).
+ */
+export interface FlowFrame extends Omit<FlowScene, 'still'> {
+  id: number;
+  still: FlowStill | null;
+}
+
 /** What the page tells the painter worker (`flowPaint.worker.ts`). */
 export type FlowPaintMessage =
   | { type: 'attach'; id: number; canvas: OffscreenCanvas; dpr: number }
-  | { type: 'draw'; id: number; scene: FlowScene; dpr: number }
+  | { type: 'draw'; frames: readonly FlowFrame[]; dpr: number }
   | { type: 'detach'; id: number }
   | { type: 'theme'; theme: FlowTheme }
   | { type: 'fonts'; faces: readonly FlowFace[] };

@@ -147,7 +147,9 @@ async function main(): Promise<void> {
           [...l.querySelectorAll('.rl-flow .rl-request')]
             .map((m) => m.getAttribute('data-phase'))
             .join(' ') +
-          `; moving ${l.querySelector('[data-testid=request-flow] [data-testid=moving-marks]')?.getAttribute('data-count') ?? '-'})`,
+          (l.querySelector('[data-testid=request-flow-painted]') === null
+            ? `; moving ${l.querySelector('[data-testid=request-flow] [data-testid=moving-marks]')?.getAttribute('data-count') ?? '-'})`
+            : '; painted by the worker)'),
       ),
     }));
     console.log('DOM', counts);

@@ -57,7 +57,8 @@ async function freezeClock(page: Page): Promise<void> {
 
 async function play(page: Page): Promise<Locator> {
   await page.getByRole('button', { name: 'Play' }).click();
-  // A frame or two of the page's clock: the strip turns into a canvas, handed to the worker.
+  // One frame of the page's clock, which only notes the time: the virtual time stays where it
+  // was, and the strip has turned into a canvas, handed to the worker.
   await page.clock.runFor(20);
   const canvas = page.getByTestId('request-flow-painted');
   // Shown once the worker has painted its first frame (the SVG stays until then).
@@ -100,6 +101,23 @@ for (const theme of ['light', 'dark'] as const) {
     expect(d.differing).toBeLessThan(50);
   });
 }
+
+test('a theme switched while the clock plays repaints the strip in the new colours', async ({
+  page,
+}) => {
+  await freezeClock(page);
+  // The still strip in the dark theme: what the painted one must come to.
+  await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+  const dark = await page.getByTestId('request-flow').screenshot();
+  await page.getByRole('button', { name: 'Switch to light theme' }).click();
+  const canvas = await play(page);
+  const light = await canvas.screenshot();
+  expect((await differingPixels(page, light, dark)).differing).toBeGreaterThan(1000);
+  await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+  await expect
+    .poll(async () => (await differingPixels(page, await canvas.screenshot(), dark)).differing)
+    .toBeLessThan(50);
+});
 
 test('a click on a mark of the playing strip selects its request, as on the still strip', async ({
   page,
