@@ -6,7 +6,7 @@
  * round and pooled per folder. The other load here makes one run noise; interleaved rounds share
  * it. Prints; asserts nothing. Run: `npx vite build --ssr tests/bench/pageAB.ts --outDir
  * node_modules/.cache/pageab --emptyOutDir` then `node node_modules/.cache/pageab/pageAB.js distA
- * distB [...]` (env ROUNDS, default 4). Bundled as `npm run bench` is: under tsx, node cannot take
+ * distB [...]` (env ROUNDS, default 4; RATE=4 throttles the CPU 4×, as the phone-class figures). Bundled as `npm run bench` is: under tsx, node cannot take
  * lz-string's named imports.
  *
  * CSS_VARIANTS (a JSON object, name → CSS rules) adds, for each entry, a copy of the first folder
@@ -36,12 +36,20 @@ import {
   quantile,
   scrollToLanes34,
   startPreview,
+  throttle,
   traceFrames,
   viteScript,
 } from './frames';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 4);
+/** CPU throttling of each page (`RATE=4`: the phone-class figures). */
+const RATE = Number(process.env.RATE ?? 1);
 const TRACE_MS = 3000;
+
+/** Frames drawn per second of a trace that split into `frames` frames (the tracer slows the page). */
+function fps(frames: number): string {
+  return `${((frames + 1) / (TRACE_MS / 1000)).toFixed(1)} fps`;
+}
 
 function spread(values: readonly number[]): string {
   const s = [...values].sort((a, b) => a - b);
@@ -114,7 +122,9 @@ async function main(): Promise<void> {
   }
   const { browser } = await launchPinned();
   const servers = await Promise.all(dists.map((d) => startPreview(d)));
-  const pooled = new Map(dists.map((d) => [d, { top: [] as number[], scrolled: [] as number[] }]));
+  const pooled = new Map(
+    dists.map((d) => [d, { top: [] as number[], scrolled: [] as number[], frames: [0, 0] }]),
+  );
   try {
     for (let round = 0; round < ROUNDS; round += 1) {
       const order = dists.map((_, i) => (round % 2 === 0 ? i : dists.length - 1 - i));
@@ -122,23 +132,27 @@ async function main(): Promise<void> {
         const dist = dists[i] as string;
         const server = servers[i] as { url: string };
         const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+        await throttle(page, RATE);
         await openPlaying(page, `${server.url}?${encodeConfig(compareConfig())}`);
         const top = (await traceFrames(page, TRACE_MS)).map((f) => f.cpuMs);
         await scrollToLanes34(page);
         await page.waitForTimeout(500);
         const scrolled = (await traceFrames(page, TRACE_MS)).map((f) => f.cpuMs);
         await page.close();
-        const p = pooled.get(dist) as { top: number[]; scrolled: number[] };
+        const p = pooled.get(dist) as { top: number[]; scrolled: number[]; frames: number[] };
         p.top.push(...top);
         p.scrolled.push(...scrolled);
         console.log(
-          `round ${round + 1} ${dist}: CPU per frame, top ${spread(top)}; scrolled ${spread(scrolled)}`,
+          `round ${round + 1} ${dist}: CPU per frame, top ${spread(top)}; scrolled ${spread(scrolled)}` +
+            `; frames drawn (traced) top ${fps(top.length)}, scrolled ${fps(scrolled.length)}`,
         );
       }
     }
     for (const [dist, p] of pooled)
       console.log(
-        `${dist} (pooled over ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}): CPU per frame, top ${spread(p.top)}; scrolled ${spread(p.scrolled)}`,
+        `${dist} (pooled over ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}${RATE === 1 ? '' : `, CPU throttled ${RATE}×`}): ` +
+          `CPU per frame, top ${spread(p.top)}; scrolled ${spread(p.scrolled)}; ` +
+          `frames drawn (traced) top ${fps(p.top.length / ROUNDS)}, scrolled ${fps(p.scrolled.length / ROUNDS)}`,
       );
   } finally {
     await browser.close();
