@@ -14,7 +14,7 @@ import { RequestMark } from './RequestMark';
 import { markAt, nearestMark } from './markAt';
 import { attachFlow, detachFlow, drawFlow, offscreenPaintable } from './flowPainter';
 import { packMarks } from './flowScene';
-import type { FlowScene, FlowStill, FlowText } from './flowScene';
+import type { FlowScene, FlowStation, FlowStill, FlowText } from './flowScene';
 import type { MovingMark, MovingMarks as MovingMarksType } from './MovingMarks';
 import { OutcomeMark } from './OutcomeMark';
 import { VizSvg } from './VizSvg';
@@ -258,8 +258,9 @@ export function RequestFlow({
 
   // Waiting requests always sit in the limiter's grid, in release order.
   const queue = grid(model.waiting, limiter.x0 + 4, HOLD_TOP, limW - 8, HOLD_ROWS);
-  // (A painted strip draws them on its canvas: no elements.)
-  const queueMarks = (canvasOnly ? [] : queue.cells).map(({ placed, x, y }) => (
+  // Focusable and clickable marks, also over a painted strip's canvas (they move only when the
+  // queue does; RequestMark is memoised).
+  const queueMarks = queue.cells.map(({ placed, x, y }) => (
     <RequestMark
       key={placed.request.id}
       request={placed.request}
@@ -391,32 +392,20 @@ export function RequestFlow({
   // playing strip's frame does not render and diff their ~15 elements again (issue 11).
   const still = useMemo(() => {
     const arrowY = BOX_BOTTOM + 8;
+    const station = (kind: FlowStation['kind'], x0: number, x1: number, bottom: number) => ({
+      kind,
+      name: kind,
+      x: px(x0),
+      width: px(x1 - x0),
+      cx: px((x0 + x1) / 2),
+      top: TOP,
+      bottom,
+    });
     const geometry: FlowStill = {
       stations: [
-        {
-          kind: 'client',
-          name: 'client',
-          x0: client.x0,
-          x1: client.x1,
-          top: TOP,
-          bottom: BOX_BOTTOM,
-        },
-        {
-          kind: 'limiter',
-          name: 'limiter',
-          x0: limiter.x0,
-          x1: limiter.x1,
-          top: TOP,
-          bottom: LIMITER_BOTTOM,
-        },
-        {
-          kind: 'backend',
-          name: 'backend',
-          x0: backend.x0,
-          x1: backend.x1,
-          top: TOP,
-          bottom: BOX_BOTTOM,
-        },
+        station('client', client.x0, client.x1, BOX_BOTTOM),
+        station('limiter', limiter.x0, limiter.x1, LIMITER_BOTTOM),
+        station('backend', backend.x0, backend.x1, BOX_BOTTOM),
       ],
       holdLine: { x0: px(limiter.x0), x1: px(limiter.x1), y: HOLD_TOP - 2 },
       arrows: [
@@ -430,19 +419,8 @@ export function RequestFlow({
         <>
           {geometry.stations.map((s) => (
             <g key={s.kind} className={`rl-station rl-station--${s.kind}`}>
-              <rect
-                x={px(s.x0)}
-                y={s.top}
-                width={px(s.x1 - s.x0)}
-                height={px(s.bottom - s.top)}
-                rx={6}
-              />
-              <text
-                className="rl-label"
-                x={px((s.x0 + s.x1) / 2)}
-                y={s.top - 8}
-                textAnchor="middle"
-              >
+              <rect x={s.x} y={s.top} width={s.width} height={px(s.bottom - s.top)} rx={6} />
+              <text className="rl-label" x={s.cx} y={s.top - 8} textAnchor="middle">
                 {s.name}
               </text>
             </g>
@@ -522,15 +500,9 @@ export function RequestFlow({
   let sceneIds: number[] = [];
   let sceneMarks: MovingMark[] = [];
   if (painted && movingMarks !== null) {
-    const marks: MovingMark[] = queue.cells.map(({ placed, x, y }) => ({
-      outcome: placed.request.outcome,
-      x: px(x),
-      y: px(y),
-      size: MARK,
-      opacity: 1,
-    }));
-    sceneIds = [...queue.cells.map((c) => c.placed.request.id), ...others.map((p) => p.request.id)];
-    marks.push(...movingMarks);
+    // The waiting requests are SVG marks over the canvas (focusable): not painted.
+    const marks: MovingMark[] = [...movingMarks];
+    sceneIds = others.map((p) => p.request.id);
     const texts: FlowText[] = [];
     const small = (text: string, x: number, y: number, muted: boolean, centred = true) =>
       texts.push({ text, x, y, label: false, muted, anchor: 'start', centred });
@@ -562,7 +534,8 @@ export function RequestFlow({
     scene = { width: w, height, still: still.geometry, marks: packMarks(marks), texts };
     sceneMarks = marks;
   }
-  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const paintedRef = useRef<HTMLDivElement>(null);
+  const slotRef = useRef<HTMLDivElement>(null);
   const stripId = useRef<number | null>(null);
   const hits = useRef<{
     width: number;
@@ -570,30 +543,42 @@ export function RequestFlow({
     ids: readonly number[];
   } | null>(null);
   useLayoutEffect(() => {
-    const canvas = canvasRef.current;
-    if (!painted || canvas === null) return;
+    const slot = slotRef.current;
+    if (!painted || slot === null) return;
+    // A canvas of its own for each hand-over: a canvas is handed to a worker once, and a strip's
+    // effect may run twice on one element (React's StrictMode, in development).
+    const canvas = document.createElement('canvas');
+    canvas.style.cssText = 'display:block;width:100%;height:100%';
+    slot.appendChild(canvas);
     const id = attachFlow(canvas, () => setFirstFrameShown(true));
     stripId.current = id;
     return () => {
       detachFlow(id);
+      canvas.remove();
       stripId.current = null;
       hits.current = null;
       setFirstFrameShown(false);
     };
   }, [painted]);
   useLayoutEffect(() => {
-    const canvas = canvasRef.current;
+    const box = paintedRef.current;
     const id = stripId.current;
-    if (scene === null || canvas === null || id === null) return;
+    if (scene === null || box === null || id === null) return;
     hits.current = { width: scene.width, marks: sceneMarks, ids: sceneIds };
     drawFlow(id, scene);
-    // The label says what the strip shows now, as the SVG's does (written only when it changes).
-    if (canvas.getAttribute('aria-label') !== label) canvas.setAttribute('aria-label', label);
+    // The label (and tooltip) says what the strip shows now, as the SVG's does: written only when
+    // it changes.
+    if (box.getAttribute('aria-label') !== label) {
+      box.setAttribute('aria-label', label);
+      box.title = label;
+    }
   });
   const onCanvasClick = useCallback(
-    (e: MouseEvent<HTMLCanvasElement>) => {
+    (e: MouseEvent<HTMLDivElement>) => {
       const hit = hits.current;
       if (hit === null || onSelectRequest === undefined) return;
+      // A waiting request's own mark took it.
+      if (e.target instanceof Element && e.target.closest('.rl-request') !== null) return;
       const box = e.currentTarget.getBoundingClientRect();
       const scale = box.width > 0 ? hit.width / box.width : 1;
       const i = nearestMark(
@@ -606,27 +591,46 @@ export function RequestFlow({
     },
     [onSelectRequest],
   );
-  // The canvas stays the same element from frame to frame: React has nothing to render or diff in
-  // a painted strip, only the frame to post (above).
+  // The painted strip: the canvas (made by the effect above, in its slot) and, over it, the
+  // waiting requests' marks. React renders the marks when the queue changes, and otherwise
+  // nothing: each frame only posts the layout (above).
+  // Memoised on which requests wait, at which width: the same ones are the same marks in the same
+  // cells (the handler is the lane's, the same from frame to frame).
+  const queueKey = canvasOnly ? queue.cells.map((c) => c.placed.request.id).join(',') : '';
+  const overlay = useMemo(
+    () => (canvasOnly ? queueMarks : null),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- queueKey and w stand for queueMarks
+    [canvasOnly, queueKey, w, onSelectRequest],
+  );
   const canvas = useMemo(
     () => (
-      <canvas
-        ref={canvasRef}
-        className="rl-viz rl-flow rl-flow--painted"
-        role="img"
+      <div
+        ref={paintedRef}
+        className="rl-flow--painted"
+        role={interactive ? 'group' : 'img'}
         data-testid="request-flow-painted"
         style={{
+          position: firstFrameShown ? 'relative' : 'absolute',
           width: w,
+          maxWidth: '100%',
           aspectRatio: `${w} / ${height}`,
-          height: 'auto',
           // Laid out and painted to, not shown, until its first frame is there (beside the SVG).
-          ...(firstFrameShown ? {} : { position: 'absolute', visibility: 'hidden' }),
-          ...(interactive ? { cursor: 'pointer' } : {}),
+          ...(firstFrameShown ? {} : { visibility: 'hidden' }),
         }}
         onClick={interactive ? onCanvasClick : undefined}
-      />
+      >
+        <div ref={slotRef} className="rl-flow-canvas" />
+        <svg
+          className="rl-viz rl-flow-overlay"
+          viewBox={`0 0 ${px(w)} ${px(height)}`}
+          width={px(w)}
+          height={px(height)}
+        >
+          {overlay}
+        </svg>
+      </div>
     ),
-    [w, height, interactive, onCanvasClick, firstFrameShown],
+    [w, height, interactive, onCanvasClick, firstFrameShown, overlay],
   );
   // The same two places every time (the SVG, then the canvas), so neither is made anew when the
   // other comes or goes.

@@ -69,14 +69,17 @@ function post(message: FlowPaintMessage, transfer: Transferable[] = []): void {
   worker?.postMessage(message, transfer);
 }
 
+/** The painter failed: no strip is painted from now on. */
+function stop(): void {
+  failed = true;
+  worker?.terminate();
+  worker = null;
+}
+
 function start(): Worker {
   const w = new Worker(new URL('./flowPaint.worker.ts', import.meta.url), { type: 'module' });
-  w.onerror = () => {
-    // Strips that play now draw as SVG again (each renders on the next frame).
-    failed = true;
-    worker = null;
-    w.terminate();
-  };
+  // Strips that play now draw as SVG again (each renders on the next frame).
+  w.onerror = stop;
   w.onmessage = (e: MessageEvent<FlowPainted>) => {
     onPainted.get(e.data.id)?.();
     onPainted.delete(e.data.id);
@@ -106,16 +109,22 @@ export function attachFlow(canvas: HTMLCanvasElement, painted: () => void): numb
   return id;
 }
 
-/** The frames drawn since the last post, and the arrays they hand over. */
+/** The frames drawn since the last post: the newest of each strip. */
 let frames: FlowFrame[] = [];
-let transfer: ArrayBuffer[] = [];
 /** The `still` last posted for each strip. */
 const stillPosted = new Map<number, FlowStill>();
 
 function flush(): void {
-  post({ type: 'draw', frames, dpr: window.devicePixelRatio || 1 }, transfer);
+  const message: FlowPaintMessage = { type: 'draw', frames, dpr: window.devicePixelRatio || 1 };
+  // Each array once (an effect run twice hands the same scene again: React's StrictMode).
+  const handed = [...new Set(frames.map((f) => f.marks.buffer as ArrayBuffer))];
   frames = [];
-  transfer = [];
+  try {
+    post(message, handed);
+  } catch {
+    // A frame the worker cannot take: strips draw as SVG from their next frame on.
+    stop();
+  }
 }
 
 /**
@@ -125,14 +134,20 @@ function flush(): void {
  */
 export function drawFlow(id: number, scene: FlowScene): void {
   if (frames.length === 0) queueMicrotask(flush);
-  const same = stillPosted.get(id) === scene.still;
+  const queued = frames.findIndex((f) => f.id === id);
+  // The still parts go when the worker has not had them: a frame of this strip still queued holds
+  // them if it did.
+  const same =
+    stillPosted.get(id) === scene.still && (queued < 0 || frames[queued]?.still === null);
   stillPosted.set(id, scene.still);
-  frames.push({ ...scene, id, still: same ? null : scene.still });
-  transfer.push(scene.marks.buffer as ArrayBuffer);
+  const frame = { ...scene, id, still: same ? null : scene.still };
+  if (queued >= 0) frames[queued] = frame;
+  else frames.push(frame);
 }
 
 /** Strip `id`'s canvas left the page. */
 export function detachFlow(id: number): void {
+  frames = frames.filter((f) => f.id !== id);
   stillPosted.delete(id);
   onPainted.delete(id);
   post({ type: 'detach', id });

@@ -5,15 +5,21 @@ import type { MovingMark } from './MovingMarks';
  * `RequestFlow` lays the strip out once per frame; a still frame turns that layout into SVG, a
  * playing one hands it to a worker that paints it on the strip's `OffscreenCanvas`, so the page's
  * own thread neither renders nor lays out nor paints the strip's ~60 changing shapes and texts.
- * Everything here is what `RequestFlow`'s SVG and viz.css draw, shape for shape.
+ * The shapes, colours, sizes and places are those of `RequestFlow`'s SVG and viz.css; the waiting
+ * requests stay SVG marks over the canvas (focusable). Painted in layers (boxes and lines, texts,
+ * marks) where the SVG goes part by part: nothing in the strip overlaps, so the picture is the same
+ * (tests/e2e/flow-painted.spec.ts compares the two).
  */
 
 /** One of the three boxes: client, limiter, backend (`.rl-station`). */
 export interface FlowStation {
   kind: 'client' | 'limiter' | 'backend';
   name: string;
-  x0: number;
-  x1: number;
+  /** Left edge and width, px, as the SVG's rect has them (in tenths of a px). */
+  x: number;
+  width: number;
+  /** Where the name is centred, px (in tenths). */
+  cx: number;
   top: number;
   bottom: number;
 }
@@ -182,7 +188,7 @@ export function paintFlow(
     // .rl-station rect: the second surface, a 1 px border (the limiter's 1.5 px in the text
     // colour, the backend's 1.5 px in its own), corners of 6 px.
     ctx.beginPath();
-    ctx.roundRect(s.x0, s.top, s.x1 - s.x0, s.bottom - s.top, 6);
+    ctx.roundRect(s.x, s.top, s.width, s.bottom - s.top, 6);
     ctx.fillStyle = theme.surface2;
     ctx.fill();
     ctx.lineWidth = s.kind === 'client' ? 1 : 1.5;
@@ -193,7 +199,7 @@ export function paintFlow(
       ctx,
       {
         text: s.name,
-        x: (s.x0 + s.x1) / 2,
+        x: s.cx,
         y: s.top - 8,
         label: true,
         muted: false,

@@ -6,8 +6,9 @@
  * round and pooled per folder. The other load here makes one run noise; interleaved rounds share
  * it. Prints; asserts nothing. Run: `npx vite build --ssr tests/bench/pageAB.ts --outDir
  * node_modules/.cache/pageab --emptyOutDir` then `node node_modules/.cache/pageab/pageAB.js distA
- * distB [...]` (env ROUNDS, default 4; RATE=4 throttles the CPU 4×, as the phone-class figures). Bundled as `npm run bench` is: under tsx, node cannot take
- * lz-string's named imports.
+ * distB [...]` (env ROUNDS, default 4; RATE=4 throttles the CPU 4×, as the phone-class
+ * figures, and the frames drawn per second while traced are printed too). Bundled as `npm run
+ * bench` is: under tsx, node cannot take lz-string's named imports.
  *
  * CSS_VARIANTS (a JSON object, name → CSS rules) adds, for each entry, a copy of the first folder
  * whose page carries those rules (a <style> at the end of its <head>), compared with the others:
@@ -122,9 +123,7 @@ async function main(): Promise<void> {
   }
   const { browser } = await launchPinned();
   const servers = await Promise.all(dists.map((d) => startPreview(d)));
-  const pooled = new Map(
-    dists.map((d) => [d, { top: [] as number[], scrolled: [] as number[], frames: [0, 0] }]),
-  );
+  const pooled = new Map(dists.map((d) => [d, { top: [] as number[], scrolled: [] as number[] }]));
   try {
     for (let round = 0; round < ROUNDS; round += 1) {
       const order = dists.map((_, i) => (round % 2 === 0 ? i : dists.length - 1 - i));
@@ -139,7 +138,7 @@ async function main(): Promise<void> {
         await page.waitForTimeout(500);
         const scrolled = (await traceFrames(page, TRACE_MS)).map((f) => f.cpuMs);
         await page.close();
-        const p = pooled.get(dist) as { top: number[]; scrolled: number[]; frames: number[] };
+        const p = pooled.get(dist) as { top: number[]; scrolled: number[] };
         p.top.push(...top);
         p.scrolled.push(...scrolled);
         console.log(

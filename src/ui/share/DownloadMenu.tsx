@@ -89,15 +89,21 @@ export function DownloadMenu() {
       } else {
         const stage = rootRef.current?.closest('.stage');
         if (stage === null || stage === undefined) throw new Error('No stage to draw.');
-        let still = state;
-        if (state.playing) {
-          // A playing strip is a worker's canvas (issue 11), not SVG: the clock stops, and the
-          // picture is of the frame it stopped at, drawn as SVG once the page has rendered it.
-          state.pause();
-          await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
-          still = api.getState();
+        const playing = state.playing;
+        try {
+          let still = state;
+          if (playing) {
+            // A playing strip is a worker's canvas (issue 11), not SVG: the clock stops, the
+            // picture is of the frame it stopped at, drawn as SVG once the page has rendered it,
+            // and the clock goes on from there.
+            state.pause();
+            await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+            still = api.getState();
+          }
+          summary = (await m.saveView(format, stage, still, sim.result)).summary;
+        } finally {
+          if (playing) api.getState().play();
         }
-        summary = (await m.saveView(format, stage, still, sim.result)).summary;
       }
       setMessage({ kind: 'done', text: summary });
       close();
