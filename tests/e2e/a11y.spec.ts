@@ -36,6 +36,15 @@ test('compare mode with six limiters', async ({ page }) => {
   await expectNoViolations(page);
 });
 
+test('compare mode playing, its strips painted by the worker, on a phone', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  // A link without "paused" plays as it opens.
+  await open(page, `./?v=1&${SIX}&mode=compare&t=2.5s`);
+  await expect(page.getByTestId('request-flow-painted')).toHaveCount(6);
+  await expect(page.getByTestId('request-flow-painted').first()).toBeVisible();
+  await expectNoViolations(page);
+});
+
 test('an experiment', async ({ page }) => {
   await open(page, './?x=nginx-burst&paused');
   await expect(page.getByTestId('limiter-view').first()).toBeVisible();
