@@ -259,18 +259,20 @@ export function RequestFlow({
   // Waiting requests always sit in the limiter's grid, in release order.
   const queue = grid(model.waiting, limiter.x0 + 4, HOLD_TOP, limW - 8, HOLD_ROWS);
   // Focusable and clickable marks, also over a painted strip's canvas (they move only when the
-  // queue does; RequestMark is memoised).
-  const queueMarks = queue.cells.map(({ placed, x, y }) => (
-    <RequestMark
-      key={placed.request.id}
-      request={placed.request}
-      x={x}
-      y={y}
-      size={MARK}
-      phase="waiting"
-      onSelect={onSelectRequest}
-    />
-  ));
+  // queue does; RequestMark is memoised). Made where they are drawn: a painted strip makes them
+  // only when the queue changes (below), not every frame.
+  const queueMarks = () =>
+    queue.cells.map(({ placed, x, y }) => (
+      <RequestMark
+        key={placed.request.id}
+        request={placed.request}
+        x={x}
+        y={y}
+        size={MARK}
+        phase="waiting"
+        onSelect={onSelectRequest}
+      />
+    ));
   const others = model.shown.filter((p) => p.phase.phase !== 'waiting');
 
   let moving: ReactNode[] = [];
@@ -598,7 +600,7 @@ export function RequestFlow({
   // cells (the handler is the lane's, the same from frame to frame).
   const queueKey = canvasOnly ? queue.cells.map((c) => c.placed.request.id).join(',') : '';
   const overlay = useMemo(
-    () => (canvasOnly ? queueMarks : null),
+    () => (canvasOnly ? queueMarks() : null),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- queueKey and w stand for queueMarks
     [canvasOnly, queueKey, w, onSelectRequest],
   );
@@ -674,7 +676,7 @@ export function RequestFlow({
         )}
         {movingMarks !== null && Paths !== null && <Paths marks={movingMarks} />}
         {moving}
-        {queueMarks}
+        {queueMarks()}
       </g>
       <g className="rl-flow-summary" transform={`translate(8,${summaryY})`}>
         {summary.items.map((item) => (

@@ -32,7 +32,7 @@ export interface FlowText {
   /** `rl-label`: 12 px, weight 600; otherwise 11 px (`rl-small`, `rl-request-label`). */
   label: boolean;
   muted: boolean;
-  anchor: 'start' | 'middle' | 'end';
+  anchor: 'start' | 'middle';
   /** Drawn with `dy="0.35em"` (centred on `y`). */
   centred: boolean;
 }
@@ -171,7 +171,7 @@ function paintText(ctx: OffscreenCanvasRenderingContext2D, t: FlowText, theme: F
   const size = t.label ? 12 : 11;
   ctx.font = `${t.label ? 600 : 400} ${size}px ${theme.font}`;
   ctx.fillStyle = t.muted ? theme.muted : theme.text;
-  ctx.textAlign = t.anchor === 'middle' ? 'center' : t.anchor === 'end' ? 'right' : 'left';
+  ctx.textAlign = t.anchor === 'middle' ? 'center' : 'left';
   // SVG's dy="0.35em" moves the baseline down by 0.35 of the font size.
   ctx.fillText(t.text, t.x, t.centred ? t.y + 0.35 * size : t.y);
 }
