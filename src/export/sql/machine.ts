@@ -62,8 +62,11 @@ export const mul = (a: Ex | number, b: Ex | number): Ex => ({ op: '*', a: lift(a
 export const div = (a: Ex | number, b: Ex | number): Ex => ({ op: 'div', a: lift(a), b: lift(b) });
 /** ⌈a / b⌉ for a ≥ 0 (a value for a < 0 is never used: see each caller). */
 export const cdiv = (a: Ex | number, b: number): Ex => div(add(a, b - 1), b);
-export const cmp = (f: '<' | '<=' | '=' | '<>' | '>' | '>=', a: Ex | number, b: Ex | number): Ex =>
-  ({ op: f, a: lift(a), b: lift(b) }) as Ex;
+export const cmp = (
+  f: '<' | '<=' | '=' | '<>' | '>' | '>=',
+  a: Ex | number,
+  b: Ex | number,
+): Ex => ({ op: f, a: lift(a), b: lift(b) });
 export const and = (...args: Ex[]): Ex => ({ op: 'and', args });
 export const or = (...args: Ex[]): Ex => ({ op: 'or', args });
 export const not = (a: Ex): Ex => ({ op: 'not', a });

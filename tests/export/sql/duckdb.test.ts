@@ -47,7 +47,7 @@ async function load(rows: readonly Row[]): Promise<void> {
 
 async function query(sql: string): Promise<Record<string, unknown>[]> {
   const reader = await con.runAndReadAll(sql);
-  return reader.getRowObjectsJS() as Record<string, unknown>[];
+  return reader.getRowObjectsJS();
 }
 
 /** Disagreements of one case (per request, then per key); empty when the engine agrees. */

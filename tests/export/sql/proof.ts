@@ -14,6 +14,17 @@ import { configArb } from '../../core/arbitraries';
 import { traceArb } from './traces';
 import type { Row } from './traces';
 
+const CODE = { admit: 0, delay: 1, reject: 2 } as const;
+
+/** Core's decisions, in row order, on the rows' own times. */
+export function coreDecisions(config: AlgorithmConfig, rows: readonly Row[]) {
+  const limiter = createLimiter(config);
+  return rows.map((r) => {
+    const d = limiter.decide(r.t, r.key);
+    return { outcome: CODE[d.outcome], delay: d.delayMs };
+  });
+}
+
 export interface Case {
   name: string;
   config: AlgorithmConfig;
@@ -73,7 +84,11 @@ export function perKeyOf(rows: ReturnType<typeof expected>): Out[] {
     inc(r.outcome === 'admit' ? 'admitted' : r.outcome === 'delay' ? 'delayed' : 'rejected');
     if (r.change !== 'same') inc(r.change);
   }
-  return [...m.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return [...m.values()].sort((a, b) => {
+    const ka = String(a.key);
+    const kb = String(b.key);
+    return ka < kb ? -1 : ka > kb ? 1 : 0;
+  });
 }
 
 /** Rows as plain numbers and strings (engines give bigints as strings or bigint). */
