@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { Suspense, useEffect, useId, useMemo, useState } from 'react';
 import { HELD_TOP_KEYS, describeKeySpec, nameWorst, windowStatsById } from '../../trace';
 import type { HeldTrace, KeySpec, WindowStats } from '../../trace';
 import type { StatsReply, StatsRequest } from '../../store/stats.worker';
@@ -9,6 +9,10 @@ import { plural, pluralNoun } from '../../core';
 import { TraceKeep } from './TraceKeep';
 import { TraceReplay } from './TraceReplay';
 import { TraceSweep } from './TraceSweep';
+import { Loading, lazyPart } from '../common/lazyPart';
+
+/** The dry run as SQL for a log store: a chunk of its own, fetched when first opened. */
+const TraceSql = lazyPart(() => import('./TraceSql').then((m) => m.TraceSql), 'SQL for log stores');
 
 /** Key choices a gateway offers (see KeySpec). */
 const KEY_CHOICES: { id: string; label: string; spec: KeySpec }[] = [
@@ -182,6 +186,21 @@ function TraceSummary({ trace }: { trace: HeldTrace }) {
   );
 }
 
+/** "Run it where your logs live": closed until asked for, so its chunk loads only then. */
+function SqlSection({ trace }: { trace: HeldTrace | null }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details className="trace-sql-section" onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary data-testid="trace-sql-open">Run it where your logs live (SQL)</summary>
+      {open && (
+        <Suspense fallback={<Loading what="SQL for log stores" />}>
+          <TraceSql trace={trace} />
+        </Suspense>
+      )}
+    </details>
+  );
+}
+
 /** Bring an access log: pick a file, watch it parse (in a worker), see what it holds. */
 export function TracePanel() {
   const id = useId();
@@ -250,6 +269,7 @@ export function TracePanel() {
       {s.trace !== null && <TraceSummary trace={s.trace} />}
       {s.trace !== null && <TraceDryRun trace={s.trace} />}
       {s.trace !== null && <TraceSweep key={s.replayHash} />}
+      <SqlSection trace={s.trace} />
     </section>
   );
 }
