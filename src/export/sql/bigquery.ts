@@ -23,13 +23,16 @@ import type { Ex, Machine } from './machine';
 import type { Dialect, MachineStage } from './plan';
 import type { TimeUnit } from './types';
 
-/** A machine expression as JavaScript over `x` (the request), `s` (the state) and `l` (lets). */
+/**
+ * A machine expression as JavaScript over `x` (the request: t, st, wr), `p` (its per-request
+ * values), `s` (the state) and `l` (lets).
+ */
 export function jsEx(e: Ex): string {
   switch (e.op) {
     case 'num':
       return e.v < 0 ? `(${e.v})` : String(e.v);
     case 'in':
-      return `x.${e.name}`;
+      return e.name === 't' ? 'x.t' : `p.${e.name}`;
     case 'st':
       return `s.${e.name}`;
     case 'let':
@@ -65,7 +68,8 @@ export function jsEx(e: Ex): string {
 }
 
 /**
- * The UDF's body: a function of `xs` (one key's requests in time order, each {t, st, wr, pre…}).
+ * The UDF's body: a function of `xs` (one key's requests in time order, each {t, st, wr}); the
+ * per-request values (`pre`) are computed here, not in SQL layers (see Dialect.preInStep).
  * Per request it returns [{t, st, wr, o, dl}]; per key, {admitted, …, to_delayed}.
  */
 export function machineJs(m: Machine, perKey: boolean): string {
@@ -77,7 +81,9 @@ export function machineJs(m: Machine, perKey: boolean): string {
       ? 'const c = { admitted: 0, delayed: 0, rejected: 0, to_rejected: 0, to_allowed: 0, to_delayed: 0 };'
       : 'const out = [];',
     'for (const x of xs) {',
+    '  const p = {};',
     '  const l = {};',
+    ...m.pre.map(([n, e]) => `  p.${n} = ${jsEx(e)};`),
     ...m.lets.map(([n, e]) => `  l.${n} = ${jsEx(e)};`),
     `  const o = ${jsEx(m.outcome)};`,
     `  const dl = ${jsEx(m.delay)};`,
@@ -122,10 +128,11 @@ export const bigquery: Dialect = {
   },
   limit: (n) => `LIMIT ${n}`,
   rangeFrames: true,
+  preInStep: true,
   foldMethod:
     'a temporary JavaScript UDF carrying the limiter\u2019s step, called once per key on its requests in time order (ARRAY_AGG(… ORDER BY t, seq))',
   machine(m: Machine, input: string, perKey: boolean): MachineStage {
-    const fields = ['t', 'st', 'wr', ...m.pre.map(([n]) => n)];
+    const fields = ['t', 'st', 'wr'];
     const argType = `ARRAY<STRUCT<${fields.map((n) => `${n} FLOAT64`).join(', ')}>>`;
     const counters = ['admitted', 'delayed', 'rejected', 'to_rejected', 'to_allowed', 'to_delayed'];
     const returns = perKey

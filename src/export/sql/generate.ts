@@ -113,7 +113,9 @@ export function generateWith(
     options.baseline === 'recorded'
       ? `CASE WHEN st IN (${RECORDED_REJECTIONS.join(', ')}) THEN 1 ELSE 0 END`
       : '0';
-  const t = options.origin === 'first-request' ? 'ms - MIN(ms) OVER ()' : 'ms';
+  // A scalar subquery, not MIN(ms) OVER (): a window over the whole table makes the engine hold
+  // every row at once.
+  const t = options.origin === 'first-request' ? 'ms - (SELECT MIN(ms) FROM src)' : 'ms';
   ctes.push(['r', `SELECT k, ${t} AS t, st, seq, ${wr} AS wr\n  FROM src`]);
   let input = 'r';
   if (top !== undefined) {
@@ -131,7 +133,7 @@ export function generateWith(
       'window functions: ROW_NUMBER per key and window' +
       (config.kind === 'sliding-log' ? ', and a COUNT over a RANGE frame of the window' : '');
   } else {
-    machine.pre.forEach(([name, ex], i) => {
+    (d.preInStep === true ? [] : machine.pre).forEach(([name, ex], i) => {
       const layer = `p${i + 1}`;
       const expr = renderEx(ex, d, { in: (n) => n, st: (n) => n, let: (n) => n });
       ctes.push([layer, `SELECT *, ${expr} AS ${name} FROM ${input}`]);

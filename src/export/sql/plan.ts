@@ -56,6 +56,13 @@ export interface Dialect {
   foldMethod: string;
   /** Whether RANGE frames with a numeric offset are documented (sliding log, logRejected). */
   rangeFrames: boolean;
+  /**
+   * The machine's `pre` values are computed inside the engine's step (PostgreSQL): written as
+   * layers of subqueries, PostgreSQL's planner folds them into one expression and copies each
+   * value into every place it is read, which for the calendar's date arithmetic grows without
+   * bound.
+   */
+  preInStep?: boolean;
 }
 
 export interface MachineStage {

@@ -44,24 +44,29 @@ export const postgres: Dialect = {
   },
   limit: (n) => `LIMIT ${n}`,
   rangeFrames: true,
+  preInStep: true,
   foldMethod:
     'a user-defined aggregate (a PL/pgSQL step over the limiter\u2019s state as whole numbers) run per key in time order as a window aggregate',
   machine(m: Machine, input: string): MachineStage {
     const n = m.state.length;
     const index = new Map(m.state.map(([name], i) => [name, i + 1]));
-    const params = ['t', ...m.pre.map(([p]) => p)];
+    const params = ['t'];
     const scope: Scope = {
-      in: (p) => `i_${p}`,
+      in: (p) => (p === 't' ? 'i_t' : `p_${p}`),
       st: (s) => `a[${index.get(s) as number}]`,
       let: (l) => `l_${l}`,
     };
-    const lets = m.lets.map(([l, e]) => `  l_${l} := ${renderEx(e, postgres, scope)};`);
+    // The per-request values first (preInStep), then the values read from the state.
+    const lets = [
+      ...m.pre.map(([p, e]) => `  p_${p} := ${renderEx(e, postgres, scope)};`),
+      ...m.lets.map(([l, e]) => `  l_${l} := ${renderEx(e, postgres, scope)};`),
+    ];
     const next = [...m.next, m.outcome, m.delay].map((e) => renderEx(e, postgres, scope));
     const init = [...m.state.map(([, v]) => v), -1, 0];
     const prelude = `CREATE OR REPLACE FUNCTION pg_temp.rll_step(a bigint[], ${params.map((p) => `i_${p} bigint`).join(', ')})
 RETURNS bigint[] LANGUAGE plpgsql IMMUTABLE AS $rll$
 DECLARE
-${m.lets.map(([l]) => `  l_${l} bigint;`).join('\n')}
+${[...m.pre.map(([p]) => `  p_${p} bigint;`), ...m.lets.map(([l]) => `  l_${l} bigint;`)].join('\n')}
 BEGIN
 ${lets.join('\n')}
   RETURN ARRAY[

@@ -47,6 +47,16 @@ const splitColumns = (s: string): string[] =>
     .map((c) => c.trim())
     .filter((c) => c !== '');
 
+/** How each engine folds a key's requests (the stateful algorithms). */
+const FOLD_NAMES: Record<Engine, string> = {
+  duckdb: 'list_reduce',
+  postgres: 'a PL/pgSQL aggregate',
+  trino: 'reduce',
+  bigquery: 'a JavaScript UDF',
+  spark: 'aggregate',
+  clickhouse: 'arrayFold',
+};
+
 const FILE_EXT: Record<Engine, string> = {
   duckdb: 'duckdb.sql',
   postgres: 'postgres.sql',
@@ -343,44 +353,38 @@ export function TraceSql({ trace }: { trace: HeldTrace | null }) {
       )}
       <details className="trace-sql-exact">
         <summary>What each engine computes exactly</summary>
-        <div className="trace-sql-scroll">
+        <p className="hint">
+          The same on all six engines: an algorithm is either exact there (every decision equals the
+          page&apos;s) or refused with the reason, never approximated. Folds:{' '}
+          {ENGINES.map((e) => `${ENGINE_NAMES[e]} ${FOLD_NAMES[e]}`).join(', ')}.
+        </p>
+        <div
+          className="trace-sql-scroll"
+          tabIndex={0}
+          role="region"
+          aria-label="Exactness by algorithm"
+        >
           <table className="trace-dry-run-keys" data-testid="trace-sql-exactness">
-            <caption>
-              Exact: every decision equals the page&apos;s. Refused: no query is written.
-            </caption>
             <thead>
               <tr>
                 <th scope="col">algorithm</th>
-                {ENGINES.map((e) => (
-                  <th scope="col" key={e}>
-                    {ENGINE_NAMES[e]}
-                  </th>
-                ))}
+                <th scope="col">SQL</th>
+                <th scope="col">why</th>
               </tr>
             </thead>
             <tbody>
               {EXACTNESS.map((row) => (
                 <tr key={row.algorithm}>
-                  <th scope="row" title={row.why}>
-                    {row.algorithm}
-                  </th>
-                  {ENGINES.map((e) => (
-                    <td key={e}>
-                      {row.engines[e] === null ? 'refused' : `exact: ${row.engines[e]}`}
-                    </td>
-                  ))}
+                  <th scope="row">{row.algorithm}</th>
+                  <td>
+                    {row.engines[engine] === null ? 'refused' : `exact: ${row.engines[engine]}`}
+                  </td>
+                  <td>{row.why}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
-        <ul className="trace-sql-notes">
-          {EXACTNESS.map((row) => (
-            <li key={row.algorithm}>
-              <strong>{row.algorithm}</strong>: {row.why}
-            </li>
-          ))}
-        </ul>
       </details>
       <h4>Read the output back</h4>
       <p className="hint">
@@ -540,7 +544,12 @@ function ReadResult({
         </ul>
       )}
       {comparison !== null && (
-        <div className="trace-sql-scroll">
+        <div
+          className="trace-sql-scroll"
+          tabIndex={0}
+          role="region"
+          aria-label="The query's counts beside the page's"
+        >
           <table className="trace-dry-run-keys" data-testid="trace-sql-compare">
             <caption>
               The query&apos;s counts / the page&apos;s

@@ -298,12 +298,8 @@ describe("BigQuery's JavaScript UDF equals core", () => {
           const byKey = new Map<string, number[]>();
           rows.forEach((r, i) => byKey.set(r.key, [...(byKey.get(r.key) ?? []), i]));
           for (const idx of byKey.values()) {
-            // The `pre` values as the query computes them row by row, then the UDF.
-            const xs = idx.map((i) => {
-              const x: Record<string, number> = { t: (rows[i] as { t: number }).t, st: 200, wr: 0 };
-              return x;
-            });
-            const got = udf(withPre(m, xs));
+            const xs = idx.map((i) => ({ t: (rows[i] as { t: number }).t, st: 200, wr: 0 }));
+            const got = udf(xs);
             idx.forEach((i, j) => {
               expect([got[j]?.o, got[j]?.dl]).toEqual([want[i]?.outcome, want[i]?.delay]);
             });
@@ -314,15 +310,3 @@ describe("BigQuery's JavaScript UDF equals core", () => {
     });
   }
 });
-
-/** Adds a machine's per-request values to each request, as the query's `p` layers do. */
-import { evalEx } from '../../../src/export/sql/machine';
-import type { Machine } from '../../../src/export/sql/machine';
-function withPre(m: Machine, xs: Record<string, number>[]): Record<string, number>[] {
-  return xs.map((x) => {
-    const pre = new Map<string, number>([['t', x.t as number]]);
-    for (const [n, e] of m.pre)
-      pre.set(n, evalEx(e, { pre, st: [], stIndex: new Map(), lets: new Map() }));
-    return { ...x, ...Object.fromEntries(pre) };
-  });
-}

@@ -34,7 +34,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await pg?.stop();
-});
+}, 60_000);
 
 /** Runs every case in one script: one table per case, then its two queries, between markers. */
 function runAll(cases: Case[]): string[] {

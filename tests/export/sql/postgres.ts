@@ -113,7 +113,8 @@ export async function startPostgres(): Promise<Postgres> {
             break;
           }
           if (Date.now() > deadline) {
-            process.kill(pid, 'SIGKILL');
+            // SIGQUIT: immediate shutdown, which also ends a backend still busy with a query.
+            process.kill(pid, 'SIGQUIT');
             break;
           }
           await new Promise((r) => setTimeout(r, 50));

@@ -11,7 +11,7 @@ import { nginxExpiryMatters } from '../../../src/export/sql/machine';
 import type { Dialect } from '../../../src/export/sql/plan';
 import type { LogTable, SqlOptions } from '../../../src/export/sql/types';
 import { configArb } from '../../core/arbitraries';
-import { traceArb } from './traces';
+import { tracesOf } from './traces';
 import type { Row } from './traces';
 
 const CODE = { admit: 0, delay: 1, reject: 2 } as const;
@@ -142,7 +142,7 @@ export function randomCases(perKind: number, seed: number): Case[] {
   const out: Case[] = [];
   for (const [name, arb] of caseArbs()) {
     const samples = fc.sample(
-      fc.tuple(arb, traceArb, fc.constantFrom('first-request' as const, 'epoch' as const)),
+      fc.tuple(arb, tracesOf('max'), fc.constantFrom('first-request' as const, 'epoch' as const)),
       { numRuns: perKind, seed },
     );
     samples.forEach(([config, rows, origin], i) =>

@@ -28,27 +28,32 @@ const step = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 40 * 86_400_000 }) },
 );
 
-export const traceArb: fc.Arbitrary<Row[]> = fc
-  .record({
-    keyCount: fc.constantFrom(1, 2, 5, 40),
-    steps: fc.array(fc.tuple(step, fc.nat(), fc.constantFrom(200, 200, 200, 404, 429, 503)), {
-      minLength: 1,
-      maxLength: 120,
-    }),
-    start: fc.oneof(
-      fc.constant(0),
-      fc.integer({ min: 0, max: 5000 }),
-      fc.constant(NEAR_YEAR_END_MS),
-      fc.integer({ min: 1_600_000_000_000, max: 1_800_000_000_000 }),
-    ),
-  })
-  .map(({ keyCount, steps, start }) => {
-    let t = start;
-    return steps.map(([dt, k, status], seq) => {
-      t += dt;
-      return { t, key: `k${k % keyCount}`, status, seq };
+/** Traces of 1–120 requests; `size` as fast-check's (the SQL proofs ask for 'max': few, full cases). */
+export const tracesOf = (size: fc.SizeForArbitrary = 'small'): fc.Arbitrary<Row[]> =>
+  fc
+    .record({
+      keyCount: fc.constantFrom(1, 2, 5, 40),
+      steps: fc.array(fc.tuple(step, fc.nat(), fc.constantFrom(200, 200, 200, 404, 429, 503)), {
+        minLength: 1,
+        maxLength: 120,
+        size,
+      }),
+      start: fc.oneof(
+        fc.constant(0),
+        fc.integer({ min: 0, max: 5000 }),
+        fc.constant(NEAR_YEAR_END_MS),
+        fc.integer({ min: 1_600_000_000_000, max: 1_800_000_000_000 }),
+      ),
+    })
+    .map(({ keyCount, steps, start }) => {
+      let t = start;
+      return steps.map(([dt, k, status], seq) => {
+        t += dt;
+        return { t, key: `k${k % keyCount}`, status, seq };
+      });
     });
-  });
+
+export const traceArb = tracesOf();
 
 /** Rows grouped by key, each key's times in row order. */
 export function byKey(rows: readonly Row[]): Map<string, number[]> {
