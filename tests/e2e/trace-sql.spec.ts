@@ -66,6 +66,15 @@ test("the page's DuckDB query, run on real DuckDB over the same log, agrees with
   await expect(page.getByTestId('trace-sql-summary')).toHaveText(
     new RegExp(`^Agrees: ${rows.length} of ${rows.length} keys agree`),
   );
+  if (process.env.SQL_SHOTS !== undefined) {
+    // For a person to look at (not compared): the form and query, and the comparison.
+    await page
+      .getByTestId('trace-sql-result')
+      .screenshot({ path: `${process.env.SQL_SHOTS}/sql-agrees.png` });
+    await page
+      .getByTestId('trace-sql-code')
+      .screenshot({ path: `${process.env.SQL_SHOTS}/sql-code.png` });
+  }
   // Per request, for the busiest keys: every request agrees too.
   await page
     .getByTestId('trace-sql')
