@@ -102,6 +102,12 @@ describe('SQL for log stores in the page', () => {
       /^Differs: 1 of 2 keys agree .*1 differ/,
     );
     expect(screen.getByTestId('trace-sql-compare').textContent).toContain('≠ differs');
+    // A bad output after it is refused, and the output read before stays shown.
+    readBack(`${HEADER}\na,3,2,0\n`);
+    expect(screen.getByTestId('trace-sql-error').textContent).toMatch(/row 2: 4 fields/);
+    expect(screen.getByTestId('trace-sql-kept').textContent).toMatch(
+      /Still shown.*Differs: 1 of 2/,
+    );
   });
 
   it('reads a per-request output request by request', () => {

@@ -86,6 +86,11 @@ type ReadState =
   | { kind: 'reading' }
   | { kind: 'done'; reply: SqlCompareReply; note: string | null; config: AlgorithmConfig };
 
+type Done = Extract<ReadState, { kind: 'done' }>;
+
+/** Whether an output was read (and, with a log loaded, compared) without a problem. */
+const good = (d: Done) => d.reply.back.ok && d.reply.comparison?.ok !== false;
+
 /**
  * "Run it where your logs live": the dry run written as a query for the engine the person's logs
  * are in, and that query's output read back and set beside the page's own dry run. Loaded as a
@@ -109,6 +114,12 @@ export function TraceSql({ trace }: { trace: HeldTrace | null }) {
   const [origin, setOrigin] = useState<SqlOptions['origin']>('first-request');
   const [pasted, setPasted] = useState('');
   const [read, setRead] = useState<ReadState>({ kind: 'idle' });
+  /** The last output read without a problem: a bad one after it is refused and this stays shown. */
+  const [kept, setKept] = useState<Done | null>(null);
+  const finish = (d: Done) => {
+    setRead(d);
+    if (good(d)) setKept(d);
+  };
   const worker = useRef<Worker | null>(null);
   const codeRef = useRef<HTMLPreElement>(null);
   useEffect(() => () => worker.current?.terminate(), []);
@@ -141,7 +152,7 @@ export function TraceSql({ trace }: { trace: HeldTrace | null }) {
     if (config === undefined) return;
     worker.current?.terminate();
     worker.current = null;
-    setRead({
+    finish({
       kind: 'done',
       config,
       note: null,
@@ -162,7 +173,7 @@ export function TraceSql({ trace }: { trace: HeldTrace | null }) {
     worker.current?.terminate();
     worker.current = null;
     if (typeof Worker === 'undefined') {
-      setRead({ kind: 'done', reply: sqlCompare(req), note, config });
+      finish({ kind: 'done', reply: sqlCompare(req), note, config });
       return;
     }
     setRead({ kind: 'reading' });
@@ -173,11 +184,11 @@ export function TraceSql({ trace }: { trace: HeldTrace | null }) {
     w.onmessage = (e: MessageEvent<SqlCompareReply>) => {
       w.terminate();
       if (worker.current === w) worker.current = null;
-      setRead({ kind: 'done', reply: e.data, note, config });
+      finish({ kind: 'done', reply: e.data, note, config });
     };
     w.onerror = (e) => {
       w.terminate();
-      setRead({
+      finish({
         kind: 'done',
         note,
         config,
@@ -446,6 +457,18 @@ export function TraceSql({ trace }: { trace: HeldTrace | null }) {
           stale={stale}
           hasTrace={trace !== null}
         />
+      )}
+      {read.kind === 'done' && !good(read) && kept !== null && (
+        <div className="trace-sql-kept" data-testid="trace-sql-kept">
+          <p className="hint">Still shown: the output read before.</p>
+          <ReadResult
+            back={kept.reply.back}
+            comparison={kept.reply.comparison}
+            note={kept.note}
+            stale={kept.config !== config}
+            hasTrace={trace !== null}
+          />
+        </div>
       )}
     </div>
   );
