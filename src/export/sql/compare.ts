@@ -3,7 +3,7 @@
  * changes) or per request (time, outcome, delay, change, in order within each key). Pure: the page
  * runs it in a worker. A row for a key the loaded log does not have refuses the whole output.
  */
-import { quoteText } from '../../core';
+import { plural, quoteText } from '../../core';
 import type { Outcome, PerKeyRow, PerRequestRow, Readback } from './readback';
 
 /** The page's side: the loaded log and its replay (src/trace/replay.ts codes: 0, 1, 2). */
@@ -153,7 +153,7 @@ export function compareOutput(back: Extract<Readback, { ok: true }>, run: PageRu
         const i = idx[j];
         let why: string | null = null;
         if (r === undefined || i === undefined) {
-          why = `the query has ${rows.length} requests, the page ${idx.length}`;
+          why = `the query has ${plural(rows.length, 'request')}, the page ${idx.length}`;
         } else {
           const t = (run.times[i] as number) + shift;
           const o = OUTCOME[run.outcome[i] as number] as Outcome;

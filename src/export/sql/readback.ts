@@ -5,7 +5,7 @@
  * file is refused whole: nothing half-read is shown as if it were the query's answer.
  */
 import Papa from 'papaparse';
-import { quoteText } from '../../core';
+import { plural, quoteText } from '../../core';
 import { PER_KEY_COLUMNS, PER_REQUEST_COLUMNS } from './types';
 
 /** The longest output read, in characters (a per-request output of busy keys fits). */
@@ -116,7 +116,7 @@ export function readBack(text: string): Readback {
     const cells = data[i] as string[];
     const row = i + 1; // the header is line 1
     if (cells.length !== width) {
-      problem(`row ${row}: ${cells.length} fields, the header has ${width}`);
+      problem(`row ${row}: ${plural(cells.length, 'field')}, the header has ${width}`);
       continue;
     }
     const key = cells[0] as string;
@@ -166,7 +166,7 @@ export function readBack(text: string): Readback {
   if (count > 0) {
     return {
       ok: false,
-      message: `The output has ${count === 1 ? 'a problem' : `${n(count)} problems`}; nothing was read.`,
+      message: `The output has ${count === 1 ? 'a problem' : plural(count, 'problem')}; nothing was read.`,
       problems,
     };
   }

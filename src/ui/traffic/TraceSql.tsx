@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { AlgorithmConfig } from '../../core';
-import { quoteText } from '../../core';
+import { plural, quoteText } from '../../core';
 import { ENGINES, ENGINE_NAMES, MAX_TOP_KEYS, PROVEN_ENGINES, generateSql } from '../../export/sql';
 import type { Engine, LogTable, SqlOptions, TimeUnit } from '../../export/sql';
 import { EXACTNESS } from '../../export/sql/exactness';
@@ -551,10 +551,10 @@ function ReadResult({
       ) : (
         <p data-testid="trace-sql-summary">
           {comparison.differ === 0 ? 'Agrees' : 'Differs'}: {n(comparison.agree)} of{' '}
-          {n(comparison.keys.length)} keys agree with this page&apos;s dry run
+          {plural(comparison.keys.length, 'key')} agree with this page&apos;s dry run
           {comparison.differ > 0 ? `, ${n(comparison.differ)} differ` : ''}
           {comparison.kind === 'per-request'
-            ? `; ${n(comparison.requests - comparison.requestsDiffer)} of ${n(comparison.requests)} requests agree`
+            ? `; ${n(comparison.requests - comparison.requestsDiffer)} of ${plural(comparison.requests, 'request')} agree`
             : ''}
           .
         </p>
