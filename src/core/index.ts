@@ -37,7 +37,7 @@ export { toHttpResponse, rejectStatus, toSeconds, statusText } from './response'
 export type { HttpResponse, ResponseOptions } from './response';
 export { MAX_TIME_MS, floorDiv, ceilDiv } from './int';
 // `explainDecision` is imported from './explain' itself (the inspector's chunk alone): re-exported
-// here it made the first load fetch the explainer too (issue 11: initial JavaScript).
+// here it made the first load fetch the explainer too (initial JavaScript).
 export { CALENDAR_UNITS, UNIT_SECONDS, periodOf, daysFromCivil, civilFromDays } from './calendar';
 export { calendarUnits } from './algorithms/calendar-windows';
 export type { Explanation } from './explain';

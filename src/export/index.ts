@@ -61,7 +61,7 @@ export function exportAll(
   };
 }
 
-// ---- Added for issue 13 (i13b): gateway systems ----
+// ---- Gateway systems ----
 export { toKong } from './kong';
 export type { KongOptions } from './kong';
 export { toEnvoyGlobal } from './envoy-global';
@@ -71,7 +71,7 @@ export { toSpringGateway } from './spring-gateway';
 export { toExpressRateLimit, toRateLimiterFlexible } from './express-rate-limit';
 export type * from './systems-types';
 
-// ---- Added for issue 13 points 7–8 (b13i): Traefik, every system export at once, imports ----
+// ---- Traefik, every system export at once, imports ----
 export { toTraefik, traefikPeriod } from './traefik';
 export type { TraefikOptions } from './traefik';
 import { toCaddy as caddyOf } from './caddy';

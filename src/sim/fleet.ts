@@ -1,7 +1,7 @@
 // Long file on purpose: the fleet engine: balancers, scale events, the shared store and its failure
 // modes interact on every request and share the engine's state.
 /**
- * Fleets (issue 14): replicas behind real balancers, replicas that come and go, local, global and
+ * Fleets: replicas behind real balancers, replicas that come and go, local, global and
  * layered limits, and a shared store that can be slow or down.
  *
  * One `FleetEngine` per lane both routes (the balancer) and decides. Everything that changes a

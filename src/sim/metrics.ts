@@ -157,7 +157,7 @@ function metricsOf(
   let backendAfterEnd = 0;
 
   // One pass over the columns with every array and counter in a local (no property lookups or
-  // counter objects per row: this runs over every row of an edited lane, issue 11).
+  // counter objects per row: this runs over every row of an edited lane).
   const arrivalCol = c.arrivalMs;
   const attemptCol = c.attempt;
   const originCol = c.origin;
@@ -373,7 +373,7 @@ function metricsOf(
 /**
  * Memo of `firstOutcomes` by columns object. Columns are read-only once made and a cached
  * simulation hands unchanged lanes back with the same columns, so an edit to one of six limiters
- * recomputes one lane's (issue 11). Weak: nothing is kept alive for it; results do not depend on it.
+ * recomputes one lane's. Weak: nothing is kept alive for it; results do not depend on it.
  */
 const outcomesOf = new WeakMap<LaneColumns, Uint8Array>();
 
@@ -394,7 +394,7 @@ function firstOutcomes(columns: LaneColumns, count: number): Uint8Array {
  * −1 (also when one lane did not decide an origin before they differ). A function of its own, not
  * a loop inside divergences' two: V8 compiled that inner loop on stack replacement and left the code
  * at the loop's exit, twice per call (Maglev's "exit from OSR'd inner loop", traced with
- * tests/bench/deoptTrace.ts at every edit of the compare page; issue 11).
+ * tests/bench/deoptTrace.ts at every edit of the compare page).
  */
 function firstDifference(oa: Uint8Array, ob: Uint8Array, count: number): number {
   for (let i = 0; i < count; i += 1) {

@@ -279,7 +279,7 @@ export interface PortableLane {
 /**
  * Key states the checkpoints sent with one result hold at most (all lanes). The page rebuilds each
  * one from the message in a single task (about 1.5 µs a state in Chromium here): a replayed access
- * log with 65,536 keys sent 230,000 of them, half a second of main thread (issue 12). Fewer
+ * log with 65,536 keys sent 230,000 of them, half a second of main thread. Fewer
  * checkpoints only make a seek replay more rows from the nearest one (at most the rows between two
  * kept checkpoints: tens of thousands, a few ms at millions of decisions a second); the states
  * drawn are the same.
@@ -288,7 +288,7 @@ export const PORTABLE_KEY_STATES = 20_000;
 /**
  * Checkpoints one lane sends at most. Each is a few objects for the page to rebuild and collect: a
  * 1,000,000-row lane has about 2,000 (every 512 rows), which took 7–14 ms to clone and as long to
- * collect on the page per edit (issue 11). 256 of them leave a seek at most 8 checkpoints' rows to
+ * collect on the page per edit. 256 of them leave a seek at most 8 checkpoints' rows to
  * replay (4,096 rows at the default spacing: well under a millisecond).
  */
 export const PORTABLE_CHECKPOINTS = 256;

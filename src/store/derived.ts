@@ -104,7 +104,7 @@ const laneStates = new WeakMap<
  * Lane `lane`'s state at whole-ms `tMs` for `key` (the result's shared seeker, that lane's cursor
  * only), the last one cached per lane result. A lane drawn from an older result whose lane is the
  * same object (simulate's cache keeps unchanged lanes) asks that result's seeker: its cursor goes
- * on from where it was instead of starting over (issue 11).
+ * on from where it was instead of starting over.
  */
 export function laneStateAtTime(
   result: SimResult,

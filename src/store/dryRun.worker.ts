@@ -1,5 +1,5 @@
 /**
- * The dry run off the main thread (issue 12, point 4), for the whole trace: the replay through the
+ * The dry run off the main thread, for the whole trace: the replay through the
  * limiter's kernel (src/trace/kernels.ts; core for an algorithm without one), then the changes
  * grouped a slice at a time, each slice's groups posted to the page as they grow. A newer run
  * stops an older one between slices; the page cancels by terminating the worker.

@@ -34,7 +34,7 @@ export interface SystemResponseOptions {
   standardHeaders?: boolean;
   /** Policy name for the standard headers. */
   policyName?: string;
-  // ---- Added for issue 13 (i13b): systems whose headers need more than the decision ----
+  // ---- For systems whose headers need more than the decision ----
   /** The decision's time in ms since the epoch (absolute reset headers, Date, calendar periods). */
   nowMs?: number;
   /** The request's key (express-rate-limit's draft-8 partition key). */

@@ -1,5 +1,5 @@
 /**
- * The fast path of a sweep cell (issue 12, point 5): the trace held once as typed arrays with its
+ * The fast path of a sweep cell: the trace held once as typed arrays with its
  * per-request scratch, each cell run through the kernel of its algorithm (src/trace/kernels.ts)
  * instead of core's generic limiter with a string-keyed Map. The result is the CellResult
  * `sweepCell` computes, field for field (tests/trace/kernels.test.ts). Algorithms without a kernel,

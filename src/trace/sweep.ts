@@ -1,5 +1,5 @@
 /**
- * A parameter sweep over a trace (issue 12, point 5): for the two parameters that matter for an
+ * A parameter sweep over a trace: for the two parameters that matter for an
  * algorithm, a grid of configs, each cell an exact replay of the whole trace (no sampling) through
  * core's limiter, measured the way the simulator measures a lane (src/sim/metrics.ts): share
  * rejected, peak requests reaching the backend in any W, p95 delay (nearest rank over delayed

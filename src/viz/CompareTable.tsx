@@ -246,7 +246,7 @@ export function CompareTable({ result, onSelect, onSeek, selectedLane = null }: 
 
 /**
  * One limiter's row. Memoised on what it shows: an edit to one limiter hands the others back the
- * same lane objects, so only the edited row renders (issue 11).
+ * same lane objects, so only the edited row renders.
  */
 const CompareRow = memo(function CompareRow({
   lane,

@@ -127,7 +127,7 @@ test('the exported view follows the dark theme', async ({ page }) => {
 test('a view saved while the clock plays draws the moment it stopped at, strip and all, and plays on', async ({
   page,
 }) => {
-  // Playing, the request-flow strip is a worker's canvas (issue 11), which an SVG cannot hold.
+  // Playing, the request-flow strip is a worker's canvas, which an SVG cannot hold.
   await open(page, './?v=1&t=2.5s');
   await expect(page.getByTestId('request-flow-painted')).toBeVisible();
   const file = await download(page, /View \(SVG\)/);

@@ -377,7 +377,7 @@ describe('dense lanes coloured per request', () => {
   });
 });
 
-describe('marks coloured by replica (issue 14)', () => {
+describe('marks coloured by replica', () => {
   it('each individual mark gets its colour bar and the name as tooltip and data-replica; without markColor none', () => {
     const result = sparse();
     const names = ['R1', 'R2'];

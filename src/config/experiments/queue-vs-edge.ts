@@ -1,4 +1,4 @@
-/** Experiment 5. A queue in front of the backend vs a fast 429 at the edge (the library: ./index.ts). */
+/** Experiment 5. A queue in front of the backend vs a fast 429 at the edge (the library: ./library.ts). */
 import { peakWindow } from '../../sim';
 import { backendTimes, n, outcomeFacts, pct, secs, status, waitPercentile } from '../measure';
 import type { Experiment } from './define';

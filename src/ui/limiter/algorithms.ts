@@ -92,7 +92,7 @@ const TEXTS: Readonly<Record<AlgorithmKind, AlgorithmText>> = {
     summary:
       'Tracks a theoretical arrival time (TAT) that advances by period/count per request; admits while TAT is within burst+1 intervals of now.',
   },
-  // ---- Added for issue 13 (gateways) ----
+  // ---- Built for the gateways ----
   'anchored-window': {
     kind: 'anchored-window',
     name: ALGORITHM_NAMES['anchored-window'],

@@ -13,7 +13,7 @@ import { problemWith } from '../traffic/scenarioEdit';
  * result reaches the charts after the frame that draws it elsewhere, in a transition
  * (`useValueAfterFrame`): their series are O(rows) to build (~100 ms for a 1M-arrival run, about
  * 4 ms for six limiters at 200 r/s), so the frame that draws an edit in the lanes and the timeline
- * does not wait for them (issue 11). Scrolled out of view, they take it once edits have paused (or
+ * does not wait for them. Scrolled out of view, they take it once edits have paused (or
  * when they come into view).
  */
 export function ChartsPanel({ result: latest }: { result: SimResult }) {

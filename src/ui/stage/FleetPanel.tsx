@@ -18,7 +18,7 @@ const fmt = (x: number): string =>
   Number.isFinite(x) ? String(Number(x.toFixed(x >= 100 ? 0 : 2))) : '–';
 
 /**
- * A fleet lane at the current time (issue 14): how many replicas are alive, each replica's limiter
+ * A fleet lane at the current time: how many replicas are alive, each replica's limiter
  * side by side, every request per replica over the run, what the limit really allows with this N
  * and this balancer, and the fleet's numbers (admitted beyond the global limit, worst burst at the
  * backend, share per replica). Shown only for runs with a fleet.

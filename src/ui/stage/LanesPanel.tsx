@@ -49,7 +49,7 @@ export function LanesPanel({ result }: { result: SimResult }) {
 /**
  * One lane, memoised on what it draws from: its own lane result (simulate's cache hands an
  * unchanged lane back as the same object), the arrivals and keys. An edit to another limiter does
- * not render it again; it goes on drawing from the result it has, whose lane is the same (issue 11).
+ * not render it again; it goes on drawing from the result it has, whose lane is the same.
  */
 const LaneView = memo(
   LaneViewImpl,

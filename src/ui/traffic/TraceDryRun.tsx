@@ -115,7 +115,7 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
       });
       const r: Runner = { worker, trace, initTimer: null, waiting: null };
       // Copying the trace for the worker (its key names cloned) is a task of its own, not part
-      // of the render that shows the trace (issue 12: no long task while a log loads).
+      // of the render that shows the trace (no long task while a log loads).
       r.initTimer = setTimeout(() => {
         r.initTimer = null;
         const { msg, transfer } = initMessage(trace);

@@ -21,7 +21,7 @@ function download(file: File): void {
 }
 
 /**
- * Keep and share (issue 12, point 6): the loaded log as a compact file, downloaded or kept in this
+ * Keep and share: the loaded log as a compact file, downloaded or kept in this
  * browser (IndexedDB) until deleted; kept traces listed with their size, to open or delete.
  */
 export function TraceKeep() {

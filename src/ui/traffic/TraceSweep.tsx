@@ -28,7 +28,7 @@ function describe(plan: SweepPlan, xi: number, yi: number, r: CellResult | undef
 }
 
 /**
- * The sweep (issue 12, point 5): a grid over the two parameters that matter for the limiter being
+ * The sweep: a grid over the two parameters that matter for the limiter being
  * edited, each cell an exact replay of the whole log in a worker, drawn as a heatmap of the share
  * rejected. Constraints mark the cells that satisfy them and the smallest such limit; picking a
  * cell sets the limiter (and replays the log in the main view, where its numbers reproduce).
