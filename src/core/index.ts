@@ -1,6 +1,8 @@
 /**
- * Rate Limit Lab core: six rate limiters that decide exactly as the systems they name.
- * Pure TypeScript: no DOM, no React, no clocks, no randomness (../../README.md, "Core").
+ * Rate Limit Lab core: the eight algorithms (./algorithms, one file each) that decide exactly as
+ * the systems built on them, their decisions, inspections and explanations, the HTTP response a
+ * decision makes, and the one quoting and pluralising rule. Pure TypeScript: no DOM, no React, no
+ * clocks, no randomness (../../README.md, "The core").
  */
 import { FixedWindowLimiter } from './algorithms/fixed-window';
 import { GcraLimiter } from './algorithms/gcra';

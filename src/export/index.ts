@@ -1,6 +1,10 @@
 /**
- * Rate Limit Lab export: the playground's limiter as nginx, Envoy, Redis Lua or Go, and nginx or
- * Envoy snippets back into a limiter. Pure TypeScript.
+ * Rate Limit Lab export: a limiter as each system's own configuration — nginx `limit_req`, Envoy
+ * `local_ratelimit`, HAProxy stick-tables, Traefik, Kong, Envoy's global rate limit service,
+ * Caddy, Spring Cloud Gateway, express-rate-limit and rate-limiter-flexible — plus an atomic Redis
+ * Lua script for every algorithm (./lua) and Go `x/time/rate`; pasted nginx, Envoy, HAProxy and
+ * ingress-nginx snippets back into limiters; a run's decision log (CSV, JSON) and test vectors.
+ * Pure TypeScript on top of src/core, src/sim and src/systems.
  */
 import type { AlgorithmConfig } from '../core';
 import type { EnvoyOptions } from './envoy';
