@@ -14,7 +14,7 @@ import { attachInternals, hasInternals, internalsOf } from './internal';
 import type { Checkpoint, LaneInternals, ResultKeys } from './internal';
 import { rowsDecidedBy } from './query';
 import { CHECKPOINT_EVERY } from './simulate';
-import { WHY_DOWN_LOCAL, WHY_LAYER_LOCAL, WHY_REPLICA } from './types';
+import { WHY_BATCHED, WHY_DOWN_LOCAL, WHY_LAYER_LOCAL, WHY_REPLICA } from './types';
 import type { LaneResult, SimResult } from './types';
 
 /** One store's state for one key. Plain data: safe to keep after the next seek. */
@@ -185,6 +185,7 @@ export class Seeker {
    * The live stores of lane `lane` just before row `row` was decided: every earlier row decided
    * (including those at the same ms), every write due by its arrival landed. With the store the row
    * went to and the wall time the limiter saw, for explaining one decision. Read before the next call.
+   * A row a replica decided on its batched copy of the store gets that copy, after the live stores.
    */
   storesBefore(
     lane: number,
@@ -201,6 +202,21 @@ export class Seeker {
     let store = local ? instance : 0;
     if (engine instanceof FleetEngine) {
       const why = l.fleet?.why[row] ?? WHY_REPLICA;
+      if (why === WHY_BATCHED) {
+        // Decided on the replica's own copy of the store, not on the store itself.
+        const { keyNames, clientKey, arrivals } = this.result;
+        const client = arrivals.client[l.columns.origin[row] as number] as number;
+        const key = keyNames[clientKey[client] as number] as string;
+        const copy = engine.batchedCopy(instance, key);
+        if (copy !== null) {
+          const stores = engine.stores;
+          return {
+            stores: [...stores, copy],
+            store: stores.length,
+            wallMs: this.clock.wallAt(tMs),
+          };
+        }
+      }
       const replicaDecided =
         why === WHY_REPLICA || why === WHY_LAYER_LOCAL || why === WHY_DOWN_LOCAL;
       const stores = engine.stores;

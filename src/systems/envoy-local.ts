@@ -50,6 +50,7 @@ export function envoyXRateLimitHeaders(
 export const envoyLocal: SystemInfo = {
   id: 'envoy',
   name: 'Envoy local_ratelimit',
+  shortName: 'Envoy',
   version: 'Envoy 1.31',
   group: 'Proxies and gateways',
   kind: 'token-bucket',

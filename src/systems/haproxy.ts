@@ -136,6 +136,7 @@ export function haproxyResponse(
 export const haproxy: SystemInfo = {
   id: 'haproxy',
   name: 'HAProxy stick-table',
+  shortName: 'HAProxy',
   version: HAPROXY_VERSION,
   group: 'Proxies and gateways',
   kind: 'sliding-window-counter',

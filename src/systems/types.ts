@@ -64,6 +64,11 @@ export interface SystemModel {
   id: SystemId;
   /** Display name, e.g. 'nginx limit_req', 'Traefik RateLimit middleware'. */
   name: string;
+  /**
+   * What a limiter of this system is called on the stage, in tables, charts and downloads when the
+   * person has not named it: the product alone ('nginx', 'Traefik', 'Envoy'). Absent: `name`.
+   */
+  shortName?: string;
   /** The version modelled, e.g. 'nginx 1.22.1'. */
   version: string;
   /** The core algorithm(s) it is built on. */

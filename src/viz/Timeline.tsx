@@ -9,7 +9,7 @@ import { OutcomeMark } from './OutcomeMark';
 import { linearScale } from './linear';
 import type { LinearScale } from './linear';
 import { TimeAxis } from './TimeAxis';
-import { clamp, finite, formatCount, laneLabel, px, textWidth } from './format';
+import { clamp, finite, formatCount, px, textWidth } from './format';
 import { columnOf, lastRowAtOrBefore, nearestRow, outcomeColumns } from './laneSeries';
 import type { OutcomeColumns } from './laneSeries';
 import { formatSeconds, timeTicks } from './timeTicks';
@@ -317,11 +317,11 @@ const LaneMarks = memo(function LaneMarks({
         className="rl-timeline-label-bg"
         x={1}
         y={top}
-        width={px(textWidth(laneLabel(lane), 12) * 1.1 + 7)}
+        width={px(textWidth(lane.name, 12) * 1.1 + 7)}
         height={LABEL_H - 2}
       />
       <text className="rl-label" x={4} y={top + 11}>
-        {laneLabel(lane)}
+        {lane.name}
       </text>
       <LaneCounts totals={agg.totals} right={x1} y={top + 11} />
       {OUTCOMES.map((o, code) => (
@@ -654,7 +654,7 @@ export function Timeline({
         shown
           .map((l) => {
             const lr = result.lanes[l];
-            return lr === undefined ? '' : laneLabel(lr);
+            return lr === undefined ? '' : lr.name;
           })
           .join(', ') || 'no lanes'
       }`}

@@ -183,7 +183,7 @@ describe('Timeline marks', () => {
     draw(result, { lanes: [1, 0], selected: { lane: 1, row } });
     const lanes = screen.getAllByTestId('timeline-lane');
     expect(lanes.map((l) => l.getAttribute('data-lane'))).toEqual(['1', '0']);
-    expect(lanes[0]).toHaveTextContent('Leaky bucket');
+    expect(lanes[0]).toHaveTextContent('nginx');
     const ring = screen
       .getByTestId('timeline-selected')
       .querySelector('circle') as SVGCircleElement;

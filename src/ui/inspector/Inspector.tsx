@@ -9,7 +9,6 @@ import { HttpResponseView } from './HttpResponseView';
 import { InspectorHint } from './InspectorHint';
 import { InspectorLanes } from './InspectorLanes';
 import { OutcomeBadge } from './OutcomeBadge';
-import { displayName } from '../limiter/algorithms';
 import { entryResponse, systemNameIn } from '../../systems';
 import { formatCount, formatTime } from '../common/format';
 import { replicaColor, replicaLabel } from '../../viz/replicaColors';
@@ -123,7 +122,7 @@ export function Inspector({ result }: { result: SimResult }) {
           {/* Numbered as the comparison and the decision log number requests: by first attempt. */}
           Request #{formatCount(info.origin + 1)}
           {info.attempt > 1 ? `, attempt ${info.attempt}` : ''}{' '}
-          <span className="muted">· {displayName(lane.name, lane.config.kind)}</span>
+          <span className="muted">· {lane.name}</span>
         </h2>
         <div className="inspector-nav">
           <button

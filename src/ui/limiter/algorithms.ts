@@ -1,5 +1,5 @@
 import type { AlgorithmKind } from '../../core';
-import { ALGORITHM_NAMES, laneLabel } from '../../viz/format';
+import { ALGORITHM_NAMES } from '../../viz/format';
 import { DEFAULT_SYSTEM } from '../../systems';
 import type { SystemInfo } from '../../systems';
 
@@ -128,11 +128,3 @@ export const ALGORITHM_ORDER: readonly AlgorithmKind[] = [
   'anchored-window',
   'calendar-windows',
 ];
-
-/**
- * A lane's name for people: the simulator names unnamed limiters by kind ("token-bucket",
- * "token-bucket #2", also the RateLimit policy name); here the kind becomes its display name.
- */
-export function displayName(name: string, kind: AlgorithmKind): string {
-  return laneLabel({ name, config: { kind } });
-}

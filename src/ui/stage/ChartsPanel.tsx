@@ -2,7 +2,6 @@ import { memo, useId, useRef } from 'react';
 import type { SimResult } from '../../sim';
 import { usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
 import { DelayHistogram, LoadChart, PeakChart } from '../../viz/charts';
-import { displayName } from '../limiter/algorithms';
 import { NumberField } from '../common/fields';
 import { useDrawTime, useOnScreen, useValueAfterFrame } from './hooks';
 import { Measured } from '../experiments/Measured';
@@ -33,8 +32,7 @@ export function ChartsPanel({ result: latest }: { result: SimResult }) {
     <section ref={ref} className="panel charts-panel" aria-labelledby={`${id}-heading`}>
       <div className="charts-head">
         <h2 id={`${id}-heading`}>
-          Charts{' '}
-          <span className="muted">· {displayName(laneResult.name, laneResult.config.kind)}</span>
+          Charts <span className="muted">· {laneResult.name}</span>
         </h2>
         <NumberField
           label="W (peak window)"

@@ -10,7 +10,6 @@ import type { ReplicaCell } from '../../viz/ReplicaMultiples';
 import { replicaColor, replicaLabel } from '../../viz/replicaColors';
 import { formatTime } from '../common/format';
 import { systemNameIn } from '../../systems';
-import { laneLabel } from '../../viz/format';
 import { useDrawTime, useOnScreen } from './hooks';
 import { plural } from '../../core';
 
@@ -75,7 +74,11 @@ export function FleetPanel({ result }: { result: SimResult }) {
       data-testid="fleet-panel"
     >
       <h2 id="fleet-heading">
-        Fleet <span className="muted">{systemName ?? laneLabel(lane)}</span>
+        Fleet{' '}
+        <span className="muted">
+          {lane.name}
+          {systemName !== undefined && systemName !== lane.name ? ` · ${systemName}` : ''}
+        </span>
       </h2>
       <p className="fleet-summary" data-testid="fleet-summary">
         <strong>{plural(alive, 'replica')}</strong> at {formatTime(tMs)} (at most {rows}) · balancer{' '}
