@@ -8,6 +8,7 @@ import { usePlaygroundShallow } from '../../store/react';
 import { HttpResponseView } from './HttpResponseView';
 import { InspectorHint } from './InspectorHint';
 import { InspectorLanes } from './InspectorLanes';
+import { explainFleetRow } from './fleetExplain';
 import { OutcomeBadge } from './OutcomeBadge';
 import { entryResponse, systemNameIn } from '../../systems';
 import { formatCount, formatTime } from '../common/format';
@@ -83,7 +84,15 @@ export function Inspector({ result }: { result: SimResult }) {
       lane,
       info,
       wallMs,
-      explanation: explainDecision(before, info.decision),
+      // A fleet row says what really decided it (the store's failure policy, a replica's fallback,
+      // the over-limit cache …), with that moment's numbers.
+      explanation: explainFleetRow(
+        result,
+        lane,
+        selected.row,
+        info,
+        explainDecision(before, info.decision),
+      ),
       response: fleetResponse(
         result,
         lane,
