@@ -84,8 +84,13 @@ function sortNumbers(a: Float64Array): void {
   a.set(ints);
 }
 
-/** Nearest-rank percentile of ascending `sorted` (0 when empty). */
-function percentile(sorted: Float64Array, p: number): number {
+/**
+ * Nearest-rank percentile of ascending `sorted`, `p` a fraction (0.95 for p95): the value at rank
+ * ⌈p·n⌉ (0 when empty). The page's one percentile: the p95 delay of the compare table, the delay
+ * chart, the experiment answers, the decision log and a trace's sweep all take it over the delayed
+ * requests' delays.
+ */
+export function nearestRank(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] as number;
 }
@@ -358,8 +363,8 @@ function metricsOf(
     peakBackend,
     delay: {
       count: nDelayed,
-      p50Ms: percentile(delays, 0.5),
-      p95Ms: percentile(delays, 0.95),
+      p50Ms: nearestRank(delays, 0.5),
+      p95Ms: nearestRank(delays, 0.95),
       maxMs: nDelayed > 0 ? (delays[nDelayed - 1] as number) : 0,
       meanMs: nDelayed > 0 ? delaySum / nDelayed : 0,
     },
