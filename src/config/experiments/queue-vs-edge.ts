@@ -1,6 +1,6 @@
 /** Experiment 5. A queue in front of the backend vs a fast 429 at the edge (the library: ./library.ts). */
 import { peakWindow } from '../../sim';
-import { backendTimes, n, outcomeFacts, pct, secs, status } from '../measure';
+import { backendTimes, n, outcomeFacts, pct, plural, secs, status } from '../measure';
 import type { Experiment } from './define';
 import { scenario, inputs } from './define';
 import { bucket } from './page-load';
@@ -49,7 +49,7 @@ export const queueVsEdge: Experiment = {
       const waits =
         delayed === 0
           ? 'answers every client at once'
-          : `makes ${n(delayed)} clients wait, up to ${secs(max)} (p95 delay ${secs(p95)})`;
+          : `makes ${plural(delayed, 'client')} wait, up to ${secs(max)} (p95 delay ${secs(p95)})`;
       return (
         `${lane.name} ${waits}, ${t.rejected === 0 ? 'rejects none' : `rejects ${n(t.rejected)} of ${n(t.offered)} (${pct(t.rejected, t.offered)}) with ${status(lane)}`}` +
         ` and sends the backend at most ${n(peak)} in a second`

@@ -9,12 +9,14 @@ import { ReplicaMultiples } from '../../viz/ReplicaMultiples';
 import type { ReplicaCell } from '../../viz/ReplicaMultiples';
 import { replicaColor, replicaLabel } from '../../viz/replicaColors';
 import { formatTime } from '../common/format';
+import { formatCount, formatDecimal } from '../../viz/format';
 import { systemNameIn } from '../../systems';
 import { useDrawTime, useOnScreen } from './hooks';
 import { plural } from '../../core';
 
+/** A rate as the page writes numbers: "7,200", "136", "8.33" (thousands separated, ≤ 2 decimals). */
 const fmt = (x: number): string =>
-  Number.isFinite(x) ? String(Number(x.toFixed(x >= 100 ? 0 : 2))) : '–';
+  Number.isFinite(x) ? (x >= 100 ? formatCount(x) : formatDecimal(x)) : '–';
 
 /** A share as people read it: "18%", "8.3%" (one decimal below 10%). */
 const pct = (x: number): string =>

@@ -6,6 +6,7 @@ import type { Baseline, DryRunGroups, HeldTrace } from '../../trace';
 import type { DryRunCounts, DryRunReply, DryRunRequest } from '../../store/dryRunProtocol';
 import { usePlaygroundShallow } from '../../store/react';
 import { downloadBlob } from '../share/download';
+import { formatClock, formatTime } from '../common/format';
 
 const n = (v: number): string => v.toLocaleString('en-US');
 const csvName = (trace: HeldTrace): string => `${trace.name.replace(/\.[^.]*$/, '')}-dry-run.csv`;
@@ -65,6 +66,7 @@ function runHere(asked: Asked): RunState {
         keyCount: trace.keys.length,
         status: trace.status,
         keys: trace.keys,
+        zeroEpochMs: t0,
       },
       replay.outcome,
       replay.delayMs,
@@ -238,8 +240,9 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
               <summary>By time (first {groups.first.length})</summary>
               <table className="trace-dry-run-keys" data-testid="trace-dry-run-by-time">
                 <caption>
-                  Changes per {n(groups.byTime[0]?.endMs ?? 0)} ms of the log (from its first
-                  request; slices without changes left out)
+                  Changes per{' '}
+                  {formatTime((groups.byTime[0]?.endMs ?? 0) - (groups.byTime[0]?.startMs ?? 0))} of
+                  the log, by its clock (UTC; slices without changes left out)
                 </caption>
                 <thead>
                   <tr>
@@ -254,7 +257,7 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
                     .filter((s) => s.toRejected + s.toAllowed + s.toDelayed > 0)
                     .map((s) => (
                       <tr key={s.startMs}>
-                        <td>+{n(s.startMs)} ms</td>
+                        <td>{formatClock(t0 + s.startMs)}</td>
                         <td>{n(s.toRejected)}</td>
                         <td>{n(s.toAllowed)}</td>
                         <td>{n(s.toDelayed)}</td>
@@ -262,13 +265,13 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
                     ))}
                 </tbody>
               </table>
-              <p>First {groups.first.length} changes:</p>
+              <p>First {plural(groups.first.length, 'change')}:</p>
               <ol className="trace-dry-run-list">
                 {groups.first.map((c) => (
                   <li key={c.index}>
-                    +{n(Math.floor(arrivalAt(trace, c.index) - t0))} ms{' '}
+                    {formatClock(arrivalAt(trace, c.index))}{' '}
                     {trace.keys[trace.keyId[c.index] as number]}: {c.flip}
-                    {c.delayMs > 0 ? ` by ${n(c.delayMs)} ms` : ''}
+                    {c.delayMs > 0 ? ` by ${formatTime(c.delayMs)}` : ''}
                   </li>
                 ))}
               </ol>

@@ -15,7 +15,7 @@ const CELL = 18;
 const LEFT = 44;
 const TOP = 8;
 const BOTTOM = 30;
-const pct = (v: number): string => `${(v * 100).toFixed(v < 0.001 && v > 0 ? 3 : 1)} %`;
+const pct = (v: number): string => `${(v * 100).toFixed(v < 0.001 && v > 0 ? 3 : 1)}%`;
 /** Light blue (nothing rejected) to dark red (all rejected); text turns white past the middle. */
 const color = scaleLinear<string>().domain([0, 0.5, 1]).range(['#e6f0fa', '#e08a5a', '#7a1e12']);
 
