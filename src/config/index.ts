@@ -15,7 +15,7 @@ export { encodeConfig, linkFits } from './url-encode';
 export { MAX_ERRORS, capMessages, decodeConfig } from './url';
 export type { ConfigError, DecodeResult } from './url';
 export { configKey, configsEqual, runKey, simLimiters } from './keys';
-export { laneName, laneNames } from './laneNames';
+export { laneNames } from './laneNames';
 export type { NamedLane } from './laneNames';
 export { formatDuration, parseDuration, quoteText } from './format';
 export { deepEqual } from './equal';

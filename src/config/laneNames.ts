@@ -20,30 +20,16 @@ export interface NamedLane {
  * parameters, so editing a lane never renames it (nor its downloads). Names are unique.
  */
 export function laneNames(lanes: readonly NamedLane[]): string[] {
-  const bases = lanes.map((l) => {
-    if (typeof l.name === 'string') return l.name;
-    // Lanes not yet validated (a link being repaired) may lack a known kind: they are named by
-    // what they have, and the validation names what is wrong.
-    const kind: unknown = (l.config as Partial<AlgorithmConfig> | undefined)?.kind;
-    const system = typeof kind === 'string' ? (systemOf(l) as SystemInfo | undefined) : undefined;
-    return system?.shortName ?? system?.name ?? (typeof kind === 'string' ? kind : 'limiter');
-  });
   const taken = new Set<string>();
-  const seen = new Map<string, number>();
-  return bases.map((base) => {
-    let n = seen.get(base) ?? 0;
-    let name: string;
-    do {
-      n += 1;
-      name = n === 1 ? base : `${base} #${n}`;
-    } while (taken.has(name));
-    seen.set(base, n);
+  return lanes.map((l) => {
+    // Lanes not yet validated (a link being repaired) may lack a known kind: named by what they
+    // have, while the validation names what is wrong.
+    const kind: unknown = (l.config as Partial<AlgorithmConfig> | undefined)?.kind;
+    const s = typeof kind === 'string' ? (systemOf(l) as SystemInfo | undefined) : undefined;
+    const base = l.name ?? s?.shortName ?? s?.name.split(' ')[0] ?? String(kind);
+    let name = base;
+    for (let n = 2; taken.has(name); n += 1) name = `${base} #${n}`;
     taken.add(name);
     return name;
   });
-}
-
-/** Lane `index`'s name among `lanes` (`laneNames`); '' for an index out of range. */
-export function laneName(lanes: readonly NamedLane[], index: number): string {
-  return laneNames(lanes)[index] ?? '';
 }

@@ -395,15 +395,12 @@ export class FleetEngine {
   /**
    * The limiter a batched decision at replica `instance` reads for `key` now: a copy of that
    * replica's copy of the store, refreshed from the store first when the replica has not read `key`
-   * in this sync epoch (as `decide` does). Null when the store is not batched.
+   * in this sync epoch (as `decide` does). Undefined when the store is not batched.
    */
-  batchedCopy(instance: number, key: string): Limiter | null {
-    const copy = this.copies[instance];
-    if (this.storeModel.syncMs === undefined || copy === undefined || this.store === null)
-      return null;
-    const view = copy.clone();
+  batchedCopy(instance: number, key: string): Limiter | undefined {
+    const view = this.copies[instance]?.clone();
     if (this.copyEpoch[instance]?.get(key) !== this.epoch)
-      view.setState(key, this.store.getState(key));
+      view?.setState(key, this.store?.getState(key));
     return view;
   }
 

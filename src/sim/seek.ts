@@ -202,21 +202,23 @@ export class Seeker {
     let store = local ? instance : 0;
     if (engine instanceof FleetEngine) {
       const why = l.fleet?.why[row] ?? WHY_REPLICA;
-      if (why === WHY_BATCHED) {
-        // Decided on the replica's own copy of the store, not on the store itself.
-        const { keyNames, clientKey, arrivals } = this.result;
-        const client = arrivals.client[l.columns.origin[row] as number] as number;
-        const key = keyNames[clientKey[client] as number] as string;
-        const copy = engine.batchedCopy(instance, key);
-        if (copy !== null) {
-          const stores = engine.stores;
-          return {
-            stores: [...stores, copy],
-            store: stores.length,
-            wallMs: this.clock.wallAt(tMs),
-          };
-        }
-      }
+      // A batched row was decided on the replica's own copy of the store, not on the store.
+      const r = this.result;
+      const copy =
+        why === WHY_BATCHED
+          ? engine.batchedCopy(
+              instance,
+              r.keyNames[
+                r.clientKey[r.arrivals.client[l.columns.origin[row] as number] as number] as number
+              ] as string,
+            )
+          : undefined;
+      if (copy !== undefined)
+        return {
+          stores: [...engine.stores, copy],
+          store: engine.stores.length,
+          wallMs: this.clock.wallAt(tMs),
+        };
       const replicaDecided =
         why === WHY_REPLICA || why === WHY_LAYER_LOCAL || why === WHY_DOWN_LOCAL;
       const stores = engine.stores;

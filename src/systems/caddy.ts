@@ -43,7 +43,6 @@ export function caddyRetryAfter(waitMs: number): number {
 export const caddy: SystemInfo = {
   id: 'caddy',
   name: 'Caddy rate_limit (caddy-ratelimit)',
-  shortName: 'Caddy',
   version: V,
   group: 'Proxies and gateways',
   kind: 'sliding-log',

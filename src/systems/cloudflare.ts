@@ -32,7 +32,6 @@ const SOURCES: readonly SourceRef[] = [
 export const cloudflare: SystemInfo = {
   id: 'cloudflare',
   name: 'Cloudflare rate limiting rule',
-  shortName: 'Cloudflare',
   version: 'Cloudflare WAF, 2026',
   group: 'CDN and edge',
   kind: 'sliding-window-counter',

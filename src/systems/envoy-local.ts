@@ -50,7 +50,6 @@ export function envoyXRateLimitHeaders(
 export const envoyLocal: SystemInfo = {
   id: 'envoy',
   name: 'Envoy local_ratelimit',
-  shortName: 'Envoy',
   version: 'Envoy 1.31',
   group: 'Proxies and gateways',
   kind: 'token-bucket',

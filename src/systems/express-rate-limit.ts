@@ -194,7 +194,6 @@ export interface ExpressResponseOptions extends SystemResponseOptions {
 export const expressRateLimit: SystemInfo = {
   id: 'express-rate-limit',
   name: 'express-rate-limit (MemoryStore)',
-  shortName: 'express-rate-limit',
   version: V,
   group: 'Redis and app libraries',
   kind: 'anchored-window',

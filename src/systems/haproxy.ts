@@ -136,7 +136,6 @@ export function haproxyResponse(
 export const haproxy: SystemInfo = {
   id: 'haproxy',
   name: 'HAProxy stick-table',
-  shortName: 'HAProxy',
   version: HAPROXY_VERSION,
   group: 'Proxies and gateways',
   kind: 'sliding-window-counter',

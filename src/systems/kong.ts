@@ -117,7 +117,6 @@ const LIMIT_PARAMS: readonly SystemParam[] = (
 export const kong: SystemInfo = {
   id: 'kong',
   name: 'Kong rate-limiting plugin (local policy)',
-  shortName: 'Kong',
   version: V,
   group: 'Proxies and gateways',
   kind: 'calendar-windows',

@@ -56,7 +56,6 @@ export function nginxAddedHeaders(
 export const nginxLimitReq: SystemInfo = {
   id: 'nginx',
   name: 'nginx limit_req',
-  shortName: 'nginx',
   version: 'nginx 1.22.1',
   group: 'Proxies and gateways',
   kind: 'leaky-bucket',

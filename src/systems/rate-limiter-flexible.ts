@@ -74,7 +74,6 @@ export function rateLimiterFlexibleConfig(o: RateLimiterFlexibleOptions): Anchor
 export const rateLimiterFlexible: SystemInfo = {
   id: 'rate-limiter-flexible',
   name: 'rate-limiter-flexible RateLimiterMemory',
-  shortName: 'rate-limiter-flexible',
   version: V,
   group: 'Redis and app libraries',
   kind: 'anchored-window',

@@ -22,7 +22,6 @@ const SOURCES: readonly SourceRef[] = [
 export const redisCell: SystemInfo = {
   id: 'redis-cell',
   name: 'redis-cell CL.THROTTLE',
-  shortName: 'redis-cell',
   version: 'redis-cell 0.3.1',
   group: 'Redis and app libraries',
   kind: 'gcra',

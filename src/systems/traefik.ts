@@ -90,7 +90,6 @@ export function goDurationString(ms: number): string {
 export const traefik: SystemInfo = {
   id: 'traefik',
   name: 'Traefik RateLimit',
-  shortName: 'Traefik',
   version: VERSION,
   group: 'Proxies and gateways',
   kind: 'token-bucket',

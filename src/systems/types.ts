@@ -66,7 +66,9 @@ export interface SystemModel {
   name: string;
   /**
    * What a limiter of this system is called on the stage, in tables, charts and downloads when the
-   * person has not named it: the product alone ('nginx', 'Traefik', 'Envoy'). Absent: `name`.
+   * person has not named it: the product alone. Absent: the first word of `name` ('nginx',
+   * 'Traefik', 'Envoy', 'Kong'); set where that word would not tell it apart ('Envoy ratelimit
+   * service', 'Redis fixed window').
    */
   shortName?: string;
   /** The version modelled, e.g. 'nginx 1.22.1'. */

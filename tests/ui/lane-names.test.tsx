@@ -12,7 +12,7 @@ import type { LimiterEntry, PlaygroundConfig } from '../../src/config';
 import { decisionLogCsv, decisionLogJson } from '../../src/export/decision-log';
 import { simulationOf } from '../../src/store';
 import type { SimResult } from '../../src/sim';
-import { systemById } from '../../src/systems';
+import { SYSTEMS, systemById } from '../../src/systems';
 import { CompareTable, Timeline } from '../../src/viz';
 import { DelayHistogram } from '../../src/viz/charts';
 import { fileSlug } from '../../src/ui/share/downloads';
@@ -71,11 +71,18 @@ describe('laneNames: the one rule', () => {
     expect(laneNames(edited)).toEqual(EXPECTED);
   });
 
-  it('names lanes of every system by the product', () => {
-    for (const id of ['envoy', 'redis-cell', 'cloudflare', 'caddy', 'spring-gateway']) {
-      const [name] = laneNames([entry(id)]);
-      expect(name).toBe(systemById(id)?.shortName);
-    }
+  it('names lanes of every system by the product, each system apart', () => {
+    const ids = ['envoy', 'redis-cell', 'cloudflare', 'caddy', 'spring-gateway', 'envoy-global'];
+    expect(ids.map((id) => laneNames([entry(id)])[0])).toEqual([
+      'Envoy',
+      'redis-cell',
+      'Cloudflare',
+      'Caddy',
+      'Spring Cloud Gateway',
+      'Envoy ratelimit service',
+    ]);
+    const all = SYSTEMS.map((s) => laneNames([entry(s.id)])[0]);
+    expect(new Set(all).size).toBe(SYSTEMS.length);
   });
 });
 

@@ -3,7 +3,8 @@
  * run's time groups in round steps on the clock, one plural rule, one number format.
  */
 import { describe, expect, it } from 'vitest';
-import { formatClock, formatTime } from '../../src/ui/common/format';
+import { formatTime } from '../../src/ui/common/format';
+import { formatClock } from '../../src/ui/traffic/clockTime';
 import { DryRunGrouper, niceSliceMs } from '../../src/trace/dryrunGroups';
 import { parseTrace } from '../../src/trace';
 

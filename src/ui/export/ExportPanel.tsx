@@ -5,7 +5,7 @@ import { exportAll, exportSystems, toEnvoy, toHaproxy, toNginx } from '../../exp
 import { isDefaultSystem, systemOf } from '../../systems';
 import { MAX_LIMITERS } from '../../store';
 import { usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
-import { laneName } from '../../config/laneNames';
+import { laneNames } from '../../config/laneNames';
 import type { AnyExportOutcome, AnyExportTarget } from './exportText';
 import { ExportView } from './ExportView';
 import type { Imported } from './ImportForm';
@@ -49,7 +49,7 @@ export function ExportPanel() {
     return {
       lane: l,
       entry: s.limiters[l],
-      name: laneName(s.limiters, l),
+      name: laneNames(s.limiters)[l] ?? '',
       count: s.limiters.length,
       setLimiterConfig: s.setLimiterConfig,
       // The fleet's Kong store policy: the Kong export then says that policy, not `local`.

@@ -6,7 +6,8 @@ import type { Baseline, DryRunGroups, HeldTrace } from '../../trace';
 import type { DryRunCounts, DryRunReply, DryRunRequest } from '../../store/dryRunProtocol';
 import { usePlaygroundShallow } from '../../store/react';
 import { downloadBlob } from '../share/download';
-import { formatClock, formatTime } from '../common/format';
+import { formatTime } from '../common/format';
+import { formatClock } from './clockTime';
 
 const n = (v: number): string => v.toLocaleString('en-US');
 const csvName = (trace: HeldTrace): string => `${trace.name.replace(/\.[^.]*$/, '')}-dry-run.csv`;

@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { HELD_TOP_KEYS, arrivalAt, describeKeySpec, nameWorst, windowStatsById } from '../../trace';
-import { formatClock, formatTime } from '../common/format';
+import { formatTime } from '../common/format';
+import { formatClock } from './clockTime';
 import type { HeldTrace, KeySpec, WindowStats } from '../../trace';
 import type { StatsReply, StatsRequest } from '../../store/stats.worker';
 import { useTraceLoad } from '../../store/traceReact';
