@@ -59,7 +59,7 @@ export function describeDivergence(result: SimResult, d: Divergence): string {
 }
 
 function pct(part: number, whole: number): string {
-  return whole > 0 ? `${Math.round((part / whole) * 100)} %` : '';
+  return whole > 0 ? `${Math.round((part / whole) * 100)}%` : '';
 }
 
 /** A count with its share of offered, the share muted. */

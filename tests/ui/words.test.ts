@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { formatTime } from '../../src/ui/common/format';
-import { formatClock } from '../../src/ui/traffic/clockTime';
+import { clockOfDay, formatClock } from '../../src/ui/traffic/clockTime';
 import { DryRunGrouper, niceSliceMs } from '../../src/trace/dryrunGroups';
 import { parseTrace } from '../../src/trace';
 
@@ -76,5 +76,17 @@ describe('one plural rule', () => {
     const notes = parseTrace(new TextEncoder().encode(text), { name: 'a.log' }).report.notes;
     expect(notes).toContain('1 malformed line was skipped.');
     expect(notes.join(' ')).not.toMatch(/\b1 malformed lines\b/);
+  });
+});
+
+describe('clock times of one day', () => {
+  it('say the day once and the times alone', () => {
+    const t = Date.UTC(2026, 10, 29, 12, 0, 3, 867);
+    const one = clockOfDay(t, t + 60_000);
+    expect(one.day).toBe('2026-11-29');
+    expect(one.at(t)).toBe('12:00:03.867');
+    const two = clockOfDay(t, t + 86_400_000);
+    expect(two.day).toBeNull();
+    expect(two.at(t)).toBe('2026-11-29 12:00:03.867 UTC');
   });
 });

@@ -7,7 +7,7 @@ import type { DryRunCounts, DryRunReply, DryRunRequest } from '../../store/dryRu
 import { usePlaygroundShallow } from '../../store/react';
 import { downloadBlob } from '../share/download';
 import { formatTime } from '../common/format';
-import { formatClock } from './clockTime';
+import { clockOfDay } from './clockTime';
 
 const n = (v: number): string => v.toLocaleString('en-US');
 const csvName = (trace: HeldTrace): string => `${trace.name.replace(/\.[^.]*$/, '')}-dry-run.csv`;
@@ -171,6 +171,8 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
   const shown: RunState | null = fresh ? state : null;
 
   const t0 = arrivalAt(trace, 0);
+  // The log's clock, its day said once when the whole log is on one day (UTC).
+  const clock = clockOfDay(t0, arrivalAt(trace, Math.max(0, trace.count - 1)));
   const counts = shown?.kind === 'running' || shown?.kind === 'done' ? shown.counts : null;
   const groups = shown?.kind === 'running' || shown?.kind === 'done' ? shown.groups : null;
   const changes = groups === null ? 0 : groups.toRejected + groups.toAllowed + groups.toDelayed;
@@ -243,7 +245,8 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
                 <caption>
                   Changes per{' '}
                   {formatTime((groups.byTime[0]?.endMs ?? 0) - (groups.byTime[0]?.startMs ?? 0))} of
-                  the log, by its clock (UTC; slices without changes left out)
+                  the log, by its clock ({clock.day === null ? 'UTC' : `${clock.day} UTC`}; slices
+                  without changes left out)
                 </caption>
                 <thead>
                   <tr>
@@ -258,7 +261,7 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
                     .filter((s) => s.toRejected + s.toAllowed + s.toDelayed > 0)
                     .map((s) => (
                       <tr key={s.startMs}>
-                        <td>{formatClock(t0 + s.startMs)}</td>
+                        <td>{clock.at(t0 + s.startMs)}</td>
                         <td>{n(s.toRejected)}</td>
                         <td>{n(s.toAllowed)}</td>
                         <td>{n(s.toDelayed)}</td>
@@ -270,7 +273,7 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
               <ol className="trace-dry-run-list">
                 {groups.first.map((c) => (
                   <li key={c.index}>
-                    {formatClock(arrivalAt(trace, c.index))}{' '}
+                    {clock.at(arrivalAt(trace, c.index))}{' '}
                     {trace.keys[trace.keyId[c.index] as number]}: {c.flip}
                     {c.delayMs > 0 ? ` by ${formatTime(c.delayMs)}` : ''}
                   </li>
