@@ -201,8 +201,8 @@ function metricsOf(
     rows <= arrivals.count;
   if (lean) {
     // Bin by bin: the bin's rows found by a binary search on their times (the rows are in time
-    // order), then only their outcome bytes read; a rejected row costs one byte compare (issue
-    // 11: most rows of an overloaded 1,000,000-row lane are rejected). The same counts as below.
+    // order), then only their outcome bytes read; a rejected row costs one byte compare
+    // (most rows of an overloaded 1,000,000-row lane are rejected). The same counts as below.
     let r = 0;
     while (r < rows) {
       bin = Math.floor((arrivalCol[r] as number) / binMs);

@@ -30,8 +30,7 @@ function segmentOf(outcome: Outcome, x: number, y: number, size: number): string
  * Segments already written, by outcome, size, x and y (tenths of a px). On a sliding axis a mark
  * keeps its place in its group from frame to frame, so each frame's paths are mostly segments of
  * the frame before: building them again was the largest allocation of a playing page (about 150
- * kB a frame scrolled to lanes 3–4, feeding the garbage collections in its slowest frames: issue
- * 11). Cleared when it grows past SEGMENTS_KEPT.
+ * kB a frame scrolled to lanes 3–4, feeding the garbage collections in its slowest frames). Cleared when it grows past SEGMENTS_KEPT.
  */
 const segments = new Map<string, Map<number, string>>();
 let segmentCount = 0;
