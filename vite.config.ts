@@ -30,7 +30,7 @@ export default defineConfig({
     sourcemap: true,
     rolldownOptions: {
       output: {
-        // Everything the first paint needs in one chunk (issue 11: initial JavaScript). Left to
+        // Everything the first paint needs in one chunk (the initial JavaScript). Left to
         // itself the bundler cuts the modules that lazy parts share with the page into a dozen small
         // chunks, and each compresses on its own: about 5 kB gzip more to download before the page
         // can draw. The lazy parts stay chunks of their own. `$initial` counts a module re-exported

@@ -36,14 +36,14 @@ async function boot(root: HTMLElement): Promise<void> {
   const storage = storageOrNull();
   // The experiment library is a chunk of its own: a start that names an experiment waits for it,
   // so the first render is already the experiment's exact run. So is the opening of saved settings
-  // (issue 15: their record is checked before it is parsed).
+  // (their record is checked before it is parsed).
   const needs = startNeeds(window.location.search, storage);
   if (needs.experiments)
     await Promise.all([loadExperiments().catch(() => []), ExperimentsMenu.preload()]);
   const openSaved = needs.saved
     ? await import('./ui/share/openSaved').then((m) => m.openSaved).catch(() => null)
     : null;
-  // Reading the link or the saved settings (decode and repair, issue 15: ≤ 50 ms whatever they
+  // Reading the link or the saved settings (decode and repair, ≤ 50 ms whatever they
   // hold), recorded as a performance measure the hostile-input bench and e2e test read.
   const opening = performance.now();
   const start = startFrom(window.location.search, storage, openSaved);

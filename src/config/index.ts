@@ -1,6 +1,7 @@
 /**
  * Rate Limit Lab config: the PlaygroundConfig schema, its versioned defaults, the repair of
- * untrusted input, and the URL codec. Pure TypeScript on top of src/core and src/sim.
+ * untrusted input, the URL codec, saved settings, the measures the experiments answer with, and
+ * the experiment library (./experiments). Pure TypeScript on top of src/core, src/sim and src/systems.
  */
 export * from './schema';
 export { DEFAULTS, VERSION_DEFAULTS, defaultConfig, defaultsOf } from './defaults';
@@ -14,5 +15,7 @@ export { encodeConfig, linkFits } from './url-encode';
 export { MAX_ERRORS, capMessages, decodeConfig } from './url';
 export type { ConfigError, DecodeResult } from './url';
 export { configKey, configsEqual, runKey, simLimiters } from './keys';
+export { laneNames } from './laneNames';
+export type { NamedLane } from './laneNames';
 export { formatDuration, parseDuration, quoteText } from './format';
 export { deepEqual } from './equal';

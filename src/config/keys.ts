@@ -4,6 +4,7 @@ import { DEFAULTS } from './defaults';
 import { deepEqual } from './equal';
 import type { PlaygroundConfig } from './schema';
 import { encodeConfig } from './url-encode';
+import { laneNames } from './laneNames';
 
 /** A string that is equal for two valid configs exactly when they are deep-equal (the link). */
 export function configKey(config: PlaygroundConfig): string {
@@ -24,11 +25,13 @@ export function runKey(config: PlaygroundConfig): string {
   return encodeConfig({ ...config, view: { ...base, untilMs: config.view.untilMs } });
 }
 
-/** The limiter list as `simulate` takes it: names attached where given. */
+/**
+ * The limiter list as `simulate` takes it, each lane named by `laneNames` (its own name, else its
+ * system's): the run's lanes carry the names every view, answer and download shows.
+ */
 export function simLimiters(
-  config: PlaygroundConfig,
-): Array<AlgorithmConfig | { name: string; config: AlgorithmConfig }> {
-  return config.limiters.map((l) =>
-    l.name === undefined ? l.config : { name: l.name, config: l.config },
-  );
+  config: Pick<PlaygroundConfig, 'limiters'>,
+): Array<{ name: string; config: AlgorithmConfig }> {
+  const names = laneNames(config.limiters);
+  return config.limiters.map((l, i) => ({ name: names[i] as string, config: l.config }));
 }

@@ -139,20 +139,6 @@ export function backendTimes(lane: LaneResult): Float64Array {
   return Float64Array.from(out).sort();
 }
 
-/** Nearest-rank percentile of the waits of every passed request (0 for those admitted at once). */
-export function waitPercentile(lane: LaneResult, p: number): number {
-  const c = lane.columns;
-  const waits: number[] = [];
-  for (let r = 0; r < c.rows; r += 1) {
-    const o = c.outcome[r] as number;
-    if (o === OUTCOME_ADMIT) waits.push(0);
-    else if (o === OUTCOME_DELAY) waits.push(c.waitMs[r] as number);
-  }
-  if (waits.length === 0) return 0;
-  waits.sort((a, b) => a - b);
-  return waits[Math.max(0, Math.ceil(p * waits.length) - 1)] as number;
-}
-
 /** The status a rejected client gets from this limiter (429, or nginx's 503). */
 export function status(lane: LaneResult): number {
   return rejectStatus(lane.config);

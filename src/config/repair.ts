@@ -228,7 +228,7 @@ function defaultAt(
 }
 
 /**
- * Field-by-field repair of a fleet (issue 14): a bad field gives way on its own and the rest of the
+ * Field-by-field repair of a fleet: a bad field gives way on its own and the rest of the
  * fleet stays. A bad scale event or outage window is removed (a made-up one would be worse); bad
  * weights, service time or autoscaler are dropped (all replicas then weigh 1, hold requests 50 ms,
  * and nothing autoscales); a bad store field takes the store's default (1 ms away, no jitter, fail

@@ -1,6 +1,5 @@
 /**
- * The saved settings' record (localStorage), checked on its raw text before `JSON.parse` (issue 15:
- * a saved setting opens in ≤ 50 ms of decode and repair, whatever it holds). A record the page
+ * The saved settings' record (localStorage), checked on its raw text before `JSON.parse` (a saved setting opens in ≤ 50 ms of decode and repair, whatever it holds). A record the page
  * could have written passes; one it could not have written (too long, escaped characters, too many
  * values, strings, parts or fractions, nested too deep) is not parsed at all: the page then says why
  * (src/ui/share/savedRefusal.ts), opens the defaults, offers the record as a download and leaves it
@@ -11,7 +10,7 @@
  * full fleet), which tests/config/saved.test.ts builds, checks against the schema and measures:
  * 2,887,018 characters, no backslash, 320,383 values, 446 strings, 177 objects and lists, 8 deep,
  * 2 fractions.
- * Not part of the first load (issue 11's budget): it runs in the chunk that opens saved settings
+ * Not part of the first load (its budget): it runs in the chunk that opens saved settings
  * (src/ui/share/openSaved.ts), and the messages live with the list of problems.
  */
 import { MAX_MANUAL_TIMES, MAX_SOURCES } from '../sim';

@@ -198,7 +198,7 @@ export const SlidingWindowCounterSchema = v.pipe(
     kind: v.literal('sliding-window-counter'),
     limit: whole(RANGES['sliding-window-counter'].limit),
     windowMs: duration(RANGES['sliding-window-counter'].windowMs),
-    // Added for issue 13 (HAProxy): the per-entry anchored counter and the stick-table's expire.
+    // HAProxy: the per-entry anchored counter and the stick-table's expire.
     anchor: v.exactOptional(oneOf(['aligned', 'entry'])),
     expireMs: v.exactOptional(duration(EXPIRE_RANGE)),
     denyStatus: v.exactOptional(
@@ -272,7 +272,7 @@ export const GcraSchema = obj({
   burst: whole(GC.burst),
 });
 
-// ---- Added for issue 13 (gateways) ----
+// ---- Gateways ----
 const AW = RANGES['anchored-window'];
 export const AnchoredWindowSchema = obj({
   kind: v.literal('anchored-window'),
@@ -432,7 +432,7 @@ const HASH_RULE = 'must be 16 lowercase hexadecimal digits';
 /** The largest file size a trace source names (1 TB: more than any file the page reads). */
 export const MAX_TRACE_FILE_BYTES = 2 ** 40;
 
-/** A trace replayed (issue 12): the link carries its fingerprint, never its requests. */
+/** A trace replayed: the link carries its fingerprint, never its requests. */
 export const TraceSourceSchema = obj({
   kind: v.literal('trace'),
   name: v.pipe(
@@ -491,7 +491,7 @@ export const RetryPolicySchema = v.pipe(
   ),
 );
 
-// ---- Fleet (issue 14): optional; absent = the deployment as before -----------------------------
+// ---- Fleet: optional; absent = the deployment as before -----------------------------
 
 const REPLICAS: Range = { min: 1, max: MAX_INSTANCES };
 export const FleetSchema = obj({

@@ -1,5 +1,5 @@
 /**
- * The `fleet=` link parameter (issue 14): a deployment's fleet settings, readable, as
+ * The `fleet=` link parameter: a deployment's fleet settings, readable, as
  * `<option>=<value>,…` with `;` between list items. Absent means no fleet (links from before fleets
  * open unchanged). Options:
  *

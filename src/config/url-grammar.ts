@@ -117,7 +117,7 @@ export const LIMITER_URL: Readonly<
       { key: 'window', field: 'windowMs', type: 'duration' },
     ],
   },
-  // ---- Added for issue 13 (gateways) ----
+  // ---- Built for the gateways ----
   'anchored-window': {
     name: 'anchored-window',
     fields: [
@@ -222,7 +222,7 @@ export const SOURCE_URL: Readonly<Record<SourceKind, readonly FieldSpec[]>> = {
   burst: [COUNT, { key: 'at', field: 'atMs', type: 'duration' }, SPREAD, CLIENT],
   'boundary-burst': [COUNT, { key: 'at', field: 'boundaryMs', type: 'duration' }, SPREAD, CLIENT],
   manual: [CLIENT],
-  // The trace's fingerprint, never its requests (issue 12).
+  // The trace's fingerprint, never its requests.
   trace: [
     { key: 'name', field: 'name', type: 'text' },
     { key: 'bytes', field: 'bytes', type: 'whole' },

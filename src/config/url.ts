@@ -594,7 +594,7 @@ function decode(original: string): DecodeResult {
   }
 
   for (const spec of GROUPS) reader.group(spec, singles.get(spec.param), scenario);
-  // Fleet settings (issue 14): absent = no fleet, as in links from before.
+  // Fleet settings: absent = no fleet, as in links from before.
   const fleetText = singles.get('fleet');
   if (fleetText !== undefined) {
     const { fleet, unknown, origins } = decodeFleet(fleetText);

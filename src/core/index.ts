@@ -1,6 +1,8 @@
 /**
- * Rate Limit Lab core: six rate limiters that decide exactly as the systems they name.
- * Pure TypeScript: no DOM, no React, no clocks, no randomness (../../README.md, "Core").
+ * Rate Limit Lab core: the eight algorithms (./algorithms, one file each) that decide exactly as
+ * the systems built on them, their decisions, inspections and explanations, the HTTP response a
+ * decision makes, and the one quoting and pluralising rule. Pure TypeScript: no DOM, no React, no
+ * clocks, no randomness (../../README.md, "The core").
  */
 import { FixedWindowLimiter } from './algorithms/fixed-window';
 import { GcraLimiter } from './algorithms/gcra';
@@ -37,7 +39,7 @@ export { toHttpResponse, rejectStatus, toSeconds, statusText } from './response'
 export type { HttpResponse, ResponseOptions } from './response';
 export { MAX_TIME_MS, floorDiv, ceilDiv } from './int';
 // `explainDecision` is imported from './explain' itself (the inspector's chunk alone): re-exported
-// here it made the first load fetch the explainer too (issue 11: initial JavaScript).
+// here it made the first load fetch the explainer too (initial JavaScript).
 export { CALENDAR_UNITS, UNIT_SECONDS, periodOf, daysFromCivil, civilFromDays } from './calendar';
 export { calendarUnits } from './algorithms/calendar-windows';
 export type { Explanation } from './explain';

@@ -107,7 +107,7 @@ export interface GcraConfig {
   burst: number;
 }
 
-// ---- Added for issue 13 (gateways): anchored windows, calendar windows ----
+// ---- For the gateways: anchored windows, calendar windows ----
 
 /**
  * A fixed window anchored at each key's first request, not at t = 0: the window of a key starts
@@ -256,7 +256,7 @@ export interface Limiter {
   /** Replaces one key's state with a copy of `state` (or forgets the key when undefined). */
   setState(key: string, state: KeyState | undefined): void;
 
-  // ---- The simulator's fast path (issue 14, speed): keys as small integers ----
+  // ---- The simulator's fast path (speed): keys as small integers ----
 
   /**
    * From now on `decideKey` and `stateSizeKey` find a key's state by its index in `index` (key →
@@ -282,7 +282,7 @@ export interface Limiter {
    * else. A request of that key at any whole t from `nowMs` to before it is rejected, changes no
    * state, and gets remaining 0, delayMs 0, the same limit, and retryAfterMs and resetMs each
    * t − nowMs less than that decision's. The simulator then writes such rows without deciding
-   * (issue 11: an overloaded limiter rejects most of a large run). −Infinity (nothing promised)
+   * (an overloaded limiter rejects most of a large run). −Infinity (nothing promised)
    * where an algorithm does not say; only asked right after a rejection.
    */
   rejectsUntil(): number;

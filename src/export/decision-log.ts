@@ -6,6 +6,7 @@
  * A run can hold up to MAX_DECISIONS (4,000,000) decisions; a log holds at most MAX_LOG_DECISIONS.
  * A cut is never silent: the JSON says where it cut, and the UI says so before a CSV is written.
  */
+import { systemOf } from '../systems';
 import { plural, rejectStatus, toSeconds } from '../core';
 import { encodeConfig } from '../config';
 import type { PlaygroundConfig } from '../config';
@@ -281,7 +282,7 @@ function jsonRow(row: Row): string {
 
 /**
  * The log as JSON: the format version, the link and config that reproduce the run, the cut (if
- * any), and per lane its name, algorithm config, a metrics summary and its decisions, one per line.
+ * any), and per lane its name, system id, algorithm config, a metrics summary and its decisions, one per line.
  * The metrics cover the whole run even when the decisions were cut.
  */
 export function decisionLogJson(
@@ -307,8 +308,11 @@ export function decisionLogJson(
   const parts = [`${headText.slice(0, headText.lastIndexOf('}')).trimEnd()},\n  "lanes": [`];
   result.lanes.forEach((lane, i) => {
     const m = lane.metrics;
+    const entry = config.limiters[i];
     const meta = {
       name: lane.name,
+      // The system the lane models (`l=<system>:…` in the link), beside the algorithm's config.
+      system: systemOf(entry ?? { config: lane.config }).id,
       config: lane.config,
       decisions: lane.columns.rows,
       written: plan.rows[i] ?? 0,

@@ -1,6 +1,10 @@
 /**
- * Rate Limit Lab export: the playground's limiter as nginx, Envoy, Redis Lua or Go, and nginx or
- * Envoy snippets back into a limiter. Pure TypeScript.
+ * Rate Limit Lab export: a limiter as each system's own configuration — nginx `limit_req`, Envoy
+ * `local_ratelimit`, HAProxy stick-tables, Traefik, Kong, Envoy's global rate limit service,
+ * Caddy, Spring Cloud Gateway, express-rate-limit and rate-limiter-flexible — plus an atomic Redis
+ * Lua script for every algorithm (./lua) and Go `x/time/rate`; pasted nginx, Envoy, HAProxy and
+ * ingress-nginx snippets back into limiters; a run's decision log (CSV, JSON) and test vectors.
+ * Pure TypeScript on top of src/core, src/sim and src/systems.
  */
 import type { AlgorithmConfig } from '../core';
 import type { EnvoyOptions } from './envoy';
@@ -61,7 +65,7 @@ export function exportAll(
   };
 }
 
-// ---- Added for issue 13 (i13b): gateway systems ----
+// ---- Gateway systems ----
 export { toKong } from './kong';
 export type { KongOptions } from './kong';
 export { toEnvoyGlobal } from './envoy-global';
@@ -71,7 +75,7 @@ export { toSpringGateway } from './spring-gateway';
 export { toExpressRateLimit, toRateLimiterFlexible } from './express-rate-limit';
 export type * from './systems-types';
 
-// ---- Added for issue 13 points 7–8 (b13i): Traefik, every system export at once, imports ----
+// ---- Traefik, every system export at once, imports ----
 export { toTraefik, traefikPeriod } from './traefik';
 export type { TraefikOptions } from './traefik';
 import { toCaddy as caddyOf } from './caddy';

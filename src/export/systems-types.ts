@@ -1,5 +1,5 @@
 /**
- * Exports of the gateway systems of issue 13 (Kong, Envoy's global rate limit service, Caddy,
+ * Exports of the gateway systems (Kong, Envoy's global rate limit service, Caddy,
  * Spring Cloud Gateway, express-rate-limit, rate-limiter-flexible): each writes the system's own
  * configuration format for a limiter of that system.
  */
@@ -12,7 +12,6 @@ export type SystemExportTarget =
   | 'spring-gateway'
   | 'express-rate-limit'
   | 'rate-limiter-flexible'
-  // ---- Added for issue 13 points 7–8 (b13i) ----
   | 'traefik';
 
 /** Like ExportResult, for a system target. */

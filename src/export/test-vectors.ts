@@ -1,5 +1,5 @@
 /**
- * Test vectors (issue 13, point 8): a limiter's decisions on a run's arrivals as deterministic JSON,
+ * Test vectors: a limiter's decisions on a run's arrivals as deterministic JSON,
  * and ready-to-run test files (Vitest, Jest, Go) that replay them against the user's own limiter
  * through a small adapter they fill in, driven by a fake clock.
  *

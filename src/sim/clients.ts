@@ -26,7 +26,7 @@ export function keysOf(clients: ClientModel): { keyNames: string[]; clientKey: U
 }
 
 /**
- * Keys and clients with a trace replayed (issue 12): the client model's clients first, then one
+ * Keys and clients with a trace replayed: the client model's clients first, then one
  * client per trace key (client `clients.count + j` is the trace's key j). A trace key named like a
  * client model key is that same key (the limiter sees one key).
  */

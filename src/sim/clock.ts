@@ -4,7 +4,7 @@ import type { ClockModel } from './types';
  * The cursor of a clock without jumps: one function for every run. A new closure per run changed
  * the call target of the lane loops' `wallAt` from one run to the next, and V8's optimised code
  * kept from the last run (the lane loop's, entered on stack replacement) was thrown away at that
- * call in every run (issue 11: "wrong call target" deopts traced in the simulation worker, an
+ * call in every run ("wrong call target" deopts traced in the simulation worker, an
  * edit's lane loop running unoptimised until it was compiled again).
  */
 const identity = (tMs: number): number => tMs;

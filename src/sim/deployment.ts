@@ -20,7 +20,7 @@ export const WRITE_OVERHEAD_BYTES = 160;
  * What a write of a state that holds a list (a sliding log's times, calendar windows' counters)
  * takes beyond that: the list's own array object and its backing store's header, which core
  * stateSize (8 bytes an entry) leaves out. Without it the racy sliding-log extreme of `BENCH=memory`
- * retained 1.01× its estimate (issue 15: the estimate must be exact or above).
+ * retained 1.01× its estimate (the estimate must be exact or above).
  */
 export const LIST_STATE_BYTES = 64;
 /** Bytes of one reference in a list (a snapshot's copy of the in-flight writes). */

@@ -1,7 +1,7 @@
 // Long file on purpose: the fleet engine: balancers, scale events, the shared store and its failure
 // modes interact on every request and share the engine's state.
 /**
- * Fleets (issue 14): replicas behind real balancers, replicas that come and go, local, global and
+ * Fleets: replicas behind real balancers, replicas that come and go, local, global and
  * layered limits, and a shared store that can be slow or down.
  *
  * One `FleetEngine` per lane both routes (the balancer) and decides. Everything that changes a
@@ -391,6 +391,18 @@ export class FleetEngine {
    * sync applies batched admits of other keys): the simulator's state tracker then re-reads all.
    */
   generation = 0;
+
+  /**
+   * The limiter a batched decision at replica `instance` reads for `key` now: a copy of that
+   * replica's copy of the store, refreshed from the store first when the replica has not read `key`
+   * in this sync epoch (as `decide` does). Undefined when the store is not batched.
+   */
+  batchedCopy(instance: number, key: string): Limiter | undefined {
+    const view = this.copies[instance]?.clone();
+    if (this.copyEpoch[instance]?.get(key) !== this.epoch)
+      view?.setState(key, this.store?.getState(key));
+    return view;
+  }
 
   /** Replicas alive now. */
   get replicaCount(): number {

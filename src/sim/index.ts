@@ -52,7 +52,7 @@ export {
 export type { RequestInfo } from './query';
 export { SHARED_KEY, keysOf, keysWithTrace } from './clients';
 export { WallClock } from './clock';
-export { peakWindow } from './metrics';
+export { nearestRank, peakWindow } from './metrics';
 export { Rng, hash32, lnUnit } from './random';
 export {
   defaultScenario,

@@ -2,7 +2,7 @@
  * What the lane loops share (simulate.ts runs fleets, lanePlain.ts everything else): the growable
  * columns, the retry queue, the checkpoints with the memory budget, and the lane's inputs and
  * outputs. Split from simulate.ts so the single-limiter loop can live in a small function of its
- * own (issue 11: V8 inlines the decision path into a loop it can see whole).
+ * own (V8 inlines the decision path into a loop it can see whole).
  */
 import type { AlgorithmConfig } from '../core';
 import type { WallClock } from './clock';
@@ -145,7 +145,7 @@ let columnMemory: ColumnMemory | null = null;
 /**
  * Where ColumnBuilder's own columns get their memory: fresh (`new`, zeros) unless a source is
  * installed. The simulation worker installs one that hands out the page's spent column buffers
- * (issue 11: on the bench machine the first writes to 13 MB of fresh memory, a 1,000,000-row
+ * (on the bench machine the first writes to 13 MB of fresh memory, a 1,000,000-row
  * lane's columns, cost ~45 ms of page faults per edit; written again, under 1 ms). The columns
  * start as zeros either way, so results are the same.
  */

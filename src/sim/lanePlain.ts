@@ -1,7 +1,7 @@
 /**
  * The event loop of a lane that is not a fleet (local, shared or racy instances): the same rows,
  * checkpoints and statistics as simulate.ts's general loop (runLane) makes, in a function small
- * enough that V8 sees the whole decision path (issue 11: a 1,000,000-arrival edit). The simulation
+ * enough that V8 sees the whole decision path (a 1,000,000-arrival edit). The simulation
  * worker installs it (installPlainLaneLoop); the page's first chunk goes without. What it leaves
  * out of the general loop: the fleet's routing, store, oracle and resync; the retry queue when no request
  * can be retried; the balancer with one instance; the wall clock without jumps; the engine call

@@ -84,8 +84,13 @@ function sortNumbers(a: Float64Array): void {
   a.set(ints);
 }
 
-/** Nearest-rank percentile of ascending `sorted` (0 when empty). */
-function percentile(sorted: Float64Array, p: number): number {
+/**
+ * Nearest-rank percentile of ascending `sorted`, `p` a fraction (0.95 for p95): the value at rank
+ * ⌈p·n⌉ (0 when empty). The page's one percentile: the p95 delay of the compare table, the delay
+ * chart, the experiment answers, the decision log and a trace's sweep all take it over the delayed
+ * requests' delays.
+ */
+export function nearestRank(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] as number;
 }
@@ -157,7 +162,7 @@ function metricsOf(
   let backendAfterEnd = 0;
 
   // One pass over the columns with every array and counter in a local (no property lookups or
-  // counter objects per row: this runs over every row of an edited lane, issue 11).
+  // counter objects per row: this runs over every row of an edited lane).
   const arrivalCol = c.arrivalMs;
   const attemptCol = c.attempt;
   const originCol = c.origin;
@@ -196,8 +201,8 @@ function metricsOf(
     rows <= arrivals.count;
   if (lean) {
     // Bin by bin: the bin's rows found by a binary search on their times (the rows are in time
-    // order), then only their outcome bytes read; a rejected row costs one byte compare (issue
-    // 11: most rows of an overloaded 1,000,000-row lane are rejected). The same counts as below.
+    // order), then only their outcome bytes read; a rejected row costs one byte compare
+    // (most rows of an overloaded 1,000,000-row lane are rejected). The same counts as below.
     let r = 0;
     while (r < rows) {
       bin = Math.floor((arrivalCol[r] as number) / binMs);
@@ -358,8 +363,8 @@ function metricsOf(
     peakBackend,
     delay: {
       count: nDelayed,
-      p50Ms: percentile(delays, 0.5),
-      p95Ms: percentile(delays, 0.95),
+      p50Ms: nearestRank(delays, 0.5),
+      p95Ms: nearestRank(delays, 0.95),
       maxMs: nDelayed > 0 ? (delays[nDelayed - 1] as number) : 0,
       meanMs: nDelayed > 0 ? delaySum / nDelayed : 0,
     },
@@ -373,7 +378,7 @@ function metricsOf(
 /**
  * Memo of `firstOutcomes` by columns object. Columns are read-only once made and a cached
  * simulation hands unchanged lanes back with the same columns, so an edit to one of six limiters
- * recomputes one lane's (issue 11). Weak: nothing is kept alive for it; results do not depend on it.
+ * recomputes one lane's. Weak: nothing is kept alive for it; results do not depend on it.
  */
 const outcomesOf = new WeakMap<LaneColumns, Uint8Array>();
 
@@ -394,7 +399,7 @@ function firstOutcomes(columns: LaneColumns, count: number): Uint8Array {
  * −1 (also when one lane did not decide an origin before they differ). A function of its own, not
  * a loop inside divergences' two: V8 compiled that inner loop on stack replacement and left the code
  * at the loop's exit, twice per call (Maglev's "exit from OSR'd inner loop", traced with
- * tests/bench/deoptTrace.ts at every edit of the compare page; issue 11).
+ * tests/bench/deoptTrace.ts at every edit of the compare page).
  */
 function firstDifference(oa: Uint8Array, ob: Uint8Array, count: number): number {
   for (let i = 0; i < count; i += 1) {

@@ -14,7 +14,7 @@ import { attachInternals, hasInternals, internalsOf } from './internal';
 import type { Checkpoint, LaneInternals, ResultKeys } from './internal';
 import { rowsDecidedBy } from './query';
 import { CHECKPOINT_EVERY } from './simulate';
-import { WHY_DOWN_LOCAL, WHY_LAYER_LOCAL, WHY_REPLICA } from './types';
+import { WHY_BATCHED, WHY_DOWN_LOCAL, WHY_LAYER_LOCAL, WHY_REPLICA } from './types';
 import type { LaneResult, SimResult } from './types';
 
 /** One store's state for one key. Plain data: safe to keep after the next seek. */
@@ -185,6 +185,7 @@ export class Seeker {
    * The live stores of lane `lane` just before row `row` was decided: every earlier row decided
    * (including those at the same ms), every write due by its arrival landed. With the store the row
    * went to and the wall time the limiter saw, for explaining one decision. Read before the next call.
+   * A row a replica decided on its batched copy of the store gets that copy, after the live stores.
    */
   storesBefore(
     lane: number,
@@ -201,6 +202,23 @@ export class Seeker {
     let store = local ? instance : 0;
     if (engine instanceof FleetEngine) {
       const why = l.fleet?.why[row] ?? WHY_REPLICA;
+      // A batched row was decided on the replica's own copy of the store, not on the store.
+      const r = this.result;
+      const copy =
+        why === WHY_BATCHED
+          ? engine.batchedCopy(
+              instance,
+              r.keyNames[
+                r.clientKey[r.arrivals.client[l.columns.origin[row] as number] as number] as number
+              ] as string,
+            )
+          : undefined;
+      if (copy !== undefined)
+        return {
+          stores: [...engine.stores, copy],
+          store: engine.stores.length,
+          wallMs: this.clock.wallAt(tMs),
+        };
       const replicaDecided =
         why === WHY_REPLICA || why === WHY_LAYER_LOCAL || why === WHY_DOWN_LOCAL;
       const stores = engine.stores;
@@ -279,7 +297,7 @@ export interface PortableLane {
 /**
  * Key states the checkpoints sent with one result hold at most (all lanes). The page rebuilds each
  * one from the message in a single task (about 1.5 µs a state in Chromium here): a replayed access
- * log with 65,536 keys sent 230,000 of them, half a second of main thread (issue 12). Fewer
+ * log with 65,536 keys sent 230,000 of them, half a second of main thread. Fewer
  * checkpoints only make a seek replay more rows from the nearest one (at most the rows between two
  * kept checkpoints: tens of thousands, a few ms at millions of decisions a second); the states
  * drawn are the same.
@@ -288,7 +306,7 @@ export const PORTABLE_KEY_STATES = 20_000;
 /**
  * Checkpoints one lane sends at most. Each is a few objects for the page to rebuild and collect: a
  * 1,000,000-row lane has about 2,000 (every 512 rows), which took 7–14 ms to clone and as long to
- * collect on the page per edit (issue 11). 256 of them leave a seek at most 8 checkpoints' rows to
+ * collect on the page per edit. 256 of them leave a seek at most 8 checkpoints' rows to
  * replay (4,096 rows at the default spacing: well under a millisecond).
  */
 export const PORTABLE_CHECKPOINTS = 256;

@@ -110,7 +110,7 @@ let plainLoop: LaneLoop | null = null;
  * Runs the lanes that are not fleets with `loop` (lanePlain.ts's `runPlainLane`: the same rows
  * as runLane's, about a quarter less CPU on a 1,000,000-arrival lane), or with runLane again
  * (null). The simulation worker, which runs the large runs, installs it; the page's first chunk
- * goes without it (issue 11: initial JavaScript), its runs being small. tests/sim/lane-loops.test.ts
+ * goes without it (initial JavaScript), its runs being small. tests/sim/lane-loops.test.ts
  * checks both loops make the same results.
  */
 export function installPlainLaneLoop(loop: LaneLoop | null): void {
@@ -395,7 +395,7 @@ function typedBytes(value: unknown, seen = new Set<ArrayBufferLike>()): number {
 /**
  * The buffers reachable from a lane result, each once, as `typedBytes` finds them. A lane result
  * is read-only and a cached run hands the same one back, so an edit to one of six limiters walks
- * one lane's objects, not six (issue 11: the walk of the whole result was a visible part of an
+ * one lane's objects, not six (the walk of the whole result was a visible part of an
  * edit's simulate).
  */
 const laneBuffers = new WeakMap<LaneResult, ArrayBufferLike[]>();
@@ -441,7 +441,7 @@ export interface SimCache {
 /** Optional extras of `simulate`: only `traces` changes the result. */
 export interface SimOptions {
   /**
-   * The requests of the scenario's trace source (issue 12), matched by hash. A trace source whose
+   * The requests of the scenario's trace source, matched by hash. A trace source whose
    * requests are not here sends nothing, and `truncation` names the file to drop.
    */
   traces?: readonly SimTrace[];
@@ -461,7 +461,7 @@ export function createSimCache(): SimCache {
 /**
  * Drops from `cache` the lane runs whose columns `lanes` show (and so the lane results made from
  * them): for a caller that hands those columns to another thread without a copy (the simulation
- * worker, issue 11), after which they are detached here. The same config later runs again.
+ * worker), after which they are detached here. The same config later runs again.
  */
 export function forgetLaneRuns(cache: SimCache, lanes: readonly LaneResult[]): void {
   const prepared = cache.arrivals?.value;
@@ -494,7 +494,7 @@ interface PreparedArrivals {
   /**
    * The lane result last made from each run, with what it was made for (its name, the instance
    * column, the metrics options): an edit to one limiter hands the other lanes back the very same
-   * LaneResult objects, so the page can tell which lanes changed by identity (issue 11).
+   * LaneResult objects, so the page can tell which lanes changed by identity.
    */
   laneResults: WeakMap<
     LaneRun,
@@ -632,7 +632,7 @@ export function simulate(
   // The configs as given, for the cache keys; a lane's result holds a copy of its own, made only
   // when the lane is run or its result made again. Copying all six for an edit to one of them took
   // 0.43 ms of the edit's input task in Chromium's profile (its structuredClone is slow on small
-  // objects), issue 11.
+  // objects).
   const configs = limiters.map(configOf);
   const copies = new Map<number, AlgorithmConfig>();
   const copyOf = (lane: number): AlgorithmConfig => {

@@ -11,7 +11,7 @@
  * the least recently read first, until the sum is back under the peak or every key has been read
  * (then the sum is the exact total at that instant).
  *
- * Which stores are re-read for the decided key (issue 14, speed): the stores the decision touched,
+ * Which stores are re-read for the decided key (speed): the stores the decision touched,
  * and the other stores that held the key at their last reading (cached size not 0) only when the
  * key's cached total could pass its peak (the others only shrank since, so their cached sizes are
  * upper bounds and no new peak hides there). A store whose cached size for the key is 0 held
@@ -382,7 +382,7 @@ export class StateTracker {
 
   /**
    * `after(key, tMs, wallMs, false, [s], k, passed)` in one step when it would change nothing but
-   * the wall-clock bookkeeping (issue 11, speed: a single limiter's loop calls this for every row):
+   * the wall-clock bookkeeping (speed: a single limiter's loop calls this for every row):
    * key k (below the indexed keys, so `names[k]` is the key) is the one read last, its cached size
    * in store s is already the most a key can take there (fixed size), no store gives its total at
    * once, and the cached total is not over the peak. Then `after` would set (a pass) or keep (a

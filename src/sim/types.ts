@@ -128,7 +128,7 @@ export interface BoundaryBurstSource extends SourceBase {
 }
 
 /**
- * Requests replayed from an access log (issue 12): every request of the trace at its own time (ms
+ * Requests replayed from an access log: every request of the trace at its own time (ms
  * since the trace's first request, floored) with its own key. The scenario (and so the link)
  * carries only the trace's fingerprint; the requests themselves come with `SimOptions.traces`
  * (matched by `hash`). Without them the source sends nothing and the result says which file to drop
@@ -226,7 +226,7 @@ export interface Deployment {
   instances: number;
   /**
    * 'round-robin' counts every attempt of the lane in turn; 'random' is a seeded draw per attempt.
-   * Fleet balancers (issue 14, src/sim/fleet.ts): 'least-outstanding' (Envoy LEAST_REQUEST, power
+   * Fleet balancers (src/sim/fleet.ts): 'least-outstanding' (Envoy LEAST_REQUEST, power
    * of two choices), 'hash' (Envoy RING_HASH on the key: a client always lands on one replica),
    * 'weighted' (nginx smooth weighted round-robin over `fleet.weights`).
    */
@@ -241,11 +241,11 @@ export interface Deployment {
   state: 'local' | 'shared-atomic' | 'shared-racy' | FleetState;
   /** Read-to-write delay for 'shared-racy'. 0 – 3,600,000. Default 5. 0 behaves as atomic. */
   roundTripMs: number;
-  /** Replicas that come and go, and the shared store (issue 14). Absent: today's deployment. */
+  /** Replicas that come and go, and the shared store. Absent: today's deployment. */
   fleet?: Fleet;
 }
 
-// ---- Fleet (issue 14) -------------------------------------------------------------------------
+// ---- Fleet -------------------------------------------------------------------------
 
 export type FleetBalancer = 'least-outstanding' | 'hash' | 'weighted';
 export type FleetState = 'local-divided' | 'layered';
@@ -506,7 +506,7 @@ export interface PeakWindow {
   startMs: number;
 }
 
-/** Per-lane metrics (issue 3, item 8). */
+/** Per-lane metrics. */
 export interface LaneMetrics {
   /** All attempts. */
   total: OutcomeCounts;
@@ -560,7 +560,7 @@ export interface LaneMetrics {
   };
 }
 
-// ---- Fleet results (issue 14) ------------------------------------------------------------------
+// ---- Fleet results ------------------------------------------------------------------
 
 /** Why a fleet row was decided as it was (`LaneFleet.why`). */
 export const WHY_REPLICA = 0;
@@ -630,7 +630,7 @@ export interface LaneResult {
   completeUntilMs: number;
   /** Release times of the delayed rows, ascending (for "next event" and backend drawing). */
   releasesMs: Float64Array;
-  /** Fleet deployments only (issue 14). */
+  /** Fleet deployments only. */
   fleet?: LaneFleet;
 }
 

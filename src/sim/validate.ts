@@ -246,7 +246,7 @@ export function validateScenario(scenario: unknown): ScenarioIssue[] {
 const BALANCERS = ['round-robin', 'random', 'least-outstanding', 'hash', 'weighted'];
 const STATES = ['local', 'shared-atomic', 'shared-racy', 'local-divided', 'layered'];
 
-/** Fleet settings (issue 14): each message names the field and the accepted range. */
+/** Fleet settings: each message names the field and the accepted range. */
 function checkFleet(c: Checker, fleet: unknown, instances: unknown): void {
   if (!c.record('deployment.fleet', fleet)) return;
   const n0 = typeof instances === 'number' ? instances : 1;

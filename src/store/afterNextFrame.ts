@@ -1,6 +1,5 @@
 /**
- * Calls `f` in a task after the next frame has been drawn: work a frame need not wait for (issue 11:
- * an edit's input task is followed by the frame that draws it). Right after this task where there
+ * Calls `f` in a task after the next frame has been drawn: work a frame need not wait for (an edit's input task is followed by the frame that draws it). Right after this task where there
  * is no requestAnimationFrame (jsdom); in a hidden page, once it is shown again. Returns a function
  * that stops it.
  */

@@ -1,6 +1,6 @@
 /**
  * Column buffers the page has finished with, kept by size for the simulation worker's next runs
- * (issue 11: on the bench machine the first writes to 13 MB of fresh memory, a 1,000,000-row lane's
+ * (on the bench machine the first writes to 13 MB of fresh memory, a 1,000,000-row lane's
  * columns, cost ~45 ms of page faults per edit; the same buffers written again, under 1 ms).
  * SimRunner sends back the buffers no view on the page can read any more; the worker installs
  * `take` as the lanes' column memory (installColumnMemory). A buffer taken is zeroed first, so a

@@ -6,6 +6,7 @@
 import { SimulationInputError, createSimCache, seekerFor, simulate, validateRun } from '../sim';
 import type { LaneResult, LaneState, ScenarioIssue, SimLimiter, SimResult, SimTrace } from '../sim';
 import { tracesFor } from './traceSim';
+import { simLimiters as configSimLimiters } from '../config/keys';
 import type { PlaygroundInputs } from './types';
 
 export type SimOutcome =
@@ -60,11 +61,9 @@ export function rememberOutcome(inputs: RunInputs, outcome: SimOutcome): void {
   };
 }
 
-/** Limiters as the simulator takes them, named when the person named them. */
+/** Limiters as the simulator takes them, each named by config's `laneNames`. */
 export function simLimiters(inputs: Pick<PlaygroundInputs, 'limiters'>): SimLimiter[] {
-  return inputs.limiters.map((l) =>
-    l.name === undefined ? l.config : { name: l.name, config: l.config },
-  );
+  return configSimLimiters(inputs);
 }
 
 /**
@@ -104,7 +103,7 @@ const laneStates = new WeakMap<
  * Lane `lane`'s state at whole-ms `tMs` for `key` (the result's shared seeker, that lane's cursor
  * only), the last one cached per lane result. A lane drawn from an older result whose lane is the
  * same object (simulate's cache keeps unchanged lanes) asks that result's seeker: its cursor goes
- * on from where it was instead of starting over (issue 11).
+ * on from where it was instead of starting over.
  */
 export function laneStateAtTime(
   result: SimResult,

@@ -3,7 +3,7 @@
  * buffers later: the page, which hands spent column buffers back to the simulation worker, and the
  * worker, which hands a lane's columns over to the page.
  *
- * Why (issue 11, the 1,000,000-arrival edit): V8 compiles typed-array code on the assumption that
+ * Why (the 1,000,000-arrival edit): V8 compiles typed-array code on the assumption that
  * no ArrayBuffer of the thread has ever been detached (its ArrayBufferDetaching protector). The
  * first transfer of a thread breaks that assumption once and for all, and V8 throws away every
  * function compiled with it. In the worker that came with the first edit, after the warm-up had

@@ -1,5 +1,5 @@
 /**
- * The dry run off the main thread (issue 12, point 4), for the whole trace: the replay through the
+ * The dry run off the main thread, for the whole trace: the replay through the
  * limiter's kernel (src/trace/kernels.ts; core for an algorithm without one), then the changes
  * grouped a slice at a time, each slice's groups posted to the page as they grow. A newer run
  * stops an older one between slices; the page cancels by terminating the worker.
@@ -76,7 +76,15 @@ async function run(gen: number, m: Extract<DryRunRequest, { type: 'run' }>): Pro
   last = { gen, replay, baseline: m.baseline };
   const counts = { admitted: replay.admitted, delayed: replay.delayed, rejected: replay.rejected };
   const grouper = new DryRunGrouper(
-    { timeMs: h.timeMs, keyId: h.keyId, keyCount: h.keys.length, status: h.status, keys: h.keys },
+    {
+      timeMs: h.timeMs,
+      keyId: h.keyId,
+      keyCount: h.keys.length,
+      status: h.status,
+      keys: h.keys,
+      // Slices on the log's clock: the epoch ms a time of 0 stands for.
+      zeroEpochMs: n === 0 ? 0 : (arrivals(h)[0] as number) - (h.timeMs[0] as number),
+    },
     replay.outcome,
     replay.delayMs,
     m.baseline,

@@ -51,7 +51,7 @@ export function usePlayground<T>(selector: (s: PlaygroundStore) => T): T {
  * Whether two selections hold the same fields (`Object.is` each), as zustand's `shallow` decides,
  * without its two Maps of `Object.entries` per call: plain objects by their own keys, anything else
  * by `shallow`. Every store change runs each of the page's ~20 shallow selections, so a playing
- * page ran this about 20 times a frame (issue 11: zustand's compare allocated ~25 kB a frame,
+ * page ran this about 20 times a frame (zustand's compare allocated ~25 kB a frame,
  * scrolled to lanes 3–4, heap sampling, and took up to ~1 ms of a frame in a CPU profile).
  */
 export function sameFields(a: unknown, b: unknown): boolean {
@@ -88,7 +88,7 @@ const selectRun = (s: PlaygroundStore) => ({
 });
 
 /**
- * How a worker's result reaches the page, per runner (issue 11: input stays responsive while a
+ * How a worker's result reaches the page, per runner (input stays responsive while a
  * large result is drawn). A result of several lanes, or of more than URGENT_ROWS rows, is
  * rendered in a transition, which React renders in slices that yield to input (six new lanes took
  * one ~60 ms task when rendered at once); until that render commits, the page goes on drawing what

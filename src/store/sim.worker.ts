@@ -110,7 +110,7 @@ function scheduleIdle(delayMs = 0): void {
 }
 /**
  * How long after a run its idle work waits to begin: meanwhile the page decodes and draws the
- * result, and on two cores the stock's page faults took CPU from it (issue 11: largeEditProfile
+ * result, and on two cores the stock's page faults took CPU from it (largeEditProfile
  * showed the first 2 MB slices, as they were then, 8 ms each, running beside the page's drawing of the 1M edit).
  */
 const IDLE_AFTER_RUN_MS = 120;
@@ -207,7 +207,7 @@ function run(): void {
     const result = simulateHere(req, req.untilMs, cache, traces, req.gen);
     const tookMs = performance.now() - began;
     // Checkpoints bounded: the page rebuilds every key state sent, in one task.
-    // One lane: its columns are handed over, not copied (issue 11: 13 MB per 1,000,000 rows), and
+    // One lane: its columns are handed over, not copied (13 MB per 1,000,000 rows), and
     // its run leaves the cache here (its arrays are detached once posted); going back to that
     // config runs it again. With several lanes the cache keeps them all (an edit to one limiter
     // re-runs that lane only, and the others' outcomes are compared with it): copies are sent.

@@ -1,6 +1,6 @@
 /**
  * Where a run is computed: here, in the render that needs it, when it is small; in a Web Worker when
- * it is large, while the page goes on showing the previous result (issue 11: the simulation never
+ * it is large, while the page goes on showing the previous result (the simulation never
  * blocks input). Every request carries a generation number: an answer is kept only if it is the
  * newest request's and the store still holds the inputs it was made for, so the newest edit wins.
  * Without Worker support (tests, old browsers) everything is computed here.
@@ -87,7 +87,7 @@ export class SimRunner {
   private readonly listeners = new Set<() => void>();
   /**
    * The pieces of results the page holds: the worker sends only the others (simWire.ts). A chunk
-   * of its own, fetched with the worker (issue 11: initial JavaScript); until it has arrived the
+   * of its own, fetched with the worker (initial JavaScript); until it has arrived the
    * page holds nothing and the worker sends every piece.
    */
   private pieces: HeldPieces | null = null;
@@ -95,7 +95,7 @@ export class SimRunner {
   /**
    * Column buffers the worker sent, each with weak references to its views: once every view has
    * been collected nothing on the page can read the buffer, and it goes back to the worker with
-   * the next request (recycling: issue 11, fresh memory's page faults were half of a
+   * the next request (recycling: fresh memory's page faults were half of a
    * 1,000,000-row edit). Oldest first; at most SPENT_BUFFERS are tracked.
    */
   private readonly spent = new Map<ArrayBuffer, Array<WeakRef<object>>>();
@@ -118,7 +118,7 @@ export class SimRunner {
   /**
    * Changes whenever a result arrives (or the worker fails): what `useSimulation` draws. Progress
    * and "pending" do not change it, so a large run's hundred progress reports re-render only the
-   * "updating" note, not the whole page (issue 11: input stays responsive while it computes).
+   * "updating" note, not the whole page (input stays responsive while it computes).
    */
   readonly getVersion = (): number => this.version;
   readonly getStatus = (): SimStatus => this.status;
@@ -158,7 +158,7 @@ export class SimRunner {
   /**
    * A large run computed here (the first render of a link) is also run in the worker, in the
    * background, so that its cache holds the arrivals and lanes when the first edit comes. Posted
-   * after the next frame: an edit computed here draws first (issue 11: the message, and the
+   * after the next frame: an edit computed here draws first (the message, and the
    * worker's run of the same lane on the other core, sat in the input's task before its frame).
    * A request made meanwhile sends it first, so the worker sees the runs in order.
    */

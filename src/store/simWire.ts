@@ -1,6 +1,6 @@
 /**
  * How a result crosses from the simulation worker to the page without a long task on the page
- * (issue 11, "Large runs stay pleasant"; issue 12's replay arrival).
+ * ("Large runs stay pleasant"; the replay arrival).
  *
  * - **Pieces by content key.** A result made with a SimCache has content keys (`resultKeys`): one
  *   for its traffic (arrivals, key names, client keys), one per lane. The page says which keys it
@@ -124,7 +124,7 @@ let uniqueKeys = 0;
  * Splits a result into the messages that carry it to a thread holding the pieces `held`: first
  * the pieces it lacks (each with its transfer list), then the result itself. `maxKeyStates`: key
  * states the checkpoints sent may hold, over all lanes sent (see PORTABLE_KEY_STATES).
- * `handOverLanes`: the lanes' own columns are transferred as they are, not copied (issue 11: 13 MB
+ * `handOverLanes`: the lanes' own columns are transferred as they are, not copied (13 MB
  * per 1,000,000-row lane); this thread must not read them once posted (see forgetLaneRuns).
  */
 export function encodeResult(

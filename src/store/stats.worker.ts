@@ -1,5 +1,5 @@
 /**
- * Requests-per-W per key for a W the person picks (issue 12, point 3), off the main thread: a pass
+ * Requests-per-W per key for a W the person picks, off the main thread: a pass
  * over every request, too long for the page with a million of them. Gets copies of the trace's
  * times and key ids (transferred), answers with the worst keys by id; the page names them.
  */

@@ -9,7 +9,11 @@ import { isDefaultSystem, systemById } from '../systems';
 import type { LimiterEntry } from '../config';
 import type { PlaygroundInputs, PlaygroundState, PlaygroundStore } from './types';
 
-/** A new limiter of system `id`: the algorithm's defaults for the six original systems. */
+/**
+ * A new limiter of system `id`: a system that is its algorithm's default (nginx for the leaky
+ * bucket, Envoy for the token bucket …) starts from the link format's defaults, so links stay short;
+ * any other starts from its own `defaultConfig`.
+ */
 function entryOfSystem(id: string): LimiterEntry {
   const system = systemById(id);
   if (system === undefined) return { config: DEFAULT_LIMITERS['token-bucket'] };

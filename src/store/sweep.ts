@@ -118,7 +118,7 @@ export function runSweep(
     workers.push(worker);
   };
   // Each worker's copy of the trace is made in a task of its own (8 MB each for a 1M-request
-  // trace): the click that starts the sweep is not one long task (issue 12).
+  // trace): the click that starts the sweep is not one long task.
   for (let w = 0; w < sweepWorkers(configs.length); w += 1) timers.push(setTimeout(start, 0));
   return () => {
     for (const t of timers) clearTimeout(t);

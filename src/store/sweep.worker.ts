@@ -1,5 +1,5 @@
 /**
- * Sweep cells off the main thread (issue 12, point 5). The first message holds the trace's typed
+ * Sweep cells off the main thread. The first message holds the trace's typed
  * arrays, prepared once (src/trace/fastSweep.ts); each later message holds a few cells, each an
  * exact replay of the whole trace through its algorithm's kernel (or core, for an algorithm without
  * one), posted as soon as it is done. Cancelling terminates the worker.

@@ -1,5 +1,5 @@
 /**
- * Traces kept in this browser (issue 12, point 6): their compact files in IndexedDB until the
+ * Traces kept in this browser: their compact files in IndexedDB until the
  * person deletes them. Nothing leaves the browser. Without IndexedDB (private modes, tests) the
  * functions reject with a message and the page keeps working.
  */

@@ -1,5 +1,5 @@
 /**
- * The replayable trace the page holds (issue 12): what `simulate` gets as `SimOptions.traces` for a
+ * The replayable trace the page holds: what `simulate` gets as `SimOptions.traces` for a
  * scenario with a trace source. Kept beside the playground store, not in it: the store holds what
  * a link carries (the trace's fingerprint), this holds the requests. Set when an access log loads;
  * a change re-runs the simulation of any scenario that replays a trace.

@@ -1,7 +1,7 @@
 /**
  * What each system's model leaves out or does differently from the real product, in plain words
  * (the version and files each model follows are in its own module). Shown under the limiter's
- * parameters; a separate module so the first load does not carry the text (issue 11).
+ * parameters; a separate module so the first load does not carry the text.
  */
 import type { SystemId } from './types';
 

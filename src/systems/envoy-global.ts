@@ -129,6 +129,7 @@ const UNIT_PARAMS: readonly SystemParam[] = (['second', 'minute', 'hour', 'day']
 export const envoyGlobal: SystemInfo = {
   id: 'envoy-global',
   name: 'Envoy global rate limit service (envoyproxy/ratelimit)',
+  shortName: 'Envoy ratelimit service',
   version: V,
   group: 'Proxies and gateways',
   kind: 'calendar-windows',

@@ -102,7 +102,7 @@ export function expressIdentifier(limit: number, windowMs: number): string {
 /**
  * SHA-256 for the draft-8 partition key, a chunk of its own: the page never asks for draft-8
  * headers (the inspector shows draft-6 when standard headers are added), and @noble/hashes cost
- * about 2 kB gzip of the first load (issue 11: initial JavaScript ≤ 160 kB).
+ * about 2 kB gzip of the first load (initial JavaScript ≤ 160 kB).
  */
 let sha256: ((bytes: Uint8Array) => Uint8Array) | null = null;
 let sha256Fetch: Promise<void> | null = null;

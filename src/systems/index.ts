@@ -55,7 +55,6 @@ export const SYSTEMS: readonly SystemInfo[] = [
   redisFixedWindow,
   redisSlidingLog,
   cloudflare,
-  // ---- Added for issue 13 (i13b) ----
   kong,
   envoyGlobal,
   caddy,

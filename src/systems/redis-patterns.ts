@@ -45,6 +45,7 @@ const APP_HEADERS =
 export const redisFixedWindow: SystemInfo = {
   id: 'redis-fixed-window',
   name: 'Redis INCR + EXPIRE (fixed window)',
+  shortName: 'Redis fixed window',
   version: 'Redis 7.0',
   group: 'Redis and app libraries',
   kind: 'fixed-window',
@@ -63,6 +64,7 @@ export const redisFixedWindow: SystemInfo = {
 export const redisSlidingLog: SystemInfo = {
   id: 'redis-sliding-log',
   name: 'Redis sorted-set log (sliding log)',
+  shortName: 'Redis sliding log',
   version: 'Redis 7.0',
   group: 'Redis and app libraries',
   kind: 'sliding-log',

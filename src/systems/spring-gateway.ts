@@ -37,6 +37,7 @@ export function springTtlSeconds(replenishRate: number, burstCapacity: number): 
 export const springGateway: SystemInfo = {
   id: 'spring-gateway',
   name: 'Spring Cloud Gateway RedisRateLimiter',
+  shortName: 'Spring Cloud Gateway',
   version: V,
   group: 'Redis and app libraries',
   kind: 'token-bucket',

@@ -34,7 +34,7 @@ export interface SystemResponseOptions {
   standardHeaders?: boolean;
   /** Policy name for the standard headers. */
   policyName?: string;
-  // ---- Added for issue 13 (i13b): systems whose headers need more than the decision ----
+  // ---- For systems whose headers need more than the decision ----
   /** The decision's time in ms since the epoch (absolute reset headers, Date, calendar periods). */
   nowMs?: number;
   /** The request's key (express-rate-limit's draft-8 partition key). */
@@ -64,6 +64,13 @@ export interface SystemModel {
   id: SystemId;
   /** Display name, e.g. 'nginx limit_req', 'Traefik RateLimit middleware'. */
   name: string;
+  /**
+   * What a limiter of this system is called on the stage, in tables, charts and downloads when the
+   * person has not named it: the product alone. Absent: the first word of `name` ('nginx',
+   * 'Traefik', 'Envoy', 'Kong'); set where that word would not tell it apart ('Envoy ratelimit
+   * service', 'Redis fixed window').
+   */
+  shortName?: string;
   /** The version modelled, e.g. 'nginx 1.22.1'. */
   version: string;
   /** The core algorithm(s) it is built on. */

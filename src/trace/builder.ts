@@ -240,7 +240,9 @@ export class TraceBuilder {
       );
     }
     if (this.malformed > 0) {
-      notes.push(`${this.malformed.toLocaleString('en-US')} malformed lines were skipped.`);
+      notes.push(
+        `${plural(this.malformed, 'malformed line')} ${this.malformed === 1 ? 'was' : 'were'} skipped.`,
+      );
     }
     const natHints: NatHint[] = [];
     for (const [client, a] of this.agents) {

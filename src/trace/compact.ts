@@ -1,5 +1,5 @@
 /**
- * A trace as a compact file (issue 12, point 6): gzip-compressed CSV with one row per request —
+ * A trace as a compact file: gzip-compressed CSV with one row per request —
  * `arrival_ms` (whole epoch ms), `client` (the request's key as chosen), `status`, `cost` — which
  * this page's own CSV reader reads back into the same replay: the same keys (keyed by client
  * address, the default), the same whole-ms virtual times, so the same fingerprint. Arrivals are

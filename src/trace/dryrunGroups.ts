@@ -16,7 +16,11 @@ export interface KeyGroup {
 }
 
 export interface TimeGroup {
-  /** Slice start and end, ms since the first request ([start, end)). */
+  /**
+   * Slice start and end, ms since the first request ([start, end)). With `GroupInput.zeroEpochMs`
+   * the slices sit on the clock (a 1 h slice from 14:00 to 15:00 UTC), so the first may start
+   * before the first request.
+   */
   startMs: number;
   endMs: number;
   toRejected: number;
@@ -46,6 +50,21 @@ export interface GroupInput {
   status: Uint16Array;
   /** Key names: ties in `byKey` then go in the names' order, as dryRun lists them (else by id). */
   keys?: readonly string[];
+  /** The epoch ms a `timeMs` of 0 stands for: slices then start on round clock times (UTC). */
+  zeroEpochMs?: number;
+}
+
+/** Slice lengths people read at a glance: 1, 2, 5 … ms; 1, 2, 5, 10, 15, 30 s and min; 1 – 12 h; days. */
+const STEPS_MS: readonly number[] = [
+  1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000,
+  300_000, 600_000, 900_000, 1_800_000, 3_600_000, 7_200_000, 10_800_000, 21_600_000, 43_200_000,
+  86_400_000,
+];
+
+/** The smallest round slice length ≥ `ms`: a step of STEPS_MS, or a whole number of days. */
+export function niceSliceMs(ms: number): number {
+  for (const s of STEPS_MS) if (s >= ms) return s;
+  return Math.ceil(ms / 86_400_000) * 86_400_000;
 }
 
 const FLIP_REJECTED = 1;
@@ -72,6 +91,9 @@ export class DryRunGrouper {
   private readonly perKey: Uint32Array;
   private readonly perSlice: Uint32Array;
   private readonly sliceMs: number;
+  /** Where the first request sits in its slice (ms): slices start on round clock times. */
+  private readonly offsetMs: number;
+  private readonly sliceCount: number;
   private readonly counts = [0, 0, 0, 0];
   private readonly first: DryRunGroups['first'] = [];
 
@@ -80,15 +102,19 @@ export class DryRunGrouper {
     private readonly outcome: Uint8Array,
     private readonly delayMs: ArrayLike<number>,
     private readonly baseline: Baseline,
-    private readonly slices = 20,
+    slices = 20,
     private readonly topKeys = 10,
     private readonly firstChanges = 50,
   ) {
     this.perKey = new Uint32Array(input.keyCount * 4);
-    this.perSlice = new Uint32Array(slices * 4);
     const n = input.timeMs.length;
-    const span = n === 0 ? 0 : (input.timeMs[n - 1] as number) - (input.timeMs[0] as number);
-    this.sliceMs = Math.max(1, Math.ceil((span + 1) / slices));
+    const t0 = n === 0 ? 0 : (input.timeMs[0] as number);
+    const span = n === 0 ? 0 : (input.timeMs[n - 1] as number) - t0;
+    this.sliceMs = niceSliceMs(Math.max(1, Math.ceil((span + 1) / slices)));
+    const z = input.zeroEpochMs;
+    this.offsetMs = z === undefined ? 0 : (((z + t0) % this.sliceMs) + this.sliceMs) % this.sliceMs;
+    this.sliceCount = Math.floor((span + this.offsetMs) / this.sliceMs) + 1;
+    this.perSlice = new Uint32Array(this.sliceCount * 4);
   }
 
   /** Groups up to `count` more requests; true while some are left. */
@@ -103,7 +129,7 @@ export class DryRunGrouper {
       this.counts[f] = (this.counts[f] as number) + 1;
       const k = (keyId[i] as number) * 4 + f;
       this.perKey[k] = (this.perKey[k] as number) + 1;
-      const s = Math.floor(((timeMs[i] as number) - t0) / this.sliceMs) * 4 + f;
+      const s = Math.floor(((timeMs[i] as number) - t0 + this.offsetMs) / this.sliceMs) * 4 + f;
       this.perSlice[s] = (this.perSlice[s] as number) + 1;
       if (this.first.length < this.firstChanges) {
         this.first.push({
@@ -144,10 +170,10 @@ export class DryRunGrouper {
       if (top.length > this.topKeys) top.pop();
     }
     const byTime: TimeGroup[] = [];
-    for (let s = 0; s < this.slices; s += 1) {
+    for (let s = 0; s < this.sliceCount; s += 1) {
       byTime.push({
-        startMs: s * this.sliceMs,
-        endMs: (s + 1) * this.sliceMs,
+        startMs: s * this.sliceMs - this.offsetMs,
+        endMs: (s + 1) * this.sliceMs - this.offsetMs,
         toRejected: this.perSlice[s * 4 + FLIP_REJECTED] as number,
         toAllowed: this.perSlice[s * 4 + FLIP_ALLOWED] as number,
         toDelayed: this.perSlice[s * 4 + FLIP_DELAYED] as number,

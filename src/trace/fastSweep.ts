@@ -1,5 +1,5 @@
 /**
- * The fast path of a sweep cell (issue 12, point 5): the trace held once as typed arrays with its
+ * The fast path of a sweep cell: the trace held once as typed arrays with its
  * per-request scratch, each cell run through the kernel of its algorithm (src/trace/kernels.ts)
  * instead of core's generic limiter with a string-keyed Map. The result is the CellResult
  * `sweepCell` computes, field for field (tests/trace/kernels.test.ts). Algorithms without a kernel,
@@ -8,7 +8,7 @@
  */
 import { assertAlgorithmConfig } from '../core';
 import type { AlgorithmConfig } from '../core';
-import { peakWindow } from '../sim';
+import { nearestRank, peakWindow } from '../sim';
 import { runKernel } from './kernels';
 import type { KernelInput, KernelTally } from './kernels';
 import { belowP99, sweepCell } from './sweep';
@@ -114,7 +114,7 @@ function finish(
     }
     while (r < nDel) backend[b++] = releases[r++] as number;
     peak = peakWindow(backend, b, windowMs).count;
-    p95 = delays[Math.max(0, Math.ceil(0.95 * nDel) - 1)] as number;
+    p95 = nearestRank(delays, 0.95);
   }
   return {
     offered: n,

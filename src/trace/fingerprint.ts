@@ -1,6 +1,6 @@
 /**
  * A trace as the simulator replays it (sim's SimTrace: whole-ms times from 0, keys) and its
- * fingerprint: the name, size and hash a link carries instead of the trace (issue 12, point 6).
+ * fingerprint: the name, size and hash a link carries instead of the trace.
  *
  * The hash covers exactly what the replay depends on — each request's virtual time and key, and the
  * key names — so two files that replay identically share it, and re-keying a file changes it.

@@ -1,5 +1,5 @@
 /**
- * The trace as the page holds it (issue 12: ≤ 16 bytes a request for a 1M-request trace). The
+ * The trace as the page holds it (≤ 16 bytes a request for a 1M-request trace). The
  * parser's Trace keeps an 8-byte epoch arrival, a 2-byte cost and more; the page keeps less:
  * - times: whole ms since the first request (Int32, 4 bytes), which are also the replay's virtual
  *   times (src/trace/replay.ts `virtualTimes`), so the simulator, the sweep and the page share one

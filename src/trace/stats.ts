@@ -1,4 +1,5 @@
 /** Per-key figures of a trace: volumes, top keys, and requests-per-W (a window the user picks). */
+import { nearestRank } from '../sim';
 import type { Trace } from './types';
 
 /** Requests per key id. */
@@ -55,9 +56,7 @@ export interface WindowStats {
 
 /** Nearest-rank percentile of ascending values (p in 0 – 100). */
 export function percentile(sorted: ArrayLike<number>, p: number): number {
-  if (sorted.length === 0) return 0;
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return sorted[rank - 1] as number;
+  return nearestRank(sorted, p / 100);
 }
 
 /** WindowStats with key ids instead of names (what a worker without the key names returns). */

@@ -1,5 +1,5 @@
 /**
- * A parameter sweep over a trace (issue 12, point 5): for the two parameters that matter for an
+ * A parameter sweep over a trace: for the two parameters that matter for an
  * algorithm, a grid of configs, each cell an exact replay of the whole trace (no sampling) through
  * core's limiter, measured the way the simulator measures a lane (src/sim/metrics.ts): share
  * rejected, peak requests reaching the backend in any W, p95 delay (nearest rank over delayed
@@ -8,7 +8,7 @@
  */
 import type { AlgorithmConfig } from '../core';
 import { createLimiter } from '../core';
-import { peakWindow } from '../sim';
+import { nearestRank, peakWindow } from '../sim';
 import type { SimTrace } from '../sim';
 
 /** One axis: the config field it sets, its label (official name and unit) and its values. */
@@ -195,8 +195,7 @@ export function sweepCell(
     rejectedShare: n > 0 ? rejected / n : 0,
     rejectedShareP99: offeredBelow > 0 ? rejectedBelow / offeredBelow : 0,
     peakBackend: peakWindow(backend, b, windowMs).count,
-    p95DelayMs:
-      delays.length > 0 ? (delays[Math.max(0, Math.ceil(0.95 * delays.length) - 1)] as number) : 0,
+    p95DelayMs: nearestRank(delays, 0.95),
   };
 }
 

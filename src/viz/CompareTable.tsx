@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import type { Outcome } from '../core';
 import type { Divergence, LaneResult, OutcomeCounts, SimResult } from '../sim';
-import { formatBytes, formatCount, formatDuration, laneLabel, plural } from './format';
+import { formatBytes, formatCount, formatDuration, plural } from './format';
 import { firstAttemptRow, firstAttemptOutcome } from './laneSeries';
 import { formatInstant } from './timeTicks';
 
@@ -43,7 +43,7 @@ export function describeDivergence(result: SimResult, d: Divergence): string {
   result.lanes.forEach((lane, i) => {
     const o = firstAttemptOutcome(result, i, d.origin);
     if (o === null) return;
-    groups.set(o, [...(groups.get(o) ?? []), laneLabel(lane)]);
+    groups.set(o, [...(groups.get(o) ?? []), lane.name]);
   });
   // The two lanes of the divergence first, in their order; then any other outcome.
   const order: Outcome[] = [
@@ -59,7 +59,7 @@ export function describeDivergence(result: SimResult, d: Divergence): string {
 }
 
 function pct(part: number, whole: number): string {
-  return whole > 0 ? `${Math.round((part / whole) * 100)} %` : '';
+  return whole > 0 ? `${Math.round((part / whole) * 100)}%` : '';
 }
 
 /** A count with its share of offered, the share muted. */
@@ -223,7 +223,7 @@ export function CompareTable({ result, onSelect, onSeek, selectedLane = null }: 
               const [a, b] = p.lanes;
               return (
                 <li key={k} data-testid="pair-divergence">
-                  {lanes[a] && laneLabel(lanes[a])} vs {lanes[b] && laneLabel(lanes[b])}: request{' '}
+                  {lanes[a] && lanes[a].name} vs {lanes[b] && lanes[b].name}: request{' '}
                   {requestNumber(p.origin)} at {formatInstant(p.atMs)} ({VERB[p.outcomes[0]][0]} /{' '}
                   {VERB[p.outcomes[1]][0]})
                   {canJump && (
@@ -246,7 +246,7 @@ export function CompareTable({ result, onSelect, onSeek, selectedLane = null }: 
 
 /**
  * One limiter's row. Memoised on what it shows: an edit to one limiter hands the others back the
- * same lane objects, so only the edited row renders (issue 11).
+ * same lane objects, so only the edited row renders.
  */
 const CompareRow = memo(function CompareRow({
   lane,
@@ -284,7 +284,7 @@ const CompareRow = memo(function CompareRow({
             ▸{' '}
           </span>
         )}
-        {laneLabel(lane)}
+        {lane.name}
       </th>
       <Counts c={m.first} prefix={`first-${i}`} />
       {retries && <Counts c={m.total} prefix={`total-${i}`} />}

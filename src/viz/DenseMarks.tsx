@@ -30,8 +30,7 @@ function segmentOf(outcome: Outcome, x: number, y: number, size: number): string
  * Segments already written, by outcome, size, x and y (tenths of a px). On a sliding axis a mark
  * keeps its place in its group from frame to frame, so each frame's paths are mostly segments of
  * the frame before: building them again was the largest allocation of a playing page (about 150
- * kB a frame scrolled to lanes 3–4, feeding the garbage collections in its slowest frames: issue
- * 11). Cleared when it grows past SEGMENTS_KEPT.
+ * kB a frame scrolled to lanes 3–4, feeding the garbage collections in its slowest frames). Cleared when it grows past SEGMENTS_KEPT.
  */
 const segments = new Map<string, Map<number, string>>();
 let segmentCount = 0;
@@ -106,14 +105,14 @@ const DenseChunk = memo(
  * drawing's order). On a sliding axis a mark keeps its place in its group from frame to frame, so
  * a frame rewrites the newest piece (and the oldest, as marks leave) instead of three paths of
  * hundreds of marks each: the browser parses, lays out and paints a few dozen marks, not all of
- * them (issue 11).
+ * them.
  */
 function ChunkedMarks({ marks, size }: { marks: readonly DenseMark[]; size: number }) {
   const pieces = new Map<number, DenseMark[]>();
   // The outcomes each piece holds: a piece without marks of an outcome draws no path for it, so
   // it gets no DenseChunk either (a DenseChunk of no marks was compared and skipped every frame:
   // the compare page at 200 r/s scrolled to lanes 3–4 visited 74 memo components a frame, 34
-  // without them, counted in a React commit hook; issue 11).
+  // without them, counted in a React commit hook).
   const held = new Map<number, number>();
   for (let n = 0; n < marks.length; n += 1) {
     const m = marks[n] as DenseMark;
@@ -173,7 +172,7 @@ type Placed = { item: VizRequest; x: number; level: number };
 /**
  * The dense mark last made from each placed mark (`stackColumns` hands an unmoved mark the same
  * entry from frame to frame): made again only when it would differ, so a playing view allocates
- * nothing per frame for the marks that stayed put (issue 11).
+ * nothing per frame for the marks that stayed put.
  */
 const denseBefore = new WeakMap<Placed, DenseMark>();
 

@@ -65,7 +65,7 @@ export function FixedWindowView({
     const mine = requestsOfKey(requests, i.key).filter((r) => r.arrivalMs <= nowMs);
     const visible = mine.filter((r) => r.arrivalMs >= d0);
     // Admitted and rejected requests per window drawn, in one pass (a frame used to filter the
-    // requests twice per window: issue 11, allocation per frame).
+    // requests twice per window: allocation per frame).
     const admittedIn = new Array<number>(last - first + 1).fill(0);
     const rejectedIn = new Array<number>(last - first + 1).fill(0);
     for (let n = 0; n < mine.length; n += 1) {
@@ -181,7 +181,7 @@ export function FixedWindowView({
       <g>
         {animating ? (
           // Playing: the tanks slide with the marks, so a frame changes one translate and the
-          // tank whose count moved, not every tank's geometry (issue 11). Cut at the axis's ends
+          // tank whose count moved, not every tank's geometry. Cut at the axis's ends
           // rather than clamped to them; a still frame clamps, as before.
           <g clipPath={`url(#${clipId})`}>
             <g transform={`translate(${sliding.shiftPx},0)`}>{tanks}</g>
@@ -237,7 +237,7 @@ export function FixedWindowView({
  * One window's tank from x `left` to `right` (px): its frame, its fill down from `fillY` (none:
  * `null`) and its counts above it, centred on `labelX` (none: `label` `null`). Memoised: a
  * playing view draws its tanks in a sliding group, where a tank whose count did not change keeps
- * the same props from frame to frame and is not rendered again (issue 11).
+ * the same props from frame to frame and is not rendered again.
  */
 const WindowTank = memo(function WindowTank({
   start,

@@ -285,7 +285,7 @@ export function LeakyBucketView({
           plays, the marks are one decorative path per opacity (MovingMarks): at 100 rejects/s a
           lane had about 40 focusable marks that moved every frame and came and went within
           travelMs, and nginx lanes took about twice the main-thread time per frame of any other
-          view (issue 11: six nginx lanes at 200 r/s scrolled to lanes 3–4, CPU per frame median
+          view (six nginx lanes at 200 r/s scrolled to lanes 3–4, CPU per frame median
           11.1 → 7.8 ms, 3 paired rounds). The clock standing still draws them as single marks a
           person can focus. */}
       {!reducedMotion &&

@@ -7,7 +7,7 @@ import type { AlgorithmViewProps, CommonViewProps, LimiterViewProps } from './ty
 
 /**
  * The drawing for each algorithm kind. `LimiterView` passes the views themselves; the page passes
- * views that are chunks of their own (issue 11: only the kinds in use are fetched before the first
+ * views that are chunks of their own (only the kinds in use are fetched before the first
  * paint), so the frame takes them as a parameter rather than importing them.
  */
 export type AlgorithmViews = { [K in DrawnKind]: ComponentType<AlgorithmViewProps<K>> };
@@ -30,7 +30,7 @@ export interface LimiterFrameProps extends LimiterViewProps {
   views: AlgorithmViews;
   /**
    * The request-flow strip (`RequestFlow`). The page passes it as a chunk of its own, fetched
-   * with the views before the first paint (initial JavaScript, issue 11).
+   * with the views before the first paint (initial JavaScript).
    */
   flow: ComponentType<RequestFlowProps>;
   /** Shown while a view that is a chunk of its own arrives. Default: nothing. */
@@ -53,7 +53,7 @@ function AlgorithmView(props: LimiterFrameProps) {
     ...(stateSize === undefined ? {} : { stateSize }),
   };
   // Every kind has a view (`AlgorithmViews`), and this check pairs the inspection with the
-  // config: one lookup instead of a case per kind (initial JavaScript, issue 11).
+  // config: one lookup instead of a case per kind (initial JavaScript).
   if (inspection.kind !== config.kind) return null;
   const View = views[config.kind] as ComponentType<AlgorithmViewProps<DrawnKind>>;
   return <View config={config} inspection={inspection} {...shared} />;

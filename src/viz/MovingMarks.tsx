@@ -16,7 +16,7 @@ export interface MovingMark {
 
 /**
  * The part of a mark's outline after its first point, by outcome and size: the same for every mark
- * of a kind, so a frame writes only where each mark starts (issue 11: building each outline anew
+ * of a kind, so a frame writes only where each mark starts (building each outline anew
  * was a fifth of what a playing page allocated, feeding the garbage collections in its slowest
  * frames).
  */
@@ -41,7 +41,7 @@ function restOf(outcome: MovingMark['outcome'], size: number): string {
 
 /**
  * A coordinate in whole tenths of a px (`px`) as text: the texts of 0 to 2,000 px are made once and
- * kept, so writing the paths every frame makes no new number strings (issue 11: the moving marks'
+ * kept, so writing the paths every frame makes no new number strings (the moving marks'
  * path strings were the largest allocation of a playing page, feeding the garbage collections in
  * its slowest frames).
  */
@@ -112,7 +112,7 @@ const STEPS = 11;
 /**
  * The pieces of each group's path, kept from frame to frame (with their room), and how many of
  * them the path being written has: a frame writes its pieces over the last frame's and joins them
- * once, instead of growing new arrays or strings mark by mark (issue 11, allocation per frame).
+ * once, instead of growing new arrays or strings mark by mark (allocation per frame).
  * Written and joined within one render.
  */
 const pieces: string[][] = Array.from({ length: OUTCOMES.length * STEPS }, () => []);
@@ -129,7 +129,7 @@ function joined(slot: number): string {
 /**
  * The request marks on their way through a playing strip, as a few paths: one per outcome and
  * opacity. Every one of them moves every frame; as paths, a frame rewrites a handful of `d`
- * attributes instead of one element per mark, and draws no canvas (issue 11: the strips' canvases
+ * attributes instead of one element per mark, and draws no canvas (the strips' canvases
  * cost about 0.5 ms of main-thread time per frame each, copying their pixels out, and a frame
  * scrolled to lanes 3–4 took about 1.1 ms more CPU with them than with these paths, measured A/B).
  * Decorative: the strip's label says what it shows, and the marks a person can focus are drawn as

@@ -46,7 +46,7 @@ export interface RequestFlowProps extends CommonViewProps {
   maxMarks?: number;
   /**
    * The clock is playing: the marks on their way (every one moves every frame) are drawn as a few
-   * paths, one per outcome and opacity, instead of one SVG element each (issue 11; `MovingMarks`).
+   * paths, one per outcome and opacity, instead of one SVG element each (`MovingMarks`).
    * A still frame (paused, or `reducedMotion`) draws them as single marks: focusable, clickable,
    * and what screenshots and tests read. Default false.
    */
@@ -117,7 +117,7 @@ function grid(items: Placed[], x0: number, y0: number, width: number, rows: numb
  */
 
 /**
- * The moving marks' paths are a chunk of their own (issue 11: initial JavaScript ≤ 160 kB),
+ * The moving marks' paths are a chunk of their own (initial JavaScript ≤ 160 kB),
  * fetched when a strip first plays; until it has arrived the strip draws its moving marks as single
  * SVG marks, as a still frame does (the next frame, a moment later, draws the paths).
  */
@@ -152,7 +152,7 @@ export function RequestFlow({
   if (animating && MovingMarks === null) void preloadMovingMarks();
   // A strip that drew single marks while the chunk was on its way draws again when it arrives,
   // with the props it has: a lane off screen does not re-render while the clock plays, and its
-  // frozen strip kept ~50 transformed marks each, which Chrome layerized every frame (issue 11).
+  // frozen strip kept ~50 transformed marks each, which Chrome layerized every frame.
   const [, setPathsArrived] = useState(false);
   useEffect(() => {
     if (!animating || MovingMarks !== null) return;
@@ -182,7 +182,7 @@ export function RequestFlow({
   const model = useMemo(() => {
     const placed: Placed[] = [];
     let incomingTotal = 0;
-    // Index loops: a for…of here allocated an iterator result per request and frame (issue 11).
+    // Index loops: a for…of here allocated an iterator result per request and frame.
     for (let k = 0; k < requests.length; k += 1) {
       const r = requests[k] as VizRequest;
       const phase = flowPhase(r, nowMs, travelMs, lingerMs);
@@ -391,7 +391,7 @@ export function RequestFlow({
   };
 
   // The boxes, the hold line and the arrows depend on the width only: made once per width, so a
-  // playing strip's frame does not render and diff their ~15 elements again (issue 11).
+  // playing strip's frame does not render and diff their ~15 elements again.
   const still = useMemo(() => {
     const arrowY = BOX_BOTTOM + 8;
     const station = (kind: FlowStation['kind'], x0: number, x1: number, bottom: number) => ({

@@ -54,7 +54,7 @@ function sameEntries(a: readonly LogEntry[], b: readonly LogEntry[]): boolean {
 /**
  * The entries of one piece of the log. The entries sit still in their sliding group, and at
  * 200 r/s only the newest piece (and the oldest, as entries leave) changes in a frame: the other
- * pieces are not rendered again (issue 11: about a hundred circles re-rendered and re-committed
+ * pieces are not rendered again (about a hundred circles re-rendered and re-committed
  * every frame). Fragments: the DOM is the same list of circles as one map would write.
  */
 const LogEntries = memo(

@@ -60,7 +60,7 @@ export function TimeAxis({
 /**
  * One tick of a time axis at (`x`, `y`) px, with its label under it (none: `null`). Memoised: on an
  * axis that slides with the clock (`slide`), a tick keeps its place in the sliding group from frame
- * to frame and is not rendered again (issue 11).
+ * to frame and is not rendered again.
  */
 export const AxisTick = memo(function AxisTick({
   x,

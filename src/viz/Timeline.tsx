@@ -9,7 +9,7 @@ import { OutcomeMark } from './OutcomeMark';
 import { linearScale } from './linear';
 import type { LinearScale } from './linear';
 import { TimeAxis } from './TimeAxis';
-import { clamp, finite, formatCount, laneLabel, px, textWidth } from './format';
+import { clamp, finite, formatCount, px, textWidth } from './format';
 import { columnOf, lastRowAtOrBefore, nearestRow, outcomeColumns } from './laneSeries';
 import type { OutcomeColumns } from './laneSeries';
 import { formatSeconds, timeTicks } from './timeTicks';
@@ -49,7 +49,7 @@ export interface TimelineProps {
   /** Accessible name of the slider. Default 'Virtual time'. */
   label?: string;
   /**
-   * Per-request colour and name (a fleet's replica: its colour and "replica R3"; issue 14). An
+   * Per-request colour and name (a fleet's replica: its colour and "replica R3"). An
    * individual mark gets a short bar in that colour under it, the name as its tooltip and
    * `data-replica`; in dense lanes each column's bar is split into one segment per colour, in
    * proportion. null or absent draws none. Pass a stable function (memoise it): the lanes are
@@ -117,7 +117,7 @@ function rowCenter(index: number, code: number): number {
  * to make here (a sparse lane, or one already reduced); a dense lane's is made by its own
  * `LaneMarks` (`laneReduction`), so that each lane's pass over its rows is a separate piece of
  * render work: a large result arriving from the worker renders in a transition that yields between
- * lanes (issue 11: six lanes of 666,666 rows took one ~40 ms task in this component's memo).
+ * lanes (six lanes of 666,666 rows took one ~40 ms task in this component's memo).
  */
 export interface LanePlan {
   lane: number;
@@ -136,7 +136,7 @@ interface Reduction {
 /**
  * The last reduction of each lane's columns. A new result from an edit to one limiter keeps the
  * other lanes' columns (simulate's cache), so their reductions, and with them their memoised
- * `LaneMarks`, are reused as they are (issue 11).
+ * `LaneMarks`, are reused as they are.
  */
 const reduced = new WeakMap<LaneResult['columns'], Reduction>();
 
@@ -194,7 +194,7 @@ export function planLanes(
  * `heights[col]` (0: no bar), as one closed outline per run of adjacent bars:
  * `M x,bottom V top h1 V top h1 … V bottom Z`. At 1:1 scale, the same pixels as a rectangle per bar when
  * `left` and `bottom` are whole (every vertical edge lies on a pixel boundary), in about a third of
- * the characters (issue 11: a dense lane's two bar paths came to ~30,000 characters, which an edit
+ * the characters (a dense lane's two bar paths came to ~30,000 characters, which an edit
  * while playing built, set and parsed again).
  */
 export function barsPath(left: number, bottom: number, heights: ArrayLike<number>): string {
@@ -281,7 +281,7 @@ interface LaneMarksProps {
 
 /**
  * One lane's band. Memoised on its own lane result and reduction: after an edit to one limiter
- * only that lane's band renders again (issue 11). A dense lane is reduced here, in its own render.
+ * only that lane's band renders again. A dense lane is reduced here, in its own render.
  */
 const LaneMarks = memo(function LaneMarks({
   lane,
@@ -317,11 +317,11 @@ const LaneMarks = memo(function LaneMarks({
         className="rl-timeline-label-bg"
         x={1}
         y={top}
-        width={px(textWidth(laneLabel(lane), 12) * 1.1 + 7)}
+        width={px(textWidth(lane.name, 12) * 1.1 + 7)}
         height={LABEL_H - 2}
       />
       <text className="rl-label" x={4} y={top + 11}>
-        {laneLabel(lane)}
+        {lane.name}
       </text>
       <LaneCounts totals={agg.totals} right={x1} y={top + 11} />
       {OUTCOMES.map((o, code) => (
@@ -654,7 +654,7 @@ export function Timeline({
         shown
           .map((l) => {
             const lr = result.lanes[l];
-            return lr === undefined ? '' : laneLabel(lr);
+            return lr === undefined ? '' : lr.name;
           })
           .join(', ') || 'no lanes'
       }`}

@@ -1,5 +1,5 @@
 /**
- * Paints the request-flow strips of a playing clock on their `OffscreenCanvas`es (issue 11), off
+ * Paints the request-flow strips of a playing clock on their `OffscreenCanvas`es, off
  * the page's thread: the page lays each strip out and posts the frame (`FlowScene`); this worker
  * draws it. It loads the page's bundled fonts itself (a worker sees none of the page's), and draws
  * again when they arrive or the theme changes.

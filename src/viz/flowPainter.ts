@@ -11,7 +11,7 @@ import type {
 } from './flowScene';
 
 /**
- * The page's side of the painter worker (`flowPaint.worker.ts`, issue 11): one worker for every
+ * The page's side of the painter worker (`flowPaint.worker.ts`): one worker for every
  * strip, started when the first strip plays. A strip hands over its `<canvas>` (`attach`), posts
  * each frame (`draw`) and lets go when the clock stops (`detach`). The worker follows the theme:
  * its colours are read from the page's CSS now and whenever `<html data-theme>` changes.

@@ -1,7 +1,7 @@
 import type { MovingMark } from './MovingMarks';
 
 /**
- * The request-flow strip of a playing clock as plain data, and how a 2D canvas draws it (issue 11).
+ * The request-flow strip of a playing clock as plain data, and how a 2D canvas draws it.
  * `RequestFlow` lays the strip out once per frame; a still frame turns that layout into SVG, a
  * playing one hands it to a worker that paints it on the strip's `OffscreenCanvas`, so the page's
  * own thread neither renders nor lays out nor paints the strip's ~60 changing shapes and texts.

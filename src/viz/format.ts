@@ -115,14 +115,3 @@ export const ALGORITHM_NAMES: Readonly<Record<AlgorithmKind, string>> = {
   'anchored-window': 'Anchored window',
   'calendar-windows': 'Calendar windows',
 };
-
-/**
- * A lane's label: a lane the person did not name is called by its algorithm ("Token bucket",
- * "Token bucket #2"), never by its id ("token-bucket").
- */
-export function laneLabel(lane: { name: string; config: { kind: AlgorithmKind } }): string {
-  const kind = lane.config.kind;
-  return lane.name.startsWith(kind)
-    ? `${ALGORITHM_NAMES[kind]}${lane.name.slice(kind.length)}`
-    : lane.name;
-}

@@ -61,7 +61,7 @@ const LOW_BITS = 0x01010101;
  * all three counts. Four rows at a time where the rows fill whole words: a word's four bytes
  * (each ≤ 2) summed by one multiplication, its top byte holding the sum (at most 8, no carry out of
  * a byte). A 1,000,000-row lane's pass is a quarter of the reads; it runs once per new result, so
- * mostly before V8 has optimised it, where each read costs most (issue 11: the 1M edit).
+ * mostly before V8 has optimised it, where each read costs most (the 1M edit).
  */
 function codeSum(outcome: Uint8Array, words: Uint32Array | null, from: number, to: number): number {
   if (words === null) return byteSum(outcome, from, to);
@@ -102,7 +102,7 @@ function byteSum(outcome: Uint8Array, from: number, to: number): number {
  * order and `columnOf` never decreases with time, so each column's rows are one run: its end is
  * found by galloping over `columnOf` (a few calls per column, not one per row), and the run's
  * outcomes are counted four rows at a time (`codeSum`). Six lanes of 666,666 rows took about 85 ms
- * with one `columnOf` per row (issue 11); the counts are the same.
+ * with one `columnOf` per row; the counts are the same.
  */
 export function outcomeColumns(
   columns: LaneColumns,
@@ -124,7 +124,7 @@ export function outcomeColumns(
   // columnOf is called directly, not through a closure made here: a new closure per call changed
   // the call target in the code V8 kept from the last call (compiled on stack replacement), which
   // was thrown away there at every edit's first call ("wrong call target", traced with
-  // tests/bench/deoptTrace.ts; issue 11), and the pass went on unoptimised.
+  // tests/bench/deoptTrace.ts), and the pass went on unoptimised.
   let maxCount = 0;
   let r = start;
   while (r < end) {

@@ -5,7 +5,7 @@ import { ticks as niceTicks } from 'd3-array/first-paint';
  * `scaleLinear` they use (map, invert, clamp, ticks), with the same arithmetic, so every drawn
  * coordinate is the one d3-scale gives. Why not d3-scale itself on the first load: its
  * `scaleLinear` interpolates any value, colours included, so it brings d3-interpolate and all of
- * d3-color (colour names, parsing): about 6 kB gzip the first paint never uses (issue 11: initial
+ * d3-color (colour names, parsing): about 6 kB gzip the first paint never uses (initial
  * JavaScript ≤ 160 kB). Ticks are d3-array's `ticks`, which is what d3-scale's `ticks` calls,
  * imported as `d3-array/first-paint` (a copy of d3-array for the first chunk: vite.config.ts). The
  * charts and the sweep (lazy chunks) keep d3-scale.

@@ -17,7 +17,7 @@ export const FLOW_LINGER_MS = 300;
  */
 export function requestsOfKey(requests: readonly VizRequest[], key: string): readonly VizRequest[] {
   // The usual case, one key and rows in arrival order: the list itself, not a sorted copy per view
-  // and frame (issue 11, allocation per frame).
+  // and frame (allocation per frame).
   let same = true;
   for (let k = 0; k < requests.length && same; k += 1) {
     const r = requests[k] as VizRequest;
@@ -38,7 +38,7 @@ export function retryAfterSeconds(r: VizRequest): number {
 /**
  * "429 · retry in 2 s" for a rejected request, "200" otherwise: the status the system sends and
  * when the limiter would next let the request through (whole seconds, rounded up). Deliberately
- * not written as a `Retry-After` header: nginx and Envoy's local_ratelimit send none (issue 10);
+ * not written as a `Retry-After` header: nginx and Envoy's local_ratelimit send none;
  * the inspector shows each system's real headers.
  */
 export function responseLabel(r: VizRequest): string {
@@ -136,7 +136,7 @@ export interface Column<T> {
 
 /**
  * The place `stackColumns` last gave each object item: handed out again while it is the same, so a
- * frame on a sliding axis allocates nothing for the marks that stayed put (issue 11: a playing
+ * frame on a sliding axis allocates nothing for the marks that stayed put (a playing
  * page's allocation per frame fed the garbage collections of its slowest frames).
  */
 const placedBefore = new WeakMap<object, Column<unknown>>();

@@ -1,5 +1,5 @@
 /**
- * Cold opening (issue 15, `BENCH=decode`): each hostile link and saved record opened once in a
+ * Cold opening (`BENCH=decode`): each hostile link and saved record opened once in a
  * fresh Node process, and in a fresh context of the pinned Chromium reading the page's own measure.
  * A user opening a shared link is this cold case: nothing compiled yet. Figures only.
  */

@@ -1,5 +1,5 @@
 /**
- * V8's deoptimisations while the frame bench's 1M-arrival page is edited (issue 11, item 3):
+ * V8's deoptimisations while the frame bench's 1M-arrival page is edited:
  * opens `FRAMES=large`'s first page (one token bucket, 1,000,000 arrivals, paused half way; with
  * PAGE=compare, the compare page playing, as for "edit while playing"; with PAGE=scrolled, no
  * edits: 5 s of that page playing, scrolled to lanes 3-4) in the pinned Chromium

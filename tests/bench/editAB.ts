@@ -1,5 +1,5 @@
 /**
- * Paired A/B of the frame bench's "a parameter edited while compare mode plays" (issue 11): each
+ * Paired A/B of the frame bench's "a parameter edited while compare mode plays": each
  * round opens the compare page (six limiters, 200 r/s, 1×) from every dist folder given, in turn
  * (the order alternating per round), times EDITS edits of lane 1's max_tokens as the bench does
  * (tracedEdits, timeEdits) and prints per folder: input → end of the frame that draws it, the input

@@ -1,5 +1,5 @@
 /**
- * What React renders on the frame bench's compare page (issue 11): per frame while it plays
+ * What React renders on the frame bench's compare page: per frame while it plays
  * (scrolled to lanes 3–4 as the bench scrolls; TOP=1 at the top), or, with EDIT=1, in each commit
  * of three edits of lane 1's max_tokens while it plays. Counts the fibers that rendered in each
  * commit, by component name or element and class, from a stand-in for React DevTools' global hook

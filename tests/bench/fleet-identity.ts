@@ -1,5 +1,5 @@
 /**
- * Byte-identity check for speed work on the simulator (issue 14): runs the fleet bench scenario and
+ * Byte-identity check for speed work on the simulator: runs the fleet bench scenario and
  * 17 fleet variants (every balancer; local, shared, racy, divided and layered state; store outages
  * failing open, closed and to a local limit; sync batching; the over-limit cache; scale events; the
  * autoscaler; retries; Kong cluster and redis; wall-clock jumps) and prints a hash of each full

@@ -1,5 +1,5 @@
 /**
- * Frame bench (issue 4, "Numbers"): the built playground in headless Chromium.
+ * Frame bench ("Numbers"): the built playground in headless Chromium.
  * 1. Six limiters in compare mode, 200 requests/s of constant traffic, playing at 1×, at the top
  *    of the page and scrolled to the middle lanes: the intervals between animation frames, the
  *    main-thread work of each frame (timed in the page), and a short trace of the main thread's
@@ -1014,7 +1014,7 @@ export function oneMillionLink(): string {
   );
 }
 
-/** Large runs (issue 11, item 3), the 1M edit: returns the p95 of edit → drawn. */
+/** Large runs, the 1M edit: returns the p95 of edit → drawn. */
 async function oneMillionEdits(page: Page, url: string): Promise<number> {
   await page.goto(`${url}?${oneMillionLink()}`);
   await page.evaluate(() => document.fonts.ready);
@@ -1036,7 +1036,7 @@ async function oneMillionEdits(page: Page, url: string): Promise<number> {
 }
 
 /**
- * Large runs (issue 11, item 3), the 4M run: six limiters, 666,666 arrivals each, 4,000,000
+ * Large runs, the 4M run: six limiters, 666,666 arrivals each, 4,000,000
  * decisions. The seed changes (new arrivals, all six lanes again) while pointer moves are timed to
  * the frame after each; returns the worst. On a page of its own: after the 1M edits in the same
  * renderer, collecting their garbage was the longest task here (a 44 ms major GC).
@@ -1127,7 +1127,7 @@ function verdict(
   return `  ${met ? 'met   ' : 'MISSED'} ${name}: ${value.toFixed(1)} ${unit}${of} ${target}`;
 }
 
-/** The targets of issue 11, each with its figure's repetitions (one entry per repetition). */
+/** The frame targets, each with its figure's repetitions (one entry per repetition). */
 function printTargets(
   ones: readonly CompareFigures[],
   fours: readonly CompareFigures[],
@@ -1140,7 +1140,7 @@ function printTargets(
     list.length === 0 ? [NaN] : list.map(figure);
   const large = (figure: LargeFigure) => (larges.length === 0 ? [NaN] : larges.map(figure));
   console.log(
-    `targets (issue 11; compare mode, six limiters, 200 r/s, playing at 1×; each the median of its repetitions):`,
+    `targets (compare mode, six limiters, 200 r/s, playing at 1×; each the median of its repetitions):`,
   );
   // [name, repetitions, unit, op, limit, throttled (4×: only repetitions that held it count)]
   const targets: Array<[string, number[], string, '≤' | '≥', number, boolean]> = [

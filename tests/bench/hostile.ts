@@ -1,5 +1,5 @@
 /**
- * Hostile input (issue 15): CPU time to open the worst links and to import the worst pastes found,
+ * Hostile input: CPU time to open the worst links and to import the worst pastes found,
  * then a seeded fuzz of each, reporting the slowest. Figures only (CPU time of this process, the
  * best of a few runs, so other load on the machine counts less); nothing here is a timed test.
  * Budgets: a link or saved setting opens in ≤ 50 ms, an import takes ≤ 200 ms.

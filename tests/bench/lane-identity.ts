@@ -1,5 +1,5 @@
 /**
- * Byte-identity check for speed work on the simulator's non-fleet lanes (issue 11, item 3): runs
+ * Byte-identity check for speed work on the simulator's non-fleet lanes: runs
  * every algorithm (with its options: delays, idle reset, interval refill, logged rejections,
  * entry-anchored windows, blocks, calendar windows) through one instance, local and shared
  * instances (atomic and racy), several clients and keys, retries, a wall clock that jumps back, a

@@ -1,5 +1,5 @@
 /**
- * Where one 1M-arrival edit's time goes (issue 11, item 3), edit by edit: the page of
+ * Where one 1M-arrival edit's time goes, edit by edit: the page of
  * `FRAMES=large`'s first part, max_tokens edited N times (PROFILE_EDITS, 12), each traced with
  * the V8 sampler on. For each edit: input → drawn (wall), and a timeline of the main thread's and
  * the simulation worker's tasks in that span (offset from the input, wall, thread time, GC inside

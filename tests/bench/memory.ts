@@ -1,5 +1,5 @@
 /**
- * Retained-memory benchmark (issue 15): extreme scenarios a link can ask for, each simulated in a
+ * Retained-memory benchmark: extreme scenarios a link can ask for, each simulated in a
  * child process started with --expose-gc, measuring what the result keeps alive after a full GC
  * (V8 heap plus typed-array buffers) against the run's own estimate (`memory`), which the
  * simulator enforces (MAX_RETAINED_BYTES). Then the slowest seek from scratch (a fresh Seeker, 20

@@ -1,5 +1,5 @@
 /**
- * Where a lane's drawing could run (issue 11): a probe, not the app. Measured with pageAB's
+ * Where a lane's drawing could run: a probe, not the app. Measured with pageAB's
  * SOURCE_VARIANTS, the scrolled compare page spends about 5.1 ms of main-thread CPU per frame at
  * 1×: about 1.6 ms of it with lanes 3–4 never redrawn, about 0.8–0.9 ms more for each of the two
  * lanes, and about 1.8 ms of React commit and Chromium pipeline work that either lane's change

@@ -1,5 +1,5 @@
 /**
- * Which per-frame SVG changes make Chromium layerize the whole page again (issue 11). A probe, not
+ * Which per-frame SVG changes make Chromium layerize the whole page again. A probe, not
  * the app: a plain page (no React) with one SVG of ~600 circles in groups, a few shapes and a text,
  * and one change made in every animation frame. For each kind of change it traces 1.5 s and prints
  * the frames (`Layerize` events), how many of them took the full `PaintArtifactCompositor::Update`

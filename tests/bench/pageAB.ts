@@ -1,5 +1,5 @@
 /**
- * Paired A/B of the frame bench's compare page while it plays (issue 11): each round opens the
+ * Paired A/B of the frame bench's compare page while it plays: each round opens the
  * page (six limiters, 200 r/s, 1×) from every dist folder given, in turn (the order alternating
  * per round), traces 3 s at the top and 3 s scrolled to lanes 3–4 as the bench scrolls, and prints
  * the main thread's CPU per frame (median, p95; `traceFrames`, as `BENCH=frames` counts it) per

@@ -1,5 +1,5 @@
 /**
- * Where the compare page's scrolled frames go (issue 11): opens the compare bench's page (six
+ * Where the compare page's scrolled frames go: opens the compare bench's page (six
  * limiters, 200 r/s, 1×), scrolls to lanes 3–4 as the frame bench does, traces TRACE_S seconds and
  * prints the renderer main thread's time by trace event (self time, per frame) and a CPU profile's
  * heaviest functions (self time). A finer breakdown for `BENCH=frames`; measures nothing new.
@@ -205,7 +205,7 @@ async function main(): Promise<void> {
         `display compositor ${perFrame(tasksOn('VizCompositorThread')).toFixed(2)} ms`,
     );
     // INVALIDATIONS: what Chromium restyled and laid out, and why, per frame (it found a sibling
-    // rule ending in `*` restyling whole SVG groups as marks came and went: issue 11).
+    // rule ending in `*` restyling whole SVG groups as marks came and went).
     if (process.env.INVALIDATIONS !== undefined) {
       const why = new Map<string, number>();
       for (const e of events) {

@@ -1,5 +1,5 @@
 /**
- * The broader worst-case search of issue 15 (`BENCH=search`): seeded hill climbing from the hand-made
+ * The broader worst-case search (`BENCH=search`): seeded hill climbing from the hand-made
  * hostile links and pastes of hostile.ts, and seeded shapes of saved records. Figures only.
  */
 import { MAX_LINK_LENGTH, defaultConfig } from '../../src/config';
@@ -145,7 +145,7 @@ function mutatePaste(text: string, random: (n: number) => number): string {
 }
 
 /**
- * The broader search (issue 15): seeded hill climbing over links, saved records and pastes, a few
+ * The broader search: seeded hill climbing over links, saved records and pastes, a few
  * thousand tries each within a bounded time, then the worst of each opened cold (links, records) in
  * a fresh process. `SEARCH_TRIES` and `SEARCH_SECONDS` change the bounds.
  */

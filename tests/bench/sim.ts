@@ -1,5 +1,5 @@
 /**
- * Simulation benchmark (issue 3, "Numbers"): 10 minutes of virtual time at 1,000 requests/s
+ * Simulation benchmark ("Numbers"): 10 minutes of virtual time at 1,000 requests/s
  * (600,000 first attempts) through all six algorithms at once, then seeking to random times.
  * Targets on the 2-core dev machine: simulate ≤ 1.5 s; state at an arbitrary t ≤ 5 ms.
  */
@@ -141,7 +141,7 @@ export async function runSimBench(): Promise<void> {
 }
 
 /**
- * Fleet benchmark (issue 14): 600 s at 1,000 r/s from 200 clients through the six limiters on 64
+ * Fleet benchmark: 600 s at 1,000 r/s from 200 clients through the six limiters on 64
  * replicas behind consistent hashing, a global limit in a store 2 ± 3 ms away that is down from
  * 200 s to 260 s (replicas fall back to their own limit ÷ 64). Target: simulate ≤ 1.5 s.
  */

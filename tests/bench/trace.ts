@@ -1,5 +1,5 @@
 /**
- * Trace benchmark (issue 12): parse a 1,000,000-line nginx combined log (built in memory, 65,536
+ * Trace benchmark: parse a 1,000,000-line nginx combined log (built in memory, 65,536
  * client addresses) and replay it through one limiter; bytes held per request. Figures only.
  * Then the same trace as the playground replays it (simulate with a trace source: the main view's
  * path) and a 20 × 20 sweep (every cell an exact replay; SWEEP_CELLS=n measures the first n cells

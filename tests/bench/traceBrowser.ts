@@ -1,5 +1,5 @@
 /**
- * Trace bench in the browser (issue 12, "Speed and memory"): the built playground (vite preview of
+ * Trace bench in the browser ("Speed and memory"): the built playground (vite preview of
  * dist/) in the pinned headless Chromium (tests/chromium.ts), driven as a person would.
  * 1. A 1,000,000-line nginx combined log (tests/bench/trace.ts `makeLog`, 65,536 addresses) chosen
  *    through the file input; timed in the page from the input's change event to the replay drawn

@@ -1,5 +1,5 @@
 /**
- * What each algorithm view costs a playing page (issue 11): for each kind of the frame bench's
+ * What each algorithm view costs a playing page: for each kind of the frame bench's
  * compare page, that page with all six lanes of that kind (200 r/s, 1×), scrolled to lanes 3–4 as
  * the frame bench scrolls, traced TRACE_S seconds (default 4): the renderer main thread's CPU time
  * per frame (median, p95), as `BENCH=frames` counts it. It is the whole page's: each lane's view

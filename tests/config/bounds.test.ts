@@ -1,5 +1,5 @@
 /**
- * Issue 15: no link or saved setting can freeze the page. Decoding and repair are linear in the
+ * No link or saved setting can freeze the page. Decoding and repair are linear in the
  * number of bad items and group repeated problems; what opens re-encodes to a link that opens to
  * the same config; untrusted text reaches messages only quoted (no control, format or bidi
  * character). Times are measured as the best of a few runs with generous bounds: the budget is
@@ -60,7 +60,7 @@ describe('hostile links from the issue', () => {
       let r = decodeConfig(link);
       const ms = best(() => (r = decodeConfig(link)));
       // Before: 2.5 s to 263 s. Budget 50 ms; 2 s leaves room for a machine loaded by the
-      // whole suite (the figures on a quiet machine are in the report of issue 15).
+      // whole suite (the figures on a quiet machine are in the bench's report).
       expect(ms).toBeLessThan(2000);
       expect(r.errors.length).toBeGreaterThan(0);
       expect(r.errors.length).toBeLessThanOrEqual(MAX_ERRORS);

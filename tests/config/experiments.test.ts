@@ -49,7 +49,7 @@ function allInputs(e: Experiment): Array<[string, ExperimentInputs]> {
 const BAD_TEXT = /NaN|undefined|null|Infinity|\[object|–/;
 
 describe('the library', () => {
-  it('holds the twelve experiments of issue 5 and the three fleet ones of issue 14 and the ingress-nginx one of issue 13, with unique slug ids', () => {
+  it('holds every experiment, with unique slug ids', () => {
     expect(EXPERIMENTS.map((e) => e.id)).toEqual([
       'boundary-burst',
       'steady-overload',
@@ -234,10 +234,27 @@ describe('the measured answers', () => {
     const a = answer('queue-vs-edge');
     expect(fact(a, 'nginx queue: rejected (503)')).toBe('0 (0%)');
     expect(fact(a, 'nginx queue: most at the backend in any 1 s')).toBe('5');
-    expect(a.headline).toContain('nginx queue makes clients wait up to 2.85 s');
+    expect(a.headline).toContain(
+      'nginx queue makes 95 clients wait, up to 2.85 s (p95 delay 2.85 s)',
+    );
     expect(fact(a, 'edge bucket: rejected (429)')).toBe('55 (55%)');
     expect(fact(a, 'edge bucket: most at the backend in any 1 s')).toBe('9');
-    expect(fact(a, 'edge bucket: client wait, median / p95')).toBe('0 ms / 0 ms');
+    expect(fact(a, 'edge bucket: delay of a delayed request, median / p95')).toBe('none delayed');
+  });
+
+  it('one p95: the answer gives the p95 delay the compare table and the delay chart give', () => {
+    const e = experimentById('queue-vs-edge') as Experiment;
+    const result = simulate(
+      e.inputs.limiters.map((l) => ({ name: l.name as string, config: l.config })),
+      e.inputs.scenario,
+      e.inputs.untilMs,
+    );
+    const a = e.measure(result);
+    const queue = result.lanes[0];
+    if (queue === undefined) throw new Error('no lane');
+    const [, p95] = fact(a, 'nginx queue: delay of a delayed request, median / p95').split(' / ');
+    expect(p95).toBe(`${queue.metrics.delay.p95Ms / 1000} s`);
+    expect(a.headline).toContain(`(p95 delay ${queue.metrics.delay.p95Ms / 1000} s)`);
   });
 
   it('retries: Retry-After needs fewer attempts than retrying at once, which burns out before the reset', () => {

@@ -33,7 +33,7 @@ describe('keys', () => {
     expect(runKey({ ...a, scenario: { ...a.scenario, seed: 2 } })).not.toBe(runKey(a));
   });
 
-  it('simLimiters attaches names where given', () => {
+  it('simLimiters names every lane: its own name, else its system', () => {
     const c = defaultConfig();
     c.limiters = [
       { name: 'edge', config: { kind: 'gcra', count: 1, periodMs: 1000, burst: 0 } },
@@ -41,7 +41,7 @@ describe('keys', () => {
     ];
     expect(simLimiters(c)).toEqual([
       { name: 'edge', config: { kind: 'gcra', count: 1, periodMs: 1000, burst: 0 } },
-      { kind: 'fixed-window', limit: 1, windowMs: 1000 },
+      { name: 'Redis fixed window', config: { kind: 'fixed-window', limit: 1, windowMs: 1000 } },
     ]);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Saved records (the localStorage text) for issue 15's tests and benches: the largest one the page
+ * Saved records (the localStorage text) for the tests and benches: the largest one the page
  * itself writes (a config at every cap), which sets the limits of src/config/saved.ts, and hostile
  * ones just inside and just outside those limits.
  */

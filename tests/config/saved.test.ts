@@ -1,5 +1,5 @@
 /**
- * Issue 15: saved settings are checked on their raw text before JSON.parse (src/config/saved.ts).
+ * saved settings are checked on their raw text before JSON.parse (src/config/saved.ts).
  * The limits sit above the largest record the page itself writes; a record past them is not opened
  * and not changed; below them the record opens, repaired, with its problems quoted and capped.
  */

@@ -1,4 +1,4 @@
-/** The fleet= link parameter (issue 14): round trips, old links unchanged, bad values named. */
+/** The fleet= link parameter: round trips, old links unchanged, bad values named. */
 import { describe, expect, it } from 'vitest';
 import { decodeConfig, defaultConfig, encodeConfig } from '../../src/config';
 import type { PlaygroundConfig } from '../../src/config';

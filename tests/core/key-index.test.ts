@@ -1,5 +1,5 @@
 /**
- * The simulator's fast path (issue 14, speed): keys found by a small integer (useKeyIndex,
+ * The simulator's fast path (speed): keys found by a small integer (useKeyIndex,
  * decideKey, stateSizeKey) decide and measure exactly as the public `decide` / `stateSize`; and
  * `sameStateAs`, which lets a run drop its "beyond the limit" oracle, only says yes when the two
  * limiters really decide every later request alike.

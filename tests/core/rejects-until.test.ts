@@ -1,5 +1,5 @@
 /**
- * Limiter.rejectsUntil (issue 11): after a rejection, every request of the same key before the
+ * Limiter.rejectsUntil: after a rejection, every request of the same key before the
  * time it gives is rejected alike and changes nothing. Checked by replay: a copy of the limiter
  * decides that request, and its decision and state are compared with the promise.
  */

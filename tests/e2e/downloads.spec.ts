@@ -54,7 +54,7 @@ test('downloads the decision log (CSV, JSON) and the view (SVG, PNG) of a paused
   expect(shown).toBeGreaterThan(50);
 
   const csv = await download(page, /Decision log \(CSV\)/);
-  expect(csv.name).toBe('rate-limit-lab-token-bucket-decisions.csv');
+  expect(csv.name).toBe('rate-limit-lab-envoy-decisions.csv');
   const lines = csv.body.toString('utf8').split('\r\n');
   expect(lines[0]).toBe(
     'lane,request,row,attempt,arrival_ms,key,client,instance,outcome,delay_ms,release_ms,' +
@@ -71,7 +71,7 @@ test('downloads the decision log (CSV, JSON) and the view (SVG, PNG) of a paused
   );
 
   const json = await download(page, /Decision log \(JSON\)/);
-  expect(json.name).toBe('rate-limit-lab-token-bucket-decisions.json');
+  expect(json.name).toBe('rate-limit-lab-envoy-decisions.json');
   const log = JSON.parse(json.body.toString('utf8')) as {
     generatedBy: string;
     link: string;
@@ -83,13 +83,13 @@ test('downloads the decision log (CSV, JSON) and the view (SVG, PNG) of a paused
   expect(log.lanes[0]?.metrics.offered).toBe(shown);
 
   const svgFile = await download(page, /View \(SVG\)/);
-  expect(svgFile.name).toBe('rate-limit-lab-token-bucket-t2.5s.svg');
+  expect(svgFile.name).toBe('rate-limit-lab-envoy-t2.5s.svg');
   const svg = await readSvg(page, svgFile.body.toString('utf8'));
   expect(svg.error).toBeNull();
   expect(svg.root).toBe('http://www.w3.org/2000/svg svg');
   const [w, h, viewBox] = svg.size;
   expect(viewBox).toBe(`0 0 ${w} ${h}`);
-  expect(svg.title).toBe('Rate Limit Lab · Token bucket · t = 2.5 s');
+  expect(svg.title).toBe('Rate Limit Lab · Envoy · t = 2.5 s');
   // The same marks as on the page: the timeline's, the bucket's tokens (1.9 of 10 at 2.5 s: one
   // whole, one partly refilled) and the requests in flight.
   expect(svg.timelineMarks).toBe(await page.locator('[data-testid="timeline"] .rl-mark').count());
@@ -104,7 +104,7 @@ test('downloads the decision log (CSV, JSON) and the view (SVG, PNG) of a paused
   expect(svg.fontFaces).toHaveLength(3);
 
   const png = await download(page, /View \(PNG\)/);
-  expect(png.name).toBe('rate-limit-lab-token-bucket-t2.5s.png');
+  expect(png.name).toBe('rate-limit-lab-envoy-t2.5s.png');
   expect([...png.body.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   expect(png.body.length).toBeGreaterThan(50_000);
   // IHDR: width and height at 2×.
@@ -127,13 +127,13 @@ test('the exported view follows the dark theme', async ({ page }) => {
 test('a view saved while the clock plays draws the moment it stopped at, strip and all, and plays on', async ({
   page,
 }) => {
-  // Playing, the request-flow strip is a worker's canvas (issue 11), which an SVG cannot hold.
+  // Playing, the request-flow strip is a worker's canvas, which an SVG cannot hold.
   await open(page, './?v=1&t=2.5s');
   await expect(page.getByTestId('request-flow-painted')).toBeVisible();
   const file = await download(page, /View \(SVG\)/);
   const svg = await readSvg(page, file.body.toString('utf8'));
   expect(svg.error).toBeNull();
-  const t = /^Rate Limit Lab · Token bucket · t = ([\d.]+) s$/.exec(svg.title);
+  const t = /^Rate Limit Lab · Envoy · t = ([\d.]+) s$/.exec(svg.title);
   expect(t).not.toBeNull();
   // The strip as SVG, with its marks.
   expect(svg.flowMarks).toBeGreaterThan(5);

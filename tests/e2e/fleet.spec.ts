@@ -3,7 +3,7 @@ import { WHY_DOWN_CLOSED, simulate } from '../../src/sim';
 import { formatTime } from '../../src/ui/common/format';
 import { expect, open, test } from './fixtures';
 
-/** Fleets (issue 14): the fleet view and the three fleet experiments, each paused at its moment. */
+/** Fleets: the fleet view and the three fleet experiments, each paused at its moment. */
 
 const IDS = ['fleet-skew', 'fleet-scale-out', 'fleet-store-down'] as const;
 

@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { expect, open, test } from './fixtures';
 
 /**
- * Issue 11: while the clock plays, the request-flow strip is painted by a worker on a canvas
+ * while the clock plays, the request-flow strip is painted by a worker on a canvas
  * (src/viz/flowPainter.ts); a still frame is SVG. The two must be the same picture, say the same
  * thing to a screen reader and take the same clicks. The page's clock is Playwright's, so time only
  * moves when the test says: the playing strip and the still one show the same instant.

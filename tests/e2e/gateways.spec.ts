@@ -1,5 +1,5 @@
 /**
- * Issue 13 in the browser: a system's own export first (with Download), an Ingress's ingress-nginx
+ * in the browser: a system's own export first (with Download), an Ingress's ingress-nginx
  * annotations loaded as ingress-nginx beside Traefik, and no axe violations in what they show.
  */
 import AxeBuilder from '@axe-core/playwright';

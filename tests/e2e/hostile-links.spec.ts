@@ -1,7 +1,7 @@
 import { expect, open, test } from './fixtures';
 
 /**
- * Issue 15: a long hostile link opens within a second with its problems grouped, and "Copy link"
+ * a long hostile link opens within a second with its problems grouped, and "Copy link"
  * works for every link that opened. The packed list below is encodeTimes() of 10,000 times of -1 ms
  * (src/config/url-grammar.ts): 379 characters that unpack to 10,000 invalid clicks; 13 copies of it
  * fit under the 8,000-character cap and took 263 s to open before the change.

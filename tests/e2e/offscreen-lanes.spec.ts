@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, open, test } from './fixtures';
 
 /**
- * Issue 11: only lanes a person can see draw every frame while the clock plays. A lane whose only
+ * only lanes a person can see draw every frame while the clock plays. A lane whose only
  * pixels in the viewport are under the sticky clock bar is not seen: it stays still, and draws
  * again as soon as a strip of it shows below the bar.
  */

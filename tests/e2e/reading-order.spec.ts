@@ -1,7 +1,7 @@
 import { expect, open, test } from './fixtures';
 
 /**
- * Issue 10's layout points, in a real browser: the skip link, the comparison before the stacked
+ * the layout points, in a real browser: the skip link, the comparison before the stacked
  * views, a phone's reading order (experiment card and controls before the stage, DOM order as seen),
  * the compare table saying that it scrolls, and a single limiter's run summary.
  */

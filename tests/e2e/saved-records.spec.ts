@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, open, test } from './fixtures';
 
 /**
- * Issue 15: saved settings the page could not have written (src/config/saved.ts) are not opened
+ * saved settings the page could not have written (src/config/saved.ts) are not opened
  * and not deleted. The page says why, with the size and the limit, runs the defaults, offers the
  * record as a download, and leaves it in storage until the person changes a setting.
  */

@@ -215,7 +215,7 @@ test('the sweep fills a heatmap in workers; picking a cell sets the limiter and 
   });
   await expect(page).toHaveURL(new RegExp(`rate=${rate}r/s`));
   await expect(page.getByTestId('summary-rejected')).toHaveText(String(replay.rejected));
-  const share = /: ([\d.]+) % rejected/.exec(label)?.[1];
+  const share = /: ([\d.]+)% rejected/.exec(label)?.[1];
   expect(Number(share)).toBeCloseTo((replay.rejected / trace.count) * 100, 1);
   await page.screenshot({ path: test.info().outputPath('trace-sweep-picked.png'), fullPage: true });
 });

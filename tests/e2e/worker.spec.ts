@@ -1,5 +1,5 @@
 /**
- * Issue 11: a large re-simulation runs in the worker. The page keeps drawing the previous result
+ * a large re-simulation runs in the worker. The page keeps drawing the previous result
  * with a quiet "updating" note, then draws the new one; the worker also loads when the site is
  * served from a sub-path.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 15: a paste cannot freeze the tab. Snippets above MAX_IMPORT_CHARS are refused with their
+ * a paste cannot freeze the tab. Snippets above MAX_IMPORT_CHARS are refused with their
  * size; nesting deeper than MAX_IMPORT_DEPTH is refused before the YAML parser sees it (64 k of `[`
  * overflowed its stack, 64 k of `{` exhausted memory); duplicate keys are found with a set (the
  * parser's own check is quadratic). Bounds are generous: the budget is 200 ms per import, the

@@ -365,7 +365,7 @@ describe.skipIf(NGINX === undefined)('nginx export against a real nginx', () => 
   }, 15_000);
 });
 
-// ---- What a rejected client receives (issue 10: each system's own response) ------------------
+// ---- What a rejected client receives (each system's own response) ------------------
 
 /** The rate-limit headers a response may carry; nginx must send none beyond what the page shows. */
 const RATE_LIMIT_HEADER = /^(retry-after|ratelimit|ratelimit-policy|x-ratelimit-.*)$/i;

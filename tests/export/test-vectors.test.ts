@@ -1,5 +1,5 @@
 /**
- * Test vectors and the generated test files (issue 13, point 8). The files are written to a
+ * Test vectors and the generated test files. The files are written to a
  * temporary folder and run for real: the Vitest file by a second Vitest with an adapter wired to
  * the project's own core limiter (it must pass), then with an adapter that is wrong (it must fail);
  * the Jest file (CommonJS, Jest's globals) by the real Jest (a pinned devDependency), with a

@@ -1,5 +1,5 @@
 /**
- * simulate's cache (issue 11): editing a limiter reuses the arrivals and the other lanes' runs, and
+ * simulate's cache: editing a limiter reuses the arrivals and the other lanes' runs, and
  * a result made with the cache is the result made without it, seeking included.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Column memory (issue 11): the simulation worker makes lane columns in buffers the page has
+ * Column memory: the simulation worker makes lane columns in buffers the page has
  * finished with (ColumnPool, installColumnMemory). Whatever those buffers held, a run's columns
  * are the ones fresh memory gives: byte for byte, in the lean loop and the general one.
  */

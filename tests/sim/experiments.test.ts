@@ -1,5 +1,5 @@
 /**
- * The experiments the articles recommend before production (issue 3), with exact counts.
+ * The experiments the articles recommend before production, with exact counts.
  */
 import { describe, expect, it } from 'vitest';
 import type { AlgorithmConfig } from '../../src/core';
@@ -257,7 +257,7 @@ describe('clock jumps', () => {
   });
 });
 
-describe('fleets (issue 14)', () => {
+describe('fleets', () => {
   it('weights 11 : 8 × 11 give the hot replica exactly 1/9 of every 99 requests, so 600/s each bites at 5,400/s', () => {
     const weights = [11, ...Array<number>(11).fill(8)];
     const result = simulate(

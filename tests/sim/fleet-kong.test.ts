@@ -1,5 +1,5 @@
 /**
- * Kong's cluster and redis policies in a fleet (issue 13 item 4): Kong nodes are the replicas, the
+ * Kong's cluster and redis policies in a fleet: Kong nodes are the replicas, the
  * policy is the store's behaviour. Hand-computed answers for small fleets, and properties.
  */
 import fc from 'fast-check';

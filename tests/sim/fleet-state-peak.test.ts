@@ -1,5 +1,5 @@
 /**
- * Issue 14 (speed): a fleet decision re-reads only the stores that held the key and the ones the
+ * (speed): a fleet decision re-reads only the stores that held the key and the ones the
  * decision touched. The peaks must be exactly those of reading every store after every decision.
  */
 import fc from 'fast-check';

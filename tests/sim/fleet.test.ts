@@ -1,5 +1,5 @@
 /**
- * Fleets (issue 14): hand-computed answers for small fleets, and properties.
+ * Fleets: hand-computed answers for small fleets, and properties.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * The two lane loops make the same results: simulate.ts's runLane (the page's, any deployment) and
- * lanePlain.ts's runPlainLane (the worker's, for lanes that are not fleets; issue 11). Random
+ * lanePlain.ts's runPlainLane (the worker's, for lanes that are not fleets). Random
  * scenarios over every algorithm, local, shared and racy instances, retries, several clients and
  * clock jumps: the same columns, metrics, releases, truncation and seeks either way.
  */

@@ -1,5 +1,5 @@
 /**
- * laneMetrics' lean loop (issue 11: a 1,000,000-arrival edit): when a lane's rows are the first
+ * laneMetrics' lean loop (a 1,000,000-arrival edit): when a lane's rows are the first
  * attempts one for one (its arrival column is the arrivals' own) and one client sent them all, it
  * counts per bin in locals and fills the per-key and per-client counts at the end. Its metrics must
  * be those of the general loop, which runs on the same rows given as a copy of the column. The

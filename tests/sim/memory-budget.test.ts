@@ -1,5 +1,5 @@
 /**
- * Issue 15: the memory budget is enforced, not estimated. A run that would retain more than
+ * the memory budget is enforced, not estimated. A run that would retain more than
  * MAX_RETAINED_BYTES (results plus checkpoints, with the in-flight writes they keep) is cut at an
  * exact moment and says so, like the decision cap; what it keeps is within the budget by its own
  * (conservative) count, and deterministic. The retained bytes measured after GC are in

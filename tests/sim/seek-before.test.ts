@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AlgorithmConfig } from '../../src/core';
-import { Seeker, decisionAt, requestAt, simulate } from '../../src/sim';
+import { Seeker, WHY_BATCHED, decisionAt, requestAt, simulate } from '../../src/sim';
 import { scenario } from './helpers';
 
 const LIMITERS: AlgorithmConfig[] = [
@@ -69,5 +69,36 @@ describe('Seeker.storesBefore', () => {
     expect(() => new Seeker(result).storesBefore(0, result.lanes[0]!.columns.rows)).toThrow(
       RangeError,
     );
+  });
+
+  it("a fleet row decided on a replica's batched copy of the store gets that copy", () => {
+    const result = simulate(
+      LIMITERS.slice(0, 3),
+      scenario({
+        seed: 3,
+        sources: [{ kind: 'poisson', ratePerSec: 40, startMs: 0, endMs: 3000 }],
+        clients: { count: 2, keying: 'per-client', assign: 'random' },
+        deployment: {
+          instances: 3,
+          balancer: 'round-robin',
+          state: 'shared-atomic',
+          roundTripMs: 0,
+          fleet: { store: { rttMs: 1, jitterMs: 0, outages: [], onDown: 'open', syncMs: 400 } },
+        },
+      }),
+      3000,
+    );
+    const seeker = new Seeker(result);
+    let batched = 0;
+    for (let lane = 0; lane < result.lanes.length; lane += 1) {
+      const l = result.lanes[lane]!;
+      for (let row = 0; row < l.columns.rows; row += 1) {
+        if (l.fleet?.why[row] === WHY_BATCHED) batched += 1;
+        const { stores, store, wallMs } = seeker.storesBefore(lane, row);
+        const again = stores[store]!.clone().decide(wallMs, requestAt(result, lane, row).key);
+        expect(again).toEqual(decisionAt(result, lane, row));
+      }
+    }
+    expect(batched).toBeGreaterThan(100);
   });
 });

@@ -100,7 +100,7 @@ function randomSteps(rng: Rng, windowMs: number, n: number): number[] {
   });
 }
 
-// The draft-8 partition key's SHA-256 is a chunk of its own (issue 11): loaded before the proofs.
+// The draft-8 partition key's SHA-256 is a chunk of its own: loaded before the proofs.
 beforeAll(() => loadExpressHash());
 
 describe('express-rate-limit 8.7.5 (real middleware) = model', () => {

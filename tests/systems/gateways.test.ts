@@ -1,5 +1,5 @@
 /**
- * Known answers for the gateway systems of issue 13 from their sources (cited in src/systems), and
+ * Known answers for the gateway systems from their sources (cited in src/systems), and
  * their exports parse and carry the numbers.
  */
 import { parseAllDocuments, parse } from 'yaml';

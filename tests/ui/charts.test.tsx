@@ -50,7 +50,7 @@ describe('PeakChart', () => {
       'peak 20 in [9.999 s, 10.999 s) — 2× the limit of 10',
     );
     expect(screen.getByRole('img')).toHaveAccessibleName(
-      'Most passed in any 1 s for fixed-window: peak 20 in [9.999 s, 10.999 s) — 2× the limit of 10.',
+      'Most passed in any 1 s for Redis fixed window: peak 20 in [9.999 s, 10.999 s) — 2× the limit of 10.',
     );
     // The peak marker sits at twice the limit line's height above the baseline.
     const limit = screen.getByTestId('peak-limit');
@@ -153,7 +153,7 @@ describe('LoadChart', () => {
     expect(screen.getByTestId('legend-offered')).toHaveTextContent(`offered ${n * 2}/s`);
     expect(screen.getByTestId('chart-now')).toBeInTheDocument();
     expect(screen.getByRole('img').getAttribute('aria-label')).toMatch(
-      /^Load over time for fixed-window, requests per second in 0\.5 s steps: offered averages/,
+      /^Load over time for Redis fixed window, requests per second in 0\.5 s steps: offered averages/,
     );
     expectFinite(container.innerHTML);
   });
@@ -220,11 +220,11 @@ describe('DelayHistogram', () => {
     const result = poisson();
     const { container } = render(<DelayHistogram result={result} lane={0} />);
     expect(screen.getByTestId('chart-empty')).toHaveTextContent(
-      'Nothing was delayedFixed window never delays: it admits or rejects at once',
+      'Nothing was delayedRedis fixed window never delays: it admits or rejects at once',
     );
     expect(screen.queryAllByTestId('delay-bar')).toHaveLength(0);
     expect(screen.getByRole('img')).toHaveAccessibleName(
-      'Delay distribution for fixed-window: nothing was delayed.',
+      'Delay distribution for Redis fixed window: nothing was delayed.',
     );
     expectFinite(container.innerHTML);
   });

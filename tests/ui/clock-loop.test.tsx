@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * The clock loop (issue 11, input first): while playing, each frame advances the virtual clock by
+ * The clock loop (input first): while playing, each frame advances the virtual clock by
  * the real time since the last frame; the frame right after an edit leaves the clock where the
  * edit drew it, and the next frame advances it by the real time of both, so no virtual time is
  * lost; two frames in a row are never held, so a slider dragged while playing still moves it.

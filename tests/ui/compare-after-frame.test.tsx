@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * The comparison takes a new result after the frame that draws it in the lanes (issue 11: its
+ * The comparison takes a new result after the frame that draws it in the lanes (its
  * render and commit were part of an edit's input task), and a page opened with a result draws it
  * in the first render. The table is not even rendered again, unchanged, in the render that draws
  * the edit elsewhere (it was, at every edit, before it was memoised).

@@ -24,7 +24,7 @@ describe('CompareTable', () => {
     render(<CompareTable result={result} onSeek={onSeek} onSelect={onSelect} />);
     expect(result.divergence).toMatchObject({ origin: 2, atMs: 1000, lanes: [0, 1] });
     expect(screen.getByTestId('divergence-sentence')).toHaveTextContent(
-      'Request #3 at 1.000 s: Fixed window admits, Sliding log rejects.',
+      'Request #3 at 1.000 s: Redis fixed window admits, Redis sliding log rejects.',
     );
     expect(screen.getByRole('columnheader', { name: 'Request #3' })).toBeInTheDocument();
     expect(screen.getByTestId('at-divergence-0')).toHaveTextContent('admits');
@@ -45,14 +45,14 @@ describe('CompareTable', () => {
     const d = result.divergence;
     expect(d).not.toBeNull();
     expect(describeDivergence(result, d as NonNullable<typeof d>)).toBe(
-      'Request #3 at 1.000 s: Fixed window and Fixed window #2 admit, Sliding log rejects',
+      'Request #3 at 1.000 s: Redis fixed window and Redis fixed window #2 admit, Redis sliding log rejects',
     );
     render(<CompareTable result={result} />);
     // Three lanes: the first difference of each pair that differs.
     const pairs = screen.getAllByTestId('pair-divergence');
     expect(pairs.map((p) => p.textContent)).toEqual([
-      'Fixed window vs Sliding log: request #3 at 1.000 s (admits / rejects)',
-      'Fixed window #2 vs Sliding log: request #3 at 1.000 s (admits / rejects)',
+      'Redis fixed window vs Redis sliding log: request #3 at 1.000 s (admits / rejects)',
+      'Redis fixed window #2 vs Redis sliding log: request #3 at 1.000 s (admits / rejects)',
     ]);
   });
 
@@ -84,7 +84,7 @@ describe('CompareTable', () => {
       within(table)
         .getAllByRole('rowheader')
         .map((h) => h.textContent),
-    ).toEqual(['Fixed window', 'Sliding log', '▸ Leaky bucket']);
+    ).toEqual(['Redis fixed window', 'Redis sliding log', '▸ nginx']);
     const num = (id: string) =>
       Number((screen.getByTestId(id).firstChild?.textContent ?? '').replace(/,/g, ''));
     result.lanes.forEach((lane, i) => {

@@ -92,18 +92,20 @@ async function savedFile(count = 1): Promise<Saved> {
 }
 
 describe('DownloadMenu', () => {
-  it('saves the decision log as CSV, named after the algorithm', async () => {
+  it('saves the decision log as CSV, named after the lane’s system', async () => {
     renderMenu(store());
     await choose(/Decision log \(CSV\)/);
     const file = await savedFile();
-    expect(file.filename).toBe('rate-limit-lab-fixed-window-decisions.csv');
+    expect(file.filename).toBe('rate-limit-lab-redis-fixed-window-decisions.csv');
     expect(file.blob.type).toBe('text/csv;charset=utf-8');
     const lines = (await file.blob.text()).split('\r\n');
     expect(lines).toHaveLength(5);
-    expect(lines[3]).toBe('fixed-window,3,3,1,300,client-1,1,1,reject,0,,700,0,700,429,1');
+    expect(lines[3]).toBe('Redis fixed window,3,3,1,300,client-1,1,1,reject,0,,700,0,700,429,1');
     // Said to screen readers (the browser shows the download itself).
     expect(
-      await screen.findByText('Saved rate-limit-lab-fixed-window-decisions.csv: 3 decisions.'),
+      await screen.findByText(
+        'Saved rate-limit-lab-redis-fixed-window-decisions.csv: 3 decisions.',
+      ),
     ).toHaveAttribute('role', 'status');
     // The menu closes and focus returns to its button.
     expect(screen.getByRole('button', { name: 'Download' })).toHaveAttribute(
@@ -117,28 +119,32 @@ describe('DownloadMenu', () => {
     renderMenu(store());
     await choose(/Decision log \(JSON\)/);
     const file = await savedFile();
-    expect(file.filename).toBe('rate-limit-lab-fixed-window-decisions.json');
+    expect(file.filename).toBe('rate-limit-lab-redis-fixed-window-decisions.json');
     expect(file.blob.type).toBe('application/json');
     const log = JSON.parse(await file.blob.text()) as {
       link: string;
-      lanes: Array<{ requests: unknown[] }>;
+      lanes: Array<{ name: string; system: string; requests: unknown[] }>;
     };
     expect(log.lanes[0]?.requests).toHaveLength(3);
+    expect(log.lanes[0]).toMatchObject({
+      name: 'Redis fixed window',
+      system: 'redis-fixed-window',
+    });
     expect(log.link).toMatch(/^http:\/\/localhost(:\d+)?\/\?v=1&.*t=250ms&paused/);
   });
 
-  it('saves the view as a standalone SVG named after the algorithm and the time', async () => {
+  it('saves the view as a standalone SVG named after the lane’s system and the time', async () => {
     renderMenu(store());
     await choose(/View \(SVG\)/);
     const file = await savedFile();
-    expect(file.filename).toBe('rate-limit-lab-fixed-window-t0.25s.svg');
+    expect(file.filename).toBe('rate-limit-lab-redis-fixed-window-t0.25s.svg');
     expect(file.blob.type).toBe('image/svg+xml');
     const svg = await file.blob.text();
     const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
     expect(doc.querySelector('parsererror')).toBeNull();
     expect(doc.documentElement.namespaceURI).toBe('http://www.w3.org/2000/svg');
     expect(doc.querySelector('title')?.textContent).toBe(
-      'Rate Limit Lab · Fixed window · t = 250 ms',
+      'Rate Limit Lab · Redis fixed window · t = 250 ms',
     );
   });
 
@@ -146,7 +152,7 @@ describe('DownloadMenu', () => {
     renderMenu(store());
     await choose(/View \(PNG\)/);
     const file = await savedFile();
-    expect(file.filename).toBe('rate-limit-lab-fixed-window-t0.25s.png');
+    expect(file.filename).toBe('rate-limit-lab-redis-fixed-window-t0.25s.png');
     expect(file.blob.type).toBe('image/png');
     expect(new Uint8Array(await file.blob.arrayBuffer())).toEqual(PNG_SIGNATURE);
     const view = vi.mocked(svgToPng).mock.calls[0]?.[0] as ExportedView;

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-/** The Download menu's test vectors (issue 13, point 8): the JSON and the zip with the tests. */
+/** The Download menu's test vectors: the JSON and the zip with the tests. */
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { unzipSync, strFromU8 } from 'fflate';

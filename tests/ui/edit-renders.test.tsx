@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * What a limiter edit renders (issue 11: its input task rendered about a hundred components, a third
+ * What a limiter edit renders (its input task rendered about a hundred components, a third
  * of them controls that had not changed). Parts that do not draw from the limiters stay as they are.
  */
 import { Profiler, act } from 'react';

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * The Export panel's gateway tabs (issue 13): every system's own export comes first, shows the
+ * The Export panel's gateway tabs: every system's own export comes first, shows the
  * same text as its exporter, and downloads under its file name.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

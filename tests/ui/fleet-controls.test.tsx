@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * The fleet's own controls (issue 14): labelled, keyboard-operable, each message naming the field's
+ * The fleet's own controls: labelled, keyboard-operable, each message naming the field's
  * label and the accepted range; an invalid value never reaches the run.
  */
 import { cleanup, render, screen } from '@testing-library/react';

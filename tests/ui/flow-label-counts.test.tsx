@@ -3,7 +3,7 @@
  * The request flow's label counts what its strip holds, for any traffic and moment: the requests
  * waiting in the limiter, those passed to the backend and those rejected in the last moments (each
  * request's phase from `flowPhase`), and the latest rejection only when there is one. The counts
- * are made in one pass over the placed requests (issue 11: a filter per count made a list per
+ * are made in one pass over the placed requests (a filter per count made a list per
  * frame); this holds them to a count made here, request by request.
  */
 import fc from 'fast-check';

@@ -43,7 +43,7 @@ async function painter() {
 
 const settle = () => new Promise<void>((done) => queueMicrotask(done));
 
-describe('the painter’s messages to its worker (issue 11)', () => {
+describe('the painter’s messages to its worker', () => {
   beforeEach(() => {
     vi.stubGlobal('Worker', FakeWorker);
     vi.stubGlobal('OffscreenCanvas', class {});

@@ -3,7 +3,7 @@ import { packMarks, unpackMarks } from '../../src/viz/flowScene';
 import { nearestMark } from '../../src/viz/markAt';
 import type { MovingMark } from '../../src/viz/MovingMarks';
 
-describe('the painted strip’s marks (issue 11)', () => {
+describe('the painted strip’s marks', () => {
   const marks: MovingMark[] = [
     { outcome: 'admit', x: 12.5, y: 40, size: 9, opacity: 1 },
     { outcome: 'delay', x: 300.1, y: 53.5, size: 9, opacity: 0.7 },

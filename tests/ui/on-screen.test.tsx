@@ -84,7 +84,7 @@ async function settle(): Promise<void> {
   });
 }
 
-describe('useOnScreen and the sticky clock bar (issue 11)', () => {
+describe('useOnScreen and the sticky clock bar', () => {
   it('does not count a lane whose only visible part is under the bar', async () => {
     setBarHeight(60);
     render(<Probe />);

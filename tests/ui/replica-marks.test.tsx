@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Issue 14: the timeline panel's colour accessor carries each fleet request's replica colour into
+ * the timeline panel's colour accessor carries each fleet request's replica colour into
  * the timeline's dense columns (the same colours as the fleet view).
  */
 import { cleanup, render, screen, within } from '@testing-library/react';

@@ -7,7 +7,7 @@ import { frame } from './fixtures';
 
 afterEach(cleanup);
 
-// The moving marks' paths are a chunk of their own (issue 11: initial JavaScript). A file of its
+// The moving marks' paths are a chunk of their own (initial JavaScript). A file of its
 // own, so the chunk is not yet loaded when the first strip plays.
 const f = frame(
   { kind: 'leaky-bucket', rate: 10, rateUnit: 'r/s', burst: 3, delay: 1 },

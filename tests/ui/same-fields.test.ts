@@ -3,7 +3,7 @@ import { shallow } from 'zustand/vanilla/shallow';
 import { sameFields } from '../../src/store/react';
 
 // usePlaygroundShallow's compare: the same answers as zustand's `shallow`, which it replaces
-// because that one builds two Maps per call (issue 11: ~20 calls per frame of a playing page).
+// because that one builds two Maps per call (~20 calls per frame of a playing page).
 describe('sameFields', () => {
   const f = () => undefined;
   const list = [1, 2];

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Issue 11: a worker's large result is drawn in a transition (React renders it in slices that
+ * a worker's large result is drawn in a transition (React renders it in slices that
  * yield to input). Until that render commits, every other render draws what was drawn before, and
  * "updating" stays up; a result computed in place (a small edit) is drawn at once, and so is a
  * worker's result of one lane of at most URGENT_ROWS rows (its render is one short task).

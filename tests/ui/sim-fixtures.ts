@@ -2,6 +2,7 @@
  * Real simulation results for the timeline, chart and compare tests: small scenarios through the
  * real `simulate()`, so every number a component shows is checked against what the engine decided.
  */
+import { laneNames } from '../../src/config/laneNames';
 import { defaultScenario, simulate } from '../../src/sim';
 import type { Scenario, SimLimiter, SimResult, TrafficSource } from '../../src/sim';
 
@@ -12,7 +13,11 @@ export function run(
   untilMs: number,
   overrides: Partial<Scenario> = {},
 ): SimResult {
-  return simulate(limiters, { ...defaultScenario(), sources, ...overrides }, untilMs);
+  // Lanes named as the page names them (config's laneNames): by their system unless named.
+  const entries = limiters.map((l) => ('kind' in l ? { config: l } : l));
+  const names = laneNames(entries);
+  const named = entries.map((e, i) => ({ name: names[i] as string, config: e.config }));
+  return simulate(named, { ...defaultScenario(), sources, ...overrides }, untilMs);
 }
 
 /** Rows of a lane by outcome code, counted straight from the columns. */

@@ -1,5 +1,5 @@
 /**
- * The worker's warm-up (issue 11): a run computed on the page is sent to the worker after the frame
+ * The worker's warm-up: a run computed on the page is sent to the worker after the frame
  * that draws it, not in the edit's own task; a request made meanwhile sends it first.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -1,7 +1,6 @@
 // @vitest-environment jsdom
 /**
- * The timeline takes a new result in the frame after the one where the lanes draw it (issue 11:
- * its render, commit and layout were part of an edit's input task), and a page opened with a
+ * The timeline takes a new result in the frame after the one where the lanes draw it (its render, commit and layout were part of an edit's input task), and a page opened with a
  * result draws it in the first render.
  */
 import { act, cleanup, render, screen } from '@testing-library/react';

@@ -1,5 +1,5 @@
 /**
- * The timeline's dense bars (issue 11): one outline per run of adjacent bars must cover exactly the
+ * The timeline's dense bars: one outline per run of adjacent bars must cover exactly the
  * pixel columns a rectangle per bar covered, each to the same top.
  */
 import { describe, expect, it } from 'vitest';

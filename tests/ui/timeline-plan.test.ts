@@ -1,5 +1,5 @@
 /**
- * Issue 11: the timeline plans its lanes without reducing a dense one (its own `LaneMarks` reduces
+ * the timeline plans its lanes without reducing a dense one (its own `LaneMarks` reduces
  * it, so a large result renders lane by lane in slices). The plan must choose exactly what the
  * single reduction chose before: individual marks iff at most 1,500 requests are in view, ≥ 3 px
  * each on average, and at most 2 of one outcome in a pixel column; and the counts drawn are

@@ -183,7 +183,7 @@ describe('Timeline marks', () => {
     draw(result, { lanes: [1, 0], selected: { lane: 1, row } });
     const lanes = screen.getAllByTestId('timeline-lane');
     expect(lanes.map((l) => l.getAttribute('data-lane'))).toEqual(['1', '0']);
-    expect(lanes[0]).toHaveTextContent('Leaky bucket');
+    expect(lanes[0]).toHaveTextContent('nginx');
     const ring = screen
       .getByTestId('timeline-selected')
       .querySelector('circle') as SVGCircleElement;
@@ -377,7 +377,7 @@ describe('dense lanes coloured per request', () => {
   });
 });
 
-describe('marks coloured by replica (issue 14)', () => {
+describe('marks coloured by replica', () => {
   it('each individual mark gets its colour bar and the name as tooltip and data-replica; without markColor none', () => {
     const result = sparse();
     const names = ['R1', 'R2'];

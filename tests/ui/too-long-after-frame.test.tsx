@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * "Too long for a link" (issue 11): the whole config is encoded to check its length after the frame
+ * "Too long for a link": the whole config is encoded to check its length after the frame
  * that draws an edit, not in the edit's own task; once for edits that come faster than frames.
  */
 import { act, cleanup, render, screen } from '@testing-library/react';

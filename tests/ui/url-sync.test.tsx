@@ -54,7 +54,7 @@ function play(store: PlaygroundStoreApi, ms: number): void {
   }
 }
 
-describe('the address bar follows the clock (issue 11: no writes while it plays)', () => {
+describe('the address bar follows the clock (no writes while it plays)', () => {
   it('while playing, not at all; when the clock stops, within 300 ms, at the time it stopped', () => {
     const store = stillStore();
     sync(store);

@@ -1,5 +1,5 @@
 /**
- * The charts' series with the counts the simulation already made (issue 11): `passedTimes` and
+ * The charts' series with the counts the simulation already made: `passedTimes` and
  * `delaysOf` given a lane's count equal their own counting, and a wrong count is noticed; the peak
  * chart's busiest W from `lane.metrics` is the one `peakWindow` finds in the passed times, and its
  * rolling count straight from the rows is the one made from an array of passed times.

@@ -1,6 +1,6 @@
 /**
  * `outcomeColumns` finds each column's run of rows by galloping over `columnOf` instead of calling
- * it per row (issue 11): its counts, totals and largest count are those of the plain per-row
+ * it per row: its counts, totals and largest count are those of the plain per-row
  * reduction, for any rows in time order, any range (fractional ends included) and any width.
  */
 import fc from 'fast-check';

@@ -1,4 +1,4 @@
-/** Experiment 1. The boundary burst (the library: ./index.ts). */
+/** Experiment 1. The boundary burst (the library: ./library.ts). */
 import { quotaOf } from '../../core';
 import { list, n, passedIn, secs, times } from '../measure';
 import type { Experiment } from './define';

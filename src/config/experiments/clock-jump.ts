@@ -1,4 +1,4 @@
-/** Experiment 11. A wall-clock jump vs a monotonic clock (the library: ./index.ts). */
+/** Experiment 11. A wall-clock jump vs a monotonic clock (the library: ./library.ts). */
 import type { LaneResult } from '../../sim';
 import { n, rejectTimes, secs, status } from '../measure';
 import type { ExperimentVariant, Experiment, Axis } from './define';

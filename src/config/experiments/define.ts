@@ -1,5 +1,5 @@
 /**
- * Building blocks of the experiment library (./index.ts): the types every experiment is written
+ * Building blocks of the experiment library (./library.ts): the types every experiment is written
  * against and the helpers that build their inputs, variants and answers.
  */
 import type { AlgorithmConfig } from '../../core';

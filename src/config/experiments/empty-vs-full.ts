@@ -1,4 +1,4 @@
-/** Experiment 7. A bucket that starts empty vs full (the library: ./index.ts). */
+/** Experiment 7. A bucket that starts empty vs full (the library: ./library.ts). */
 import { quotaOf } from '../../core';
 import { firstAttemptsOf, n, secs, who } from '../measure';
 import type { Experiment } from './define';

@@ -1,4 +1,4 @@
-/** Experiment 12. Envoy's old interval refill vs continuous refill (the library: ./index.ts). */
+/** Experiment 12. Envoy's old interval refill vs continuous refill (the library: ./library.ts). */
 import type { AlgorithmConfig } from '../../core';
 import { peakWindow, rowRange } from '../../sim';
 import { dec, n, passed, secs } from '../measure';

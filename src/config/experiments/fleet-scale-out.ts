@@ -1,4 +1,4 @@
-/** Experiment 14. Scaling out lets a burst through (kyma-project/api-gateway #2829) (the library: ./index.ts). */
+/** Experiment 14. Scaling out lets a burst through (kyma-project/api-gateway #2829) (the library: ./library.ts). */
 import type { LaneResult } from '../../sim';
 import { dec, n, passedIn, ratePerSec } from '../measure';
 import type { ExperimentVariant, Experiment, Axis } from './define';

@@ -1,11 +1,11 @@
-/** Experiment 13. Twelve replicas at 600 r/s each (istio #54759) (the library: ./index.ts). */
+/** Experiment 13. Twelve replicas at 600 r/s each (istio #54759) (the library: ./library.ts). */
 import type { LaneFleet, LaneResult, Scenario, SimResult } from '../../sim';
 import { n, passedIn, plural, ratePerSec, rejectTimes, secs, share, status } from '../measure';
 import type { ExperimentVariant, Experiment, Axis } from './define';
 import { scenario, inputs, variantsOf, runAxes, countsAnswer } from './define';
 
 // ---------------------------------------------------------------------------------------------
-// 13 – 15. Fleets (issue 14)
+// 13 – 15. Fleets
 // ---------------------------------------------------------------------------------------------
 
 /** The fleet part of a lane, or null for a run without one (the person may have edited it out). */

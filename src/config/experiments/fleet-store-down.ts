@@ -1,4 +1,4 @@
-/** Experiment 15. The store is down (istio #12115: 429; envoyproxy/ratelimit #333: 500; failure_mode_deny) (the library: ./index.ts). */
+/** Experiment 15. The store is down (istio #12115: 429; envoyproxy/ratelimit #333: 500; failure_mode_deny) (the library: ./library.ts). */
 import { rowRange } from '../../sim';
 import type { LaneResult, Scenario, StoreModel } from '../../sim';
 import { dec, n, passed, ratePerSec, secs } from '../measure';

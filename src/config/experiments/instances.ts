@@ -1,4 +1,4 @@
-/** Experiment 10. N instances: local, shared, racy (the library: ./index.ts). */
+/** Experiment 10. N instances: local, shared, racy (the library: ./library.ts). */
 import type { LaneResult, Scenario } from '../../sim';
 import { dec, n, plural, ratePerSec, times } from '../measure';
 import type { ExperimentVariant, Experiment, Axis } from './define';
@@ -9,7 +9,7 @@ export const deployment =
   (state: 'local' | 'shared-atomic' | 'shared-racy') =>
   (s: Scenario): Scenario => {
     if (state !== 'shared-racy') return { ...s, deployment: { ...s.deployment, state } };
-    // Read-then-write is modelled without fleet settings (issue 14): a fleet run drops them here.
+    // Read-then-write is modelled without fleet settings: a fleet run drops them here.
     const deployment = { ...s.deployment, state };
     delete deployment.fleet;
     if (deployment.balancer !== 'random') deployment.balancer = 'round-robin';

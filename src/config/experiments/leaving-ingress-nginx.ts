@@ -1,5 +1,5 @@
 /**
- * Experiment: leaving ingress-nginx for Traefik's ingress-nginx provider (the library: ./index.ts).
+ * Experiment: leaving ingress-nginx for Traefik's ingress-nginx provider (the library: ./library.ts).
  *
  * The same annotation, `nginx.ingress.kubernetes.io/limit-rps: "10"`, as each controller renders it
  * (src/export/import-ingress-nginx.ts has the sources): ingress-nginx writes

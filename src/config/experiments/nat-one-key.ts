@@ -1,4 +1,4 @@
-/** Experiment 9. Limiting by IP behind a NAT (the library: ./index.ts). */
+/** Experiment 9. Limiting by IP behind a NAT (the library: ./library.ts). */
 import type { LaneResult } from '../../sim';
 import { dec, n, pct, plural, ratePerSec, shareRange, status } from '../measure';
 import type { ExperimentVariant, Experiment, Axis } from './define';

@@ -1,4 +1,4 @@
-/** Experiment 4. nginx burst: nodelay, delay=N, neither (the library: ./index.ts). */
+/** Experiment 4. nginx burst: nodelay, delay=N, neither (the library: ./library.ts). */
 import type { AlgorithmConfig } from '../../core';
 import { list, n, plural, secs, status } from '../measure';
 import type { Experiment } from './define';

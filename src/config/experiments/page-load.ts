@@ -1,4 +1,4 @@
-/** Experiment 3. A page load's burst, then the sustained rate (the library: ./index.ts). */
+/** Experiment 3. A page load's burst, then the sustained rate (the library: ./library.ts). */
 import type { AlgorithmConfig } from '../../core';
 import { dec, firstAttemptsOf, list, n, passedIn, ratePerSec, secs } from '../measure';
 import type { Experiment } from './define';

@@ -1,4 +1,4 @@
-/** Experiment 6. Retrying clients at a fixed window's reset (the library: ./index.ts). */
+/** Experiment 6. Retrying clients at a fixed window's reset (the library: ./library.ts). */
 import type { LaneResult, RetryPolicy, Scenario } from '../../sim';
 import { n, passed, plural, secs, status } from '../measure';
 import type { ExperimentVariant, Experiment, Axis } from './define';

@@ -1,4 +1,4 @@
-/** Experiment 8. The sliding log as a memory attack surface (the library: ./index.ts). */
+/** Experiment 8. The sliding log as a memory attack surface (the library: ./library.ts). */
 import { dec, n, plural, secs } from '../measure';
 import type { Experiment } from './define';
 import { scenario, inputs } from './define';

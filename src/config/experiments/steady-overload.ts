@@ -1,4 +1,4 @@
-/** Experiment 2. Steady load slightly above the rate (the library: ./index.ts). */
+/** Experiment 2. Steady load slightly above the rate (the library: ./library.ts). */
 import { rowRange } from '../../sim';
 import {
   dec,

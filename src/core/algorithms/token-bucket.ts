@@ -46,7 +46,7 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
    * Continuous refill, no token: when the next token and the full bucket are reached depends only
    * on the stored level and time, not on when it is asked (see `emptyUntil`). Kept for the last
    * (level, lastMs) asked about: a run of rejected requests between two admits asks the same
-   * (issue 11: two exact divisions per rejection were a third of a decision's time).
+   * (two exact divisions per rejection were a third of a decision's time).
    */
   private memoLevel = Number.NaN;
   private memoLastMs = Number.NaN;

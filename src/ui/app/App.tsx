@@ -79,7 +79,7 @@ export interface AppProps {
  * the inspector, the charts and the comparison on the stage. With `?embed`, the stage alone.
  * App itself subscribes to nothing that an edit or a tick changes: a parameter edit renders the
  * stage (which draws the new result) and the field's own panel, not the header and the whole
- * sidebar (issue 11: the input's task was about a third React render of parts that had not changed).
+ * sidebar (the input's task was about a third React render of parts that had not changed).
  */
 export function App({ start, storage }: AppProps) {
   const [helpOpen, setHelpOpen] = useState(false);

@@ -12,7 +12,7 @@ export function SimUpdating() {
   return (
     <p className="sim-updating" role="status" aria-live="polite">
       Updating the simulation
-      {percent === null ? '…' : ` · ${percent} %`}
+      {percent === null ? '…' : ` · ${percent}%`}
       {percent !== null && (
         <progress className="sim-updating-bar" max={100} value={percent} aria-hidden="true" />
       )}

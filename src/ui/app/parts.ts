@@ -1,5 +1,5 @@
 /**
- * The parts of the page that are chunks of their own (issue 11: initial JavaScript ≤ 160 kB gzip).
+ * The parts of the page that are chunks of their own (initial JavaScript ≤ 160 kB gzip).
  * `main.tsx` fetches the ones its start shows before the first render (an experiment's card, the
  * link's problems); the experiments menu otherwise arrives just after the first paint behind a
  * placeholder of its own shape, and the rest are fetched when the page is idle (see `App`).
@@ -35,7 +35,7 @@ export const HelpOverlay = lazyPart(
   'shortcuts',
 );
 // Shown only when a cap cut the run or its traffic needs a word, and when a scenario cannot run:
-// rare, and prose-heavy (issue 11 made room in the initial JavaScript with these).
+// rare, and prose-heavy (room in the initial JavaScript was made with these).
 export const RunNotice = lazyPart(
   () => import('./RunNotice').then((m) => m.RunNotice),
   'note on this run',

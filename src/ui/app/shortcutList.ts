@@ -1,6 +1,6 @@
 /**
  * The shortcuts `useShortcuts` handles, as the help overlay lists them. A module of its own so the
- * list loads with the overlay's chunk, not with the first page (issue 11's initial JavaScript).
+ * list loads with the overlay's chunk, not with the first page (the initial JavaScript).
  * Keep it in step with the keys `useShortcuts` handles.
  */
 /** The shortcuts, for the help overlay. */

@@ -137,7 +137,7 @@ function ClockReadout({ untilMs }: { untilMs: number }) {
   const now = formatTime(tMs);
   const until = formatTime(untilMs);
   // A box as wide as its text in the monospace font's ch (styles.css `.clock-readout-text`): a new
-  // time lays out this box alone, not the page (issue 11).
+  // time lays out this box alone, not the page.
   const chars = 't =  / '.length + readoutChars(now) + until.length;
   return (
     <output className="clock-readout mono" aria-label="Virtual time">

@@ -9,7 +9,7 @@ import { useDrawTime, useElementWidth, useOnScreen, useValueAfterFrame } from '.
  * Every request of the shown lanes on the run's time axis; drag or use the arrows to scrub. A new
  * result reaches it in the frame after the one where the lanes draw it, in a transition
  * (`useValueAfterFrame`, as the comparison and the charts): its render, commit and layout were
- * part of an edit's input task (issue 11).
+ * part of an edit's input task.
  */
 export function TimelinePanel({ result: latest }: { result: SimResult }) {
   const result = useValueAfterFrame(latest);

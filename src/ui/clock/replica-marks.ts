@@ -3,7 +3,7 @@ import type { MarkColor } from '../../viz/Timeline';
 import { replicaColor, replicaLabel } from '../../viz/replicaColors';
 
 /**
- * Issue 14: a fleet lane's requests carry their replica's colour on the timeline (the same as the
+ * a fleet lane's requests carry their replica's colour on the timeline (the same as the
  * fleet view and the inspector) with its number as the tooltip; undefined when no lane is a fleet.
  */
 export function replicaMarks(result: SimResult): MarkColor | undefined {

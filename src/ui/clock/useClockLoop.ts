@@ -20,7 +20,7 @@ function edited(s: PlaygroundState, prev: PlaygroundState): boolean {
  * Input first: the frame right after an edit draws the edit as its input task rendered it, at the
  * clock time it was made, and the clock moves on in the next frame by the real time of both (no
  * virtual time is lost). That frame then only lays out and paints, instead of also drawing every
- * lane in view again at the next time (issue 11: input → the frame that draws it). Never two
+ * lane in view again at the next time (input → the frame that draws it). Never two
  * frames in a row, so a slider dragged while playing still moves the clock every other frame.
  */
 export function useClockLoop(): void {

@@ -7,7 +7,7 @@ import { useValueAfterFrame } from '../stage/hooks';
 /**
  * The table, rendered again only when its props change: an edit renders this panel with the new
  * result while the table still shows the old one until after the frame, so without memo it was
- * built again, unchanged, in the edit's input task (issue 11).
+ * built again, unchanged, in the edit's input task.
  */
 const Table = memo(CompareTable);
 
@@ -15,7 +15,7 @@ const Table = memo(CompareTable);
  * The limiters side by side on the same traffic, and where they first decide differently. A new
  * result reaches the table after the frame that draws it in the lanes, in a transition
  * (`useValueAfterFrame`, as the charts): the table sits below the timeline, and its render and
- * commit were part of an edit's input task (issue 11).
+ * commit were part of an edit's input task.
  */
 export function ComparePanel({ result: latest }: { result: SimResult }) {
   const result = useValueAfterFrame(latest);

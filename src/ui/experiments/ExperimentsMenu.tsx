@@ -35,7 +35,7 @@ export function ExperimentsMenu() {
   const toggle = useRef<HTMLButtonElement>(null);
   const focusCard = useRef(false);
   // The loaded experiment only: a parameter edit or a new result renders the card, not the list
-  // (issue 11: an edit rendered this whole panel, and computed the run here, with no experiment).
+  // (an edit rendered this whole panel, and computed the run here, with no experiment).
   const ref = usePlayground((s) => s.experiment);
   const experiment = ref === null ? null : (experimentById(ref.id) ?? null);
 

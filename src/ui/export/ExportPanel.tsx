@@ -5,7 +5,7 @@ import { exportAll, exportSystems, toEnvoy, toHaproxy, toNginx } from '../../exp
 import { isDefaultSystem, systemOf } from '../../systems';
 import { MAX_LIMITERS } from '../../store';
 import { usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
-import { displayName } from '../limiter/algorithms';
+import { laneNames } from '../../config/laneNames';
 import type { AnyExportOutcome, AnyExportTarget } from './exportText';
 import { ExportView } from './ExportView';
 import type { Imported } from './ImportForm';
@@ -44,11 +44,12 @@ function exportsWith(run: () => unknown): boolean {
  */
 export function ExportPanel() {
   const id = useId();
-  const { lane, entry, count, setLimiterConfig, kongPolicy } = usePlaygroundShallow((s) => {
+  const { lane, entry, name, count, setLimiterConfig, kongPolicy } = usePlaygroundShallow((s) => {
     const l = Math.min(s.activeLane, s.limiters.length - 1);
     return {
       lane: l,
       entry: s.limiters[l],
+      name: laneNames(s.limiters)[l] ?? '',
       count: s.limiters.length,
       setLimiterConfig: s.setLimiterConfig,
       // The fleet's Kong store policy: the Kong export then says that policy, not `local`.
@@ -61,7 +62,8 @@ export function ExportPanel() {
   const [options, setOptions] = useState<ExportOptions>({});
   const config = entry?.config;
   const standardHeaders = entry?.standardHeaders === true;
-  const policyName = entry?.name;
+  // The policy name the inspector's headers carry too: the lane's name.
+  const policyName = entry === undefined ? undefined : name;
   const outcomes = useMemo(() => {
     if (config === undefined) return null;
     // The limiter's "add standard rate-limit headers" becomes the config that sends them.
@@ -135,7 +137,6 @@ export function ExportPanel() {
     [api, lane, setLimiterConfig],
   );
   if (entry === undefined || config === undefined || outcomes === null) return null;
-  const name = displayName(entry.name ?? config.kind, config.kind);
   const system = systemOf(entry);
   const target = count > 1 ? `limiter ${lane + 1}` : 'the limiter';
 

@@ -18,7 +18,7 @@ export const EXPORT_TARGETS: ReadonlyArray<{ target: ExportTarget; label: string
   { target: 'haproxy', label: 'HAProxy' },
 ];
 
-// ---- Added for issue 13 (b13i): every system's export has a tab ----
+// ---- Every system's export has a tab ----
 
 /** Any export the panel can show: the four first targets and the gateway systems'. */
 export type AnyExportTarget = ExportTarget | SystemExportTarget;

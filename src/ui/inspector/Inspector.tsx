@@ -8,8 +8,8 @@ import { usePlaygroundShallow } from '../../store/react';
 import { HttpResponseView } from './HttpResponseView';
 import { InspectorHint } from './InspectorHint';
 import { InspectorLanes } from './InspectorLanes';
+import { explainFleetRow } from './fleetExplain';
 import { OutcomeBadge } from './OutcomeBadge';
-import { displayName } from '../limiter/algorithms';
 import { entryResponse, systemNameIn } from '../../systems';
 import { formatCount, formatTime } from '../common/format';
 import { replicaColor, replicaLabel } from '../../viz/replicaColors';
@@ -84,7 +84,15 @@ export function Inspector({ result }: { result: SimResult }) {
       lane,
       info,
       wallMs,
-      explanation: explainDecision(before, info.decision),
+      // A fleet row says what really decided it (the store's failure policy, a replica's fallback,
+      // the over-limit cache …), with that moment's numbers.
+      explanation: explainFleetRow(
+        result,
+        lane,
+        selected.row,
+        info,
+        explainDecision(before, info.decision),
+      ),
       response: fleetResponse(
         result,
         lane,
@@ -123,7 +131,7 @@ export function Inspector({ result }: { result: SimResult }) {
           {/* Numbered as the comparison and the decision log number requests: by first attempt. */}
           Request #{formatCount(info.origin + 1)}
           {info.attempt > 1 ? `, attempt ${info.attempt}` : ''}{' '}
-          <span className="muted">· {displayName(lane.name, lane.config.kind)}</span>
+          <span className="muted">· {lane.name}</span>
         </h2>
         <div className="inspector-nav">
           <button

@@ -2,7 +2,7 @@ import type { Ref } from 'react';
 
 /**
  * The inspector with nothing selected: a hint. Part of the first paint, while the inspector itself
- * is a chunk of its own (issue 11); `loading` marks it while that chunk arrives after a selection.
+ * is a chunk of its own; `loading` marks it while that chunk arrives after a selection.
  */
 export function InspectorHint({
   ref,

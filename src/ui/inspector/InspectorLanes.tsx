@@ -3,7 +3,6 @@ import type { SimResult } from '../../sim';
 import { usePlaygroundShallow } from '../../store/react';
 import { entryResponse } from '../../systems';
 import { OutcomeBadge } from './OutcomeBadge';
-import { displayName } from '../limiter/algorithms';
 import { plural } from '../../core';
 
 /**
@@ -34,7 +33,7 @@ export function InspectorLanes({
         {result.lanes.map((lane, i) => {
           const rows = attemptsOf(result, i, origin);
           const row = rows[attempt - 1];
-          const name = displayName(lane.name, lane.config.kind);
+          const name = lane.name;
           if (row === undefined) {
             return (
               <li key={i} className="inspector-lane" data-lane={i}>

@@ -2,15 +2,11 @@ import { useCallback, useId } from 'react';
 import { MAX_LIMITERS } from '../../store';
 import { usePlaygroundShallow } from '../../store/react';
 import { systemNameIn, systemOf } from '../../systems';
+import { laneNames } from '../../config/laneNames';
 import { ParamFields } from './ParamFields';
 import { StandardHeadersOption } from './StandardHeadersOption';
 import { SystemDifferences } from './SystemDifferences';
 import { SystemOptions } from './SystemOptions';
-
-/** A limiter's label: its own name, or its system's. */
-function laneLabel(l: Parameters<typeof systemOf>[0] & { name?: string | undefined }): string {
-  return l.name ?? systemOf(l).name;
-}
 
 /** The limiters: pick one to edit, add more to compare, and tune the one picked. */
 export function LimiterPanel() {
@@ -37,6 +33,7 @@ export function LimiterPanel() {
   const active = s.limiters[lane];
   if (active === undefined) return null;
   const system = systemOf(active);
+  const names = laneNames(s.limiters);
   return (
     <section className="panel limiter-panel" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>Limiter{s.limiters.length > 1 ? 's' : ''}</h2>
@@ -66,7 +63,7 @@ export function LimiterPanel() {
               tabs[next]?.focus();
             }}
           >
-            {s.limiters.map((l, i) => (
+            {names.map((name, i) => (
               <button
                 key={i}
                 id={`${id}-tab-${i}`}
@@ -78,14 +75,14 @@ export function LimiterPanel() {
                 className={`lane-tab${i === lane ? ' is-active' : ''}`}
                 onClick={() => s.setActiveLane(i)}
               >
-                {i + 1}. {laneLabel(l)}
+                {i + 1}. {name}
               </button>
             ))}
           </div>
           <button
             type="button"
             className="lane-remove"
-            aria-label={`Remove limiter ${lane + 1}: ${laneLabel(active)}`}
+            aria-label={`Remove limiter ${lane + 1}: ${names[lane]}`}
             title={`Remove limiter ${lane + 1}`}
             onClick={() => s.removeLimiter(lane)}
           >

@@ -1,5 +1,5 @@
 import type { AlgorithmKind } from '../../core';
-import { ALGORITHM_NAMES, laneLabel } from '../../viz/format';
+import { ALGORITHM_NAMES } from '../../viz/format';
 import { DEFAULT_SYSTEM } from '../../systems';
 import type { SystemInfo } from '../../systems';
 
@@ -92,7 +92,7 @@ const TEXTS: Readonly<Record<AlgorithmKind, AlgorithmText>> = {
     summary:
       'Tracks a theoretical arrival time (TAT) that advances by period/count per request; admits while TAT is within burst+1 intervals of now.',
   },
-  // ---- Added for issue 13 (gateways) ----
+  // ---- Built for the gateways ----
   'anchored-window': {
     kind: 'anchored-window',
     name: ALGORITHM_NAMES['anchored-window'],
@@ -128,11 +128,3 @@ export const ALGORITHM_ORDER: readonly AlgorithmKind[] = [
   'anchored-window',
   'calendar-windows',
 ];
-
-/**
- * A lane's name for people: the simulator names unnamed limiters by kind ("token-bucket",
- * "token-bucket #2", also the RateLimit policy name); here the kind becomes its display name.
- */
-export function displayName(name: string, kind: AlgorithmKind): string {
-  return laneLabel({ name, config: { kind } });
-}

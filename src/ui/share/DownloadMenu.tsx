@@ -16,7 +16,6 @@ const ITEMS: ReadonlyArray<{ format: Format; label: string; hint: string }> = [
   { format: 'json', label: 'Decision log (JSON)', hint: 'with the config, link and metrics' },
   { format: 'svg', label: 'View (SVG)', hint: 'the timeline and limiters, now' },
   { format: 'png', label: 'View (PNG)', hint: 'the same picture at 2×' },
-  // ---- Added for issue 13 point 8 (b13i) ----
   {
     format: 'vectors',
     label: 'Test vectors (JSON)',
@@ -93,7 +92,7 @@ export function DownloadMenu() {
         try {
           let still = state;
           if (playing) {
-            // A playing strip is a worker's canvas (issue 11), not SVG: the clock stops, the
+            // A playing strip is a worker's canvas, not SVG: the clock stops, the
             // picture is of the frame it stopped at, drawn as SVG once the page has rendered it,
             // and the clock goes on from there.
             state.pause();

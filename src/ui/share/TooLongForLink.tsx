@@ -6,7 +6,7 @@ import { usePlaygroundApi } from '../../store/react';
 import { fitsInLink, queryFor } from './session';
 import { lazyPart } from '../common/lazyPart';
 
-// Rarely shown: the message and its download are a chunk of their own (issue 11).
+// Rarely shown: the message and its download are a chunk of their own.
 const TooLongMessage = lazyPart(
   () => import('./TooLongMessage').then((m) => m.TooLongMessage),
   'note on long settings',
@@ -28,7 +28,7 @@ export function TooLongForLink() {
   const api = usePlaygroundApi();
   const [length, setLength] = useState<number | null>(() => tooLong(api));
   useEffect(() => {
-    // Encoding the whole config takes about 0.5 ms: after the frame that draws the edit (issue 11),
+    // Encoding the whole config takes about 0.5 ms: after the frame that draws the edit,
     // once for edits that come faster than frames.
     let cancel: (() => void) | null = null;
     const unsubscribe = api.subscribe((s, prev) => {

@@ -2,7 +2,6 @@
  * What the Download menu does, fetched as a chunk of its own on first use: the decision log (CSV,
  * JSON) and the picture of the stage (SVG, PNG), named after what they show.
  */
-import type { AlgorithmKind } from '../../core';
 import {
   decisionLogCsv,
   decisionLogJson,
@@ -13,7 +12,6 @@ import type { DecisionLogPlan } from '../../export/decision-log';
 import type { SimResult } from '../../sim';
 import { configOf } from '../../store';
 import type { PlaygroundState } from '../../store';
-import { displayName } from '../limiter/algorithms';
 import { downloadBlob } from './download';
 import { formatCount, formatTime } from '../common/format';
 import { linkToNow } from './ShareControls';
@@ -37,10 +35,19 @@ function shownLanes(state: PlaygroundState, result: SimResult): number[] {
     : [Math.min(state.activeLane, result.lanes.length - 1)];
 }
 
-/** "token-bucket" for one lane, "compare" for several. */
-function kindPart(result: SimResult, lanes: readonly number[]): string {
-  const kinds = [...new Set(lanes.map((l) => result.lanes[l]?.config.kind))];
-  return kinds.length === 1 && lanes.length === 1 ? (kinds[0] as AlgorithmKind) : 'compare';
+/** A name as a file name can hold it: "nginx #2" → "nginx-2", "Envoy" → "envoy". */
+export function fileSlug(name: string): string {
+  const slug = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return slug === '' ? 'lane' : slug.slice(0, 40).replace(/-+$/, '');
+}
+
+/** The lane's name for one lane ("nginx-2"), "compare" for several. */
+function lanePart(result: SimResult, lanes: readonly number[]): string {
+  const lane = lanes.length === 1 ? result.lanes[lanes[0] as number] : undefined;
+  return lane === undefined ? 'compare' : fileSlug(lane.name);
 }
 
 /** "t2.5s", "t0s", "t12.345s": the moment, as a file name can hold it. */
@@ -63,7 +70,7 @@ export function saveLog(format: LogFormat, state: PlaygroundState, result: SimRe
       ? decisionLogCsv(result, config)
       : decisionLogJson(result, config, { link: linkToNow(state).url });
   const all = result.lanes.map((_, i) => i);
-  const filename = `rate-limit-lab-${kindPart(result, all)}-decisions.${format}`;
+  const filename = `rate-limit-lab-${lanePart(result, all)}-decisions.${format}`;
   downloadBlob(new Blob(file.parts, { type: file.mimeType }), filename);
   const { included, total } = file.plan;
   return {
@@ -79,7 +86,7 @@ export function saveLog(format: LogFormat, state: PlaygroundState, result: SimRe
 export function viewTitle(state: PlaygroundState, result: SimResult): string {
   const names = shownLanes(state, result).map((l) => {
     const lane = result.lanes[l];
-    return lane === undefined ? '' : displayName(lane.name, lane.config.kind);
+    return lane?.name ?? '';
   });
   return `Rate Limit Lab · ${names.join(' vs ')} · t = ${formatTime(Math.floor(state.tMs))}`;
 }
@@ -96,7 +103,7 @@ export async function saveView(
     title: viewTitle(state, result),
     link: fits ? url : '',
   });
-  const filename = `rate-limit-lab-${kindPart(result, shownLanes(state, result))}-${timePart(state.tMs)}.${format}`;
+  const filename = `rate-limit-lab-${lanePart(result, shownLanes(state, result))}-${timePart(state.tMs)}.${format}`;
   const blob =
     format === 'svg' ? new Blob([view.svg], { type: 'image/svg+xml' }) : await svgToPng(view);
   downloadBlob(blob, filename);

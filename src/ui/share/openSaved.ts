@@ -1,8 +1,8 @@
 /**
  * Opening the saved settings (the localStorage record): a chunk of its own, fetched before the
- * first render only when there are saved settings to open (issue 11's budget for the first load).
+ * first render only when there are saved settings to open (the budget for the first load).
  *
- * Issue 15: saved settings open in ≤ 50 ms of decode and repair whatever they hold. A record the
+ * saved settings open in ≤ 50 ms of decode and repair whatever they hold. A record the
  * page could not have written (past the limits of src/config/saved.ts: length, parts,
  * nesting, values, strings, fractions) is neither parsed nor deleted: the defaults open, the page says why and
  * offers the record as a download, and it stays in storage until the person changes a setting.

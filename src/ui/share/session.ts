@@ -2,7 +2,7 @@
  * Where the playground starts, and where it is kept: the link (the whole config in the query
  * string), the saved settings (localStorage), or the defaults. A link always wins; opening one never
  * overwrites the saved settings until the person edits something. Saved settings the page could not
- * have written are not opened and not overwritten until then either (issue 15, openSaved.ts).
+ * have written are not opened and not overwritten until then either (openSaved.ts).
  */
 import { decodeConfig, defaultConfig, encodeConfig, linkFits, quoteText } from '../../config';
 import type { PlaygroundConfig } from '../../config';
@@ -78,7 +78,7 @@ export function startNeeds(
 
 /**
  * Opens saved settings (src/ui/share/openSaved.ts, a chunk of its own that the page fetches before
- * its first render when there are saved settings to open: issue 11's budget for the first load).
+ * its first render when there are saved settings to open: the budget for the first load).
  */
 export type SavedOpener = (record: string, embed: boolean) => Start;
 

@@ -92,7 +92,7 @@ export function useUrlSync(start: Start, storage: Storage | null): void {
         // A playing clock's ticks are not written: each write encodes the whole config and
         // replaces the history entry (replaceState alone took 0.7–2 ms in the pinned Chromium),
         // and written once a second it put one frame a second among a playing page's slowest 5 %
-        // (issue 11: top-of-page CPU per frame p95 6.3 → 5.1 ms without it, 4 paired rounds).
+        // (top-of-page CPU per frame p95 6.3 → 5.1 ms without it, 4 paired rounds).
         // The address bar catches up when the clock stops and when the page is hidden; "Copy link"
         // makes the link to the moment on the screen.
         if (s.playing && prev.playing && s.speed === prev.speed && s.selected === prev.selected)

@@ -1,5 +1,5 @@
 /**
- * Test vectors (issue 13, point 8), a chunk of its own fetched on first use: the zip writer
+ * Test vectors, a chunk of its own fetched on first use: the zip writer
  * (fflate) and the generated test files stay out of the other downloads.
  */
 import { strToU8, zipSync } from 'fflate';

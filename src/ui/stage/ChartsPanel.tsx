@@ -2,7 +2,6 @@ import { memo, useId, useRef } from 'react';
 import type { SimResult } from '../../sim';
 import { usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
 import { DelayHistogram, LoadChart, PeakChart } from '../../viz/charts';
-import { displayName } from '../limiter/algorithms';
 import { NumberField } from '../common/fields';
 import { useDrawTime, useOnScreen, useValueAfterFrame } from './hooks';
 import { Measured } from '../experiments/Measured';
@@ -13,7 +12,7 @@ import { problemWith } from '../traffic/scenarioEdit';
  * result reaches the charts after the frame that draws it elsewhere, in a transition
  * (`useValueAfterFrame`): their series are O(rows) to build (~100 ms for a 1M-arrival run, about
  * 4 ms for six limiters at 200 r/s), so the frame that draws an edit in the lanes and the timeline
- * does not wait for them (issue 11). Scrolled out of view, they take it once edits have paused (or
+ * does not wait for them. Scrolled out of view, they take it once edits have paused (or
  * when they come into view).
  */
 export function ChartsPanel({ result: latest }: { result: SimResult }) {
@@ -33,8 +32,7 @@ export function ChartsPanel({ result: latest }: { result: SimResult }) {
     <section ref={ref} className="panel charts-panel" aria-labelledby={`${id}-heading`}>
       <div className="charts-head">
         <h2 id={`${id}-heading`}>
-          Charts{' '}
-          <span className="muted">· {displayName(laneResult.name, laneResult.config.kind)}</span>
+          Charts <span className="muted">· {laneResult.name}</span>
         </h2>
         <NumberField
           label="W (peak window)"

@@ -1,3 +1,4 @@
+import { ALGORITHM_NAMES } from '../../viz/format';
 import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import type { SimResult } from '../../sim';
 import { laneStateAtTime } from '../../store';
@@ -5,7 +6,7 @@ import { usePlayground, usePlaygroundApi, usePlaygroundShallow } from '../../sto
 import { LimiterFrame } from '../../viz/LimiterFrame';
 import { LAZY_FLOW, LAZY_VIEWS } from './views';
 import { systemNameIn } from '../../systems';
-import { ALGORITHMS, displayName } from '../limiter/algorithms';
+import { ALGORITHMS } from '../limiter/algorithms';
 import { useDrawTime, useElementWidth, useOnScreen, usePrefersReducedMotion } from './hooks';
 import { flowCounts, requestCounter, requestsCompleteFromMs, requestsNear } from './requests';
 
@@ -49,7 +50,7 @@ export function LanesPanel({ result }: { result: SimResult }) {
 /**
  * One lane, memoised on what it draws from: its own lane result (simulate's cache hands an
  * unchanged lane back as the same object), the arrivals and keys. An edit to another limiter does
- * not render it again; it goes on drawing from the result it has, whose lane is the same (issue 11).
+ * not render it again; it goes on drawing from the result it has, whose lane is the same.
  */
 const LaneView = memo(
   LaneViewImpl,
@@ -100,16 +101,22 @@ function LaneViewImpl({
     [result, lane, offsetMs, wholeLane],
   );
   // The lane's name, the same every frame: made once, so a playing lane does not render it again.
-  const name = laneResult === undefined ? '' : displayName(laneResult.name, laneResult.config.kind);
+  const name = laneResult?.name ?? '';
   const system =
     systemName ?? (laneResult === undefined ? '' : ALGORITHMS[laneResult.config.kind].system);
+  // The lane is called by its system (config's laneNames); the muted part says which product
+  // module and which algorithm, as the names no longer do.
+  const algorithm = laneResult === undefined ? '' : ALGORITHM_NAMES[laneResult.config.kind];
   const title = useMemo(
     () => (
       <h3>
-        {name} <span className="muted">· {system}</span>
+        {name}{' '}
+        <span className="muted">
+          · {system} · {algorithm}
+        </span>
       </h3>
     ),
-    [name, system],
+    [name, system, algorithm],
   );
   if (laneResult === undefined || laneState === undefined) return null;
   const stores = laneState.stores;
@@ -135,7 +142,7 @@ function LaneViewImpl({
     <article
       ref={articleRef}
       className={`lane${compact ? ' is-compact' : ''}${playing ? ' is-playing' : ''}`}
-      aria-label={`${displayName(laneResult.name, laneResult.config.kind)}: ${info.system}`}
+      aria-label={`${name}: ${info.system}`}
     >
       <header className="lane-header">
         {title}

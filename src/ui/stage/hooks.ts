@@ -81,14 +81,14 @@ export const OFF_SCREEN_SETTLE_MS = 500;
  * `value`, one frame late: a new value is handed over in a task after the next frame has been
  * painted, and rendered as a transition (interruptible). The first render has it at once, so a
  * page opened paused draws its exact result. For drawings that are costly to build and need not
- * be in the frame that shows an edit (the charts, below the lanes: issue 11, an edit while
+ * be in the frame that shows an edit (the charts, below the lanes: an edit while
  * playing drew its frame after their ~4 ms render, which `useDeferredValue` ran before the frame).
  *
  * With `offScreen` true (the drawing is scrolled out of view), a new value is handed over only once
  * values have stopped coming for OFF_SCREEN_SETTLE_MS, or at once (after the next frame) when the
  * drawing comes on screen: nobody sees it meanwhile, and on the bench's 1,000,000-arrival page the
  * charts below the fold rebuilt their O(rows) series after every edit, on the main thread, while
- * the worker computed the next one (issue 11). A page left alone still draws its exact result.
+ * the worker computed the next one. A page left alone still draws its exact result.
  */
 export function useValueAfterFrame<T>(value: T, offScreen = false): T {
   const [shown, setShown] = useState(value);

@@ -11,7 +11,7 @@ function readBarHeightPx(): number {
 /**
  * The height last read, while the observer below watches for changes (null before): every render
  * of every drawing that follows the viewport asks for it (useSyncExternalStore's snapshot), and
- * parsing <html>'s inline style each time showed in an edit's input task (issue 11).
+ * parsing <html>'s inline style each time showed in an edit's input task.
  */
 let barHeightPx: number | null = null;
 
@@ -40,7 +40,7 @@ function subscribeBarHeight(onChange: () => void): () => void {
  * Whether `ref`'s element is in the part of the viewport a person sees, or within `marginPx` of
  * it (true until measured, and where there is no IntersectionObserver). The part seen starts
  * below the sticky clock bar: a drawing whose only pixels in the viewport are under the bar does
- * not count (issue 11: scrolled to lanes 3–4, the last pixels of lane 2 sat under the bar and
+ * not count (scrolled to lanes 3–4, the last pixels of lane 2 sat under the bar and
  * went on drawing every frame). The observer's top margin is the bar's height (taken from
  * `--clock-bar-height`, re-observed when it changes), less `marginPx`. Where the bar has scrolled
  * away with the end of the stage, a sliver that tall at the top of the viewport is still left

@@ -1,5 +1,5 @@
 /**
- * The algorithm views as chunks of their own (issue 11: initial JavaScript ≤ 160 kB gzip). A page
+ * The algorithm views as chunks of their own (initial JavaScript ≤ 160 kB gzip). A page
  * draws one to six limiters, often of one kind: `main.tsx` fetches the views of the kinds the start
  * uses before the first render (so the first paint is whole and exact), and the rest are fetched
  * when the page is idle, so switching a limiter's kind rarely waits.

@@ -7,7 +7,7 @@ import { setIn } from './scenarioEdit';
 type Path = ReadonlyArray<string | number>;
 
 /**
- * The fleet's own controls (issue 14): weights or service time for the balancer, scale events,
+ * The fleet's own controls: weights or service time for the balancer, scale events,
  * the autoscaler, and the shared store (round trip, jitter, timeout, outages, what replicas do
  * when it is down, batching, the over-limit cache). Every field checks its candidate run with the
  * simulator and names itself in the message ("outage 1 until must be from 8001 to 28000 …"); an

@@ -6,7 +6,7 @@ import { lazyPart } from '../common/lazyPart';
 import type { Scenario } from '../../sim';
 
 // Each section's controls are a chunk of their own, fetched as the page opens: the sections are
-// closed until opened, so the first paint draws only their summaries (issue 11: initial JavaScript).
+// closed until opened, so the first paint draws only their summaries (initial JavaScript).
 const sections = () => import('./ScenarioSections');
 const ClientsSection = lazyPart(() => sections().then((m) => m.ClientsSection), 'client settings');
 const RetrySection = lazyPart(() => sections().then((m) => m.RetrySection), 'retry settings');

@@ -1,4 +1,4 @@
-// The bodies of the Scenario panel's closed sections (issue 11: initial JavaScript). Each section
+// The bodies of the Scenario panel's closed sections (initial JavaScript). Each section
 // is closed until opened, so what is inside is a chunk of its own, fetched as the page opens; the
 // panel and each section's one-line summary stay in the first chunk (ScenarioPanel.tsx).
 import { Suspense } from 'react';
@@ -19,7 +19,7 @@ const FleetControls = lazyPart(
 
 /**
  * The scenario from the store, and field makers that edit it at a path. Not the limiters: a limiter
- * edit does not render these sections again (issue 11: their 22 inputs were a third of the
+ * edit does not render these sections again (their 22 inputs were a third of the
  * components an edit rendered).
  */
 function useEditors() {

@@ -6,6 +6,8 @@ import type { Baseline, DryRunGroups, HeldTrace } from '../../trace';
 import type { DryRunCounts, DryRunReply, DryRunRequest } from '../../store/dryRunProtocol';
 import { usePlaygroundShallow } from '../../store/react';
 import { downloadBlob } from '../share/download';
+import { formatTime } from '../common/format';
+import { clockOfDay } from './clockTime';
 
 const n = (v: number): string => v.toLocaleString('en-US');
 const csvName = (trace: HeldTrace): string => `${trace.name.replace(/\.[^.]*$/, '')}-dry-run.csv`;
@@ -65,6 +67,7 @@ function runHere(asked: Asked): RunState {
         keyCount: trace.keys.length,
         status: trace.status,
         keys: trace.keys,
+        zeroEpochMs: t0,
       },
       replay.outcome,
       replay.delayMs,
@@ -115,7 +118,7 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
       });
       const r: Runner = { worker, trace, initTimer: null, waiting: null };
       // Copying the trace for the worker (its key names cloned) is a task of its own, not part
-      // of the render that shows the trace (issue 12: no long task while a log loads).
+      // of the render that shows the trace (no long task while a log loads).
       r.initTimer = setTimeout(() => {
         r.initTimer = null;
         const { msg, transfer } = initMessage(trace);
@@ -168,6 +171,8 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
   const shown: RunState | null = fresh ? state : null;
 
   const t0 = arrivalAt(trace, 0);
+  // The log's clock, its day said once when the whole log is on one day (UTC).
+  const clock = clockOfDay(t0, arrivalAt(trace, Math.max(0, trace.count - 1)));
   const counts = shown?.kind === 'running' || shown?.kind === 'done' ? shown.counts : null;
   const groups = shown?.kind === 'running' || shown?.kind === 'done' ? shown.groups : null;
   const changes = groups === null ? 0 : groups.toRejected + groups.toAllowed + groups.toDelayed;
@@ -238,8 +243,10 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
               <summary>By time (first {groups.first.length})</summary>
               <table className="trace-dry-run-keys" data-testid="trace-dry-run-by-time">
                 <caption>
-                  Changes per {n(groups.byTime[0]?.endMs ?? 0)} ms of the log (from its first
-                  request; slices without changes left out)
+                  Changes per{' '}
+                  {formatTime((groups.byTime[0]?.endMs ?? 0) - (groups.byTime[0]?.startMs ?? 0))} of
+                  the log, by its clock ({clock.day === null ? 'UTC' : `${clock.day} UTC`}; slices
+                  without changes left out)
                 </caption>
                 <thead>
                   <tr>
@@ -254,7 +261,7 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
                     .filter((s) => s.toRejected + s.toAllowed + s.toDelayed > 0)
                     .map((s) => (
                       <tr key={s.startMs}>
-                        <td>+{n(s.startMs)} ms</td>
+                        <td>{clock.at(t0 + s.startMs)}</td>
                         <td>{n(s.toRejected)}</td>
                         <td>{n(s.toAllowed)}</td>
                         <td>{n(s.toDelayed)}</td>
@@ -262,13 +269,13 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
                     ))}
                 </tbody>
               </table>
-              <p>First {groups.first.length} changes:</p>
+              <p>First {plural(groups.first.length, 'change')}:</p>
               <ol className="trace-dry-run-list">
                 {groups.first.map((c) => (
                   <li key={c.index}>
-                    +{n(Math.floor(arrivalAt(trace, c.index) - t0))} ms{' '}
+                    {clock.at(arrivalAt(trace, c.index))}{' '}
                     {trace.keys[trace.keyId[c.index] as number]}: {c.flip}
-                    {c.delayMs > 0 ? ` by ${n(c.delayMs)} ms` : ''}
+                    {c.delayMs > 0 ? ` by ${formatTime(c.delayMs)}` : ''}
                   </li>
                 ))}
               </ol>

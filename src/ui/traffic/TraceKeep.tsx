@@ -3,13 +3,10 @@ import { arrivalsOf, compactName, costsOf } from '../../trace';
 import { compactFile, forget, keep, keptFile, listKept } from '../../store/traceKeep';
 import type { KeptTrace } from '../../store/traceKeep';
 import { useTraceLoad } from '../../store/traceReact';
+import { formatBytes } from '../../viz/format';
 
-const size = (b: number): string =>
-  b < 1024
-    ? `${b} B`
-    : b < 1048576
-      ? `${(b / 1024).toFixed(1)} kB`
-      : `${(b / 1048576).toFixed(1)} MB`;
+/** Sizes as every other part of the page writes them (kB = 1,000 bytes). */
+const size = formatBytes;
 
 function download(file: File): void {
   const url = URL.createObjectURL(file);
@@ -21,7 +18,7 @@ function download(file: File): void {
 }
 
 /**
- * Keep and share (issue 12, point 6): the loaded log as a compact file, downloaded or kept in this
+ * Keep and share: the loaded log as a compact file, downloaded or kept in this
  * browser (IndexedDB) until deleted; kept traces listed with their size, to open or delete.
  */
 export function TraceKeep() {

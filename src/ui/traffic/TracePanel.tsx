@@ -1,5 +1,7 @@
 import { Suspense, useEffect, useId, useMemo, useState } from 'react';
-import { HELD_TOP_KEYS, describeKeySpec, nameWorst, windowStatsById } from '../../trace';
+import { HELD_TOP_KEYS, arrivalAt, describeKeySpec, nameWorst, windowStatsById } from '../../trace';
+import { formatTime } from '../common/format';
+import { formatClock } from './clockTime';
 import type { HeldTrace, KeySpec, WindowStats } from '../../trace';
 import type { StatsReply, StatsRequest } from '../../store/stats.worker';
 import { useTraceLoad } from '../../store/traceReact';
@@ -101,10 +103,12 @@ function TraceSummary({ trace }: { trace: HeldTrace }) {
     <div className="trace-summary" data-testid="trace-summary">
       <p>
         <strong>{trace.name}</strong>: {r.formatName},{' '}
-        <span data-testid="trace-count">{n(trace.count)}</span> requests over{' '}
-        {n(Math.round(spanMs / 1000))} s,{' '}
-        <span data-testid="trace-keys">{n(trace.keys.length)}</span> keys by{' '}
-        {describeKeySpec(trace.keySpec)}.
+        <span data-testid="trace-count">{n(trace.count)}</span> {pluralNoun(trace.count, 'request')}{' '}
+        over {formatTime(spanMs)}
+        {trace.count > 0 &&
+          ` (${formatClock(arrivalAt(trace, 0))} to ${formatClock(arrivalAt(trace, trace.count - 1))})`}
+        , <span data-testid="trace-keys">{n(trace.keys.length)}</span>{' '}
+        {pluralNoun(trace.keys.length, 'key')} by {describeKeySpec(trace.keySpec)}.
       </p>
       <p className="trace-time-source">{r.timeSource}.</p>
       {r.notes.length > 0 && (
@@ -143,7 +147,7 @@ function TraceSummary({ trace }: { trace: HeldTrace }) {
             <tr key={k.key}>
               <td>{k.key}</td>
               <td>{n(k.requests)}</td>
-              <td>{(k.share * 100).toFixed(1)} %</td>
+              <td>{(k.share * 100).toFixed(1)}%</td>
             </tr>
           ))}
         </tbody>

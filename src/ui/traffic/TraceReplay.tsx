@@ -8,7 +8,7 @@ import { useTraceLoad } from '../../store/traceReact';
 const n = (v: number): string => v.toLocaleString('en-US');
 
 /**
- * The loaded log as the playground's traffic (issue 12, point 3): one button makes it the
+ * The loaded log as the playground's traffic: one button makes it the
  * scenario's source, so every limiter, the timeline, the views, the inspector and compare mode
  * replay it on the virtual clock. A scenario (a link) that names a log the page does not hold says
  * which file to drop.

@@ -15,7 +15,7 @@ const CELL = 18;
 const LEFT = 44;
 const TOP = 8;
 const BOTTOM = 30;
-const pct = (v: number): string => `${(v * 100).toFixed(v < 0.001 && v > 0 ? 3 : 1)} %`;
+const pct = (v: number): string => `${(v * 100).toFixed(v < 0.001 && v > 0 ? 3 : 1)}%`;
 /** Light blue (nothing rejected) to dark red (all rejected); text turns white past the middle. */
 const color = scaleLinear<string>().domain([0, 0.5, 1]).range(['#e6f0fa', '#e08a5a', '#7a1e12']);
 
@@ -28,7 +28,7 @@ function describe(plan: SweepPlan, xi: number, yi: number, r: CellResult | undef
 }
 
 /**
- * The sweep (issue 12, point 5): a grid over the two parameters that matter for the limiter being
+ * The sweep: a grid over the two parameters that matter for the limiter being
  * edited, each cell an exact replay of the whole log in a worker, drawn as a heatmap of the share
  * rejected. Constraints mark the cells that satisfy them and the smallest such limit; picking a
  * cell sets the limiter (and replays the log in the main view, where its numbers reproduce).

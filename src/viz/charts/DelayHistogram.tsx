@@ -5,7 +5,7 @@ import type { Bin } from 'd3-array';
 import type { SimResult } from '../../sim';
 import { VizSvg } from '../VizSvg';
 import { TimeAxis } from '../TimeAxis';
-import { clamp, formatCount, formatDuration, laneLabel, plural, px } from '../format';
+import { clamp, formatCount, formatDuration, plural, px } from '../format';
 import { canDelay, delaysOf } from './series';
 import { EmptyPlot, XTitle, YAxis, chartBox } from './ChartParts';
 
@@ -113,7 +113,7 @@ export function DelayHistogram({
       ? lane.config.kind === 'leaky-bucket'
         ? // nginx's nodelay: passes the burst at once, never holds a request.
           ['nodelay: this limit_req never delays,', 'it admits or rejects at once']
-        : [`${laneLabel(lane)} never delays:`, 'it admits or rejects at once']
+        : [`${lane.name} never delays:`, 'it admits or rejects at once']
       : ['no request had to wait in this run'];
   // Two lines where one does not fit the plot.
   const whyLines = why.join(' ').length * 6.1 > box.right - box.left - 16 ? why : [why.join(' ')];

@@ -109,7 +109,7 @@ export function PeakChart({
     if (lane === undefined) return null;
     const { total, peakPassed } = lane.metrics;
     // The busiest W the simulation found already, and the rolling count straight from the rows
-    // (issue 11: no array of passed times on the page); another W is searched here.
+    // (no array of passed times on the page); another W is searched here.
     let peak = peakPassed;
     if (peakPassed.windowMs !== W) {
       const passed = passedTimes(lane.columns, total.admitted + total.delayed);

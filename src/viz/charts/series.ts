@@ -1,7 +1,7 @@
 /**
  * The charts' reductions of a simulated lane: passed and backend times, the rolling count of
  * passed requests per pixel column, delays, the nominal limit. Only the charts use them, so they
- * load with the charts' chunk rather than with the page (issue 11: initial JavaScript). Linear
+ * load with the charts' chunk rather than with the page (initial JavaScript). Linear
  * passes over the typed columns, no per-row objects.
  */
 import { quotaOf } from '../../core';
@@ -75,7 +75,7 @@ export function rollingMax(
 
 /**
  * `rollingMax(passedTimes(columns), …)` straight from a lane's rows: the two pointers step over the
- * rows that passed and skip the rejected ones, so no array of passed times is made (issue 11: for
+ * rows that passed and skip the rejected ones, so no array of passed times is made (for
  * a 1,000,000-row lane that was a counting pass, a copy and its garbage on the page per edit).
  * tests/ui/viz-lane-series-counts checks it against rollingMax(passedTimes).
  */
