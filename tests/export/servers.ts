@@ -361,3 +361,106 @@ export async function timedProof<R extends object>(
   }
   return report;
 }
+
+// ---- A raw HTTP/1.1 exchange: the bytes as the server wrote them ------------------------------
+
+/** A response as the server wrote it on the wire. */
+export interface RawReply {
+  /** The status line as sent, e.g. "HTTP/1.1 503 Service Temporarily Unavailable". */
+  statusLine: string;
+  /** Header fields in the order sent, names as sent. */
+  headers: Array<[string, string]>;
+  /** The body's bytes (as many as Content-Length says). */
+  body: Buffer;
+  /** The server closed the connection without a byte of response (nginx's 444). */
+  dropped: boolean;
+  /** Date.now() just before the request was written and just after the reply was read. */
+  sentAtMs: number;
+  doneAtMs: number;
+}
+
+/**
+ * One HTTP/1.1 GET on a fresh connection (kept alive, as HTTP/1.1 clients do), read byte for byte:
+ * the status line and the header fields exactly as the server wrote them, and the body by its
+ * Content-Length. Bounded by `timeoutMs`.
+ */
+export function rawGet(
+  port: number,
+  urlPath: string,
+  headers: ReadonlyArray<[string, string]> = [],
+  options: { localAddress?: string; timeoutMs?: number } = {},
+): Promise<RawReply> {
+  return new Promise((resolve, reject) => {
+    const socket = createConnection({
+      host: '127.0.0.1',
+      port,
+      ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress }),
+    });
+    let data = Buffer.alloc(0);
+    let sentAtMs = 0;
+    let settled = false;
+    const finish = (error: Error | null, reply?: RawReply): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      if (error !== null) reject(error);
+      else resolve(reply as RawReply);
+    };
+    const timer = setTimeout(
+      () =>
+        finish(
+          new Error(`GET ${urlPath}: no complete reply within ${options.timeoutMs ?? 10_000} ms`),
+        ),
+      options.timeoutMs ?? 10_000,
+    );
+    const parse = (ended: boolean): void => {
+      const end = data.indexOf('\r\n\r\n');
+      if (end < 0) {
+        if (ended && data.length === 0) {
+          finish(null, {
+            statusLine: '',
+            headers: [],
+            body: Buffer.alloc(0),
+            dropped: true,
+            sentAtMs,
+            doneAtMs: Date.now(),
+          });
+        } else if (ended) finish(new Error(`GET ${urlPath}: connection closed mid-header`));
+        return;
+      }
+      const lines = data.subarray(0, end).toString('latin1').split('\r\n');
+      const fields = lines.slice(1).map((l): [string, string] => {
+        const colon = l.indexOf(':');
+        return [l.slice(0, colon), l.slice(colon + 1).trim()];
+      });
+      const length = Number(fields.find(([n]) => n.toLowerCase() === 'content-length')?.[1] ?? 0);
+      const body = data.subarray(end + 4);
+      if (body.length < length && !ended) return;
+      finish(null, {
+        statusLine: lines[0] ?? '',
+        headers: fields,
+        body: body.subarray(0, length),
+        dropped: false,
+        sentAtMs,
+        doneAtMs: Date.now(),
+      });
+    };
+    socket.on('connect', () => {
+      sentAtMs = Date.now();
+      const head = [
+        `GET ${urlPath} HTTP/1.1`,
+        'Host: localhost',
+        ...headers.map(([n, v]) => `${n}: ${v}`),
+      ];
+      socket.write(`${head.join('\r\n')}\r\n\r\n`);
+    });
+    socket.on('data', (chunk: Buffer) => {
+      data = Buffer.concat([data, chunk]);
+      parse(false);
+    });
+    socket.on('end', () => parse(true));
+    socket.on('close', () => parse(true));
+    socket.on('error', (e) => finish(e));
+  });
+}
