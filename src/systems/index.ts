@@ -37,6 +37,7 @@ export type * from './types';
 export {
   SCENARIO_EPOCH_MS,
   httpDate,
+  isGenericHeader,
   makeResponse,
   standardFields,
   wallClockMs,

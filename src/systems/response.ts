@@ -43,6 +43,24 @@ export function standardFields(
   }));
 }
 
+/**
+ * Headers every HTTP reply carries whatever the limiter decided (who sent it, when, the body's
+ * type and length, the connection): not rate-limit information. Case-insensitive.
+ */
+const GENERIC = new Set([
+  'server',
+  'date',
+  'content-type',
+  'content-length',
+  'connection',
+  'cache-control',
+]);
+
+/** Whether a header is one of those generic ones rather than something the limiter says. */
+export function isGenericHeader(name: string): boolean {
+  return GENERIC.has(name.toLowerCase());
+}
+
 /** `own` followed by each of `added` whose name (case-insensitive) `own` does not already send. */
 export function withAdded(
   own: readonly SystemHeader[],
