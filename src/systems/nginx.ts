@@ -64,42 +64,27 @@ const STATUS_LINES: Readonly<Record<number, string>> = {
 };
 
 /**
- * Bytes of nginx 1.22.1's error page for each status (ngx_http_special_response.c
- * ngx_http_error_pages: the page up to its tail). 494–497 are nginx's own 400 pages; 498 gets the
- * 404 page. A status not listed has no page: Content-Length 0 and no Content-Type.
+ * Bytes of nginx 1.22.1's error page for `status` up to its tail (ngx_http_special_response.c
+ * ngx_http_error_pages): `<html>`, a title and an h1 that both read "<code> <reason>", as the
+ * status line writes them, except 401 (its page reads "Authorization Required") and 494–497
+ * (nginx's own 400 pages, with a line of their own): sizes below; 498 gets the 404 page. A status
+ * with no reason phrase has no page: undefined.
  */
-const PAGE_BYTES: Readonly<Record<number, number>> = {
-  400: 104,
-  401: 126,
-  402: 114,
-  403: 100,
-  404: 100,
-  405: 104,
-  406: 110,
-  408: 114,
-  409: 98,
-  410: 90,
-  411: 112,
-  412: 120,
-  413: 130,
-  414: 124,
-  415: 126,
-  416: 144,
-  421: 120,
-  429: 116,
-  494: 180,
-  495: 162,
-  496: 184,
-  497: 202,
-  498: 100,
-  500: 124,
-  501: 112,
-  502: 104,
-  503: 144,
-  504: 114,
-  505: 134,
-  507: 122,
-};
+function pageBytes(status: number): number | undefined {
+  const own: Readonly<Record<number, number>> = {
+    401: 126,
+    494: 180,
+    495: 162,
+    496: 184,
+    497: 202,
+  };
+  if (own[status] !== undefined) return own[status];
+  const code = status === 498 ? 404 : status;
+  const reason = STATUS_LINES[code];
+  const frame =
+    '<html>\r\n<head><title></title></head>\r\n<body>\r\n<center><h1></h1></center>\r\n';
+  return reason === undefined ? undefined : frame.length + 2 * `${code} ${reason}`.length;
+}
 
 /** The page's tail with server_tokens on: `<hr><center>nginx/1.22.1</center>` CRLF `</body>` … */
 const TAIL_BYTES = `<hr><center>${NGINX_SERVER}</center>\r\n</body>\r\n</html>\r\n`.length;
@@ -133,7 +118,7 @@ export function nginxErrorReply(
   }
   const shown = status >= 494 && status <= 497 ? 400 : status;
   const reason = STATUS_LINES[shown];
-  const page = PAGE_BYTES[status];
+  const page = pageBytes(status);
   const fields: SystemHeader[] = [
     { name: 'Server', value: NGINX_SERVER },
     { name: 'Date', value: httpDate(wallMs) },
