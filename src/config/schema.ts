@@ -236,6 +236,8 @@ export const SlidingLogSchema = obj({
   limit: whole(RANGES['sliding-log'].limit),
   windowMs: duration(RANGES['sliding-log'].windowMs),
   logRejected: v.exactOptional(flag),
+  // Set by the Caddy system (src/systems/caddy.ts derive), never written in links.
+  lastMsPasses: v.exactOptional(flag),
 });
 
 const TB = RANGES['token-bucket'];
@@ -274,15 +276,25 @@ export const GcraSchema = obj({
 
 // ---- Gateways ----
 const AW = RANGES['anchored-window'];
-export const AnchoredWindowSchema = obj({
-  kind: v.literal('anchored-window'),
-  limit: whole(AW.limit),
-  windowMs: duration(AW.windowMs),
-  countRejected: v.exactOptional(flag),
-  blockMs: v.exactOptional(duration(AW.blockMs)),
-  execEvenly: v.exactOptional(flag),
-  execEvenlyMinDelayMs: v.exactOptional(duration(AW.execEvenlyMinDelayMs)),
-});
+export const AnchoredWindowSchema = v.pipe(
+  obj({
+    kind: v.literal('anchored-window'),
+    limit: whole(AW.limit),
+    windowMs: duration(AW.windowMs),
+    countRejected: v.exactOptional(flag),
+    blockMs: v.exactOptional(duration(AW.blockMs)),
+    execEvenly: v.exactOptional(flag),
+    execEvenlyMinDelayMs: v.exactOptional(duration(AW.execEvenlyMinDelayMs)),
+    cost: v.exactOptional(whole(AW.cost)),
+  }),
+  v.forward(
+    v.check(
+      (c) => c.cost === undefined || c.cost <= c.limit,
+      'must be at most the limit (points): a request of more points would never pass',
+    ),
+    ['cost'],
+  ),
+);
 
 const CW = RANGES['calendar-windows'];
 export const CalendarWindowsSchema = v.pipe(

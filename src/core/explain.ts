@@ -44,6 +44,16 @@ export function explainDecision(before: Inspection, decision: Decision): Explana
     case 'sliding-log': {
       const n = before.entries.length;
       const oldest = before.entries[0];
+      if (before.lastMsPasses && n >= before.limit && oldest === t - before.windowMs + 1) {
+        // caddy-ratelimit: When() is 0 when the oldest is exactly Caddy's window old.
+        return {
+          rule: `${plural(n, 'entry', 'entries', num)} younger than ${ms(before.windowMs)} ≥ limit ${before.limit}, but the oldest (${ms(oldest)}) is in its last ms → ${out}`,
+          steps: [
+            `entries in (${ms(t - before.windowMs)}, ${ms(t)}]: ${n}`,
+            `the wait to the oldest's expiry, minus Caddy's 1 ms, is 0: passes without being logged`,
+          ],
+        };
+      }
       return {
         rule: `${plural(n, 'entry', 'entries', num)} younger than ${ms(before.windowMs)} ${n < before.limit ? '<' : '≥'} limit ${before.limit} → ${out}`,
         steps: [

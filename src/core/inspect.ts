@@ -36,6 +36,8 @@ export interface SlidingLogInspection extends InspectionBase {
   /** Entries held in memory, including expired ones not yet pruned. */
   stored: number;
   logRejected: boolean;
+  /** A full log whose oldest entry is in its last ms lets a request pass unlogged (Caddy). */
+  lastMsPasses: boolean;
 }
 
 export interface SlidingWindowCounterInspection extends InspectionBase {

@@ -25,6 +25,15 @@ export interface SlidingLogConfig {
    * grows with offered load, and a client that keeps hammering stays blocked. Default false.
    */
   logRejected?: boolean;
+  /**
+   * caddy-ratelimit's ring buffer (ringbuffer.go When(), handler.go): when the log holds `limit`
+   * entries and the oldest of them is in its last millisecond (exactly windowMs − 1 ms old), the
+   * request passes and is not logged — When() returns 0 there, and the handler lets the request
+   * through without reserving. Every request in that millisecond passes alike, so an admit there
+   * reports `remaining` 0 (the log is unchanged) though the count of such passes has no bound. Not
+   * with logRejected. Default false.
+   */
+  lastMsPasses?: boolean;
 }
 
 /** Cloudflare's sliding-window counter: the previous window's count weighted by its overlap. */
@@ -130,12 +139,21 @@ export interface AnchoredWindowConfig {
   blockMs?: number;
   /**
    * rate-limiter-flexible `execEvenly`: an admitted request that is not the window's first is
-   * delayed by ⌈msBeforeNext / (remaining + 2)⌉ ms, or by count · `execEvenlyMinDelayMs` when that is
-   * shorter than `execEvenlyMinDelayMs`. Default false.
+   * delayed by ⌈msBeforeNext / (remaining points + 2)⌉ ms, or by count · `execEvenlyMinDelayMs` when
+   * that is shorter than `execEvenlyMinDelayMs`. Default false.
    */
   execEvenly?: boolean;
-  /** rate-limiter-flexible `execEvenlyMinDelayMs` (whole ms). 0 – 86,400,000, default 0. */
+  /**
+   * rate-limiter-flexible `execEvenlyMinDelayMs` (whole ms). 0 – 86,400,000. Default, as the
+   * library's (RateLimiterAbstract.js _getExecEvenlyMinDelayMsDefault): ⌈windowMs / limit⌉.
+   */
   execEvenlyMinDelayMs?: number;
+  /**
+   * Points each request consumes (rate-limiter-flexible `consume(key, points)`): a request passes
+   * when the count plus `cost` is at most `limit`, and adds `cost` to the count. 1 – `limit`,
+   * default 1. `remaining` is then the further requests of this cost that pass at once.
+   */
+  cost?: number;
 }
 
 /** A unit of a calendar window, shortest first. */

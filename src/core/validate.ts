@@ -71,6 +71,7 @@ export const RANGES = {
     windowMs: { min: 1, max: MAX_DURATION_MS },
     blockMs: { min: 0, max: MAX_DURATION_MS, optional: true },
     execEvenlyMinDelayMs: { min: 0, max: MAX_DURATION_MS, optional: true },
+    cost: { min: 1, max: MAX_COUNT, optional: true },
   },
   'calendar-windows': {
     second: { min: 1, max: MAX_CALENDAR_LIMIT, optional: true },
@@ -176,6 +177,19 @@ export function checkAlgorithmConfig(config: unknown): ConfigIssue[] {
       message: `sliding-log logRejected must be true or false, got ${describeValue(config.logRejected)}`,
     });
   }
+  if (kind === 'sliding-log' && config.lastMsPasses !== undefined) {
+    if (typeof config.lastMsPasses !== 'boolean') {
+      issues.push({
+        field: 'lastMsPasses',
+        message: `sliding-log lastMsPasses must be true or false, got ${describeValue(config.lastMsPasses)}`,
+      });
+    } else if (config.lastMsPasses && config.logRejected === true) {
+      issues.push({
+        field: 'lastMsPasses',
+        message: 'sliding-log lastMsPasses (a ring of passed requests) cannot go with logRejected',
+      });
+    }
+  }
   if (
     kind === 'token-bucket' &&
     config.refill !== undefined &&
@@ -225,6 +239,13 @@ export function checkAlgorithmConfig(config: unknown): ConfigIssue[] {
   if (kind === 'anchored-window') {
     checkBoolean(issues, kind, 'countRejected', config.countRejected);
     checkBoolean(issues, kind, 'execEvenly', config.execEvenly);
+    const { cost, limit } = config;
+    if (typeof cost === 'number' && typeof limit === 'number' && cost > limit) {
+      issues.push({
+        field: 'cost',
+        message: `anchored-window cost must be at most limit (${limit}): a request of ${cost} points would never pass, got ${cost}`,
+      });
+    }
   }
   if (kind === 'calendar-windows') {
     checkBoolean(issues, kind, 'countRejected', config.countRejected);

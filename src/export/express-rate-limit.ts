@@ -54,7 +54,7 @@ app.use(
 
 export function toRateLimiterFlexible(config: AlgorithmConfig): SystemExportOutcome {
   const c = assertAlgorithmConfig(config);
-  if (c.kind !== 'anchored-window' || c.windowMs % 1 !== 0) {
+  if (c.kind !== 'anchored-window') {
     return {
       ok: false,
       target: 'rate-limiter-flexible',
@@ -63,28 +63,40 @@ export function toRateLimiterFlexible(config: AlgorithmConfig): SystemExportOutc
         "RateLimiterMemory is a window anchored at each key's first consume: choose the rate-limiter-flexible system to export it.",
     };
   }
-  const lines = [`  points: ${c.limit},`, `  duration: ${c.windowMs / 1000}, // seconds`];
+  const lines = ['  points: POINTS,', `  duration: ${c.windowMs / 1000}, // seconds`];
   if ((c.blockMs ?? 0) > 0) lines.push(`  blockDuration: ${(c.blockMs ?? 0) / 1000}, // seconds`);
   if (c.execEvenly === true) {
     lines.push('  execEvenly: true,');
-    if (c.execEvenlyMinDelayMs !== undefined) {
-      lines.push(`  execEvenlyMinDelayMs: ${c.execEvenlyMinDelayMs},`);
-    }
+    // Always written: the playground's delays and the deployed limiter's then cannot differ.
+    const minDelay = c.execEvenlyMinDelayMs ?? Math.ceil(c.windowMs / c.limit);
+    const note =
+      c.execEvenlyMinDelayMs === undefined ? ' // the library default, ⌈duration / points⌉' : '';
+    lines.push(`  execEvenlyMinDelayMs: ${minDelay},${note}`);
   }
+  const cost = c.cost ?? 1;
   const text = `import { RateLimiterMemory } from 'rate-limiter-flexible';
 
+const POINTS = ${c.limit};
 const limiter = new RateLimiterMemory({
 ${lines.join('\n')}
 });
 
+// The headers rate-limiter-flexible's README suggests; Retry-After in whole seconds.
+function rateLimitHeaders(res, r) {
+  res.set('X-RateLimit-Limit', String(POINTS));
+  res.set('X-RateLimit-Remaining', String(r.remainingPoints));
+  res.set('X-RateLimit-Reset', String(Math.ceil((Date.now() + r.msBeforeNext) / 1000)));
+}
+
 export async function limit(req, res, next) {
   try {
-    const r = await limiter.consume(req.ip);
-    res.set('X-RateLimit-Remaining', String(r.remainingPoints));
+    const r = await limiter.consume(req.ip${cost === 1 ? '' : `, ${cost}`});
+    rateLimitHeaders(res, r);
     next();
   } catch (r) {
     if (r instanceof Error) return next(r);
     res.set('Retry-After', String(Math.ceil(r.msBeforeNext / 1000)));
+    rateLimitHeaders(res, r);
     res.status(429).send('Too Many Requests');
   }
 }
@@ -95,12 +107,27 @@ export async function limit(req, res, next) {
     language: 'javascript',
     text,
     assumes: 'rate-limiter-flexible 11.x (proven against 11.4.0), RateLimiterMemory',
-    differences:
-      c.countRejected === true
+    differences: [
+      ...(c.countRejected === true
         ? []
         : [
             'RateLimiterMemory counts rejected consumes too; decisions are the same without a block.',
-          ],
-    notes: ['Each process has its own memory store; RateLimiterRedis shares one.'],
+          ]),
+      ...((c.windowMs / 1000) * 1000 !== c.windowMs
+        ? [
+            `duration ${c.windowMs / 1000} s is ${(c.windowMs / 1000) * 1000} ms to the library, and its expiry timer (setTimeout) drops the record after ${Math.floor((c.windowMs / 1000) * 1000)} ms: a request in the window's last millisecond finds a new window, which the playground does not show. A duration in whole seconds avoids it.`,
+          ]
+        : []),
+      ...((c.blockMs ?? 0) > 0 && ((c.blockMs ?? 0) / 1000) * 1000 !== c.blockMs
+        ? [`blockDuration ${(c.blockMs ?? 0) / 1000} s is not exact in ms to the library.`]
+        : []),
+    ],
+    notes: [
+      'Each process has its own memory store; RateLimiterRedis shares one.',
+      'The store also drops each record with a setTimeout of its duration; Node may run it up to a millisecond before Date.now() reaches the expiry, so a request in a window’s very last millisecond can find a new window.',
+      ...(c.windowMs % 1000 !== 0
+        ? ['duration is in seconds: a fraction works (the store keeps milliseconds).']
+        : []),
+    ],
   };
 }

@@ -17,6 +17,15 @@ export interface HaproxyOptions {
 
 export const HAPROXY_DEFAULTS = { frontend: 'rate_limited', size: '100k' } as const;
 
+/**
+ * What the exported frontend needs around it, as its comment says (the proof completes it exactly
+ * so: tests/export/haproxy.server.test.ts, `haproxy -c` with no warning).
+ */
+export const HAPROXY_COMPLETE = [
+  'Paste after your global and defaults sections (timeout connect, client and server set there),',
+  'then add a bind line and default_backend <your backend> (a backend in mode http).',
+] as const;
+
 const NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
 const SIZE = /^[1-9][0-9]{0,9}[kmg]?$/;
 
@@ -68,8 +77,11 @@ export function toHaproxy(config: AlgorithmConfig, options: HaproxyOptions = {})
   const status = c.denyStatus === undefined ? '' : ` deny_status ${c.denyStatus}`;
   const text = [
     `# HAProxy stick-table rate limiting: at most ${plural(c.limit, 'request')} per ${haproxyDuration(c.windowMs)} per client address.`,
-    '# Add bind and default_backend (or use_backend) lines as in your own frontend.',
+    ...HAPROXY_COMPLETE.map((line) => `# ${line}`),
     `frontend ${frontend}`,
+    // http-request rules run only in HTTP mode: in TCP mode (HAProxy's default when no defaults
+    // section sets one) they are ignored with a warning, and nothing is limited.
+    '    mode http',
     `    stick-table type ip size ${size}${expire} store http_req_rate(${haproxyDuration(c.windowMs)})`,
     '    http-request track-sc0 src',
     `    http-request deny${status} if { sc_http_req_rate(0) gt ${c.limit} }`,

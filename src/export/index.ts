@@ -36,7 +36,7 @@ export {
 } from './import-limits';
 export type { EnvoyExtras, EnvoyImportOptions } from './import-envoy';
 export { canonicalConfig } from './canonical';
-export { toHaproxy, haproxyDuration, HAPROXY_DEFAULTS } from './haproxy';
+export { toHaproxy, haproxyDuration, HAPROXY_COMPLETE, HAPROXY_DEFAULTS } from './haproxy';
 export type { HaproxyOptions } from './haproxy';
 export { importHaproxy } from './import-haproxy';
 export type { HaproxyExtras } from './import-haproxy';

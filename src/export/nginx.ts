@@ -4,14 +4,8 @@
  */
 import { plural } from '../core';
 import type { AlgorithmConfig, LeakyBucketConfig } from '../core';
-import {
-  assertAlgorithmConfig,
-  ceilDiv,
-  nginxRateMilli,
-  quotaOf,
-  quoteText,
-  toSeconds,
-} from '../core';
+import { assertAlgorithmConfig, ceilDiv, nginxRateMilli, quoteText, toSeconds } from '../core';
+import { nginxPolicyName, nginxPolicyValue } from '../systems';
 import type { ExportOutcome, ExportResult, ExportUnsupported } from './types';
 
 /** Settings of the snippet that are not part of the limiter. */
@@ -28,7 +22,11 @@ export interface NginxOptions {
    * shows as added (src/systems/nginx.ts). Default false.
    */
   standardHeaders?: boolean;
-  /** The policy name in RateLimit-Policy. Default: the zone name. */
+  /**
+   * The policy name in RateLimit-Policy: the limiter's own name. Default `ratelimit` (whatever the
+   * zone is called: the page cannot know an imported zone name). Characters
+   * an add_header value cannot hold as they are become `?` (nginxPolicyName).
+   */
   policyName?: string;
 }
 
@@ -127,9 +125,8 @@ export function toNginx(config: AlgorithmConfig, options: NginxOptions = {}): Ex
   if (options.standardHeaders === true) {
     // add_header takes constant values here: Retry-After is the time one request drains
     // (1 / rate, rounded up), and the remaining count (RateLimit) cannot be written at all.
-    const quota = quotaOf(c);
-    const name = (options.policyName ?? zone).replace(/[^\x20-\x7e]/g, '?').replace(/[\\"]/g, '');
-    const policy = `"${name}";q=${quota.limit};w=${Math.max(1, toSeconds(quota.windowMs))}`;
+    // The same name and value the page shows (src/systems/nginx.ts).
+    const policy = nginxPolicyValue(c, nginxPolicyName(options.policyName));
     const retryS = toSeconds(ceilDiv(1_000_000, rateMilli));
     lines.push(
       `# Standard headers (added; nginx's limit_req sends none). "always" also adds them to errors.`,

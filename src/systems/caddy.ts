@@ -2,7 +2,9 @@
  * Caddy's `rate_limit` handler (github.com/mholt/caddy-ratelimit, master 5625512, v0.1.0+7),
  * modelled on the sliding-log algorithm. ringbuffer.go: a ring of `events` timestamps per key; an
  * event is allowed iff now − (oldest in the ring) > window, then it replaces the oldest; a refused
- * event is not recorded; When() = oldest + window − now. handler.go rateLimitExceeded: 429 with
+ * event is not recorded; When() = oldest + window − now when not allowed. handler.go ServeHTTP
+ * refuses only when When() > 0: a request exactly `window` after the oldest event gets 0 and passes
+ * without being recorded (the sliding log's `lastMsPasses`). rateLimitExceeded: 429 with
  * Retry-After = the wait in seconds + 0.5, printed with no decimals (strconv 'f', 0: round half to
  * even).
  */
@@ -17,12 +19,12 @@ export const CADDY_SOURCES: readonly SourceRef[] = [
   {
     file: 'ringbuffer.go',
     version: V,
-    what: 'allowed iff now − oldest > window (so an event exactly window old still counts); refused events are not logged',
+    what: 'allowed iff now − oldest > window (so an event exactly window old still counts); refused events are not logged; When() = oldest + window − now, 0 at exactly window',
   },
   {
     file: 'handler.go',
     version: V,
-    what: 'rateLimitExceeded: 429, Retry-After = FormatFloat(wait.Seconds() + 0.5, f, 0); optional jitter',
+    what: 'ServeHTTP refuses only when When() > 0 (exactly window after the oldest: passes, not recorded); rateLimitExceeded: 429, Retry-After = FormatFloat(wait.Seconds() + 0.5, f, 0); optional jitter',
   },
   { file: 'caddyfile.go', version: V, what: 'zone { key, window, events }' },
 ];
@@ -62,20 +64,22 @@ export const caddy: SystemInfo = {
       input: 'int',
     },
   ],
-  defaultConfig: { kind: 'sliding-log', limit: 5, windowMs: 1001 },
+  defaultConfig: { kind: 'sliding-log', limit: 5, windowMs: 1001, lastMsPasses: true },
   derive(config) {
-    // ringbuffer.go reserves only allowed events: refused ones are not logged.
+    // ringbuffer.go reserves only allowed events: refused ones are not logged; and handler.go lets
+    // a request through unrecorded when When() is 0 (the oldest exactly `window` old).
     if (config.kind !== 'sliding-log') return config;
-    const { logRejected: _l, ...rest } = config;
-    void _l;
-    return rest;
+    const { kind, limit, windowMs } = config;
+    return { kind, limit, windowMs, lastMsPasses: true };
   },
   standardHeadersHow:
     'caddy-ratelimit sends only Retry-After; other headers need a header directive of your own (marked as added).',
   response(config, decision: Decision, options: SystemResponseOptions = {}) {
+    // The wait When() returns is the time until the oldest event is exactly `window` old: the
+    // smallest wait after which the request passes, retryAfterMs.
     const own: SystemHeader[] =
       decision.outcome === 'reject'
-        ? [{ name: 'Retry-After', value: String(caddyRetryAfter(decision.retryAfterMs - 1)) }]
+        ? [{ name: 'Retry-After', value: String(caddyRetryAfter(decision.retryAfterMs)) }]
         : [];
     const added =
       options.standardHeaders === true

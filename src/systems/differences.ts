@@ -10,7 +10,7 @@ const APP_STATUS =
 
 export const SYSTEM_DIFFERENCES: Readonly<Record<SystemId, readonly string[]>> = {
   caddy: [
-    "Caddy counts an event while now − event ≤ window; the sliding log here counts while < window, so its window is Caddy's window + 1 ms (the export subtracts it back). Decisions are then identical on a millisecond clock.",
+    "Caddy counts an event while now − event ≤ window; the sliding log here counts while < window, so its window is Caddy's window + 1 ms (the export subtracts it back). A request exactly window after the oldest event passes without being recorded, as in Caddy (When() is 0 there). Decisions are then identical on a millisecond clock.",
     'Caddy compares nanosecond times; the playground uses whole milliseconds.',
     'jitter (a random addition to Retry-After) and the distributed mode (instances sharing state through storage) are not modelled.',
   ],
@@ -54,7 +54,8 @@ export const SYSTEM_DIFFERENCES: Readonly<Record<SystemId, readonly string[]>> =
   ],
   'rate-limiter-flexible': [
     'Only RateLimiterMemory is modelled (RateLimiterRedis and the other stores share the rules but not the clock).',
-    'duration 0 (never expires), points 0, penalty/reward/block/set calls and consume with more than 1 point are not modelled.',
+    'duration 0 (never expires), points 0 and penalty/reward/block/set calls are not modelled; consume(key, points) is modelled with the same points on every request (pointsToConsume).',
+    'The store also drops each record with a setTimeout of its duration, which Node may run up to a millisecond before Date.now() reaches the record’s expiry: a request in a window’s very last millisecond can find a new window. The playground follows the expiry time.',
     "The library sends no HTTP response; the headers shown are the README's suggestion and are marked as added.",
   ],
   'redis-cell': [

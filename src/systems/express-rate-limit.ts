@@ -4,8 +4,7 @@
  * the repository's `source/` files named here).
  */
 import type { AnchoredWindowConfig, Decision } from '../core';
-import { civilFromDays, floorDiv } from '../core';
-import { makeResponse } from './response';
+import { httpDate, makeResponse, wallClockMs } from './response';
 import type {
   SourceRef,
   SystemHeader,
@@ -68,22 +67,7 @@ export function expressRateLimitConfig(o: ExpressRateLimitOptions): AnchoredWind
   return { kind: 'anchored-window', limit: o.limit, windowMs: o.windowMs, countRejected: true };
 }
 
-const DAYS = ['Thu', 'Fri', 'Sat', 'Sun', 'Mon', 'Tue', 'Wed'];
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const two = (n: number): string => String(n).padStart(2, '0');
-
-/**
- * An IMF-fixdate (RFC 9110 §5.6.7), as Date.prototype.toUTCString writes it, from ms since the
- * epoch without reading a clock ("Thu, 01 Jan 1970 00:00:00 GMT"; 1970-01-01 was a Thursday).
- */
-export function httpDate(ms: number): string {
-  const days = floorDiv(ms, 86_400_000);
-  const [y, m, d] = civilFromDays(days);
-  const sec = floorDiv(ms - days * 86_400_000, 1000);
-  const dow = DAYS[((days % 7) + 7) % 7] as string;
-  const year = y < 0 ? `-${String(-y).padStart(6, '0')}` : String(y).padStart(4, '0');
-  return `${dow}, ${two(d)} ${MONTHS[m - 1] as string} ${year} ${two(Math.floor(sec / 3600))}:${two(Math.floor(sec / 60) % 60)}:${two(sec % 60)} GMT`;
-}
+export { httpDate };
 
 /** The draft-8 policy name: source/rate-limit.ts `identifier` default, `${limit}-in-${duration}`. */
 export function expressIdentifier(limit: number, windowMs: number): string {
@@ -230,6 +214,7 @@ export const expressRateLimit: SystemInfo = {
       config.kind === 'anchored-window' ? { windowMs: config.windowMs, limit: config.limit } : {};
     const std = options.standardHeaders === true ? { standardHeaders: 'draft-6' as const } : {};
     const o = { ...EXPRESS_RATE_LIMIT_DEFAULTS, ...base, ...std, ...options.express };
-    return expressRateLimitResponse(o, decision, options.nowMs ?? 0, options.key ?? 'default');
+    // Date and X-RateLimit-Reset are wall-clock times: the scenario's, not 1970's.
+    return expressRateLimitResponse(o, decision, wallClockMs(options), options.key ?? 'default');
   },
 };

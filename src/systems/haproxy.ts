@@ -182,7 +182,7 @@ export const haproxy: SystemInfo = {
     windowMs: 10_000,
     anchor: 'entry',
     expireMs: 30_000,
-    denyStatus: 429,
+    // No deny_status: HAProxy's own default, 403 (src/http_act.c parse_http_deny, 2.6).
   },
   fixedFields: { anchor: 'entry' },
   derive(config: AlgorithmConfig): AlgorithmConfig {

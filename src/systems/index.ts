@@ -34,8 +34,22 @@ import { haproxy } from './haproxy';
 import type { SystemGroup, SystemId, SystemInfo, SystemResponse } from './types';
 
 export type * from './types';
-export { makeResponse, standardFields, withAdded } from './response';
-export { nginxAddedHeaders } from './nginx';
+export {
+  SCENARIO_EPOCH_MS,
+  httpDate,
+  isGenericHeader,
+  makeResponse,
+  standardFields,
+  wallClockMs,
+  withAdded,
+} from './response';
+export {
+  NGINX_SERVER,
+  nginxAddedHeaders,
+  nginxErrorReply,
+  nginxPolicyName,
+  nginxPolicyValue,
+} from './nginx';
 export { HAPROXY_VERSION, haproxyDenyHeaders, haproxyStatusLine } from './haproxy';
 export { envoyXRateLimitHeaders } from './envoy-local';
 export {
@@ -133,14 +147,15 @@ export function deriveConfig(system: SystemInfo, config: AlgorithmConfig): Algor
 
 /** What the client receives from a limiter entry's system for `decision`. */
 export function entryResponse(
-  entry: { system?: SystemId; config: AlgorithmConfig; standardHeaders?: boolean },
+  entry: { system?: SystemId; config: AlgorithmConfig; standardHeaders?: boolean; name?: string },
   decision: Parameters<SystemInfo['response']>[1],
   policyName: string,
-  at: { nowMs?: number; key?: string; before?: Inspection } = {},
+  at: { nowMs?: number; epochMs?: number; key?: string; before?: Inspection } = {},
 ): SystemResponse {
   return systemOf(entry).response(entry.config, decision, {
     standardHeaders: entry.standardHeaders === true,
     policyName,
+    ...(entry.name === undefined ? {} : { entryName: entry.name }),
     ...at,
   });
 }

@@ -1,10 +1,12 @@
 /**
  * rate-limiter-flexible 11.4.0 `RateLimiterMemory`, modelled on the anchored-window algorithm.
  * The library answers a Promise, not an HTTP response: the status and headers below are the ones
- * its README suggests ("You may want to set HTTP headers"), so every header is marked as added.
+ * its README suggests ("You may want to set HTTP headers"), as the exported middleware
+ * (src/export/express-rate-limit.ts toRateLimiterFlexible) sets them, so every header is marked as
+ * added; Retry-After in whole seconds (RFC 9110 delay-seconds), rounded up.
  */
 import type { AnchoredWindowConfig, Decision } from '../core';
-import { makeResponse } from './response';
+import { makeResponse, wallClockMs } from './response';
 import type { SourceRef, SystemHeader, SystemInfo, SystemResponseOptions } from './types';
 
 export const RATE_LIMITER_FLEXIBLE_VERSION = 'rate-limiter-flexible 11.4.0';
@@ -24,7 +26,7 @@ export const RATE_LIMITER_FLEXIBLE_SOURCES: readonly SourceRef[] = [
   {
     file: 'lib/RateLimiterAbstract.js',
     version: V,
-    what: 'defaults: points 4, duration 1 s, blockDuration 0, execEvenly false, execEvenlyMinDelayMs ⌈duration·1000 / points⌉',
+    what: 'defaults: points 4, duration 1 s, blockDuration 0, execEvenly false, execEvenlyMinDelayMs ⌈duration·1000 / points⌉ (_getExecEvenlyMinDelayMsDefault)',
   },
   {
     file: 'README.md',
@@ -45,6 +47,8 @@ export interface RateLimiterFlexibleOptions {
   execEvenly: boolean;
   /** `execEvenlyMinDelayMs` (default ⌈duration·1000 / points⌉). */
   execEvenlyMinDelayMs?: number;
+  /** consume(key, pointsToConsume): points per request (default 1). */
+  cost?: number;
 }
 
 export const RATE_LIMITER_FLEXIBLE_DEFAULTS: RateLimiterFlexibleOptions = {
@@ -65,9 +69,10 @@ export function rateLimiterFlexibleConfig(o: RateLimiterFlexibleOptions): Anchor
   if (o.blockDurationMs > 0) c.blockMs = o.blockDurationMs;
   if (o.execEvenly) {
     c.execEvenly = true;
-    // RateLimiterAbstract._getExecEvenlyMinDelayMsDefault: ⌈msDuration / points⌉.
-    c.execEvenlyMinDelayMs = o.execEvenlyMinDelayMs ?? Math.ceil(o.durationMs / o.points);
+    // Left out: the core's default is the library's, ⌈msDuration / points⌉.
+    if (o.execEvenlyMinDelayMs !== undefined) c.execEvenlyMinDelayMs = o.execEvenlyMinDelayMs;
   }
+  if (o.cost !== undefined && o.cost !== 1) c.cost = o.cost;
   return c;
 }
 
@@ -112,9 +117,16 @@ export const rateLimiterFlexible: SystemInfo = {
       field: 'execEvenlyMinDelayMs',
       unit: 'ms',
       url: 'duration',
-      help: 'Shortest execEvenly delay (library default ⌈duration / points⌉).',
+      help: 'Shortest execEvenly delay (library default ⌈duration / points⌉ ms).',
       input: 'int',
-      optional: { placeholder: '0' },
+      optional: { placeholder: '⌈duration / points⌉' },
+    },
+    {
+      key: 'pointsToConsume',
+      field: 'cost',
+      help: 'Points each request takes: consume(key, pointsToConsume) (default 1).',
+      input: 'int',
+      optional: { placeholder: '1' },
     },
   ],
   defaultConfig: { kind: 'anchored-window', limit: 4, windowMs: 1000, countRejected: true },
@@ -126,30 +138,59 @@ export const rateLimiterFlexible: SystemInfo = {
     "The application sets them from the RateLimiterRes it gets (the README's example); they are marked as added.",
   sources: RATE_LIMITER_FLEXIBLE_SOURCES,
   response(config, decision: Decision, options: SystemResponseOptions = {}) {
-    const now = options.nowMs ?? 0;
-    const limit = config.kind === 'anchored-window' ? config.limit : decision.limit;
-    // msBeforeNext: on a reject the wait; on a pass the time left in the window (after a delay).
-    const msBeforeNext =
-      decision.outcome === 'reject'
-        ? decision.retryAfterMs
-        : Math.max(decision.resetMs - decision.delayMs, 0);
-    const fields: SystemHeader[] = [];
-    if (decision.outcome === 'reject') {
-      fields.push({ name: 'Retry-After', value: String(msBeforeNext / 1000), added: true });
-    }
-    fields.push(
-      { name: 'X-RateLimit-Limit', value: String(limit), added: true },
-      { name: 'X-RateLimit-Remaining', value: String(decision.remaining), added: true },
-      {
-        name: 'X-RateLimit-Reset',
-        value: String(Math.ceil((now + msBeforeNext) / 1000)),
-        added: true,
-      },
-    );
     return makeResponse(
       decision.outcome === 'reject' ? 429 : 200,
-      fields,
+      rateLimiterFlexibleHeaders(config, decision, options),
       RATE_LIMITER_FLEXIBLE_SOURCES,
     );
   },
 };
+
+/**
+ * The headers the exported middleware sets from the RateLimiterRes it gets (the README's set):
+ * on a reject Retry-After = ⌈msBeforeNext / 1000⌉ first, then X-RateLimit-Limit (points),
+ * X-RateLimit-Remaining (remainingPoints = max(points − consumedPoints, 0): the count after this
+ * request, known from `options.before`), X-RateLimit-Reset = ⌈(Date.now() + msBeforeNext) / 1000⌉.
+ * A request delayed by execEvenly gets its headers when its Promise resolves, `delayMs` later, with
+ * msBeforeNext already reduced by the delay (lib/RateLimiterMemory.js consume): the reset is the
+ * window's end either way.
+ */
+export function rateLimiterFlexibleHeaders(
+  config: AnchoredWindowConfig | { kind: string },
+  decision: Decision,
+  options: SystemResponseOptions = {},
+): SystemHeader[] {
+  const c = config.kind === 'anchored-window' ? (config as AnchoredWindowConfig) : undefined;
+  const points = c?.limit ?? decision.limit;
+  const cost = c?.cost ?? 1;
+  const reject = decision.outcome === 'reject';
+  // lib/RateLimiterMemory.js: msBeforeNext is the record's time to expiry; after a delay, less it.
+  const msBeforeNext = reject
+    ? decision.retryAfterMs
+    : Math.max(decision.resetMs - decision.delayMs, 0);
+  // The count the request met (0 in a new window); without it, only an admit tells the count.
+  const before = options.before;
+  const met =
+    before?.kind === 'anchored-window' ? (before.resetAtMs === null ? 0 : before.count) : undefined;
+  const remainingPoints =
+    met === undefined ? decision.remaining * cost : Math.max(points - (met + cost), 0);
+  const resolvedAtMs = wallClockMs(options) + decision.delayMs;
+  const fields: SystemHeader[] = [];
+  if (reject) {
+    fields.push({
+      name: 'Retry-After',
+      value: String(Math.ceil(msBeforeNext / 1000)),
+      added: true,
+    });
+  }
+  fields.push(
+    { name: 'X-RateLimit-Limit', value: String(points), added: true },
+    { name: 'X-RateLimit-Remaining', value: String(reject ? 0 : remainingPoints), added: true },
+    {
+      name: 'X-RateLimit-Reset',
+      value: String(Math.ceil((resolvedAtMs + msBeforeNext) / 1000)),
+      added: true,
+    },
+  );
+  return fields;
+}

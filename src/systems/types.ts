@@ -34,9 +34,19 @@ export interface SystemResponseOptions {
   standardHeaders?: boolean;
   /** Policy name for the standard headers. */
   policyName?: string;
-  // ---- For systems whose headers need more than the decision ----
-  /** The decision's time in ms since the epoch (absolute reset headers, Date, calendar periods). */
+  /**
+   * The limiter's own name, when the person gave it one: what an export writes as the policy name
+   * (nginx's `RateLimit-Policy`), so the page shows what the exported config sends.
+   */
+  entryName?: string;
+  /** The decision's time on the scenario's clock, ms (relative resets, calendar periods). */
   nowMs?: number;
+  /**
+   * The wall-clock instant of the scenario's time 0, ms since the Unix epoch: headers that carry
+   * a wall-clock time (`Date`, absolute resets) are written at epochMs + nowMs. Default
+   * SCENARIO_EPOCH_MS (response.ts).
+   */
+  epochMs?: number;
   /** The request's key (express-rate-limit's draft-8 partition key). */
   key?: string;
   /** The key's state just before the decision (Kong's per-period usage). */

@@ -476,14 +476,16 @@ function gcra(io: KernelInput, c: GcraConfig): KernelTally {
 
 /**
  * Runs the kernel for `config` (already validated by core's assertAlgorithmConfig), or returns null
- * for an algorithm with no kernel (anchored and calendar windows: the caller replays through core).
+ * for a config with no kernel (anchored and calendar windows, Caddy's sliding log: the caller
+ * replays through core).
  */
 export function runKernel(io: KernelInput, config: AlgorithmConfig): KernelTally | null {
   switch (config.kind) {
     case 'fixed-window':
       return fixedWindow(io, config);
     case 'sliding-log':
-      return slidingLog(io, config);
+      // Caddy's last-millisecond pass has no kernel: replayed through core.
+      return config.lastMsPasses === true ? null : slidingLog(io, config);
     case 'sliding-window-counter':
       return config.anchor === 'entry'
         ? entryCounter(io, config)

@@ -34,12 +34,21 @@ export const configArb: Record<AlgorithmKind, fc.Arbitrary<AlgorithmConfig>> = {
     limit: count(1),
     windowMs: durationMs,
   }),
-  'sliding-log': fc.record({
-    kind: fc.constant('sliding-log' as const),
-    limit: count(1),
-    windowMs: durationMs,
-    logRejected: fc.boolean(),
-  }),
+  'sliding-log': fc.oneof(
+    fc.record({
+      kind: fc.constant('sliding-log' as const),
+      limit: count(1),
+      windowMs: durationMs,
+      logRejected: fc.boolean(),
+    }),
+    // Caddy's ring: a request when the oldest entry is in its last millisecond passes unlogged.
+    fc.record({
+      kind: fc.constant('sliding-log' as const),
+      limit: count(1),
+      windowMs: durationMs,
+      lastMsPasses: fc.constant(true),
+    }),
+  ),
   'sliding-window-counter': fc.oneof(
     fc.record({
       kind: fc.constant('sliding-window-counter' as const),
@@ -87,18 +96,21 @@ export const configArb: Record<AlgorithmKind, fc.Arbitrary<AlgorithmConfig>> = {
     periodMs: durationMs,
     burst: count(0),
   }),
-  'anchored-window': fc.record(
-    {
-      kind: fc.constant('anchored-window' as const),
-      limit: count(1),
-      windowMs: durationMs,
-      countRejected: fc.boolean(),
-      blockMs: fc.oneof(fc.constant(0), durationMs),
-      execEvenly: fc.boolean(),
-      execEvenlyMinDelayMs: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 2000 })),
-    },
-    { requiredKeys: ['kind', 'limit', 'windowMs'] },
-  ),
+  'anchored-window': fc
+    .record(
+      {
+        kind: fc.constant('anchored-window' as const),
+        limit: count(1),
+        windowMs: durationMs,
+        countRejected: fc.boolean(),
+        blockMs: fc.oneof(fc.constant(0), durationMs),
+        execEvenly: fc.boolean(),
+        execEvenlyMinDelayMs: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 2000 })),
+        cost: fc.integer({ min: 1, max: 4 }),
+      },
+      { requiredKeys: ['kind', 'limit', 'windowMs'] },
+    )
+    .map((c) => (c.cost !== undefined && c.cost > c.limit ? { ...c, cost: c.limit } : c)),
   'calendar-windows': fc
     .record(
       {

@@ -98,6 +98,40 @@ function slidingLog(limit: bigint, windowMs: bigint, logRejected: boolean): Step
   };
 }
 
+// ---- caddy-ratelimit's ring buffer (ringbuffer.go, handler.go), written as Caddy writes it ----
+
+interface RingState {
+  /**
+   * The ring's recorded times, oldest first: the slot at the cursor is `times[0]` once `limit`
+   * are recorded, and Go's zero time (always allowed) before that. Held as a queue of at most
+   * `limit` times so a huge `limit` costs nothing until it is filled.
+   */
+  times: bigint[];
+  newest: bigint | null;
+}
+
+/**
+ * Caddy's window is the log's windowMs − 1: allowed iff now − ring[cursor] > window (then it is
+ * recorded in the cursor's slot and the cursor moves on); else When() = ring[cursor] + window −
+ * now, and the handler refuses only when that is > 0.
+ */
+function caddyRing(limit: bigint, windowMs: bigint): StepFn<RingState> {
+  const window = windowMs - 1n;
+  const size = Number(limit);
+  return (s, now) => {
+    const st = s ?? { times: [], newest: null };
+    const t = st.newest === null ? now : max(now, st.newest);
+    const oldest = st.times.length < size ? null : (st.times[0] as bigint);
+    if (oldest === null || t - oldest > window) {
+      const times = [...st.times, t];
+      if (times.length > size) times.shift();
+      return { outcome: 'admit', delayMs: 0n, next: { times, newest: t } };
+    }
+    const when = oldest + window - t;
+    return { outcome: when > 0n ? 'reject' : 'admit', delayMs: 0n, next: st };
+  };
+}
+
 // ---- sliding-window counter (Cloudflare): p·(W − e) + c·W < limit·W ----
 
 interface CounterState {
@@ -330,11 +364,12 @@ function anchoredWindow(
   blockMs: bigint,
   execEvenly: boolean,
   minDelayMs: bigint,
+  cost: bigint,
 ): StepFn<AnchoredState> {
   return (s, now) => {
     const live = s !== undefined && s.reset > now;
     const cur: AnchoredState = live ? s : { reset: now + windowMs, count: 0n, blocked: false };
-    const counted = cur.count + 1n; // both systems count first, then compare
+    const counted = cur.count + cost; // both systems count first, then compare
     if (counted <= limit) {
       const next = { ...cur, count: counted };
       if (!execEvenly || !live) return { outcome: 'admit', delayMs: 0n, next };
@@ -465,6 +500,7 @@ export class RefLimiter {
       case 'fixed-window':
         return erase(fixedWindow(big(c.limit), big(c.windowMs)));
       case 'sliding-log':
+        if (c.lastMsPasses === true) return erase(caddyRing(big(c.limit), big(c.windowMs)));
         return erase(slidingLog(big(c.limit), big(c.windowMs), c.logRejected === true));
       case 'sliding-window-counter':
         if (c.anchor === 'entry') {
@@ -506,7 +542,9 @@ export class RefLimiter {
             c.countRejected === true,
             big(c.blockMs ?? 0),
             c.execEvenly === true,
-            big(c.execEvenlyMinDelayMs ?? 0),
+            // rate-limiter-flexible's default: ⌈windowMs / limit⌉.
+            big(c.execEvenlyMinDelayMs ?? Math.ceil(c.windowMs / c.limit)),
+            big(c.cost ?? 1),
           ),
         );
       case 'calendar-windows': {

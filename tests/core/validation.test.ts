@@ -26,6 +26,7 @@ const DOCUMENTED: Record<AlgorithmKind, Record<string, readonly [number, number]
     windowMs: [1, 86_400_000],
     blockMs: [0, 86_400_000],
     execEvenlyMinDelayMs: [0, 86_400_000],
+    cost: [1, 1_000_000],
   },
   'calendar-windows': {
     second: [1, 1_000_000_000],
@@ -45,7 +46,8 @@ const VALID: Record<AlgorithmKind, AlgorithmConfig> = {
   'token-bucket': { kind: 'token-bucket', maxTokens: 10, tokensPerFill: 1, fillIntervalMs: 100 },
   'leaky-bucket': { kind: 'leaky-bucket', rate: 10, rateUnit: 'r/s', burst: 5, delay: 'nodelay' },
   gcra: { kind: 'gcra', count: 10, periodMs: 1000, burst: 5 },
-  'anchored-window': { kind: 'anchored-window', limit: 10, windowMs: 1000 },
+  // A limit at its maximum, so that every cost in its range (at most the limit) is valid.
+  'anchored-window': { kind: 'anchored-window', limit: 1_000_000, windowMs: 1000 },
   'calendar-windows': { kind: 'calendar-windows', second: 10, minute: 100, hour: 1000 },
 };
 
@@ -236,5 +238,18 @@ describe('times given to a limiter', () => {
     expect(() => l.decide(MAX_TIME_MS)).not.toThrow();
     expect(() => l.decide(-MAX_TIME_MS)).not.toThrow();
     expect(MAX_TIME_MS).toBe(2 ** 51);
+  });
+});
+
+describe('anchored-window cost', () => {
+  it('is refused above the limit, naming both (such a request could never pass)', () => {
+    const e = thrown(() =>
+      createLimiter({ kind: 'anchored-window', limit: 3, windowMs: 1000, cost: 4 }),
+    );
+    expect(e.message).toContain('cost must be at most limit (3)');
+    expect(e.message).toContain('got 4');
+    expect(() =>
+      createLimiter({ kind: 'anchored-window', limit: 3, windowMs: 1000, cost: 3 }),
+    ).not.toThrow();
   });
 });

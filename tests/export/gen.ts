@@ -57,7 +57,10 @@ export function randomConfig(rng: Rng, kind: AlgorithmKind, drainsIn60s = false)
       return { kind, limit: count(rng, 1), windowMs: duration(rng) };
     case 'sliding-log': {
       const limit = Math.min(count(rng, 1), 500); // the log holds up to `limit` entries per key
-      return { kind, limit, windowMs: duration(rng), logRejected: rng() < 0.4 };
+      const windowMs = duration(rng);
+      // Caddy's ring (lastMsPasses) logs passed requests only.
+      if (rng() < 0.3) return { kind, limit, windowMs, lastMsPasses: true };
+      return { kind, limit, windowMs, logRejected: rng() < 0.4 };
     }
     case 'token-bucket': {
       const c: AlgorithmConfig = {
@@ -185,6 +188,9 @@ export function randomTrace(
     const r = rng();
     if (r < 0.25) {
       // a tie
+    } else if (r < 0.32 && out.length > 0) {
+      // exactly a window (interval, drain time) after an earlier request, or 1 ms either side
+      t = pick(rng, out).nowMs + scale + int(rng, -1, 1);
     } else if (r < 0.65) t += int(rng, 1, Math.max(1, Math.ceil(scale / 4)));
     else if (r < 0.85) t += int(rng, 1, 2 * scale);
     else if (r < 0.9) t += int(rng, 2 * scale, 20 * scale);

@@ -37,6 +37,8 @@ describe('HAProxy export', () => {
     if (!out.ok) throw new Error(out.reason);
     const lines = out.text.split('\n').map((l) => l.trim());
     expect(lines).toContain('frontend rate_limited');
+    // http-request rules are ignored outside HTTP mode (haproxy -c warns; nothing is limited).
+    expect(lines[lines.indexOf('frontend rate_limited') + 1]).toBe('mode http');
     expect(lines).toContain('stick-table type ip size 100k expire 30s store http_req_rate(10s)');
     expect(lines).toContain('http-request track-sc0 src');
     expect(lines).toContain('http-request deny deny_status 429 if { sc_http_req_rate(0) gt 10 }');

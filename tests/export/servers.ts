@@ -9,6 +9,9 @@ import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClient } from 'redis';
+import type { AlgorithmConfig } from '../../src/core';
+import type { Group, Timed, WindowPlan } from './timed-trace';
+import { planWithin, replayTimed } from './timed-trace';
 
 /** The full path of an executable, searched in PATH and the sbin folders, or undefined. */
 export function findBinary(name: string): string | undefined {
@@ -173,4 +176,291 @@ export async function startRedis(
     throw error;
   }
   return { client, stop };
+}
+
+// ---- Timed proofs that a busy machine cannot flip ----------------------------------------------
+
+/** A timed real-server case: a config and its groups of simultaneous requests. */
+export interface TimedCase {
+  name: string;
+  config: AlgorithmConfig;
+  groups: Group[];
+}
+
+/** Something a judge found wrong with one group's replies. */
+export interface Finding {
+  message: string;
+  /**
+   * A measured time out of its bounds (a reply held longer than the plan allows on a stalled
+   * machine), not a decision: the key is replayed again. Decisions are never retried.
+   */
+  timing?: boolean;
+}
+
+export interface TimedProofOptions<R> {
+  /** Names the proof in the log. */
+  label: string;
+  cases: readonly TimedCase[];
+  /** Time from the call to the first send, ms. */
+  leadMs: number;
+  /** How late a request may leave and still be judged on its planned time (see `fragility`). */
+  jitterMs: number;
+  /** A key the server has not seen, standing for `key` in attempt `attempt` ≥ 2. */
+  rekey(key: string, attempt: number): string;
+  /** Sends one request of `group` (whose key may be a fresh one) for case `caseIndex`. */
+  send(caseIndex: number, group: Group): Promise<R>;
+  /** Whether the server answered this reply at once (not held by a delay of the limiter). */
+  prompt(reply: Timed<R>): boolean;
+  /**
+   * What is wrong with one group's replies given its plan. `slackMs` is how long the server took
+   * to answer prompt requests of this group: time bounds widen by it.
+   */
+  judge(
+    c: TimedCase,
+    group: Group,
+    plan: WindowPlan,
+    replies: ReadonlyArray<Timed<R>>,
+    slackMs: number,
+  ): Finding[];
+  /** Attempts in all (default 3). */
+  attempts?: number;
+}
+
+export interface TimedProofReport {
+  /** Requests judged (the replays of retried keys not counted). */
+  requests: number;
+  /** Attempts made. */
+  attempts: number;
+  /** Keys judged at their measured send times because they left later than jitterMs. */
+  widened: number;
+  /** Keys replayed again under a fresh key. */
+  retried: number;
+  /** Decisions and replies that disagree with the model: the proof fails on any. */
+  failures: string[];
+  /** What happened, line by line (printed as it happens). */
+  log: string[];
+}
+
+/**
+ * Replays timed cases against a real server so that a busy machine cannot flip the result.
+ *
+ * Each key's groups form a chain (its state carries from group to group). After a replay, every
+ * group's requests are taken to have reached the server between their measured send time and that
+ * time plus how long the server took to answer the group's prompt requests. The model decides
+ * each chain under every placement of its requests in those windows (`planWithin`):
+ * - one answer for every placement: the replies are judged against it. A chain that left more than
+ *   `jitterMs` late is judged so too ("widened", logged), instead of failing for being late;
+ * - answers that differ (a late request landed near a decision boundary), or a timing finding of
+ *   the judge: the chain is replayed under a fresh key in the next attempt (logged), at most
+ *   `attempts` times in all; what is still unresolved after the last attempt is a failure.
+ * A wrong decision is a failure at once and is never retried.
+ */
+export async function timedProof<R extends object>(
+  options: TimedProofOptions<R>,
+): Promise<TimedProofReport> {
+  const maxAttempts = options.attempts ?? 3;
+  const report: TimedProofReport = {
+    requests: 0,
+    attempts: 0,
+    widened: 0,
+    retried: 0,
+    failures: [],
+    log: [],
+  };
+  const say = (line: string): void => {
+    report.log.push(line);
+    console.info(`${options.label}: ${line}`);
+  };
+  // Chains: per case, the indices of the groups of each key.
+  let pending: Array<{ ci: number; key: string; groups: number[] }> = [];
+  options.cases.forEach((c, ci) => {
+    const byKey = new Map<string, number[]>();
+    c.groups.forEach((g, gi) => byKey.set(g.key, [...(byKey.get(g.key) ?? []), gi]));
+    for (const [key, groups] of byKey) pending.push({ ci, key, groups });
+  });
+  for (let attempt = 1; attempt <= maxAttempts && pending.length > 0; attempt += 1) {
+    report.attempts = attempt;
+    const sub = options.cases.map((c, ci) => {
+      const chains = pending.filter((p) => p.ci === ci);
+      const order = chains.flatMap((p) => p.groups);
+      return {
+        chains,
+        order,
+        groups: order.map((gi) => {
+          const g = c.groups[gi] as Group;
+          return attempt === 1 ? g : { ...g, key: options.rekey(g.key, attempt) };
+        }),
+      };
+    });
+    const results = await replayTimed(sub, options.leadMs, (ci, g) => options.send(ci, g));
+    const next: typeof pending = [];
+    sub.forEach((s, ci) => {
+      const c = options.cases[ci] as TimedCase;
+      for (const chain of s.chains) {
+        const at = chain.groups.map((gi) => s.order.indexOf(gi));
+        const groups = at.map((i) => s.groups[i] as Group);
+        const replies = at.map((i) => results[ci]?.[i] ?? []);
+        const name = `${c.name}, key ${groups[0]?.key ?? chain.key}`;
+        if (replies.some((r, i) => r.length !== (groups[i] as Group).count)) {
+          report.failures.push(`${name}: a reply is missing`);
+          continue;
+        }
+        // When the server may have seen each group: from its first send to its last send plus
+        // the time the server took to answer the group's prompt requests.
+        const allPrompt = replies.flat().filter((r) => options.prompt(r));
+        const overall = Math.max(0, ...allPrompt.map((r) => r.latencyMs));
+        const windows = replies.map((rs, i) => {
+          const g = groups[i] as Group;
+          const sent = rs.map((r) => g.atMs + r.lateMs);
+          const prompt = rs.filter((r) => options.prompt(r)).map((r) => r.latencyMs);
+          const slack = prompt.length > 0 ? Math.max(...prompt) : overall;
+          return { fromMs: Math.min(...sent) - 1, toMs: Math.max(...sent) + slack + 1, slack };
+        });
+        const late = Math.max(...replies.flat().map((r) => r.lateMs));
+        const { plans, unstable } = planWithin(c.config, groups, windows);
+        const retry = (why: string): void => {
+          if (attempt < maxAttempts) {
+            say(`attempt ${attempt}: ${name}: ${why}; replayed under a fresh key`);
+            report.retried += 1;
+            next.push(chain);
+          } else {
+            report.failures.push(`${name}: ${why}, in each of ${maxAttempts} attempts`);
+          }
+        };
+        if (unstable.length > 0) {
+          const w = windows[unstable[0] as number];
+          retry(
+            `sent up to ${Math.round(late)} ms late and answered within ${Math.round(w?.slack ?? 0)} ms, so the model's answer depends on when the server saw group ${unstable[0]}`,
+          );
+          continue;
+        }
+        const findings = groups.flatMap((g, i) =>
+          options
+            .judge(c, g, plans[i] as WindowPlan, replies[i] ?? [], windows[i]?.slack ?? 0)
+            .map((f) => ({ ...f, message: `${name}, group at ${g.atMs} ms: ${f.message}` })),
+        );
+        const decisions = findings.filter((f) => f.timing !== true);
+        if (decisions.length > 0) {
+          report.failures.push(...decisions.map((f) => f.message));
+          continue;
+        }
+        if (findings.length > 0) {
+          retry((findings[0] as Finding).message);
+          continue;
+        }
+        if (late > options.jitterMs) {
+          report.widened += 1;
+          say(
+            `attempt ${attempt}: ${name}: sent up to ${Math.round(late)} ms late (planned margin ${options.jitterMs} ms); judged at the measured send times, where every placement within the measured windows gives the same decisions`,
+          );
+        }
+        report.requests += replies.flat().length;
+      }
+    });
+    pending = next;
+  }
+  return report;
+}
+
+// ---- A raw HTTP/1.1 exchange: the bytes as the server wrote them ------------------------------
+
+/** A response as the server wrote it on the wire. */
+export interface RawReply {
+  /** The status line as sent, e.g. "HTTP/1.1 503 Service Temporarily Unavailable". */
+  statusLine: string;
+  /** Header fields in the order sent, names as sent. */
+  headers: Array<[string, string]>;
+  /** The body's bytes (as many as Content-Length says). */
+  body: Buffer;
+  /** The server closed the connection without a byte of response (nginx's 444). */
+  dropped: boolean;
+  /** Date.now() just before the request was written and just after the reply was read. */
+  sentAtMs: number;
+  doneAtMs: number;
+}
+
+/**
+ * One HTTP/1.1 GET on a fresh connection (kept alive, as HTTP/1.1 clients do), read byte for byte:
+ * the status line and the header fields exactly as the server wrote them, and the body by its
+ * Content-Length. Bounded by `timeoutMs`.
+ */
+export function rawGet(
+  port: number,
+  urlPath: string,
+  headers: ReadonlyArray<[string, string]> = [],
+  options: { localAddress?: string; timeoutMs?: number } = {},
+): Promise<RawReply> {
+  return new Promise((resolve, reject) => {
+    const socket = createConnection({
+      host: '127.0.0.1',
+      port,
+      ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress }),
+    });
+    let data = Buffer.alloc(0);
+    let sentAtMs = 0;
+    let settled = false;
+    const finish = (error: Error | null, reply?: RawReply): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      if (error !== null) reject(error);
+      else resolve(reply as RawReply);
+    };
+    const timer = setTimeout(
+      () =>
+        finish(
+          new Error(`GET ${urlPath}: no complete reply within ${options.timeoutMs ?? 10_000} ms`),
+        ),
+      options.timeoutMs ?? 10_000,
+    );
+    const parse = (ended: boolean): void => {
+      const end = data.indexOf('\r\n\r\n');
+      if (end < 0) {
+        if (ended && data.length === 0) {
+          finish(null, {
+            statusLine: '',
+            headers: [],
+            body: Buffer.alloc(0),
+            dropped: true,
+            sentAtMs,
+            doneAtMs: Date.now(),
+          });
+        } else if (ended) finish(new Error(`GET ${urlPath}: connection closed mid-header`));
+        return;
+      }
+      const lines = data.subarray(0, end).toString('latin1').split('\r\n');
+      const fields = lines.slice(1).map((l): [string, string] => {
+        const colon = l.indexOf(':');
+        return [l.slice(0, colon), l.slice(colon + 1).trim()];
+      });
+      const length = Number(fields.find(([n]) => n.toLowerCase() === 'content-length')?.[1] ?? 0);
+      const body = data.subarray(end + 4);
+      if (body.length < length && !ended) return;
+      finish(null, {
+        statusLine: lines[0] ?? '',
+        headers: fields,
+        body: body.subarray(0, length),
+        dropped: false,
+        sentAtMs,
+        doneAtMs: Date.now(),
+      });
+    };
+    socket.on('connect', () => {
+      sentAtMs = Date.now();
+      const head = [
+        `GET ${urlPath} HTTP/1.1`,
+        'Host: localhost',
+        ...headers.map(([n, v]) => `${n}: ${v}`),
+      ];
+      socket.write(`${head.join('\r\n')}\r\n\r\n`);
+    });
+    socket.on('data', (chunk: Buffer) => {
+      data = Buffer.concat([data, chunk]);
+      parse(false);
+    });
+    socket.on('end', () => parse(true));
+    socket.on('close', () => parse(true));
+    socket.on('error', (e) => finish(e));
+  });
 }

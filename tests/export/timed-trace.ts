@@ -49,6 +49,71 @@ function decideAll(
   return plans;
 }
 
+/**
+ * The core's decisions when each group's requests may each have reached the server at any time
+ * within that group's window [fromMs, toMs]: `runs` seeded draws plus the two extremes (all at
+ * fromMs, all at toMs). Returns the plan when every draw gives each group the same admit / delay /
+ * reject counts (with each group's smallest and largest delays over the draws), or the groups
+ * whose counts changed.
+ */
+export function planWithin(
+  config: AlgorithmConfig,
+  groups: readonly Group[],
+  windows: ReadonlyArray<{ fromMs: number; toMs: number }>,
+  runs = 200,
+): { plans: WindowPlan[]; unstable: number[] } {
+  const rng = seeded(11);
+  let first: GroupPlan[] | null = null;
+  const lo: number[][] = [];
+  const hi: number[][] = [];
+  const unstable = new Set<number>();
+  for (let run = 0; run < runs + 2; run += 1) {
+    const arrivals: Arrival[] = [];
+    groups.forEach((g, group) => {
+      const w = windows[group] ?? { fromMs: g.atMs, toMs: g.atMs };
+      for (let i = 0; i < g.count; i += 1) {
+        const at =
+          run === 0 ? w.fromMs : run === 1 ? w.toMs : w.fromMs + rng() * (w.toMs - w.fromMs);
+        arrivals.push({ group, atMs: Math.round(at), key: g.key });
+      }
+    });
+    const got = decideAll(config, groups, arrivals);
+    if (first === null) {
+      first = got;
+      got.forEach((p, i) => {
+        lo[i] = p.delaysMs.slice();
+        hi[i] = p.delaysMs.slice();
+      });
+      continue;
+    }
+    got.forEach((p, i) => {
+      const want = (first as GroupPlan[])[i] as GroupPlan;
+      if (p.admit !== want.admit || p.delay !== want.delay || p.reject !== want.reject) {
+        unstable.add(i);
+        return;
+      }
+      p.delaysMs.forEach((d, j) => {
+        (lo[i] as number[])[j] = Math.min((lo[i] as number[])[j] as number, d);
+        (hi[i] as number[])[j] = Math.max((hi[i] as number[])[j] as number, d);
+      });
+    });
+  }
+  const plans = (first as GroupPlan[]).map((p, i) => ({
+    ...p,
+    minDelaysMs: lo[i] as number[],
+    maxDelaysMs: hi[i] as number[],
+  }));
+  return { plans, unstable: [...unstable].sort((a, b) => a - b) };
+}
+
+/** A group's plan over a window of arrival times: the counts, and each delay's range. */
+export interface WindowPlan extends GroupPlan {
+  /** The smallest delay of each rank (ascending) over the draws. */
+  minDelaysMs: number[];
+  /** The largest. */
+  maxDelaysMs: number[];
+}
+
 /** The core's decisions with every request exactly on time. */
 export function plan(config: AlgorithmConfig, groups: readonly Group[]): GroupPlan[] {
   const arrivals: Arrival[] = [];

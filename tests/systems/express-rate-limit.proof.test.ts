@@ -16,6 +16,7 @@ import {
   expressRateLimitResponse,
   loadExpressHash,
 } from '../../src/systems/express-rate-limit';
+import { SCENARIO_EPOCH_MS, deriveConfig, entryResponse, systemById } from '../../src/systems';
 import { int, seeded } from '../export/gen';
 import type { Rng } from '../export/gen';
 
@@ -165,6 +166,40 @@ describe('express-rate-limit 8.7.5 (real middleware) = model', () => {
     );
     expect(rejects).toBeGreaterThan(100);
     expect(compared - rejects).toBeGreaterThan(100);
+  });
+
+  it("the page's answer is the real middleware's at the scenario's wall clock (Date is not 1970)", async () => {
+    const system = systemById('express-rate-limit');
+    if (system === undefined) throw new Error('express-rate-limit is registered');
+    const config = deriveConfig(system, { kind: 'anchored-window', limit: 2, windowMs: 60_000 });
+    const model = createLimiter(config);
+    // The scenario's time 0 is SCENARIO_EPOCH_MS on the wall clock; the real middleware runs there.
+    vi.setSystemTime(SCENARIO_EPOCH_MS);
+    const mw = rateLimit({
+      windowMs: 60_000,
+      limit: 2,
+      standardHeaders: 'draft-6',
+      keyGenerator: () => 'k',
+      validate: false,
+    });
+    let t = 0;
+    for (const step of [0, 0, 1500, 999, 57_501, 1, 30_000]) {
+      vi.advanceTimersByTime(step);
+      t += step;
+      const [status, headers] = await realRequest(mw, 'k');
+      const page = entryResponse(
+        { system: 'express-rate-limit', config, standardHeaders: true },
+        model.decide(t, 'k'),
+        'x',
+        { nowMs: t, key: 'k' },
+      );
+      expect({ t, status: page.status, headers: page.headers.map(([n, v]) => [n, v]) }).toEqual({
+        t,
+        status,
+        headers,
+      });
+      expect(headers.find(([n]) => n === 'Date')?.[1]).toMatch(/ 2026 /);
+    }
   });
 
   it('counts rejected hits: a client that keeps hammering stays at remaining 0 until its window ends', async () => {

@@ -15,6 +15,7 @@ import {
   toSpringGateway,
 } from '../../src/export';
 import { caddyRetryAfter } from '../../src/systems/caddy';
+import { SCENARIO_EPOCH_MS, entryResponse } from '../../src/systems';
 import { httpDate } from '../../src/systems/express-rate-limit';
 import { kong } from '../../src/systems/kong';
 
@@ -95,6 +96,22 @@ describe('headers', () => {
   it('Caddy Retry-After: wait + 0.5 s printed with no decimals, ties to even', () => {
     expect([0, 400, 499, 500, 1000, 1200, 1500, 2000, 3000].map(caddyRetryAfter)).toEqual([
       0, 1, 1, 1, 2, 2, 2, 2, 4,
+    ]);
+  });
+
+  it('express-rate-limit writes Date and X-RateLimit-Reset on the scenario’s wall clock, not 1970', () => {
+    const config = {
+      kind: 'anchored-window' as const,
+      limit: 2,
+      windowMs: 60_000,
+      countRejected: true,
+    };
+    const d = createLimiter(config).decide(90_000);
+    const r = entryResponse({ system: 'express-rate-limit', config }, d, 'x', { nowMs: 90_000 });
+    expect(r.headers).toContainEqual(['Date', 'Thu, 01 Jan 2026 00:01:30 GMT']);
+    expect(r.headers).toContainEqual([
+      'X-RateLimit-Reset',
+      String((SCENARIO_EPOCH_MS + 150_000) / 1000),
     ]);
   });
 

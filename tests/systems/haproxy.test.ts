@@ -99,8 +99,9 @@ describe('HAProxy links', () => {
 
 describe('HAProxy’s reply', () => {
   it('a deny is the built-in error page: status line, lower-case headers, no rate-limit headers', () => {
-    const c = deriveConfig(haproxy, haproxy.defaultConfig);
-    if (c.kind !== 'sliding-window-counter') throw new Error('sliding-window counter');
+    const base = deriveConfig(haproxy, haproxy.defaultConfig);
+    if (base.kind !== 'sliding-window-counter') throw new Error('sliding-window counter');
+    const c = { ...base, denyStatus: 429 };
     const l = createLimiter(c);
     const ds = Array.from({ length: 12 }, () => l.decide(0));
     const ok = haproxy.response(c, ds[0] as never);
@@ -130,5 +131,20 @@ describe('HAProxy’s reply', () => {
       'cache-control',
       'content-type',
     ]);
+  });
+});
+
+describe('a new HAProxy limiter', () => {
+  it('starts with HAProxy’s own defaults: no deny_status, so a denied request gets 403 Forbidden', () => {
+    expect(haproxy.defaultConfig).not.toHaveProperty('denyStatus');
+    const l = createLimiter(haproxy.defaultConfig);
+    const limit =
+      haproxy.defaultConfig.kind === 'sliding-window-counter' ? haproxy.defaultConfig.limit : 0;
+    let d = l.decide(0, 'c');
+    for (let i = 0; i < limit; i += 1) d = l.decide(0, 'c');
+    expect(d.outcome).toBe('reject');
+    expect(
+      entryResponse({ system: 'haproxy', config: haproxy.defaultConfig }, d, 'x').statusLine,
+    ).toBe('HTTP/1.1 403 Forbidden');
   });
 });

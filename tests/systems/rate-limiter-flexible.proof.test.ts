@@ -2,14 +2,23 @@
  * Proof: the rate-limiter-flexible model (src/systems/rate-limiter-flexible.ts on the core's
  * anchored-window) against the real RateLimiterMemory 11.4.0, consume() by consume() on a fake
  * clock (vi.useFakeTimers: Date, and setTimeout, which the store uses to delete expired records and
- * execEvenly uses to delay). Compared per decision: resolved / delayed / rejected, the execEvenly
- * delay (the setTimeout it schedules), msBeforeNext, remainingPoints and consumedPoints (the
- * model's count, which includes rejected requests).
+ * execEvenly uses to delay), over every option combination: execEvenly with and without
+ * execEvenlyMinDelayMs, blockDuration, points per consume (costs), durations in whole and
+ * fractional seconds, requests exactly `duration` after a window opened. Compared per decision:
+ * resolved / delayed / rejected, the execEvenly delay (the setTimeout it schedules), msBeforeNext,
+ * remainingPoints and consumedPoints. Then the exported middleware itself, run as written, against
+ * what the page shows: status and every header, in order.
  */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLimiter } from '../../src/core';
-import type { AnchoredWindowInspection } from '../../src/core';
+import type { AnchoredWindowConfig, AnchoredWindowInspection } from '../../src/core';
+import { decodeConfig } from '../../src/config';
+import { toRateLimiterFlexible } from '../../src/export';
+import { entryResponse } from '../../src/systems';
 import type { RateLimiterFlexibleOptions } from '../../src/systems/rate-limiter-flexible';
 import { rateLimiterFlexibleConfig } from '../../src/systems/rate-limiter-flexible';
 import { int, seeded } from '../export/gen';
@@ -29,12 +38,14 @@ interface Real {
 
 /** The execEvenly delays scheduled: setTimeout(resolve, delay, res) — three arguments. */
 let delays: number[] = [];
+/** The res object handed to the delayed resolve (third setTimeout argument). */
+let pendingRes: Res | undefined;
 
-async function consume(rl: RateLimiterMemory, key: string): Promise<Real> {
+async function consume(rl: RateLimiterMemory, key: string, cost: number): Promise<Real> {
   delays = [];
   pendingRes = undefined;
   let settled: { ok: boolean; res: Res } | undefined;
-  const p = rl.consume(key).then(
+  const p = rl.consume(key, cost).then(
     (res: Res) => {
       settled = { ok: true, res };
     },
@@ -55,81 +66,126 @@ async function consume(rl: RateLimiterMemory, key: string): Promise<Real> {
   return { outcome: 'delay', delayMs: delay, res: pendingRes };
 }
 
-/** The res object handed to the delayed resolve (third setTimeout argument). */
-let pendingRes: Res | undefined;
+/**
+ * Durations in whole ms whose seconds the library turns back into the same ms (duration · 1000 is
+ * exact in floating point); 1001 ms is not (1.001 · 1000 = 1000.9999999999999): see the last test.
+ */
+const DURATIONS_MS = [1000, 1500, 2000, 5000, 60_000, 3_600_000, 250, 1234];
 
-function randomOptions(rng: Rng): RateLimiterFlexibleOptions {
+/** The option combinations: execEvenly (off, default min delay, own min delay) × block × cost × duration in whole seconds or not. */
+const COMBOS = [0, 1, 2].flatMap((evenly) =>
+  [false, true].flatMap((block) =>
+    [false, true].flatMap((cost) => [false, true].map((ms) => ({ evenly, block, cost, ms }))),
+  ),
+);
+
+/** Options of one combination, with edge values. */
+function randomOptions(
+  rng: Rng,
+  combo = COMBOS[int(rng, 0, COMBOS.length - 1)],
+): RateLimiterFlexibleOptions {
+  const { evenly, block, cost, ms } = combo as (typeof COMBOS)[number];
+  const points = int(rng, cost ? 2 : 1, 8);
+  const whole = DURATIONS_MS.filter((d) => d % 1000 === 0);
+  const part = DURATIONS_MS.filter((d) => d % 1000 !== 0);
+  const pool = ms ? part : whole;
   const o: RateLimiterFlexibleOptions = {
-    points: int(rng, 1, 8),
-    durationMs: [1000, 1500, 2000, 5000, 60_000, 3_600_000][int(rng, 0, 5)] as number,
-    blockDurationMs:
-      rng() < 0.4 ? ([500, 1000, 3000, 10_000, 120_000][int(rng, 0, 4)] as number) : 0,
-    execEvenly: rng() < 0.35,
+    points,
+    durationMs: pool[int(rng, 0, pool.length - 1)] as number,
+    blockDurationMs: block ? ([500, 1000, 3000, 10_000, 120_000][int(rng, 0, 4)] as number) : 0,
+    execEvenly: evenly > 0,
   };
-  if (o.execEvenly && rng() < 0.5) o.execEvenlyMinDelayMs = int(rng, 0, 500);
+  if (evenly === 2) o.execEvenlyMinDelayMs = int(rng, 0, 500);
+  if (cost) o.cost = int(rng, 2, points);
   return o;
 }
 
+function libraryOptions(o: RateLimiterFlexibleOptions): {
+  points: number;
+  duration: number;
+  blockDuration: number;
+  execEvenly: boolean;
+  execEvenlyMinDelayMs?: number;
+} {
+  return {
+    points: o.points,
+    duration: o.durationMs / 1000,
+    blockDuration: o.blockDurationMs / 1000,
+    execEvenly: o.execEvenly,
+    ...(o.execEvenlyMinDelayMs === undefined
+      ? {}
+      : { execEvenlyMinDelayMs: o.execEvenlyMinDelayMs }),
+  };
+}
+
+/** Steps: ties, small steps, exactly the duration (± 1 ms) after a window opened, long gaps. */
+function nextTime(rng: Rng, t: number, o: RateLimiterFlexibleOptions, opened: number[]): number {
+  const r = rng();
+  if (r < 0.3) return t;
+  if (r < 0.6) return t + int(rng, 1, Math.ceil(o.durationMs / 3));
+  if (r < 0.85 && opened.length > 0) {
+    const at = (opened[int(rng, 0, opened.length - 1)] as number) + o.durationMs + int(rng, -1, 1);
+    return Math.max(t, at);
+  }
+  return t + int(rng, 1, 2 * Math.max(o.durationMs, o.blockDurationMs));
+}
+
+function fakeTimers(): void {
+  vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+  const fakeSetTimeout = globalThis.setTimeout;
+  vi.spyOn(globalThis, 'setTimeout').mockImplementation(((
+    fn: () => void,
+    ms?: number,
+    ...args: unknown[]
+  ) => {
+    if (args.length === 1) {
+      delays.push(ms ?? 0);
+      pendingRes = args[0] as Res;
+    }
+    return fakeSetTimeout(fn, ms, ...args);
+  }) as typeof setTimeout);
+}
+
 describe('rate-limiter-flexible 11.4.0 RateLimiterMemory (real) = model', () => {
-  beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
-    const fakeSetTimeout = globalThis.setTimeout;
-    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((
-      fn: () => void,
-      ms?: number,
-      ...args: unknown[]
-    ) => {
-      if (args.length === 1) {
-        delays.push(ms ?? 0);
-        pendingRes = args[0] as Res;
-      }
-      return fakeSetTimeout(fn, ms, ...args);
-    }) as typeof setTimeout);
-  });
+  beforeEach(fakeTimers);
   afterEach(() => {
     vi.restoreAllMocks();
     vi.useRealTimers();
   });
 
-  it('decides exactly like the model, consume by consume', async () => {
+  it('decides exactly like the model, consume by consume, over every option combination', async () => {
     const rng = seeded(13_002);
     let compared = 0;
     const seen = { admit: 0, delay: 0, reject: 0 };
-    for (let run = 0; run < 80; run++) {
-      const o = randomOptions(rng);
+    const combos = new Set<string>();
+    let atBoundary = 0;
+    for (let run = 0; run < 192; run++) {
+      const o = randomOptions(rng, COMBOS[run % COMBOS.length]);
+      combos.add(
+        [
+          o.execEvenly ? (o.execEvenlyMinDelayMs === undefined ? 'evenly' : 'evenly+min') : '',
+          o.blockDurationMs > 0 ? 'block' : '',
+          (o.cost ?? 1) > 1 ? 'cost' : '',
+          o.durationMs % 1000 !== 0 ? 'ms' : '',
+        ].join(','),
+      );
       vi.clearAllTimers();
       const start = [0, 1_700_000_000_000 + int(rng, 0, 1e6)][int(rng, 0, 1)] as number;
       vi.setSystemTime(start);
-      const opts: {
-        points: number;
-        duration: number;
-        blockDuration: number;
-        execEvenly: boolean;
-        execEvenlyMinDelayMs?: number;
-      } = {
-        points: o.points,
-        duration: o.durationMs / 1000,
-        blockDuration: o.blockDurationMs / 1000,
-        execEvenly: o.execEvenly,
-      };
-      if (o.execEvenlyMinDelayMs !== undefined) opts.execEvenlyMinDelayMs = o.execEvenlyMinDelayMs;
-      const rl = new RateLimiterMemory(opts);
+      const rl = new RateLimiterMemory(libraryOptions(o));
       const model = createLimiter(rateLimiterFlexibleConfig(o));
+      const cost = o.cost ?? 1;
       let t = start;
+      const opened: number[] = [];
       for (let i = 0; i < 40; i++) {
-        const r = rng();
-        const step =
-          r < 0.35
-            ? 0
-            : r < 0.75
-              ? int(rng, 1, Math.ceil(o.durationMs / 3))
-              : r < 0.85
-                ? o.durationMs + int(rng, -1, 1)
-                : int(rng, 1, 2 * Math.max(o.durationMs, o.blockDurationMs));
-        vi.advanceTimersByTime(step); // fires the store's expiry timers (and releases delays)
-        t += step;
+        const next = nextTime(rng, t, o, opened);
+        vi.advanceTimersByTime(next - t); // fires the store's expiry timers (and releases delays)
+        t = next;
         const key = rng() < 0.8 ? 'alice' : 'bob';
-        const real = await consume(rl, key);
+        const before = model.inspect(t, key) as AnchoredWindowInspection;
+        if (opened.some((s) => t === s + o.durationMs)) atBoundary += 1;
+        if (before.resetAtMs === null) opened.push(t);
+        const real = await consume(rl, key, cost);
         const d = model.decide(t, key);
         const count = (model.inspect(t, key) as AnchoredWindowInspection).count;
         const want = {
@@ -140,7 +196,8 @@ describe('rate-limiter-flexible 11.4.0 RateLimiterMemory (real) = model', () => 
           consumedPoints: count,
           remainingPoints: Math.max(o.points - count, 0),
         };
-        expect({ t, key, ...want }).toEqual({
+        expect({ run, t, key, ...want }).toEqual({
+          run,
           t,
           key,
           outcome: real.outcome,
@@ -149,18 +206,178 @@ describe('rate-limiter-flexible 11.4.0 RateLimiterMemory (real) = model', () => 
           consumedPoints: real.res.consumedPoints,
           remainingPoints: real.res.remainingPoints,
         });
-        if (!o.execEvenly && d.outcome === 'admit') {
-          expect(d.remaining).toBe(real.res.remainingPoints);
-        }
         compared += 1;
         seen[d.outcome] += 1;
       }
     }
     console.info(
-      `rate-limiter-flexible vs model: ${compared} decisions compared (${JSON.stringify(seen)}), 0 disagreements`,
+      `rate-limiter-flexible vs model: ${compared} decisions compared (${JSON.stringify(seen)}; ${combos.size} option combinations; ${atBoundary} exactly duration after a window opened), 0 disagreements`,
     );
-    expect(seen.admit).toBeGreaterThan(100);
-    expect(seen.delay).toBeGreaterThan(50);
-    expect(seen.reject).toBeGreaterThan(100);
+    expect(seen.admit).toBeGreaterThan(200);
+    expect(seen.delay).toBeGreaterThan(100);
+    expect(seen.reject).toBeGreaterThan(200);
+    expect(atBoundary).toBeGreaterThan(100);
+    // evenly / evenly+min × block × cost × ms durations: all 24 combinations met.
+    expect(combos.size).toBe(24);
+  });
+
+  it('execEvenlyMinDelayMs left out is ⌈duration / points⌉, in the library and the model', async () => {
+    vi.setSystemTime(0);
+    const rl = new RateLimiterMemory({ points: 3, duration: 1, execEvenly: true });
+    const model = createLimiter(
+      rateLimiterFlexibleConfig({
+        points: 3,
+        durationMs: 1000,
+        blockDurationMs: 0,
+        execEvenly: true,
+      }),
+    );
+    await consume(rl, 'k', 1);
+    model.decide(0, 'k');
+    const real = await consume(rl, 'k', 1);
+    // ⌈1000 / (1 + 2)⌉ = 334 is not below ⌈1000 / 3⌉ = 334: the min delay does not bite yet …
+    expect(real.delayMs).toBe(334);
+    expect(model.decide(0, 'k').delayMs).toBe(334);
+    // … 900 ms on, ⌈100 / 2⌉ = 50 < 334: consumed · 334 = 1002 ms.
+    vi.advanceTimersByTime(900);
+    const third = await consume(rl, 'k', 1);
+    expect(third.delayMs).toBe(1002);
+    expect(model.decide(900, 'k').delayMs).toBe(1002);
+    // A limiter made on the page (a link without execEvenlyMinDelayMs) waits as long.
+    const link = decodeConfig('v=1&l=rate-limiter-flexible:points=3,duration=1s,execEvenly');
+    expect(link.errors).toEqual([]);
+    const page = createLimiter(
+      (link.config.limiters[0] as { config: AnchoredWindowConfig }).config,
+    );
+    expect([0, 0, 900].map((t) => page.decide(t, 'k').delayMs)).toEqual([0, 334, 1002]);
+  });
+
+  it('a duration whose seconds are not exact (1001 ms = 1.001 s): the library drops the record at 1000 ms, and the export says so', async () => {
+    vi.setSystemTime(0);
+    const rl = new RateLimiterMemory({ points: 1, duration: 1.001 });
+    expect((await consume(rl, 'k', 1)).res.msBeforeNext).toBe(1000.9999999999999);
+    vi.advanceTimersByTime(1000);
+    // The expiry timer (setTimeout of 1000.9999999999999 ms) has dropped the record: a new window.
+    expect((await consume(rl, 'k', 1)).outcome).toBe('admit');
+    const out = toRateLimiterFlexible({
+      kind: 'anchored-window',
+      limit: 1,
+      windowMs: 1001,
+      countRejected: true,
+    });
+    expect(out.ok && out.differences.join(' ')).toMatch(/1000\.9999999999999 ms/);
+  });
+
+  it('duration 0 (never expires) is not modelled: the library keeps the count forever, the page refuses it with the reason', async () => {
+    vi.setSystemTime(0);
+    const rl = new RateLimiterMemory({ points: 1, duration: 0 });
+    expect((await consume(rl, 'k', 1)).outcome).toBe('admit');
+    vi.advanceTimersByTime(86_400_000 * 30);
+    const later = await consume(rl, 'k', 1);
+    expect(later.outcome).toBe('reject');
+    expect(later.res.msBeforeNext).toBe(-1);
+    const back = decodeConfig('v=1&l=rate-limiter-flexible:points=1,duration=0');
+    expect(back.errors.map((e) => e.message).join('\n')).toMatch(/duration/);
+  });
+
+  it('pointsToConsume above points is refused by name: such a request would never pass', () => {
+    const back = decodeConfig('v=1&l=rate-limiter-flexible:points=4,duration=1s,pointsToConsume=5');
+    expect(back.errors.map((e) => e.message)).toEqual([
+      'l[0] pointsToConsume: must be at most the limit (points): a request of more points would never pass, got "5"',
+    ]);
+  });
+});
+
+// ---- The exported middleware, run as written --------------------------------------------------
+
+const CACHE = path.join(process.cwd(), 'node_modules', '.cache', 'rll-export-proof');
+
+interface FakeRes {
+  statusCode: number;
+  headers: Array<[string, string]>;
+  set(name: string, value: string): FakeRes;
+  status(code: number): FakeRes;
+  send(body: string): void;
+}
+
+function fakeRes(): FakeRes {
+  const res: FakeRes = {
+    statusCode: 200,
+    headers: [],
+    set(name, value) {
+      res.headers.push([name, value]);
+      return res;
+    },
+    status(code) {
+      res.statusCode = code;
+      return res;
+    },
+    send() {},
+  };
+  return res;
+}
+
+describe('the exported rate-limiter-flexible middleware sends what the page shows', () => {
+  beforeEach(fakeTimers);
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+  });
+  afterAll(() => rmSync(CACHE, { recursive: true, force: true }));
+
+  it('status and every header, in order, for every option combination', async () => {
+    mkdirSync(CACHE, { recursive: true });
+    const rng = seeded(13_003);
+    let compared = 0;
+    for (let run = 0; run < 48; run++) {
+      const o = randomOptions(rng, COMBOS[run % COMBOS.length]);
+      const config = rateLimiterFlexibleConfig(o);
+      const out = toRateLimiterFlexible(config);
+      if (!out.ok) throw new Error(out.reason);
+      const file = path.join(CACHE, `run${run}.mjs`);
+      writeFileSync(file, out.text);
+      vi.clearAllTimers();
+      const start = 1_767_225_600_000 + int(rng, 0, 1e6);
+      vi.setSystemTime(start);
+      const mod = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as {
+        limit: (req: unknown, res: FakeRes, next: (e?: unknown) => void) => Promise<void>;
+      };
+      const model = createLimiter(config);
+      let t = start;
+      const opened: number[] = [];
+      for (let i = 0; i < 25; i++) {
+        const next = nextTime(rng, t, o, opened);
+        vi.advanceTimersByTime(next - t);
+        t = next;
+        const before = model.inspect(t, '203.0.113.7') as AnchoredWindowInspection;
+        if (before.resetAtMs === null) opened.push(t);
+        const d = model.decide(t, '203.0.113.7');
+        const res = fakeRes();
+        let passed = false;
+        const done = mod.limit({ ip: '203.0.113.7' }, res, () => {
+          passed = true;
+        });
+        // A delayed request resolves when its execEvenly timer fires.
+        if (d.delayMs > 0) vi.advanceTimersByTime(d.delayMs);
+        await done;
+        const shown = entryResponse({ system: 'rate-limiter-flexible', config }, d, 'x', {
+          nowMs: t,
+          epochMs: 0,
+          before,
+        });
+        expect({ run, t, status: passed ? 200 : res.statusCode, headers: res.headers }).toEqual({
+          run,
+          t,
+          status: shown.status,
+          headers: shown.headers.map(([n, v]) => [n, v]),
+        });
+        // The clock went on by the delay: the next request comes after it.
+        t += d.delayMs;
+        compared += 1;
+      }
+    }
+    console.info(
+      `rate-limiter-flexible export run as written vs the page: ${compared} responses compared (status and every header), 0 disagreements`,
+    );
   });
 });

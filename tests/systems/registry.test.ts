@@ -91,8 +91,15 @@ describe('each system’s own response', () => {
 
   it('nginx limit_req: limit_req_status (503 by default) and no rate-limit header', () => {
     const r = entryResponse({ config: nginx }, firstReject(nginx), 'api');
-    expect(r.statusLine).toBe('HTTP/1.1 503 Service Unavailable');
-    expect(r.fields.map((f) => f.name)).toEqual(['Content-Type']);
+    // nginx's own reason phrase and error page (ngx_http_header_filter_module.c, 1.22.1).
+    expect(r.statusLine).toBe('HTTP/1.1 503 Service Temporarily Unavailable');
+    expect(r.fields.map((f) => f.name)).toEqual([
+      'Server',
+      'Date',
+      'Content-Type',
+      'Content-Length',
+      'Connection',
+    ]);
     const r429 = entryResponse(
       { config: { ...nginx, limitReqStatus: 429 } },
       firstReject(nginx),
@@ -102,7 +109,12 @@ describe('each system’s own response', () => {
   });
 
   it('nginx with the standard headers: the constants add_header can send, marked added', () => {
-    const r = entryResponse({ config: nginx, standardHeaders: true }, firstReject(nginx), 'api');
+    // The policy is named as the export names it: the limiter's own name.
+    const r = entryResponse(
+      { config: nginx, standardHeaders: true, name: 'api' },
+      firstReject(nginx),
+      'lane 1',
+    );
     expect(header(r.fields, 'Retry-After')).toBe('1'); // 1 / 2 r/s = 500 ms → 1 s
     expect(header(r.fields, 'RateLimit-Policy')).toBe('"api";q=2;w=1');
     expect(header(r.fields, 'RateLimit')).toBeUndefined(); // nginx cannot compute remaining

@@ -175,7 +175,8 @@ describe('Inspector', () => {
     if (!sim.ok) throw new Error('expected a valid run');
     renderWith(store, <Inspector result={sim.result} />);
     const response = screen.getByTestId('http-response');
-    expect(response).toHaveTextContent('HTTP/1.1 503 Service Unavailable');
+    expect(response).toHaveTextContent('HTTP/1.1 503 Service Temporarily Unavailable');
+    expect(response).toHaveTextContent('Content-Length: 197');
     expect(response).not.toHaveTextContent(/Retry-After|RateLimit/i);
     expect(screen.getByText(/ngx_http_limit_req_module\.c/)).toBeInTheDocument();
   });

@@ -11,7 +11,7 @@
 import type { AlgorithmConfig, Decision } from '../../core';
 import { OUTCOME_DELAY, OUTCOME_REJECT } from '../../sim';
 import type { LaneResult, SimResult } from '../../sim';
-import { systemById, systemOf } from '../../systems';
+import { isGenericHeader, systemById, systemOf } from '../../systems';
 import { countsAnswer, inputs, scenario } from './define';
 import type { Experiment } from './define';
 import { list, n, passedIn, secs, status } from '../measure';
@@ -81,7 +81,7 @@ function laneFacts(result: SimResult, lane: LaneResult, burstAtMs: number | unde
     };
     const sent = laneSystem(lane)
       .response(lane.config, decision)
-      .fields.filter((f) => f.name !== 'Content-Type');
+      .fields.filter((f) => !isGenericHeader(f.name));
     if (sent.length > 0) headers = sent.map((f) => `${f.name}: ${f.value}`).join(', ');
   }
   return {

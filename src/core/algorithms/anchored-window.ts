@@ -26,8 +26,9 @@ interface State {
  * now + duration. `lib/RateLimiterMemory.js` (consume): reject when consumed > points; with
  * `blockDuration > 0`, the first such request (consumed ≤ points + 1) re-sets the record to expire
  * at now + blockDuration; with `execEvenly`, an admitted request that is not the record's first
- * waits ⌈msBeforeNext / (remaining + 2)⌉ ms, or consumed · execEvenlyMinDelayMs when that is less
- * than execEvenlyMinDelayMs.
+ * waits ⌈msBeforeNext / (remaining points + 2)⌉ ms, or consumed · execEvenlyMinDelayMs when that is
+ * less than execEvenlyMinDelayMs (by default ⌈duration / points⌉, lib/RateLimiterAbstract.js).
+ * `cost` is consume()'s points: added before the comparison (consumed > points rejects).
  *
  * A clock that goes backwards keeps the live window (both compare the stored reset time with now).
  */
@@ -35,7 +36,10 @@ export class AnchoredWindowLimiter extends KeyedLimiter<AnchoredWindowConfig, St
   private readonly countRejected = this.config.countRejected === true;
   private readonly blockMs = this.config.blockMs ?? 0;
   private readonly execEvenly = this.config.execEvenly === true;
-  private readonly minDelayMs = this.config.execEvenlyMinDelayMs ?? 0;
+  /** RateLimiterAbstract.js _getExecEvenlyMinDelayMsDefault: ⌈duration / points⌉ ms. */
+  private readonly minDelayMs =
+    this.config.execEvenlyMinDelayMs ?? Math.ceil(this.config.windowMs / this.config.limit);
+  private readonly cost = this.config.cost ?? 1;
 
   protected decideAt(nowMs: number, key: string, k: number): Decision {
     const { limit, windowMs } = this.config;
@@ -52,21 +56,24 @@ export class AnchoredWindowLimiter extends KeyedLimiter<AnchoredWindowConfig, St
       s.blocked = false;
       first = true;
     }
-    if (s.count < limit) {
-      s.count += 1;
-      const remaining = limit - s.count;
+    const cost = this.cost;
+    if (s.count + cost <= limit) {
+      s.count += cost;
+      // RateLimiterMemory's remainingPoints; `remaining` counts requests of this cost.
+      const points = limit - s.count;
       const untilReset = s.resetAtMs - nowMs;
       if (this.execEvenly && !first) {
-        let delayMs = Math.ceil(untilReset / (remaining + 2));
+        let delayMs = Math.ceil(untilReset / (points + 2));
         if (delayMs < this.minDelayMs) delayMs = s.count * this.minDelayMs;
         // Every further request at this instant is delayed too: none would be admitted as is.
         if (delayMs > 0) return this.result('delay', delayMs, 0, 0, limit, untilReset);
       }
       // With execEvenly the next request at this instant is not the window's first: it waits.
-      return this.result('admit', 0, 0, this.execEvenly ? 0 : remaining, limit, untilReset);
+      const remaining = this.execEvenly ? 0 : Math.floor(points / cost);
+      return this.result('admit', 0, 0, remaining, limit, untilReset);
     }
     // Rejected. The first reject of a window may start a block (rate-limiter-flexible).
-    if (this.countRejected) s.count += 1;
+    if (this.countRejected) s.count += cost;
     if (this.blockMs > 0 && !s.blocked) {
       s.blocked = true;
       s.resetAtMs = nowMs + this.blockMs;

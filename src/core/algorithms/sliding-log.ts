@@ -16,9 +16,12 @@ const ENTRY_BYTES = 8;
  * at t0 counts at t iff t − t0 < windowMs. Admit iff the count is below the limit. Expired entries are
  * dropped on every decision for the key, so memory follows the entries in the window.
  * A clock that goes backwards reasons at the newest stored time (elapsed counts as 0).
+ * With `lastMsPasses` (caddy-ratelimit), a full log whose oldest entry is in its last millisecond
+ * lets the request pass unlogged.
  */
 export class SlidingLogLimiter extends KeyedLimiter<SlidingLogConfig, State> {
   private readonly logRejected = this.config.logRejected === true;
+  private readonly lastMsPasses = this.config.lastMsPasses === true;
 
   protected decideAt(nowMs: number, key: string, k: number): Decision {
     const { limit, windowMs } = this.config;
@@ -44,10 +47,18 @@ export class SlidingLogLimiter extends KeyedLimiter<SlidingLogConfig, State> {
       times.push(t);
       return this.result('admit', 0, 0, limit - n - 1, limit, t + windowMs - nowMs);
     }
+    // caddy-ratelimit: the oldest of the ring in its last millisecond lets the request through,
+    // unlogged (its When() is 0 there). Without logRejected the log holds exactly `limit` here.
+    const oldest = times[head] as number;
+    if (this.lastMsPasses && t - oldest === windowMs - 1) {
+      return this.result('admit', 0, 0, 0, limit, (times[len - 1] as number) + windowMs - nowMs);
+    }
     if (this.logRejected) times.push(t);
-    // Passing needs at most limit − 1 entries left: the (after − limit)-th oldest must have expired.
+    // Passing needs at most limit − 1 entries left: the (after − limit)-th oldest must have expired
+    // (with lastMsPasses, be in its last millisecond).
     const after = times.length - head;
-    const retryAt = (times[head + after - limit] as number) + windowMs;
+    const retryAt =
+      (times[head + after - limit] as number) + windowMs - (this.lastMsPasses ? 1 : 0);
     const resetAt = (times[times.length - 1] as number) + windowMs;
     return this.result('reject', 0, retryAt - nowMs, 0, limit, resetAt - nowMs);
   }
@@ -74,6 +85,7 @@ export class SlidingLogLimiter extends KeyedLimiter<SlidingLogConfig, State> {
       entries,
       stored: times.length - head,
       logRejected: this.logRejected,
+      lastMsPasses: this.lastMsPasses,
     };
   }
 

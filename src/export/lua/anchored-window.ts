@@ -12,7 +12,8 @@ local W = ${lit(config.windowMs)}
 local COUNT_REJECTED = ${config.countRejected === true ? 'true' : 'false'}
 local BLOCK = ${lit(config.blockMs ?? 0)}
 local EVENLY = ${config.execEvenly === true ? 'true' : 'false'}
-local MIN_DELAY = ${lit(config.execEvenlyMinDelayMs ?? 0)}
+local MIN_DELAY = ${lit(config.execEvenlyMinDelayMs ?? Math.ceil(config.windowMs / config.limit))}
+local COST = ${lit(config.cost ?? 1)}
 
 local s = redis.call('HMGET', key, 's', 'r', 'c', 'b')
 local start, reset, c, blocked = now, now + W, 0, 0
@@ -28,8 +29,8 @@ local function save()
   redis.call('HSET', key, 's', int(start), 'r', int(reset), 'c', int(c), 'b', int(blocked))
   keep(reset - now)
 end
-if c < LIMIT then
-  c = c + 1
+if c + COST <= LIMIT then
+  c = c + COST
   save()
   local left = reset - now
   if EVENLY and not first then
@@ -44,10 +45,10 @@ if c < LIMIT then
   if EVENLY then
     return {0, 0, 0, 0, left}
   end
-  return {0, 0, 0, LIMIT - c, left}
+  return {0, 0, 0, math.floor((LIMIT - c) / COST), left}
 end
 if COUNT_REJECTED then
-  c = c + 1
+  c = c + COST
 end
 if BLOCK > 0 and blocked == 0 then
   blocked = 1

@@ -11,6 +11,8 @@ export function slidingLogBody(config: SlidingLogConfig): string {
 local LIMIT = ${lit(config.limit)}
 local W = ${lit(config.windowMs)}
 local LOG_REJECTED = ${config.logRejected === true ? 'true' : 'false'}
+-- caddy-ratelimit: a full log whose oldest entry is in its last ms lets the request pass, unlogged.
+local LAST_MS_PASSES = ${config.lastMsPasses === true ? 'true' : 'false'}
 
 -- A clock that goes backwards reasons at the newest entry.
 local t = now
@@ -32,12 +34,21 @@ if n < LIMIT then
   keep(t + W - now)
   return {0, 0, 0, LIMIT - n - 1, t + W - now}
 end
+if LAST_MS_PASSES and t - tonumber(redis.call('LINDEX', key, 0)) == W - 1 then
+  local last = tonumber(redis.call('LINDEX', key, -1)) + W
+  keep(last - now)
+  return {0, 0, 0, 0, last - now}
+end
 if LOG_REJECTED then
   redis.call('RPUSH', key, int(t))
 end
--- Passing needs at most LIMIT - 1 entries left: the (after - LIMIT)-th oldest must have expired.
+-- Passing needs at most LIMIT - 1 entries left: the (after - LIMIT)-th oldest must have expired
+-- (with LAST_MS_PASSES, be in its last ms).
 local after = redis.call('LLEN', key)
 local retryAt = tonumber(redis.call('LINDEX', key, after - LIMIT)) + W
+if LAST_MS_PASSES then
+  retryAt = retryAt - 1
+end
 local resetAt = tonumber(redis.call('LINDEX', key, -1)) + W
 keep(resetAt - now)
 return {2, 0, retryAt - now, 0, resetAt - now}

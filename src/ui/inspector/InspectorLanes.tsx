@@ -1,4 +1,5 @@
-import { attemptsOf, decisionAt } from '../../sim';
+import { attemptsOf, requestAt } from '../../sim';
+import { seekerFor } from '../../store';
 import type { SimResult } from '../../sim';
 import { usePlaygroundShallow } from '../../store/react';
 import { entryResponse } from '../../systems';
@@ -44,13 +45,21 @@ export function InspectorLanes({
               </li>
             );
           }
-          const decision = decisionAt(result, i, row);
+          const { decision, key } = requestAt(result, i, row);
           // What this lane's system sends (nginx: 503 and no rate-limit headers; Envoy: 429 with
-          // x-envoy-ratelimited …), with headers the person added marked as in the inspector.
+          // x-envoy-ratelimited …), with headers the person added marked as in the inspector,
+          // from the state the request met and at the time the limiter decided it.
+          const { stores, store, wallMs } = seekerFor(result).storesBefore(i, row);
+          const before = stores[store]?.inspect(wallMs, key);
           const response = entryResponse(
             limiters[i] ?? { config: lane.config },
             decision,
             lane.name,
+            {
+              nowMs: wallMs,
+              key,
+              ...(before === undefined ? {} : { before }),
+            },
           );
           return (
             <li
