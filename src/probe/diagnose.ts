@@ -301,8 +301,8 @@ export function diagnose(
   outer: for (const other of grid.others) {
     for (const layout of layouts(configured)) {
       // The sizes whose first burst passes about as many as observed: the count grows with the
-      // size, so two binary searches find them. "About": shifts within the tolerance and the
-      // refill during the burst may move it by a few (counted generously).
+      // size, so two binary searches find them. "About": what refills while the burst is being
+      // decided may move it by a few (counted generously).
       const configAt = (size: number): AlgorithmConfig | null => {
         const c = { ...base, ...other, [grid.sizeField]: size };
         return checkAlgorithmConfig(c).length === 0 ? c : null;
@@ -334,7 +334,7 @@ export function diagnose(
       if (first.length > 0 && !unanswered) {
         const c = configAt(grid.sizes[0] as number);
         const perMs = c === null ? 0 : rateOf(c).perMs * layout.replicas;
-        const slack = 2 + Math.ceil(perMs * (spanMs + 2 * timing.toleranceMs));
+        const slack = 2 + Math.ceil(perMs * spanMs);
         const lowest = (want: number) => {
           let a = 0;
           let b = grid.sizes.length;

@@ -37,8 +37,10 @@ export interface Observation {
   heldMs: number;
   /** Held longer than the tolerance: the gateway delayed it. */
   delayed: boolean;
-  /** Its time on the model's clock, whole ms. */
+  /** Its send time on the model's clock, whole ms. */
   modelMs: number;
+  /** Its answer's first byte on the model's clock, whole ms (rounded up); `modelMs` without one. */
+  answerModelMs: number;
   request: ObservedRequest | null;
 }
 
@@ -48,16 +50,20 @@ export interface Timing {
   sendErrorP95Ms: number;
   /** The quickest answers' latency (5th percentile), ms. */
   baselineMs: number;
-  /** How far a request's decision time and hold may be off and still count as the same, ms. */
+  /**
+   * The longest an answer the gateway did not hold may take: the slowest rejected answers (a
+   * limiter rejects at once, so theirs is the network's and the machine's own delay), with a
+   * margin. A passed answer slower than this was held. ms.
+   */
   toleranceMs: number;
-  /** Median latency, ms. */
+  /** Median latency of answers not held (the rejected ones, when there are 5 or more), ms. */
   medianMs: number;
   /** The smallest gap between two planned instants: what the plan needs told apart, ms. */
   resolutionMs: number;
 }
 
 /** The smallest tolerance ever used (a loopback run is often within a millisecond). */
-export const MIN_TOLERANCE_MS = 15;
+export const MIN_TOLERANCE_MS = 20;
 
 /** Nearest-rank quantile of an ascending list (0 when empty). */
 export function quantile(sorted: readonly number[], q: number): number {
@@ -73,7 +79,7 @@ function kindOf(r: ObservedRequest): ObservedKind {
   return 'reject';
 }
 
-/** The run's timing tolerance (see `Timing`). */
+/** The run's timing (see `Timing`). */
 export function measureTiming(plan: Plan, result: ProbeResult): Timing {
   const errors: number[] = [];
   const latencies: number[] = [];
@@ -91,20 +97,23 @@ export function measureTiming(plan: Plan, result: ProbeResult): Timing {
   latencies.sort((a, b) => a - b);
   rejected.sort((a, b) => a - b);
   const baselineMs = quantile(latencies, 0.05);
-  // Rejected requests are answered at once by every limiter: their spread is the run's noise.
-  const reference = rejected.length >= 5 ? quantile(rejected, 0.9) : quantile(latencies, 0.5);
-  const sendErrorP95Ms = Math.max(0, quantile(errors, 0.95));
-  const noise = Math.max(0, reference - baselineMs);
+  // Rejected requests are answered at once by every limiter: the slowest of them bound the run's
+  // own delays, and a passed answer, which does more (a body, a backend), gets half as much again.
+  // Without enough of them, the median answer stands in.
+  const slowest = rejected.length >= 5 ? quantile(rejected, 0.99) : quantile(latencies, 0.5);
   let resolutionMs = Number.POSITIVE_INFINITY;
   for (let k = 1; k < plan.requests.length; k += 1) {
     const gap = (plan.requests[k]?.atMs ?? 0) - (plan.requests[k - 1]?.atMs ?? 0);
     if (gap > 0) resolutionMs = Math.min(resolutionMs, gap);
   }
   return {
-    sendErrorP95Ms,
+    sendErrorP95Ms: Math.max(0, quantile(errors, 0.95)),
     baselineMs,
-    medianMs: quantile(latencies, 0.5),
-    toleranceMs: Math.ceil(Math.max(MIN_TOLERANCE_MS, 2 + sendErrorP95Ms + 2 * noise)),
+    // Of answers not held: the rejected ones when there are enough.
+    medianMs: rejected.length >= 5 ? quantile(rejected, 0.5) : quantile(latencies, 0.5),
+    toleranceMs: Math.ceil(
+      Math.max(MIN_TOLERANCE_MS, baselineMs + MIN_TOLERANCE_MS, 1.5 * slowest + 10),
+    ),
     resolutionMs: Number.isFinite(resolutionMs) ? resolutionMs : 1000,
   };
 }
@@ -126,22 +135,38 @@ export function observe(plan: Plan, result: ProbeResult, timing: Timing): Observ
       sentMs,
       latencyMs,
       heldMs,
-      delayed: kind !== 'reject' && heldMs > timing.toleranceMs,
+      delayed: kind !== 'reject' && latencyMs !== null && latencyMs > timing.toleranceMs,
       modelMs: modelTime(result.epochStartMs, sentMs),
+      answerModelMs:
+        latencyMs === null
+          ? modelTime(result.epochStartMs, sentMs)
+          : modelTime(result.epochStartMs, sentMs + latencyMs) + 1,
       request: r,
     };
   });
 }
 
-/** Whether a model decision is what the observation shows (any decision fits no answer). */
+/**
+ * Whether a model decision is what the observation shows (any decision fits no answer): the same
+ * outcome, and a passed request answered after the model's delay — within the run's tolerance
+ * when the model holds it not at all (timers may fire a little late under load: 5 % more).
+ */
 export function fits(d: Decision, o: Observation, toleranceMs: number): boolean {
   if (o.kind === 'error' || o.kind === 'unsent') return true;
   if (d.outcome === 'reject') return o.kind === 'reject';
   if (o.kind === 'reject') return false;
-  // Passed: held as long as the model holds it, within the tolerance (timers run a little late
-  // under load: 5 % of the delay more is allowed).
-  if (d.delayMs === 0) return !o.delayed;
-  return Math.abs(o.heldMs - d.delayMs) <= toleranceMs + d.delayMs * 0.05;
+  const latency = o.latencyMs ?? 0;
+  if (d.delayMs === 0) return latency <= toleranceMs;
+  return latency >= d.delayMs - 2 && latency <= d.delayMs * 1.05 + toleranceMs;
+}
+
+/** Requests the search gives one decision time: a group sent at once, or a single request. */
+export interface Unit {
+  /** Positions in `Pairing.order`, consecutive. */
+  from: number;
+  to: number;
+  /** The times tried for it, the likeliest first (see `decisionTimes`). */
+  times: number[];
 }
 
 /** The order the gateway is taken to have decided the requests in, with the observation each pairs with. */
@@ -152,6 +177,10 @@ export interface Pairing {
   timesMs: number[];
   /** Per position: the observation the model's k-th decision is compared with. */
   observed: Observation[];
+  /** Per position: the key slot. */
+  slots: number[];
+  /** The positions in units, in order. */
+  units: Unit[];
 }
 
 /** Rank of an observation within a group sent at once: what a gateway passes first. */
@@ -162,32 +191,80 @@ function rank(o: Observation): number {
 }
 
 /**
- * Requests in the order they were sent; within a group sent together for one key the gateway may
+ * The times a unit may have been decided at, from its last request's send time (a millisecond
+ * earlier for the gateway's cached clock) to its first answer; the answer first. A gateway answers
+ * a request it does not hold as soon as it has decided, but may read it late (a busy machine, a
+ * queue): the answer is the better guess, and on a quiet network the two are a millisecond apart.
+ */
+export function decisionTimes(lo: number, hi: number): number[] {
+  const top = Math.max(lo, hi);
+  const span = top - lo;
+  const out = [
+    top - 1,
+    top,
+    lo + Math.ceil(span / 2),
+    lo + Math.ceil((3 * span) / 4),
+    lo + Math.ceil(span / 4),
+    lo + 1,
+    lo,
+    lo - 1,
+  ];
+  return [...new Set(out.filter((t) => t >= lo - 1 && t <= top))];
+}
+
+/**
+ * How much wider than each request's own window (send to answer) a decision time is looked for
+ * when the run was too uneven to place requests exactly: the median answer or the p95 lateness of
+ * sending, whichever is larger, up to the plan's finest spacing. On a quiet network, about 1 ms.
+ */
+export function unevenMs(t: Timing): number {
+  return Math.ceil(Math.min(t.resolutionMs, Math.max(t.medianMs, t.sendErrorP95Ms)));
+}
+
+/**
+ * Requests in the order they were sent (with `widenMs`, each window wider by that on both sides);
+ * within a group sent together for one key the gateway may
  * have taken them in any order, so the group's answers are paired with its requests sorted as a
  * limiter hands them out: passed at once first, then by how long they were held, then rejected,
- * then unanswered.
+ * then unanswered. A group is decided at one time (a gateway reads a burst in one go) when one
+ * time fits all its requests' windows; otherwise each of its requests is a unit of its own.
  */
-export function pairing(plan: Plan, obs: readonly Observation[]): Pairing {
+export function pairing(plan: Plan, obs: readonly Observation[], widenMs = 0): Pairing {
   const order = obs
     .filter((o) => o.kind !== 'unsent')
     .map((o) => o.i)
     .sort((a, b) => (obs[a] as Observation).sentMs - (obs[b] as Observation).sentMs || a - b);
-  const groups = new Map<number, number[]>();
-  order.forEach((i, k) => {
-    const g = plan.requests[i]?.group ?? -1;
-    const list = groups.get(g);
-    if (list === undefined) groups.set(g, [k]);
-    else list.push(k);
-  });
+  const groupOf = (k: number) => plan.requests[order[k] as number]?.group ?? -1;
   const observed: Observation[] = order.map((i) => obs[i] as Observation);
-  for (const positions of groups.values()) {
-    if (positions.length < 2) continue;
-    const sorted = positions
-      .map((k) => observed[k] as Observation)
-      .sort((a, b) => rank(a) - rank(b) || a.i - b.i);
-    positions.forEach((k, n) => (observed[k] = sorted[n] as Observation));
+  const timesMs = order.map((i) => (obs[i] as Observation).modelMs);
+  const units: Unit[] = [];
+  for (let from = 0; from < order.length;) {
+    let to = from + 1;
+    while (to < order.length && groupOf(to) === groupOf(from)) to += 1;
+    if (to - from > 1) {
+      const sorted = observed.slice(from, to).sort((x, y) => rank(x) - rank(y) || x.i - y.i);
+      sorted.forEach((o, n) => (observed[from + n] = o));
+    }
+    // One time for the group: after its last send, before its first answer.
+    const lo = Math.max(...timesMs.slice(from, to));
+    const hi = Math.min(...observed.slice(from, to).map((o) => o.answerModelMs));
+    if (hi >= lo - 1) units.push({ from, to, times: decisionTimes(lo - widenMs, hi + widenMs) });
+    else {
+      for (let k = from; k < to; k += 1) {
+        const o = observed[k] as Observation;
+        const times = decisionTimes((timesMs[k] as number) - widenMs, o.answerModelMs + widenMs);
+        units.push({ from: k, to: k + 1, times });
+      }
+    }
+    from = to;
   }
-  return { order, timesMs: order.map((i) => (obs[i] as Observation).modelMs), observed };
+  return {
+    order,
+    timesMs,
+    observed,
+    slots: order.map((i) => plan.requests[i]?.slot ?? 0),
+    units,
+  };
 }
 
 /** A hypothesis replayed against a run. */
@@ -198,42 +275,29 @@ export interface Replay {
   firstMiss: number;
   /** Observations that do not fit. */
   misses: number;
-  /** Per position: the model's decision, its replica, whether the observation fits, and the model time used. */
+  /** Per position (recorded by the verdict's replay only): the model's decision, its replica, whether it fits, the model time. */
   decisions: Decision[];
   replicas: number[];
   fit: boolean[];
   timesMs: number[];
 }
 
-/** Placeholder for the diagnosis's replays, which record nothing. */
-const FAST = {
-  decision: {
-    outcome: 'admit',
-    delayMs: 0,
-    retryAfterMs: 0,
-    remaining: 0,
-    limit: 0,
-    resetMs: 0,
-  } as Decision,
-  replica: 0,
-};
-
-/** Times a decision may be moved by, within the tolerance: later first (the network's way). */
-export function shifts(toleranceMs: number): number[] {
-  const tol = Math.max(1, Math.ceil(toleranceMs));
-  return [...new Set([1, -1, Math.ceil(tol / 4), Math.ceil(tol / 2), tol, -2])];
-}
+/**
+ * How far back the search may revise units' times, and how much it may work per request: the
+ * verdict's one replay looks further back than the diagnosis's thousands.
+ */
+const BACKTRACK_UNITS = { verdict: 8, diagnosis: 4 } as const;
+const WORK_PER_REQUEST = { verdict: 64, diagnosis: 16 } as const;
 
 /**
- * Replays `h` over the run in decision order. A request whose observation does not fit at its send
- * time is decided again at times within the tolerance (the network and the gateway's clock are not
- * exact); the first time that fits is kept. With `stopAtMiss` it stops at the first request no such
- * time explains and records nothing (the diagnosis, thousands of candidates); otherwise it goes on
- * and records every decision (the verdict's expected-against-got).
- *
- * The model is not copied before each request: a request that does not fit is rare in a candidate
- * that explains the run and final in one that does not, so the state just before it is rebuilt by
- * deciding the requests before it again, at the times kept.
+ * Replays `h` over the run in decision order, looking for decision times that explain every
+ * observation: each unit (a group sent at once, or one request) is decided at one time between its
+ * sending and its first answer (when the gateway took it is not known more exactly than that), the
+ * likeliest first. When a unit fits at no time, the few units before it are tried at their other
+ * times, each followed by the likeliest fitting times up to it again (at most `BACKTRACK_UNITS`
+ * back, with a bounded amount of work). With `stopAtMiss` it stops at the first unit nothing
+ * explains (the diagnosis, thousands of candidates); otherwise it goes on past it and records every
+ * decision (the verdict's expected-against-got).
  */
 export function replay(
   h: Hypothesis,
@@ -243,54 +307,102 @@ export function replay(
   stopAtMiss: boolean,
   idle?: Limiter,
 ): Replay {
+  void plan;
+  const mode = stopAtMiss ? 'diagnosis' : 'verdict';
+  const back = BACKTRACK_UNITS[mode];
+  const work = WORK_PER_REQUEST[mode];
+  const units = p.units;
+  const choice = new Int32Array(units.length);
+  /** The model just before each unit (kept for the last few units only). */
+  const before: Array<ModelRun | undefined> = [];
   let run = ModelRun.start(h, idle);
+  let budget = work * p.order.length + 200;
+  let firstMissUnit = -1;
+  let floor = 0;
+
+  /** Decides unit u at time index c on `run`; whether every request of it fits. */
+  const decideAt = (u: number, c: number): boolean => {
+    const unit = units[u] as Unit;
+    const at = unit.times[c] as number;
+    budget -= unit.to - unit.from;
+    for (let k = unit.from; k < unit.to; k += 1) {
+      const d = run.decideNow(at, p.slots[k] as number);
+      const o = p.observed[k] as Observation;
+      if (!(fits(d, o, toleranceMs) && at + d.delayMs <= o.answerModelMs + 1)) return false;
+    }
+    return true;
+  };
+  /** Decides unit u at the first of its times that fits, from the model kept before it. */
+  const settle = (u: number, skip = -1): boolean => {
+    const start = run.clone();
+    before[u] = start;
+    before[u - back - 1] = undefined;
+    const times = (units[u] as Unit).times;
+    for (let c = 0; c < times.length && budget > 0; c += 1) {
+      if (c === skip) continue;
+      if (decideAt(u, c)) {
+        choice[u] = c;
+        return true;
+      }
+      run = start.clone();
+    }
+    return false;
+  };
+
+  for (let u = 0; u < units.length; u += 1) {
+    if (settle(u)) continue;
+    // Unit u fits at no time: move one of the units just before it, then settle the rest again.
+    let repaired = false;
+    for (let v = u - 1; !repaired && v >= Math.max(floor, u - back) && budget > 0; v -= 1) {
+      const times = (units[v] as Unit).times;
+      const was = choice[v] as number;
+      for (let c = 0; !repaired && c < times.length && budget > 0; c += 1) {
+        if (c === was) continue;
+        run = (before[v] as ModelRun).clone();
+        if (!decideAt(v, c)) continue;
+        choice[v] = c;
+        let w = v + 1;
+        while (w <= u && settle(w)) w += 1;
+        repaired = w > u;
+        if (!repaired) choice[v] = was;
+      }
+    }
+    if (repaired) continue;
+    // Nothing explains unit u's requests.
+    if (firstMissUnit < 0) firstMissUnit = u;
+    if (stopAtMiss) break;
+    // The verdict goes on: unit u at its likeliest time, and a fresh budget for the rest.
+    run = (before[u] as ModelRun).clone();
+    choice[u] = 0;
+    decideAt(u, 0);
+    floor = u + 1;
+    budget = Math.max(budget, work * (p.order.length - (units[u] as Unit).to) + 200);
+  }
+
   const out: Replay = {
-    explains: true,
-    firstMiss: -1,
+    explains: firstMissUnit < 0,
+    firstMiss: firstMissUnit < 0 ? -1 : (units[firstMissUnit] as Unit).from,
     misses: 0,
     decisions: [],
     replicas: [],
     fit: [],
     timesMs: [],
   };
-  const offsets = shifts(toleranceMs);
-  const slots = p.order.map((i) => plan.requests[i]?.slot ?? 0);
-  const times = p.timesMs.slice();
-  for (let k = 0; k < p.order.length; k += 1) {
-    const slot = slots[k] as number;
-    const o = p.observed[k] as Observation;
-    const t = p.timesMs[k] as number;
-    let got = stopAtMiss ? FAST : run.decide({ timeMs: t, slot });
-    let ok = stopAtMiss
-      ? fits(run.decideNow(t, slot), o, toleranceMs)
-      : fits(got.decision, o, toleranceMs);
-    if (!ok) {
-      // Back to the state just before request k, then other times for it.
-      run = ModelRun.start(h, idle);
-      for (let j = 0; j < k; j += 1) run.decideNow(times[j] as number, slots[j] as number);
-      const saved = run.snapshot(slot);
-      for (let n = 0; !ok && n < offsets.length; n += 1) {
-        if (n > 0) run.restore(saved);
-        const at = t + (offsets[n] as number);
-        got = run.decide({ timeMs: at, slot });
-        ok = fits(got.decision, o, toleranceMs);
-        if (ok) times[k] = at;
-      }
-      if (!ok) {
-        // No time fits: the decision at the send time stands (what the verdict shows as expected).
-        run.restore(saved);
-        got = run.decide({ timeMs: t, slot });
-        if (out.explains) out.firstMiss = k;
-        out.explains = false;
-        out.misses += 1;
-        if (stopAtMiss) return out;
-      }
-    }
-    if (!stopAtMiss) {
-      out.decisions.push(got.decision);
-      out.replicas.push(got.replica);
+  if (stopAtMiss) return out;
+  // The record: every request decided at its unit's chosen time.
+  run = ModelRun.start(h, idle);
+  for (let w = 0; w < units.length; w += 1) {
+    const unit = units[w] as Unit;
+    const at = unit.times[choice[w] as number] as number;
+    for (let k = unit.from; k < unit.to; k += 1) {
+      const { decision, replica } = run.decide({ timeMs: at, slot: p.slots[k] as number });
+      const o = p.observed[k] as Observation;
+      const ok = fits(decision, o, toleranceMs) && at + decision.delayMs <= o.answerModelMs + 1;
+      out.decisions.push(decision);
+      out.replicas.push(replica);
       out.fit.push(ok);
-      out.timesMs.push(times[k] as number);
+      out.timesMs.push(at);
+      if (!ok) out.misses += 1;
     }
   }
   return out;

@@ -1,0 +1,131 @@
+/**
+ * What every probe proof does: build the plan of a lab link, send it to a real gateway with the
+ * runner, read the result file back as the page and the command line do, and judge it.
+ */
+import { expect } from 'vitest';
+import type { LeakyBucketConfig } from '../../src/core';
+import { decodeConfig } from '../../src/config';
+import { toNginx } from '../../src/export';
+import type { NginxOptions } from '../../src/export';
+import type { KeyMode, Plan, ProbeResult, Verdict } from '../../src/probe';
+import { buildPlan, judge, readResult, resultText, subjectOf } from '../../src/probe';
+import { runPlan } from '../../src/probe/cli/runner';
+import { verdictLines } from '../../src/probe/cli/main';
+
+export interface Probed {
+  plan: Plan;
+  result: ProbeResult;
+  verdict: Verdict;
+}
+
+/** The plan of lane 0 of `link` for `key` (4 keys on loopback). */
+export function planFor(link: string, key: KeyMode): Plan {
+  const decoded = decodeConfig(link);
+  expect(decoded.errors, `the test link ${link} opens as written`).toEqual([]);
+  const subject = subjectOf(decoded.config, 0);
+  if (typeof subject === 'string') throw new Error(subject);
+  const built = buildPlan(subject, { key, keySlots: key.kind === 'none' ? 1 : 4 });
+  if (!built.ok) throw new Error(built.reason);
+  return built.plan;
+}
+
+/** Sends the plan of `link` to `url`, reads the written result back, and judges it. */
+export async function probe(
+  url: string,
+  link: string,
+  key: KeyMode,
+  label: string,
+): Promise<Probed> {
+  const plan = planFor(link, key);
+  const sent = await runPlan({ url: new URL(url), plan, link, timeoutMs: 10_000, version: 'test' });
+  // Through the file, as a person would hand it over.
+  const read = readResult(resultText(sent), `${label}.json`);
+  if (!read.ok) throw new Error(read.message);
+  const verdict = judge(read.opened.plan, read.opened.result);
+  console.info(
+    `[${label}] ${plan.requests.length} requests, ${(plan.durationMs / 1000).toFixed(1)} s\n  ${verdictLines(verdict).join('\n  ')}`,
+  );
+  return { plan, result: read.opened.result, verdict };
+}
+
+/**
+ * Whether the run was too uneven for its timing to be judged exactly: the verdict says so, in its
+ * timing check or by finding that the run's unevenness explains its differences.
+ */
+export function uneven(v: Verdict): boolean {
+  return v.findings.some(
+    (f) => (f.check === 'timing' || f.check === 'decisions') && f.status === 'inconclusive',
+  );
+}
+
+/**
+ * `probe`, once more if the machine was too busy for the first run to be judged exactly (the
+ * verdict says so); the second run is kept either way, and a loud line says when it was uneven
+ * too.
+ */
+export async function probeSteadily(
+  url: string,
+  link: string,
+  key: KeyMode,
+  label: string,
+): Promise<Probed> {
+  const first = await probe(url, link, key, label);
+  if (!uneven(first.verdict)) return first;
+  // The gateway's state must be idle again before the second run: wait out the plan's refill.
+  await new Promise((r) => setTimeout(r, Math.min(30_000, first.plan.limits.maxPauseMs, 6000)));
+  const second = await probe(url, link, key, `${label}, again`);
+  if (uneven(second.verdict)) {
+    console.warn(
+      `!! ${label}: the machine was too busy to time the run exactly (twice); the assertions allow for it`,
+    );
+  }
+  return second;
+}
+
+/** The lines of the nginx export for the http { } block, the location and the server. */
+export function nginxExport(
+  config: LeakyBucketConfig,
+  options: NginxOptions,
+): { http: string[]; location: string[]; server: string[] } {
+  const out = toNginx(config, options);
+  if (!out.ok) throw new Error(out.reason);
+  const parts = { http: [] as string[], location: [] as string[], server: [] as string[] };
+  let part: keyof typeof parts = 'location';
+  for (const line of out.text.split('\n')) {
+    if (line.startsWith('# In the http')) part = 'http';
+    else if (line.startsWith('# In the server { } or location')) part = 'location';
+    else if (line.startsWith('# In the same server')) part = 'server';
+    else if (line.trim() !== '' && !line.startsWith('#')) parts[part].push(line);
+  }
+  return parts;
+}
+
+/** The findings of a verdict that differ, as text (for assertion messages). */
+export function differing(v: Verdict): string[] {
+  return v.findings.filter((f) => f.status !== 'ok' && f.status !== 'note').map((f) => f.text);
+}
+
+/**
+ * A correct setup: "as configured", observed = expected request by request. On a run the verdict
+ * itself calls too uneven to time, only that nothing is called different.
+ */
+export function expectAsConfigured(p: Probed): void {
+  const v = p.verdict;
+  expect(p.result.requests, 'every planned request was sent').toHaveLength(p.plan.requests.length);
+  if (uneven(v)) {
+    expect(v.overall, differing(v).join('\n')).toBe('inconclusive');
+    return;
+  }
+  expect(differing(v)).toEqual([]);
+  expect(v.overall).toBe('as-configured');
+  expect(v.diagnosis.configuredExplains).toBe(true);
+  expect(v.expected.every((e) => e?.fit === true)).toBe(true);
+}
+
+/** A planted fault: not "as configured", and the diagnosis's first explanation is `text`. */
+export function expectDiagnosis(p: Probed, text: string): void {
+  const v = p.verdict;
+  expect(v.overall).not.toBe('as-configured');
+  expect(v.diagnosis.configuredExplains).toBe(false);
+  expect(v.diagnosis.explanations.map((e) => e.text)[0]).toBe(text);
+}
