@@ -136,6 +136,21 @@ export class ModelRun {
     return { count: this.count, limiter, key, state: limiter?.getState(key) };
   }
 
+  /**
+   * What deciding requests of `slot` may change on every replica (its key's state on each, and the
+   * round robin's position), to put back with `restoreSlot`.
+   */
+  snapshotSlot(slot: number): SlotSnapshot {
+    const key = this.keys[slot] ?? modelKey(this.h, slot);
+    return { count: this.count, key, states: this.limiters.map((l) => l.getState(key)) };
+  }
+
+  /** Puts back what `snapshotSlot` saved. */
+  restoreSlot(s: SlotSnapshot): void {
+    this.count = s.count;
+    this.limiters.forEach((l, i) => l.setState(s.key, s.states[i]));
+  }
+
   /** Puts back what `snapshot` saved. */
   restore(s: ModelSnapshot): void {
     this.count = s.count;
@@ -162,6 +177,13 @@ export class ModelRun {
       this.count,
     );
   }
+}
+
+/** See `ModelRun.snapshotSlot`. */
+export interface SlotSnapshot {
+  count: number;
+  key: string;
+  states: Array<KeyState | undefined>;
 }
 
 /** See `ModelRun.snapshot`. */

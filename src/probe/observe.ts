@@ -37,6 +37,11 @@ export interface Observation {
   heldMs: number;
   /** Held longer than the tolerance: the gateway delayed it. */
   delayed: boolean;
+  /**
+   * The tolerance for this request: the run's, or more when the rejected answers of its own burst
+   * were slower (a burst of new connections on a busy machine), ms.
+   */
+  toleranceMs: number;
   /** Its send time on the model's clock, whole ms. */
   modelMs: number;
   /** Its answer's first byte on the model's clock, whole ms (rounded up); `modelMs` without one. */
@@ -121,6 +126,14 @@ export function measureTiming(plan: Plan, result: ProbeResult): Timing {
 /** Every planned request as observed (in plan order), on the model's clock. */
 export function observe(plan: Plan, result: ProbeResult, timing: Timing): Observation[] {
   const byIndex = new Map(result.requests.map((r) => [r.i, r]));
+  // Per group sent at once: its slowest rejected answer (rejected answers are never held).
+  const slowestReject = new Map<number, number>();
+  for (const p of plan.requests) {
+    const r = byIndex.get(p.i);
+    if (r === undefined || r.status === null || r.status < 400 || r.firstByteMs === null) continue;
+    const l = r.firstByteMs - r.sentMs;
+    slowestReject.set(p.group, Math.max(slowestReject.get(p.group) ?? 0, l));
+  }
   return plan.requests.map((p) => {
     const r = byIndex.get(p.i) ?? null;
     const kind: ObservedKind = r === null ? 'unsent' : kindOf(r);
@@ -128,6 +141,10 @@ export function observe(plan: Plan, result: ProbeResult, timing: Timing): Observ
     const latencyMs =
       r !== null && r.firstByteMs !== null && r.status !== null ? r.firstByteMs - r.sentMs : null;
     const heldMs = latencyMs === null ? 0 : Math.max(0, latencyMs - timing.baselineMs);
+    const local = slowestReject.get(p.group);
+    const tolerance = Math.ceil(
+      Math.max(timing.toleranceMs, local === undefined ? 0 : 1.5 * local + 10),
+    );
     return {
       i: p.i,
       kind,
@@ -135,7 +152,8 @@ export function observe(plan: Plan, result: ProbeResult, timing: Timing): Observ
       sentMs,
       latencyMs,
       heldMs,
-      delayed: kind !== 'reject' && latencyMs !== null && latencyMs > timing.toleranceMs,
+      delayed: kind !== 'reject' && latencyMs !== null && latencyMs > tolerance,
+      toleranceMs: tolerance,
       modelMs: modelTime(result.epochStartMs, sentMs),
       answerModelMs:
         latencyMs === null
@@ -151,8 +169,9 @@ export function observe(plan: Plan, result: ProbeResult, timing: Timing): Observ
  * outcome, and a passed request answered after the model's delay — within the run's tolerance
  * when the model holds it not at all (timers may fire a little late under load: 5 % more).
  */
-export function fits(d: Decision, o: Observation, toleranceMs: number): boolean {
+export function fits(d: Decision, o: Observation, runToleranceMs: number): boolean {
   if (o.kind === 'error' || o.kind === 'unsent') return true;
+  const toleranceMs = Math.max(runToleranceMs, o.toleranceMs);
   if (d.outcome === 'reject') return o.kind === 'reject';
   if (o.kind === 'reject') return false;
   const latency = o.latencyMs ?? 0;
@@ -190,6 +209,26 @@ function rank(o: Observation): number {
   return 4;
 }
 
+/** A remaining count the answer states (X-RateLimit-Remaining, RateLimit-Remaining, RateLimit r=). */
+function remainingOf(o: Observation): number {
+  for (const [name, value] of o.request?.headers ?? []) {
+    if (/remaining/i.test(name)) {
+      const n = Number.parseInt(value, 10);
+      if (Number.isFinite(n)) return n;
+    }
+    if (name === 'ratelimit') {
+      const m = /(?:^|[;,\s])r=(\d+)/.exec(value);
+      if (m !== null) return Number(m[1]);
+    }
+  }
+  return 0;
+}
+
+/** The order a limiter hands a burst's answers out in: by rank, then the most remaining first. */
+function handedOut(a: Observation, b: Observation): number {
+  return rank(a) - rank(b) || remainingOf(b) - remainingOf(a) || a.i - b.i;
+}
+
 /**
  * The times a unit may have been decided at, from its last request's send time (a millisecond
  * earlier for the gateway's cached clock) to its first answer; the answer first. A gateway answers
@@ -212,6 +251,9 @@ export function decisionTimes(lo: number, hi: number): number[] {
   return [...new Set(out.filter((t) => t >= lo - 1 && t <= top))];
 }
 
+/** How far apart a group's sends, and its answers, may be for it to be decided at one time, ms. */
+export const GROUP_SPREAD_MS = 10;
+
 /**
  * How much wider than each request's own window (send to answer) a decision time is looked for
  * when the run was too uneven to place requests exactly: the median answer or the p95 lateness of
@@ -230,10 +272,25 @@ export function unevenMs(t: Timing): number {
  * time fits all its requests' windows; otherwise each of its requests is a unit of its own.
  */
 export function pairing(plan: Plan, obs: readonly Observation[], widenMs = 0): Pairing {
-  const order = obs
-    .filter((o) => o.kind !== 'unsent')
+  // By send time, a group kept together (at its first request's time): the runner sends a group's
+  // requests back to back, and the gateway may take them in any order anyway.
+  const sent = obs.filter((o) => o.kind !== 'unsent');
+  const groupStart = new Map<number, number>();
+  for (const o of sent) {
+    const g = plan.requests[o.i]?.group ?? -1;
+    groupStart.set(g, Math.min(groupStart.get(g) ?? Number.POSITIVE_INFINITY, o.sentMs));
+  }
+  const key = (i: number) => {
+    const g = plan.requests[i]?.group ?? -1;
+    return { start: groupStart.get(g) ?? 0, g, at: (obs[i] as Observation).sentMs };
+  };
+  const order = sent
     .map((o) => o.i)
-    .sort((a, b) => (obs[a] as Observation).sentMs - (obs[b] as Observation).sentMs || a - b);
+    .sort((a, b) => {
+      const x = key(a);
+      const y = key(b);
+      return x.start - y.start || x.g - y.g || x.at - y.at || a - b;
+    });
   const groupOf = (k: number) => plan.requests[order[k] as number]?.group ?? -1;
   const observed: Observation[] = order.map((i) => obs[i] as Observation);
   const timesMs = order.map((i) => (obs[i] as Observation).modelMs);
@@ -242,14 +299,21 @@ export function pairing(plan: Plan, obs: readonly Observation[], widenMs = 0): P
     let to = from + 1;
     while (to < order.length && groupOf(to) === groupOf(from)) to += 1;
     if (to - from > 1) {
-      const sorted = observed.slice(from, to).sort((x, y) => rank(x) - rank(y) || x.i - y.i);
+      const sorted = observed.slice(from, to).sort(handedOut);
       sorted.forEach((o, n) => (observed[from + n] = o));
     }
-    // One time for the group: after its last send, before its first answer.
-    const lo = Math.max(...timesMs.slice(from, to));
-    const hi = Math.min(...observed.slice(from, to).map((o) => o.answerModelMs));
-    if (hi >= lo - 1) units.push({ from, to, times: decisionTimes(lo - widenMs, hi + widenMs) });
-    else {
+    // One time for the group, after its last send and before its first answer, when it was sent
+    // and answered together (within GROUP_SPREAD_MS); a burst spread out by a busy machine or
+    // network is looked at request by request.
+    const sends = timesMs.slice(from, to);
+    const answers = observed.slice(from, to).map((o) => o.answerModelMs);
+    const lo = Math.max(...sends);
+    const hi = Math.min(...answers);
+    const together =
+      lo - Math.min(...sends) <= GROUP_SPREAD_MS && Math.max(...answers) - hi <= GROUP_SPREAD_MS;
+    if (together && hi >= lo - 1) {
+      units.push({ from, to, times: decisionTimes(lo - widenMs, hi + widenMs) });
+    } else {
       for (let k = from; k < to; k += 1) {
         const o = observed[k] as Observation;
         const times = decisionTimes((timesMs[k] as number) - widenMs, o.answerModelMs + widenMs);
@@ -286,8 +350,8 @@ export interface Replay {
  * How far back the search may revise units' times, and how much it may work per request: the
  * verdict's one replay looks further back than the diagnosis's thousands.
  */
-const BACKTRACK_UNITS = { verdict: 8, diagnosis: 4 } as const;
-const WORK_PER_REQUEST = { verdict: 64, diagnosis: 16 } as const;
+const BACKTRACK_UNITS = { verdict: 10, diagnosis: 8 } as const;
+const WORK_PER_REQUEST = { verdict: 64, diagnosis: 24 } as const;
 
 /**
  * Replays `h` over the run in decision order, looking for decision times that explain every
@@ -313,8 +377,6 @@ export function replay(
   const work = WORK_PER_REQUEST[mode];
   const units = p.units;
   const choice = new Int32Array(units.length);
-  /** The model just before each unit (kept for the last few units only). */
-  const before: Array<ModelRun | undefined> = [];
   let run = ModelRun.start(h, idle);
   let budget = work * p.order.length + 200;
   let firstMissUnit = -1;
@@ -332,21 +394,32 @@ export function replay(
     }
     return true;
   };
-  /** Decides unit u at the first of its times that fits, from the model kept before it. */
-  const settle = (u: number, skip = -1): boolean => {
-    const start = run.clone();
-    before[u] = start;
-    before[u - back - 1] = undefined;
-    const times = (units[u] as Unit).times;
-    for (let c = 0; c < times.length && budget > 0; c += 1) {
-      if (c === skip) continue;
+  /**
+   * Decides unit u at the first of its times that fits. A unit's requests are of one key, so
+   * trying another time only needs that key's state put back. On failure the model is as before u.
+   */
+  const settle = (u: number): boolean => {
+    const unit = units[u] as Unit;
+    const saved = run.snapshotSlot(p.slots[unit.from] as number);
+    for (let c = 0; c < unit.times.length && budget > 0; c += 1) {
+      if (c > 0) run.restoreSlot(saved);
       if (decideAt(u, c)) {
         choice[u] = c;
         return true;
       }
-      run = start.clone();
     }
+    run.restoreSlot(saved);
     return false;
+  };
+  /** The model just before unit u, every unit before it at its chosen time. */
+  const rebuild = (u: number) => {
+    run = ModelRun.start(h, idle);
+    for (let w = 0; w < u; w += 1) {
+      const unit = units[w] as Unit;
+      const at = unit.times[choice[w] as number] as number;
+      for (let k = unit.from; k < unit.to; k += 1) run.decideNow(at, p.slots[k] as number);
+      budget -= unit.to - unit.from;
+    }
   };
 
   for (let u = 0; u < units.length; u += 1) {
@@ -358,7 +431,7 @@ export function replay(
       const was = choice[v] as number;
       for (let c = 0; !repaired && c < times.length && budget > 0; c += 1) {
         if (c === was) continue;
-        run = (before[v] as ModelRun).clone();
+        rebuild(v);
         if (!decideAt(v, c)) continue;
         choice[v] = c;
         let w = v + 1;
@@ -372,8 +445,8 @@ export function replay(
     if (firstMissUnit < 0) firstMissUnit = u;
     if (stopAtMiss) break;
     // The verdict goes on: unit u at its likeliest time, and a fresh budget for the rest.
-    run = (before[u] as ModelRun).clone();
     choice[u] = 0;
+    rebuild(u);
     decideAt(u, 0);
     floor = u + 1;
     budget = Math.max(budget, work * (p.order.length - (units[u] as Unit).to) + 200);

@@ -33,13 +33,15 @@ function workDir(label: string): string {
 }
 
 /**
- * nginx serving a static file, with `http` lines in the http { } block and `servers(port)` the
- * server blocks (the first listening on `port`, which is waited for).
+ * nginx serving a static file, with `http` lines in the http { } block and `servers(port, extra)`
+ * the server blocks: the first listening on `port` (which is waited for), others on the `extra`
+ * free ports asked for.
  */
 export async function startNginx(
   http: readonly string[],
-  servers: (port: number, html: string) => string,
+  servers: (port: number, extra: number[]) => string,
   label = 'nginx',
+  extraPorts = 0,
 ): Promise<Gateway> {
   const dir = workDir(label);
   const html = path.join(dir, 'html');
@@ -47,8 +49,11 @@ export async function startNginx(
   mkdirSync(temp, { recursive: true });
   mkdirSync(html, { recursive: true });
   chmodSync(html, 0o755);
+  // Every server serves this one file (try_files /index.html), after its limit.
   writeFileSync(path.join(html, 'index.html'), 'ok\n');
   const port = await freePort();
+  const extra: number[] = [];
+  for (let k = 0; k < extraPorts; k += 1) extra.push(await freePort());
   const conf = `worker_processes 1;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
@@ -60,8 +65,9 @@ http {
   fastcgi_temp_path ${temp}/fastcgi;
   uwsgi_temp_path ${temp}/uwsgi;
   scgi_temp_path ${temp}/scgi;
+  root ${html};
 ${http.map((l) => `  ${l}`).join('\n')}
-${servers(port, html)}
+${servers(port, extra)}
 }
 `;
   const file = path.join(dir, 'nginx.conf');
@@ -167,6 +173,37 @@ http.createServer((req, res) => {
 /** Starts the balancer in front of `ports`. */
 export function startBalancer(ports: readonly number[]): Promise<Server> {
   return startNodeApp(BALANCER_APP, { BACKENDS: ports.join(',') }, 'balancer');
+}
+
+/** A throwaway redis-server on a free loopback port (no persistence, its own folder). */
+export async function startRedisServer(): Promise<Server> {
+  const dir = workDir('redis');
+  const port = await freePort();
+  const args = [
+    '--bind',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+  ];
+  try {
+    const server = await startServer(REDIS as string, args, port);
+    return {
+      ...server,
+      stop: async (grace?: number) => {
+        await server.stop(grace);
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
 }
 
 /** Stops every server given, ignoring those that never started. */
