@@ -9,11 +9,11 @@
  * Pure: a function of its inputs (no clock, no randomness), so the page and the command line build
  * the same plan from the same link, and a result file names the plan it ran by its hash.
  */
-import { sha256 } from '@noble/hashes/sha2.js';
 import type { AlgorithmConfig, Decision, Outcome } from '../core';
 import { nginxRateMilli, plural, quotaOf, rejectStatus } from '../core';
 import type { LimiterEntry, PlaygroundConfig } from '../config';
 import { entryResponse, systemOf } from '../systems';
+import { fingerprint } from './hash';
 import type { Hypothesis, ModelRequest } from './model';
 import { MODEL_DAY_MS, ModelRun, modelKey } from './model';
 
@@ -552,7 +552,7 @@ function largestGroup(requests: readonly PlannedRequest[]): number {
   return Math.max(0, ...sizes.values());
 }
 
-/** 16 hex digits of SHA-256 over the plan's subject, key and every request with its expectation. */
+/** 16 hex digits over the plan's subject, key and every request with its expectation. */
 export function planHash(plan: Omit<Plan, 'hash'>): string {
   const body = JSON.stringify([
     plan.version,
@@ -571,8 +571,7 @@ export function planHash(plan: Omit<Plan, 'hash'>): string {
       q.expect.replica,
     ]),
   ]);
-  const digest = sha256(new TextEncoder().encode(body));
-  return Array.from(digest.slice(0, 8), (b) => b.toString(16).padStart(2, '0')).join('');
+  return fingerprint(body);
 }
 
 /** The plan as a person reads it before anything is sent (the command line prints it). */

@@ -50,7 +50,7 @@ export interface ProbeLanesProps {
  * sent together (a burst is one column), its requests stacked as a limiter hands them out — passed
  * at once (solid), held (solid, lighter, with a notch), rejected (outlined), no answer (dashed) —
  * so the two lanes' columns compare at a glance, with shape as well as colour. A column whose
- * requests got other decisions than the model's is marked ▲ above the observed lane.
+ * requests got other decisions than the model's is marked ▼ above the observed lane.
  */
 export const ProbeLanes = memo(function ProbeLanes({
   plan,
@@ -96,11 +96,35 @@ export const ProbeLanes = memo(function ProbeLanes({
       if (d > 0.5) gap = Math.min(gap, d);
     }
     const width = Math.max(2, Math.min(7, gap - 1));
+    // Groups sent at the same moment (the keys check's bursts) stand side by side.
+    const atX = new Map<number, Column[]>();
+    for (const c of columns) {
+      const k = Math.round(c.x);
+      const list = atX.get(k);
+      if (list === undefined) atX.set(k, [c]);
+      else list.push(c);
+    }
+    for (const list of atX.values()) {
+      list.forEach((c, k) => (c.x += (k - (list.length - 1) / 2) * (width + 1)));
+    }
     const unit = (LANE_H - 8) / biggest;
     const step = tickStep(span);
     const ticks: number[] = [];
     for (let t = 0; t <= span; t += step) ticks.push(t);
-    const phases = plan.phases.map((p) => ({ id: p.id, x: x(obs[p.first]?.sentMs ?? p.fromMs) }));
+    // Phase labels: those starting together share one ("refill + keys"), and a label that would
+    // run into the one before it moves right of it (about 6 units per character).
+    const phases: Array<{ id: string; label: string; x: number; textX: number }> = [];
+    for (const p of plan.phases) {
+      const at = x(obs[p.first]?.sentMs ?? p.fromMs);
+      const word = p.id === 'boundary' ? 'edge' : p.id;
+      const last = phases[phases.length - 1];
+      if (last !== undefined && Math.abs(last.x - at) < 1) {
+        last.label = `${last.label} + ${word}`;
+        continue;
+      }
+      const free = last === undefined ? 0 : last.textX + last.label.length * 6 + 6;
+      phases.push({ id: p.id, label: word, x: at, textX: Math.max(at + 3, free) });
+    }
     return { columns, width, unit, ticks, x, phases, modelMark };
   }, [plan, verdict]);
 
@@ -197,8 +221,8 @@ export const ProbeLanes = memo(function ProbeLanes({
       {phases.map((p) => (
         <g key={p.id} className="probe-phase">
           <line x1={p.x} x2={p.x} y1={TOP - 6} y2={TOP + 2 * LANE_H + 10} />
-          <text x={p.x + 3} y={TOP - 8}>
-            {p.id === 'boundary' ? 'edge' : p.id}
+          <text x={p.textX} y={TOP - 8}>
+            {p.label}
           </text>
         </g>
       ))}

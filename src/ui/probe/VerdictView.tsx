@@ -19,6 +19,12 @@ const OVERALL: Record<Verdict['overall'], { mark: string; word: string }> = {
 const ms = (v: number) =>
   v < 10 ? `${v.toFixed(1)} ms` : v < 1000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(2)} s`;
 
+/** The verdict's headline without its first words, which the heading above it says. */
+function headlineText(headline: string): string {
+  const rest = headline.replace(/^(As configured|Not as configured|No verdict): /, '');
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
+}
+
 /** The model's decision for a request, in words. */
 function expectedWords(e: ExpectedAt | null | undefined): string {
   if (e === null || e === undefined) return 'not sent';
@@ -96,7 +102,9 @@ function RequestDetail({
       <table className="probe-compare">
         <thead>
           <tr>
-            <th scope="col" />
+            <th scope="col">
+              <span className="visually-hidden">Part of the answer</span>
+            </th>
             <th scope="col">Expected (model)</th>
             <th scope="col">Got</th>
           </tr>
@@ -200,6 +208,11 @@ export function VerdictView({
   const overall = OVERALL[verdict.overall];
   const d = verdict.diagnosis;
   const t = verdict.timing;
+  // The summary names the closest explanations; the list, the others found.
+  const named = d.explanations.filter((e) =>
+    d.summary.includes(e.text.replace(/^consistent with /, '')),
+  );
+  const others = d.explanations.filter((e) => e.distance > 0 && !named.includes(e)).slice(0, 3);
   return (
     <div className={`probe-verdict is-${verdict.overall}`} data-testid="probe-verdict">
       <h4 className="probe-headline">
@@ -208,7 +221,7 @@ export function VerdictView({
         </span>{' '}
         {overall.word}
       </h4>
-      <p className="probe-headline-text">{verdict.headline}</p>
+      <p className="probe-headline-text">{headlineText(verdict.headline)}</p>
       <ul className="probe-findings">
         {verdict.findings.map((f, k) => (
           <li key={k} className={`is-${f.status}`}>
@@ -243,26 +256,34 @@ export function VerdictView({
       <div className="probe-diagnosis">
         <h5>Diagnosis</h5>
         <p>{d.summary}</p>
-        {d.explanations.filter((e) => e.distance > 0).length > 1 && (
-          <ul>
-            {d.explanations
-              .filter((e) => e.distance > 0)
-              .slice(0, 4)
-              .map((e) => (
-                <li key={e.text}>{e.text}</li>
+        {others.length > 0 && (
+          <>
+            <p className="muted">Also consistent with the run, changing more:</p>
+            <ul>
+              {others.map((e) => (
+                <li key={e.text}>{e.text.replace(/^consistent with /, '')}</li>
               ))}
-          </ul>
+            </ul>
+          </>
         )}
         <p className="muted">
           {`${d.searched.toLocaleString('en-US')} configurations searched: the limiter's parameters around the configured ones, 1 – 4 replicas each with its own state, and one key for every request${d.capped ? ' (cut at the search’s limit)' : ''}.`}
         </p>
       </div>
-      <ProbeLanes plan={plan} verdict={verdict} selected={selected} onSelect={setSelected} />
+      {/* On a phone the lanes keep a readable size and scroll sideways. */}
+      <div
+        className="probe-lanes-scroll"
+        tabIndex={0}
+        role="region"
+        aria-label="The model’s lane and the observed lane"
+      >
+        <ProbeLanes plan={plan} verdict={verdict} selected={selected} onSelect={setSelected} />
+      </div>
       <p className="probe-legend muted">
         <span className="probe-key is-pass" aria-hidden="true" /> passed{' '}
         <span className="probe-key is-held" aria-hidden="true" /> held{' '}
         <span className="probe-key is-reject" aria-hidden="true" /> rejected{' '}
-        <span className="probe-key is-none" aria-hidden="true" /> no answer · ▲ differs from the
+        <span className="probe-key is-none" aria-hidden="true" /> no answer · ▼ differs from the
         model · timing: sent within {ms(t.sendErrorP95Ms)} of plan (p95), answers within{' '}
         {ms(t.toleranceMs)} count as not held
       </p>
