@@ -180,6 +180,34 @@ export function judge(plan: Plan, result: ProbeResult): Verdict {
       summary: `Allowing ${uneven} ms more either way for the run's uneven timing: ${widened.summary.charAt(0).toLowerCase()}${widened.summary.slice(1)}`,
     };
   }
+  // Every answer a redirect: nothing came from the limited resource, so the phases' counts say
+  // nothing about its limit (they would read as "no limit", or as replicas).
+  const allRedirected =
+    counts.answered > 0 && observations.every((o) => o.kind !== 'pass' && o.kind !== 'reject');
+  if (allRedirected) {
+    for (const f of findings) {
+      if (f.status !== 'differs') continue;
+      f.status = 'inconclusive';
+      f.text = `${f.text.replace(/\.$/, '')} (every answer was a redirect)`;
+    }
+    diagnosis = {
+      ...diagnosis,
+      explanations: [],
+      summary:
+        'No diagnosis: every request was redirected, so no answer came from the limited address.',
+    };
+  }
+  // Nothing limited at all: the search finds configurations that never limit this plan (many
+  // replicas, a wider burst); the plain reading comes first.
+  const unlimited = findings.find(
+    (f) => f.check === 'decisions' && f.text.startsWith('no request was limited'),
+  );
+  if (unlimited !== undefined && !allRedirected) {
+    diagnosis = {
+      ...diagnosis,
+      summary: `No request was limited: the limit is not in place for this address or key, or is wider than this plan reaches${diagnosis.explaining > 0 ? ` (${diagnosis.summary.charAt(0).toLowerCase()}${diagnosis.summary.slice(1).replace(/\.$/, '')})` : ''}.`,
+    };
+  }
   const differs = findings.some((f) => f.status === 'differs');
   const unsure = findings.some((f) => f.status === 'inconclusive');
   const overall: Verdict['overall'] = differs
@@ -192,7 +220,10 @@ export function judge(plan: Plan, result: ProbeResult): Verdict {
     headline = `As configured: all ${counts.planned} requests got the model's decision, status and headers.`;
   } else if (overall === 'differs') {
     const first = findings.find((f) => f.status === 'differs') as Finding;
-    headline = `Not as configured: ${first.text.replace(/\.$/, '')}. ${diagnosis.summary}`;
+    headline =
+      unlimited !== undefined
+        ? `Not as configured: ${unlimited.text.replace(/\.$/, '')}.`
+        : `Not as configured: ${first.text.replace(/\.$/, '')}. ${diagnosis.summary}`;
   } else {
     const first = findings.find((f) => f.status === 'inconclusive') as Finding;
     headline = `No verdict: ${first.text.replace(/\.$/, '')}.`;
