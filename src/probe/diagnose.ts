@@ -10,7 +10,7 @@
  * Pure and bounded: at most `MAX_CANDIDATES` replays; the page runs it in a worker.
  */
 import type { AlgorithmConfig, Limiter } from '../core';
-import { RANGES, checkAlgorithmConfig, createLimiter } from '../core';
+import { RANGES, checkAlgorithmConfig, createLimiter, plural } from '../core';
 import { systemOf } from '../systems';
 import type { Hypothesis } from './model';
 import { ModelRun } from './model';
@@ -174,8 +174,8 @@ export function describeHypothesis(
     distance += 1;
     const lead =
       h.replicas > 1
-        ? `${h.replicas} replicas each holding its own ${stateNoun(h.config)} of ${paramWords(system, h.config, size, fieldOf(h.config, size))}`
-        : `one ${stateNoun(h.config)} for all (configured: ${configured.replicas} replicas each with its own)`;
+        ? `${plural(h.replicas, 'replica')} each holding its own ${stateNoun(h.config)} of ${paramWords(system, h.config, size, fieldOf(h.config, size))}`
+        : `one ${stateNoun(h.config)} for all (configured: ${plural(configured.replicas, 'replica')} each with its own)`;
     changes.push(lead);
     parts.push(lead);
   }

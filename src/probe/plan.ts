@@ -103,7 +103,7 @@ export function subjectOf(config: PlaygroundConfig, lane: number): ProbeSubject 
   const d = config.scenario.deployment;
   const replicas = d.instances;
   if (replicas > 1 && d.balancer !== 'round-robin') {
-    return `the link's ${replicas} instances sit behind a ${d.balancer} balancer; the probe models round robin only (the order requests reach each replica must be known)`;
+    return `the link's ${plural(replicas, 'instance')} sit behind a ${d.balancer} balancer; the probe models round robin only (the order requests reach each replica must be known)`;
   }
   if (d.state === 'local-divided' || d.state === 'layered') {
     return `the link's fleet runs ${d.state === 'layered' ? 'layered limits' : 'a limit divided between replicas'}; the probe checks one limit, local to each replica or shared by all`;
@@ -363,7 +363,7 @@ export function buildPlan(subject: ProbeSubject, options: PlanOptions): PlanOutc
   if (burst < r * atOnce + 1) {
     return {
       ok: false,
-      reason: `${plural(r * atOnce, 'request')} pass at once; a burst beyond that needs more than the ${limits.maxBurst} requests a burst may hold (--max-burst raises it)`,
+      reason: `${plural(r * atOnce, 'request')} pass at once; a burst beyond that needs more than the ${plural(limits.maxBurst, 'request')} a burst may hold (--max-burst raises it)`,
     };
   }
   addGroup(0, 0, burst, 'burst');
@@ -478,7 +478,7 @@ export function buildPlan(subject: ProbeSubject, options: PlanOptions): PlanOutc
   }
   if (subject.replicas > 1) {
     notes.push(
-      `${subject.replicas} replicas ${subject.state === 'local' ? 'each with its own state' : 'sharing one state'}, requests spread round robin: the plan expects the first request on replica 1.`,
+      `${plural(subject.replicas, 'replica')} ${subject.state === 'local' ? 'each with its own state' : 'sharing one state'}, requests spread round robin: the plan expects the first request on replica 1.`,
     );
   }
 
@@ -578,11 +578,11 @@ export function planHash(plan: Omit<Plan, 'hash'>): string {
 export function describePlan(plan: Plan): string[] {
   const s = plan.subject;
   const lines = [
-    `Plan for ${plan.systemName}, limiter ${s.lane + 1}${s.replicas > 1 ? `, ${s.replicas} replicas (${s.state === 'local' ? 'each its own state' : 'one shared state'})` : ''}`,
+    `Plan for ${plan.systemName}, limiter ${s.lane + 1}${s.replicas > 1 ? `, ${plural(s.replicas, 'replica')} (${s.state === 'local' ? 'each its own state' : 'one shared state'})` : ''}`,
     `Key: ${keyModeDescription(plan.key)}`,
     ...plan.phases.map(
       (p) =>
-        `  ${p.id.padEnd(8)} ${String(p.count).padStart(4)} requests at ${(p.fromMs / 1000).toFixed(2)}–${(p.toMs / 1000).toFixed(2)} s: ${p.label}`,
+        `  ${p.id.padEnd(8)} ${plural(p.count, 'request', 'requests', (n) => String(n).padStart(4))} at ${(p.fromMs / 1000).toFixed(2)}–${(p.toMs / 1000).toFixed(2)} s: ${p.label}`,
     ),
     `${plural(plan.requests.length, 'request')} over ${(plan.durationMs / 1000).toFixed(1)} s; peak ${plan.peakPerSecond} in one second, at most ${plan.largestBurst} at once.`,
     ...plan.notes.map((n) => `Note: ${n}`),

@@ -7,7 +7,7 @@
  * Pure: the runner supplies the times; this module only builds, seals and reads the JSON.
  */
 import * as v from 'valibot';
-import { quoteText } from '../core';
+import { plural, quoteText } from '../core';
 import { fingerprint } from './hash';
 import { decodeConfig } from '../config';
 import type { KeyMode, Plan, PlanLimits } from './plan';
@@ -263,7 +263,7 @@ export function readResult(text: string, fileName = 'the file'): ReadOutcome {
   if (result.requests.length > plan.requests.length) {
     return {
       ok: false,
-      message: `${name} holds ${result.requests.length} requests; its plan has ${plan.requests.length}.`,
+      message: `${name} holds ${plural(result.requests.length, 'request')}; its plan has ${plan.requests.length}.`,
     };
   }
   const seen = new Set<number>();

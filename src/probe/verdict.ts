@@ -217,7 +217,7 @@ export function judge(plan: Plan, result: ProbeResult): Verdict {
       : 'as-configured';
   let headline: string;
   if (overall === 'as-configured') {
-    headline = `As configured: all ${counts.planned} requests got the model's decision, status and headers.`;
+    headline = `As configured: all ${plural(counts.planned, 'request')} got the model's decision, status and headers.`;
   } else if (overall === 'differs') {
     const first = findings.find((f) => f.status === 'differs') as Finding;
     headline =
@@ -293,7 +293,7 @@ function runFindings(
     findings.push({
       check: 'run',
       status: 'inconclusive',
-      text: `${why}: ${counts.sent} of ${counts.planned} requests were sent; the checks cover those only`,
+      text: `${why}: ${counts.sent} of ${plural(counts.planned, 'request')} were sent; the checks cover those only`,
       requests: obs.filter((o) => o.kind === 'unsent').map((o) => o.i),
     });
   }

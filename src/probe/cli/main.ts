@@ -239,7 +239,7 @@ async function probe(
   io.out(`Target: ${url.href} (key ${keyModeText(key)})`);
   if (plan.requests.length > maxRequests) {
     io.err(
-      `Not sending: the plan has ${plan.requests.length} requests, more than --max-requests ${maxRequests}.`,
+      `Not sending: the plan has ${plural(plan.requests.length, 'request')}, more than --max-requests ${maxRequests}.`,
     );
     return 3;
   }
@@ -291,7 +291,7 @@ async function probe(
   const file = values.out ?? `probe-result-${stamp(result.epochStartMs)}.json`;
   writeFileSync(file, resultText(result));
   io.out(
-    `Result written to ${file} (${result.requests.length} of ${plan.requests.length} requests).`,
+    `Result written to ${file} (${result.requests.length} of ${plural(plan.requests.length, 'request')}).`,
   );
   const v = judge(plan, result);
   for (const line of verdictLines(v)) io.out(line);

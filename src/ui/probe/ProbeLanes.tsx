@@ -1,6 +1,7 @@
 import { memo, useMemo } from 'react';
 import type { MouseEvent } from 'react';
 import type { Observation, Plan, Verdict } from '../../probe';
+import { plural } from '../../core';
 
 /** The drawing's size in its own units (it scales to the width it is given). */
 const W = 760;
@@ -215,7 +216,7 @@ export const ProbeLanes = memo(function ProbeLanes({
       className="probe-lanes"
       viewBox={`0 0 ${W} ${HEIGHT}`}
       role="img"
-      aria-label={`The model and what the gateway did, on the run's clock: ${plan.requests.length} requests over ${(plan.durationMs / 1000).toFixed(1)} s; the model passes ${passes('model')}, the gateway passed ${passes('observed')}; ${differing === 0 ? 'no group differs' : `${differing} ${differing === 1 ? 'group differs' : 'groups differ'}`}. Choose a request with the buttons below.`}
+      aria-label={`The model and what the gateway did, on the run's clock: ${plural(plan.requests.length, 'request')} over ${(plan.durationMs / 1000).toFixed(1)} s; the model passes ${passes('model')}, the gateway passed ${passes('observed')}; ${differing === 0 ? 'no group differs' : `${differing} ${differing === 1 ? 'group differs' : 'groups differ'}`}. Choose a request with the buttons below.`}
       onClick={onClick}
     >
       {phases.map((p) => (

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ChangeEvent } from 'react';
 import { decodeConfig, encodeConfig } from '../../config';
+import { plural } from '../../core';
 import type { KeyMode, Plan, ProbeResult, Verdict } from '../../probe';
 import {
   buildPlan,
@@ -260,7 +261,7 @@ export function ProbePart() {
           <>
             <table className="probe-plan">
               <caption>
-                {`${plan.requests.length} requests over ${(plan.durationMs / 1000).toFixed(1)} s · peak ${plan.peakPerSecond} in one second · at most ${plan.largestBurst} at once`}
+                {`${plural(plan.requests.length, 'request')} over ${(plan.durationMs / 1000).toFixed(1)} s · peak ${plan.peakPerSecond} in one second · at most ${plan.largestBurst} at once`}
               </caption>
               <thead>
                 <tr>
@@ -348,7 +349,7 @@ export function ProbePart() {
           >
             {plan === null
               ? 'Send from this page'
-              : `Send ${plan.requests.length} requests from this page`}
+              : `Send ${plural(plan.requests.length, 'request')} from this page`}
           </button>
         )}
         <button
