@@ -92,9 +92,12 @@ ${parts.map((p) => `    location /${p.name}/ {\n${p.location.map((l) => `      $
 
   it('nodelay missing: requests delayed, the diagnosis says delay=0', async () => {
     await probeUntil(at('nodelay-missing'), link, ADDRESS, 'nginx without nodelay', (run) => {
-      expect(run.verdict.findings.find((f) => f.check === 'burst')?.text).toBe(
-        'burst: expected 6 to pass of 14 sent at once, got 1 at once and 5 delayed',
-      );
+      // The burst differs; its expected count is the configured model's at the decision times
+      // that fit best, which on a late run can be later than the sends (more refilled): the
+      // fault is named by the diagnosis.
+      const burst = run.verdict.findings.find((f) => f.check === 'burst');
+      expect(burst?.status).toBe('differs');
+      expect(burst?.text).toMatch(/^burst: expected \d+ to pass of 14 sent at once, got /);
       expectDiagnosis(run, 'consistent with delay=0 (configured: nodelay)');
     });
   }, 60_000);
