@@ -5,7 +5,9 @@
  * and read as text, and the packed form of long manual time lists. url-encode.ts writes links
  * with it and url.ts reads them.
  */
-import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
+// lz-string is CommonJS whose exports Node's ESM loader cannot list: its default import (the whole
+// object) is what works both in the bundle and in Node (the probe's command line runs this file).
+import LZString from 'lz-string';
 import type { AlgorithmKind } from '../core';
 import { MAX_MANUAL_TIMES } from '../sim';
 import {
@@ -518,7 +520,7 @@ export function encodeTimes(timesMs: readonly number[]): string {
     return d.toString(36);
   });
   const text = deltas.join(',');
-  const packed = `lz=${compressToEncodedURIComponent(`${text}.${fnv1a(text).toString(36)}`)}`;
+  const packed = `lz=${LZString.compressToEncodedURIComponent(`${text}.${fnv1a(text).toString(36)}`)}`;
   // Packing can lose to plain text (times with no pattern): the shorter one, so the link of what a
   // link opened is never longer for its times.
   return packed.length < readable.length ? packed : readable;
@@ -557,7 +559,7 @@ export function unpackTimes(packed: string): number[] | string {
   let text: string | null;
   try {
     // lz-string returns null or '' for a stream it cannot read (a cut-short link).
-    text = decompressFromEncodedURIComponent(packed);
+    text = LZString.decompressFromEncodedURIComponent(packed);
   } catch {
     text = null;
   }

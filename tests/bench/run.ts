@@ -3,7 +3,8 @@
  * script builds the site first: the frame bench drives dist/ in Chromium.
  * package.json bundles this file with Vite first: run unbundled (tsx), every cross-module call goes
  * through an export getter and the figures say more about the loader than about the code.
- * `BENCH=frames npm run bench` (or core, sim, fleet, trace, tracebrowser, sql, memory, decode, import,
+ * `BENCH=frames npm run bench` (or core, sim, fleet, probe, trace, tracebrowser, sql, memory, decode,
+ * import,
  * search; comma-separated; trace includes tracebrowser; search runs only when named) runs only those
  * parts. `DECODE=saved` leaves the links out of the decode part (only the saved records); `DECODE_RUNS=3`
  * opens each link or record in 3 fresh Chromium contexts and reports the best.
@@ -14,6 +15,7 @@ import { runBrowserOpenBench, runColdDecodeBench, runDecodeChild } from './cold-
 import { runHostileBench } from './hostile';
 import { runSearchBench } from './search';
 import { runMemoryBench, runMemoryChild } from './memory';
+import { runProbeBench } from './probe';
 import { runFleetBench, runSimBench } from './sim';
 import { runTraceBench } from './trace';
 import { runTraceBrowserBench } from './traceBrowser';
@@ -33,6 +35,10 @@ if (!runMemoryChild() && !runDecodeChild() && !(await runBenchChild())) {
   }
   if (wanted('fleet')) {
     await runFleetBench();
+    console.log('');
+  }
+  if (wanted('probe')) {
+    await runProbeBench();
     console.log('');
   }
   if (wanted('trace')) {

@@ -1,4 +1,4 @@
-import { useCallback, useId, useMemo, useState } from 'react';
+import { Suspense, useCallback, useId, useMemo, useState } from 'react';
 import type { AlgorithmConfig } from '../../core';
 import type { ExportOptions } from '../../export';
 import { exportAll, exportSystems, toEnvoy, toHaproxy, toNginx } from '../../export';
@@ -10,6 +10,13 @@ import type { AnyExportOutcome, AnyExportTarget } from './exportText';
 import { ExportView } from './ExportView';
 import type { Imported } from './ImportForm';
 import { ImportForm } from './ImportForm';
+import { Loading, lazyPart } from '../common/lazyPart';
+
+// Checking a live gateway (its plan, the verdict, the diagnosis): a chunk of its own.
+const ProbePart = lazyPart(
+  () => import('../probe/ProbePart').then((m) => m.ProbePart),
+  'gateway check',
+);
 
 /**
  * Every export of `config`, or why there is none. The store only holds valid configs, and
@@ -164,6 +171,9 @@ export function ExportPanel() {
         <h3 id={`${id}-import`}>Import</h3>
         <ImportForm target={target} onImport={onImport} />
       </section>
+      <Suspense fallback={<Loading what="gateway check" />}>
+        <ProbePart />
+      </Suspense>
     </div>
   );
 }

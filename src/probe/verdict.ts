@@ -1,0 +1,595 @@
+/**
+ * The verdict: a run held against its plan's model, request by request and check by check, in
+ * plain words with the evidence ("burst: expected 21 to pass at once, got 42", "status: expected
+ * 429, got 503", "`Retry-After` missing on 23 rejected responses", "steady: … as configured").
+ * "As configured" is said only when every request was answered, every decision is the model's
+ * within the run's measured timing tolerance, and the statuses and headers are the system's.
+ *
+ * Pure: the page runs it in a worker, the command line in Node.
+ */
+import type { Decision } from '../core';
+import { plural, quoteText } from '../core';
+import type { SystemHeader } from '../systems';
+import { entryResponse } from '../systems';
+import type { Diagnosis } from './diagnose';
+import { diagnose } from './diagnose';
+import { modelKey } from './model';
+import type { Observation, Pairing, Replay, Timing } from './observe';
+import { measureTiming, observe, pairing, replay, unevenMs } from './observe';
+import type { PhaseId, Plan } from './plan';
+import { configuredHypothesis, keyModeText, policyNameOf, rateOf } from './plan';
+import type { ProbeResult } from './result';
+
+export type FindingStatus = 'ok' | 'differs' | 'inconclusive' | 'note';
+
+/** One check, in words, with the requests that show it (plan indices). */
+export interface Finding {
+  check: PhaseId | 'answers' | 'status' | 'headers' | 'timing' | 'run' | 'decisions';
+  status: FindingStatus;
+  text: string;
+  requests: number[];
+  /** For a phase: requests the model passes (and holds) against those that passed (and were held). */
+  tally?: { wantPass: number; gotPass: number; wantHeld: number; gotHeld: number };
+}
+
+/** What the model expected for one request (paired as in `Pairing`), and whether it fits. */
+export interface ExpectedAt {
+  decision: Decision;
+  status: number;
+  replica: number;
+  /** The model time the decision was taken at. */
+  modelMs: number;
+  /** The response's header fields the system sends (or the person added). */
+  fields: readonly SystemHeader[];
+  fit: boolean;
+  /** Header problems of this response ("`Retry-After` missing"). */
+  headerProblems: string[];
+}
+
+export interface Verdict {
+  overall: 'as-configured' | 'differs' | 'inconclusive';
+  /** One sentence. */
+  headline: string;
+  findings: Finding[];
+  timing: Timing;
+  /** Per plan index. */
+  observations: Observation[];
+  /** Per plan index (null for a request never sent). */
+  expected: Array<ExpectedAt | null>;
+  diagnosis: Diagnosis;
+  counts: { planned: number; sent: number; answered: number; errors: number; unsent: number };
+}
+
+const PHASES = new Set<Finding['check']>(['burst', 'steady', 'refill', 'keys', 'boundary']);
+
+/** Headers that vary per server or per response and say nothing about the limit. */
+const NOT_COMPARED = new Set([
+  'date',
+  'content-type',
+  'content-length',
+  'cache-control',
+  'connection',
+  'server',
+]);
+/** Rate-limit headers a gateway may send that the model should show. */
+const RATE_HEADER =
+  /^(retry-after|ratelimit(-.*)?|x-ratelimit-.*|x-rate-limit-.*|x-retry-in|x-envoy-ratelimited)$/i;
+
+/** Whether a received header value is the expected one: same words, numbers within a tolerance. */
+export function headerMatches(name: string, want: string, got: string): boolean {
+  const split = (s: string) => s.trim().split(/(-?\d+(?:\.\d+)?)/);
+  const a = split(want);
+  const b = split(got);
+  if (a.length !== b.length) return false;
+  // Times (reset, retry) may be a second or two off with the clock; a remaining count one off with
+  // the order a burst's requests were taken in; limits and policies are exact.
+  const slack = /reset|retry/i.test(name)
+    ? 2
+    : /remaining/i.test(name)
+      ? 1
+      : /limit|policy/i.test(name)
+        ? 0
+        : 2;
+  for (let k = 0; k < a.length; k += 1) {
+    const x = a[k] as string;
+    const y = b[k] as string;
+    if (k % 2 === 0) {
+      if (x.replace(/\s+/g, '') !== y.replace(/\s+/g, '')) return false;
+    } else if (Math.abs(Number(x) - Number(y)) > slack) return false;
+  }
+  return true;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+/** n requests out of `of` sent evenly over `ms` (first to last), as a rate. */
+const rate = (n: number, of: number, ms: number) =>
+  ms <= 0 || of < 2 ? '—' : `${((n * (of - 1) * 1000) / (of * ms)).toFixed(1)} requests/s`;
+
+/** Judges a run (`result`, read and checked) against its plan. */
+export function judge(plan: Plan, result: ProbeResult): Verdict {
+  const timing = measureTiming(plan, result);
+  const observations = observe(plan, result, timing);
+  const p = pairing(plan, observations);
+  const h = configuredHypothesis(plan.subject);
+  const r = replay(h, plan, p, timing.toleranceMs, false);
+  const expected = expectations(plan, result, p, r);
+  const findings: Finding[] = [];
+  const counts = {
+    planned: plan.requests.length,
+    sent: observations.filter((o) => o.kind !== 'unsent').length,
+    answered: observations.filter(
+      (o) => o.kind === 'pass' || o.kind === 'reject' || o.kind === 'redirect',
+    ).length,
+    errors: observations.filter((o) => o.kind === 'error').length,
+    unsent: observations.filter((o) => o.kind === 'unsent').length,
+  };
+
+  runFindings(plan, result, observations, timing, counts, findings);
+  phaseFindings(plan, observations, expected, findings);
+  statusFindings(plan, observations, expected, findings);
+  headerFindings(result, observations, expected, findings);
+
+  const misses = observations.filter((o) => expected[o.i] !== null && expected[o.i]?.fit === false);
+  // Differences the run's own unevenness could make: the configuration, given a wider window for
+  // each request, explains them all. Then they are not evidence of a fault.
+  const uneven = unevenMs(timing);
+  const wide = misses.length > 0 ? pairing(plan, observations, uneven) : null;
+  const wideTolerance = timing.toleranceMs + 2 * uneven;
+  const timingExplains = wide !== null && replay(h, plan, wide, wideTolerance, true).explains;
+  // On a run too uneven to time, the phases whose requests are spaced closely (steady load, the
+  // window edge) are judged by their counts: a few more or fewer than the model, as many as the
+  // rate lets pass during the unevenness, are the timing's, not the gateway's.
+  const timingUneven = findings.some((f) => f.check === 'timing' && f.status === 'inconclusive');
+  const { perMs } = rateOf(plan.subject.entry.config);
+  const lanes = plan.subject.state === 'local' ? plan.subject.replicas : 1;
+  const allowance = 1 + Math.ceil(perMs * lanes * 2 * uneven);
+  for (const f of findings) {
+    if (f.status !== 'differs' || !PHASES.has(f.check)) continue;
+    const t = f.tally;
+    const close =
+      t !== undefined &&
+      Math.abs(t.gotPass - t.wantPass) <= allowance &&
+      Math.abs(t.gotHeld - t.wantHeld) <= allowance;
+    if (
+      timingExplains ||
+      (timingUneven && close && (f.check === 'steady' || f.check === 'boundary'))
+    ) {
+      f.status = 'inconclusive';
+      f.text = `${f.text} (within the run's uneven timing)`;
+    }
+  }
+  if (misses.length > 0) {
+    const phaseDiffers = findings.some((f) => f.status === 'differs' && PHASES.has(f.check));
+    findings.push({
+      check: 'decisions',
+      status: phaseDiffers ? 'differs' : 'inconclusive',
+      text: timingExplains
+        ? `${plural(misses.length, 'request')} of ${counts.answered} got another decision than the model's between sending and answer, but the run was uneven: allowing ${uneven} ms more either way (and answers up to ${wideTolerance} ms as not held), the configuration explains every one`
+        : phaseDiffers
+          ? `${plural(misses.length, 'request')} of ${counts.answered} got another decision than the model's at any time between its sending and its answer (the first: request ${(misses[0] as Observation).i + 1}).`
+          : `${plural(misses.length, 'request')} of ${counts.answered} got another decision than the model's, each phase within ${allowance} of the model's count: the run was too uneven to tell`,
+      requests: misses.map((o) => o.i),
+    });
+  }
+
+  let diagnosis = diagnose(plan, p, timing, observations);
+  if (diagnosis.explaining === 0 && wide !== null && uneven > 1) {
+    const widened = diagnose(plan, wide, { ...timing, toleranceMs: wideTolerance }, observations);
+    diagnosis = {
+      ...widened,
+      summary: `Allowing ${uneven} ms more either way for the run's uneven timing: ${widened.summary.charAt(0).toLowerCase()}${widened.summary.slice(1)}`,
+    };
+  }
+  // Every answer a redirect: nothing came from the limited resource, so the phases' counts say
+  // nothing about its limit (they would read as "no limit", or as replicas).
+  const allRedirected =
+    counts.answered > 0 && observations.every((o) => o.kind !== 'pass' && o.kind !== 'reject');
+  if (allRedirected) {
+    for (const f of findings) {
+      if (f.status !== 'differs') continue;
+      f.status = 'inconclusive';
+      f.text = `${f.text.replace(/\.$/, '')} (every answer was a redirect)`;
+    }
+    diagnosis = {
+      ...diagnosis,
+      explanations: [],
+      summary:
+        'No diagnosis: every request was redirected, so no answer came from the limited address.',
+    };
+  }
+  // Nothing limited at all: the search finds configurations that never limit this plan (many
+  // replicas, a wider burst); the plain reading comes first.
+  const unlimited = findings.find(
+    (f) => f.check === 'decisions' && f.text.startsWith('no request was limited'),
+  );
+  if (unlimited !== undefined && !allRedirected) {
+    diagnosis = {
+      ...diagnosis,
+      summary: `No request was limited: the limit is not in place for this address or key, or is wider than this plan reaches${diagnosis.explaining > 0 ? ` (${diagnosis.summary.charAt(0).toLowerCase()}${diagnosis.summary.slice(1).replace(/\.$/, '')})` : ''}.`,
+    };
+  }
+  const differs = findings.some((f) => f.status === 'differs');
+  const unsure = findings.some((f) => f.status === 'inconclusive');
+  const overall: Verdict['overall'] = differs
+    ? 'differs'
+    : unsure
+      ? 'inconclusive'
+      : 'as-configured';
+  let headline: string;
+  if (overall === 'as-configured') {
+    headline = `As configured: all ${plural(counts.planned, 'request')} got the model's decision, status and headers.`;
+  } else if (overall === 'differs') {
+    const first = findings.find((f) => f.status === 'differs') as Finding;
+    headline =
+      unlimited !== undefined
+        ? `Not as configured: ${unlimited.text.replace(/\.$/, '')}.`
+        : `Not as configured: ${first.text.replace(/\.$/, '')}. ${diagnosis.summary}`;
+  } else {
+    const first = findings.find((f) => f.status === 'inconclusive') as Finding;
+    headline = `No verdict: ${first.text.replace(/\.$/, '')}.`;
+  }
+  return { overall, headline, findings, timing, observations, expected, diagnosis, counts };
+}
+
+/** The model's expectation per plan index, paired with the answers as `pairing` pairs them. */
+function expectations(
+  plan: Plan,
+  result: ProbeResult,
+  p: Pairing,
+  r: Replay,
+): Array<ExpectedAt | null> {
+  const out: Array<ExpectedAt | null> = plan.requests.map(() => null);
+  const entry = plan.subject.entry;
+  const policy = policyNameOf(entry);
+  const h = configuredHypothesis(plan.subject);
+  p.order.forEach((_, k) => {
+    const o = p.observed[k] as Observation;
+    const decision = r.decisions[k] as Decision;
+    const modelMs = r.timesMs[k] as number;
+    const planned = plan.requests[o.i];
+    let fields: readonly SystemHeader[] = [];
+    let status = decision.outcome === 'reject' ? 0 : 200;
+    try {
+      const response = entryResponse(entry, decision, policy, {
+        // Absolute headers (Date, X-RateLimit-Reset) are about the wall clock of the run.
+        nowMs: Math.round(result.epochStartMs + o.sentMs),
+        key: modelKey(h, planned?.slot ?? 0),
+      });
+      fields = response.fields;
+      status = response.status;
+    } catch {
+      // A system whose headers need a part still loading (express draft-8's hash): no headers.
+    }
+    out[o.i] = {
+      decision,
+      status,
+      replica: r.replicas[k] as number,
+      modelMs,
+      fields,
+      fit: r.fit[k] === true,
+      headerProblems: [],
+    };
+  });
+  return out;
+}
+
+function runFindings(
+  plan: Plan,
+  result: ProbeResult,
+  obs: readonly Observation[],
+  timing: Timing,
+  counts: Verdict['counts'],
+  findings: Finding[],
+): void {
+  if (counts.unsent > 0 || result.end !== 'complete') {
+    const why =
+      result.end === 'interrupted'
+        ? 'the run was interrupted'
+        : result.end === 'duration-cap'
+          ? 'the run reached its time cap'
+          : result.end === 'request-cap'
+            ? 'the run reached its request cap'
+            : 'the run stopped early';
+    findings.push({
+      check: 'run',
+      status: 'inconclusive',
+      text: `${why}: ${counts.sent} of ${plural(counts.planned, 'request')} were sent; the checks cover those only`,
+      requests: obs.filter((o) => o.kind === 'unsent').map((o) => o.i),
+    });
+  }
+  const errors = obs.filter((o) => o.kind === 'error');
+  if (errors.length > 0) {
+    const by = new Map<string, number>();
+    for (const o of errors) {
+      const e = o.request?.error ?? 'other';
+      by.set(e, (by.get(e) ?? 0) + 1);
+    }
+    const words: Record<string, string> = {
+      timeout: 'timed out',
+      reset: 'had the connection reset by the server',
+      refused: 'were refused a connection',
+      other: 'failed',
+    };
+    const parts = [...by].map(([e, n]) => `${n} ${words[e] ?? e}`);
+    const detail = errors.find((o) => o.request?.detail !== undefined)?.request?.detail;
+    findings.push({
+      check: 'answers',
+      status: 'inconclusive',
+      text: `${plural(errors.length, 'request')} got no answer (${parts.join(', ')}${detail === undefined ? '' : `: ${quoteText(detail)}`}); the gateway may or may not have counted them`,
+      requests: errors.map((o) => o.i),
+    });
+  }
+  const redirects = obs.filter((o) => o.kind === 'redirect');
+  if (redirects.length > 0) {
+    const location = redirects[0]?.request?.headers.find(([n]) => n === 'location')?.[1];
+    const all = redirects.length === counts.answered;
+    findings.push({
+      check: 'answers',
+      status: all ? 'inconclusive' : 'note',
+      text: all
+        ? `every request was redirected (${redirects[0]?.status ?? ''}${location === undefined ? '' : ` to ${quoteText(location)}`}): the limit was never met. Probe the address it redirects to`
+        : `${plural(redirects.length, 'request')} were redirected (${redirects[0]?.status ?? ''}${location === undefined ? '' : ` to ${quoteText(location)}`}); they count as passed`,
+      requests: redirects.map((o) => o.i),
+    });
+  }
+  if (counts.answered > 0 && timing.baselineMs > Math.max(1000, timing.resolutionMs)) {
+    findings.push({
+      check: 'timing',
+      status: 'inconclusive',
+      text: `the gateway took at least ${seconds(timing.baselineMs)} to answer: a delay of the limiter cannot be told from its own slowness`,
+      requests: [],
+    });
+  } else if (2 * timing.medianMs >= timing.resolutionMs) {
+    findings.push({
+      check: 'timing',
+      status: 'inconclusive',
+      text: `answers took ${timing.medianMs.toFixed(0)} ms (median), more than half the time between the plan's closest requests (${timing.resolutionMs} ms): when the gateway took each one cannot be told`,
+      requests: [],
+    });
+  }
+  if (result.runner.kind === 'page' && result.runner.crossOrigin) {
+    findings.push({
+      check: 'headers',
+      status: 'note',
+      text: 'the page ran this across origins: it can read only the headers the gateway exposes (Access-Control-Expose-Headers), so missing headers are not counted',
+      requests: [],
+    });
+  }
+  void plan;
+}
+
+/** Per phase: what passed against what the model passes, in words. */
+function phaseFindings(
+  plan: Plan,
+  obs: readonly Observation[],
+  expected: ReadonlyArray<ExpectedAt | null>,
+  findings: Finding[],
+): void {
+  for (const phase of plan.phases) {
+    const idx = plan.requests.filter((q) => q.phase === phase.id).map((q) => q.i);
+    const answered = idx.filter((i) => {
+      const k = obs[i]?.kind;
+      return k === 'pass' || k === 'reject' || k === 'redirect';
+    });
+    if (answered.length === 0) continue;
+    const wantPass = answered.filter((i) => expected[i]?.decision.outcome !== 'reject');
+    const wantHeld = answered.filter((i) => (expected[i]?.decision.delayMs ?? 0) > 0);
+    const gotPass = answered.filter((i) => obs[i]?.kind !== 'reject');
+    const gotHeld = answered.filter((i) => obs[i]?.delayed === true);
+    const fits = answered.every((i) => expected[i]?.fit === true);
+    const status: FindingStatus = fits ? 'ok' : 'differs';
+    const wrong = answered.filter((i) => expected[i]?.fit !== true);
+    const maxHeld = Math.max(0, ...wantHeld.map((i) => expected[i]?.decision.delayMs ?? 0));
+    const held = (n: number, m: number) =>
+      n === 0 ? '' : ` and ${n} delayed (up to ${seconds(m)})`;
+    const passWords = (pass: number, heldN: number, heldMax: number) =>
+      heldN > 0 ? `${pass - heldN} to pass at once${held(heldN, heldMax)}` : `${pass} to pass`;
+    const gotMax = Math.max(0, ...gotHeld.map((i) => obs[i]?.heldMs ?? 0));
+    let text: string;
+    switch (phase.id) {
+      case 'burst':
+        text = fits
+          ? `burst: ${passWords(wantPass.length, wantHeld.length, maxHeld).replace(/^(\d+) to pass/, '$1 passed')} of ${answered.length} sent at once, as configured`
+          : `burst: expected ${passWords(wantPass.length, wantHeld.length, maxHeld)} of ${answered.length} sent at once, got ${
+              // How many were held matters when as many passed, or when the model holds some.
+              wantHeld.length > 0 || (gotHeld.length > 0 && gotPass.length === wantPass.length)
+                ? `${gotPass.length - gotHeld.length} at once and ${gotHeld.length} delayed`
+                : gotPass.length
+            }`;
+        break;
+      case 'steady': {
+        const span = Math.max(1, phase.toMs - phase.fromMs);
+        const n = answered.length;
+        text = fits
+          ? `steady: of ${rate(n, n, span)} sent, ${rate(gotPass.length, n, span)} passed and the excess was ${wantHeld.length > 0 ? 'delayed or rejected' : 'rejected'}, as configured`
+          : `steady: expected ${rate(wantPass.length, n, span)} to pass of ${rate(n, n, span)} sent (${wantPass.length} of ${n}), got ${rate(gotPass.length, n, span)} (${gotPass.length})${gotHeld.length !== wantHeld.length ? `, ${gotHeld.length} delayed where the model delays ${wantHeld.length}` : ''}`;
+        break;
+      }
+      case 'refill':
+        text = fits
+          ? `refill: after the pause ${wantPass.length} passed again, as configured`
+          : `refill: expected ${wantPass.length} to pass after the pause, got ${gotPass.length}`;
+        break;
+      case 'keys': {
+        const slots = [...new Set(answered.map((i) => plan.requests[i]?.slot ?? 0))].sort();
+        const perKey = (set: number[]) =>
+          slots.map((s) => set.filter((i) => plan.requests[i]?.slot === s).length);
+        const want = perKey(wantPass);
+        const got = perKey(gotPass);
+        text = fits
+          ? `several keys: each of keys ${slots.map((s) => s + 1).join(', ')} got its own limit (${want.join(', ')} passed), as configured`
+          : `several keys: expected ${want.join(', ')} to pass for keys ${slots.map((s) => s + 1).join(', ')}, got ${got.join(', ')}`;
+        break;
+      }
+      case 'boundary':
+        text = fits
+          ? `window edge: ${wantPass.length} passed of ${answered.length} sent around the edge, as configured`
+          : `window edge: expected ${wantPass.length} of ${answered.length} to pass around the edge, got ${gotPass.length}`;
+        break;
+    }
+    void gotMax;
+    findings.push({
+      check: phase.id,
+      status,
+      text,
+      requests: fits ? [] : wrong,
+      tally: {
+        wantPass: wantPass.length,
+        gotPass: gotPass.length,
+        wantHeld: wantHeld.length,
+        gotHeld: gotHeld.length,
+      },
+    });
+  }
+  // A gateway that never limits at all, named as such.
+  const answered = obs.filter(
+    (o) => o.kind === 'pass' || o.kind === 'reject' || o.kind === 'redirect',
+  );
+  const limited = answered.filter((o) => o.kind === 'reject' || o.delayed);
+  const wantLimited = answered.filter((o) => {
+    const d = expected[o.i]?.decision;
+    return d !== undefined && (d.outcome === 'reject' || d.delayMs > 0);
+  });
+  if (answered.length > 0 && limited.length === 0 && wantLimited.length > 0) {
+    findings.push({
+      check: 'decisions',
+      status: 'differs',
+      text: `no request was limited: all ${answered.length} answered passed at once, where the model limits ${wantLimited.length}. The limit does not apply to this address or key, or is not in place`,
+      requests: wantLimited.map((o) => o.i),
+    });
+  }
+}
+
+/** Rejected requests' statuses against the system's. */
+function statusFindings(
+  plan: Plan,
+  obs: readonly Observation[],
+  expected: ReadonlyArray<ExpectedAt | null>,
+  findings: Finding[],
+): void {
+  const rejected = obs.filter(
+    (o) => o.kind === 'reject' && expected[o.i]?.decision.outcome === 'reject',
+  );
+  if (rejected.length === 0) return;
+  const want = expected[(rejected[0] as Observation).i]?.status ?? 0;
+  const wrong = rejected.filter((o) => o.status !== want);
+  if (wrong.length === 0) {
+    findings.push({
+      check: 'status',
+      status: 'ok',
+      text: `status: rejected requests got ${want}, as configured`,
+      requests: [],
+    });
+    return;
+  }
+  const got = new Map<number, number>();
+  for (const o of wrong) got.set(o.status ?? 0, (got.get(o.status ?? 0) ?? 0) + 1);
+  const [top] = [...got].sort((a, b) => b[1] - a[1]);
+  const [code, n] = top as [number, number];
+  const system = plan.subject.entry.config;
+  let why = '';
+  if (system.kind === 'leaky-bucket' && code === 503)
+    why = ' (nginx’s default: limit_req_status is not set)';
+  if (system.kind === 'sliding-window-counter' && system.anchor === 'entry' && code === 403) {
+    why = ' (HAProxy’s deny without deny_status)';
+  }
+  findings.push({
+    check: 'status',
+    status: 'differs',
+    text: `status: expected ${want}, got ${code}${why} on ${plural(n, 'rejected request')}${got.size > 1 ? ` (and ${[...got.keys()].filter((c) => c !== code).join(', ')} on others)` : ''}`,
+    requests: wrong.map((o) => o.i),
+  });
+}
+
+/** The system's rate-limit headers on each answer, against the model's. */
+function headerFindings(
+  result: ProbeResult,
+  obs: readonly Observation[],
+  expected: Array<ExpectedAt | null>,
+  findings: Finding[],
+): void {
+  const hidden = result.runner.kind === 'page' && result.runner.crossOrigin;
+  const missing = new Map<string, number[]>();
+  const wrong = new Map<string, Array<{ i: number; want: string; got: string }>>();
+  const extra = new Map<string, number[]>();
+  for (const o of obs) {
+    const e = expected[o.i];
+    if (e === null || e === undefined || !e.fit || o.request === null || o.status === null)
+      continue;
+    if (o.kind === 'redirect') continue;
+    const got = new Map(o.request.headers.map(([n, v]) => [n.toLowerCase(), v]));
+    const names = new Set<string>();
+    for (const f of e.fields) {
+      const name = f.name.toLowerCase();
+      names.add(name);
+      if (NOT_COMPARED.has(name)) continue;
+      const value = got.get(name);
+      if (value === undefined) {
+        if (hidden) continue;
+        const list = missing.get(f.name) ?? [];
+        list.push(o.i);
+        missing.set(f.name, list);
+        e.headerProblems.push(`\`${f.name}\` missing`);
+      } else if (!headerMatches(name, f.value, value)) {
+        const list = wrong.get(f.name) ?? [];
+        list.push({ i: o.i, want: f.value, got: value });
+        wrong.set(f.name, list);
+        e.headerProblems.push(
+          `\`${f.name}\`: expected ${quoteText(f.value)}, got ${quoteText(value)}`,
+        );
+      }
+    }
+    for (const name of got.keys()) {
+      if (RATE_HEADER.test(name) && !names.has(name)) {
+        const list = extra.get(name) ?? [];
+        list.push(o.i);
+        extra.set(name, list);
+      }
+    }
+  }
+  for (const [name, list] of missing) {
+    findings.push({
+      check: 'headers',
+      status: 'differs',
+      text: `\`${name}\` missing on ${plural(list.length, 'response')} that should carry it`,
+      requests: list,
+    });
+  }
+  for (const [name, list] of wrong) {
+    const first = list[0] as { i: number; want: string; got: string };
+    findings.push({
+      check: 'headers',
+      status: 'differs',
+      text: `\`${name}\`: expected ${quoteText(first.want)}, got ${quoteText(first.got)} (request ${first.i + 1}; ${plural(list.length, 'response')} in all)`,
+      requests: list.map((x) => x.i),
+    });
+  }
+  for (const [name, list] of extra) {
+    findings.push({
+      check: 'headers',
+      status: 'note',
+      text: `the gateway also sends \`${name}\`, which the lab's limiter does not (${plural(list.length, 'response')}): if you added rate-limit headers, turn on “add standard headers” in the lab too`,
+      requests: list,
+    });
+  }
+  if (missing.size === 0 && wrong.size === 0) {
+    const any = expected.some(
+      (e) => e !== null && e.fields.some((f) => !NOT_COMPARED.has(f.name.toLowerCase())),
+    );
+    findings.push({
+      check: 'headers',
+      status: 'ok',
+      text: any
+        ? 'headers: the rate-limit headers are the system’s, as configured'
+        : 'headers: none expected, and none missing',
+      requests: [],
+    });
+  }
+}
+
+/** The command that runs this plan from a clone (what the page shows to copy). */
+export function probeCommand(url: string, link: string, plan: Plan): string {
+  const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const lane = plan.subject.lane > 0 ? ` --lane ${plan.subject.lane + 1}` : '';
+  return `npx rate-limit-lab probe ${sq(url)} --link ${sq(link)} --key ${keyModeText(plan.key)}${lane}`;
+}

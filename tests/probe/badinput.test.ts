@@ -1,0 +1,180 @@
+/**
+ * Bad input on the verdict's side: result files cut off, edited, or made for another plan, and
+ * gateways that answer slowly, reset connections, redirect, or answer 200 to everything. Each gets
+ * a message or a verdict that names what happened; none is ever "as configured".
+ */
+import { describe, expect, it } from 'vitest';
+import type { LimiterEntry } from '../../src/config';
+import type { ProbeResult } from '../../src/probe';
+import { judge, readResult, resultText, sealResult } from '../../src/probe';
+import { fakeRun, linkOf, planOf } from './fake';
+
+const NGINX: LimiterEntry = {
+  config: {
+    kind: 'leaky-bucket',
+    rate: 10,
+    rateUnit: 'r/s',
+    burst: 20,
+    delay: 'nodelay',
+    limitReqStatus: 429,
+  },
+};
+const LINK = linkOf(NGINX);
+const PLAN = planOf(LINK);
+
+/** The result read back through its file, as the page and the command line read it. */
+function judged(result: ProbeResult) {
+  const read = readResult(resultText(result), 'run.json');
+  if (!read.ok) throw new Error(read.message);
+  return judge(read.opened.plan, read.opened.result);
+}
+
+/** `result` with some requests replaced, sealed again (what a runner would have written). */
+function resealed(
+  result: ProbeResult,
+  change: (r: ProbeResult['requests'][number]) => ProbeResult['requests'][number],
+): ProbeResult {
+  const { digest, ...rest } = result;
+  void digest;
+  return sealResult({ ...rest, requests: rest.requests.map(change) });
+}
+
+describe('result files', () => {
+  const good = resultText(fakeRun(PLAN, LINK));
+
+  it('the untouched file reads', () => {
+    expect(readResult(good, 'run.json').ok).toBe(true);
+  });
+
+  it('a file cut off says it ends early', () => {
+    const read = readResult(good.slice(0, Math.floor(good.length / 2)), 'run.json');
+    expect(read.ok).toBe(false);
+    if (!read.ok) expect(read.message).toMatch(/^"run\.json" ends early at line \d+, column \d+/);
+  });
+
+  it('an edited status is caught by the checksum', () => {
+    const edited = good.replace('"status":429', '"status":200');
+    expect(edited).not.toBe(good);
+    const read = readResult(edited, 'run.json');
+    expect(read.ok).toBe(false);
+    if (!read.ok) expect(read.message).toContain('"run.json" was changed after the run');
+  });
+
+  it('a field out of range names where', () => {
+    const json = JSON.parse(good) as ProbeResult;
+    const { digest, ...rest } = json;
+    void digest;
+    const bad = sealResult({ ...rest, lane: -1 });
+    const read = readResult(JSON.stringify(bad), 'run.json');
+    expect(read.ok).toBe(false);
+    if (!read.ok) expect(read.message).toContain('"run.json" has a bad value at lane');
+  });
+
+  it("a result from another plan (its link changed, sealed again) is not judged against the link's plan", () => {
+    const result = fakeRun(PLAN, LINK);
+    const other = linkOf({ config: { ...NGINX.config, burst: 19 } as LimiterEntry['config'] });
+    const { digest, ...rest } = result;
+    void digest;
+    const moved = sealResult({ ...rest, link: other });
+    const read = readResult(resultText(moved), 'run.json');
+    expect(read.ok).toBe(false);
+    if (!read.ok) expect(read.message).toContain('"run.json" was made for another plan');
+  });
+
+  it('a request the plan does not have, or one answered before it was sent, is named', () => {
+    const result = fakeRun(PLAN, LINK);
+    const twice = resealed(result, (r) => (r.i === 3 ? { ...r, i: 2 } : r));
+    const a = readResult(resultText(twice), 'run.json');
+    expect(a.ok).toBe(false);
+    if (!a.ok) expect(a.message).toContain('has a request 2 that is not in its plan (or twice)');
+    const early = resealed(result, (r) =>
+      r.i === PLAN.requests.length - 1 ? { ...r, firstByteMs: r.sentMs - 1 } : r,
+    );
+    const b = readResult(resultText(early), 'run.json');
+    expect(b.ok).toBe(false);
+    if (!b.ok)
+      expect(b.message).toContain(
+        `request ${PLAN.requests.length} was answered before it was sent`,
+      );
+  });
+
+  it('a file that is not a result, or of another version, says so', () => {
+    const a = readResult('{"hello": 1}', 'x.json');
+    expect(a.ok).toBe(false);
+    if (!a.ok) expect(a.message).toContain('"x.json" is not a probe result');
+    const b = readResult(good.replace('"version": 1', '"version": 9'), 'x.json');
+    expect(b.ok).toBe(false);
+    if (!b.ok) expect(b.message).toContain('is a probe result of version "9"');
+  });
+});
+
+describe('gateways that misbehave', () => {
+  it('the control: a gateway that decides as configured is "as configured"', () => {
+    expect(judged(fakeRun(PLAN, LINK)).overall).toBe('as-configured');
+  });
+
+  it('200 to everything: not as configured, and the headline says nothing was limited', () => {
+    const v = judged(fakeRun(PLAN, LINK, { always: 200 }));
+    expect(v.overall).toBe('differs');
+    expect(v.headline).toMatch(
+      /^Not as configured: no request was limited: all 146 answered passed at once, where the model limits \d+/,
+    );
+    expect(v.diagnosis.summary).toMatch(
+      /^No request was limited: the limit is not in place for this address or key, or is wider than this plan reaches/,
+    );
+  });
+
+  it('redirects for everything: no verdict, and the redirect named', () => {
+    const result = resealed(fakeRun(PLAN, LINK), (r) => ({
+      ...r,
+      status: 302,
+      headers: [['location', 'https://127.0.0.1/login']],
+    }));
+    const v = judged(result);
+    expect(v.overall).not.toBe('as-configured');
+    expect(v.overall).toBe('inconclusive');
+    expect(v.headline).toContain('every request was redirected (302 to "https://127.0.0.1/login")');
+    expect(v.diagnosis.summary).toMatch(/^No diagnosis: every request was redirected/);
+  });
+
+  it('a slow gateway: no verdict on delays it cannot time', () => {
+    const v = judged(fakeRun(PLAN, LINK, { latencyMs: 800 }));
+    expect(v.overall).not.toBe('as-configured');
+    expect(v.findings.some((f) => f.check === 'timing' && f.status === 'inconclusive')).toBe(true);
+  });
+
+  it('connections reset: those requests are named, and there is no "as configured"', () => {
+    const result = resealed(fakeRun(PLAN, LINK), (r) =>
+      r.i % 7 === 3
+        ? {
+            ...r,
+            status: null,
+            firstByteMs: null,
+            headers: [],
+            error: 'reset',
+            detail: 'ECONNRESET',
+          }
+        : r,
+    );
+    const v = judged(result);
+    expect(v.overall).not.toBe('as-configured');
+    const f = v.findings.find((x) => x.check === 'answers');
+    expect(f?.text).toMatch(
+      /^\d+ requests got no answer \(\d+ had the connection reset by the server: "ECONNRESET"\)/,
+    );
+  });
+
+  it('a run stopped halfway: only what was sent is checked, and said so', () => {
+    const result = fakeRun(PLAN, LINK);
+    const { digest, ...rest } = result;
+    void digest;
+    const half = sealResult({
+      ...rest,
+      end: 'interrupted',
+      requests: rest.requests.slice(0, Math.floor(rest.requests.length / 2)),
+    });
+    const v = judged(half);
+    expect(v.overall).not.toBe('as-configured');
+    expect(v.findings[0]?.text).toMatch(/^the run was interrupted: \d+ of \d+ requests were sent/);
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import type { LimiterEntry } from '../../src/config';
+import { judge } from '../../src/probe';
+import { fakeRun, linkOf, planOf } from './fake';
+
+const NGINX: LimiterEntry = {
+  config: {
+    kind: 'leaky-bucket',
+    rate: 10,
+    rateUnit: 'r/s',
+    burst: 20,
+    delay: 'nodelay',
+    limitReqStatus: 429,
+  },
+};
+
+describe('verdict and diagnosis on a paper gateway', () => {
+  it('a gateway that decides as configured is "as configured"', () => {
+    const link = linkOf(NGINX);
+    const plan = planOf(link);
+    const v = judge(plan, fakeRun(plan, link));
+    expect(v.overall).toBe('as-configured');
+    expect(v.headline).toBe(
+      `As configured: all ${plan.requests.length} requests got the model's decision, status and headers.`,
+    );
+    expect(v.diagnosis.configuredExplains).toBe(true);
+  });
+
+  it('burst off by one: the diagnosis names burst 19', () => {
+    const link = linkOf(NGINX);
+    const plan = planOf(link);
+    const v = judge(
+      plan,
+      fakeRun(plan, link, { hypothesis: { config: { ...NGINX.config, burst: 19 } as never } }),
+    );
+    expect(v.overall).toBe('differs');
+    expect(v.findings[0]?.text).toBe('burst: expected 21 to pass of 44 sent at once, got 20');
+    expect(v.diagnosis.summary).toBe('Consistent with burst 19 (configured: burst 20).');
+  });
+
+  it('two replicas each with its own bucket: the diagnosis names them', () => {
+    const link = linkOf(NGINX);
+    const plan = planOf(link);
+    const v = judge(plan, fakeRun(plan, link, { hypothesis: { replicas: 2, state: 'local' } }));
+    expect(v.overall).toBe('differs');
+    expect(v.diagnosis.summary).toMatch(
+      /^Consistent with 2 replicas each holding its own bucket of burst 20\./,
+    );
+  });
+
+  it('status 503 for rejections: named as nginx’s default', () => {
+    const link = linkOf(NGINX);
+    const plan = planOf(link);
+    const v = judge(plan, fakeRun(plan, link, { rejectStatus: 503 }));
+    expect(v.overall).toBe('differs');
+    expect(v.findings.find((f) => f.check === 'status')?.text).toMatch(
+      /^status: expected 429, got 503 \(nginx’s default: limit_req_status is not set\)/,
+    );
+  });
+});
