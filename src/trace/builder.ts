@@ -53,6 +53,37 @@ function detach(s: string): string {
   return s.length === 0 ? '' : (' ' + s).slice(1);
 }
 
+/** Keys longer than this (UTF-16 units) are held cut, with a hash of the whole key. */
+export const MAX_KEY_CHARS = 1024;
+/** What a cut key keeps of its start. */
+const KEY_PREFIX_CHARS = 96;
+/** Longest malformed-line reason kept. */
+const MAX_REASON_CHARS = 400;
+
+/**
+ * A key as the trace holds it: itself, or — when longer than MAX_KEY_CHARS — its first
+ * KEY_PREFIX_CHARS characters, `…`, its length and a 64-bit hash of the whole, so 40,000 distinct
+ * 5,000-character keys take ~5 MB, not 400 MB, and stay distinct (two keys share a held form only
+ * when both their start and their 64-bit hash agree).
+ */
+export function internKey(key: string): string {
+  if (key.length <= MAX_KEY_CHARS) return key;
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c;
+  for (let i = 0; i < key.length; i += 1) {
+    const c = key.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  let cut = KEY_PREFIX_CHARS;
+  // Never end the kept start between the two halves of a surrogate pair.
+  const last = key.charCodeAt(cut - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut -= 1;
+  const hex = (n: number): string => (n >>> 0).toString(16).padStart(8, '0');
+  return `${key.slice(0, cut)}… (${key.length.toLocaleString('en-US')} characters, hash ${hex(a)}${hex(b)})`;
+}
+
 /** FNV-1a, 32 bits: a user agent's fingerprint (collisions only lower the NAT count). */
 function fnv1a(s: string): number {
   let h = 0x811c9dc5;
@@ -87,6 +118,8 @@ export class TraceBuilder {
   constructor(
     private readonly name: string,
     private readonly spec: KeySpec,
+    /** Requests held before the log is refused. */
+    private readonly maxRequests = MAX_TRACE_REQUESTS,
   ) {}
 
   /** Counts a non-blank line and remembers whether every line so far is the same text. */
@@ -100,9 +133,12 @@ export class TraceBuilder {
     this.malformed += 1;
     if (looksLike !== undefined) this.mixed.set(looksLike, (this.mixed.get(looksLike) ?? 0) + 1);
     if (this.malformedFirst.length < MALFORMED_LISTED) {
+      // Readers quote the fields they name (quoteText, length-capped); this bounds the rest too,
+      // so the listed reasons stay a few kB whatever the lines held.
+      const r = reason.length > MAX_REASON_CHARS ? `${reason.slice(0, MAX_REASON_CHARS)}…` : reason;
       this.malformedFirst.push({
         line,
-        reason: looksLike !== undefined ? `${reason} (it looks like ${looksLike})` : reason,
+        reason: looksLike !== undefined ? `${r} (it looks like ${looksLike})` : r,
       });
     }
   }
@@ -117,13 +153,13 @@ export class TraceBuilder {
       this.bad(line, `time ${isoOf(t)} is after 2100-01-01`);
       return;
     }
-    if (this.count === MAX_TRACE_REQUESTS) {
+    if (this.count === this.maxRequests) {
       throw new TraceError(
-        `Too many requests: line ${line} is past ${MAX_TRACE_REQUESTS.toLocaleString('en-US')}, ` +
-          'the most the page holds (16 bytes each). Split the log or filter it first.',
+        `Too many requests: the page holds at most ${this.maxRequests.toLocaleString('en-US')} requests ` +
+          `(16 bytes each) and line ${line.toLocaleString('en-US')} would be one more. Split the log or filter it first.`,
       );
     }
-    const k = keyOf(rec, this.spec);
+    const k = internKey(keyOf(rec, this.spec));
     let id = this.keyIds.get(k);
     if (id === undefined) {
       if (this.keys.length === MAX_TRACE_KEYS) {
@@ -153,10 +189,11 @@ export class TraceBuilder {
       this.maxSeen = t;
     }
     if (rec.client !== '' && rec.userAgent !== '') {
-      let a = this.agents.get(rec.client);
+      const client = internKey(rec.client);
+      let a = this.agents.get(client);
       if (a === undefined) {
         a = { uas: new Set(), requests: 0 };
-        this.agents.set(detach(rec.client), a);
+        this.agents.set(detach(client), a);
       }
       a.requests += 1;
       if (a.uas.size < UA_CAP) a.uas.add(fnv1a(rec.userAgent));
@@ -164,7 +201,7 @@ export class TraceBuilder {
   }
 
   private grow(): void {
-    const cap = Math.min(MAX_TRACE_REQUESTS, this.capacity * 2);
+    const cap = Math.min(this.maxRequests, this.capacity * 2);
     const a = new Float64Array(cap);
     a.set(this.arrival);
     this.arrival = a;
