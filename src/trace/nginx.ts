@@ -56,6 +56,8 @@ export const NGINX_PRESETS: readonly { name: string; format: string }[] = [
 /** A compiled log_format. */
 export interface NginxFormat {
   name: string;
+  /** The log_format string it was compiled from. */
+  source: string;
   variables: string[];
   regex: RegExp;
   /** Finest time step: 1 with $msec, else 1000. */
@@ -174,7 +176,7 @@ export function compileLogFormat(
     };
     return rec;
   };
-  return { name, variables, regex, resolutionMs, timeSource, parse };
+  return { name, source: format, variables, regex, resolutionMs, timeSource, parse };
 }
 
 /** Joins a log_format as written in nginx.conf (`log_format name 'a' 'b';`) into one string. */

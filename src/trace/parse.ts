@@ -13,6 +13,8 @@ import { parseHar } from './har';
 import { NGINX_PRESETS, compileLogFormat } from './nginx';
 import type { NginxFormat } from './nginx';
 import type { LineParser } from './record';
+import { fastLineReader } from './fastLines';
+import type { FastLineReader } from './fastLines';
 import {
   MAX_BUFFERED_BYTES,
   MAX_FILE_BYTES,
@@ -39,6 +41,9 @@ export interface ParseOptions extends ColumnOptions {
   /** Requests held before the log is refused (default MAX_TRACE_REQUESTS). */
   maxRequests?: number;
 }
+
+/** The key when none is given: the client address. */
+const DEFAULT_KEY: KeySpec = [{ kind: 'client' }];
 
 /** Text read before the format is decided. */
 const DETECT_BYTES = 64 * 1024;
@@ -112,6 +117,8 @@ type Plan =
       format: TraceFormat;
       name: string;
       parse: LineParser;
+      /** Reads plain lines from bytes (nginx formats), or null. */
+      fast: FastLineReader | null;
       resolution: () => number;
       timeSource: string;
     }
@@ -158,6 +165,7 @@ export function detectFormat(head: string, opts: ParseOptions): Plan {
       format: 'nginx',
       name: f.name,
       parse: f.parse,
+      fast: fastLineReader(f, opts.keySpec ?? DEFAULT_KEY, opts.costField),
       resolution: () => f.resolutionMs,
       timeSource: f.timeSource,
     };
@@ -186,6 +194,7 @@ export function detectFormat(head: string, opts: ParseOptions): Plan {
       format: 'jsonl',
       name: 'JSON lines',
       parse: j.parse,
+      fast: null,
       resolution: j.resolution,
       timeSource: 'arrival = the timestamp field',
     };
@@ -196,6 +205,7 @@ export function detectFormat(head: string, opts: ParseOptions): Plan {
       format: 'alb',
       name: 'AWS ALB access log',
       parse: parseAlbLine,
+      fast: null,
       resolution: () => 1,
       timeSource: 'arrival = request_creation_time (when the load balancer received the request)',
     };
@@ -241,6 +251,7 @@ export function detectFormat(head: string, opts: ParseOptions): Plan {
         format: 'nginx',
         name,
         parse: f.parse,
+        fast: fastLineReader(f, opts.keySpec ?? DEFAULT_KEY, opts.costField),
         resolution: () => f.resolutionMs,
         timeSource: f.timeSource,
       };
@@ -307,7 +318,7 @@ export class TraceStream {
   constructor(private readonly opts: ParseOptions) {
     this.builder = new TraceBuilder(
       opts.name,
-      opts.keySpec ?? [{ kind: 'client' }],
+      opts.keySpec ?? DEFAULT_KEY,
       opts.maxRequests ?? MAX_TRACE_REQUESTS,
     );
     this.maxTextBytes = opts.maxTextBytes ?? MAX_TEXT_BYTES;
@@ -514,6 +525,19 @@ export class TraceStream {
       if (nl - s > MAX_LINE_BYTES) {
         this.longLine = nl - s;
         this.tooLong();
+        s = nl + 1;
+        continue;
+      }
+      if (plan.fast !== null) {
+        // Plain lines are read from their bytes; any other goes the string way.
+        this.lineNo += 1;
+        const e = nl > s && b[nl - 1] === 13 ? nl - 1 : nl;
+        if (plan.fast(b, s, e, this.builder, this.lineNo)) {
+          this.builder.noteLineBytes(b, s, e);
+        } else {
+          this.lineNo -= 1;
+          this.textLines(plan, this.decoder.decode(b.subarray(s, nl)));
+        }
         s = nl + 1;
         continue;
       }

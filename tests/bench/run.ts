@@ -3,7 +3,7 @@
  * script builds the site first: the frame bench drives dist/ in Chromium.
  * package.json bundles this file with Vite first: run unbundled (tsx), every cross-module call goes
  * through an export getter and the figures say more about the loader than about the code.
- * `BENCH=frames npm run bench` (or core, sim, fleet, trace, tracebrowser, memory, decode, import,
+ * `BENCH=frames npm run bench` (or core, sim, fleet, trace, tracebrowser, ingest, memory, decode, import,
  * search; comma-separated; trace includes tracebrowser; search runs only when named) runs only those
  * parts. `DECODE=saved` leaves the links out of the decode part (only the saved records); `DECODE_RUNS=3`
  * opens each link or record in 3 fresh Chromium contexts and reports the best.
@@ -17,6 +17,7 @@ import { runMemoryBench, runMemoryChild } from './memory';
 import { runFleetBench, runSimBench } from './sim';
 import { runTraceBench } from './trace';
 import { runTraceBrowserBench } from './traceBrowser';
+import { runIngestAttackBench } from './ingestAttacks';
 
 const only = process.env.BENCH?.split(',').map((s) => s.trim());
 const wanted = (part: string) => only === undefined || only.includes(part);
@@ -40,6 +41,11 @@ if (!runMemoryChild() && !runDecodeChild() && !(await runBenchChild())) {
   }
   if (wanted('trace') || wanted('tracebrowser')) {
     await runTraceBrowserBench();
+    console.log('');
+  }
+  // Hostile access logs (minutes: the files are gigabytes of text once inflated).
+  if (wanted('ingest')) {
+    await runIngestAttackBench();
     console.log('');
   }
   if (wanted('decode')) {
