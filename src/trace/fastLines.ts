@@ -217,8 +217,9 @@ export function fastLineReader(
         case 'var': {
           const stop = step.stop;
           let q = p;
-          let c = 0;
-          while (q < e && (c = b[q] as number) !== stop) {
+          while (q < e) {
+            const c = b[q] as number;
+            if (c === stop) break;
             if (c > 127) return false;
             q += 1;
           }
