@@ -94,6 +94,28 @@ export function fnv1a(s: string): number {
   return h >>> 0;
 }
 
+/** What a builder read from one byte range of a file (see TraceBuilder.part). */
+export interface TracePart {
+  count: number;
+  arrivalMs: Float64Array;
+  /** Into this part's own `keys`. */
+  keyId: Uint32Array;
+  cost: Uint16Array;
+  status: Uint16Array;
+  keys: string[];
+  /** Non-blank lines read. */
+  lines: number;
+  /** Every line of the range, blank ones included (the next part's line numbers start after). */
+  lineCount: number;
+  malformed: number;
+  /** Line numbers within the part (from 1). */
+  malformedFirst: Malformed[];
+  mixed: [string, number][];
+  agents: { client: string; uas: number[]; requests: number }[];
+  firstLine: string | null;
+  allSameLine: boolean;
+}
+
 export class TraceBuilder {
   count = 0;
   lines = 0;
@@ -274,6 +296,82 @@ export class TraceBuilder {
     }
     a.requests += 1;
     if (a.uas.size < UA_CAP) a.uas.add(ua);
+  }
+
+  /**
+   * What this builder read, to be merged with the parts read before and after it (a byte range of
+   * a file read in a worker of its own). Its arrays are trimmed copies (transfer them).
+   */
+  part(lineCount: number): TracePart {
+    const n = this.count;
+    return {
+      count: n,
+      arrivalMs: this.arrival.slice(0, n),
+      keyId: this.key.slice(0, n),
+      cost: this.cost.slice(0, n),
+      status: this.status.slice(0, n),
+      keys: this.keys.slice(),
+      lines: this.lines,
+      lineCount,
+      malformed: this.malformed,
+      malformedFirst: this.malformedFirst.slice(),
+      mixed: [...this.mixed],
+      agents: [...this.agents].map(([client, a]) => ({
+        client: typeof client === 'number' ? (this.keys[client] as string) : client,
+        uas: [...a.uas],
+        requests: a.requests,
+      })),
+      firstLine: this.firstLine,
+      allSameLine: this.allSameLine,
+    };
+  }
+
+  /**
+   * Adds a part read after everything added so far; its line numbers are shifted by
+   * `lineOffset` (the lines, blank ones included, of the parts before it). The result is the
+   * builder that would have read both in one go.
+   */
+  addPart(part: TracePart, lineOffset: number): void {
+    if (this.count + part.count > this.maxRequests) {
+      throw new TraceError(
+        `Too many requests: the page holds at most ${this.maxRequests.toLocaleString('en-US')} requests ` +
+          `(16 bytes each) and the log has more: ${(this.count + part.count).toLocaleString('en-US')} by line ` +
+          `${(lineOffset + part.lineCount).toLocaleString('en-US')}. Split the log or filter it first.`,
+      );
+    }
+    const ids = new Uint32Array(part.keys.length);
+    part.keys.forEach((k, i) => (ids[i] = this.idOf(k, lineOffset + 1)));
+    for (let i = 0; i < part.count; i += 1) {
+      this.put(
+        part.arrivalMs[i] as number,
+        ids[part.keyId[i] as number] as number,
+        part.cost[i] as number,
+        part.status[i] as number,
+      );
+    }
+    if (part.firstLine !== null) {
+      if (this.firstLine === null) this.firstLine = part.firstLine;
+      else if (part.firstLine !== this.firstLine) this.allSameLine = false;
+    }
+    if (!part.allSameLine) this.allSameLine = false;
+    this.lines += part.lines;
+    for (const m of part.malformedFirst) {
+      if (this.malformedFirst.length < MALFORMED_LISTED) {
+        this.malformedFirst.push({ line: m.line + lineOffset, reason: m.reason });
+      }
+    }
+    this.malformed += part.malformed;
+    for (const [look, c] of part.mixed) this.mixed.set(look, (this.mixed.get(look) ?? 0) + c);
+    for (const a of part.agents) {
+      const client = this.natById ? (this.keyIds.get(a.client) as number) : a.client;
+      let mine = this.agents.get(client);
+      if (mine === undefined) {
+        mine = { uas: new Set(), requests: 0 };
+        this.agents.set(client, mine);
+      }
+      mine.requests += a.requests;
+      for (const u of a.uas) if (mine.uas.size < UA_CAP) mine.uas.add(u);
+    }
   }
 
   private grow(): void {

@@ -6,7 +6,7 @@
 import { Gunzip } from 'fflate';
 import { ALB_LINE, parseAlbLine } from './alb';
 import { TraceBuilder } from './builder';
-import type { BuiltTrace } from './builder';
+import type { BuiltTrace, TracePart } from './builder';
 import { jsonLineParser, parseDelimited } from './delimited';
 import type { ColumnOptions } from './delimited';
 import { parseHar } from './har';
@@ -40,6 +40,13 @@ export interface ParseOptions extends ColumnOptions {
   maxTextBytes?: number;
   /** Requests held before the log is refused (default MAX_TRACE_REQUESTS). */
   maxRequests?: number;
+  /**
+   * The text the format is decided from (the start of the file), when the bytes pushed are a later
+   * range of it: a range read in a worker of its own reads as the file's start says.
+   */
+  detectFrom?: string;
+  /** Where in the file the bytes pushed start (a range read on its own), for messages. */
+  rangeStart?: number;
 }
 
 /** The key when none is given: the client address. */
@@ -322,6 +329,11 @@ export class TraceStream {
       opts.maxRequests ?? MAX_TRACE_REQUESTS,
     );
     this.maxTextBytes = opts.maxTextBytes ?? MAX_TEXT_BYTES;
+    if (opts.detectFrom !== undefined) {
+      this.plan = detectFormat(opts.detectFrom, opts);
+      this.started = true;
+      this.checkedBinary = true;
+    }
   }
 
   private readonly maxTextBytes: number;
@@ -341,6 +353,10 @@ export class TraceStream {
 
   /** How far reading got, for messages: `line 12,345, 3 MB into the file (40 MB of text)`. */
   where(): string {
+    const start = this.opts.rangeStart;
+    if (start !== undefined) {
+      return `line ${(this.lineNo + 1).toLocaleString('en-US')} of the part from byte ${start.toLocaleString('en-US')}, ${KB(start + this.bytesIn)} into the file`;
+    }
     const text = this.gunzip !== null ? ` (${KB(this.textBytes)} of text)` : '';
     return `line ${(this.lineNo + 1).toLocaleString('en-US')}, ${KB(this.bytesIn)} into the file${text}`;
   }
@@ -592,6 +608,27 @@ export class TraceStream {
     return this.guard(() => this.finishInner());
   }
 
+  /** Ends a byte range of a line log (read with `detectFrom`): what it read, to be merged. */
+  finishPart(): TracePart {
+    return this.guard(() => {
+      const plan = this.plan;
+      if (plan === null || plan.kind !== 'lines') {
+        throw new TraceError(`${this.opts.name}: only line logs are read in parts.`);
+      }
+      this.endLines(plan);
+      return this.builder.part(this.lineNo);
+    });
+  }
+
+  /** The end of the last line (no newline after it). */
+  private endLines(plan: Plan & { kind: 'lines' }): void {
+    if (this.longLine > 0) this.tooLong();
+    if (this.restBytes > 0) {
+      const text = this.decoder.decode(this.takeRest());
+      this.line(plan, text, 0, text.length);
+    }
+  }
+
   private finishInner(): BuiltTrace {
     if (this.gunzip) this.gunzip.push(new Uint8Array(0), true);
     if (this.plan === null) {
@@ -601,11 +638,7 @@ export class TraceStream {
     }
     const plan = this.plan as Plan;
     if (plan.kind === 'lines') {
-      if (this.longLine > 0) this.tooLong();
-      if (this.restBytes > 0) {
-        const text = this.decoder.decode(this.takeRest());
-        this.line(plan, text, 0, text.length);
-      }
+      this.endLines(plan);
       return this.builder.finish({
         format: plan.format,
         formatName: plan.name,
@@ -653,4 +686,34 @@ export function parseTrace(bytes: Uint8Array, opts: ParseOptions): BuiltTrace {
   const CHUNK = 1 << 20;
   for (let i = 0; i < bytes.length; i += CHUNK) s.push(bytes.subarray(i, i + CHUNK));
   return s.finish();
+}
+
+/**
+ * The trace of a line log read in byte ranges (each ending just after a newline, in file order),
+ * each by a `TraceStream` with the file's start as `detectFrom`: the same trace as one stream
+ * reading the whole file.
+ */
+export function mergeParts(parts: readonly TracePart[], opts: ParseOptions): BuiltTrace {
+  const head = opts.detectFrom;
+  if (head === undefined)
+    throw new TraceError('mergeParts needs the text the format was read from.');
+  const plan = detectFormat(head, opts);
+  if (plan.kind !== 'lines')
+    throw new TraceError(`${opts.name}: only line logs are read in parts.`);
+  const builder = new TraceBuilder(
+    opts.name,
+    opts.keySpec ?? DEFAULT_KEY,
+    opts.maxRequests ?? MAX_TRACE_REQUESTS,
+  );
+  let offset = 0;
+  for (const p of parts) {
+    builder.addPart(p, offset);
+    offset += p.lineCount;
+  }
+  return builder.finish({
+    format: plan.format,
+    formatName: plan.name,
+    resolutionMs: plan.resolution(),
+    timeSource: plan.timeSource,
+  });
 }
