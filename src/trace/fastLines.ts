@@ -11,6 +11,7 @@
  * request, key for key, as reading every line through `NginxFormat.parse` — checked by the tests
  * on every format and on lines built to hit each fallback.
  */
+import { MAX_KEY_CHARS } from './builder';
 import type { TraceBuilder } from './builder';
 import type { NginxFormat } from './nginx';
 import { parseTimeLocal } from './time';
@@ -306,6 +307,8 @@ export function fastLineReader(
     // The key: the address (written `-` when empty).
     const as = iAddr >= 0 ? (from[iAddr] as number) : 0;
     const ae = iAddr >= 0 ? (to[iAddr] as number) : 0;
+    // A key held cut (builder.ts internKey) is found by its string: the table would hold it whole.
+    if (ae - as > MAX_KEY_CHARS) return false;
     let h = 0x811c9dc5;
     for (let i = as; i < ae; i += 1) h = Math.imul(h ^ (b[i] as number), 0x01000193);
     let id = keys.find(b, as, ae, h);

@@ -18,6 +18,7 @@ import { runFleetBench, runSimBench } from './sim';
 import { runTraceBench } from './trace';
 import { runTraceBrowserBench } from './traceBrowser';
 import { runIngestAttackBench } from './ingestAttacks';
+import { runIngestBench } from './ingest';
 
 const only = process.env.BENCH?.split(',').map((s) => s.trim());
 const wanted = (part: string) => only === undefined || only.includes(part);
@@ -44,8 +45,11 @@ if (!runMemoryChild() && !runDecodeChild() && !(await runBenchChild())) {
     console.log('');
   }
   // Hostile access logs (minutes: the files are gigabytes of text once inflated).
+  // INGEST=speed or INGEST=attacks runs only that half.
   if (wanted('ingest')) {
-    await runIngestAttackBench();
+    if (process.env.INGEST !== 'attacks') await runIngestBench();
+    console.log('');
+    if (process.env.INGEST !== 'speed') await runIngestAttackBench();
     console.log('');
   }
   if (wanted('decode')) {
