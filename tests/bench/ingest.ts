@@ -91,7 +91,7 @@ export async function writeRealLikeLog(path: string, lines: number, seed = 44): 
       const local = `${p2(d.getUTCDate())}/${MON[d.getUTCMonth()]}/${d.getUTCFullYear()}:${p2(d.getUTCHours())}:${p2(d.getUTCMinutes())}:${p2(d.getUTCSeconds())} +0000`;
       const path = PATHS[Math.floor(rnd() * PATHS.length)] as string;
       const status = rnd() < 0.03 ? 429 : rnd() < 0.05 ? 404 : 200;
-      s += `${ip} - - [${local}] "GET ${path}?page=${Math.floor(rnd() * 40)} HTTP/1.1" ${status} ${Math.floor(rnd() * 40_000)} "${REFERRERS[Math.floor(rnd() * REFERRERS.length)] as string}" "${AGENTS[Math.floor(rnd() * AGENTS.length)] as string}"\n`;
+      s += `${ip} - - [${local}] "GET ${path}?page=${Math.floor(rnd() * 40)}&sort=price_desc&lang=en-US HTTP/1.1" ${status} ${Math.floor(rnd() * 40_000)} "${REFERRERS[Math.floor(rnd() * REFERRERS.length)] as string}" "${AGENTS[Math.floor(rnd() * AGENTS.length)] as string}"\n`;
     }
     bytes += Buffer.byteLength(s);
     if (!file.write(s)) await new Promise<void>((r) => file.once('drain', () => r()));
@@ -120,7 +120,10 @@ function parseInNode(path: string): { wallMs: number; cpuMs: number; requests: n
 }
 
 /** DuckDB: per address, per second, the requests — over the file read as lines. */
-async function duckdb(path: string, threads: number): Promise<{ wallMs: number; groups: number }> {
+async function duckdb(
+  path: string,
+  threads: number,
+): Promise<{ wallMs: number; cpuMs: number; groups: number }> {
   const { DuckDBInstance } = await import('@duckdb/node-api');
   const db = await DuckDBInstance.create(':memory:', { threads: String(threads) });
   const con = await db.connect();
@@ -131,13 +134,16 @@ async function duckdb(path: string, threads: number): Promise<{ wallMs: number; 
              count(*) AS n
       FROM read_csv('${path}', columns = {'line': 'VARCHAR'}, delim = '\u0001', quote = '', escape = '', header = false)
       GROUP BY addr, sec)`;
+  // The engine runs in this process: its CPU time is this process's.
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const reader = await con.runAndReadAll(sql);
   const wallMs = performance.now() - t0;
+  const c = process.cpuUsage(c0);
   const groups = Number(reader.getRows()[0]?.[0] ?? 0);
   con.closeSync();
   db.closeSync();
-  return { wallMs, groups };
+  return { wallMs, cpuMs: (c.user + c.system) / 1000, groups };
 }
 
 export async function runIngestBench(distDir = 'dist'): Promise<void> {
@@ -159,10 +165,10 @@ export async function runIngestBench(distDir = 'dist'): Promise<void> {
     const d1 = await duckdb(path, 1);
     const d2 = await duckdb(path, 2);
     console.log(
-      `  DuckDB 1.5.6, per address per second (${d1.groups.toLocaleString('en-US')} groups): 1 thread ${s2(d1.wallMs)}, 2 threads ${s2(d2.wallMs)}; load ${load()}`,
+      `  DuckDB 1.5.6, per address per second (${d1.groups.toLocaleString('en-US')} groups): 1 thread ${s2(d1.wallMs)} wall (${s2(d1.cpuMs)} CPU), 2 threads ${s2(d2.wallMs)} wall (${s2(d2.cpuMs)} CPU); load ${load()}`,
     );
     console.log(
-      `  target one thread ≤ DuckDB one thread: ${s2(node.wallMs)} vs ${s2(d1.wallMs)} → ${node.wallMs <= d1.wallMs ? 'met' : 'MISSED'}`,
+      `  target one thread ≤ DuckDB one thread: ${s2(node.wallMs)} vs ${s2(d1.wallMs)} wall → ${node.wallMs <= d1.wallMs ? 'met' : 'MISSED'}; CPU ${s2(node.cpuMs)} vs ${s2(d1.cpuMs)} → ${node.cpuMs <= d1.cpuMs ? 'met' : 'MISSED'}`,
     );
     const started = await startPreview(distDir);
     try {
