@@ -265,7 +265,7 @@ export class TraceBuilder {
   private checkRoom(line: number): void {
     if (this.count === this.maxRequests) {
       throw new TraceError(
-        `Too many requests: the page holds at most ${this.maxRequests.toLocaleString('en-US')} requests ` +
+        `Too many requests: the page holds at most ${plural(this.maxRequests, 'request')} ` +
           `(16 bytes each) and line ${line.toLocaleString('en-US')} would be one more. Split the log or filter it first.`,
       );
     }
@@ -334,7 +334,7 @@ export class TraceBuilder {
   addPart(part: TracePart, lineOffset: number): void {
     if (this.count + part.count > this.maxRequests) {
       throw new TraceError(
-        `Too many requests: the page holds at most ${this.maxRequests.toLocaleString('en-US')} requests ` +
+        `Too many requests: the page holds at most ${plural(this.maxRequests, 'request')} ` +
           `(16 bytes each) and the log has more: ${(this.count + part.count).toLocaleString('en-US')} by line ` +
           `${(lineOffset + part.lineCount).toLocaleString('en-US')}. Split the log or filter it first.`,
       );

@@ -159,7 +159,7 @@ function mixedMessage(head: string, best: NginxFormat): string {
   return (
     `Mixed formats: line ${firstIn} is ${best.name}, but line ${firstOut} (${quoteText(wrong, 80)}) ` +
     `${look !== null ? `is ${look}` : `is not ${best.name} (${best.parse(wrong) as string})`}; ` +
-    `${out} of the first ${read} lines are not ${best.name}. Choose the format, or split the log.`
+    `${out} of the first ${plural(read, 'line')} are not ${best.name}. Choose the format, or split the log.`
   );
 }
 
