@@ -51,6 +51,7 @@ async function run(req: RangeRequest): Promise<void> {
     part.keyId.buffer,
     part.cost.buffer,
     part.status.buffer,
+    part.line.buffer,
   ]);
 }
 

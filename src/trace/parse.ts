@@ -5,7 +5,7 @@
  */
 import { Gunzip } from 'fflate';
 import { ALB_LINE, parseAlbLine } from './alb';
-import { TraceBuilder } from './builder';
+import { TraceBuilder, TraceMerger } from './builder';
 import type { BuiltTrace, TracePart } from './builder';
 import { jsonLineParser, parseDelimited } from './delimited';
 import type { ColumnOptions } from './delimited';
@@ -18,11 +18,12 @@ import type { FastLineReader } from './fastLines';
 import {
   MAX_BUFFERED_BYTES,
   MAX_FILE_BYTES,
+  MAX_LINE_BYTES,
   MAX_TEXT_BYTES,
   MAX_TRACE_REQUESTS,
   TraceError,
 } from './types';
-import type { KeySpec, TraceFormat } from './types';
+import type { KeySpec, ParseReport, TraceFormat } from './types';
 import { plural, quoteText } from '../core';
 
 export interface ParseOptions extends ColumnOptions {
@@ -283,8 +284,9 @@ export function detectFormat(head: string, opts: ParseOptions): Plan {
 const INFLATE_SLICE = 16 * 1024;
 /** Text bytes decoded at once (V8's string limit is ~536M characters; stay far below it). */
 const TEXT_SLICE = 4 * 1024 * 1024;
-/** Longest line read (bytes); a longer one is counted malformed, its text never decoded. */
-export const MAX_LINE_BYTES = 1024 * 1024;
+
+/** Requests a whole-file stream reads before it hands them to its merger (bounded memory). */
+const HANDOFF = 1 << 16;
 
 const KB = (n: number): string =>
   n < 1024 * 1024 ? `${Math.ceil(n / 1024).toLocaleString('en-US')} kB` : MB(n);
@@ -320,14 +322,15 @@ export class TraceStream {
   private wholeBytes = 0;
   private lineNo = 0;
   private readonly builder: TraceBuilder;
+  /** Sorts what the builder reads (null when this reads one range of a file, for a merger elsewhere). */
+  private readonly merger: TraceMerger | null;
   private checkedBinary = false;
 
   constructor(private readonly opts: ParseOptions) {
-    this.builder = new TraceBuilder(
-      opts.name,
-      opts.keySpec ?? DEFAULT_KEY,
-      opts.maxRequests ?? MAX_TRACE_REQUESTS,
-    );
+    const spec = opts.keySpec ?? DEFAULT_KEY;
+    const max = opts.maxRequests ?? MAX_TRACE_REQUESTS;
+    this.builder = new TraceBuilder(spec, max);
+    this.merger = opts.rangeStart !== undefined ? null : new TraceMerger(opts.name, spec, max);
     this.maxTextBytes = opts.maxTextBytes ?? MAX_TEXT_BYTES;
     if (opts.detectFrom !== undefined) {
       this.plan = detectFormat(opts.detectFrom, opts);
@@ -374,13 +377,22 @@ export class TraceStream {
       if (g !== null) {
         for (let i = 0; i < chunk.length; i += INFLATE_SLICE) {
           g.push(chunk.subarray(i, i + INFLATE_SLICE), false);
+          this.handOff();
         }
       } else {
         for (let i = 0; i < chunk.length; i += TEXT_SLICE) {
           this.text(chunk.subarray(i, i + TEXT_SLICE));
+          this.handOff();
         }
       }
     });
+  }
+
+  /** Hands what was read to the merger once there is a chunk's worth. */
+  private handOff(): void {
+    if (this.merger !== null && this.builder.pending >= HANDOFF) {
+      this.merger.add(this.builder.takeChunk());
+    }
   }
 
   /** Runs `f`; a cap reached inside it names where reading stopped. */
@@ -528,6 +540,8 @@ export class TraceStream {
   /** Bytes [from, to) end with a newline: each line in them is read. */
   private region(plan: Plan & { kind: 'lines' }, b: Uint8Array, from: number, to: number): void {
     let s = from;
+    const fast = plan.fast;
+    const builder = this.builder;
     while (s < to) {
       if (b[s] === 10) {
         // A run of empty lines, counted in a tight loop (a newline bomb is gigabytes of them).
@@ -537,6 +551,17 @@ export class TraceStream {
         s = k;
         continue;
       }
+      if (fast !== null) {
+        // Plain lines are read from their bytes, newline found on the way; any other goes the
+        // string way.
+        const nl = fast(b, s, builder, this.lineNo + 1);
+        if (nl >= 0) {
+          this.lineNo += 1;
+          builder.noteLineBytes(b, s, nl > s && b[nl - 1] === 13 ? nl - 1 : nl);
+          s = nl + 1;
+          continue;
+        }
+      }
       const nl = b.indexOf(10, s);
       if (nl - s > MAX_LINE_BYTES) {
         this.longLine = nl - s;
@@ -544,16 +569,8 @@ export class TraceStream {
         s = nl + 1;
         continue;
       }
-      if (plan.fast !== null) {
-        // Plain lines are read from their bytes; any other goes the string way.
-        this.lineNo += 1;
-        const e = nl > s && b[nl - 1] === 13 ? nl - 1 : nl;
-        if (plan.fast(b, s, e, this.builder, this.lineNo)) {
-          this.builder.noteLineBytes(b, s, e);
-        } else {
-          this.lineNo -= 1;
-          this.textLines(plan, this.decoder.decode(b.subarray(s, nl)));
-        }
+      if (fast !== null) {
+        this.textLines(plan, this.decoder.decode(b.subarray(s, nl)));
         s = nl + 1;
         continue;
       }
@@ -616,7 +633,7 @@ export class TraceStream {
         throw new TraceError(`${this.opts.name}: only line logs are read in parts.`);
       }
       this.endLines(plan);
-      return this.builder.part(this.lineNo);
+      return this.builder.finishReader(this.lineNo);
     });
   }
 
@@ -630,6 +647,19 @@ export class TraceStream {
   }
 
   private finishInner(): BuiltTrace {
+    const { merger, info } = this.endWhole();
+    return merger.finish(info);
+  }
+
+  /** Reads what is left, hands every request to the merger; the format as the report names it. */
+  private endWhole(): {
+    merger: TraceMerger;
+    info: Pick<ParseReport, 'formatName' | 'resolutionMs' | 'timeSource'> & {
+      format: TraceFormat;
+    };
+  } {
+    const merger = this.merger;
+    if (merger === null) throw new TraceError(`${this.opts.name}: a range is finished as a part.`);
     if (this.gunzip) this.gunzip.push(new Uint8Array(0), true);
     if (this.plan === null) {
       if (this.bytesIn === 0 || this.headBytes === 0)
@@ -639,12 +669,16 @@ export class TraceStream {
     const plan = this.plan as Plan;
     if (plan.kind === 'lines') {
       this.endLines(plan);
-      return this.builder.finish({
-        format: plan.format,
-        formatName: plan.name,
-        resolutionMs: plan.resolution(),
-        timeSource: plan.timeSource,
-      });
+      merger.add(this.builder.finishReader(this.lineNo));
+      return {
+        merger,
+        info: {
+          format: plan.format,
+          formatName: plan.name,
+          resolutionMs: plan.resolution(),
+          timeSource: plan.timeSource,
+        },
+      };
     }
     this.whole.push(this.decoder.decode());
     const text = this.whole.join('');
@@ -656,26 +690,36 @@ export class TraceStream {
         if (typeof r === 'string') this.builder.bad(i + 1, `entry ${i + 1}: ${r}`);
         else this.builder.add(r, i + 1);
       });
-      return this.builder.finish({
-        format: 'har',
-        formatName: 'HAR',
-        resolutionMs,
-        timeSource:
-          'arrival = startedDateTime of each entry (HAR has no client address: key by a header or the path)',
-      });
+      merger.add(this.builder.finishReader(records.length));
+      return {
+        merger,
+        info: {
+          format: 'har',
+          formatName: 'HAR',
+          resolutionMs,
+          timeSource:
+            'arrival = startedDateTime of each entry (HAR has no client address: key by a header or the path)',
+        },
+      };
     }
     const delimiter = plan.format === 'csv' ? ',' : '\t';
+    let last = 0;
     const { columns, resolutionMs } = parseDelimited(text, delimiter, this.opts, (r, line) => {
       this.builder.noteLine(String(line));
+      last = line;
       if (typeof r === 'string') this.builder.bad(line, r);
       else this.builder.add(r, line);
     });
-    return this.builder.finish({
-      format: plan.format,
-      formatName: plan.format === 'csv' ? 'CSV' : 'TSV',
-      resolutionMs,
-      timeSource: `arrival = column "${columns.time}"`,
-    });
+    merger.add(this.builder.finishReader(last));
+    return {
+      merger,
+      info: {
+        format: plan.format,
+        formatName: plan.format === 'csv' ? 'CSV' : 'TSV',
+        resolutionMs,
+        timeSource: `arrival = column "${columns.time}"`,
+      },
+    };
   }
 }
 
@@ -700,17 +744,13 @@ export function mergeParts(parts: readonly TracePart[], opts: ParseOptions): Bui
   const plan = detectFormat(head, opts);
   if (plan.kind !== 'lines')
     throw new TraceError(`${opts.name}: only line logs are read in parts.`);
-  const builder = new TraceBuilder(
+  const merger = new TraceMerger(
     opts.name,
     opts.keySpec ?? DEFAULT_KEY,
     opts.maxRequests ?? MAX_TRACE_REQUESTS,
   );
-  let offset = 0;
-  for (const p of parts) {
-    builder.addPart(p, offset);
-    offset += p.lineCount;
-  }
-  return builder.finish({
+  for (const p of parts) merger.add(p);
+  return merger.finish({
     format: plan.format,
     formatName: plan.name,
     resolutionMs: plan.resolution(),

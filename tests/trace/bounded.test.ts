@@ -6,7 +6,8 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { MAX_KEY_CHARS, internKey } from '../../src/trace/builder';
-import { MAX_LINE_BYTES, lookOfLine } from '../../src/trace/parse';
+import { lookOfLine } from '../../src/trace/parse';
+import { MAX_LINE_BYTES } from '../../src/trace/types';
 import { TraceError, TraceStream, parseTrace } from '../../src/trace';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -84,7 +85,7 @@ describe('bounded decoding', () => {
   it('the request cap refuses the log naming the cap, the line and how far reading got', () => {
     const s = new TraceStream({ name: 'r.log', maxRequests: 1_000 });
     expect(failure(() => s.push(enc(`${lines(2_000)}\n`)))).toMatch(
-      /^Too many requests: the page holds at most 1,000 requests \(16 bytes each\) and line 1,001 would be one more\. Split the log or filter it first\. Reading stopped at line 1,002, \d+ kB into the file\.$/,
+      /^Too many requests: the page holds at most 1,000 requests \(16 bytes each\) and line 1,001 would be one more\. Split the log or filter it first\. Reading stopped at line 1,001, \d+ kB into the file\.$/,
     );
   });
 });

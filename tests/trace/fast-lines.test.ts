@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NGINX_PRESETS, parseTrace } from '../../src/trace';
+import { KeyTable } from '../../src/trace/fastLines';
 import type { BuiltTrace, KeySpec } from '../../src/trace';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -121,5 +122,20 @@ describe('the byte reader reads as the string reader', () => {
     expect(typeof fast).not.toBe('string');
     expect((fast as BuiltTrace).natHints.length).toBeGreaterThan(0);
     expect(view(fast)).toEqual(view(slow));
+  });
+});
+
+describe('the byte reader key table', () => {
+  it('finds every key it was given, whatever the hash (unsigned ones too), and holds each once', () => {
+    const t = new KeyTable();
+    const enc = new TextEncoder();
+    const keys = Array.from({ length: 5_000 }, (_, i) => enc.encode(`10.0.${i >> 8}.${i & 255}`));
+    // Hashes over 2^31 as an unsigned hash function gives them, and negative ones.
+    const hash = (i: number): number => (i % 2 === 0 ? 0x8000_0000 + i * 7919 : -(i * 104_729));
+    keys.forEach((k, i) => {
+      expect(t.find(k, 0, k.length, hash(i))).toBe(-1);
+      t.add(k, 0, k.length, hash(i), i);
+    });
+    keys.forEach((k, i) => expect(t.find(k, 0, k.length, hash(i))).toBe(i));
   });
 });
