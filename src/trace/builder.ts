@@ -671,7 +671,7 @@ export class TraceMerger {
     }
     if (r.outOfOrder > 0) {
       notes.push(
-        `${plural(r.outOfOrder, 'request')} ${r.outOfOrder === 1 ? 'was' : 'were'} earlier than a line before them (by up to ${r.maxBackstepMs} ms) and were sorted into place.`,
+        `${plural(r.outOfOrder, 'request')} ${r.outOfOrder === 1 ? 'was' : 'were'} earlier than a line before them (by up to ${r.maxBackstepMs.toLocaleString('en-US')} ms) and were sorted into place.`,
       );
     }
     if (r.outside > 0) {

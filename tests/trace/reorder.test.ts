@@ -150,6 +150,11 @@ describe('a log read through the window', () => {
     expect(Array.from(t.keyId, (k) => t.keys[k])).toEqual(expected.map((r) => r.ip));
     expect(t.report.outsideWindow).toBe(8);
     expect(t.report.firstOutsideLine).toBe(40_001);
+    // Every 7th line from line 8 (17,142), the 8 a day back (one of them, line 70,001, a 7th
+    // line too), less line 50,002, which follows a line a day back and so is not behind it.
+    expect(t.report.notes).toContain(
+      '17,148 requests were earlier than a line before them (by up to 86,399,000 ms) and were sorted into place.',
+    );
     expect(t.report.notes.filter((n) => n.includes('reorder window'))).toEqual([
       expect.stringMatching(
         /^8 requests were further back than the 5-minute reorder window \(the first at line 40,001, up to [\d,]+ ms before requests already sorted\); the whole trace is held, so they were sorted into place at the end\.$/,
