@@ -114,6 +114,10 @@ self.onmessage = (e: MessageEvent<DryRunRequest>) => {
     last = null;
     return;
   }
+  if (m.type === 'keys') {
+    if (held !== null) for (const k of m.keys) held.keys.push(k);
+    return;
+  }
   if (m.type === 'csv') {
     const h = held;
     if (h === null || last === null || last.gen !== m.gen) return;

@@ -5,8 +5,9 @@ import type { Baseline, DryRunGroups } from '../trace';
 export type DryRunRequest =
   | {
       /**
-       * Once per trace: its requests (copies, transferred) and key names (for the CSV). Arrival of
-       * request i: `baseMs + times[i]` (src/trace/held.ts: Int32 times are the virtual times).
+       * Once per trace: its requests (copies, transferred) and the first of its key names (for
+       * groups and the CSV); the rest follow in `keys` messages before any run. Arrival of request
+       * i: `baseMs + times[i]` (src/trace/held.ts: Int32 times are the virtual times).
        */
       type: 'init';
       baseMs: number;
@@ -15,6 +16,8 @@ export type DryRunRequest =
       status: Uint16Array;
       keys: string[];
     }
+  /** More key names, appended in order (each slice a task of its own on the page). */
+  | { type: 'keys'; keys: string[] }
   | { type: 'run'; gen: number; config: AlgorithmConfig; baseline: Baseline }
   /** The changes of run `gen` as CSV. */
   | { type: 'csv'; gen: number };

@@ -1,22 +1,127 @@
 /**
  * Parses an access log off the main thread: reads the File as a stream (it never leaves the
- * browser), feeds src/trace's TraceStream chunk by chunk, posts progress at most every 100 ms, and
- * posts the finished trace with its typed arrays transferred. Cancelling terminates the worker.
+ * browser) and posts progress at most every 100 ms, then the finished trace with its typed arrays
+ * transferred. Cancelling terminates the worker (and the range workers it started).
+ *
+ * A large plain line log (nginx, ALB, JSON lines; not gzip, which can only be read from its start)
+ * is split into as many byte ranges as the machine has cores, each ending just after a newline,
+ * read by range workers at once (traceRange.worker.ts) with the format decided from the file's
+ * start, and merged in file order (src/trace `mergeParts`): the same trace as one stream reading
+ * the whole file. Anything else is read by one stream here.
  */
-import { TraceError, TraceStream, checkFileSize, holdTrace } from '../trace';
-import type { ParseOptions } from '../trace';
-import type { TraceWorkerReply, TraceWorkerRequest } from './traceProtocol';
+import {
+  TraceError,
+  TraceStream,
+  checkFileSize,
+  detectFormat,
+  holdTrace,
+  mergeParts,
+} from '../trace';
+import type { BuiltTrace, ParseOptions, TracePart } from '../trace';
+import type {
+  RangeReply,
+  RangeRequest,
+  TraceWorkerReply,
+  TraceWorkerRequest,
+} from './traceProtocol';
 
 const PROGRESS_EVERY_MS = 100;
+/** Files smaller than this are read by one stream (starting workers costs more than it saves). */
+const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
+/** The start of the file the format is decided from (as TraceStream reads it). */
+const HEAD_BYTES = 128 * 1024;
+/** Range workers at most (each holds its range's columns until they are merged). */
+const MAX_RANGES = 8;
 
 function post(msg: TraceWorkerReply, transfer: Transferable[] = []): void {
   (self as unknown as Worker).postMessage(msg, transfer);
 }
 
-async function run(req: TraceWorkerRequest): Promise<void> {
-  const { file, options } = req;
-  const opts: ParseOptions = { ...options, name: file.name };
-  checkFileSize(file.name, file.size);
+/** Byte offsets splitting `file` into about `n` ranges, each ending just after a newline. */
+async function lineBoundaries(file: File, n: number): Promise<number[]> {
+  const cuts = [0];
+  for (let k = 1; k < n; k += 1) {
+    const at = Math.max(Math.floor((file.size * k) / n), (cuts[cuts.length - 1] as number) + 1);
+    // A line is at most 1 MB (longer ones are skipped whole by the stream that meets them).
+    const probe = new Uint8Array(await file.slice(at, at + 2 * 1024 * 1024).arrayBuffer());
+    const nl = probe.indexOf(10);
+    if (nl < 0) continue;
+    const cut = at + nl + 1;
+    if (cut < file.size && cut > (cuts[cuts.length - 1] as number)) cuts.push(cut);
+  }
+  cuts.push(file.size);
+  return cuts;
+}
+
+/** The text the format is decided from, or null when the file must be read by one stream. */
+async function parallelHead(file: File, opts: ParseOptions): Promise<string | null> {
+  const cores = Math.min(MAX_RANGES, navigator.hardwareConcurrency || 1);
+  if (file.size < PARALLEL_MIN_BYTES || cores < 2) return null;
+  const start = new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer());
+  if (start[0] === 0x1f && start[1] === 0x8b) return null;
+  // As TraceStream: empty lines before the first text are skipped.
+  let from = 0;
+  while (from < start.length && start[from] === 10) from += 1;
+  if (from > 0) return null;
+  const head = new TextDecoder('utf-8').decode(start);
+  try {
+    return detectFormat(head, opts).kind === 'lines' ? head : null;
+  } catch {
+    // One stream reads it and says what is wrong.
+    return null;
+  }
+}
+
+async function readInRanges(
+  req: TraceWorkerRequest,
+  opts: ParseOptions,
+  head: string,
+): Promise<BuiltTrace> {
+  const { file } = req;
+  const cores = Math.min(MAX_RANGES, navigator.hardwareConcurrency || 1);
+  const cuts = await lineBoundaries(file, cores);
+  const options: ParseOptions = { ...opts, detectFrom: head };
+  const sum = { bytes: 0, requests: 0, lines: 0, malformed: 0 };
+  let last = 0;
+  const workers: Worker[] = [];
+  try {
+    const parts = await Promise.all(
+      cuts.slice(0, -1).map(
+        (start, i) =>
+          new Promise<TracePart>((resolve, reject) => {
+            const w = new Worker(new URL('./traceRange.worker.ts', import.meta.url), {
+              type: 'module',
+            });
+            workers.push(w);
+            w.onmessage = (e: MessageEvent<RangeReply>) => {
+              const msg = e.data;
+              if (msg.type === 'progress') {
+                sum.bytes += msg.bytes;
+                sum.requests += msg.requests;
+                sum.lines += msg.lines;
+                sum.malformed += msg.malformed;
+                const now = performance.now();
+                if (now - last >= PROGRESS_EVERY_MS) {
+                  last = now;
+                  post({ type: 'progress', gen: req.gen, total: file.size, ...sum });
+                }
+              } else if (msg.type === 'part') resolve(msg.part);
+              else reject(new TraceError(msg.message));
+            };
+            w.onerror = (e) => reject(new Error(e.message));
+            const r: RangeRequest = { file, start, end: cuts[i + 1] as number, options };
+            w.postMessage(r);
+          }),
+      ),
+    );
+    return mergeParts(parts, options);
+  } finally {
+    for (const w of workers) w.terminate();
+  }
+}
+
+async function readAsOne(req: TraceWorkerRequest, opts: ParseOptions): Promise<BuiltTrace> {
+  const { file } = req;
   const stream = new TraceStream(opts);
   const reader = file.stream().getReader();
   let last = 0;
@@ -38,9 +143,18 @@ async function run(req: TraceWorkerRequest): Promise<void> {
       });
     }
   }
+  return stream.finish();
+}
+
+async function run(req: TraceWorkerRequest): Promise<void> {
+  const { file, options } = req;
+  const opts: ParseOptions = { ...options, name: file.name };
+  checkFileSize(file.name, file.size);
+  const head = await parallelHead(file, opts);
+  const built = head !== null ? await readInRanges(req, opts, head) : await readAsOne(req, opts);
   // Times, fingerprint and the panel's statistics here, off the main thread; the arrays the page
   // keeps are transferred, not copied.
-  const { held, replay } = holdTrace(stream.finish());
+  const { held, replay } = holdTrace(built);
   const transfer: Transferable[] = [held.times.buffer, held.keyId.buffer, held.status.buffer];
   if (held.cost !== null) transfer.push(held.cost.buffer);
   post({ type: 'done', gen: req.gen, trace: held, replay }, transfer);

@@ -1,5 +1,5 @@
 /** Messages between the page and the trace-parsing worker (trace.worker.ts). */
-import type { HeldReplay, HeldTrace, ParseOptions } from '../trace';
+import type { HeldReplay, HeldTrace, ParseOptions, TracePart } from '../trace';
 
 export interface TraceWorkerRequest {
   /** Generation: replies of an older request are dropped. */
@@ -31,3 +31,18 @@ export type TraceWorkerReply =
       replay: HeldReplay;
     }
   | { type: 'error'; gen: number; message: string };
+
+/** To a range worker (traceRange.worker.ts): read bytes [start, end) of `file`. */
+export interface RangeRequest {
+  file: File;
+  start: number;
+  end: number;
+  /** With `detectFrom`: the file's start, which decides the format for every range. */
+  options: ParseOptions;
+}
+
+export type RangeReply =
+  /** Bytes, requests, lines and malformed lines read since the last progress message. */
+  | { type: 'progress'; bytes: number; requests: number; lines: number; malformed: number }
+  | { type: 'part'; part: TracePart }
+  | { type: 'error'; message: string };

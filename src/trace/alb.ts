@@ -9,7 +9,7 @@
 import { pathOfRequestLine, parseStatus } from './record';
 import type { LineParser } from './record';
 import { parseIso } from './time';
-import { plural } from '../core';
+import { plural, quoteText } from '../core';
 
 export const ALB_FIELDS = [
   'type',
@@ -74,9 +74,10 @@ export const parseAlbLine: LineParser = (line) => {
     return `has ${plural(f.length, 'field')}; an ALB entry has at least ${REQUEST_CREATION + 1}`;
   }
   const created = parseIso(f[REQUEST_CREATION] as string);
-  if (!created) return `request_creation_time "${f[REQUEST_CREATION]}" is not an ISO time`;
+  if (!created)
+    return `request_creation_time ${quoteText(f[REQUEST_CREATION] ?? '')} is not an ISO time`;
   const status = parseStatus(f[8]);
-  if (Number.isNaN(status)) return `elb_status_code "${f[8]}" is not an HTTP status`;
+  if (Number.isNaN(status)) return `elb_status_code ${quoteText(f[8] ?? '')} is not an HTTP status`;
   const clientPort = f[3] as string;
   const colon = clientPort.lastIndexOf(':');
   return {

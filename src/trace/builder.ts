@@ -1,4 +1,7 @@
-/** Collects parsed records into a Trace: interns keys, counts malformed lines, sorts by arrival. */
+/**
+ * Collects parsed records into a Trace: a reader's builder interns keys and counts malformed lines;
+ * the merger joins readers in file order and sorts requests by arrival through the reorder window.
+ */
 import { keyOf } from './keys';
 import type { RequestRecord } from './record';
 import {
@@ -11,6 +14,8 @@ import {
 } from './types';
 import type { KeySpec, Malformed, ParseReport, Trace, TraceFormat } from './types';
 import { plural } from '../core';
+import { Columns, REORDER_WINDOW_MS, ReorderWindow } from './reorder';
+import type { OrderedSink } from './reorder';
 
 /** Distinct user agents on one client address from which the page hints at NAT. */
 export const NAT_USER_AGENTS = 10;
@@ -53,41 +58,240 @@ function detach(s: string): string {
   return s.length === 0 ? '' : (' ' + s).slice(1);
 }
 
-/** FNV-1a, 32 bits: a user agent's fingerprint (collisions only lower the NAT count). */
-function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i += 1) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
+/** Keys longer than this (UTF-16 units) are held cut, with a hash of the whole key. */
+export const MAX_KEY_CHARS = 1024;
+/** What a cut key keeps of its start. */
+const KEY_PREFIX_CHARS = 96;
+/** Longest malformed-line reason kept. */
+const MAX_REASON_CHARS = 400;
+
+/**
+ * A key as the trace holds it: itself, or — when longer than MAX_KEY_CHARS — its first
+ * KEY_PREFIX_CHARS characters, `…`, its length and a 64-bit hash of the whole, so 40,000 distinct
+ * 5,000-character keys take ~5 MB, not 400 MB, and stay distinct (two keys share a held form only
+ * when both their start and their 64-bit hash agree).
+ */
+export function internKey(key: string): string {
+  if (key.length <= MAX_KEY_CHARS) return key;
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c;
+  for (let i = 0; i < key.length; i += 1) {
+    const c = key.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
   }
-  return h >>> 0;
+  let cut = KEY_PREFIX_CHARS;
+  // Never end the kept start between the two halves of a surrogate pair.
+  const last = key.charCodeAt(cut - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut -= 1;
+  const hex = (n: number): string => (n >>> 0).toString(16).padStart(8, '0');
+  return `${key.slice(0, cut)}… (${key.length.toLocaleString('en-US')} characters, hash ${hex(a)}${hex(b)})`;
 }
 
+/**
+ * A user agent's fingerprint (collisions only lower the NAT count): FNV-1a over its UTF-16 units in
+ * two interleaved lanes (even and odd positions), so the byte reader's loop (fastLines.ts
+ * `agentHashBytes`, the same function over ASCII bytes) is not one long chain of multiplications.
+ */
+export function agentHash(s: string): number {
+  let a = AGENT_SEED_A;
+  let b = AGENT_SEED_B;
+  for (let i = 0; i < s.length; i += 1) {
+    const t = a;
+    a = b;
+    b = Math.imul(t ^ s.charCodeAt(i), FNV_PRIME);
+  }
+  return agentHashEnd(a, b, s.length);
+}
+
+/** The lanes' seeds and FNV's 32-bit prime. */
+export const AGENT_SEED_A = 0x811c9dc5 | 0;
+export const AGENT_SEED_B = 0x050c5d1f;
+export const FNV_PRIME = 0x01000193;
+
+/** Joins the two lanes (which lane ends last depends on the length's parity). */
+export function agentHashEnd(a: number, b: number, length: number): number {
+  const h = Math.imul(a ^ Math.imul(b, 0x9e3779b1) ^ length, FNV_PRIME);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/**
+ * Per key id: requests that had a client address and a user agent, and the distinct user agents'
+ * hashes (at most UA_CAP a key), in one open-addressing table of (key id, hash) pairs — no object
+ * per key, one probe per request.
+ */
+class AgentTable {
+  requests = new Uint32Array(1024);
+  distinct = new Uint8Array(1024);
+  private slotKey = new Int32Array(4096).fill(-1);
+  private slotUa = new Int32Array(4096);
+  private used = 0;
+
+  add(id: number, ua: number, requests = 1): void {
+    if (id >= this.requests.length) this.growKeys(id + 1);
+    this.requests[id] = (this.requests[id] as number) + requests;
+    if ((this.distinct[id] as number) >= UA_CAP) return;
+    if ((this.used + 1) * 2 > this.slotKey.length) this.rehash();
+    const mask = this.slotKey.length - 1;
+    for (let at = pairHash(id, ua) & mask; ; at = (at + 1) & mask) {
+      const k = this.slotKey[at] as number;
+      if (k < 0) {
+        this.slotKey[at] = id;
+        this.slotUa[at] = ua | 0;
+        this.used += 1;
+        this.distinct[id] = (this.distinct[id] as number) + 1;
+        return;
+      }
+      if (k === id && this.slotUa[at] === (ua | 0)) return;
+    }
+  }
+
+  /** Key ids with at least one user agent, with their hashes. */
+  entries(): Map<number, number[]> {
+    const out = new Map<number, number[]>();
+    for (let at = 0; at < this.slotKey.length; at += 1) {
+      const k = this.slotKey[at] as number;
+      if (k < 0) continue;
+      let list = out.get(k);
+      if (list === undefined) out.set(k, (list = []));
+      list.push((this.slotUa[at] as number) >>> 0);
+    }
+    return out;
+  }
+
+  private growKeys(n: number): void {
+    const c = Math.max(n, this.requests.length * 2);
+    const r = new Uint32Array(c);
+    r.set(this.requests);
+    this.requests = r;
+    const d = new Uint8Array(c);
+    d.set(this.distinct);
+    this.distinct = d;
+  }
+
+  private rehash(): void {
+    const keys = this.slotKey;
+    const uas = this.slotUa;
+    this.slotKey = new Int32Array(keys.length * 2).fill(-1);
+    this.slotUa = new Int32Array(keys.length * 2);
+    const mask = this.slotKey.length - 1;
+    for (let i = 0; i < keys.length; i += 1) {
+      const k = keys[i] as number;
+      if (k < 0) continue;
+      let at = pairHash(k, uas[i] as number) & mask;
+      while ((this.slotKey[at] as number) >= 0) at = (at + 1) & mask;
+      this.slotKey[at] = k;
+      this.slotUa[at] = uas[i] as number;
+    }
+  }
+}
+
+function pairHash(id: number, ua: number): number {
+  let h = Math.imul(id ^ Math.imul(ua, 0x9e3779b1), 0x85ebca6b);
+  h ^= h >>> 13;
+  return Math.imul(h, 0xc2b2ae35) ^ (h >>> 16);
+}
+
+/** A client's user agents, as a reader hands them on. */
+export interface ClientAgents {
+  client: string;
+  uas: number[];
+  requests: number;
+}
+
+/** What a reader read besides requests, handed on with its last chunk. */
+export interface ReaderEnd {
+  /** Non-blank lines read. */
+  lines: number;
+  /** Every line, blank ones included (the next reader's line numbers start after them). */
+  lineCount: number;
+  malformed: number;
+  /** Line numbers counted from the reader's first line (1). */
+  malformedFirst: Malformed[];
+  mixed: [string, number][];
+  agents: ClientAgents[];
+  firstLine: string | null;
+  allSameLine: boolean;
+}
+
+/**
+ * Requests a reader (a stream over a file, or over one byte range of it) read since its last chunk,
+ * in line order, with key ids of its own: a merger (TraceMerger) maps them, sorts them in time
+ * order and hands them on. Its arrays are its own (transfer them).
+ */
+export interface TraceChunk {
+  count: number;
+  /** Epoch ms. */
+  arrivalMs: Float64Array;
+  /** Into the reader's keys (every chunk's `keys` so far, in order). */
+  keyId: Uint32Array;
+  cost: Uint16Array;
+  status: Uint16Array;
+  /** Each request's line, counted from the reader's first line (1). */
+  line: Float64Array;
+  /** Keys first seen in this chunk, in the order of their ids. */
+  keys: string[];
+  /** Set on the reader's last chunk. */
+  end: ReaderEnd | null;
+}
+
+/** All a reader read, as one chunk (a byte range read in a worker of its own). */
+export type TracePart = TraceChunk & { end: ReaderEnd };
+
+/**
+ * Collects what one reader parses: requests in line order with their line numbers, its own key
+ * ids, malformed lines, user agents per client. `takeChunk` hands the requests read so far on.
+ */
 export class TraceBuilder {
+  /** Requests added, over every chunk. */
   count = 0;
   lines = 0;
   malformed = 0;
   readonly malformedFirst: Malformed[] = [];
+  /** Requests not yet taken. */
+  private held = 0;
   private capacity = 4096;
   private arrival = new Float64Array(this.capacity);
   private key = new Uint32Array(this.capacity);
   private cost = new Uint16Array(this.capacity);
   private status = new Uint16Array(this.capacity);
+  private line = new Float64Array(this.capacity);
   private readonly keyIds = new Map<string, number>();
   private readonly keys: string[] = [];
-  /** Per client address: hashes of its user agents (numbers, so no line text is kept). */
+  /** Keys handed on in earlier chunks. */
+  private keysTaken = 0;
+  /** User agents per key id, when the key is the client address. */
+  private readonly agentsById: AgentTable | null;
+  /** User agents per client address, when the key is something else. */
   private readonly agents = new Map<string, { uas: Set<number>; requests: number }>();
-  private maxSeen = -Infinity;
-  private outOfOrder = 0;
-  private maxBackstepMs = 0;
   private firstLine: string | null = null;
   private allSameLine = true;
   private readonly mixed = new Map<string, number>();
+  private firstBytes: Uint8Array | null = null;
 
   constructor(
-    private readonly name: string,
     private readonly spec: KeySpec,
-  ) {}
+    /** Requests read before the log is refused. */
+    private readonly maxRequests = MAX_TRACE_REQUESTS,
+  ) {
+    this.agentsById = this.natById ? new AgentTable() : null;
+  }
+
+  /** `noteLine` of an ASCII line given as bytes b[s, e). */
+  noteLineBytes(b: Uint8Array, s: number, e: number): void {
+    if (this.firstLine === null || !this.allSameLine) {
+      this.noteLine(
+        this.firstLine === null ? new TextDecoder('latin1').decode(b.subarray(s, e)) : '',
+      );
+      return;
+    }
+    this.lines += 1;
+    const first = (this.firstBytes ??= new TextEncoder().encode(this.firstLine));
+    let same = first.length === e - s;
+    for (let i = 0; i < first.length && same; i += 1) same = first[i] === b[s + i];
+    if (!same) this.allSameLine = false;
+  }
 
   /** Counts a non-blank line and remembers whether every line so far is the same text. */
   noteLine(text: string): void {
@@ -100,9 +304,12 @@ export class TraceBuilder {
     this.malformed += 1;
     if (looksLike !== undefined) this.mixed.set(looksLike, (this.mixed.get(looksLike) ?? 0) + 1);
     if (this.malformedFirst.length < MALFORMED_LISTED) {
+      // Readers quote the fields they name (quoteText, length-capped); this bounds the rest too,
+      // so the listed reasons stay a few kB whatever the lines held.
+      const r = reason.length > MAX_REASON_CHARS ? `${reason.slice(0, MAX_REASON_CHARS)}…` : reason;
       this.malformedFirst.push({
         line,
-        reason: looksLike !== undefined ? `${reason} (it looks like ${looksLike})` : reason,
+        reason: looksLike !== undefined ? `${r} (it looks like ${looksLike})` : r,
       });
     }
   }
@@ -117,21 +324,38 @@ export class TraceBuilder {
       this.bad(line, `time ${isoOf(t)} is after 2100-01-01`);
       return;
     }
-    if (this.count === MAX_TRACE_REQUESTS) {
-      throw new TraceError(
-        `Too many requests: line ${line} is past ${MAX_TRACE_REQUESTS.toLocaleString('en-US')}, ` +
-          'the most the page holds (16 bytes each). Split the log or filter it first.',
-      );
+    this.checkRoom(line);
+    const id = this.idOf(keyOf(rec, this.spec), line);
+    this.put(t, id, rec.cost, rec.status, line);
+    if (rec.client !== '' && rec.userAgent !== '') {
+      const ua = agentHash(rec.userAgent);
+      if (this.agentsById !== null) this.agentsById.add(id, ua);
+      else addAgent(this.agents, internKey(rec.client), [ua], 1);
     }
-    const k = keyOf(rec, this.spec);
+  }
+
+  /**
+   * A request read straight from bytes (src/trace/fastLines.ts): its arrival (within the accepted
+   * range), key id (from `idOf`), status, and its user agent's hash (null when the line has no
+   * client address or user agent). The same effect as `add` of the record it stands for, cost 1.
+   */
+  addFast(t: number, id: number, status: number, uaHash: number | null, line: number): void {
+    this.checkRoom(line);
+    this.put(t, id, 1, status, line);
+    if (uaHash !== null) (this.agentsById as AgentTable).add(id, uaHash);
+  }
+
+  /** Whether `addFast` may be given user-agent hashes (user agents are kept per key id). */
+  get natById(): boolean {
+    return this.spec.length === 1 && this.spec[0]?.kind === 'client';
+  }
+
+  /** The id of key `k` (held cut when long), made on first sight; throws past MAX_TRACE_KEYS. */
+  idOf(k0: string, line: number): number {
+    const k = internKey(k0);
     let id = this.keyIds.get(k);
     if (id === undefined) {
-      if (this.keys.length === MAX_TRACE_KEYS) {
-        throw new TraceError(
-          `Too many keys: line ${line} adds key ${MAX_TRACE_KEYS + 1}; the page holds at most ` +
-            `${MAX_TRACE_KEYS.toLocaleString('en-US')}. Choose a coarser key.`,
-        );
-      }
+      if (this.keys.length === MAX_TRACE_KEYS) throw tooManyKeys(line);
       id = this.keys.length;
       // A key is a slice of a line, which is a slice of a whole chunk of the file: copy it, or
       // every kept key pins its chunk (the whole file, with many keys) in memory.
@@ -139,32 +363,27 @@ export class TraceBuilder {
       this.keys.push(own);
       this.keyIds.set(own, id);
     }
-    if (this.count === this.capacity) this.grow();
-    const i = this.count;
+    return id;
+  }
+
+  private checkRoom(line: number): void {
+    if (this.count === this.maxRequests) throw tooManyRequests(this.maxRequests, line);
+  }
+
+  private put(t: number, id: number, cost: number, status: number, line: number): void {
+    if (this.held === this.capacity) this.grow();
+    const i = this.held;
     this.arrival[i] = t;
     this.key[i] = id;
-    this.cost[i] = rec.cost;
-    this.status[i] = rec.status;
+    this.cost[i] = cost;
+    this.status[i] = status;
+    this.line[i] = line;
+    this.held = i + 1;
     this.count += 1;
-    if (t < this.maxSeen) {
-      this.outOfOrder += 1;
-      if (this.maxSeen - t > this.maxBackstepMs) this.maxBackstepMs = this.maxSeen - t;
-    } else {
-      this.maxSeen = t;
-    }
-    if (rec.client !== '' && rec.userAgent !== '') {
-      let a = this.agents.get(rec.client);
-      if (a === undefined) {
-        a = { uas: new Set(), requests: 0 };
-        this.agents.set(detach(rec.client), a);
-      }
-      a.requests += 1;
-      if (a.uas.size < UA_CAP) a.uas.add(fnv1a(rec.userAgent));
-    }
   }
 
   private grow(): void {
-    const cap = Math.min(MAX_TRACE_REQUESTS, this.capacity * 2);
+    const cap = this.capacity * 2;
     const a = new Float64Array(cap);
     a.set(this.arrival);
     this.arrival = a;
@@ -177,14 +396,263 @@ export class TraceBuilder {
     const s = new Uint16Array(cap);
     s.set(this.status);
     this.status = s;
+    const l = new Float64Array(cap);
+    l.set(this.line);
+    this.line = l;
     this.capacity = cap;
   }
 
+  /** Requests read since the last chunk was taken (held: `count` of them). */
+  get pending(): number {
+    return this.held;
+  }
+
+  /** The requests read since the last chunk (trimmed copies: transfer them) and the new keys. */
+  takeChunk(): TraceChunk {
+    const n = this.held;
+    const chunk: TraceChunk = {
+      count: n,
+      arrivalMs: this.arrival.slice(0, n),
+      keyId: this.key.slice(0, n),
+      cost: this.cost.slice(0, n),
+      status: this.status.slice(0, n),
+      line: this.line.slice(0, n),
+      keys: this.keys.slice(this.keysTaken),
+      end: null,
+    };
+    this.keysTaken = this.keys.length;
+    this.held = 0;
+    return chunk;
+  }
+
+  /** The last chunk, with what the reader read besides requests (`lineCount`: every line). */
+  finishReader(lineCount: number): TracePart {
+    const chunk = this.takeChunk();
+    const agents: ClientAgents[] = [];
+    if (this.agentsById !== null) {
+      const t = this.agentsById;
+      for (const [id, uas] of t.entries()) {
+        agents.push({
+          client: this.keys[id] as string,
+          uas,
+          requests: t.requests[id] as number,
+        });
+      }
+    } else {
+      for (const [client, a] of this.agents) {
+        agents.push({ client, uas: [...a.uas], requests: a.requests });
+      }
+    }
+    return {
+      ...chunk,
+      end: {
+        lines: this.lines,
+        lineCount,
+        malformed: this.malformed,
+        malformedFirst: this.malformedFirst.slice(),
+        mixed: [...this.mixed],
+        agents,
+        firstLine: this.firstLine,
+        allSameLine: this.allSameLine,
+      },
+    };
+  }
+}
+
+function addAgent(
+  agents: Map<string, { uas: Set<number>; requests: number }>,
+  client: string,
+  uas: readonly number[],
+  requests: number,
+): void {
+  let a = agents.get(client);
+  if (a === undefined) {
+    a = { uas: new Set(), requests: 0 };
+    agents.set(detach(client), a);
+  }
+  a.requests += requests;
+  for (const u of uas) if (a.uas.size < UA_CAP) a.uas.add(u);
+}
+
+function tooManyKeys(line: number): TraceError {
+  return new TraceError(
+    `Too many keys: line ${line.toLocaleString('en-US')} adds key ${(MAX_TRACE_KEYS + 1).toLocaleString('en-US')}; the page holds at most ` +
+      `${MAX_TRACE_KEYS.toLocaleString('en-US')}. Choose a coarser key.`,
+  );
+}
+
+function tooManyRequests(max: number, line: number): TraceError {
+  return new TraceError(
+    `Too many requests: the page holds at most ${plural(max, 'request')} ` +
+      `(16 bytes each) and line ${line.toLocaleString('en-US')} would be one more. Split the log or filter it first.`,
+  );
+}
+
+/**
+ * Merges what readers read, in file order, into one trace: key ids of its own (in order of first
+ * appearance in the file), line numbers from the file's start, requests in time order through the
+ * reorder window (src/trace/reorder.ts). Requests further back than the window are kept apart and
+ * sorted into place at the end, so the trace is exactly the one a stable sort of the whole log by
+ * time gives; the report names them (how many, the first one's line, how far back).
+ */
+export class TraceMerger {
+  private readonly keyIds = new Map<string, number>();
+  readonly keys: string[] = [];
+  /** The current reader's key ids → this merger's. */
+  private map = new Uint32Array(1024);
+  private mapN = 0;
+  private lineOffset = 0;
+  private readonly window: ReorderWindow;
+  /** Requests taken in, outside the window or not. */
+  count = 0;
+  private readonly out = {
+    t: new Float64Array(4096),
+    k: new Uint32Array(4096),
+    c: new Uint16Array(4096),
+    s: new Uint16Array(4096),
+  };
+  private outN = 0;
+  /** Requests outside the window, in line order (columns: a badly ordered log has millions). */
+  private readonly outliers = new Columns(1024);
+  private outliersN = 0;
+  private lines = 0;
+  private malformed = 0;
+  private readonly malformedFirst: Malformed[] = [];
+  private readonly mixed = new Map<string, number>();
+  private readonly agentsById: AgentTable | null;
+  private readonly agents = new Map<string, { uas: Set<number>; requests: number }>();
+  private firstLine: string | null = null;
+  private allSameLine = true;
+
+  constructor(
+    private readonly name: string,
+    private readonly spec: KeySpec,
+    /** Requests held before the log is refused. */
+    private readonly maxRequests = MAX_TRACE_REQUESTS,
+    /** How far back a line may be and still be sorted in as it is read, ms. */
+    private readonly windowMs = REORDER_WINDOW_MS,
+  ) {
+    this.agentsById = spec.length === 1 && spec[0]?.kind === 'client' ? new AgentTable() : null;
+    this.window = new ReorderWindow(
+      (c, from, n) => this.keep(c, from, n),
+      (t, k, c, s, line) => {
+        const i = this.outliersN;
+        if (i === this.outliers.capacity) this.outliers.reserve(i * 2, 0, i);
+        this.outliers.set(i, t, k, c, s, line);
+        this.outliersN = i + 1;
+      },
+      windowMs,
+    );
+  }
+
+  /** Takes a chunk of the current reader (file order); after its last chunk, the next reader's. */
+  add(chunk: TraceChunk): void {
+    if (this.count + chunk.count > this.maxRequests) {
+      const line = (chunk.line[this.maxRequests - this.count] as number) + this.lineOffset;
+      throw tooManyRequests(this.maxRequests, line);
+    }
+    // The reader's new keys, in its id order.
+    if (this.mapN + chunk.keys.length > this.map.length) {
+      const m = new Uint32Array(Math.max(this.map.length * 2, this.mapN + chunk.keys.length));
+      m.set(this.map.subarray(0, this.mapN));
+      this.map = m;
+    }
+    for (const k of chunk.keys) {
+      let id = this.keyIds.get(k);
+      if (id === undefined) {
+        if (this.keys.length === MAX_TRACE_KEYS)
+          throw tooManyKeys(this.firstUse(chunk) + this.lineOffset);
+        id = this.keys.length;
+        this.keys.push(k);
+        this.keyIds.set(k, id);
+      }
+      this.map[this.mapN++] = id;
+    }
+    const map = this.map;
+    const off = this.lineOffset;
+    const w = this.window;
+    for (let i = 0; i < chunk.count; i += 1) {
+      w.push(
+        chunk.arrivalMs[i] as number,
+        map[chunk.keyId[i] as number] as number,
+        chunk.cost[i] as number,
+        chunk.status[i] as number,
+        (chunk.line[i] as number) + off,
+      );
+    }
+    this.count += chunk.count;
+    if (chunk.end !== null) this.endReader(chunk.end);
+  }
+
+  /** The line of the chunk where the reader's key numbered `mapN` (the next to map) first appears. */
+  private firstUse(chunk: TraceChunk): number {
+    for (let i = 0; i < chunk.count; i += 1) {
+      if (chunk.keyId[i] === this.mapN) return chunk.line[i] as number;
+    }
+    return 1;
+  }
+
+  private endReader(end: ReaderEnd): void {
+    const off = this.lineOffset;
+    if (end.firstLine !== null) {
+      if (this.firstLine === null) this.firstLine = end.firstLine;
+      else if (end.firstLine !== this.firstLine) this.allSameLine = false;
+    }
+    if (!end.allSameLine) this.allSameLine = false;
+    this.lines += end.lines;
+    for (const m of end.malformedFirst) {
+      if (this.malformedFirst.length < MALFORMED_LISTED) {
+        this.malformedFirst.push({ line: m.line + off, reason: m.reason });
+      }
+    }
+    this.malformed += end.malformed;
+    for (const [look, c] of end.mixed) this.mixed.set(look, (this.mixed.get(look) ?? 0) + c);
+    for (const a of end.agents) {
+      if (this.agentsById !== null) {
+        const id = this.keyIds.get(a.client) as number;
+        // The first hash counts the requests; the rest only join the set.
+        this.agentsById.add(id, a.uas[0] ?? 0, a.requests);
+        for (let i = 1; i < a.uas.length; i += 1) this.agentsById.add(id, a.uas[i] as number, 0);
+      } else {
+        addAgent(this.agents, a.client, a.uas, a.requests);
+      }
+    }
+    this.lineOffset += end.lineCount;
+    this.mapN = 0;
+  }
+
+  /** Appends requests in time order to the kept columns. */
+  private keep(c: Parameters<OrderedSink>[0], from: number, n: number): void {
+    const o = this.out;
+    if (this.outN + n > o.t.length) {
+      const cap = Math.min(this.maxRequests, Math.max(this.outN + n, o.t.length * 2));
+      const grow = <A extends Float64Array | Uint32Array | Uint16Array>(
+        a: A,
+        make: (n: number) => A,
+      ): A => {
+        const b = make(cap);
+        b.set(a.subarray(0, this.outN));
+        return b;
+      };
+      o.t = grow(o.t, (m) => new Float64Array(m));
+      o.k = grow(o.k, (m) => new Uint32Array(m));
+      o.c = grow(o.c, (m) => new Uint16Array(m));
+      o.s = grow(o.s, (m) => new Uint16Array(m));
+    }
+    o.t.set(c.t.subarray(from, from + n), this.outN);
+    o.k.set(c.key.subarray(from, from + n), this.outN);
+    o.c.set(c.cost.subarray(from, from + n), this.outN);
+    o.s.set(c.status.subarray(from, from + n), this.outN);
+    this.outN += n;
+  }
+
+  /** The trace, every reader merged and sorted (those outside the window sorted into place). */
   finish(
     info: Pick<ParseReport, 'formatName' | 'resolutionMs' | 'timeSource'> & { format: TraceFormat },
   ): BuiltTrace {
-    const n = this.count;
-    if (n === 0) {
+    this.window.flush();
+    const r = this.window.report;
+    if (this.count === 0) {
       const first = this.malformedFirst
         .slice(0, 3)
         .map((m) => `line ${m.line}: ${m.reason}`)
@@ -195,40 +663,24 @@ export class TraceBuilder {
           : `No request could be read as ${info.formatName}: all ${plural(this.lines, 'line')} are malformed (${first}).`,
       );
     }
-    let arrival = this.arrival.slice(0, n);
-    let key = this.key.slice(0, n);
-    let cost = this.cost.slice(0, n);
-    let status = this.status.slice(0, n);
-    if (this.outOfOrder > 0) {
-      // Stable: equal arrivals keep their line order.
-      const order = Array.from({ length: n }, (_, i) => i);
-      const a0 = arrival;
-      order.sort((x, y) => (a0[x] as number) - (a0[y] as number) || x - y);
-      const a = new Float64Array(n);
-      const k = new Uint32Array(n);
-      const c = new Uint16Array(n);
-      const s = new Uint16Array(n);
-      for (let i = 0; i < n; i += 1) {
-        const j = order[i] as number;
-        a[i] = a0[j] as number;
-        k[i] = key[j] as number;
-        c[i] = cost[j] as number;
-        s[i] = status[j] as number;
-      }
-      arrival = a;
-      key = k;
-      cost = c;
-      status = s;
-    }
     const notes: string[] = [];
     if (info.resolutionMs >= 1000) {
       notes.push(
         'Times have 1-second resolution only: requests within a second share its start. Log $msec (nginx) or use a format with milliseconds for exact replays.',
       );
     }
-    if (this.outOfOrder > 0) {
+    if (r.outOfOrder > 0) {
       notes.push(
-        `${plural(this.outOfOrder, 'request')} ${this.outOfOrder === 1 ? 'was' : 'were'} earlier than a line before them (by up to ${this.maxBackstepMs} ms) and were sorted into place.`,
+        `${plural(r.outOfOrder, 'request')} ${r.outOfOrder === 1 ? 'was' : 'were'} earlier than a line before them (by up to ${r.maxBackstepMs.toLocaleString('en-US')} ms) and were sorted into place.`,
+      );
+    }
+    if (r.outside > 0) {
+      const w = this.windowMs;
+      const span = w % 60_000 === 0 ? `${w / 60_000}-minute` : `${w.toLocaleString('en-US')} ms`;
+      notes.push(
+        `${plural(r.outside, 'request')} ${r.outside === 1 ? 'was' : 'were'} further back than the ${span} reorder window ` +
+          `(the first at line ${r.firstOutsideLine.toLocaleString('en-US')}, up to ${r.maxOutsideMs.toLocaleString('en-US')} ms before requests already sorted); ` +
+          `the whole trace is held, so ${r.outside === 1 ? 'it was' : 'they were'} sorted into place at the end.`,
       );
     }
     if (this.lines > 1 && this.allSameLine) {
@@ -244,36 +696,109 @@ export class TraceBuilder {
         `${plural(this.malformed, 'malformed line')} ${this.malformed === 1 ? 'was' : 'were'} skipped.`,
       );
     }
-    const natHints: NatHint[] = [];
-    for (const [client, a] of this.agents) {
-      if (a.uas.size >= NAT_USER_AGENTS) {
-        natHints.push({ client, userAgents: a.uas.size, requests: a.requests });
-      }
-    }
-    natHints.sort((x, y) => y.userAgents - x.userAgents || y.requests - x.requests);
-    natHints.length = Math.min(natHints.length, 10);
+    const { arrival, key, cost, status } = this.sorted();
     return {
       name: this.name,
-      count: n,
+      count: arrival.length,
       arrivalMs: arrival,
       keyId: key,
       keys: this.keys.slice(),
       cost,
       status,
       keySpec: this.spec,
-      natHints,
+      natHints: this.natHints(),
       report: {
         format: info.format,
         formatName: info.formatName,
         lines: this.lines,
         malformed: this.malformed,
         malformedFirst: this.malformedFirst.slice(),
-        outOfOrder: this.outOfOrder,
-        maxBackstepMs: this.maxBackstepMs,
+        outOfOrder: r.outOfOrder,
+        maxBackstepMs: r.maxBackstepMs,
         resolutionMs: info.resolutionMs,
         timeSource: info.timeSource,
         notes,
+        reorderWindowMs: this.windowMs,
+        outsideWindow: r.outside,
+        firstOutsideLine: r.firstOutsideLine,
       },
     };
+  }
+
+  /**
+   * The kept requests (already in time order) with those outside the window merged in: each goes
+   * after every kept request not later than it, for those all came from earlier lines (a kept
+   * request as early as it from a later line would have been outside too).
+   */
+  private sorted(): {
+    arrival: Float64Array;
+    key: Uint32Array;
+    cost: Uint16Array;
+    status: Uint16Array;
+  } {
+    const o = this.out;
+    const m = this.outN;
+    const late = this.outliers;
+    const nl = this.outliersN;
+    if (nl === 0) {
+      return {
+        arrival: o.t.slice(0, m),
+        key: o.k.slice(0, m),
+        cost: o.c.slice(0, m),
+        status: o.s.slice(0, m),
+      };
+    }
+    // Stable by time: they came in line order.
+    const order = Array.from({ length: nl }, (_, i) => i);
+    order.sort((x, y) => (late.t[x] as number) - (late.t[y] as number) || x - y);
+    const n = m + nl;
+    const a = new Float64Array(n);
+    const k = new Uint32Array(n);
+    const c = new Uint16Array(n);
+    const s = new Uint16Array(n);
+    let i = 0;
+    let j = 0;
+    for (let x = 0; x < n; x += 1) {
+      const q = j < nl ? (order[j] as number) : -1;
+      if (i < m && (q < 0 || (o.t[i] as number) <= (late.t[q] as number))) {
+        a[x] = o.t[i] as number;
+        k[x] = o.k[i] as number;
+        c[x] = o.c[i] as number;
+        s[x] = o.s[i] as number;
+        i += 1;
+      } else {
+        a[x] = late.t[q] as number;
+        k[x] = late.key[q] as number;
+        c[x] = late.cost[q] as number;
+        s[x] = late.status[q] as number;
+        j += 1;
+      }
+    }
+    return { arrival: a, key: k, cost: c, status: s };
+  }
+
+  private natHints(): NatHint[] {
+    const natHints: NatHint[] = [];
+    if (this.agentsById !== null) {
+      const t = this.agentsById;
+      for (let id = 0; id < this.keys.length && id < t.distinct.length; id += 1) {
+        if ((t.distinct[id] as number) >= NAT_USER_AGENTS) {
+          natHints.push({
+            client: this.keys[id] as string,
+            userAgents: t.distinct[id] as number,
+            requests: t.requests[id] as number,
+          });
+        }
+      }
+    } else {
+      for (const [client, a] of this.agents) {
+        if (a.uas.size >= NAT_USER_AGENTS) {
+          natHints.push({ client, userAgents: a.uas.size, requests: a.requests });
+        }
+      }
+    }
+    natHints.sort((x, y) => y.userAgents - x.userAgents || y.requests - x.requests);
+    natHints.length = Math.min(natHints.length, 10);
+    return natHints;
   }
 }

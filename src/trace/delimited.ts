@@ -8,7 +8,7 @@ import { parseCost, parseStatus, pathOfUrl } from './record';
 import type { RequestRecord } from './record';
 import { parseAnyTime } from './time';
 import { TraceError } from './types';
-import { plural } from '../core';
+import { plural, quoteText } from '../core';
 
 /** Which column plays which part. `time` is required. */
 export interface Columns {
@@ -76,15 +76,17 @@ export function recordFromRow(
   cols: Columns,
 ): RequestRecord | string {
   const raw = get(cols.time);
-  if (raw === undefined || raw === '') return `no value in timestamp column "${cols.time}"`;
+  if (raw === undefined || raw === '')
+    return `no value in timestamp column ${quoteText(cols.time)}`;
   const t = parseAnyTime(raw.trim());
-  if (!t) return `"${raw.slice(0, 40)}" in column "${cols.time}" is not a time (ISO 8601 or epoch)`;
+  if (!t)
+    return `${quoteText(raw)} in column ${quoteText(cols.time)} is not a time (ISO 8601 or epoch)`;
   const status = parseStatus(cols.status !== undefined ? get(cols.status)?.trim() : undefined);
   if (Number.isNaN(status))
-    return `"${get(cols.status ?? '')}" in column "${cols.status}" is not an HTTP status`;
+    return `${quoteText(get(cols.status ?? '') ?? '')} in column ${quoteText(cols.status ?? '')} is not an HTTP status`;
   const cost = parseCost(cols.cost !== undefined ? get(cols.cost)?.trim() : undefined);
   if (Number.isNaN(cost))
-    return `"${get(cols.cost ?? '')}" in column "${cols.cost}" is not a whole number 0 – 65535`;
+    return `${quoteText(get(cols.cost ?? '') ?? '')} in column ${quoteText(cols.cost ?? '')} is not a whole number 0 – 65535`;
   const text = (c: string | undefined): string => (c === undefined ? '' : (get(c) ?? ''));
   return {
     timeMs: t.ms,

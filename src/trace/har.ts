@@ -7,6 +7,7 @@ import { pathOfUrl } from './record';
 import type { RequestRecord } from './record';
 import { parseIso } from './time';
 import { TraceError } from './types';
+import { quoteText } from '../core';
 
 interface HarHeader {
   name?: unknown;
@@ -42,7 +43,7 @@ export function parseHar(text: string): {
     if (entry === null || typeof entry !== 'object') return 'entry is not an object';
     if (typeof entry.startedDateTime !== 'string') return 'startedDateTime is missing';
     const t = parseIso(entry.startedDateTime);
-    if (!t) return `startedDateTime "${entry.startedDateTime}" is not an ISO time`;
+    if (!t) return `startedDateTime ${quoteText(String(entry.startedDateTime))} is not an ISO time`;
     resolutionMs = Math.min(resolutionMs, Math.max(1, 1000 / 10 ** t.fractionDigits));
     const url = entry.request?.url;
     if (typeof url !== 'string') return 'request.url is missing';

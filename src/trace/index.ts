@@ -1,6 +1,6 @@
 /** Access logs and traces → typed-array traces (pure: no DOM, no clock). */
 export * from './types';
-export { TraceStream, parseTrace, checkFileSize, detectFormat } from './parse';
+export { TraceStream, parseTrace, checkFileSize, detectFormat, mergeParts } from './parse';
 export type { ParseOptions } from './parse';
 export { NGINX_PRESETS, compileLogFormat, logFormatFromConf } from './nginx';
 export { keyOf, xffHops, describeKeySpec } from './keys';
@@ -23,7 +23,7 @@ export {
 } from './held';
 export type { HeldTrace, HeldReplay } from './held';
 export { NAT_USER_AGENTS } from './builder';
-export type { BuiltTrace, NatHint } from './builder';
+export type { BuiltTrace, NatHint, TracePart } from './builder';
 export { parseTimeLocal, parseIso, parseEpoch, parseAnyTime } from './time';
 export { replayTrace, virtualTimes, ADMIT, DELAY, REJECT, MAX_REPLAY_SPAN_MS } from './replay';
 export type { Replay } from './replay';

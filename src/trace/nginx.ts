@@ -15,6 +15,7 @@ import { pathOfRequestLine, parseCost, parseStatus, pathOfUrl } from './record';
 import type { LineParser, RequestRecord } from './record';
 import { parseIso, parseTimeLocal } from './time';
 import { TraceError } from './types';
+import { quoteText } from '../core';
 
 /** Formats recognised without being told, most specific first (detection prefers earlier ones). */
 export const NGINX_PRESETS: readonly { name: string; format: string }[] = [
@@ -55,6 +56,8 @@ export const NGINX_PRESETS: readonly { name: string; format: string }[] = [
 /** A compiled log_format. */
 export interface NginxFormat {
   name: string;
+  /** The log_format string it was compiled from. */
+  source: string;
   variables: string[];
   regex: RegExp;
   /** Finest time step: 1 with $msec, else 1000. */
@@ -136,28 +139,28 @@ export function compileLogFormat(
     let endMs: number;
     if (iMsec >= 0) {
       const s = get(iMsec);
-      if (!/^\d+(\.\d{1,3})?$/.test(s)) return `$msec "${s}" is not seconds.milliseconds`;
+      if (!/^\d+(\.\d{1,3})?$/.test(s)) return `$msec ${quoteText(s)} is not seconds.milliseconds`;
       endMs = Math.round(Number(s) * 1000);
     } else if (iLocal >= 0) {
       endMs = parseTimeLocal(get(iLocal));
-      if (Number.isNaN(endMs)) return `$time_local "${get(iLocal)}" is not a date`;
+      if (Number.isNaN(endMs)) return `$time_local ${quoteText(get(iLocal))} is not a date`;
     } else {
       const t = parseIso(get(iIso));
-      if (!t) return `$time_iso8601 "${get(iIso)}" is not a date`;
+      if (!t) return `$time_iso8601 ${quoteText(get(iIso))} is not a date`;
       endMs = t.ms;
     }
     let timeMs = endMs;
     if (iRt >= 0) {
       const rt = get(iRt);
       if (rt !== '-' && rt !== '') {
-        if (!/^\d+(\.\d{1,3})?$/.test(rt)) return `$request_time "${rt}" is not seconds`;
+        if (!/^\d+(\.\d{1,3})?$/.test(rt)) return `$request_time ${quoteText(rt)} is not seconds`;
         timeMs = endMs - Math.round(Number(rt) * 1000);
       }
     }
     const status = parseStatus(iStatus >= 0 ? get(iStatus) : undefined);
-    if (Number.isNaN(status)) return `$status "${get(iStatus)}" is not an HTTP status`;
+    if (Number.isNaN(status)) return `$status ${quoteText(get(iStatus))} is not an HTTP status`;
     const cost = parseCost(iCost >= 0 ? get(iCost) : undefined);
-    if (Number.isNaN(cost)) return `cost "${get(iCost)}" is not a whole number 0 – 65535`;
+    if (Number.isNaN(cost)) return `cost ${quoteText(get(iCost))} is not a whole number 0 – 65535`;
     const rec: RequestRecord = {
       timeMs,
       status,
@@ -173,7 +176,7 @@ export function compileLogFormat(
     };
     return rec;
   };
-  return { name, variables, regex, resolutionMs, timeSource, parse };
+  return { name, source: format, variables, regex, resolutionMs, timeSource, parse };
 }
 
 /** Joins a log_format as written in nginx.conf (`log_format name 'a' 'b';`) into one string. */

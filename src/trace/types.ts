@@ -47,6 +47,15 @@ export interface ParseReport {
   outOfOrder: number;
   /** The largest step back in time, ms. */
   maxBackstepMs: number;
+  /** How far back a line may be and still be sorted into place while reading, ms. */
+  reorderWindowMs?: number;
+  /**
+   * Requests earlier than requests already let out of the reorder window: they are sorted into
+   * place at the end (the trace stays exact) and named in `notes`.
+   */
+  outsideWindow?: number;
+  /** The line of the first of them (0 when none). */
+  firstOutsideLine?: number;
   /**
    * The finest time step the log can express, ms: 1000 when only `$time_local` (whole seconds) is
    * there, 1 for `$msec`, ISO times with milliseconds and epoch-ms columns.
@@ -85,6 +94,8 @@ export const MAX_BUFFERED_BYTES = 256 * 1024 * 1024;
 export const MAX_TRACE_REQUESTS = MAX_TRACE_SOURCE_REQUESTS;
 /** Distinct keys a trace may hold. */
 export const MAX_TRACE_KEYS = 1_000_000;
+/** Longest line read (bytes); a longer one is counted malformed, its text never decoded. */
+export const MAX_LINE_BYTES = 1024 * 1024;
 /** Malformed lines listed (all are counted). */
 export const MALFORMED_LISTED = 20;
 /** Earliest accepted time: 1970-01-01T00:00:00Z. */

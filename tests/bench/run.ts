@@ -3,8 +3,8 @@
  * script builds the site first: the frame bench drives dist/ in Chromium.
  * package.json bundles this file with Vite first: run unbundled (tsx), every cross-module call goes
  * through an export getter and the figures say more about the loader than about the code.
- * `BENCH=frames npm run bench` (or core, sim, fleet, probe, trace, tracebrowser, sql, memory, decode,
- * import,
+ * `BENCH=frames npm run bench` (or core, sim, fleet, probe, trace, tracebrowser, ingest, sql, memory,
+ * decode, import,
  * search; comma-separated; trace includes tracebrowser; search runs only when named) runs only those
  * parts. `DECODE=saved` leaves the links out of the decode part (only the saved records); `DECODE_RUNS=3`
  * opens each link or record in 3 fresh Chromium contexts and reports the best.
@@ -20,6 +20,8 @@ import { runFleetBench, runSimBench } from './sim';
 import { runTraceBench } from './trace';
 import { runTraceBrowserBench } from './traceBrowser';
 import { runSqlBench } from './sql';
+import { runIngestAttackBench } from './ingestAttacks';
+import { runIngestBench } from './ingest';
 
 const only = process.env.BENCH?.split(',').map((s) => s.trim());
 const wanted = (part: string) => only === undefined || only.includes(part);
@@ -51,6 +53,14 @@ if (!runMemoryChild() && !runDecodeChild() && !(await runBenchChild())) {
   }
   if (wanted('sql')) {
     await runSqlBench();
+    console.log('');
+  }
+  // Hostile access logs (minutes: the files are gigabytes of text once inflated).
+  // INGEST=speed or INGEST=attacks runs only that half.
+  if (wanted('ingest')) {
+    if (process.env.INGEST !== 'attacks') await runIngestBench();
+    console.log('');
+    if (process.env.INGEST !== 'speed') await runIngestAttackBench();
     console.log('');
   }
   if (wanted('decode')) {

@@ -31,7 +31,10 @@ type RunState = Asked &
 interface Runner {
   worker: Worker;
   trace: HeldTrace;
-  /** The trace is sent by a timer of its own; till then, the newest run waits here. */
+  /**
+   * The trace is sent by timers of its own (its arrays, then its key names in slices); till the
+   * last has run, the newest run waits here.
+   */
   initTimer: ReturnType<typeof setTimeout> | null;
   waiting: DryRunRequest | null;
 }
@@ -39,13 +42,29 @@ interface Runner {
 /** The trace with its arrivals as epoch ms (a new array: the page holds offsets). */
 const withArrivals = (trace: HeldTrace) => ({ ...trace, arrivalMs: arrivalsOf(trace) });
 
-/** Copies of the trace's arrays for the worker (transferred; the page keeps its own). */
+/**
+ * Key names posted at once: copying a message's strings is a task on the page, so 40,000 keys of
+ * a hundred characters go in slices, each a task well under 50 ms.
+ */
+const KEYS_PER_MESSAGE = 4_000;
+
+/**
+ * Copies of the trace's arrays for the worker (transferred; the page keeps its own) and its first
+ * key names (the rest follow in `keys` messages).
+ */
 function initMessage(trace: HeldTrace): { msg: DryRunRequest; transfer: Transferable[] } {
   const times = trace.times.slice(0, trace.count);
   const keyId = trace.keyId.slice(0, trace.count);
   const status = trace.status.slice(0, trace.count);
   return {
-    msg: { type: 'init', baseMs: trace.baseMs, times, keyId, status, keys: trace.keys },
+    msg: {
+      type: 'init',
+      baseMs: trace.baseMs,
+      times,
+      keyId,
+      status,
+      keys: trace.keys.slice(0, KEYS_PER_MESSAGE),
+    },
     transfer: [times.buffer, keyId.buffer, status.buffer],
   };
 }
@@ -117,14 +136,26 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
         type: 'module',
       });
       const r: Runner = { worker, trace, initTimer: null, waiting: null };
-      // Copying the trace for the worker (its key names cloned) is a task of its own, not part
-      // of the render that shows the trace (no long task while a log loads).
-      r.initTimer = setTimeout(() => {
+      // Copying the trace for the worker (its arrays, then its key names in slices) is done in
+      // tasks of their own, not in the render that shows the trace (no long task while a log
+      // loads).
+      const sendKeys = (from: number) => {
+        if (from < trace.keys.length) {
+          r.initTimer = setTimeout(() => {
+            const keys = trace.keys.slice(from, from + KEYS_PER_MESSAGE);
+            worker.postMessage({ type: 'keys', keys } satisfies DryRunRequest);
+            sendKeys(from + KEYS_PER_MESSAGE);
+          }, 0);
+          return;
+        }
         r.initTimer = null;
-        const { msg, transfer } = initMessage(trace);
-        worker.postMessage(msg, transfer);
         if (r.waiting !== null) worker.postMessage(r.waiting);
         r.waiting = null;
+      };
+      r.initTimer = setTimeout(() => {
+        const { msg, transfer } = initMessage(trace);
+        worker.postMessage(msg, transfer);
+        sendKeys(KEYS_PER_MESSAGE);
       }, 0);
       runner.current = r;
     }

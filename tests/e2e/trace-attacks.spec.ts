@@ -1,0 +1,150 @@
+/**
+ * Access logs built to hurt, each made on disk by the test and chosen through the file input as a
+ * person would: the page reads a log whole, refuses it, or says where it cut it — never shortens it
+ * silently — and neither freezes nor blanks. Each test prints its figures (longest main-thread
+ * task, renderer peak memory, time to the result) and holds them to the budgets: no task over
+ * 200 ms, ≤ 500 MB for a file refused or cut.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, open, test } from './fixtures';
+import {
+  ATTACK_DIR,
+  combinedLine,
+  describeFigures,
+  hugeFields,
+  installRecorder,
+  longKeys,
+  manyLinesGzip,
+  measureLoad,
+  newlineBomb,
+  pastRequestCapGzip,
+} from './attacks';
+
+const LONGEST_TASK_MS = 200;
+const PEAK_MB = 500;
+
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(installRecorder);
+  await open(page);
+});
+
+test('1.2M gzipped combined lines load whole: every request counted, none silently dropped', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  // Chosen from memory (as a file a page made, or a small one the browser holds whole): its
+  // stream hands the whole gzip over at once.
+  const path = await manyLinesGzip();
+  const f = await measureLoad(
+    page,
+    { name: 'combined-1.2M.log.gz', mimeType: 'application/gzip', buffer: readFileSync(path) },
+    () =>
+      expect(page.getByTestId('trace-summary').or(page.getByTestId('trace-error'))).toBeVisible({
+        timeout: 200_000,
+      }),
+  );
+  console.log(describeFigures('1.2M gzipped lines', f));
+  await expect(page.getByTestId('trace-error')).toHaveCount(0);
+  await expect(page.getByTestId('trace-count')).toHaveText('1,200,000');
+  expect(f.longestTaskMs).toBeLessThanOrEqual(LONGEST_TASK_MS);
+  // Read in bounded slices, ~750 MB of text never lives in the tab at once.
+  expect(f.peakMb).toBeLessThanOrEqual(PEAK_MB);
+});
+
+test('a gzip of 16.7M lines is refused at the request cap, saying how far it read; the loaded trace stays', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  const small = join(ATTACK_DIR, 'small.log');
+  writeFileSync(small, [0, 1, 2].map((i) => combinedLine(i)).join('\n'));
+  await page.getByTestId('trace-file').setInputFiles(small);
+  await expect(page.getByTestId('trace-count')).toHaveText('3');
+  const path = await pastRequestCapGzip();
+  const f = await measureLoad(page, path, () =>
+    expect(page.getByTestId('trace-error')).toBeVisible({ timeout: 280_000 }),
+  );
+  console.log(describeFigures('16.7M lines past the request cap', f));
+  await expect(page.getByTestId('trace-error')).toContainText(/5,000,000 requests.*line 5,000,001/);
+  await expect(page.getByTestId('trace-count')).toHaveText('3');
+  expect(f.longestTaskMs).toBeLessThanOrEqual(LONGEST_TASK_MS);
+  expect(f.peakMb).toBeLessThanOrEqual(PEAK_MB);
+});
+
+test('a 3 MB gzip bomb (3 GB of newlines) is refused at the decompressed-size cap, renderer under 500 MB', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const path = await newlineBomb();
+  const f = await measureLoad(page, path, () =>
+    expect(page.getByTestId('trace-error')).toBeVisible({ timeout: 200_000 }),
+  );
+  console.log(describeFigures('3 GB newline bomb', f));
+  await expect(page.getByTestId('trace-error')).toContainText(/decompresses to more than/);
+  await expect(page.getByTestId('trace-error')).toContainText(/stopped at line/);
+  expect(f.longestTaskMs).toBeLessThanOrEqual(LONGEST_TASK_MS);
+  expect(f.peakMb).toBeLessThanOrEqual(PEAK_MB);
+});
+
+test('lines with 5 MB fields are listed as malformed in a few words; opening the list does not freeze', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const path = await hugeFields();
+  const f = await measureLoad(page, path, () =>
+    expect(page.getByTestId('trace-summary').or(page.getByTestId('trace-error'))).toBeVisible({
+      timeout: 100_000,
+    }),
+  );
+  await expect(page.getByTestId('trace-count')).toHaveText('200');
+  await page.getByTestId('trace-summary').locator('details summary').click();
+  const list = page.getByTestId('trace-malformed');
+  await expect(list).toContainText('line 101:');
+  const chars = await list.evaluate((e) => e.textContent?.length ?? 0);
+  const longest = await page.evaluate(() => (window as unknown as { __longest: number }).__longest);
+  console.log(
+    describeFigures('30 lines with 5 MB fields', {
+      ...f,
+      longestTaskMs: Math.max(longest, f.longestTaskMs),
+    }) + `, ${chars} characters listed`,
+  );
+  expect(chars).toBeLessThan(5_000);
+  expect(Math.max(longest, f.longestTaskMs)).toBeLessThanOrEqual(LONGEST_TASK_MS);
+});
+
+test('40,000 distinct 5,000-character keys are held cut, with a hash: memory stays bounded', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const path = await longKeys();
+  const f = await measureLoad(page, path, () =>
+    expect(page.getByTestId('trace-summary').or(page.getByTestId('trace-error'))).toBeVisible({
+      timeout: 100_000,
+    }),
+  );
+  await expect(page.getByTestId('trace-keys')).toHaveText('40,000');
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+  const heapMb = usedSize / 2 ** 20;
+  console.log(
+    describeFigures('40,000 long keys', f) + `, page heap after GC ${heapMb.toFixed(0)} MB`,
+  );
+  // The keys as the page holds them: 40,000 of at most ~120 characters, not 200 MB.
+  expect(heapMb).toBeLessThan(60);
+  await expect(page.locator('.trace-top-keys td').first()).toContainText('…');
+  expect(f.longestTaskMs).toBeLessThanOrEqual(LONGEST_TASK_MS);
+});
+
+test('a log of mixed formats is refused naming the line that is wrong and what it is', async ({
+  page,
+}) => {
+  const path = join(ATTACK_DIR, 'mixed.log');
+  const json = '{"time":"2026-01-05T00:00:00Z","remote_addr":"10.0.0.1"}';
+  writeFileSync(path, [combinedLine(0), json, json, combinedLine(1), json, json, json].join('\n'));
+  await page.getByTestId('trace-file').setInputFiles(path);
+  const error = page.getByTestId('trace-error');
+  await expect(error).toContainText('line 2');
+  await expect(error).toContainText('JSON');
+  await expect(error).not.toContainText('line 1 (');
+});
