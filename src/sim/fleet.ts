@@ -488,19 +488,12 @@ export class FleetEngine {
     return false;
   }
 
-  /** When the store is down at `tMs`: the first time after it that it is up again; else −1. */
-  private downUntil(tMs: number): number {
-    let until = -1;
-    for (let moved = true; moved;) {
-      moved = false;
-      const at = until < 0 ? tMs : until;
-      for (const o of this.storeModel.outages)
-        if (at >= o.fromMs && at < o.toMs) {
-          until = o.toMs;
-          moved = true;
-        }
-    }
-    return until;
+  /** The first time at or after `tMs` when the store is up (`tMs` unless an outage covers it). */
+  private upAt(tMs: number): number {
+    let t = tMs;
+    for (let o = outageAt(this.deployment, t); o !== null; o = outageAt(this.deployment, t))
+      t = o.toMs;
+    return t;
   }
 
   /**
@@ -572,8 +565,8 @@ export class FleetEngine {
         // A sync the store cannot take (outage) waits for the next one; the admits stay pending.
         const syncMs = this.storeModel.syncMs as number;
         const before = Math.min(tEv, this.nextTickMs);
-        const downUntil = this.downUntil(tNext);
-        if (downUntil < 0) {
+        const upMs = this.upAt(tNext);
+        if (upMs === tNext) {
           this.sync();
           this.syncedSinceDecide = true;
         }
@@ -583,10 +576,13 @@ export class FleetEngine {
         // a sync has run since the last decision, the next ones until a decision, which have
         // nothing to apply and nothing to refresh (every copy already reads the store again, its
         // epoch changed, and the store cannot change).
-        if (downUntil >= 0)
-          this.nextSyncMs = skipIdle(this.nextSyncMs, syncMs, tMs, Math.min(before, downUntil));
-        else if (this.syncedSinceDecide && this.pending.length === 0)
-          this.nextSyncMs = skipIdle(this.nextSyncMs, syncMs, tMs, before);
+        if (upMs > tNext || (this.syncedSinceDecide && this.pending.length === 0))
+          this.nextSyncMs = skipIdle(
+            this.nextSyncMs,
+            syncMs,
+            tMs,
+            upMs > tNext ? Math.min(before, upMs) : before,
+          );
       }
     }
     this.nowMs = Math.max(this.nowMs, tMs);

@@ -190,8 +190,8 @@ describe('idle syncs and autoscaler ticks', () => {
           store: {
             rttMs: 1,
             jitterMs: 0,
-            // Down from 10 s to the end of the day: its syncs wait, and are skipped too.
-            outages: [{ fromMs: 10_000, toMs: 86_400_000 }],
+            // Down for an hour: its syncs wait, and are skipped too.
+            outages: [{ fromMs: 3_600_000, toMs: 7_200_000 }],
             onDown: 'open',
             syncMs: 1,
           },

@@ -210,13 +210,13 @@ const Stage = memo(function Stage({ embed, problems }: { embed: boolean; problem
     selected: s.selected !== null,
   }));
   const compare = mode === 'compare' && lanes > 1;
-  const fleet = sim.ok && sim.result.lanes.some((lane) => lane.fleet !== undefined);
+  const fleet = sim?.ok === true && sim.result.lanes.some((lane) => lane.fleet !== undefined);
   return (
     <main className="stage" id="stage">
       {embed && problems}
       <ClockBarPart />
-      <SimUpdatingPart />
-      {sim.ok ? (
+      <SimUpdatingPart first={sim === null} />
+      {sim === null ? null : sim.ok ? (
         <>
           {sim.result.truncated && (
             <Suspense fallback={null}>
