@@ -28,8 +28,8 @@ for (const prefix of ['/', '/tools/rll/']) {
     await page.goto(`.${prefix}?${BIG}`);
     await page.evaluate(() => document.fonts.ready);
     const view = page.getByTestId('limiter-view').first();
-    // The first render computed the exact result in place: paused at t = 150 s. (The worker
-    // starts too, filling its cache for the first edit.)
+    // The first run, over the main thread's budget, was computed in the worker too (the stage
+    // says "Computing the simulation" meanwhile); drawn paused at t = 150 s.
     await expect(view).toContainText('/ 10 tokens');
 
     await page.getByLabel('max_tokens').fill('37');
