@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { RUN_ATTACKS, savedRecordOf } from './attacks';
+import { RUN_ATTACKS, savedRecordOf } from './hostileInputs';
 import { expect, open, test } from './fixtures';
 import { longestTask, watchLongTasks } from './longTasks';
 

@@ -1,10 +1,10 @@
 /**
  * The hostile inputs the browser tests open from saved settings hold exactly the config their link
- * opens (tests/e2e/attacks.ts writes them out: the browser tests cannot load the link decoder).
+ * opens (tests/e2e/hostileInputs.ts writes them out: the browser tests cannot load the link decoder).
  */
 import { describe, expect, it } from 'vitest';
 import { decodeConfig } from '../../src/config';
-import { RUN_ATTACKS } from '../e2e/attacks';
+import { RUN_ATTACKS } from '../e2e/hostileInputs';
 
 describe('hostile runs', () => {
   for (const attack of RUN_ATTACKS) {

@@ -24,7 +24,7 @@ export interface RunAttack {
   worker?: boolean;
   /**
    * The config the link opens (what saved settings of it hold; the browser tests do not load the
-   * link decoder, whose lz-string is a CommonJS module: tests/config/attacks.test.ts checks that
+   * link decoder, whose lz-string is a CommonJS module: tests/config/hostile-inputs.test.ts checks that
    * the link decodes to exactly this).
    */
   config: PlaygroundConfig;
