@@ -1,0 +1,42 @@
+import { Component } from 'react';
+import type { ComponentType, ReactNode } from 'react';
+import { quoteText } from '../../core';
+
+interface Props {
+  /** What the part is, for the message ("limiter settings", "timeline"). */
+  what: string;
+  children: ReactNode;
+}
+
+/**
+ * Keeps one part of the page from taking the rest down: an error thrown while it renders or in
+ * its effects (stored data of another version, a bug) replaces that part with a message saying
+ * which part stopped and why; every other part goes on working.
+ */
+export class PanelBoundary extends Component<Props, { error: unknown }> {
+  override state: { error: unknown } = { error: null };
+
+  static getDerivedStateFromError(error: unknown): { error: unknown } {
+    return { error };
+  }
+
+  override render(): ReactNode {
+    const { error } = this.state;
+    if (error === null) return this.props.children;
+    const why = error instanceof Error ? `${error.name}: ${error.message}` : `${error as string}`;
+    return (
+      <p className="panel panel-failed" role="alert">
+        {`The ${this.props.what} stopped working: ${quoteText(why, 120)}. Reload the page to try it again.`}
+      </p>
+    );
+  }
+}
+
+/** `Part` behind a PanelBoundary of its own, named `what` in the message. */
+export function guarded<P extends object>(Part: ComponentType<P>, what: string): ComponentType<P> {
+  return (props: P) => (
+    <PanelBoundary what={what}>
+      <Part {...props} />
+    </PanelBoundary>
+  );
+}
