@@ -5,37 +5,41 @@
  * A record that is not a kept trace is listed with what is wrong with it, and can be deleted.
  * Also what a storage failure (quota, an aborted transaction) says.
  */
-import * as v from 'valibot';
 import { quoteText } from '../core';
 import { MAX_TRACE_SOURCE_REQUESTS } from '../sim';
 
 /** The longest file name a kept record may have (compact names of long file names fit). */
 export const MAX_KEPT_NAME = 1024;
 
-const whole = (max: number, what: string) =>
-  v.pipe(v.number(what), v.integer(what), v.minValue(0, what), v.maxValue(max, what));
+const whole = (value: unknown, max: number): boolean =>
+  Number.isInteger(value) && (value as number) >= 0 && (value as number) <= max;
 
 /**
- * The fields of a kept-trace record the page reads (others are let through untouched); its `data`,
- * the compact file, is checked to be a Blob beside it (keptRecordProblem).
+ * The schema of a kept-trace record: each field the page reads, its check, and the message when
+ * it fails (fields it does not read are let through). A table rather than valibot: valibot lives
+ * in the page's first chunk, and each of its functions this lazily loaded module used was one more
+ * export of that chunk, over the initial JavaScript budget.
  */
-export const KeptRecordSchema = v.object({
-  id: v.pipe(v.number('id must be a number'), v.integer('id must be a whole number')),
-  name: v.pipe(
-    v.string('name must be text'),
-    v.minLength(1, 'name must not be empty'),
-    v.maxLength(MAX_KEPT_NAME, `name must be at most ${MAX_KEPT_NAME} characters`),
-  ),
-  bytes: whole(Number.MAX_SAFE_INTEGER, 'bytes must be a whole number of bytes'),
-  requests: whole(
-    MAX_TRACE_SOURCE_REQUESTS,
+const FIELDS: readonly [string, (value: unknown) => boolean, string][] = [
+  ['id', (x) => whole(x, Number.MAX_SAFE_INTEGER), 'id must be a whole number'],
+  [
+    'name',
+    (x) => typeof x === 'string' && x !== '' && x.length <= MAX_KEPT_NAME,
+    `name must be text of 1 to ${MAX_KEPT_NAME} characters`,
+  ],
+  ['bytes', (x) => whole(x, Number.MAX_SAFE_INTEGER), 'bytes must be a whole number of bytes'],
+  [
+    'requests',
+    (x) => whole(x, MAX_TRACE_SOURCE_REQUESTS),
     `requests must be a whole number from 0 to ${MAX_TRACE_SOURCE_REQUESTS}`,
-  ),
-  hash: v.pipe(
-    v.string('hash must be text'),
-    v.regex(/^[0-9a-f]{16}$/, 'hash must be 16 lowercase hex digits'),
-  ),
-});
+  ],
+  [
+    'hash',
+    (x) => typeof x === 'string' && /^[0-9a-f]{16}$/.test(x),
+    'hash must be 16 lowercase hex digits',
+  ],
+  ['data', (x) => x instanceof Blob, 'data must be a file'],
+];
 
 /** A record in the kept traces' store that is not a kept trace. */
 export interface UnreadableKept {
@@ -50,15 +54,11 @@ export interface UnreadableKept {
 /** Why `record` is not a kept trace the page can read, or null when it is one. */
 export function keptRecordProblem(record: unknown): string | null {
   if (typeof record !== 'object' || record === null) return 'it is not a record';
-  const checked = v.safeParse(KeptRecordSchema, record);
-  if (!checked.success) {
-    const issue = checked.issues[0];
-    const field = issue.path?.[0]?.key;
-    if (typeof field === 'string' && !(field in record)) return `${field} is missing`;
-    return issue.message;
+  for (const [field, ok, message] of FIELDS) {
+    if (!(field in record)) return `${field} is missing`;
+    if (!ok((record as Record<string, unknown>)[field])) return message;
   }
-  if (!('data' in record)) return 'data is missing';
-  return record.data instanceof Blob ? null : 'data must be a file';
+  return null;
 }
 
 /**

@@ -24,10 +24,13 @@ describe('kept-trace records read back from the browser', () => {
     expect(keptRecordProblem({ ...good(), requests: '40' })).toMatch(/^requests must be a whole/);
     expect(keptRecordProblem({ ...good(), requests: -1 })).toMatch(/^requests must be a whole/);
     expect(keptRecordProblem({ ...good(), requests: 1.5 })).toMatch(/^requests must be a whole/);
-    expect(keptRecordProblem({ ...good(), name: '' })).toBe('name must not be empty');
-    expect(keptRecordProblem({ ...good(), name: 'x'.repeat(1025) })).toBe(
-      'name must be at most 1024 characters',
+    expect(keptRecordProblem({ ...good(), name: '' })).toBe(
+      'name must be text of 1 to 1024 characters',
     );
+    expect(keptRecordProblem({ ...good(), name: 'x'.repeat(1025) })).toBe(
+      'name must be text of 1 to 1024 characters',
+    );
+    expect(keptRecordProblem({ ...good(), id: -1 })).toBe('id must be a whole number');
     expect(keptRecordProblem({ ...good(), hash: 'ZZ' })).toBe(
       'hash must be 16 lowercase hex digits',
     );
@@ -55,7 +58,11 @@ describe('kept-trace records read back from the browser', () => {
         why: 'requests must be a whole number from 0 to 5000000',
       },
       { key: ['k', 2], label: 'record "[\\"k\\",2]"', why: 'it is not a record' },
-      { key: ['k', 3], label: 'record "[\\"k\\",3]"', why: 'name must not be empty' },
+      {
+        key: ['k', 3],
+        label: 'record "[\\"k\\",3]"',
+        why: 'name must be text of 1 to 1024 characters',
+      },
     ]);
   });
 

@@ -13,17 +13,19 @@ interface Props {
  * its effects (stored data of another version, a bug) replaces that part with a message saying
  * which part stopped and why; every other part goes on working.
  */
-export class PanelBoundary extends Component<Props, { error: unknown }> {
-  override state: { error: unknown } = { error: null };
+export class PanelBoundary extends Component<Props, { error: Error | null }> {
+  override state: { error: Error | null } = { error: null };
 
-  static getDerivedStateFromError(error: unknown): { error: unknown } {
+  // Typed as an Error; anything else thrown is shown as it stringifies.
+  static getDerivedStateFromError(error: Error): { error: Error } {
     return { error };
   }
 
   override render(): ReactNode {
     const { error } = this.state;
     if (error === null) return this.props.children;
-    const why = error instanceof Error ? `${error.name}: ${error.message}` : `${error as string}`;
+    // An Error reads "TypeError: its message".
+    const why = String(error);
     return (
       <p className="panel panel-failed" role="alert">
         {`The ${this.props.what} stopped working: ${quoteText(why, 120)}. Reload the page to try it again.`}
