@@ -59,6 +59,9 @@ test('foreign records in the kept traces are listed, deletable, and never blank 
   await expect(page.getByTestId('trace-kept')).toHaveCount(0);
   await list.scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath('unreadable-kept.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await list.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('unreadable-kept-390.png') });
   await list.getByRole('button', { name: 'Delete "old.trace.csv.gz"' }).click();
   await expect(list.locator('li')).toHaveCount(2);
   await list.getByRole('button', { name: 'Delete all 2 unreadable records' }).click();
