@@ -6,7 +6,7 @@
  * A run can hold up to MAX_DECISIONS (4,000,000) decisions; a log holds at most MAX_LOG_DECISIONS.
  * A cut is never silent: the JSON says where it cut, and the UI says so before a CSV is written.
  */
-import { csvField } from '../core/csv';
+import { csvField } from '../trace/csv';
 import { plural, rejectStatus, toSeconds } from '../core';
 import { encodeConfig } from '../config';
 import type { PlaygroundConfig } from '../config';
@@ -210,7 +210,7 @@ function rowReader(result: SimResult, lane: LaneResult): (row: number) => Row {
   };
 }
 
-/** One CSV field: the page's one writer (src/core/csv.ts), re-exported for this module's users. */
+/** One CSV field: the page's one writer (src/trace/csv.ts), re-exported for this module's users. */
 export { csvField };
 
 const CRLF = '\r\n';

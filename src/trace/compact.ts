@@ -7,7 +7,7 @@
  * no replay sees, are dropped. Typically a few bytes a request after compression.
  */
 import { gzipSync } from 'fflate';
-import { csvField } from '../core/csv';
+import { csvField } from './csv';
 import type { Trace } from './types';
 
 /** The compact file's header; a CSV with exactly this header is read as one (`COMPACT_HEADER`). */

@@ -9,7 +9,7 @@ import type { RequestRecord } from './record';
 import { parseAnyTime } from './time';
 import { TraceError } from './types';
 import { plural } from '../core';
-import { csvText } from '../core/csv';
+import { csvText } from './csv';
 import { COMPACT_COLUMNS } from './compact';
 
 /** Which column plays which part. `time` is required. */

@@ -3,7 +3,7 @@
  * baseline is either what the log recorded (a recorded 429 or 503 counts as rejected by a limit
  * already in place; every other status, or none, as allowed) or "no limit" (all allowed).
  */
-import { csvField } from '../core/csv';
+import { csvField } from './csv';
 import { DELAY, REJECT } from './replay';
 import type { Replay } from './replay';
 import type { Trace } from './types';

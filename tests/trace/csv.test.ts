@@ -1,11 +1,11 @@
 /**
- * The page's one CSV writer (src/core/csv.ts): every text a spreadsheet would run as a formula is
+ * The page's one CSV writer (src/trace/csv.ts): every text a spreadsheet would run as a formula is
  * written neutralised, the same way for every file, and the text comes back exactly.
  */
 import fc from 'fast-check';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { csvField, csvText } from '../../src/core/csv';
+import { csvField, csvText } from '../../src/trace/csv';
 
 /** The cells of one CSV line, as a spreadsheet's reader (papaparse) unquotes them. */
 const cellsOf = (line: string): string[] =>
