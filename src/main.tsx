@@ -10,6 +10,7 @@ import './viz/viz.css';
 import { createPlaygroundStore } from './store';
 import { PlaygroundProvider } from './store/react';
 import { App } from './ui/app/App';
+import { PanelBoundary } from './ui/common/PanelBoundary';
 import { OPEN_MEASURE, startFrom, startNeeds } from './ui/share/session';
 import { loadExperiments } from './config/experiments/registry';
 import { currentTheme } from './ui/app/theme';
@@ -63,9 +64,11 @@ async function boot(root: HTMLElement): Promise<void> {
   ]);
   createRoot(root).render(
     <StrictMode>
-      <PlaygroundProvider store={store}>
-        <App start={start} storage={storage} />
-      </PlaygroundProvider>
+      <PanelBoundary what="page">
+        <PlaygroundProvider store={store}>
+          <App start={start} storage={storage} />
+        </PlaygroundProvider>
+      </PanelBoundary>
     </StrictMode>,
   );
 }

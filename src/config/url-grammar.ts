@@ -60,6 +60,8 @@ export interface FieldSpec {
   rule?: string;
   /** An older name of the option, still read (links written before `key` was renamed). */
   alias?: string;
+  /** Written as the value minus this under `key` (not under `alias`): SystemParam.urlOffset. */
+  offset?: number;
 }
 
 export const NAME_FIELD: FieldSpec = { key: 'name', field: 'name', type: 'text', optional: true };
@@ -175,6 +177,7 @@ function systemField(p: SystemParam): FieldSpec {
   const type = p.url ?? (p.input === 'bool' ? 'flag' : p.input === 'choice' ? 'text' : 'whole');
   const spec: FieldSpec = { key: p.urlKey ?? p.key, field: p.field, type };
   if (p.urlKey !== undefined) spec.alias = p.key;
+  if (p.urlOffset !== undefined) spec.offset = p.urlOffset;
   if (p.implied !== undefined) spec.implied = p.implied;
   if (p.optional !== undefined || p.absentMeans !== undefined) spec.optional = true;
   return spec;
@@ -502,7 +505,8 @@ export function parseValue(type: FieldType, text: string): unknown {
 /** `key=value`, or the bare key for a true flag. */
 export function option(spec: FieldSpec, value: unknown): string {
   if (spec.type === 'flag' && value === true) return spec.key;
-  return `${spec.key}=${formatValue(spec.type, value)}`;
+  const written = typeof value === 'number' ? value - (spec.offset ?? 0) : value;
+  return `${spec.key}=${formatValue(spec.type, written)}`;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ import type { PathKey, RepairIssue } from './repair';
 import { CONFIG_VERSION, MAX_LIMITERS } from './schema';
 import type { PlaygroundConfig, SourceKind } from './schema';
 import { MAX_MANUAL_TIMES, MAX_SOURCES } from '../sim';
-import { deriveConfig, systemOf } from '../systems';
+import { deriveConfig, isDefaultSystem, systemOf } from '../systems';
 import {
   DELAY_RULE,
   FOREIGN_PARAMS,
@@ -188,6 +188,8 @@ class Reader {
       specs.flatMap((s) => (s.alias === undefined ? [] : [[s.alias, s.key]])),
     );
     const seen = new Map<string, string | undefined>();
+    /** Keys given under their alias (an offset is not applied to them). */
+    const byAlias = new Set<string>();
     for (const [given, text] of options) {
       const key = aliases.get(given) ?? given;
       if (seen.has(key)) {
@@ -208,6 +210,7 @@ class Reader {
         continue;
       }
       seen.set(key, text);
+      if (key !== given) byAlias.add(key);
     }
     for (const spec of specs) {
       const fieldPath = [...path, spec.field];
@@ -215,8 +218,12 @@ class Reader {
       const rule = spec.rule === undefined ? {} : { rule: spec.rule };
       if (seen.has(spec.key)) {
         const text = seen.get(spec.key);
-        target[spec.field] =
+        const value =
           text === undefined && spec.type === 'flag' ? true : parseValue(spec.type, text ?? '');
+        target[spec.field] =
+          typeof value === 'number' && spec.offset !== undefined && !byAlias.has(spec.key)
+            ? value + spec.offset
+            : value;
         this.origin(fieldPath, { param: place, text: text ?? '', ...rule });
       } else if (spec.implied !== undefined) {
         target[spec.field] = spec.implied;
@@ -668,11 +675,14 @@ function decode(original: string): DecodeResult {
       ? repairConfig(raw, DEFAULTS.config, true)
       : repairConfig(migrated.config, DEFAULTS.config);
   // A system's derived fields (Traefik's maxDelay) follow from its parameters as repaired.
-  repaired.config.limiters = repaired.config.limiters.map((entry) =>
-    entry.system === undefined
-      ? entry
-      : { ...entry, config: deriveConfig(systemOf(entry), entry.config) },
-  );
+  // The default system of its algorithm is then left unnamed (LimiterEntry.system), as the page
+  // holds it: `l=kong:…` reopens as the entry the page had when it wrote it.
+  repaired.config.limiters = repaired.config.limiters.map((entry) => {
+    if (entry.system === undefined) return entry;
+    const { system: id, ...rest } = entry;
+    const config = deriveConfig(systemOf(entry), entry.config);
+    return isDefaultSystem(id, config.kind) ? { ...rest, config } : { ...entry, config };
+  });
   const errors = [...reader.errors];
   const seenParams = new Set(errors.map((e) => e.param));
   // Value problems in link order: by the parameter's place in the link, then by the order its
@@ -741,7 +751,11 @@ function describeIssue(issue: RepairIssue, origins: Origins): ConfigError {
       origin.implied === true ? `${origin.text ?? ''} (the default)` : quoteText(origin.text ?? '');
     message = `${param}: ${rule}, got ${got}${note}`;
   } else {
-    message = `${param}: ${rule}${note}`;
+    // A part the link did not write (nothing of its own to quote): named, so the message says
+    // which part it is about.
+    const last = issue.path.at(-1);
+    const part = origin !== undefined && typeof last === 'string' ? `${last} ` : '';
+    message = `${param}: ${part}${rule}${note}`;
   }
   return { path: configPath(issue.path), param, message };
 }

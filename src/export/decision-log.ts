@@ -7,6 +7,7 @@
  * A cut is never silent: the JSON says where it cut, and the UI says so before a CSV is written.
  */
 import { systemOf } from '../systems';
+import { csvField } from '../trace/csv';
 import { plural, rejectStatus, toSeconds } from '../core';
 import { encodeConfig } from '../config';
 import type { PlaygroundConfig } from '../config';
@@ -210,17 +211,8 @@ function rowReader(result: SimResult, lane: LaneResult): (row: number) => Row {
   };
 }
 
-/**
- * One CSV field (RFC 4180): a field holding a comma, a quote, CR or LF is quoted, quotes doubled.
- * Text that a spreadsheet would run as a formula (starting with = + - @, tab or CR; OWASP "CSV
- * Injection") gets a leading `'`. Numbers are written as they are; null is an empty field.
- */
-export function csvField(value: string | number | null): string {
-  if (value === null) return '';
-  if (typeof value === 'number') return String(value);
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+/** One CSV field: the page's one writer (src/trace/csv.ts), re-exported for this module's users. */
+export { csvField };
 
 const CRLF = '\r\n';
 

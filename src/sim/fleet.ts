@@ -270,7 +270,10 @@ export class FleetEngine {
   private readonly storeModel: StoreModel;
   /** Kong cluster: reads are decided on this scratch copy (emptied after each decision). */
   private readonly scratch: Limiter | null;
-  /** Keys whose store state changed outside a decision (Kong increments landed) since taken. */
+  /**
+   * Keys whose store state changed outside a decision (Kong increments landed, batched admits
+   * synced) since taken.
+   */
   private landed: string[] = [];
   private readonly events: ScaleEvent[];
   private readonly fleet: Fleet | undefined;
@@ -387,8 +390,9 @@ export class FleetEngine {
   }
 
   /**
-   * Bumped whenever state changes beyond the key just decided (a scale event replaces replicas, a
-   * sync applies batched admits of other keys): the simulator's state tracker then re-reads all.
+   * Bumped whenever the replicas change (a scale event or an autoscaler tick replaces them): the
+   * simulator's state tracker then re-reads all. Keys changed in the store outside a decision are
+   * listed instead (takeLanded).
    */
   generation = 0;
 
@@ -483,15 +487,25 @@ export class FleetEngine {
     const store = this.store as Limiter;
     const p = this.pending;
     p.sort((a, b) => a.wallMs - b.wallMs || a.replica - b.replica);
-    for (const w of p) store.decide(w.wallMs, w.key);
+    for (const w of p) {
+      store.decide(w.wallMs, w.key);
+      this.landed.push(w.key);
+    }
     this.pending = [];
     this.epoch += 1;
-    this.generation += 1;
   }
 
   private down(tMs: number): boolean {
     for (const o of this.storeModel.outages) if (tMs >= o.fromMs && tMs < o.toMs) return true;
     return false;
+  }
+
+  /** The first time at or after `tMs` when the store is up (`tMs` unless an outage covers it). */
+  private upAt(tMs: number): number {
+    let t = tMs;
+    for (let o = outageAt(this.deployment, t); o !== null; o = outageAt(this.deployment, t))
+      t = o.toMs;
+    return t;
   }
 
   /**
@@ -514,7 +528,10 @@ export class FleetEngine {
     if (i > 0) this.pending = p.slice(i);
   }
 
-  /** The keys Kong increments changed in the store since the last call (for the state tracker). */
+  /**
+   * The keys Kong increments or syncs changed in the store since the last call (for the state
+   * tracker: only they are read again, not every key of every store).
+   */
   takeLanded(): string[] {
     const l = this.landed;
     if (l.length > 0) this.landed = [];
@@ -553,15 +570,42 @@ export class FleetEngine {
           this.setAlive(want, tNext);
           this.periodCount = 0;
           this.nextTickMs += a.everyMs;
+          // Ticks that see no request leave `min` replicas: past the first, each changes nothing.
+          if (want === a.min) this.nextTickMs = skipIdle(this.nextTickMs, a.everyMs, tMs, tEv);
         }
       } else {
         // A sync the store cannot take (outage) waits for the next one; the admits stay pending.
-        if (!this.down(tNext)) this.sync();
-        this.nextSyncMs += this.storeModel.syncMs as number;
+        const syncMs = this.storeModel.syncMs as number;
+        const before = Math.min(tEv, this.nextTickMs);
+        const upMs = this.upAt(tNext);
+        if (upMs === tNext) {
+          this.sync();
+          this.syncedSinceDecide = true;
+        }
+        this.nextSyncMs += syncMs;
+        // Skipped in one step rather than one by one (a 1 ms sync over 24 h of virtual time is
+        // 86,400,000 of them): the syncs due before the store is back, which do nothing; and once
+        // a sync has run since the last decision, the next ones until a decision, which have
+        // nothing to apply and nothing to refresh (every copy already reads the store again, its
+        // epoch changed, and the store cannot change).
+        if (upMs > tNext || (this.syncedSinceDecide && this.pending.length === 0))
+          this.nextSyncMs = skipIdle(
+            this.nextSyncMs,
+            syncMs,
+            tMs,
+            upMs > tNext ? Math.min(before, upMs) : before,
+          );
       }
     }
     this.nowMs = Math.max(this.nowMs, tMs);
   }
+
+  /**
+   * True when a sync has bumped the epoch since the last decision: a later sync before the next
+   * decision would only bump it again (skipped, see advance). Not kept in snapshots: an engine
+   * restored from one starts false, and its next sync runs as the run's did.
+   */
+  private syncedSinceDecide = false;
 
   /** Lands everything due by `tMs` (for drawing the state at a time). */
   flush(tMs: number): void {
@@ -723,6 +767,7 @@ export class FleetEngine {
     k = -1,
   ): Decision {
     this.advance(tMs);
+    this.syncedSinceDecide = false;
     this.storeMs = -1;
     const d = this.decideInner(tMs, wallMs, instance, key, origin, attempt, k);
     if (d.outcome !== 'reject' || this.fleet?.autoscale?.on === 'offered') this.periodCount += 1;
@@ -871,6 +916,28 @@ export class FleetEngine {
       nowMs: this.nowMs,
     };
   }
+}
+
+let idleSkipping = true;
+
+/**
+ * Turns the skipping of idle syncs and autoscaler ticks off (tests: the same run must decide the
+ * same with it off, one sync and one tick at a time).
+ */
+export function setIdleSkipping(on: boolean): void {
+  idleSkipping = on;
+}
+
+/**
+ * The first of the times `nextMs`, `nextMs + everyMs`, … that advance must still process, given
+ * that those before `beforeMs` (and up to `tMs`) have nothing to do: the first after `tMs`, or the
+ * first at or after `beforeMs` (when a scale event or tick is due, or the store is back).
+ */
+function skipIdle(nextMs: number, everyMs: number, tMs: number, beforeMs: number): number {
+  if (!idleSkipping) return nextMs;
+  const last = Math.min(tMs, beforeMs - 1);
+  if (nextMs > last) return nextMs;
+  return nextMs + (Math.floor((last - nextMs) / everyMs) + 1) * everyMs;
 }
 
 /** The seeded jitter (0 – jitterMs) of the store call of attempt `attempt` of `origin`. */

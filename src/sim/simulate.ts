@@ -287,14 +287,15 @@ function runLane(ctx: LaneContext): LaneRun {
         attempt,
         keyIndex < slotKeys ? keyIndex : -1,
       );
+      // Kong cluster increments that landed, or batched admits synced, since the last row changed
+      // their keys in the store.
+      const landed = fleet.takeLanded();
       if (fleet.generation !== fleetGeneration) {
-        // Replicas replaced or batched writes applied: other keys changed too.
+        // Replicas replaced: every store may have changed.
         fleetGeneration = fleet.generation;
         tracker.setStores(fleet.stores);
         tracker.after(key, t, wallMs, true);
       } else {
-        // Kong cluster: increments that landed in the store since the last row changed their keys.
-        const landed = fleet.takeLanded();
         if (landed.length > 0) {
           const store = [fleet.stores.length - 1];
           for (const k of landed) tracker.after(k, t, wallMs, false, store);

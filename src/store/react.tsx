@@ -103,9 +103,9 @@ export interface Arrivals {
    * What to draw, given the outcome of the current inputs and the runner's version a render has
    * taken: the outcome drawn before, while `outcome` is what a later version brought.
    */
-  hold: (outcome: SimOutcome, taken: number) => SimOutcome;
+  hold: (outcome: SimOutcome | null, taken: number) => SimOutcome | null;
   /** After a commit: `outcome` is drawn, by a render that had taken version `taken`. */
-  committed: (outcome: SimOutcome, taken: number) => void;
+  committed: (outcome: SimOutcome | null, taken: number) => void;
   /** Calls `take(version)` when a newer version than `taken` arrives (at once or in a transition). */
   follow: (taken: number, take: (version: number) => void) => () => void;
 }
@@ -127,7 +127,7 @@ export function arrivalsOf(runner: SimRunner): Arrivals {
   // The newest version, the outcome it brought, and the last outcome drawn with its version.
   let seen = runner.getVersion();
   let brought: SimOutcome | undefined;
-  let drawn: SimOutcome | undefined;
+  let drawn: SimOutcome | null | undefined;
   let drawnVersion = seen;
   const listeners = new Set<() => void>();
   const tell = () => listeners.forEach((l) => l());
@@ -171,11 +171,12 @@ export function arrivalsOf(runner: SimRunner): Arrivals {
 
 /**
  * The simulation of the current inputs (memoised; recomputed only when they change). A small run
- * (or the first one: a link opened paused draws its exact result in its first frame) is computed
- * in this render; a large edit goes to the worker and this returns the previous result until the
- * new one arrives (`useSimulationStatus` says so) and has been rendered (`Arrivals`).
+ * is computed in this render (a small link opened paused draws its exact result in its first
+ * frame); a large one goes to the worker, and this returns the previous result until the new one
+ * arrives (`useSimulationStatus` says so) and has been rendered (`Arrivals`) — or null when there
+ * is none yet (a large link or saved settings opening: nothing large is computed in a render).
  */
-export function useSimulation(): SimOutcome {
+export function useSimulation(): SimOutcome | null {
   const api = usePlaygroundApi();
   const runner = runnerFor(api);
   const arrived = arrivalsOf(runner);
@@ -186,11 +187,11 @@ export function useSimulation(): SimOutcome {
   const run = usePlaygroundShallow(selectRun);
   const cached = cachedOutcome(run);
   const shown = lastRun();
+  // The first run too (a link, saved settings): null until the worker answers.
   const offThread =
     cached === null &&
-    shown !== null &&
     runner.available &&
-    newDecisions(run, shown.inputs) > SYNC_DECISIONS;
+    newDecisions(run, shown?.inputs ?? null) > SYNC_DECISIONS;
   useEffect(() => {
     if (offThread) runner.request(run);
     else if (cachedOutcome(run) !== null) {
@@ -200,7 +201,7 @@ export function useSimulation(): SimOutcome {
     }
   }, [offThread, runner, run, traces]);
   const outcome = arrived.hold(
-    cached ?? (offThread && shown !== null ? shown.outcome : simulationOf(run)),
+    cached ?? (offThread ? (shown?.outcome ?? null) : simulationOf(run)),
     taken,
   );
   useEffect(() => arrived.committed(outcome, taken), [arrived, outcome, taken]);

@@ -5,19 +5,22 @@
  * newest request's and the store still holds the inputs it was made for, so the newest edit wins.
  * Without Worker support (tests, old browsers) everything is computed here.
  */
+import { CHECKPOINT_EVERY, MAX_DECISIONS, MAX_FIRST_ATTEMPTS } from '../sim';
 import type { Scenario, SimTrace } from '../sim';
+import { FLEET_SLOTS } from '../sim/fleet';
 import { afterNextFrame } from './afterNextFrame';
 import { detachEarly } from './detachEarly';
 import { lastRun, rememberOutcome, runTraces, sameRun, simLimiters } from './derived';
 import type { RunInputs, SimOutcome } from './derived';
 import type { SimAnswer, SimRequest } from './simProtocol';
-import type { HeldKeys, HeldPieces, WirePiece } from './simWire';
+import type { HeldKeys, HeldPieces } from './simWire';
 import type { PlaygroundStoreApi } from './store';
 
 /**
- * Decisions a run may take and still be computed in the render that needs it: about 10 ms of main
- * thread at 1× here (the sim bench's decisions/s), so small edits draw in the next frame with no
- * round trip; larger runs go to the worker.
+ * Work a run may take and still be computed in the render that needs it, in decisions (see
+ * `newDecisions`): about 10 ms of main thread at 1× here (the sim bench's decisions/s), so small
+ * edits draw in the next frame with no round trip; larger runs go to the worker, the first run of
+ * a link or of saved settings too.
  */
 export const SYNC_DECISIONS = 40_000;
 
@@ -45,12 +48,43 @@ export function estimatedArrivals(scenario: Scenario, untilMs: number): number {
         break;
     }
   }
-  return n;
+  return Math.min(n, MAX_FIRST_ATTEMPTS);
 }
 
 /**
- * Decisions the run for `next` will make that `prev`'s run did not (with the same traffic, only the
- * lanes whose limiter changed run again: see SimCache). Retries count twice.
+ * The work of one lane's run, in decisions (an upper bound): every attempt (each first attempt
+ * may be retried up to maxAttempts − 1 times), the fleet's store syncs and autoscaler ticks the
+ * engine processes (src/sim/fleet.ts skips idle ones: at most about one per decision, or one per
+ * period, whichever is fewer), its scale events, and copying the stores' keys at every checkpoint
+ * (each 512 rows; a key copied counts as two decisions): replicas × keys, at most three entries a
+ * decision.
+ */
+export function laneWork(scenario: Scenario, untilMs: number, lanes: number): number {
+  const retry = scenario.retry;
+  const attempts = retry.onReject === 'give-up' ? 1 : retry.maxAttempts;
+  const decisions = Math.min(
+    estimatedArrivals(scenario, untilMs) * attempts,
+    MAX_DECISIONS / Math.max(1, lanes),
+  );
+  const fleet = scenario.deployment.fleet;
+  const events = (fleet?.scale?.length ?? 0) + (fleet?.store?.outages.length ?? 0);
+  const every = (periodMs = untilMs + 1, perDecision = 1): number =>
+    Math.min(untilMs / periodMs, perDecision * (decisions + events) + 1);
+  const ticks = every(fleet?.autoscale?.everyMs, 2);
+  const keys = scenario.sources.some((s) => s.kind === 'trace')
+    ? decisions
+    : scenario.clients.keying === 'shared'
+      ? 1
+      : scenario.clients.count;
+  // Each replica's limiter and each one's copy of the store (batched), and the store.
+  const stores = fleet === undefined ? scenario.deployment.instances : 2 * FLEET_SLOTS + 1;
+  const copies = Math.ceil(decisions / CHECKPOINT_EVERY) * Math.min(3 * decisions, stores * keys);
+  return decisions + 2 * ticks + every(fleet?.store?.syncMs) + events + 2 * copies;
+}
+
+/**
+ * The work the run for `next` will do that `prev`'s run did not, in decisions (`laneWork`): with
+ * the same traffic, only the lanes whose limiter changed run again (see SimCache).
  */
 export function newDecisions(next: RunInputs, prev: RunInputs | null): number {
   const sameTraffic =
@@ -58,8 +92,7 @@ export function newDecisions(next: RunInputs, prev: RunInputs | null): number {
   const lanes = sameTraffic
     ? next.limiters.filter((l, i) => prev.limiters[i] !== l).length
     : next.limiters.length;
-  const retries = next.scenario.retry.onReject !== 'give-up' && next.scenario.retry.maxAttempts > 1;
-  return estimatedArrivals(next.scenario, next.untilMs) * lanes * (retries ? 2 : 1);
+  return lanes * laneWork(next.scenario, next.untilMs, next.limiters.length);
 }
 
 /** What the page tells people about a run computing off the main thread. */
@@ -92,14 +125,6 @@ export class SimRunner {
    */
   private pieces: HeldPieces | null = null;
   private wire: Promise<void> = Promise.resolve();
-  /**
-   * Column buffers the worker sent, each with weak references to its views: once every view has
-   * been collected nothing on the page can read the buffer, and it goes back to the worker with
-   * the next request (recycling: fresh memory's page faults were half of a
-   * 1,000,000-row edit). Oldest first; at most SPENT_BUFFERS are tracked.
-   */
-  private readonly spent = new Map<ArrayBuffer, Array<WeakRef<object>>>();
-
   constructor(private readonly api: PlaygroundStoreApi) {
     // The page transfers buffers to the worker (spent columns, traces): detachEarly.ts.
     if (this.available) detachEarly();
@@ -149,7 +174,7 @@ export class SimRunner {
       ...this.tracesToSend(inputs),
       held: this.pieces?.held() ?? HOLDING_NOTHING,
     };
-    const spent = this.collectSpent();
+    const spent = this.pieces?.collectSpent() ?? [];
     if (spent.length > 0) message.spent = spent;
     worker.postMessage(message, [...transferList(message), ...spent]);
     this.notify({ pending: true, progress: null });
@@ -244,48 +269,9 @@ export class SimRunner {
     this.notify(IDLE, true);
   }
 
-  /** Tracks the buffers of a piece's own columns for recycling (see `spent`). */
-  private trackSpent(piece: WirePiece): void {
-    if (!('lane' in piece) || typeof WeakRef === 'undefined') return;
-    const c = piece.lane.lane.columns;
-    for (const view of [
-      c.outcome,
-      c.waitMs,
-      c.remaining,
-      c.resetMs,
-      c.arrivalMs,
-      c.origin,
-      c.attempt,
-      c.instance,
-    ]) {
-      if (!ArrayBuffer.isView(view) || !(view.buffer instanceof ArrayBuffer)) continue;
-      const refs = this.spent.get(view.buffer);
-      if (refs === undefined) this.spent.set(view.buffer, [new WeakRef(view)]);
-      else refs.push(new WeakRef(view));
-    }
-    for (const b of this.spent.keys()) {
-      if (this.spent.size <= SPENT_BUFFERS) break;
-      this.spent.delete(b);
-    }
-  }
-
-  /** The tracked buffers no view of which is left on the page (they stop being tracked). */
-  private collectSpent(): ArrayBuffer[] {
-    const out: ArrayBuffer[] = [];
-    for (const [buffer, refs] of this.spent) {
-      if (buffer.byteLength === 0) this.spent.delete(buffer);
-      else if (refs.every((r) => r.deref() === undefined)) {
-        this.spent.delete(buffer);
-        out.push(buffer);
-      }
-    }
-    return out;
-  }
-
   private answer(a: SimAnswer, pieces: HeldPieces): void {
     // Kept even when stale: the page may have said it holds nothing newer (dropped at keepOnly).
     if (a.type === 'piece') {
-      this.trackSpent(a.piece);
       pieces.accept(a.piece);
       return;
     }
@@ -327,8 +313,6 @@ function transferList(message: SimRequest): ArrayBuffer[] {
 }
 
 const HOLDING_NOTHING: HeldKeys = { traffic: [], lanes: [] };
-/** Column buffers tracked for recycling at most (a 1,000,000-row lane has four). */
-const SPENT_BUFFERS = 32;
 
 const runners = new WeakMap<PlaygroundStoreApi, SimRunner>();
 

@@ -238,6 +238,50 @@ interface LanePiece {
 export class HeldPieces {
   private readonly traffic = new Map<string, TrafficPiece>();
   private readonly lanes = new Map<string, LanePiece>();
+  /**
+   * Column buffers the worker sent, each with weak references to its views: once every view has
+   * been collected nothing on the page can read the buffer, and it goes back to the worker with
+   * the next request (recycling: issue 11, fresh memory's page faults were half of a
+   * 1,000,000-row edit). Oldest first; at most SPENT_BUFFERS are tracked.
+   */
+  private readonly spent = new Map<ArrayBuffer, Array<WeakRef<object>>>();
+
+  /** Tracks the buffers of a lane's own columns for recycling (see `spent`). */
+  private trackSpent(c: WireColumns): void {
+    if (typeof WeakRef === 'undefined') return;
+    for (const view of [
+      c.outcome,
+      c.waitMs,
+      c.remaining,
+      c.resetMs,
+      c.arrivalMs,
+      c.origin,
+      c.attempt,
+      c.instance,
+    ]) {
+      if (!ArrayBuffer.isView(view) || !(view.buffer instanceof ArrayBuffer)) continue;
+      const refs = this.spent.get(view.buffer);
+      if (refs === undefined) this.spent.set(view.buffer, [new WeakRef(view)]);
+      else refs.push(new WeakRef(view));
+    }
+    for (const b of this.spent.keys()) {
+      if (this.spent.size <= SPENT_BUFFERS) break;
+      this.spent.delete(b);
+    }
+  }
+
+  /** The tracked buffers no view of which is left on the page (they stop being tracked). */
+  collectSpent(): ArrayBuffer[] {
+    const out: ArrayBuffer[] = [];
+    for (const [buffer, refs] of this.spent) {
+      if (buffer.byteLength === 0) this.spent.delete(buffer);
+      else if (refs.every((r) => r.deref() === undefined)) {
+        this.spent.delete(buffer);
+        out.push(buffer);
+      }
+    }
+    return out;
+  }
 
   /** The keys held, for the next request. */
   held(): HeldKeys {
@@ -289,6 +333,7 @@ export class HeldPieces {
       return;
     }
     const { key, traffic: trafficKey, lane, checkpoints } = piece.lane;
+    this.trackSpent(lane.columns);
     // Held already (a stale answer's copy): keep the object the page has, so identity holds.
     if (this.lanes.has(key)) return;
     const traffic = this.traffic.get(trafficKey);
@@ -362,3 +407,6 @@ export class HeldPieces {
     for (const k of [...this.lanes.keys()]) if (!used.has(k)) this.lanes.delete(k);
   }
 }
+
+/** Column buffers tracked for recycling at most (a 1,000,000-row lane has four). */
+const SPENT_BUFFERS = 32;

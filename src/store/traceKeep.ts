@@ -5,6 +5,8 @@
  */
 import { compactTrace } from '../trace';
 import type { Trace } from '../trace';
+import { checkKeptRecords, keptRecordProblem, storageFailure } from './keptRecords';
+import type { UnreadableKept } from './keptRecords';
 
 export interface KeptTrace {
   id: number;
@@ -35,31 +37,56 @@ function open(): Promise<IDBDatabase> {
       req.result.createObjectStore(STORE, { keyPath: 'id', autoIncrement: true });
     };
     req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error ?? new Error('IndexedDB could not be opened'));
+    req.onerror = () => reject(storageFailure(req.error));
   });
 }
 
+/**
+ * Runs one request in a transaction; settles when the transaction completes, fails or is aborted
+ * (a full quota aborts it: keeping a trace over the quota used to hang without a word), with a
+ * message that says what happened (storageFailure).
+ */
 function run<T>(mode: IDBTransactionMode, fn: (s: IDBObjectStore) => IDBRequest<T>): Promise<T> {
   return open().then(
     (db) =>
       new Promise<T>((resolve, reject) => {
-        const tx = db.transaction(STORE, mode);
-        const req = fn(tx.objectStore(STORE));
+        const failed = (error: DOMException | Error | null) => {
+          db.close();
+          reject(storageFailure(error));
+        };
+        let tx: IDBTransaction;
+        let req: IDBRequest<T>;
+        try {
+          // Throws when the store is not there (a database another page made).
+          tx = db.transaction(STORE, mode);
+          req = fn(tx.objectStore(STORE));
+        } catch (e) {
+          failed(e as Error);
+          return;
+        }
         tx.oncomplete = () => {
           db.close();
           resolve(req.result);
         };
-        tx.onerror = () => {
-          db.close();
-          reject(tx.error ?? new Error('IndexedDB failed'));
-        };
+        tx.onerror = () => failed(tx.error);
+        tx.onabort = () => failed(tx.error);
       }),
   );
 }
 
-/** The kept traces, oldest first (their data is not read). */
-export async function listKept(): Promise<KeptTrace[]> {
-  const rows = await run<Row[]>('readonly', (s) => s.getAll() as IDBRequest<Row[]>);
+/**
+ * The kept traces, oldest first (their data is not read). Records that are not kept traces (see
+ * keptRecords.ts) are left out and given to `onUnreadable`, to list and offer to delete.
+ */
+export async function listKept(
+  onUnreadable?: (records: UnreadableKept[]) => void,
+): Promise<KeptTrace[]> {
+  const [all, keys] = await Promise.all([
+    run<unknown[]>('readonly', (s) => s.getAll()),
+    run<IDBValidKey[]>('readonly', (s) => s.getAllKeys()),
+  ]);
+  const { kept: rows, unreadable } = checkKeptRecords<Row>(all, (_, i) => keys[i] ?? i);
+  onUnreadable?.(unreadable);
   return rows.map(({ id, name, bytes, requests, hash }) => ({
     id: id as number,
     name,
@@ -76,16 +103,25 @@ export async function keep(file: Blob, meta: Omit<KeptTrace, 'id' | 'bytes'>): P
 
 /** The kept compact file, as a File the loader reads like any other. */
 export async function keptFile(id: number): Promise<File> {
-  const row = await run<Row | undefined>(
-    'readonly',
-    (s) => s.get(id) as IDBRequest<Row | undefined>,
-  );
+  const row = await run<unknown>('readonly', (s) => s.get(id));
   if (row === undefined) throw new Error('That trace is no longer kept here.');
-  return new File([row.data], row.name);
+  const why = keptRecordProblem(row);
+  if (why !== null) throw new Error(`That kept record cannot be opened (${why}); delete it.`);
+  return new File([(row as Row).data], (row as Row).name);
 }
 
+/** Deletes a kept trace. */
 export async function forget(id: number): Promise<void> {
   await run('readwrite', (s) => s.delete(id));
+}
+
+/** Deletes the records at `keys` (records that are not kept traces), in one transaction. */
+export async function forgetAll(keys: readonly IDBValidKey[]): Promise<void> {
+  await run<unknown>('readwrite', (s) => {
+    let last: IDBRequest = s.count();
+    for (const key of keys) last = s.delete(key);
+    return last;
+  });
 }
 
 type CompactInput = Pick<Trace, 'count' | 'arrivalMs' | 'keyId' | 'keys' | 'status' | 'cost'>;

@@ -57,6 +57,9 @@ export const caddy: SystemInfo = {
     { key: 'events', field: 'limit', help: 'Events allowed in any window.', input: 'int' },
     {
       key: 'window + 1 ms',
+      // The link writes Caddy's own window (caddyfile.go `window`): plain words, Caddy's value.
+      urlKey: 'window',
+      urlOffset: 1,
       field: 'windowMs',
       unit: 'ms',
       url: 'duration',

@@ -67,6 +67,9 @@ export const springGateway: SystemInfo = {
     fillIntervalMs: 1000,
     refill: 'interval',
   },
+  // request_rate_limiter.lua: whole seconds of Redis TIME, so one fill of `rate` per second (a
+  // link names only the two parameters).
+  fixedFields: { fillIntervalMs: 1000, refill: 'interval' },
   derive(config) {
     // request_rate_limiter.lua: whole seconds of Redis TIME, so one fill of `rate` per second.
     if (config.kind !== 'token-bucket') return config;

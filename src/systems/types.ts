@@ -113,6 +113,12 @@ export interface SystemParam {
    * `requests_per_unit (unit: minute)` is `minute`. Links written with `key` still open.
    */
   urlKey?: string;
+  /**
+   * What the link writes is the value minus this, in the value's unit, under `urlKey` (Caddy's
+   * `window` is its own window; the model holds window + 1 ms). A link written with `key` holds
+   * the value itself. Default 0.
+   */
+  urlOffset?: number;
   /** The algorithm config field it sets (`tokensPerFill`). */
   field: string;
   /** Unit shown after the input. */

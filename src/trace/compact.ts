@@ -7,18 +7,20 @@
  * no replay sees, are dropped. Typically a few bytes a request after compression.
  */
 import { gzipSync } from 'fflate';
+import { csvField } from './csv';
 import type { Trace } from './types';
 
-function field(s: string): string {
-  return /[",\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
-}
+/** The compact file's header; a CSV with exactly this header is read as one (`COMPACT_HEADER`). */
+export const COMPACT_COLUMNS = ['arrival_ms', 'client', 'status', 'cost'] as const;
 
 /** The CSV text (header and one row per request, in time order). */
 export function traceCsv(
   trace: Pick<Trace, 'count' | 'arrivalMs' | 'keyId' | 'keys' | 'status' | 'cost'>,
 ): string {
-  const rows: string[] = ['arrival_ms,client,status,cost'];
-  const keys = trace.keys.map(field);
+  const rows: string[] = [COMPACT_COLUMNS.join(',')];
+  // The page's one CSV writer: a key a spreadsheet would run as a formula is neutralised, in a way
+  // this page's reader undoes for a compact file (delimited.ts), so the keys come back unchanged.
+  const keys = trace.keys.map(csvField);
   const first = trace.count > 0 ? (trace.arrivalMs[0] as number) : 0;
   const base = Math.floor(first);
   for (let i = 0; i < trace.count; i += 1) {

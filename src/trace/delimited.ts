@@ -9,6 +9,8 @@ import type { RequestRecord } from './record';
 import { parseAnyTime } from './time';
 import { TraceError } from './types';
 import { plural, quoteText } from '../core';
+import { csvText } from './csv';
+import { COMPACT_COLUMNS } from './compact';
 
 /** Which column plays which part. `time` is required. */
 export interface Columns {
@@ -122,6 +124,8 @@ export function parseDelimited(
   let line = 1;
   let lastCursor = 0;
   let first = true;
+  /** The header is the compact trace's (compact.ts): its keys are read back with csvText. */
+  let compact = false;
   const countNewlines = (to: number): void => {
     for (let i = lastCursor; i < to; i += 1) if (text.charCodeAt(i) === 10) line += 1;
     lastCursor = to;
@@ -138,6 +142,7 @@ export function parseDelimited(
         first = false;
         header = fields.map((h) => h.trim());
         cols = findColumns(header, opts, `${kind} header (line ${rowStart})`);
+        compact = header.join(',') === COMPACT_COLUMNS.join(',');
         return;
       }
       const h = header as string[];
@@ -152,7 +157,9 @@ export function parseDelimited(
       }
       const get = (name: string): string | undefined => {
         const i = h.indexOf(name);
-        return i >= 0 ? fields[i] : undefined;
+        const cell = i >= 0 ? fields[i] : undefined;
+        // A compact trace's keys were neutralised by the page's CSV writer: read back as they were.
+        return compact && name === COMPACT_COLUMNS[1] && cell !== undefined ? csvText(cell) : cell;
       };
       const rec = recordFromRow(get, c);
       if (typeof rec !== 'string')

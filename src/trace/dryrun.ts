@@ -3,6 +3,7 @@
  * baseline is either what the log recorded (a recorded 429 or 503 counts as rejected by a limit
  * already in place; every other status, or none, as allowed) or "no limit" (all allowed).
  */
+import { csvField } from './csv';
 import { DELAY, REJECT } from './replay';
 import type { Replay } from './replay';
 import type { Trace } from './types';
@@ -85,11 +86,11 @@ export function dryRun(
   return { changes, toRejected, toAllowed, toDelayed, byKey };
 }
 
-function csvField(s: string): string {
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-/** The changes as CSV: arrival (epoch ms), ms since the first request, key, change, delay, recorded status. */
+/**
+ * The changes as CSV: arrival (epoch ms), ms since the first request, key, change, delay, recorded
+ * status. Keys are written by the page's one CSV writer: a key a spreadsheet would run as a
+ * formula (`=HYPERLINK(…)`, `+cmd`, `@SUM(…)`) is neutralised.
+ */
 export function dryRunCsv(
   trace: Pick<Trace, 'arrivalMs' | 'keyId' | 'keys' | 'status' | 'count'>,
   run: DryRun,

@@ -240,7 +240,7 @@ test('a trace is kept in the browser until deleted, exported compact, and re-imp
   // Still there after a reload (a new page of the same browser).
   await open(page);
   await expect(page.getByTestId('trace-kept').locator('tbody tr')).toHaveCount(1);
-  await page.getByRole('button', { name: 'Open msec.trace.csv.gz' }).click();
+  await page.getByRole('button', { name: 'Open "msec.trace.csv.gz"' }).click();
   await expect(page.getByTestId('trace-count')).toHaveText(String(expected.count));
   await page.getByRole('button', { name: 'Replay this log through the limiters' }).click();
   await expect(page).toHaveURL(/src=trace:name=msec\.trace\.csv\.gz/);
@@ -249,6 +249,6 @@ test('a trace is kept in the browser until deleted, exported compact, and re-imp
   await page.getByTestId('trace-file').setInputFiles(exported);
   await expect(page.getByTestId('trace-replaying')).toBeVisible();
   expect(hash).toMatch(/^[0-9a-f]{16}$/);
-  await page.getByRole('button', { name: 'Delete msec.trace.csv.gz' }).click();
+  await page.getByRole('button', { name: 'Delete "msec.trace.csv.gz"' }).click();
   await expect(page.getByTestId('trace-kept')).toHaveCount(0);
 });

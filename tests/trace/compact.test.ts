@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { gunzipSync, strFromU8 } from 'fflate';
+import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { compactName, compactTrace, parseTrace, simTraceOf, virtualTimes } from '../../src/trace';
 
@@ -12,7 +14,19 @@ describe('compact trace export', () => {
           fc.tuple(
             fc.integer({ min: 0, max: 86_400_000 }),
             fc.integer({ min: 0, max: 999 }),
-            fc.constantFrom('10.0.0.1', 'a,b', ' spaced ', 'quote"d', '2001:db8::1'),
+            fc.constantFrom(
+              '10.0.0.1',
+              'a,b',
+              ' spaced ',
+              'quote"d',
+              '2001:db8::1',
+              // Formulas a spreadsheet would run, and a key that starts with the guard itself.
+              '=HYPERLINK("http://x.test","y")',
+              '+cmd',
+              '-1',
+              '@SUM(A1)',
+              "'quoted",
+            ),
             fc.constantFrom(0, 200, 429, 503),
             fc.integer({ min: 1, max: 65_535 }),
           ),
@@ -35,7 +49,11 @@ describe('compact trace export', () => {
             status: Uint16Array.from(sorted.map((r) => r[3])),
             cost: Uint16Array.from(sorted.map((r) => r[4])),
           };
-          const back = parseTrace(compactTrace(trace), { name: 'x.trace.csv.gz' });
+          const file = compactTrace(trace);
+          // No cell of the file is a formula: every key a spreadsheet would run starts with '.
+          const cells = Papa.parse<string[]>(strFromU8(gunzipSync(file)), { delimiter: ',' }).data;
+          for (const row of cells) expect(row[1] ?? '').not.toMatch(/^[=+\-@\t\r]/);
+          const back = parseTrace(file, { name: 'x.trace.csv.gz' });
           expect(back.count).toBe(trace.count);
           expect(back.report.malformed).toBe(0);
           expect([...virtualTimes(back)]).toEqual([...virtualTimes(trace)]);

@@ -70,6 +70,23 @@ describe('replay and dry run', () => {
     );
   });
 
+  it('the changes CSV writes keys a spreadsheet would run as formulas neutralised', () => {
+    const keys = ['=HYPERLINK("http://x.test","y")', '+cmd', '@SUM(A1)'];
+    const rows = keys.flatMap((k, i): Array<[number, string, number]> => [
+      [T + i, k, 200],
+      [T + 10 + i, k, 200],
+    ]);
+    const t = trace(rows.sort((a, b) => a[0] - b[0]));
+    const r = replayTrace(t, { kind: 'fixed-window', limit: 1, windowMs: 1000 });
+    const csv = dryRunCsv(t, dryRun(t, r, 'recorded'));
+    expect(
+      csv
+        .split('\n')
+        .slice(1, 4)
+        .map((line) => line.split(',')[2]),
+    ).toEqual([`"'=HYPERLINK(""http://x.test""`, "'+cmd", "'@SUM(A1)"]);
+  });
+
   it('allowed→delayed with the delay nginx computes (rate=1r/s burst=5 delay=1)', () => {
     // Three at once: excess 0, 1000 (≤ delay·1000: admit), 2000 → wait (2000 − 1000)·1000/1000 ms.
     const t = trace([

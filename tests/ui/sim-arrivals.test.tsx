@@ -125,7 +125,7 @@ describe('arrivals of worker results', () => {
    */
   async function deliverWhileRendering(brought: SimOutcome) {
     const { runner, arrived } = setUp();
-    const drawn: SimOutcome[] = [];
+    const drawn: Array<SimOutcome | null> = [];
     const ticks: number[] = [];
     const first = outcome();
     rememberOutcome(inputs(), first);

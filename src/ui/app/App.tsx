@@ -5,22 +5,23 @@ import { ClockBar } from '../clock/ClockBar';
 import { ExportSection } from '../export/ExportSection';
 import { ExperimentsPlaceholder } from '../experiments/ExperimentsPlaceholder';
 import { InspectorHint } from '../inspector/InspectorHint';
-import { LanesPanel } from '../stage/LanesPanel';
+import { LanesPanel as Lanes } from '../stage/LanesPanel';
 import { preloadViews } from '../stage/views';
-import { LimiterPanel } from '../limiter/LimiterPanel';
-import { RunSummary } from '../stage/RunSummary';
-import { ScenarioPanel } from '../traffic/ScenarioPanel';
-import { ShareControls } from '../share/ShareControls';
+import { LimiterPanel as Limiter } from '../limiter/LimiterPanel';
+import { RunSummary as Summary } from '../stage/RunSummary';
+import { ScenarioPanel as Scenario } from '../traffic/ScenarioPanel';
+import { ShareControls as Share } from '../share/ShareControls';
 import { SimUpdating } from './SimUpdating';
 import { ThemeToggle } from './ThemeToggle';
-import { TimelinePanel } from '../clock/TimelinePanel';
-import { TrafficPanel } from '../traffic/TrafficPanel';
+import { TimelinePanel as Timeline } from '../clock/TimelinePanel';
+import { TrafficPanel as Traffic } from '../traffic/TrafficPanel';
 import type { Start } from '../share/session';
 import { useClockLoop } from '../clock/useClockLoop';
 import { useTheme } from './theme';
 import { useShortcuts } from './useShortcuts';
 import { useUrlSync } from '../share/useUrlSync';
 import { Loading, lazyPart } from '../common/lazyPart';
+import { guarded } from '../common/PanelBoundary';
 import {
   ComparePanel,
   ExperimentsMenu,
@@ -59,6 +60,16 @@ const ChartsPanel = lazyPart(
   () => import('../stage/ChartsPanel').then((m) => m.ChartsPanel),
   'charts',
 );
+
+// Each panel the page draws at once behind an error boundary of its own (lazy parts have theirs,
+// lazyPart.tsx): one that throws says so in its place, and the rest of the page works on.
+const LimiterPanel = guarded(Limiter, 'limiter settings');
+const TrafficPanel = guarded(Traffic, 'traffic settings');
+const ScenarioPanel = guarded(Scenario, 'scenario settings');
+const ShareControls = guarded(Share, 'sharing controls');
+const TimelinePanel = guarded(Timeline, 'timeline');
+const RunSummary = guarded(Summary, 'run summary');
+const LanesPanel = guarded(Lanes, 'limiter views');
 
 /** The same page, not embedded. */
 function withoutEmbed(href: string): string {
@@ -194,9 +205,9 @@ const Sidebar = memo(function Sidebar() {
 
 // Parts of the stage that draw from the store, not from the result: memoised, so a new result
 // does not render them again.
-const ClockBarPart = memo(ClockBar);
+const ClockBarPart = memo(guarded(ClockBar, 'clock'));
 const SimUpdatingPart = memo(SimUpdating);
-const ExportPart = memo(ExportSection);
+const ExportPart = memo(guarded(ExportSection, 'export panel'));
 
 /**
  * The stage: the simulation of the current inputs, drawn. The one part of the page that renders
@@ -210,13 +221,13 @@ const Stage = memo(function Stage({ embed, problems }: { embed: boolean; problem
     selected: s.selected !== null,
   }));
   const compare = mode === 'compare' && lanes > 1;
-  const fleet = sim.ok && sim.result.lanes.some((lane) => lane.fleet !== undefined);
+  const fleet = sim?.ok === true && sim.result.lanes.some((lane) => lane.fleet !== undefined);
   return (
     <main className="stage" id="stage">
       {embed && problems}
       <ClockBarPart />
-      <SimUpdatingPart />
-      {sim.ok ? (
+      <SimUpdatingPart first={sim === null} />
+      {sim === null ? null : sim.ok ? (
         <>
           {sim.result.truncated && (
             <Suspense fallback={null}>

@@ -1,5 +1,6 @@
 import { lazy, useState } from 'react';
 import type { ComponentType } from 'react';
+import { PanelBoundary } from './PanelBoundary';
 
 /** A lazily loaded component that can also be fetched ahead of its first render. */
 export type LazyPart<P extends object> = ComponentType<P> & {
@@ -12,7 +13,7 @@ export type LazyPart<P extends object> = ComponentType<P> & {
  * small), or earlier with `preload()`. Until it has arrived it suspends (render it inside
  * `<Suspense>`); once it has, it renders at once, so a part preloaded before the first render never
  * shows its placeholder. A failed fetch renders a message instead of reaching the root and blanking
- * the page.
+ * the page; so does an error the part throws once loaded (PanelBoundary, named `what`).
  */
 export function lazyPart<P extends object>(
   load: () => Promise<ComponentType<P>>,
@@ -42,7 +43,11 @@ export function lazyPart<P extends object>(
   function Part(props: P) {
     // Chosen once per mount: switching from the lazy wrapper to the component would remount it.
     const [Component] = useState(() => loaded ?? Lazy);
-    return <Component {...props} />;
+    return (
+      <PanelBoundary what={what}>
+        <Component {...props} />
+      </PanelBoundary>
+    );
   }
   Part.displayName = `LazyPart(${what})`;
   return Object.assign(Part, { preload: () => fetchOnce().then(() => undefined) });

@@ -173,7 +173,7 @@ function ExperimentCard({
     [ref, limiters, scenario, untilMs],
   );
   const sim = useSimulation();
-  const result = sim.ok ? sim.result : null;
+  const result = sim?.ok === true ? sim.result : null;
   const variantId = ref.variant ?? experiment.variants?.[0]?.id ?? null;
   // Measuring may simulate the variants too: only when the run or the experiment changes.
   const answer = useMemo(

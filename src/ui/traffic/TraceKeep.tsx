@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
 import { arrivalsOf, compactName, costsOf } from '../../trace';
-import { compactFile, forget, keep, keptFile, listKept } from '../../store/traceKeep';
+import { compactFile, forget, forgetAll, keep, keptFile, listKept } from '../../store/traceKeep';
 import type { KeptTrace } from '../../store/traceKeep';
+import type { UnreadableKept } from '../../store/keptRecords';
+import { quoteText } from '../../core';
 import { useTraceLoad } from '../../store/traceReact';
 import { formatBytes } from '../../viz/format';
 
@@ -24,22 +26,34 @@ function download(file: File): void {
 export function TraceKeep() {
   const t = useTraceLoad((st) => ({ trace: st.trace, replay: st.replay, load: st.load }));
   const [kept, setKept] = useState<KeptTrace[]>([]);
+  const [unreadable, setUnreadable] = useState<UnreadableKept[]>([]);
   const [message, setMessage] = useState<string | null>(null);
   const refresh = useCallback(() => {
-    listKept().then(setKept, (e: unknown) => setMessage((e as Error).message));
+    listKept(setUnreadable).then(setKept, (e: unknown) => setMessage((e as Error).message));
   }, []);
   useEffect(() => {
     let live = true;
-    listKept().then(
+    listKept((u) => {
+      if (live) setUnreadable(u);
+    }).then(
       (k) => {
         if (live) setKept(k);
       },
-      () => undefined,
+      // Said, not swallowed: a database another page made, or storage the browser refuses.
+      (e: unknown) => {
+        if (live) setMessage((e as Error).message);
+      },
     );
     return () => {
       live = false;
     };
   }, []);
+  const remove = useCallback(
+    (keys: IDBValidKey[]) => {
+      forgetAll(keys).then(refresh, (e: unknown) => setMessage((e as Error).message));
+    },
+    [refresh],
+  );
   const trace = t.trace;
   const hash = t.replay?.hash ?? '';
   const compact = () =>
@@ -69,7 +83,9 @@ export function TraceKeep() {
                 ?.then((file) => keep(file, { name: file.name, requests: trace.count, hash }))
                 .then(
                   () => {
-                    setMessage(`${trace.name} is kept in this browser until you delete it.`);
+                    setMessage(
+                      `${quoteText(trace.name)} is kept in this browser until you delete it.`,
+                    );
                     refresh();
                   },
                   (e: unknown) => setMessage((e as Error).message),
@@ -97,13 +113,13 @@ export function TraceKeep() {
           <tbody>
             {kept.map((k) => (
               <tr key={k.id}>
-                <td>{k.name}</td>
+                <td>{quoteText(k.name)}</td>
                 <td>{k.requests.toLocaleString('en-US')}</td>
                 <td>{size(k.bytes)}</td>
                 <td>
                   <button
                     type="button"
-                    aria-label={`Open ${k.name}`}
+                    aria-label={`Open ${quoteText(k.name)}`}
                     onClick={() => {
                       keptFile(k.id).then(
                         (f) => t.load(f, [{ kind: 'client' }]),
@@ -115,7 +131,7 @@ export function TraceKeep() {
                   </button>{' '}
                   <button
                     type="button"
-                    aria-label={`Delete ${k.name}`}
+                    aria-label={`Delete ${quoteText(k.name)}`}
                     onClick={() => {
                       forget(k.id).then(refresh, (e: unknown) => setMessage((e as Error).message));
                     }}
@@ -127,6 +143,53 @@ export function TraceKeep() {
             ))}
           </tbody>
         </table>
+      )}
+      {unreadable.length > 0 && <UnreadableList records={unreadable} onDelete={remove} />}
+    </div>
+  );
+}
+
+/** The most unreadable records listed one by one; past it, a count and one button for all. */
+const UNREADABLE_SHOWN = 10;
+
+/**
+ * Records in the kept traces' store that are not kept traces (keptRecords.ts): each with what is
+ * wrong with it and a button to delete it. The page reads none of them.
+ */
+function UnreadableList({
+  records,
+  onDelete,
+}: {
+  records: UnreadableKept[];
+  onDelete: (keys: IDBValidKey[]) => void;
+}) {
+  const rest = records.length - UNREADABLE_SHOWN;
+  return (
+    <div className="trace-unreadable" role="region" aria-label="Unreadable kept records">
+      <p>
+        {records.length === 1
+          ? 'A record kept in this browser is not a trace this page can open (another version of the page, or another page on this site, wrote it):'
+          : `${records.length.toLocaleString('en-US')} records kept in this browser are not traces this page can open (another version of the page, or another page on this site, wrote them):`}
+      </p>
+      <ul>
+        {records.slice(0, UNREADABLE_SHOWN).map((r, i) => (
+          <li key={i}>
+            {`${r.label}: ${r.why}. `}
+            <button
+              type="button"
+              aria-label={`Delete ${r.label}`}
+              onClick={() => onDelete([r.key])}
+            >
+              Delete
+            </button>
+          </li>
+        ))}
+      </ul>
+      {rest > 0 && <p>{`and ${rest.toLocaleString('en-US')} more.`}</p>}
+      {records.length > 1 && (
+        <button type="button" onClick={() => onDelete(records.map((r) => r.key))}>
+          {`Delete all ${records.length.toLocaleString('en-US')} unreadable records`}
+        </button>
       )}
     </div>
   );
