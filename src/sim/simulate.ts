@@ -519,6 +519,22 @@ function lowerBound(times: Int32Array, t: number): number {
   return lo;
 }
 
+/**
+ * The requests of `trace` in [fromMs, fromMs + lengthMs), each `fromMs` earlier (what a run of a
+ * trace source with `fromMs` replays), and the index of the first of them in `trace`.
+ */
+export function traceSpan(
+  trace: SimTrace,
+  fromMs: number,
+  lengthMs: number,
+): { trace: SimTrace; first: number } {
+  const first = lowerBound(trace.timeMs, fromMs);
+  const timeMs = trace.timeMs.slice(first, lowerBound(trace.timeMs, fromMs + lengthMs));
+  for (let j = 0; j < timeMs.length; j += 1) timeMs[j] = (timeMs[j] as number) - fromMs;
+  const keyId = trace.keyId.subarray(first, first + timeMs.length);
+  return { trace: { ...trace, timeMs, keyId }, first };
+}
+
 /** The scenario's trace source's requests, when given, and what to say about them. */
 function traceOf(
   sc: Scenario,
@@ -536,6 +552,10 @@ function traceOf(
         `sources[${i}] replays the access log "${source.name}" (${source.bytes} bytes, ${plural(source.requests, 'request', 'requests', String)}, fingerprint ${source.hash}), which this page does not hold: drop that file on the page to replay it. The other sources run without it.`,
       ],
     };
+  }
+  if (source.fromMs !== undefined) {
+    // A span the person chose: the page shows it, in clock time, over the whole trace.
+    return { trace: traceSpan(trace, source.fromMs, untilMs).trace, notes: [] };
   }
   const before = lowerBound(trace.timeMs, untilMs);
   const after = trace.timeMs.length - before;

@@ -1,6 +1,6 @@
 /** Messages between the page and the dry-run worker (dryRun.worker.ts). */
 import type { AlgorithmConfig } from '../core';
-import type { Baseline, DryRunGroups } from '../trace';
+import type { Baseline, DryRunGroups, SpanChoice } from '../trace';
 
 export type DryRunRequest =
   | {
@@ -15,7 +15,14 @@ export type DryRunRequest =
       status: Uint16Array;
       keys: string[];
     }
-  | { type: 'run'; gen: number; config: AlgorithmConfig; baseline: Baseline }
+  | {
+      type: 'run';
+      gen: number;
+      config: AlgorithmConfig;
+      baseline: Baseline;
+      /** The span the stage replays; null: the whole trace. */
+      span: SpanChoice | null;
+    }
   /** The changes of run `gen` as CSV. */
   | { type: 'csv'; gen: number };
 
