@@ -19,7 +19,7 @@ const n = (v: number): string => v.toLocaleString('en-US');
  * timeline picks another). Null when no replayable log is loaded.
  */
 export function useStartReplay(): (() => void) | null {
-  const t = useTraceLoad((st) => ({ replay: st.replay, file: st.file, trace: st.trace }));
+  const t = useTraceLoad((st) => ({ replay: st.replay, origin: st.origin, trace: st.trace }));
   const p = usePlaygroundShallow((st) => ({
     scenario: st.scenario,
     setScenario: st.setScenario,
@@ -29,8 +29,9 @@ export function useStartReplay(): (() => void) | null {
   const replay = t.replay;
   if (replay === null) return null;
   return () => {
-    const name = t.file?.name ?? t.trace?.name ?? 'access.log';
-    const source = traceSourceOf(replay, name, t.file?.size ?? 0);
+    // The file the link names: for a kept copy, the one it was first read from.
+    const name = t.origin?.name ?? t.trace?.name ?? 'access.log';
+    const source = traceSourceOf(replay, name, t.origin?.bytes ?? 0);
     const span = defaultSpan(replay.timeMs);
     p.setScenario({
       ...p.scenario,
