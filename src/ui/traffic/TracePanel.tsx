@@ -6,6 +6,7 @@ import { useTraceLoad } from '../../store/traceReact';
 import { NumberField } from '../common/fields';
 import { TraceDryRun } from './TraceDryRun';
 import { plural, pluralNoun } from '../../core';
+import { PageDrop } from './PageDrop';
 import { TraceKeep } from './TraceKeep';
 import { TraceReplay } from './TraceReplay';
 import { TraceSweep } from './TraceSweep';
@@ -201,9 +202,10 @@ export function TracePanel() {
     <section className="panel trace-panel" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>Your traffic</h2>
       <p className="hint">
-        An access log (nginx, ALB, HAR, CSV/TSV, JSON lines; gzip too). It is read here and never
-        leaves your browser.
+        An access log (nginx, ALB, HAR, CSV/TSV, JSON lines; gzip too): choose it, or drop it
+        anywhere on the page. It is read here and never leaves your browser.
       </p>
+      <PageDrop />
       <label className="trace-file">
         Access log{' '}
         <input
