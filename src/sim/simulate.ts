@@ -11,7 +11,7 @@
  * 3. Every K rows the lane's state is cloned (a checkpoint), so seek.ts can rebuild any moment.
  * 4. metrics.ts summarises each lane and compares lanes.
  */
-import { DEFAULT_KEY, createLimiter, plural } from '../core';
+import { DEFAULT_KEY, createLimiter, plural, quoteText } from '../core';
 import type { AlgorithmConfig, Decision, Limiter } from '../core';
 import { assignClients, keysWithTrace, retryWaitMs } from './clients';
 import { WallClock } from './clock';
@@ -565,7 +565,7 @@ function traceOf(
       after === 0
         ? []
         : [
-            `The access log "${source.name}" goes on past the run's end: its ${plural(after, 'request', 'requests', String)} from ${untilMs} ms on are not replayed (${before} are).`,
+            `The access log ${quoteText(source.name)} goes on past the run's end: the stage replays its first ${plural(before, 'request')}, not the ${plural(after, 'request')} after them. Pick the span it replays on the log's overview.`,
           ],
   };
 }

@@ -3,6 +3,7 @@ import type { TraceSource } from '../../sim';
 import { traceSourceOf } from '../../trace';
 import { usePlayground, usePlaygroundShallow } from '../../store/react';
 import { useTraceLoad } from '../../store/traceReact';
+import { bringStageIntoView } from '../stage/stageIntoView';
 import { defaultSpan } from '../stage/traceSpan';
 
 const n = (v: number): string => v.toLocaleString('en-US');
@@ -39,6 +40,7 @@ export function useStartReplay(): (() => void) | null {
     });
     p.setUntil(span.lengthMs);
     p.seek(0);
+    bringStageIntoView();
   };
 }
 
