@@ -553,19 +553,18 @@ function traceOf(
       ],
     };
   }
-  if (source.fromMs !== undefined) {
-    // A span the person chose: the page shows it, in clock time, over the whole trace.
-    return { trace: traceSpan(trace, source.fromMs, untilMs).trace, notes: [] };
-  }
-  const before = lowerBound(trace.timeMs, untilMs);
-  const after = trace.timeMs.length - before;
+  // The span a link names (its start `fromMs` after the trace's first request, as long as the
+  // run), else the trace from its first request: the page shows which, in clock time, over the
+  // whole trace. A link from before spans were chosen is told what it leaves out.
+  const span = traceSpan(trace, source.fromMs ?? 0, untilMs).trace;
+  const after = trace.timeMs.length - span.timeMs.length;
   return {
-    trace,
+    trace: span,
     notes:
-      after === 0
+      after === 0 || source.fromMs !== undefined
         ? []
         : [
-            `The access log ${quoteText(source.name)} goes on past the run's end: the stage replays its first ${plural(before, 'request')}, not the ${plural(after, 'request')} after them. Pick the span it replays on the log's overview.`,
+            `The access log ${quoteText(source.name)} goes on past the run's end: the stage replays its first ${plural(span.timeMs.length, 'request')}, not the ${plural(after, 'request')} after them. Pick the span it replays on the log's overview.`,
           ],
   };
 }

@@ -30,7 +30,6 @@ import {
   LinkProblems,
   RunNotice,
   SimulationProblems,
-  TraceOverview,
 } from './parts';
 
 /** Fetches the parts a person may open later, once the first paint is done and the page is idle. */
@@ -205,11 +204,10 @@ const ExportPart = memo(ExportSection);
  */
 const Stage = memo(function Stage({ embed, problems }: { embed: boolean; problems: ReactNode }) {
   const sim = useSimulation();
-  const { mode, lanes, selected, trace } = usePlaygroundShallow((s) => ({
+  const { mode, lanes, selected } = usePlaygroundShallow((s) => ({
     mode: s.mode,
     lanes: s.limiters.length,
     selected: s.selected !== null,
-    trace: s.scenario.sources.some((x) => x.kind === 'trace'),
   }));
   const compare = mode === 'compare' && lanes > 1;
   const fleet = sim.ok && sim.result.lanes.some((lane) => lane.fleet !== undefined);
@@ -218,16 +216,13 @@ const Stage = memo(function Stage({ embed, problems }: { embed: boolean; problem
       {embed && problems}
       <ClockBarPart />
       <SimUpdatingPart />
+      {/* Where the access-log panel (a lazy part) shows the overview of the log the stage replays. */}
+      <div id="trace-overview-slot" />
       {sim.ok ? (
         <>
           {sim.result.truncated && (
             <Suspense fallback={null}>
               <RunNotice result={sim.result} />
-            </Suspense>
-          )}
-          {trace && (
-            <Suspense fallback={null}>
-              <TraceOverview />
             </Suspense>
           )}
           <TimelinePanel result={sim.result} />

@@ -40,11 +40,6 @@ export const RunNotice = lazyPart(
   () => import('./RunNotice').then((m) => m.RunNotice),
   'note on this run',
 );
-// Shown only while an access log is replayed: the whole log, and the span the stage replays.
-export const TraceOverview = lazyPart(
-  () => import('../stage/TraceOverview').then((m) => m.TraceOverview),
-  'overview of the access log',
-);
 export const SimulationProblems = lazyPart(
   () => import('./SimulationProblems').then((m) => m.SimulationProblems),
   'list of problems',
