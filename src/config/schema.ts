@@ -456,6 +456,8 @@ export const TraceSourceSchema = obj({
   bytes: whole({ min: 0, max: MAX_TRACE_FILE_BYTES }),
   requests: whole({ min: 1, max: MAX_TRACE_SOURCE_REQUESTS }),
   hash: v.pipe(v.string(HASH_RULE), v.regex(/^[0-9a-f]{16}$/, HASH_RULE)),
+  // Int32 virtual times (src/trace's MAX_REPLAY_SPAN_MS).
+  fromMs: v.exactOptional(duration({ min: 0, max: 2 ** 31 - 1 })),
 });
 
 export const SOURCE_SCHEMAS = {

@@ -16,6 +16,7 @@ export {
   CHECKPOINT_BUDGET_BYTES,
   MAX_CHECKPOINT_EVERY,
   MAX_RETAINED_BYTES,
+  traceSpan,
 } from './simulate';
 export type { SimCache, SimOptions } from './simulate';
 export {

@@ -11,7 +11,7 @@
  * 3. Every K rows the lane's state is cloned (a checkpoint), so seek.ts can rebuild any moment.
  * 4. metrics.ts summarises each lane and compares lanes.
  */
-import { DEFAULT_KEY, createLimiter, plural } from '../core';
+import { DEFAULT_KEY, createLimiter, plural, quoteText } from '../core';
 import type { AlgorithmConfig, Decision, Limiter } from '../core';
 import { assignClients, keysWithTrace, retryWaitMs } from './clients';
 import { WallClock } from './clock';
@@ -520,6 +520,22 @@ function lowerBound(times: Int32Array, t: number): number {
   return lo;
 }
 
+/**
+ * The requests of `trace` in [fromMs, fromMs + lengthMs), each `fromMs` earlier (what a run of a
+ * trace source with `fromMs` replays), and the index of the first of them in `trace`.
+ */
+export function traceSpan(
+  trace: SimTrace,
+  fromMs: number,
+  lengthMs: number,
+): { trace: SimTrace; first: number } {
+  const first = lowerBound(trace.timeMs, fromMs);
+  const timeMs = trace.timeMs.slice(first, lowerBound(trace.timeMs, fromMs + lengthMs));
+  for (let j = 0; j < timeMs.length; j += 1) timeMs[j] = (timeMs[j] as number) - fromMs;
+  const keyId = trace.keyId.subarray(first, first + timeMs.length);
+  return { trace: { ...trace, timeMs, keyId }, first };
+}
+
 /** The scenario's trace source's requests, when given, and what to say about them. */
 function traceOf(
   sc: Scenario,
@@ -538,15 +554,18 @@ function traceOf(
       ],
     };
   }
-  const before = lowerBound(trace.timeMs, untilMs);
-  const after = trace.timeMs.length - before;
+  // The span a link names (its start `fromMs` after the trace's first request, as long as the
+  // run), else the trace from its first request: the page shows which, in clock time, over the
+  // whole trace. A link from before spans were chosen is told what it leaves out.
+  const span = traceSpan(trace, source.fromMs ?? 0, untilMs).trace;
+  const after = trace.timeMs.length - span.timeMs.length;
   return {
-    trace,
+    trace: span,
     notes:
-      after === 0
+      after === 0 || source.fromMs !== undefined
         ? []
         : [
-            `The access log "${source.name}" goes on past the run's end: its ${plural(after, 'request', 'requests', String)} from ${untilMs} ms on are not replayed (${before} are).`,
+            `The access log ${quoteText(source.name)} goes on past the run's end: the stage replays its first ${plural(span.timeMs.length, 'request')}, not the ${plural(after, 'request')} after them. Pick the span it replays on the log's overview.`,
           ],
   };
 }

@@ -145,6 +145,12 @@ export interface TraceSource {
   requests: number;
   /** `traceHash` of the replayed times and keys: 16 lowercase hex digits. */
   hash: string;
+  /**
+   * Where the replayed span starts, ms after the trace's first request (0 – 2^31 − 1): the run
+   * replays the requests in [fromMs, fromMs + untilMs), each `fromMs` earlier, with its limiters
+   * idle at the span's start. Absent: from the first request.
+   */
+  fromMs?: number;
 }
 
 /** The requests of a trace source, as the simulator replays them. */

@@ -113,6 +113,8 @@ function checkSource(c: Checker, path: string, s: unknown, clientCount: number |
       }
       c.int(`${path}.bytes`, s.bytes, 0, 2 ** 40);
       c.int(`${path}.requests`, s.requests, 1, MAX_TRACE_SOURCE_REQUESTS);
+      // Int32 virtual times (src/trace's MAX_REPLAY_SPAN_MS).
+      c.int(`${path}.fromMs`, s.fromMs, 0, 2 ** 31 - 1, true);
       if (typeof s.hash !== 'string' || !/^[0-9a-f]{16}$/.test(s.hash)) {
         c.add(
           `${path}.hash`,

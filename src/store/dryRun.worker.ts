@@ -1,27 +1,29 @@
 /**
- * The dry run off the main thread, for the whole trace: the replay through the
- * limiter's kernel (src/trace/kernels.ts; core for an algorithm without one), then the changes
- * grouped a slice at a time, each slice's groups posted to the page as they grow. A newer run
- * stops an older one between slices; the page cancels by terminating the worker.
+ * The dry run off the main thread, for the whole trace or for the span the
+ * stage replays (its requests only, from an idle limiter, as the stage runs them): the replay
+ * through the limiter's kernel (src/trace/kernels.ts; core for an algorithm without one), then the
+ * changes grouped a slice at a time, each slice's groups posted to the page as they grow. A newer
+ * run stops an older one between slices; the page cancels by terminating the worker.
  */
 import {
   DryRunGrouper,
   dryRun,
   dryRunCsv,
-  fastOutcomes,
   arrivalsOf,
+  groupsInTrace,
   prepareSweep,
-  replayTrace,
+  replayColumns,
+  spanColumns,
   virtualTimes,
 } from '../trace';
-import type { PreparedSweep, Replay } from '../trace';
+import type { OverviewColumns, PreparedSweep, Replay, SpanChoice } from '../trace';
 import type { DryRunReply, DryRunRequest } from './dryRunProtocol';
 
 /** Requests grouped between two progress messages. */
 const SLICE = 100_000;
 
 interface Held {
-  /** Epoch ms, made when first needed (the CSV, a replay without a kernel). */
+  /** Epoch ms, made when first needed (the CSV). */
   arrivalMs: Float64Array | null;
   baseMs: number;
   times: Int32Array | Float64Array;
@@ -31,11 +33,20 @@ interface Held {
   timeMs: Int32Array | null;
   timeError: string | null;
   prep: PreparedSweep | null;
+  /** The last span replayed, its requests and their kernel scratch. */
+  span: { key: string; columns: OverviewColumns; first: number; prep: PreparedSweep } | null;
 }
 
 let held: Held | null = null;
 let latest = -1;
-let last: { gen: number; replay: Replay; baseline: 'recorded' | 'no-limit' } | null = null;
+let last: {
+  gen: number;
+  replay: Replay;
+  baseline: 'recorded' | 'no-limit';
+  /** The replayed requests: `count` from index `first` of the trace. */
+  first: number;
+  count: number;
+} | null = null;
 
 /** The held requests' arrivals, epoch ms (made once). */
 function arrivals(h: Held): Float64Array {
@@ -46,6 +57,24 @@ function arrivals(h: Held): Float64Array {
 const post = (m: DryRunReply) => (self as unknown as Worker).postMessage(m);
 const yieldToMessages = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
+/** The requests a run replays: the whole trace, or the span's (made once per span). */
+function requestsOf(
+  h: Held,
+  whole: OverviewColumns,
+  span: SpanChoice | null,
+): { columns: OverviewColumns; first: number; prep: PreparedSweep } {
+  if (span === null) {
+    h.prep ??= prepareSweep({ ...whole, keyCount: h.keys.length });
+    return { columns: whole, first: 0, prep: h.prep };
+  }
+  const key = `${span.fromMs}+${span.lengthMs}`;
+  if (h.span?.key !== key) {
+    const { columns, first } = spanColumns(whole, span);
+    h.span = { key, columns, first, prep: prepareSweep({ ...columns, keyCount: h.keys.length }) };
+  }
+  return h.span;
+}
+
 async function run(gen: number, m: Extract<DryRunRequest, { type: 'run' }>): Promise<void> {
   const h = held;
   if (h === null) return;
@@ -53,54 +82,38 @@ async function run(gen: number, m: Extract<DryRunRequest, { type: 'run' }>): Pro
     post({ type: 'error', gen, message: h.timeError ?? 'The trace cannot be replayed.' });
     return;
   }
-  h.prep ??= prepareSweep({ timeMs: h.timeMs, keyId: h.keyId, keyCount: h.keys.length });
-  const n = h.timeMs.length;
-  let replay: Replay;
-  const fast = fastOutcomes(h.prep, m.config);
-  if (fast !== null) {
-    replay = {
-      count: n,
-      outcome: fast.outcome,
-      delayMs: Uint32Array.from(fast.delayMs),
-      admitted: fast.tally.admitted,
-      delayed: fast.tally.delayed,
-      rejected: fast.tally.rejected,
-    };
-  } else {
-    replay = replayTrace(
-      { count: n, arrivalMs: arrivals(h), keyId: h.keyId, keys: h.keys },
-      m.config,
-      h.timeMs,
-    );
-  }
-  last = { gen, replay, baseline: m.baseline };
+  const whole = { timeMs: h.timeMs, keyId: h.keyId, keys: h.keys };
+  const { columns, first, prep } = requestsOf(h, whole, m.span);
+  const n = columns.timeMs.length;
+  const replay = replayColumns(columns, m.config, prep);
+  last = { gen, replay, baseline: m.baseline, first, count: n };
   const counts = { admitted: replay.admitted, delayed: replay.delayed, rejected: replay.rejected };
+  const status = h.status.subarray(first, first + n);
   const grouper = new DryRunGrouper(
     {
-      timeMs: h.timeMs,
-      keyId: h.keyId,
+      ...columns,
       keyCount: h.keys.length,
-      status: h.status,
-      keys: h.keys,
-      // Slices on the log's clock: the epoch ms a time of 0 stands for.
-      zeroEpochMs: n === 0 ? 0 : (arrivals(h)[0] as number) - (h.timeMs[0] as number),
+      status,
+      // Slices on the log's clock: the epoch ms the span's time 0 stands for.
+      zeroEpochMs: n === 0 ? 0 : (arrivals(h)[first] as number) - (columns.timeMs[0] as number),
     },
     replay.outcome,
     replay.delayMs,
     m.baseline,
   );
+  const groups = () => groupsInTrace(grouper.snapshot(), whole, columns, first);
   while (grouper.step(SLICE)) {
-    post({ type: 'progress', gen, counts, groups: grouper.snapshot() });
+    post({ type: 'progress', gen, counts, groups: groups() });
     await yieldToMessages();
     if (latest !== gen) return;
   }
-  post({ type: 'done', gen, counts, groups: grouper.snapshot() });
+  post({ type: 'done', gen, counts, groups: groups() });
 }
 
 self.onmessage = (e: MessageEvent<DryRunRequest>) => {
   const m = e.data;
   if (m.type === 'init') {
-    held = { ...m, arrivalMs: null, timeMs: null, timeError: null, prep: null };
+    held = { ...m, arrivalMs: null, timeMs: null, timeError: null, prep: null, span: null };
     if (m.times instanceof Int32Array) {
       held.timeMs = m.times;
     } else {
@@ -121,12 +134,13 @@ self.onmessage = (e: MessageEvent<DryRunRequest>) => {
   if (m.type === 'csv') {
     const h = held;
     if (h === null || last === null || last.gen !== m.gen) return;
+    const end = last.first + last.count;
     const trace = {
-      count: h.times.length,
-      arrivalMs: arrivals(h),
-      keyId: h.keyId,
+      count: last.count,
+      arrivalMs: arrivals(h).subarray(last.first, end),
+      keyId: h.keyId.subarray(last.first, end),
       keys: h.keys,
-      status: h.status,
+      status: h.status.subarray(last.first, end),
     };
     const csv = dryRunCsv(trace, dryRun(trace, last.replay, last.baseline));
     post({ type: 'csv', gen: m.gen, csv: new Blob([csv], { type: 'text/csv' }) });

@@ -1,6 +1,6 @@
 /** Messages between the page and the dry-run worker (dryRun.worker.ts). */
 import type { AlgorithmConfig } from '../core';
-import type { Baseline, DryRunGroups } from '../trace';
+import type { Baseline, DryRunGroups, SpanChoice } from '../trace';
 
 export type DryRunRequest =
   | {
@@ -18,7 +18,14 @@ export type DryRunRequest =
     }
   /** More key names, appended in order (each slice a task of its own on the page). */
   | { type: 'keys'; keys: string[] }
-  | { type: 'run'; gen: number; config: AlgorithmConfig; baseline: Baseline }
+  | {
+      type: 'run';
+      gen: number;
+      config: AlgorithmConfig;
+      baseline: Baseline;
+      /** The span the stage replays; null: the whole trace. */
+      span: SpanChoice | null;
+    }
   /** The changes of run `gen` as CSV. */
   | { type: 'csv'; gen: number };
 

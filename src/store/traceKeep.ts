@@ -16,6 +16,32 @@ export interface KeptTrace {
   bytes: number;
   requests: number;
   hash: string;
+  /**
+   * The file the trace was read from, as a link names it (its name and size in bytes): a replay
+   * of the kept copy names the same file, so its link is the original's. Absent in traces kept
+   * before it was recorded.
+   */
+  source?: TraceOrigin;
+}
+
+/** The name and size of the file a trace was read from (what a link's trace source names). */
+export interface TraceOrigin {
+  name: string;
+  bytes: number;
+}
+
+/** `value` as a TraceOrigin when it is one (stored data is read back with care), else undefined. */
+function originOf(value: unknown): TraceOrigin | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { name, bytes } = value as Record<string, unknown>;
+  return typeof name === 'string' &&
+    name.length >= 1 &&
+    name.length <= 200 &&
+    typeof bytes === 'number' &&
+    Number.isSafeInteger(bytes) &&
+    bytes >= 0
+    ? { name, bytes }
+    : undefined;
 }
 
 interface Row extends Omit<KeptTrace, 'id'> {
@@ -87,13 +113,17 @@ export async function listKept(
   ]);
   const { kept: rows, unreadable } = checkKeptRecords<Row>(all, (_, i) => keys[i] ?? i);
   onUnreadable?.(unreadable);
-  return rows.map(({ id, name, bytes, requests, hash }) => ({
-    id: id as number,
-    name,
-    bytes,
-    requests,
-    hash,
-  }));
+  return rows.map(({ id, name, bytes, requests, hash, source }) => {
+    const origin = originOf(source);
+    return {
+      id: id as number,
+      name,
+      bytes,
+      requests,
+      hash,
+      ...(origin === undefined ? {} : { source: origin }),
+    };
+  });
 }
 
 export async function keep(file: Blob, meta: Omit<KeptTrace, 'id' | 'bytes'>): Promise<void> {

@@ -9,6 +9,7 @@ import type { SimTrace } from '../sim';
 import type { HeldTrace, KeySpec } from '../trace';
 import { setLoadedTrace } from './traceSim';
 import type { TraceWorkerReply, TraceWorkerRequest } from './traceProtocol';
+import type { TraceOrigin } from './traceKeep';
 
 export type TraceLoadStatus =
   | { kind: 'idle' }
@@ -28,13 +29,19 @@ export interface TraceLoadState {
   trace: HeldTrace | null;
   /** The file it came from, to re-key it without asking again. */
   file: File | null;
+  /**
+   * The file a link names for it: the one read, or for a kept copy (src/store/traceKeep.ts) the
+   * file it was first read from. Null while none is loaded.
+   */
+  origin: TraceOrigin | null;
   /** The trace as the simulator replays it (null when none, or when it cannot be replayed). */
   replay: SimTrace | null;
   /** Why the loaded trace cannot be replayed (null when it can). */
   replayError: string | null;
   keySpec: KeySpec;
   status: TraceLoadStatus;
-  load: (file: File, keySpec?: KeySpec) => void;
+  /** Reads `file` (keyed by `keySpec`); `origin`: the file a link names for it (default `file`). */
+  load: (file: File, keySpec?: KeySpec, origin?: TraceOrigin) => void;
   cancel: () => void;
   /** Parses the same file again with another key. */
   rekey: (keySpec: KeySpec) => void;
@@ -57,11 +64,12 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
   return createStore<TraceLoadState>()((set, get) => ({
     trace: null,
     file: null,
+    origin: null,
     replay: null,
     replayError: null,
     keySpec: [{ kind: 'client' }],
     status: { kind: 'idle' },
-    load: (file, keySpec = get().keySpec) => {
+    load: (file, keySpec = get().keySpec, origin = { name: file.name, bytes: file.size }) => {
       stop();
       gen += 1;
       const mine = gen;
@@ -112,6 +120,7 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
           set({
             trace: t,
             file,
+            origin,
             keySpec,
             replay,
             replayError: msg.replay.ok
@@ -140,15 +149,22 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
       set({ status: { kind: 'idle' } });
     },
     rekey: (keySpec) => {
-      const f = get().file;
-      if (f) get().load(f, keySpec);
+      const { file: f, origin } = get();
+      if (f) get().load(f, keySpec, origin ?? undefined);
       else set({ keySpec });
     },
     clear: () => {
       stop();
       gen += 1;
       setLoadedTrace(null);
-      set({ trace: null, file: null, replay: null, replayError: null, status: { kind: 'idle' } });
+      set({
+        trace: null,
+        file: null,
+        origin: null,
+        replay: null,
+        replayError: null,
+        status: { kind: 'idle' },
+      });
     },
   }));
 }

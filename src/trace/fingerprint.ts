@@ -28,20 +28,68 @@ class Hash64 {
   }
 }
 
-/** 16 hex digits over the times, the key ids and the key names. */
+/**
+ * Each key's rank in the order of first requests (`rank[id]`), and the key names in that order;
+ * keys no request uses (none from the parsers) follow in their own order.
+ */
+function rankKeys(
+  keyId: Uint32Array,
+  keys: readonly string[],
+  count: number,
+): { rank: Int32Array; ranked: string[] } {
+  const rank = new Int32Array(keys.length).fill(-1);
+  const ranked: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const id = keyId[i] as number;
+    if (rank[id] === -1) {
+      rank[id] = ranked.length;
+      ranked.push(keys[id] as string);
+    }
+  }
+  keys.forEach((k, id) => {
+    if (rank[id] === -1) {
+      rank[id] = ranked.length;
+      ranked.push(k);
+    }
+  });
+  return { rank, ranked };
+}
+
+/**
+ * 16 hex digits over the times, each request's key and the key names. Keys count in the order of
+ * their first request, whatever numbering `keyId` uses: a parser numbers keys as it meets them in
+ * the file (out of time order in most access logs, which are written as requests complete), the
+ * compact file in time order; the same requests under the same key names give the same hash.
+ */
 export function traceHash(timeMs: Int32Array, keyId: Uint32Array, keys: readonly string[]): string {
   const h = new Hash64();
   h.word(timeMs.length);
+  const { rank, ranked } = rankKeys(keyId, keys, timeMs.length);
   for (let i = 0; i < timeMs.length; i += 1) {
     h.word(timeMs[i] as number);
-    h.word(keyId[i] as number);
+    h.word(rank[keyId[i] as number] as number);
   }
-  h.word(keys.length);
-  for (const k of keys) {
+  h.word(ranked.length);
+  for (const k of ranked) {
     h.word(k.length);
     for (let j = 0; j < k.length; j += 1) h.word(k.charCodeAt(j));
   }
   return h.hex();
+}
+
+/**
+ * Numbers the keys in the order of their first request: rewrites `keyId` (its first `count`
+ * entries) in place and returns the key names in that order. A trace read from a file whose lines
+ * are out of time order then lists its keys as the compact file of it does.
+ */
+export function keysInTimeOrder(
+  keyId: Uint32Array,
+  keys: readonly string[],
+  count: number,
+): string[] {
+  const { rank, ranked } = rankKeys(keyId, keys, count);
+  for (let i = 0; i < count; i += 1) keyId[i] = rank[keyId[i] as number] as number;
+  return ranked;
 }
 
 /** The replayable form of a trace (throws when it spans more than a replay takes). */

@@ -12,7 +12,7 @@
  * requests to show a loaded log.
  */
 import type { BuiltTrace } from './builder';
-import { traceHash } from './fingerprint';
+import { keysInTimeOrder, traceHash } from './fingerprint';
 import { virtualTimes } from './replay';
 import { topKeys, windowStats } from './stats';
 import type { KeyVolume, WindowStats } from './stats';
@@ -42,10 +42,13 @@ export interface HeldTrace extends Omit<BuiltTrace, 'arrivalMs' | 'cost'> {
 export type HeldReplay = { ok: true; hash: string } | { ok: false; message: string };
 
 /**
- * The page's form of `trace`: its arrays are reused where they can be (transfer them), the
- * 8-byte arrivals are dropped when exact whole-ms offsets replace them.
+ * The page's form of `built`: its arrays are reused where they can be (transfer them), the
+ * 8-byte arrivals are dropped when exact whole-ms offsets replace them, and its keys are numbered
+ * in the order of their first request (`keyId` is rewritten in place), as the compact file of it
+ * numbers them: the same trace lists its keys alike however it was read.
  */
-export function holdTrace(trace: BuiltTrace): { held: HeldTrace; replay: HeldReplay } {
+export function holdTrace(built: BuiltTrace): { held: HeldTrace; replay: HeldReplay } {
+  const trace = { ...built, keys: keysInTimeOrder(built.keyId, built.keys, built.count) };
   const { arrivalMs, cost, ...rest } = trace;
   const n = trace.count;
   let times: Int32Array | Float64Array = arrivalMs.subarray(0, n);

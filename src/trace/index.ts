@@ -37,3 +37,15 @@ export { prepareSweep, fastSweepCell, fastOutcomes } from './fastSweep';
 export type { PreparedSweep, SweepTraceInput } from './fastSweep';
 export { DryRunGrouper, flipOf } from './dryrunGroups';
 export type { DryRunGroups, KeyGroup, TimeGroup, GroupInput } from './dryrunGroups';
+export {
+  OVERVIEW_BIN_MS,
+  OVERVIEW_MAX_BINS,
+  overviewBinMs,
+  perBin,
+  busiestStart,
+  replayColumns,
+  heldSpanSource,
+  spanColumns,
+  groupsInTrace,
+} from './overview';
+export type { OverviewColumns, SpanChoice, TraceSpan, TraceSpanSource } from './overview';

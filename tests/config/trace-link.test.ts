@@ -38,3 +38,29 @@ describe('a trace source in a link', () => {
     expect(src?.kind).toBe('trace');
   });
 });
+
+describe('the span of a trace in a link', () => {
+  it('carries where the span starts as a duration, and round-trips', () => {
+    const c = withTrace('apache.log');
+    const source = c.scenario.sources[0];
+    if (source?.kind !== 'trace') throw new Error('no trace source');
+    c.scenario.sources = [{ ...source, fromMs: 20 * 3_600_000 + 5000 }];
+    c.view.untilMs = 86_400_000;
+    const q = encodeConfig(c);
+    expect(q).toContain('hash=0123456789abcdef,from=72005s');
+    expect(q).toContain('until=24h');
+    const back = decodeConfig(q);
+    expect(back.errors).toEqual([]);
+    expect(back.config).toEqual(c);
+    // A link without it (every link before spans) starts at the first request.
+    expect(encodeConfig(withTrace('apache.log'))).not.toContain('from=');
+  });
+
+  it('a span start out of range is named, and the rest of the link still opens', () => {
+    const back = decodeConfig(
+      'v=1&src=trace:name=a.log,bytes=10,requests=3,hash=0123456789abcdef,from=-5s',
+    );
+    expect(back.errors.map((e) => `${e.message}`).join('\n')).toMatch(/from|fromMs/);
+    expect(back.config.scenario.sources[0]?.kind).toBe('trace');
+  });
+});

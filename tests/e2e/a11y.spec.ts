@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, open, test } from './fixtures';
@@ -105,3 +106,34 @@ test('a fleet: the fleet view and its controls open, with an invalid field', asy
   await expect(page.getByTestId('fleet-controls').getByRole('alert')).toHaveCount(1);
   await expectNoViolations(page);
 });
+
+for (const { width, height, scheme } of [
+  { width: 1280, height: 800, scheme: 'light' },
+  { width: 390, height: 844, scheme: 'light' },
+  { width: 1280, height: 800, scheme: 'dark' },
+] as const) {
+  test(`an access log replayed, with its overview, the dry run, the sweep heatmap and a kept copy, ${width} px, ${scheme}`, async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    await page.setViewportSize({ width, height });
+    await page.emulateMedia({ colorScheme: scheme });
+    await open(page, './?v=1&l=nginx:rate=1r/s,burst=5,nodelay&paused');
+    await page
+      .getByTestId('trace-file')
+      .setInputFiles(join(import.meta.dirname, '..', 'trace', 'fixtures', 'apache.log.gz'));
+    await page.getByRole('button', { name: 'Replay this log through the limiters' }).click();
+    await expect(page.getByTestId('trace-overview-rejected')).toBeVisible();
+    const dry = page.getByTestId('trace-dry-run');
+    await expect(page.getByTestId('trace-dry-run-counts')).toBeVisible();
+    await dry.locator('details summary').click();
+    const sweep = page.getByTestId('trace-sweep');
+    await sweep.getByRole('button', { name: /^Sweep \d+ settings$/ }).click();
+    await expect(sweep.getByTestId('sweep-best')).toBeVisible({ timeout: 60_000 });
+    await sweep.getByTestId('trace-heatmap').focus();
+    await page.keyboard.press('ArrowRight');
+    await page.getByRole('button', { name: 'Keep in this browser' }).click();
+    await expect(page.getByTestId('trace-kept')).toBeVisible();
+    await expectNoViolations(page);
+  });
+}

@@ -110,7 +110,7 @@ describe('a trace as a traffic source', () => {
     const result = simulate(CONFIGS.slice(0, 1), traceScenario(sim), 1000, { traces: [sim] });
     expect(result.arrivals.count).toBe(2);
     expect(result.truncation).toEqual([
-      `The access log "access.log" goes on past the run's end: its 2 requests from 1000 ms on are not replayed (2 are).`,
+      `The access log "access.log" goes on past the run's end: the stage replays its first 2 requests, not the 2 requests after them. Pick the span it replays on the log's overview.`,
     ]);
   });
 

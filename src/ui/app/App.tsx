@@ -227,6 +227,8 @@ const Stage = memo(function Stage({ embed, problems }: { embed: boolean; problem
       {embed && problems}
       <ClockBarPart />
       <SimUpdatingPart first={sim === null} />
+      {/* Where the access-log panel (a lazy part) shows the overview of the log the stage replays. */}
+      <div id="trace-overview-slot" />
       {sim === null ? null : sim.ok ? (
         <>
           {sim.result.truncated && (

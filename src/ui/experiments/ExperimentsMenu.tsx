@@ -12,6 +12,7 @@ import {
   useSimulation,
 } from '../../store/react';
 import { formatTime } from '../common/format';
+import { bringStageIntoView } from '../stage/stageIntoView';
 
 /** The answer, or why there is none; never throws (a person may have edited anything). */
 function measureSafely(experiment: Experiment, result: SimResult): Answer | string {
@@ -39,10 +40,14 @@ export function ExperimentsMenu() {
   const ref = usePlayground((s) => s.experiment);
   const experiment = ref === null ? null : (experimentById(ref.id) ?? null);
 
+  // A chosen experiment: its card's heading takes the focus (a screen reader reads the question
+  // next) and, on a phone, the stage where it runs comes into view.
   useEffect(() => {
     if (focusCard.current) {
       focusCard.current = false;
-      cardHeading.current?.focus();
+      // Where the stage came into view, focusing must not scroll back up to the card.
+      const moved = bringStageIntoView();
+      cardHeading.current?.focus({ preventScroll: moved });
     }
   }, [ref]);
 
@@ -248,7 +253,13 @@ function ExperimentCard({
         )}
       </div>
       <div className="experiment-actions">
-        <button type="button" onClick={() => api.getState().seek(experiment.startAtMs)}>
+        <button
+          type="button"
+          onClick={() => {
+            api.getState().seek(experiment.startAtMs);
+            bringStageIntoView();
+          }}
+        >
           Go to {formatTime(experiment.startAtMs)}
         </button>
         <button type="button" onClick={onClose}>

@@ -1,10 +1,19 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { AlgorithmConfig } from '../../core';
 import { plural } from '../../core';
-import { DryRunGrouper, arrivalAt, arrivalsOf, dryRun, dryRunCsv, replayTrace } from '../../trace';
-import type { Baseline, DryRunGroups, HeldTrace } from '../../trace';
+import {
+  DryRunGrouper,
+  arrivalAt,
+  dryRun,
+  dryRunCsv,
+  groupsInTrace,
+  replayColumns,
+  spanColumns,
+} from '../../trace';
+import type { Baseline, DryRunGroups, HeldTrace, SpanChoice } from '../../trace';
 import type { DryRunCounts, DryRunReply, DryRunRequest } from '../../store/dryRunProtocol';
 import { usePlaygroundShallow } from '../../store/react';
+import { useTraceLoad } from '../../store/traceReact';
 import { downloadBlob } from '../share/download';
 import { formatTime } from '../common/format';
 import { clockOfDay } from './clockTime';
@@ -17,6 +26,7 @@ interface Asked {
   trace: HeldTrace;
   config: AlgorithmConfig;
   baseline: Baseline;
+  span: SpanChoice | null;
 }
 
 type RunState = Asked &
@@ -38,9 +48,6 @@ interface Runner {
   initTimer: ReturnType<typeof setTimeout> | null;
   waiting: DryRunRequest | null;
 }
-
-/** The trace with its arrivals as epoch ms (a new array: the page holds offsets). */
-const withArrivals = (trace: HeldTrace) => ({ ...trace, arrivalMs: arrivalsOf(trace) });
 
 /**
  * Key names posted at once: copying a message's strings is a task on the page, so 40,000 keys of
@@ -69,45 +76,64 @@ function initMessage(trace: HeldTrace): { msg: DryRunRequest; transfer: Transfer
   };
 }
 
+/** The requests a run replays (the span's, or all), with the trace's status and arrivals. */
+function requestsOf(trace: HeldTrace, span: SpanChoice | null) {
+  if (!(trace.times instanceof Int32Array)) throw new Error('The trace cannot be replayed.');
+  const whole = { timeMs: trace.times, keyId: trace.keyId, keys: trace.keys };
+  const { columns, first } = spanColumns(whole, span);
+  const end = first + columns.timeMs.length;
+  return { whole, columns, first, status: trace.status.subarray(first, end), end };
+}
+
 /** Without Worker support (unit tests): the same replay and grouping, here. */
 function runHere(asked: Asked): RunState {
-  const { config, baseline } = asked;
-  const trace = withArrivals(asked.trace);
+  const { trace, config, baseline, span } = asked;
   try {
-    const replay = replayTrace(trace, config);
-    const t0 = trace.arrivalMs[0] ?? 0;
-    const timeMs = Int32Array.from(trace.arrivalMs.subarray(0, trace.count), (a) =>
-      Math.floor(a - t0),
-    );
+    const { whole, columns, first, status } = requestsOf(trace, span);
+    const replay = replayColumns(columns, config);
     const g = new DryRunGrouper(
       {
-        timeMs,
-        keyId: trace.keyId,
+        ...columns,
         keyCount: trace.keys.length,
-        status: trace.status,
-        keys: trace.keys,
-        zeroEpochMs: t0,
+        status,
+        // Slices on the log's clock: the epoch ms the span's time 0 stands for.
+        zeroEpochMs:
+          columns.timeMs.length === 0 ? 0 : arrivalAt(trace, first) - (columns.timeMs[0] as number),
       },
       replay.outcome,
       replay.delayMs,
       baseline,
     );
     while (g.step(1 << 20));
-    return { ...asked, kind: 'done', counts: replay, groups: g.snapshot() };
+    const groups = groupsInTrace(g.snapshot(), whole, columns, first);
+    return { ...asked, kind: 'done', counts: replay, groups };
   } catch (e) {
     return { ...asked, kind: 'error', message: (e as Error).message };
   }
 }
 
 /**
- * The dry run: the whole trace replayed through the limiter being edited, in a worker, and every
- * request whose fate would change against the baseline (the log's recorded 429/503s, or no limit),
- * grouped by key and by time as the worker streams them; cancellable; exportable as CSV.
+ * The dry run: the trace replayed through the limiter being edited, in a worker, and every request
+ * whose fate would change against the baseline (the log's recorded 429/503s, or no limit), grouped
+ * by key and by time as the worker streams them; cancellable; exportable as CSV. While the stage
+ * replays the trace, the dry run replays the same span the same way (an idle limiter at its
+ * start), so the two agree.
  */
 export function TraceDryRun({ trace }: { trace: HeldTrace }) {
-  const { config } = usePlaygroundShallow((s) => ({
-    config: s.limiters[s.activeLane]?.config ?? s.limiters[0]?.config,
-  }));
+  const hash = useTraceLoad((st) => ({ hash: st.replay?.hash ?? null })).hash;
+  const { config, fromMs, lengthMs } = usePlaygroundShallow((s) => {
+    const source = s.scenario.sources.find((x) => x.kind === 'trace' && x.hash === hash);
+    return {
+      config: s.limiters[s.activeLane]?.config ?? s.limiters[0]?.config,
+      fromMs: source?.kind === 'trace' ? (source.fromMs ?? 0) : null,
+      lengthMs: s.untilMs,
+    };
+  });
+  // A new object only when the span changes (an effect's dependency).
+  const span = useMemo(
+    (): SpanChoice | null => (fromMs === null ? null : { fromMs, lengthMs }),
+    [fromMs, lengthMs],
+  );
   const [baseline, setBaseline] = useState<Baseline>('recorded');
   const [state, setState] = useState<RunState | null>(null);
   const runner = useRef<Runner | null>(null);
@@ -125,7 +151,7 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
     if (config === undefined) return;
     gen.current += 1;
     const mine = gen.current;
-    const asked: Asked = { trace, config, baseline };
+    const asked: Asked = { trace, config, baseline, span };
     if (typeof Worker === 'undefined') {
       const id = setTimeout(() => setState(runHere(asked)), 0);
       return () => clearTimeout(id);
@@ -172,25 +198,27 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
     };
     w.onerror = (e) =>
       setState({ ...asked, kind: 'error', message: `The dry run stopped: ${e.message}` });
-    const req: DryRunRequest = { type: 'run', gen: mine, config, baseline };
+    const req: DryRunRequest = { type: 'run', gen: mine, config, baseline, span };
     if (runner.current.initTimer !== null) runner.current.waiting = req;
     else w.postMessage(req);
     return undefined;
-  }, [trace, config, baseline]);
+  }, [trace, config, baseline, span]);
 
   const cancel = () => {
     stop();
     gen.current += 1;
-    if (config !== undefined) setState({ trace, config, baseline, kind: 'cancelled' });
+    if (config !== undefined) setState({ trace, config, baseline, span, kind: 'cancelled' });
   };
   const download = () => {
     if (runner.current !== null) {
       const req: DryRunRequest = { type: 'csv', gen: gen.current };
       runner.current.worker.postMessage(req);
     } else if (config !== undefined) {
-      const full = withArrivals(trace);
-      const run = dryRun(full, replayTrace(full, config), baseline);
-      downloadBlob(new Blob([dryRunCsv(full, run)], { type: 'text/csv' }), csvName(trace));
+      const { columns, first, status, end } = requestsOf(trace, span);
+      const arrivalMs = Float64Array.from(columns.timeMs, (_, i) => arrivalAt(trace, first + i));
+      const part = { ...columns, keys: trace.keys, count: end - first, arrivalMs, status };
+      const run = dryRun(part, replayColumns(columns, config), baseline);
+      downloadBlob(new Blob([dryRunCsv(part, run)], { type: 'text/csv' }), csvName(trace));
     }
   };
   // Results for another limiter, baseline or trace are stale until the new run reports.
@@ -198,7 +226,8 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
     state !== null &&
     state.trace === trace &&
     state.config === config &&
-    state.baseline === baseline;
+    state.baseline === baseline &&
+    state.span === span;
   const shown: RunState | null = fresh ? state : null;
 
   const t0 = arrivalAt(trace, 0);
@@ -228,11 +257,11 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
           <label className="field">
             {groups === null ? 'Replaying' : 'Grouping changes'}{' '}
             <progress
-              max={trace.count}
+              max={groups?.total ?? trace.count}
               value={groups?.done ?? 0}
               data-testid="trace-dry-run-progress"
             />{' '}
-            {n(groups?.done ?? 0)} of {plural(trace.count, 'request')}
+            {n(groups?.done ?? 0)} of {plural(groups?.total ?? trace.count, 'request')}
           </label>
           <button type="button" onClick={cancel}>
             Cancel dry run
@@ -242,9 +271,10 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
       {counts !== null && groups !== null && (
         <>
           <p data-testid="trace-dry-run-counts">
-            Replayed {n(trace.count)}: {n(counts.admitted)} admitted, {n(counts.delayed)} delayed,{' '}
-            {n(counts.rejected)} rejected. Changes: {n(groups.toRejected)} allowed → rejected,{' '}
-            {n(groups.toAllowed)} rejected → allowed, {n(groups.toDelayed)} allowed → delayed.
+            {span === null ? 'Replayed' : "Replayed the stage's span,"} {n(groups.total)}:{' '}
+            {n(counts.admitted)} admitted, {n(counts.delayed)} delayed, {n(counts.rejected)}{' '}
+            rejected. Changes: {n(groups.toRejected)} allowed → rejected, {n(groups.toAllowed)}{' '}
+            rejected → allowed, {n(groups.toDelayed)} allowed → delayed.
           </p>
           {groups.byKey.length > 0 && (
             <table className="trace-dry-run-keys">

@@ -1,9 +1,11 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { arrivalsOf, compactName, costsOf } from '../../trace';
 import { compactFile, forget, forgetAll, keep, keptFile, listKept } from '../../store/traceKeep';
-import type { KeptTrace } from '../../store/traceKeep';
+import type { KeptTrace, TraceOrigin } from '../../store/traceKeep';
 import type { UnreadableKept } from '../../store/keptRecords';
 import { quoteText } from '../../core';
+import type { KeySpec } from '../../trace';
+import { usePlayground } from '../../store/react';
 import { useTraceLoad } from '../../store/traceReact';
 import { formatBytes } from '../../viz/format';
 
@@ -19,12 +21,29 @@ function download(file: File): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** Opens a kept trace under the name of the file it was first read from. */
+function openKept(k: KeptTrace, load: (f: File, keySpec: KeySpec, origin?: TraceOrigin) => void) {
+  // The compact file's client column holds each request's key as it was chosen.
+  return keptFile(k.id).then((f) => load(f, [{ kind: 'client' }], k.source));
+}
+
 /**
  * Keep and share: the loaded log as a compact file, downloaded or kept in this
- * browser (IndexedDB) until deleted; kept traces listed with their size, to open or delete.
+ * browser (IndexedDB) until deleted; kept traces listed with their size, to open or delete. When
+ * the settings replay a log this page does not hold but keeps (a reopened browser), the kept copy
+ * opens by itself: the same fingerprint, the same replay, the same link.
  */
 export function TraceKeep() {
-  const t = useTraceLoad((st) => ({ trace: st.trace, replay: st.replay, load: st.load }));
+  const t = useTraceLoad((st) => ({
+    trace: st.trace,
+    replay: st.replay,
+    origin: st.origin,
+    loading: st.status.kind === 'loading',
+    load: st.load,
+  }));
+  const wanted = usePlayground(
+    (st) => st.scenario.sources.find((x) => x.kind === 'trace')?.hash ?? null,
+  );
   const [kept, setKept] = useState<KeptTrace[]>([]);
   const [unreadable, setUnreadable] = useState<UnreadableKept[]>([]);
   const [message, setMessage] = useState<string | null>(null);
@@ -54,6 +73,19 @@ export function TraceKeep() {
     },
     [refresh],
   );
+  // Each wanted fingerprint is opened from the kept copies once (not again if that fails).
+  const tried = useRef(new Set<string>());
+  useEffect(() => {
+    if (wanted === null || t.loading || t.replay?.hash === wanted || tried.current.has(wanted))
+      return;
+    const k = kept.find((x) => x.hash === wanted);
+    if (k === undefined) return;
+    tried.current.add(wanted);
+    openKept(k, t.load).then(
+      () => setMessage(`Opened ${k.source?.name ?? k.name}, kept in this browser.`),
+      (e: unknown) => setMessage((e as Error).message),
+    );
+  }, [wanted, kept, t.loading, t.replay, t.load]);
   const trace = t.trace;
   const hash = t.replay?.hash ?? '';
   const compact = () =>
@@ -80,7 +112,14 @@ export function TraceKeep() {
             disabled={kept.some((k) => k.hash === hash)}
             onClick={() => {
               compact()
-                ?.then((file) => keep(file, { name: file.name, requests: trace.count, hash }))
+                ?.then((file) =>
+                  keep(file, {
+                    name: file.name,
+                    requests: trace.count,
+                    hash,
+                    ...(t.origin === null ? {} : { source: t.origin }),
+                  }),
+                )
                 .then(
                   () => {
                     setMessage(
@@ -121,10 +160,7 @@ export function TraceKeep() {
                     type="button"
                     aria-label={`Open ${quoteText(k.name)}`}
                     onClick={() => {
-                      keptFile(k.id).then(
-                        (f) => t.load(f, [{ kind: 'client' }]),
-                        (e: unknown) => setMessage((e as Error).message),
-                      );
+                      openKept(k, t.load).catch((e: unknown) => setMessage((e as Error).message));
                     }}
                   >
                     Open

@@ -1,13 +1,16 @@
 import { Suspense, useEffect, useId, useMemo, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { HELD_TOP_KEYS, arrivalAt, describeKeySpec, nameWorst, windowStatsById } from '../../trace';
 import { formatTime } from '../common/format';
 import { formatClock } from './clockTime';
 import type { HeldTrace, KeySpec, WindowStats } from '../../trace';
 import type { StatsReply, StatsRequest } from '../../store/stats.worker';
 import { useTraceLoad } from '../../store/traceReact';
+import { usePlayground } from '../../store/react';
 import { NumberField } from '../common/fields';
 import { TraceDryRun } from './TraceDryRun';
 import { plural, pluralNoun } from '../../core';
+import { PageDrop } from './PageDrop';
 import { TraceKeep } from './TraceKeep';
 import { TraceReplay } from './TraceReplay';
 import { TraceSweep } from './TraceSweep';
@@ -15,6 +18,31 @@ import { Loading, lazyPart } from '../common/lazyPart';
 
 /** The dry run as SQL for a log store: a chunk of its own, fetched when first opened. */
 const TraceSql = lazyPart(() => import('./TraceSql').then((m) => m.TraceSql), 'SQL for log stores');
+
+/** The overview of a replayed log: its own chunk, fetched when a log is first replayed. */
+const TraceOverview = lazyPart(
+  () => import('../stage/TraceOverview').then((m) => m.TraceOverview),
+  'overview of the access log',
+);
+
+/**
+ * The overview of the log the stage replays, drawn on the stage above the timeline (in the slot
+ * App leaves there) while the scenario replays a log. From here rather than from the stage, so the
+ * page's first script carries none of it.
+ */
+function OverviewOnStage() {
+  const replaying = usePlayground((s) => s.scenario.sources.some((x) => x.kind === 'trace'));
+  // Looked up when the scenario starts or stops replaying (this renders again then): the slot
+  // stands on the stage for the page's life, outside everything the stage shows or hides.
+  const slot = replaying ? document.getElementById('trace-overview-slot') : null;
+  if (slot === null) return null;
+  return createPortal(
+    <Suspense fallback={null}>
+      <TraceOverview />
+    </Suspense>,
+    slot,
+  );
+}
 
 /** Key choices a gateway offers (see KeySpec). */
 const KEY_CHOICES: { id: string; label: string; spec: KeySpec }[] = [
@@ -224,9 +252,11 @@ export function TracePanel() {
     <section className="panel trace-panel" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>Your traffic</h2>
       <p className="hint">
-        An access log (nginx, ALB, HAR, CSV/TSV, JSON lines; gzip too). It is read here and never
-        leaves your browser.
+        An access log (nginx, ALB, HAR, CSV/TSV, JSON lines; gzip too): choose it, or drop it
+        anywhere on the page. It is read here and never leaves your browser.
       </p>
+      <PageDrop />
+      <OverviewOnStage />
       <label className="trace-file">
         Access log{' '}
         <input

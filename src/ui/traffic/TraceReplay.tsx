@@ -1,9 +1,10 @@
 import { plural } from '../../core';
-import { MAX_UNTIL_MS } from '../../sim';
 import type { TraceSource } from '../../sim';
 import { traceSourceOf } from '../../trace';
 import { usePlayground, usePlaygroundShallow } from '../../store/react';
 import { useTraceLoad } from '../../store/traceReact';
+import { bringStageIntoView } from '../stage/stageIntoView';
+import { defaultSpan } from '../stage/traceSpan';
 
 const n = (v: number): string => v.toLocaleString('en-US');
 
@@ -14,11 +15,12 @@ const n = (v: number): string => v.toLocaleString('en-US');
  * which file to drop.
  */
 /**
- * Makes the loaded log the scenario's only source (run length: the log's span plus a second, at
- * most a day) and rewinds; null when no replayable log is loaded.
+ * Makes the loaded log the scenario's only source and rewinds: all of it (the run a second longer
+ * than the log) when it fits in a run, else its busiest day (`defaultSpan`; the overview above the
+ * timeline picks another). Null when no replayable log is loaded.
  */
 export function useStartReplay(): (() => void) | null {
-  const t = useTraceLoad((st) => ({ replay: st.replay, file: st.file, trace: st.trace }));
+  const t = useTraceLoad((st) => ({ replay: st.replay, origin: st.origin, trace: st.trace }));
   const p = usePlaygroundShallow((st) => ({
     scenario: st.scenario,
     setScenario: st.setScenario,
@@ -28,12 +30,17 @@ export function useStartReplay(): (() => void) | null {
   const replay = t.replay;
   if (replay === null) return null;
   return () => {
-    const name = t.file?.name ?? t.trace?.name ?? 'access.log';
-    const source = traceSourceOf(replay, name, t.file?.size ?? 0);
-    const last = replay.timeMs[replay.timeMs.length - 1] ?? 0;
-    p.setScenario({ ...p.scenario, sources: [source] });
-    p.setUntil(Math.min(MAX_UNTIL_MS, last + 1000));
+    // The file the link names: for a kept copy, the one it was first read from.
+    const name = t.origin?.name ?? t.trace?.name ?? 'access.log';
+    const source = traceSourceOf(replay, name, t.origin?.bytes ?? 0);
+    const span = defaultSpan(replay.timeMs);
+    p.setScenario({
+      ...p.scenario,
+      sources: [span.fromMs === null ? source : { ...source, fromMs: span.fromMs }],
+    });
+    p.setUntil(span.lengthMs);
     p.seek(0);
+    bringStageIntoView();
   };
 }
 
@@ -60,7 +67,7 @@ export function TraceReplay() {
           {n(wanted.bytes)} bytes, {plural(wanted.requests, 'request', 'requests', n)}, fingerprint{' '}
           <span className="mono">{wanted.hash}</span>)
           {replay === null
-            ? ': drop that file above (keyed the same way) to replay it. Everything else works without it.'
+            ? ': drop that file anywhere on this page (keyed the same way) to replay it. Everything else works without it.'
             : `, not the loaded one (fingerprint ${replay.hash}: another file, or another key).`}
         </p>
       )}

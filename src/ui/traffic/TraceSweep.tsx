@@ -243,90 +243,107 @@ export function TraceSweep() {
             role="grid"
             aria-label={`Sweep: ${shownPlan.x.label} across, ${shownPlan.y.label} up; arrow keys move, Enter sets the limiter`}
             tabIndex={0}
+            aria-activedescendant={`${id}-cell-${active}`}
             onKeyDown={onKey}
             onFocus={() => setShown(active)}
             data-testid="trace-heatmap"
           >
-            {shownPlan.x.values.map((_x, xi) =>
-              shownPlan.y.values.map((_y, yi) => {
-                const i = xi * ny + yi;
-                const r = results[i];
-                const v =
-                  r === undefined ? null : metric === 'p99' ? r.rejectedShareP99 : r.rejectedShare;
-                const ok = r !== undefined && satisfies(r, constraints);
-                const x = LEFT + xi * CELL;
-                const y = TOP + (ny - 1 - yi) * CELL;
-                return (
-                  <g
-                    key={i}
-                    role="gridcell"
-                    aria-label={describe(shownPlan, xi, yi, r, w) + (ok ? ', fits' : '')}
-                    aria-selected={i === active}
-                    data-testid="sweep-cell"
-                    data-fits={ok ? 'yes' : 'no'}
-                    onMouseEnter={() => setShown(i)}
-                    onClick={() => {
-                      setActive(i);
-                      if (r !== undefined) pick(i);
-                    }}
-                  >
-                    <title>{describe(shownPlan, xi, yi, r, w)}</title>
-                    <rect
-                      x={x + 0.5}
-                      y={y + 0.5}
-                      width={CELL - 1}
-                      height={CELL - 1}
-                      fill={v === null ? 'var(--surface-2)' : color(v)}
-                      stroke={i === best ? 'var(--text)' : i === active ? 'var(--focus)' : 'none'}
-                      strokeWidth={i === best || i === active ? 2 : 0}
-                    />
-                    {ok && (
-                      <text
-                        x={x + CELL / 2}
-                        y={y + CELL / 2 + 4}
-                        textAnchor="middle"
-                        fontSize={11}
-                        fill={v !== null && v > 0.45 ? '#ffffff' : '#1b1b1f'}
-                        aria-hidden="true"
+            {/* Rows top to bottom (the largest y first), each a row of cells left to right. */}
+            {shownPlan.y.values
+              .map((_y, yi) => yi)
+              .reverse()
+              .map((yi) => (
+                <g key={`row${yi}`} role="row">
+                  {shownPlan.x.values.map((_x, xi) => {
+                    const i = xi * ny + yi;
+                    const r = results[i];
+                    const v =
+                      r === undefined
+                        ? null
+                        : metric === 'p99'
+                          ? r.rejectedShareP99
+                          : r.rejectedShare;
+                    const ok = r !== undefined && satisfies(r, constraints);
+                    const x = LEFT + xi * CELL;
+                    const y = TOP + (ny - 1 - yi) * CELL;
+                    return (
+                      <g
+                        key={i}
+                        id={`${id}-cell-${i}`}
+                        role="gridcell"
+                        aria-label={describe(shownPlan, xi, yi, r, w) + (ok ? ', fits' : '')}
+                        aria-selected={i === active}
+                        data-testid="sweep-cell"
+                        data-fits={ok ? 'yes' : 'no'}
+                        onMouseEnter={() => setShown(i)}
+                        onClick={() => {
+                          setActive(i);
+                          if (r !== undefined) pick(i);
+                        }}
                       >
-                        ✓
-                      </text>
-                    )}
-                  </g>
-                );
-              }),
-            )}
-            {shownPlan.x.values.map((xv, xi) =>
-              xi % 3 === 0 || xi === nx - 1 ? (
-                <text
-                  key={`x${xi}`}
-                  x={LEFT + xi * CELL + CELL / 2}
-                  y={TOP + ny * CELL + 12}
-                  textAnchor="middle"
-                  fontSize={10}
-                  className="axis-label"
-                >
-                  {xv}
-                </text>
-              ) : null,
-            )}
-            <text x={LEFT} y={TOP + ny * CELL + 26} fontSize={10} className="axis-label">
-              {shownPlan.x.label} →
-            </text>
-            {shownPlan.y.values.map((yv, yi) =>
-              yi % 3 === 0 || yi === ny - 1 ? (
-                <text
-                  key={`y${yi}`}
-                  x={LEFT - 4}
-                  y={TOP + (ny - 1 - yi) * CELL + CELL / 2 + 3}
-                  textAnchor="end"
-                  fontSize={10}
-                  className="axis-label"
-                >
-                  {yv}
-                </text>
-              ) : null,
-            )}
+                        <title>{describe(shownPlan, xi, yi, r, w)}</title>
+                        <rect
+                          x={x + 0.5}
+                          y={y + 0.5}
+                          width={CELL - 1}
+                          height={CELL - 1}
+                          fill={v === null ? 'var(--surface-2)' : color(v)}
+                          stroke={
+                            i === best ? 'var(--text)' : i === active ? 'var(--focus)' : 'none'
+                          }
+                          strokeWidth={i === best || i === active ? 2 : 0}
+                        />
+                        {ok && (
+                          <text
+                            x={x + CELL / 2}
+                            y={y + CELL / 2 + 4}
+                            textAnchor="middle"
+                            fontSize={11}
+                            fill={v !== null && v > 0.45 ? '#ffffff' : '#1b1b1f'}
+                            aria-hidden="true"
+                          >
+                            ✓
+                          </text>
+                        )}
+                      </g>
+                    );
+                  })}
+                </g>
+              ))}
+            {/* The axes: what each cell's name says already. */}
+            <g aria-hidden="true">
+              {shownPlan.x.values.map((xv, xi) =>
+                xi % 3 === 0 || xi === nx - 1 ? (
+                  <text
+                    key={`x${xi}`}
+                    x={LEFT + xi * CELL + CELL / 2}
+                    y={TOP + ny * CELL + 12}
+                    textAnchor="middle"
+                    fontSize={10}
+                    className="axis-label"
+                  >
+                    {xv}
+                  </text>
+                ) : null,
+              )}
+              <text x={LEFT} y={TOP + ny * CELL + 26} fontSize={10} className="axis-label">
+                {shownPlan.x.label} →
+              </text>
+              {shownPlan.y.values.map((yv, yi) =>
+                yi % 3 === 0 || yi === ny - 1 ? (
+                  <text
+                    key={`y${yi}`}
+                    x={LEFT - 4}
+                    y={TOP + (ny - 1 - yi) * CELL + CELL / 2 + 3}
+                    textAnchor="end"
+                    fontSize={10}
+                    className="axis-label"
+                  >
+                    {yv}
+                  </text>
+                ) : null,
+              )}
+            </g>
           </svg>
           <p className="muted">
             ✓ fits the constraints; the outlined cell is the smallest such limit. Up: more{' '}
