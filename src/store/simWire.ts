@@ -241,7 +241,7 @@ export class HeldPieces {
   /**
    * Column buffers the worker sent, each with weak references to its views: once every view has
    * been collected nothing on the page can read the buffer, and it goes back to the worker with
-   * the next request (recycling: issue 11, fresh memory's page faults were half of a
+   * the next request (recycling: fresh memory's page faults were half of a
    * 1,000,000-row edit). Oldest first; at most SPENT_BUFFERS are tracked.
    */
   private readonly spent = new Map<ArrayBuffer, Array<WeakRef<object>>>();
