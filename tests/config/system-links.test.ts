@@ -101,7 +101,7 @@ describe('older system links', () => {
     expect(opened.errors).toEqual([]);
     expect(opened.config.limiters[0]).toEqual({
       system: 'caddy',
-      config: { kind: 'sliding-log', limit: 5, windowMs: 1001 },
+      config: { kind: 'sliding-log', limit: 5, windowMs: 1001, lastMsPasses: true },
     });
     // The same limiter under its plain name: Caddy's own window.
     expect(encodeConfig(opened.config)).toBe('v=1&l=caddy:events=5,window=1s');

@@ -73,9 +73,9 @@ describe('decisionLogCsv', () => {
     expect(text(file.parts)).toBe(
       'lane,request,row,attempt,arrival_ms,key,client,instance,outcome,delay_ms,release_ms,' +
         'retry_after_ms,remaining,reset_ms,status,retry_after\r\n' +
-        'fixed-window,1,1,1,100,client-1,1,1,admit,0,100,0,1,900,200,\r\n' +
-        'fixed-window,2,2,1,200,client-1,1,1,admit,0,200,0,0,800,200,\r\n' +
-        'fixed-window,3,3,1,300,client-1,1,1,reject,0,,700,0,700,429,1\r\n',
+        'Redis fixed window,1,1,1,100,client-1,1,1,admit,0,100,0,1,900,200,\r\n' +
+        'Redis fixed window,2,2,1,200,client-1,1,1,admit,0,200,0,0,800,200,\r\n' +
+        'Redis fixed window,3,3,1,300,client-1,1,1,reject,0,,700,0,700,429,1\r\n',
     );
     expect(file.mimeType).toBe('text/csv;charset=utf-8');
     expect(file.plan).toMatchObject({ total: 3, included: 3, cutAtMs: null });
@@ -92,9 +92,9 @@ describe('decisionLogCsv', () => {
     );
     const lines = text(decisionLogCsv(run(config), config).parts).split('\r\n');
     expect(lines.slice(1, 4)).toEqual([
-      'leaky-bucket,1,1,1,0,client-1,1,1,admit,0,0,0,0,1000,200,',
-      'leaky-bucket,2,2,1,0,client-1,1,1,reject,0,,1000,0,1000,503,1',
-      'leaky-bucket,2,3,2,1000,client-1,1,1,admit,0,1000,0,0,1000,200,',
+      'nginx,1,1,1,0,client-1,1,1,admit,0,0,0,0,1000,200,',
+      'nginx,2,2,1,0,client-1,1,1,reject,0,,1000,0,1000,503,1',
+      'nginx,2,3,2,1000,client-1,1,1,admit,0,1000,0,0,1000,200,',
     ]);
   });
 

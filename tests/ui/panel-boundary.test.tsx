@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { guarded } from '../../src/ui/common/PanelBoundary';
 import { lazyPart } from '../../src/ui/common/lazyPart';
 import type { UnreadableKept } from '../../src/store/keptRecords';
+import { createPlaygroundStore, defaultInputs } from '../../src/store';
+import { PlaygroundProvider } from '../../src/store/react';
 
 // The kept traces' store, stood in for: a browser database holding one kept trace and records
 // another version of the page wrote.
@@ -106,7 +108,11 @@ describe('kept traces that are not traces', () => {
       label: i === 0 ? '"evil\\u202Etxt"' : `record "${i + 10}"`,
       why: 'requests is missing',
     }));
-    render(<TraceKeep />);
+    render(
+      <PlaygroundProvider store={createPlaygroundStore(defaultInputs())}>
+        <TraceKeep />
+      </PlaygroundProvider>,
+    );
     const list = await screen.findByRole('region', { name: 'Unreadable kept records' });
     expect(list).toHaveTextContent(
       '12 records kept in this browser are not traces this page can open',

@@ -399,28 +399,31 @@ function entryCounter(c: SlidingWindowCounterConfig): Machine {
 function anchoredWindow(c: AnchoredWindowConfig): Machine {
   const { limit, windowMs } = c;
   const blockMs = c.blockMs ?? 0;
-  const minDelay = c.execEvenlyMinDelayMs ?? 0;
+  // rate-limiter-flexible's default minimum delay, ⌈duration / points⌉ (as core).
+  const minDelay = c.execEvenlyMinDelayMs ?? Math.ceil(windowMs / limit);
+  // consume()'s points per request.
+  const k = c.cost ?? 1;
   const fresh = or(cmp('=', st('seen'), 0), cmp('<=', st('reset'), T));
   const lets: [string, Ex][] = [
     ['f', iff(fresh, 1, 0)],
     ['cnt', iff(cmp('=', lt('f'), 1), 0, st('count'))],
     ['ra', iff(cmp('=', lt('f'), 1), add(T, windowMs), st('reset'))],
     ['bl', iff(cmp('=', lt('f'), 1), 0, st('blocked'))],
-    ['ok', iff(cmp('<', lt('cnt'), limit), 1, 0)],
+    ['ok', iff(cmp('<=', add(lt('cnt'), k), limit), 1, 0)],
   ];
   let delay: Ex = num(0);
   if (c.execEvenly === true) {
-    // ⌈msBeforeNext / (remaining + 2)⌉, or count · execEvenlyMinDelayMs when that is shorter than
-    // execEvenlyMinDelayMs; only for an admitted request that is not the window's first. With
-    // remaining = limit − (cnt + 1) the divisor is limit − cnt + 1 ≥ 2 when admitted (kept ≥ 1
-    // otherwise, where the value is not used).
+    // ⌈msBeforeNext / (remaining points + 2)⌉, or count · execEvenlyMinDelayMs when that is
+    // shorter than execEvenlyMinDelayMs; only for an admitted request that is not the window's
+    // first. With remaining points = limit − (cnt + k) the divisor is limit − cnt − k + 2 ≥ 2 when
+    // admitted (kept ≥ 1 otherwise, where the value is not used).
     const spread = div(
-      add(sub(lt('ra'), T), sub(limit, lt('cnt'))),
-      max(sub(limit + 1, lt('cnt')), 1),
+      add(sub(lt('ra'), T), sub(limit - k + 1, lt('cnt'))),
+      max(sub(limit - k + 2, lt('cnt')), 1),
     );
     const ev =
       minDelay > 0
-        ? iff(cmp('<', spread, minDelay), mul(add(lt('cnt'), 1), minDelay), spread)
+        ? iff(cmp('<', spread, minDelay), mul(add(lt('cnt'), k), minDelay), spread)
         : spread;
     lets.push(['ev', iff(and(cmp('=', lt('ok'), 1), cmp('=', lt('f'), 0)), ev, 0)]);
     delay = lt('ev');
@@ -447,8 +450,8 @@ function anchoredWindow(c: AnchoredWindowConfig): Machine {
         : lt('ra'),
       iff(
         cmp('=', lt('ok'), 1),
-        add(lt('cnt'), 1),
-        c.countRejected === true ? add(lt('cnt'), 1) : lt('cnt'),
+        add(lt('cnt'), k),
+        c.countRejected === true ? add(lt('cnt'), k) : lt('cnt'),
       ),
       blockMs > 0 ? iff(cmp('=', lt('ok'), 0), 1, lt('bl')) : lt('bl'),
     ],
