@@ -18,8 +18,9 @@ test('nginx burst=5: of seven simultaneous requests one passes, five wait 1–5 
   await page.getByTestId('request-6').first().click();
   const inspector = page.getByTestId('inspector');
   await expect(inspector.getByTestId('rule')).toHaveText('excess 6000 > 5000 → reject');
+  // nginx 1.22.1's own status line (ngx_http_header_filter_module.c ngx_http_status_lines).
   await expect(inspector.getByTestId('http-response')).toContainText(
-    'HTTP/1.1 503 Service Unavailable',
+    'HTTP/1.1 503 Service Temporarily Unavailable',
   );
   // nginx limit_req adds no rate-limit header (ngx_http_limit_req_module.c, nginx 1.22.1).
   await expect(inspector.getByTestId('http-response')).not.toContainText('Retry-After');

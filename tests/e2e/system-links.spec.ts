@@ -18,7 +18,7 @@ test('each system picked in the page copies a link that reopens it with no probl
   for (const system of SYSTEMS) {
     await open(page);
     await page.getByLabel('System', { exact: true }).selectOption(system.id);
-    const fields = page.getByRole('region', { name: 'Limiter' });
+    const fields = page.getByRole('region', { name: 'Limiter', exact: true });
     const values = async (): Promise<string[]> =>
       fields
         .locator('input, select')
