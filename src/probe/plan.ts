@@ -12,7 +12,8 @@
 import type { AlgorithmConfig, Decision, Outcome } from '../core';
 import { nginxRateMilli, plural, quotaOf, rejectStatus } from '../core';
 import type { LimiterEntry, PlaygroundConfig } from '../config';
-import { entryResponse, systemOf } from '../systems';
+import { systemOf } from '../systems';
+import { entryResponse } from '../systems/respond';
 import { fingerprint } from './hash';
 import type { Hypothesis, ModelRequest } from './model';
 import { MODEL_DAY_MS, ModelRun, modelKey } from './model';

@@ -10,7 +10,7 @@
 import type { Decision } from '../core';
 import { plural, quoteText } from '../core';
 import type { SystemHeader } from '../systems';
-import { entryResponse } from '../systems';
+import { entryResponse } from '../systems/respond';
 import type { Diagnosis } from './diagnose';
 import { diagnose } from './diagnose';
 import { modelKey } from './model';

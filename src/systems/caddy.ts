@@ -8,9 +8,7 @@
  * Retry-After = the wait in seconds + 0.5, printed with no decimals (strconv 'f', 0: round half to
  * even).
  */
-import type { Decision } from '../core';
-import { makeResponse, standardFields } from './response';
-import type { SourceRef, SystemHeader, SystemInfo, SystemResponseOptions } from './types';
+import type { SourceRef, SystemInfo } from './types';
 
 export const CADDY_RATELIMIT_VERSION = 'mholt/caddy-ratelimit master 5625512 (v0.1.0+7)';
 const V = CADDY_RATELIMIT_VERSION;
@@ -28,19 +26,6 @@ export const CADDY_SOURCES: readonly SourceRef[] = [
   },
   { file: 'caddyfile.go', version: V, what: 'zone { key, window, events }' },
 ];
-
-/**
- * Caddy's Retry-After for a wait of `waitMs`: strconv.FormatFloat(s + 0.5, 'f', 0, 64), i.e.
- * (waitMs + 500) / 1000 rounded to the nearest whole number, ties to even.
- */
-export function caddyRetryAfter(waitMs: number): number {
-  const n = waitMs + 500;
-  const q = Math.floor(n / 1000);
-  const r = n - q * 1000;
-  if (r > 500) return q + 1;
-  if (r < 500) return q;
-  return q % 2 === 0 ? q : q + 1;
-}
 
 export const caddy: SystemInfo = {
   id: 'caddy',
@@ -77,21 +62,4 @@ export const caddy: SystemInfo = {
   },
   standardHeadersHow:
     'caddy-ratelimit sends only Retry-After; other headers need a header directive of your own (marked as added).',
-  response(config, decision: Decision, options: SystemResponseOptions = {}) {
-    // The wait When() returns is the time until the oldest event is exactly `window` old: the
-    // smallest wait after which the request passes, retryAfterMs.
-    const own: SystemHeader[] =
-      decision.outcome === 'reject'
-        ? [{ name: 'Retry-After', value: String(caddyRetryAfter(decision.retryAfterMs)) }]
-        : [];
-    const added =
-      options.standardHeaders === true
-        ? standardFields(config, decision, options).filter((f) => f.name !== 'Retry-After')
-        : [];
-    return makeResponse(
-      decision.outcome === 'reject' ? 429 : 200,
-      [...own, ...added],
-      CADDY_SOURCES,
-    );
-  },
 };

@@ -7,11 +7,10 @@
  * error 1015 page, which carries `Retry-After: 30` (changelog 2026-03-12, "Retry-After HTTP header
  * for retryable 1xxx errors": 1015 → 30 s). No rate-limit headers.
  */
-import type { AlgorithmConfig, Decision } from '../core';
-import { makeResponse, standardFields, statusFor, withAdded } from './response';
-import type { SourceRef, SystemHeader, SystemInfo, SystemResponseOptions } from './types';
+import type { AlgorithmConfig } from '../core';
+import type { SourceRef, SystemInfo } from './types';
 
-const SOURCES: readonly SourceRef[] = [
+export const CLOUDFLARE_SOURCES: readonly SourceRef[] = [
   {
     file: 'https://blog.cloudflare.com/counting-things-a-lot-of-different-things/',
     version: 'Cloudflare, 2017',
@@ -39,7 +38,7 @@ export const cloudflare: SystemInfo = {
   urlName: 'sliding-window-counter',
   summary:
     'Estimates the rate as previous·(overlap of the previous window) + current and admits while it is below limit.',
-  sources: SOURCES,
+  sources: CLOUDFLARE_SOURCES,
   params: [
     {
       key: 'limit',
@@ -65,13 +64,4 @@ export const cloudflare: SystemInfo = {
   },
   standardHeadersHow:
     'A Block action’s custom response can hold only a fixed body and status; the per-request headers would come from your origin or a Worker.',
-  response(config: AlgorithmConfig, decision: Decision, options: SystemResponseOptions = {}) {
-    const own: SystemHeader[] =
-      decision.outcome === 'reject' ? [{ name: 'Retry-After', value: '30' }] : [];
-    const fields =
-      options.standardHeaders === true
-        ? withAdded(own, standardFields(config, decision, options))
-        : own;
-    return makeResponse(statusFor(decision, 429), fields, SOURCES);
-  },
 };

@@ -11,12 +11,9 @@
  * `x-ratelimit-remaining` (tokens left) and `x-ratelimit-reset` to every response only when
  * `enable_x_ratelimit_headers: DRAFT_VERSION_03`. No `Retry-After`.
  */
-import { toSeconds } from '../core';
-import type { AlgorithmConfig, Decision } from '../core';
-import { makeResponse, statusFor } from './response';
-import type { SourceRef, SystemHeader, SystemInfo, SystemResponseOptions } from './types';
+import type { SourceRef, SystemInfo } from './types';
 
-const SOURCES: readonly SourceRef[] = [
+export const ENVOY_LOCAL_SOURCES: readonly SourceRef[] = [
   {
     file: 'source/extensions/filters/http/local_ratelimit/local_ratelimit.cc',
     version: 'Envoy 1.31',
@@ -34,19 +31,6 @@ const SOURCES: readonly SourceRef[] = [
   },
 ];
 
-/** The draft-03 headers Envoy sends with `enable_x_ratelimit_headers: DRAFT_VERSION_03`. */
-export function envoyXRateLimitHeaders(
-  config: AlgorithmConfig,
-  decision: Decision,
-): SystemHeader[] {
-  if (config.kind !== 'token-bucket') return [];
-  return [
-    { name: 'x-ratelimit-limit', value: String(config.maxTokens), added: true },
-    { name: 'x-ratelimit-remaining', value: String(decision.remaining), added: true },
-    { name: 'x-ratelimit-reset', value: String(toSeconds(decision.resetMs)), added: true },
-  ];
-}
-
 export const envoyLocal: SystemInfo = {
   id: 'envoy',
   name: 'Envoy local_ratelimit',
@@ -57,7 +41,7 @@ export const envoyLocal: SystemInfo = {
   urlName: 'envoy',
   summary:
     'A bucket of max_tokens, refilled by tokens_per_fill every fill_interval; each request takes one token. Starts full.',
-  sources: SOURCES,
+  sources: ENVOY_LOCAL_SOURCES,
   params: [
     {
       key: 'max_tokens',
@@ -105,10 +89,4 @@ export const envoyLocal: SystemInfo = {
   defaultConfig: { kind: 'token-bucket', maxTokens: 10, tokensPerFill: 5, fillIntervalMs: 1000 },
   standardHeadersHow:
     'The Envoy export sets enable_x_ratelimit_headers: DRAFT_VERSION_03, which makes Envoy send x-ratelimit-limit, -remaining and -reset (draft 03). It cannot send Retry-After or the newer RateLimit / RateLimit-Policy fields.',
-  response(config: AlgorithmConfig, decision: Decision, options: SystemResponseOptions = {}) {
-    // No x-envoy-ratelimited: local_ratelimit.cc's sendLocalReply adds only response_headers_to_add.
-    const fields: SystemHeader[] = [];
-    if (options.standardHeaders === true) fields.push(...envoyXRateLimitHeaders(config, decision));
-    return makeResponse(statusFor(decision, 429), fields, SOURCES);
-  },
 };

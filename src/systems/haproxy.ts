@@ -17,16 +17,9 @@
  *   without deny_status answers 403 (src/http_act.c parse_http_deny). The H1 multiplexer writes header
  *   names in lower case (src/mux_h1.c, unless h1-case-adjust is configured).
  */
-import type { AlgorithmConfig, Decision } from '../core';
-import { HAPROXY_DENY_STATUSES, rejectStatus } from '../core';
-import { makeResponse, standardFields, withAdded } from './response';
-import type {
-  SourceRef,
-  SystemHeader,
-  SystemInfo,
-  SystemResponse,
-  SystemResponseOptions,
-} from './types';
+import type { AlgorithmConfig } from '../core';
+import { HAPROXY_DENY_STATUSES } from '../core';
+import type { SourceRef, SystemInfo } from './types';
 
 export const HAPROXY_VERSION = 'HAProxy 2.6.12 (Debian 2.6.12-1+deb12u4)';
 const V = 'HAProxy 2.6';
@@ -70,69 +63,6 @@ export const HAPROXY_SOURCES: readonly SourceRef[] = [
 ];
 
 /** HAProxy 2.6's built-in error replies (src/http.c http_err_msgs): reason and body length. */
-const BUILT_IN: Readonly<Record<number, { reason: string; length: number; close?: true }>> = {
-  400: { reason: 'Bad request', length: 90, close: true },
-  401: { reason: 'Unauthorized', length: 112 },
-  403: { reason: 'Forbidden', length: 93 },
-  404: { reason: 'Not Found', length: 83 },
-  405: { reason: 'Method Not Allowed', length: 146 },
-  407: { reason: 'Unauthorized', length: 112 },
-  408: { reason: 'Request Time-out', length: 110, close: true },
-  410: { reason: 'Gone', length: 114 },
-  413: { reason: 'Payload Too Large', length: 106 },
-  421: { reason: 'Misdirected Request', length: 104 },
-  422: { reason: 'Unprocessable Content', length: 116 },
-  425: { reason: 'Too Early', length: 80 },
-  429: { reason: 'Too Many Requests', length: 117 },
-  500: { reason: 'Internal Server Error', length: 97 },
-  501: { reason: 'Not Implemented', length: 136 },
-  502: { reason: 'Bad Gateway', length: 107 },
-  503: { reason: 'Service Unavailable', length: 107 },
-  504: { reason: 'Gateway Time-out', length: 92 },
-};
-
-/**
- * The headers of HAProxy's built-in reply for `status`, in the order it sends them, names in lower
- * case as its H1 multiplexer writes them. Undefined for a status without a built-in reply.
- */
-export function haproxyDenyHeaders(status: number): SystemHeader[] | undefined {
-  const m = BUILT_IN[status];
-  if (m === undefined) return undefined;
-  // 400 and 408 say "Connection: close" in their message; the H1 multiplexer writes the
-  // connection header itself from the connection's mode, after the others (src/mux_h1.c, 2.6).
-  // The others keep a keep-alive connection open (a client sending "Connection: close" is answered
-  // with "connection: close": HTTP/1.1's own, not the limiter's).
-  return [
-    { name: 'content-length', value: String(m.length) },
-    { name: 'cache-control', value: 'no-cache' },
-    { name: 'content-type', value: 'text/html' },
-    ...(m.close === true ? [{ name: 'connection', value: 'close' }] : []),
-  ];
-}
-
-/** The status line HAProxy sends for a denied request (its own reason phrases). */
-export function haproxyStatusLine(status: number): string {
-  return `HTTP/1.1 ${status} ${BUILT_IN[status]?.reason ?? ''}`.trimEnd();
-}
-
-/** What HAProxy sends for `decision`: its built-in error reply on a deny, nothing of its own else. */
-export function haproxyResponse(
-  config: AlgorithmConfig,
-  decision: Decision,
-  options: SystemResponseOptions = {},
-): SystemResponse {
-  const status = decision.outcome === 'reject' ? rejectStatus(config) : 200;
-  const own = decision.outcome === 'reject' ? (haproxyDenyHeaders(status) ?? []) : [];
-  const fields =
-    options.standardHeaders === true
-      ? withAdded(own, standardFields(config, decision, options))
-      : own;
-  const base = makeResponse(status, fields, HAPROXY_SOURCES);
-  if (decision.outcome !== 'reject') return base;
-  const statusLine = haproxyStatusLine(status);
-  return { ...base, statusLine, statusText: BUILT_IN[status]?.reason ?? base.statusText };
-}
-
 export const haproxy: SystemInfo = {
   id: 'haproxy',
   name: 'HAProxy stick-table',
@@ -191,5 +121,4 @@ export const haproxy: SystemInfo = {
   },
   standardHeadersHow:
     'HAProxy’s built-in deny reply has no rate-limit headers. A custom reply (`http-request deny deny_status 429 … hdr <name> <log-format>`) can add them; the playground shows the values the model computes, labelled as added.',
-  response: haproxyResponse,
 };

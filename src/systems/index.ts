@@ -6,18 +6,21 @@
  *    `l=<id>:…`), name, the version modelled, the source files each rule comes from (cite file and
  *    version in comments next to each rule), its parameters under its own names mapped onto the
  *    algorithm's config fields (`params`), `derive` for fields the system computes itself, a
- *    default config, the differences from the playground, and `response()`: the status and headers
- *    the system really sends, with headers the user adds (`standardHeaders`) marked `added`.
+ *    default config and the differences from the playground; and `respond/<id>.ts`, its
+ *    `response()`: the status and headers the system really sends, with headers the user adds
+ *    (`standardHeaders`) marked `added` (a module of its own: only the parts that show a response
+ *    fetch it).
  *    Build on a core algorithm; if none fits, add one to src/core first (exact integers, the
  *    decide/inspect contract, differential + property + known-answer tests in tests/core).
- * 2. List it in `SYSTEMS` below, in the order the chooser shows it within its group.
+ * 2. List it in `SYSTEMS` below, in the order the chooser shows it within its group, and its
+ *    response in `RESPONDERS` (respond/index.ts).
  * 3. Prove it against the real implementation where it runs here (tests/export/*.server.test.ts:
  *    skip loudly when the program is missing), export it (src/export), and add its row to the
  *    README's table of systems.
  *
  * Pure TypeScript on top of src/core (a lint rule keeps React, zustand, d3 and clocks out).
  */
-import type { AlgorithmConfig, AlgorithmKind, Inspection } from '../core';
+import type { AlgorithmConfig, AlgorithmKind } from '../core';
 import { caddy } from './caddy';
 import { envoyGlobal } from './envoy-global';
 import { expressRateLimit } from './express-rate-limit';
@@ -31,27 +34,11 @@ import { redisCell } from './redis-cell';
 import { redisFixedWindow, redisSlidingLog } from './redis-patterns';
 import { traefik } from './traefik';
 import { haproxy } from './haproxy';
-import type { SystemGroup, SystemId, SystemInfo, SystemResponse } from './types';
+import type { SystemGroup, SystemId, SystemInfo } from './types';
 
 export type * from './types';
-export {
-  SCENARIO_EPOCH_MS,
-  httpDate,
-  isGenericHeader,
-  makeResponse,
-  standardFields,
-  wallClockMs,
-  withAdded,
-} from './response';
-export {
-  NGINX_SERVER,
-  nginxAddedHeaders,
-  nginxErrorReply,
-  nginxPolicyName,
-  nginxPolicyValue,
-} from './nginx';
-export { HAPROXY_VERSION, haproxyDenyHeaders, haproxyStatusLine } from './haproxy';
-export { envoyXRateLimitHeaders } from './envoy-local';
+export { NGINX_SERVER, nginxPolicyName, nginxPolicyValue } from './nginx';
+export { HAPROXY_VERSION } from './haproxy';
 export {
   goDurationString,
   traefikMaxDelayExact,
@@ -143,19 +130,4 @@ export function isDefaultSystem(id: SystemId, kind: AlgorithmKind): boolean {
 /** A system's config after its own derived fields (`derive`), or the config unchanged. */
 export function deriveConfig(system: SystemInfo, config: AlgorithmConfig): AlgorithmConfig {
   return system.derive === undefined ? config : system.derive(config);
-}
-
-/** What the client receives from a limiter entry's system for `decision`. */
-export function entryResponse(
-  entry: { system?: SystemId; config: AlgorithmConfig; standardHeaders?: boolean; name?: string },
-  decision: Parameters<SystemInfo['response']>[1],
-  policyName: string,
-  at: { nowMs?: number; epochMs?: number; key?: string; before?: Inspection } = {},
-): SystemResponse {
-  return systemOf(entry).response(entry.config, decision, {
-    standardHeaders: entry.standardHeaders === true,
-    policyName,
-    ...(entry.name === undefined ? {} : { entryName: entry.name }),
-    ...at,
-  });
 }

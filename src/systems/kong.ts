@@ -7,16 +7,7 @@
  * limit_by consumer, policy local, error_code 429, hide_client_headers false),
  * kong/tools/timestamp.lua (get_timestamps: UTC period starts).
  */
-import type { CalendarUnit, Decision } from '../core';
-import { UNIT_SECONDS, calendarUnits, periodOf } from '../core';
-import { makeResponse } from './response';
-import type {
-  SourceRef,
-  SystemHeader,
-  SystemInfo,
-  SystemParam,
-  SystemResponseOptions,
-} from './types';
+import type { SourceRef, SystemInfo, SystemParam } from './types';
 
 export const KONG_VERSION = 'Kong 3.10.0 (master 22246ef)';
 const V = KONG_VERSION;
@@ -49,60 +40,6 @@ export const KONG_SOURCES: readonly SourceRef[] = [
     what: 'defaults: error_code 429, error_message "API rate limit exceeded", limit_by consumer, policy local',
   },
 ];
-
-const PERIOD_NAME: Readonly<Record<CalendarUnit, string>> = {
-  second: 'Second',
-  minute: 'Minute',
-  hour: 'Hour',
-  day: 'Day',
-  month: 'Month',
-  year: 'Year',
-};
-
-/**
- * Kong's headers for one request at `nowMs` (Kong reads ngx.time(): whole seconds) from the
- * per-period usage before it (`before`, the key's state just before the decision).
- */
-export function kongHeaders(
-  units: ReadonlyArray<{ unit: CalendarUnit; limit: number }>,
-  usage: ReadonlyMap<CalendarUnit, number>,
-  nowMs: number,
-): { stop: boolean; fields: SystemHeader[] } {
-  const now = Math.floor(nowMs / 1000) * 1000; // handler.lua: time() * 1000
-  const remainingBefore = units.map((u) => u.limit - (usage.get(u.unit) ?? 0));
-  const stop = remainingBefore.some((r) => r <= 0);
-  const fields: SystemHeader[] = [];
-  let best: { limit: number; window: number; remaining: number; reset: number } | undefined;
-  units.forEach((u, i) => {
-    let remaining = remainingBefore[i] as number;
-    // handler.lua: the stopping period (or every period when nothing stops) counts this request.
-    if (!stop || remaining <= 0) remaining -= 1;
-    remaining = Math.max(0, remaining);
-    const window = UNIT_SECONDS[u.unit];
-    if (
-      best === undefined ||
-      remaining < best.remaining ||
-      (remaining === best.remaining && window > best.window)
-    ) {
-      const start = periodOf(u.unit, now, 'calendar')[0];
-      const reset = Math.max(1, window - Math.floor((now - start) / 1000));
-      best = { limit: u.limit, window, remaining, reset };
-    }
-    fields.push(
-      { name: `X-RateLimit-Limit-${PERIOD_NAME[u.unit]}`, value: String(u.limit) },
-      { name: `X-RateLimit-Remaining-${PERIOD_NAME[u.unit]}`, value: String(remaining) },
-    );
-  });
-  if (best !== undefined) {
-    fields.push(
-      { name: 'RateLimit-Limit', value: String(best.limit) },
-      { name: 'RateLimit-Remaining', value: String(best.remaining) },
-      { name: 'RateLimit-Reset', value: String(best.reset) },
-    );
-    if (stop) fields.push({ name: 'Retry-After', value: String(best.reset) });
-  }
-  return { stop, fields };
-}
 
 const LIMIT_PARAMS: readonly SystemParam[] = (
   ['second', 'minute', 'hour', 'day', 'month', 'year'] as const
@@ -146,14 +83,4 @@ export const kong: SystemInfo = {
   },
   standardHeadersHow:
     'Kong sends RateLimit-Limit/-Remaining/-Reset and X-RateLimit-*-<Period> itself (unless hide_client_headers), and Retry-After on a 429.',
-  response(config, decision: Decision, options: SystemResponseOptions = {}) {
-    const units = config.kind === 'calendar-windows' ? calendarUnits(config) : [];
-    const before = options.before;
-    const usage = new Map<CalendarUnit, number>();
-    if (before !== undefined && before.kind === 'calendar-windows') {
-      for (const w of before.windows) usage.set(w.unit, w.count);
-    }
-    const { fields } = kongHeaders(units, usage, options.nowMs ?? 0);
-    return makeResponse(decision.outcome === 'reject' ? 429 : 200, fields, KONG_SOURCES);
-  },
 };

@@ -5,11 +5,10 @@
  * status. The README maps the array onto X-RateLimit-Limit / -Remaining / -Reset and Retry-After,
  * which is what the "standard headers" option adds (with the IETF RateLimit fields).
  */
-import type { AlgorithmConfig, Decision } from '../core';
-import { RFC_6585, appResponse } from './app';
-import type { SourceRef, SystemInfo, SystemResponseOptions } from './types';
+import { RFC_6585 } from './app';
+import type { SourceRef, SystemInfo } from './types';
 
-const SOURCES: readonly SourceRef[] = [
+export const REDIS_CELL_SOURCES: readonly SourceRef[] = [
   {
     file: 'README.md',
     version: 'redis-cell 0.3.1',
@@ -29,7 +28,7 @@ export const redisCell: SystemInfo = {
   urlName: 'gcra',
   summary:
     'Tracks a theoretical arrival time (TAT) that advances by period/count per request; admits while TAT is within burst+1 intervals of now.',
-  sources: SOURCES,
+  sources: REDIS_CELL_SOURCES,
   params: [
     { key: 'count', field: 'count', help: 'Requests per period (sustained rate).', input: 'int' },
     {
@@ -50,7 +49,4 @@ export const redisCell: SystemInfo = {
   defaultConfig: { kind: 'gcra', count: 5, periodMs: 1000, burst: 4 },
   standardHeadersHow:
     'The application sets them from the CL.THROTTLE reply (limit, remaining, retry_after, reset_after).',
-  response(config: AlgorithmConfig, decision: Decision, options: SystemResponseOptions = {}) {
-    return appResponse(config, decision, options, SOURCES);
-  },
 };

@@ -3,11 +3,10 @@
  * key) and a sliding log (a sorted set: ZREMRANGEBYSCORE, ZCARD, ZADD). Redis decides nothing about
  * HTTP: the application sends 429 (RFC 6585) and whatever headers it computes.
  */
-import type { AlgorithmConfig, Decision } from '../core';
-import { RFC_6585, appResponse } from './app';
-import type { SourceRef, SystemInfo, SystemParam, SystemResponseOptions } from './types';
+import { RFC_6585 } from './app';
+import type { SourceRef, SystemInfo, SystemParam } from './types';
 
-const FIXED_SOURCES: readonly SourceRef[] = [
+export const REDIS_FIXED_SOURCES: readonly SourceRef[] = [
   {
     file: 'https://redis.io/docs/latest/commands/incr/ ("Pattern: Rate limiter")',
     version: 'Redis 7.0',
@@ -16,7 +15,7 @@ const FIXED_SOURCES: readonly SourceRef[] = [
   RFC_6585,
 ];
 
-const LOG_SOURCES: readonly SourceRef[] = [
+export const REDIS_LOG_SOURCES: readonly SourceRef[] = [
   {
     file: 'https://redis.io/docs/latest/commands/zremrangebyscore/, zcard, zadd',
     version: 'Redis 7.0',
@@ -52,13 +51,10 @@ export const redisFixedWindow: SystemInfo = {
   algorithms: ['fixed-window'],
   urlName: 'fixed-window',
   summary: 'Counts requests per window aligned to t = 0 and admits up to limit per window.',
-  sources: FIXED_SOURCES,
+  sources: REDIS_FIXED_SOURCES,
   params: [LIMIT, WINDOW],
   defaultConfig: { kind: 'fixed-window', limit: 5, windowMs: 1000 },
   standardHeadersHow: APP_HEADERS,
-  response(config: AlgorithmConfig, decision: Decision, options: SystemResponseOptions = {}) {
-    return appResponse(config, decision, options, FIXED_SOURCES);
-  },
 };
 
 export const redisSlidingLog: SystemInfo = {
@@ -72,7 +68,7 @@ export const redisSlidingLog: SystemInfo = {
   urlName: 'sliding-log',
   summary:
     'Keeps a timestamp per admitted request and admits while fewer than limit are younger than the window.',
-  sources: LOG_SOURCES,
+  sources: REDIS_LOG_SOURCES,
   params: [
     { ...LIMIT, help: 'Requests admitted in any window.' },
     { ...WINDOW, help: 'How long an entry counts.' },
@@ -86,7 +82,4 @@ export const redisSlidingLog: SystemInfo = {
   ],
   defaultConfig: { kind: 'sliding-log', limit: 5, windowMs: 1000 },
   standardHeadersHow: APP_HEADERS,
-  response(config: AlgorithmConfig, decision: Decision, options: SystemResponseOptions = {}) {
-    return appResponse(config, decision, options, LOG_SOURCES);
-  },
 };

@@ -7,9 +7,7 @@
  * tokens when there are enough. So tokens arrive `replenishRate` at a time at every whole second
  * since the epoch: the interval token bucket with fill_interval = 1 s.
  */
-import type { Decision } from '../core';
-import { makeResponse } from './response';
-import type { SourceRef, SystemHeader, SystemInfo, SystemResponseOptions } from './types';
+import type { SourceRef, SystemInfo } from './types';
 
 export const SPRING_GATEWAY_VERSION = 'spring-cloud-gateway 5.0.3+ (master 5227205)';
 const V = SPRING_GATEWAY_VERSION;
@@ -79,16 +77,4 @@ export const springGateway: SystemInfo = {
   },
   standardHeadersHow:
     'RedisRateLimiter sends its own X-RateLimit-* headers (includeHeaders, default true); no IETF headers.',
-  response(config, decision: Decision, _options: SystemResponseOptions = {}) {
-    void _options;
-    const rate = config.kind === 'token-bucket' ? config.tokensPerFill : 0;
-    const burst = config.kind === 'token-bucket' ? config.maxTokens : 0;
-    const fields: SystemHeader[] = [
-      { name: 'X-RateLimit-Remaining', value: String(decision.remaining) },
-      { name: 'X-RateLimit-Replenish-Rate', value: String(rate) },
-      { name: 'X-RateLimit-Burst-Capacity', value: String(burst) },
-      { name: 'X-RateLimit-Requested-Tokens', value: '1' },
-    ];
-    return makeResponse(decision.outcome === 'reject' ? 429 : 200, fields, SPRING_SOURCES);
-  },
 };

@@ -15,12 +15,11 @@
  *   (ttlmap.go: expiry = ⌊touch⌋ + ttl seconds, expired when expiry ≤ ⌊now⌋), ttl = 2 s when
  *   rate ≥ 1/s, else 1 + ⌊1/rate⌋ s; a dropped source starts again with a full bucket.
  */
-import type { AlgorithmConfig, Decision } from '../core';
-import { makeResponse, standardFields, statusFor, withAdded } from './response';
-import type { SourceRef, SystemHeader, SystemInfo, SystemResponseOptions } from './types';
+import type { AlgorithmConfig } from '../core';
+import type { SourceRef, SystemInfo } from './types';
 
 const VERSION = 'traefik v3.7.9';
-const SOURCES: readonly SourceRef[] = [
+export const TRAEFIK_SOURCES: readonly SourceRef[] = [
   {
     file: 'pkg/middlewares/ratelimiter/rate_limiter.go',
     version: VERSION,
@@ -97,7 +96,7 @@ export const traefik: SystemInfo = {
   urlName: 'traefik',
   summary:
     'A golang x/time/rate bucket of burst tokens refilled at average per period; a request without a token waits for it when that takes at most 1/(2·rate), else gets 429.',
-  sources: SOURCES,
+  sources: TRAEFIK_SOURCES,
   params: [
     {
       key: 'average',
@@ -144,22 +143,4 @@ export const traefik: SystemInfo = {
   },
   standardHeadersHow:
     'Traefik sends Retry-After and X-Retry-In on its 429 and nothing else; RateLimit headers would have to come from your service or a plugin.',
-  response(config: AlgorithmConfig, decision: Decision, options: SystemResponseOptions = {}) {
-    const own: SystemHeader[] = [];
-    if (decision.outcome === 'reject') {
-      // The reservation's delay: the wait to the token, i.e. Retry-After plus maxDelay.
-      const delayMs =
-        decision.retryAfterMs + (config.kind === 'token-bucket' ? (config.maxDelayMs ?? 0) : 0);
-      own.push(
-        { name: 'Retry-After', value: String(Math.ceil(delayMs / 1000)) },
-        { name: 'X-Retry-In', value: goDurationString(delayMs) },
-        { name: 'Content-Type', value: 'text/plain; charset=utf-8' },
-      );
-    }
-    const fields =
-      options.standardHeaders === true
-        ? withAdded(own, standardFields(config, decision, options))
-        : own;
-    return makeResponse(statusFor(decision, 429), fields, SOURCES);
-  },
 };

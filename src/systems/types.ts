@@ -141,8 +141,15 @@ export interface SystemParam {
 /** Where a system sits in the limiter chooser. */
 export type SystemGroup = 'Proxies and gateways' | 'Redis and app libraries' | 'CDN and edge';
 
-/** What the registry lists: a system model with what the chooser, the fields and links need. */
-export interface SystemInfo extends SystemModel {
+/** How a system answers one decision: `SystemModel['response']`. */
+export type SystemResponder = SystemModel['response'];
+
+/**
+ * What the registry lists: a system model with what the chooser, the fields and links need, without
+ * its `response`: the first load carries the registry, and only the parts that show a response
+ * fetch the code that writes one (`src/systems/respond`: `responseOf`, `entryResponse`).
+ */
+export interface SystemInfo extends Omit<SystemModel, 'response'> {
   /** Chooser group. */
   group: SystemGroup;
   /** The algorithm a new limiter of this system uses (the first of `algorithms`). */

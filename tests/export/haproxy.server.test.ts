@@ -29,6 +29,7 @@ import type { Finding, Server } from './servers';
 import { findBinary, freePort, loudSkip, startServer, timedProof } from './servers';
 import type { Group } from './timed-trace';
 import { fragility } from './timed-trace';
+import { responseOf } from '../../src/systems/respond';
 
 const HAPROXY = findBinary('haproxy');
 if (HAPROXY === undefined)
@@ -219,7 +220,7 @@ function shownDeny(config: SlidingWindowCounterConfig) {
   let d: Decision | undefined;
   for (let i = 0; i <= config.limit; i += 1) d = limiter.decide(0, 'x');
   if (d?.outcome !== 'reject') throw new Error('expected a deny');
-  return haproxySystem!.response(config, d);
+  return responseOf(haproxySystem!)(config, d);
 }
 
 describe.skipIf(HAPROXY === undefined)('HAProxy model and export against a real haproxy', () => {

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LeakyBucketConfig } from '../../src/core';
 import { createLimiter, rejectStatus } from '../../src/core';
-import { entryResponse } from '../../src/systems';
+
 import { toNginx } from '../../src/export';
 import type { NginxOptions } from '../../src/export';
 import { int, randomConfig, seeded } from './gen';
@@ -21,6 +21,7 @@ import type { Finding, Server } from './servers';
 import { findBinary, freePort, loudSkip, rawGet, startServer, timedProof } from './servers';
 import type { Group } from './timed-trace';
 import { fragility, plan } from './timed-trace';
+import { entryResponse } from '../../src/systems/respond';
 
 const NGINX = findBinary('nginx');
 if (NGINX === undefined)

@@ -10,8 +10,9 @@
 import { describe, expect, it } from 'vitest';
 import { createLimiter } from '../../src/core';
 import { toCaddy } from '../../src/export';
-import { deriveConfig, entryResponse, systemById } from '../../src/systems';
+import { deriveConfig, systemById } from '../../src/systems';
 import { int, seeded } from '../export/gen';
+import { entryResponse } from '../../src/systems/respond';
 
 const caddy = systemById('caddy');
 if (caddy === undefined) throw new Error('caddy is registered');

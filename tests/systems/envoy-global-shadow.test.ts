@@ -13,6 +13,7 @@ import { decodeConfig, defaultConfig, encodeConfig } from '../../src/config';
 import { toEnvoyGlobal, toKong, toRedisLua } from '../../src/export';
 import { envoyGlobal } from '../../src/systems/envoy-global';
 import { FC_SEED, configArb, runs, traceArb } from '../core/arbitraries';
+import { responseOf } from '../../src/systems/respond';
 
 /** 2023-11-14T22:14:00Z: a whole minute (1,700,000,040 s = 28,333,334 minutes). */
 const T0 = 1_700_000_040_000;
@@ -37,7 +38,7 @@ describe('Envoy global shadow_mode', () => {
       const before = shadow.inspect(T0 + 500);
       const d = shadow.decide(T0 + 500);
       const e = enforcing.decide(T0 + 500);
-      const response = envoyGlobal.response(config, d, {
+      const response = responseOf(envoyGlobal)(config, d, {
         standardHeaders: true,
         nowMs: T0 + 500,
         before,
@@ -82,7 +83,8 @@ describe('Envoy global shadow_mode', () => {
     const first = l.inspect(at);
     const d = l.decide(at);
     const h = Object.fromEntries(
-      envoyGlobal.response(config, d, { standardHeaders: true, nowMs: at, before: first }).headers,
+      responseOf(envoyGlobal)(config, d, { standardHeaders: true, nowMs: at, before: first })
+        .headers,
     );
     // Both descriptors have 1 left: the second (listed first) is reported.
     expect(h).toEqual({
@@ -93,7 +95,7 @@ describe('Envoy global shadow_mode', () => {
     const next = at + 1000;
     const before = l.inspect(next);
     const h2 = Object.fromEntries(
-      envoyGlobal.response(config, l.decide(next), {
+      responseOf(envoyGlobal)(config, l.decide(next), {
         standardHeaders: true,
         nowMs: next,
         before,

@@ -18,6 +18,7 @@ import { envoyGlobal } from '../../src/systems/envoy-global';
 import { int, seeded } from '../export/gen';
 import { findBinary, loudSkip, startRedis } from '../export/servers';
 import type { RedisClient } from '../export/servers';
+import { responseOf } from '../../src/systems/respond';
 
 const REDIS = findBinary('redis-server');
 if (REDIS === undefined)
@@ -104,7 +105,7 @@ describe.skipIf(REDIS === undefined)(
           const before = model.inspect(nowMs, key);
           const d = model.decide(nowMs, key);
           const ins = model.inspect(nowMs, key) as CalendarWindowsInspection;
-          const response = envoyGlobal.response(config, d, {
+          const response = responseOf(envoyGlobal)(config, d, {
             standardHeaders: true,
             nowMs,
             before,

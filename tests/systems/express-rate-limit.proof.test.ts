@@ -10,15 +10,16 @@ import * as erl from 'express-rate-limit';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLimiter } from '../../src/core';
 import type { ExpressRateLimitOptions } from '../../src/systems/express-rate-limit';
+import { expressRateLimitConfig } from '../../src/systems/express-rate-limit';
 import {
-  expressRateLimitConfig,
   expressPartitionKey,
   expressRateLimitResponse,
   loadExpressHash,
-} from '../../src/systems/express-rate-limit';
-import { SCENARIO_EPOCH_MS, deriveConfig, entryResponse, systemById } from '../../src/systems';
+} from '../../src/systems/respond/express-rate-limit';
+import { deriveConfig, systemById } from '../../src/systems';
 import { int, seeded } from '../export/gen';
 import type { Rng } from '../export/gen';
+import { SCENARIO_EPOCH_MS, entryResponse } from '../../src/systems/respond';
 
 /** The middleware, typed here: the package's own types need @types/express, not installed. */
 type Middleware = (req: unknown, res: unknown, next: () => void) => Promise<void>;
@@ -107,7 +108,7 @@ beforeAll(() => loadExpressHash());
 describe('express-rate-limit 8.7.5 (real middleware) = model', () => {
   it('the draft-8 partition key says what to do until SHA-256 has loaded, then matches node:crypto', async () => {
     vi.resetModules();
-    const fresh = await import('../../src/systems/express-rate-limit');
+    const fresh = await import('../../src/systems/respond/express-rate-limit');
     expect(() => fresh.expressPartitionKey('203.0.113.7')).toThrow(
       /await loadExpressHash\(\) first/,
     );

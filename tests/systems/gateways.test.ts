@@ -14,10 +14,9 @@ import {
   toRateLimiterFlexible,
   toSpringGateway,
 } from '../../src/export';
-import { caddyRetryAfter } from '../../src/systems/caddy';
-import { SCENARIO_EPOCH_MS, entryResponse } from '../../src/systems';
-import { httpDate } from '../../src/systems/express-rate-limit';
+import { caddyRetryAfter } from '../../src/systems/respond/caddy';
 import { kong } from '../../src/systems/kong';
+import { SCENARIO_EPOCH_MS, entryResponse, httpDate, responseOf } from '../../src/systems/respond';
 
 const DAY = 86_400_000;
 
@@ -73,7 +72,7 @@ describe('calendar windows', () => {
     const t = 61_500; // 1.5 s into minute 1
     const before1 = l.inspect(t);
     const d1 = l.decide(t);
-    const r1 = kong.response(config, d1, { nowMs: t, before: before1 });
+    const r1 = responseOf(kong)(config, d1, { nowMs: t, before: before1 });
     expect(r1.headers).toEqual([
       ['X-RateLimit-Limit-Second', '2'],
       ['X-RateLimit-Remaining-Second', '1'],
@@ -86,7 +85,7 @@ describe('calendar windows', () => {
     l.decide(t);
     const before3 = l.inspect(t);
     const d3 = l.decide(t);
-    const r3 = kong.response(config, d3, { nowMs: t, before: before3 });
+    const r3 = responseOf(kong)(config, d3, { nowMs: t, before: before3 });
     expect(r3.status).toBe(429);
     expect(r3.headers.at(-1)).toEqual(['Retry-After', '1']);
   });

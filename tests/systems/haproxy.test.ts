@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { createLimiter } from '../../src/core';
 import type { PlaygroundConfig } from '../../src/config';
 import { decodeConfig, defaultConfig, encodeConfig } from '../../src/config';
-import { deriveConfig, entryResponse, systemById, systemOf } from '../../src/systems';
+import { deriveConfig, systemById, systemOf } from '../../src/systems';
+import { entryResponse, responseOf } from '../../src/systems/respond';
 
 const haproxy = systemById('haproxy');
 if (haproxy === undefined) throw new Error('haproxy is registered');
@@ -104,10 +105,10 @@ describe('HAProxy’s reply', () => {
     const c = { ...base, denyStatus: 429 };
     const l = createLimiter(c);
     const ds = Array.from({ length: 12 }, () => l.decide(0));
-    const ok = haproxy.response(c, ds[0] as never);
+    const ok = responseOf(haproxy)(c, ds[0] as never);
     expect(ok.status).toBe(200);
     expect(ok.headers).toEqual([]);
-    const denied = haproxy.response(c, ds[11] as never);
+    const denied = responseOf(haproxy)(c, ds[11] as never);
     expect(denied.statusLine).toBe('HTTP/1.1 429 Too Many Requests');
     expect(denied.headers).toEqual([
       ['content-length', '117'],
@@ -115,7 +116,7 @@ describe('HAProxy’s reply', () => {
       ['content-type', 'text/html'],
     ]);
     // HAProxy's own reason phrases differ from the RFC's for some statuses.
-    const timeout = haproxy.response({ ...c, denyStatus: 408 }, ds[11] as never);
+    const timeout = responseOf(haproxy)({ ...c, denyStatus: 408 }, ds[11] as never);
     expect(timeout.statusLine).toBe('HTTP/1.1 408 Request Time-out');
     expect(timeout.headers).toContainEqual(['connection', 'close']);
   });
@@ -124,7 +125,7 @@ describe('HAProxy’s reply', () => {
     const c = deriveConfig(haproxy, haproxy.defaultConfig);
     const l = createLimiter(c);
     const ds = Array.from({ length: 12 }, () => l.decide(0));
-    const r = haproxy.response(c, ds[11] as never, { standardHeaders: true, policyName: 'p' });
+    const r = responseOf(haproxy)(c, ds[11] as never, { standardHeaders: true, policyName: 'p' });
     expect(r.fields.filter((f) => f.added === true).map((f) => f.name)).toContain('Retry-After');
     expect(r.fields.filter((f) => f.added !== true).map((f) => f.name)).toEqual([
       'content-length',

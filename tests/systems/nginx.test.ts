@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createLimiter } from '../../src/core';
 import type { LeakyBucketConfig } from '../../src/core';
 import { toNginx } from '../../src/export';
-import { SCENARIO_EPOCH_MS, entryResponse } from '../../src/systems';
+import { SCENARIO_EPOCH_MS, entryResponse } from '../../src/systems/respond';
 
 const NGINX: LeakyBucketConfig = {
   kind: 'leaky-bucket',

@@ -18,11 +18,12 @@ import { createLimiter } from '../../src/core';
 import type { AnchoredWindowConfig, AnchoredWindowInspection } from '../../src/core';
 import { decodeConfig } from '../../src/config';
 import { toRateLimiterFlexible } from '../../src/export';
-import { entryResponse } from '../../src/systems';
+
 import type { RateLimiterFlexibleOptions } from '../../src/systems/rate-limiter-flexible';
 import { rateLimiterFlexibleConfig } from '../../src/systems/rate-limiter-flexible';
 import { int, seeded } from '../export/gen';
 import type { Rng } from '../export/gen';
+import { entryResponse } from '../../src/systems/respond';
 
 interface Res {
   msBeforeNext: number;

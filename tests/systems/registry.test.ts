@@ -12,7 +12,6 @@ import {
   SYSTEMS,
   SYSTEM_GROUPS,
   deriveConfig,
-  entryResponse,
   goDurationString,
   systemById,
   systemNameIn,
@@ -20,6 +19,7 @@ import {
   traefikMaxDelayMs,
   traefikTtlSeconds,
 } from '../../src/systems';
+import { entryResponse } from '../../src/systems/respond';
 
 function header(fields: ReadonlyArray<{ name: string; value: string }>, name: string) {
   return fields.find((f) => f.name.toLowerCase() === name.toLowerCase())?.value;

@@ -11,7 +11,8 @@
 import type { AlgorithmConfig, Decision } from '../../core';
 import { OUTCOME_DELAY, OUTCOME_REJECT } from '../../sim';
 import type { LaneResult, SimResult } from '../../sim';
-import { isGenericHeader, systemById, systemOf } from '../../systems';
+import { systemById, systemOf } from '../../systems';
+import { isGenericHeader, responseOf } from '../../systems/respond';
 import { countsAnswer, inputs, scenario } from './define';
 import type { Experiment } from './define';
 import { list, n, passedIn, secs, status } from '../measure';
@@ -79,9 +80,9 @@ function laneFacts(result: SimResult, lane: LaneResult, burstAtMs: number | unde
       limit: 0,
       resetMs: c.resetMs[firstReject] as number,
     };
-    const sent = laneSystem(lane)
-      .response(lane.config, decision)
-      .fields.filter((f) => !isGenericHeader(f.name));
+    const sent = responseOf(laneSystem(lane))(lane.config, decision).fields.filter(
+      (f) => !isGenericHeader(f.name),
+    );
     if (sent.length > 0) headers = sent.map((f) => `${f.name}: ${f.value}`).join(', ');
   }
   return {

@@ -10,7 +10,8 @@ import { InspectorHint } from './InspectorHint';
 import { InspectorLanes } from './InspectorLanes';
 import { explainFleetRow } from './fleetExplain';
 import { OutcomeBadge } from './OutcomeBadge';
-import { entryResponse, systemNameIn } from '../../systems';
+import { systemNameIn } from '../../systems';
+import { entryResponse } from '../../systems/respond';
 import { formatCount, formatTime } from '../common/format';
 import { replicaColor, replicaLabel } from '../../viz/replicaColors';
 

@@ -2,7 +2,7 @@ import { attemptsOf, requestAt } from '../../sim';
 import { seekerFor } from '../../store';
 import type { SimResult } from '../../sim';
 import { usePlaygroundShallow } from '../../store/react';
-import { entryResponse } from '../../systems';
+import { entryResponse } from '../../systems/respond';
 import { OutcomeBadge } from './OutcomeBadge';
 import { plural } from '../../core';
 
