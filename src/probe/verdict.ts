@@ -251,8 +251,10 @@ function expectations(
     let status = decision.outcome === 'reject' ? 0 : 200;
     try {
       const response = entryResponse(entry, decision, policy, {
-        // Absolute headers (Date, X-RateLimit-Reset) are about the wall clock of the run.
+        // Absolute headers (Date, X-RateLimit-Reset) are about the wall clock of the run: nowMs
+        // is that clock's reading itself, so the scenario's own epoch is not added.
         nowMs: Math.round(result.epochStartMs + o.sentMs),
+        epochMs: 0,
         key: modelKey(h, planned?.slot ?? 0),
       });
       fields = response.fields;
