@@ -6,12 +6,21 @@ import { CHROMIUM_ARGS, pinnedChromium } from './tests/chromium';
 const chromium = await pinnedChromium();
 // E2E_PORT lets two checkouts run their browser tests at once.
 const port = Number(process.env.E2E_PORT ?? 4173);
+/**
+ * Specs that time the page's main thread (its longest task against a budget or against the plain
+ * page's): each runs after the others, with no other spec beside it. `--no-deps` runs one alone.
+ */
+const TIMED = ['trace-attacks', 'hostile-runs', 'hostile-links'];
+const specOf = (name: string) => new RegExp(`${name}\\.spec\\.ts$`);
 
 export default defineConfig({
   testDir: 'tests/e2e',
   snapshotPathTemplate: '{testDir}/__screenshots__/{testFilePath}/{arg}{ext}',
   fullyParallel: false,
-  workers: 1,
+  // Two spec files at a time (E2E_WORKERS to change it): the pictures are taken at a paused
+  // virtual time, so they do not depend on how busy the machine is. Specs that time the page's own
+  // main thread run afterwards, one at a time (`projects` below).
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   forbidOnly: true,
   reporter: [['list']],
@@ -32,6 +41,14 @@ export default defineConfig({
       args: [...CHROMIUM_ARGS],
     },
   },
+  projects: [
+    { name: 'page', testIgnore: TIMED.map(specOf) },
+    ...TIMED.map((name, i) => ({
+      name,
+      testMatch: specOf(name),
+      dependencies: [i === 0 ? 'page' : (TIMED[i - 1] as string)],
+    })),
+  ],
   webServer: {
     command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
     url: `http://127.0.0.1:${port}/`,

@@ -58,7 +58,18 @@ test('a kept trace comes back whole after the browser restarts: the same fingerp
     await page.keyboard.press('PageDown');
     await page.keyboard.press('PageDown');
     await expect(body).toHaveAttribute('aria-valuenow', String(busiest - 7_200_000));
-    const rejected = await page.getByTestId('summary-rejected').textContent();
+    // The span's run is computed in the worker: read its count once it has settled (no
+    // "Updating" on the stage, and the same count twice in a row).
+    let rejected: string | null = null;
+    await expect
+      .poll(async () => {
+        const updating = await page.locator('.sim-updating').count();
+        const now = await page.getByTestId('summary-rejected').textContent();
+        const settled = updating === 0 && now === rejected;
+        rejected = now;
+        return settled;
+      })
+      .toBe(true);
     const link = await copiedLink(page);
     expect(link).toContain(`from=${(busiest - 7_200_000) / 60_000}m`);
     const hash = /hash=([0-9a-f]{16})/.exec(link)?.[1];
