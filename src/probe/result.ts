@@ -141,6 +141,43 @@ export function sealResult(result: Omit<ProbeResult, 'digest'>): ProbeResult {
   return { ...result, digest: digestOf(result) };
 }
 
+/**
+ * The sealed result of a run of `plan` (the command line's or the page's): the plan's identity
+ * and limits, where it was sent, by which runner, and what each request got (sorted here by plan
+ * index).
+ */
+export function resultOfRun(
+  plan: Plan,
+  run: {
+    link: string;
+    url: string;
+    method: ProbeResult['target']['method'];
+    runner: ProbeResult['runner'];
+    epochStartMs: number;
+    end: RunEnd;
+    requests: ObservedRequest[];
+  },
+): ProbeResult {
+  return sealResult({
+    format: RESULT_FORMAT,
+    version: RESULT_VERSION,
+    link: run.link,
+    lane: plan.subject.lane,
+    plan: {
+      hash: plan.hash,
+      key: plan.key,
+      keySlots: plan.keySlots,
+      limits: plan.limits,
+      count: plan.requests.length,
+    },
+    target: { url: run.url, method: run.method },
+    runner: run.runner,
+    epochStartMs: run.epochStartMs,
+    end: run.end,
+    requests: [...run.requests].sort((a, b) => a.i - b.i),
+  });
+}
+
 /** The JSON text of a result file: one request per line, so it diffs and reads well. */
 export function resultText(result: ProbeResult): string {
   const { requests, digest, ...head } = result;

@@ -13,13 +13,7 @@ import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/pr
 import type { Plan, PlannedRequest } from '../plan';
 import { keyValue } from '../plan';
 import type { ObservedRequest, ProbeResult, RequestError, RunEnd } from '../result';
-import {
-  MAX_HEADERS,
-  MAX_HEADER_VALUE,
-  RESULT_FORMAT,
-  RESULT_VERSION,
-  sealResult,
-} from '../result';
+import { MAX_HEADERS, MAX_HEADER_VALUE, resultOfRun } from '../result';
 
 /** Bytes of a response body read before the connection is dropped (the body says nothing). */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -213,20 +207,10 @@ export async function runPlan(o: RunOptions): Promise<ProbeResult> {
   // (A request sent again after a reset adds itself to `pending` meanwhile.)
   while (pending.length > 0) await Promise.all(pending.splice(0));
   agent.destroy();
-  observed.sort((a, b) => a.i - b.i);
-  return sealResult({
-    format: RESULT_FORMAT,
-    version: RESULT_VERSION,
+  return resultOfRun(plan, {
     link: o.link,
-    lane: plan.subject.lane,
-    plan: {
-      hash: plan.hash,
-      key: plan.key,
-      keySlots: plan.keySlots,
-      limits: plan.limits,
-      count: plan.requests.length,
-    },
-    target: { url: url.href, method: o.method ?? 'GET' },
+    url: url.href,
+    method: o.method ?? 'GET',
     runner: { kind: 'cli', version: o.version ?? 'dev', crossOrigin: false },
     epochStartMs,
     end,

@@ -7,14 +7,7 @@
  * one. A browser cannot send from several addresses: keyed by address, a plan has one key.
  */
 import type { Plan, PlannedRequest } from '../../probe';
-import {
-  MAX_HEADERS,
-  MAX_HEADER_VALUE,
-  RESULT_FORMAT,
-  RESULT_VERSION,
-  keyValue,
-  sealResult,
-} from '../../probe';
+import { MAX_HEADERS, MAX_HEADER_VALUE, keyValue, resultOfRun } from '../../probe';
 import type { ObservedRequest, ProbeResult, RunEnd } from '../../probe';
 
 /** Why the page cannot send to `text`, or the URL. */
@@ -150,20 +143,10 @@ export async function runInPage(o: PageRunOptions): Promise<ProbeResult> {
     o.onProgress?.(pending.length, answered);
   }
   await Promise.all(pending);
-  observed.sort((a, b) => a.i - b.i);
-  return sealResult({
-    format: RESULT_FORMAT,
-    version: RESULT_VERSION,
+  return resultOfRun(plan, {
     link: o.link,
-    lane: plan.subject.lane,
-    plan: {
-      hash: plan.hash,
-      key: plan.key,
-      keySlots: plan.keySlots,
-      limits: plan.limits,
-      count: plan.requests.length,
-    },
-    target: { url: url.href, method: 'GET' },
+    url: url.href,
+    method: 'GET',
     runner: { kind: 'page', version: o.version, crossOrigin },
     epochStartMs,
     end,
