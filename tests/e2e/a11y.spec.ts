@@ -115,7 +115,7 @@ for (const { width, height, scheme } of [
   test(`an access log replayed, with its overview, the dry run, the sweep heatmap and a kept copy, ${width} px, ${scheme}`, async ({
     page,
   }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(240_000);
     await page.setViewportSize({ width, height });
     await page.emulateMedia({ colorScheme: scheme });
     await open(page, './?v=1&l=nginx:rate=1r/s,burst=5,nodelay&paused');
