@@ -318,8 +318,10 @@ function expectations(
     const o = p.observed[k] as Observation;
     const fit = r.fit[k] === true;
     const atPlan = fit ? null : planned[o.i];
-    const decision = atPlan?.decision ?? r.decisions[k];
-    const modelMs = atPlan?.modelMs ?? r.timesMs[k];
+    const searched = r.decisions[k] as Decision;
+    const searchedMs = r.timesMs[k] as number;
+    const decision = atPlan?.decision ?? searched;
+    const modelMs = atPlan?.modelMs ?? searchedMs;
     const request = plan.requests[o.i];
     let fields: readonly SystemHeader[] = [];
     let status = decision.outcome === 'reject' ? 0 : 200;
