@@ -406,13 +406,13 @@ function slowFindings(
     const bound =
       keys * lanes * (atOnce * (windowed ? 2 : 1) + Math.ceil(perMs * Math.max(0, to - from)));
     const name = PHASE_NAME[phase.id];
-    const { gotPass, wantPass } = f.tally;
+    const { gotPass, wantPass, gotHeld } = f.tally;
     if (gotPass > bound) {
       judged = true;
       f.text = `${name}: ${gotPass === answered.length ? 'all ' : ''}${gotPass} of ${answered.length} passed, where the configuration passes ${wantPass} at the planned times and at most ${bound} even if each was decided as late as its answer`;
     } else {
       f.status = 'inconclusive';
-      f.text = `${name}: ${gotPass} of ${answered.length} passed, where the configuration passes ${wantPass} at the planned times; answers this slow leave room for up to ${bound}: not judged`;
+      f.text = `${name}: ${gotPass} of ${answered.length} passed${gotHeld > 0 ? ` (${gotHeld} after a delay)` : ''}, where the configuration passes ${wantPass} at the planned times; answers this slow leave room for up to ${bound}: not judged`;
       unjudged.push(name);
     }
   }
