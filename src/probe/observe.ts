@@ -231,14 +231,19 @@ function handedOut(a: Observation, b: Observation): number {
 
 /**
  * The times a unit may have been decided at, from its last request's send time (a millisecond
- * earlier for the gateway's cached clock) to its first answer; the answer first. A gateway answers
+ * earlier for the gateway's cached clock) to its first answer; the answer first, or the sending
+ * first for a request the gateway held (`held`). A gateway answers
  * a request it does not hold as soon as it has decided, but may read it late (a busy machine, a
  * queue): the answer is the better guess, and on a quiet network the two are a millisecond apart.
  */
-export function decisionTimes(lo: number, hi: number): number[] {
+export function decisionTimes(lo: number, hi: number, held = false): number[] {
   const top = Math.max(lo, hi);
   const span = top - lo;
+  // A request the gateway held was decided on arrival and answered when its delay ran out: its
+  // answer says nothing of when it was decided, its sending does.
+  const first = held ? [lo, lo + 1, lo - 1] : [top - 1, top];
   const out = [
+    ...first,
     top - 1,
     top,
     lo + Math.ceil(span / 2),
@@ -264,14 +269,21 @@ export function unevenMs(t: Timing): number {
 }
 
 /**
- * Requests in the order they were sent (with `widenMs`, each window wider by that on both sides);
+ * Requests in the order they were sent (with `widenMs`, each window wider by that on both sides;
+ * with `sendFirst`, each unit's sending tried first as its decision time: a harness that read its
+ * answers late puts them after the decision by more than the network's own delay);
  * within a group sent together for one key the gateway may
  * have taken them in any order, so the group's answers are paired with its requests sorted as a
  * limiter hands them out: passed at once first, then by how long they were held, then rejected,
  * then unanswered. A group is decided at one time (a gateway reads a burst in one go) when one
  * time fits all its requests' windows; otherwise each of its requests is a unit of its own.
  */
-export function pairing(plan: Plan, obs: readonly Observation[], widenMs = 0): Pairing {
+export function pairing(
+  plan: Plan,
+  obs: readonly Observation[],
+  widenMs = 0,
+  sendFirst = false,
+): Pairing {
   // By send time, a group kept together (at its first request's time): the runner sends a group's
   // requests back to back, and the gateway may take them in any order anyway.
   const sent = obs.filter((o) => o.kind !== 'unsent');
@@ -312,11 +324,16 @@ export function pairing(plan: Plan, obs: readonly Observation[], widenMs = 0): P
     const together =
       lo - Math.min(...sends) <= GROUP_SPREAD_MS && Math.max(...answers) - hi <= GROUP_SPREAD_MS;
     if (together && hi >= lo - 1) {
-      units.push({ from, to, times: decisionTimes(lo - widenMs, hi + widenMs) });
+      const held = observed.slice(from, to).some((o) => o.delayed);
+      units.push({ from, to, times: decisionTimes(lo - widenMs, hi + widenMs, held || sendFirst) });
     } else {
       for (let k = from; k < to; k += 1) {
         const o = observed[k] as Observation;
-        const times = decisionTimes((timesMs[k] as number) - widenMs, o.answerModelMs + widenMs);
+        const times = decisionTimes(
+          (timesMs[k] as number) - widenMs,
+          o.answerModelMs + widenMs,
+          o.delayed || sendFirst,
+        );
         units.push({ from: k, to: k + 1, times });
       }
     }

@@ -13,9 +13,9 @@ import type { SystemHeader } from '../systems';
 import { entryResponse } from '../systems/respond';
 import type { Diagnosis } from './diagnose';
 import { diagnose } from './diagnose';
-import { modelKey } from './model';
+import { ModelRun, modelKey, modelTime } from './model';
 import type { Observation, Pairing, Replay, Timing } from './observe';
-import { measureTiming, observe, pairing, replay, unevenMs } from './observe';
+import { measureTiming, observe, pairing, quantile, replay, unevenMs } from './observe';
 import type { PhaseId, Plan } from './plan';
 import { configuredHypothesis, keyModeText, policyNameOf, rateOf } from './plan';
 import type { ProbeResult } from './result';
@@ -39,6 +39,12 @@ export interface ExpectedAt {
   replica: number;
   /** The model time the decision was taken at. */
   modelMs: number;
+  /**
+   * Whether this is the plan's own expectation, the configured model at the planned send times
+   * (for a request the model explains at no time between its sending and its answer), rather than
+   * the model at the time within that window that explains it.
+   */
+  atPlannedTime: boolean;
   /** The response's header fields the system sends (or the person added). */
   fields: readonly SystemHeader[];
   fit: boolean;
@@ -101,6 +107,8 @@ export function headerMatches(name: string, want: string, got: string): boolean 
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+/** A latency in words: whole ms below a second, tenths of a second above. */
+const duration = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : seconds(ms));
 /** n requests out of `of` sent evenly over `ms` (first to last), as a rate. */
 const rate = (n: number, of: number, ms: number) =>
   ms <= 0 || of < 2 ? '—' : `${((n * (of - 1) * 1000) / (of * ms)).toFixed(1)} requests/s`;
@@ -109,10 +117,21 @@ const rate = (n: number, of: number, ms: number) =>
 export function judge(plan: Plan, result: ProbeResult): Verdict {
   const timing = measureTiming(plan, result);
   const observations = observe(plan, result, timing);
-  const p = pairing(plan, observations);
   const h = configuredHypothesis(plan.subject);
-  const r = replay(h, plan, p, timing.toleranceMs, false);
-  const expected = expectations(plan, result, p, r);
+  // Decision times are looked for from each answer back first; when that leaves answers the
+  // configuration does not explain, from each sending on (answers read late: a busy harness).
+  let p = pairing(plan, observations);
+  let r = replay(h, plan, p, timing.toleranceMs, false);
+  if (!r.explains) {
+    const bySend = pairing(plan, observations, 0, true);
+    const again = replay(h, plan, bySend, timing.toleranceMs, false);
+    if (again.misses < r.misses) {
+      p = bySend;
+      r = again;
+    }
+  }
+  const planned = plannedDecisions(plan, result, p);
+  const expected = expectations(plan, result, p, r, planned);
   const findings: Finding[] = [];
   const counts = {
     planned: plan.requests.length,
@@ -125,7 +144,7 @@ export function judge(plan: Plan, result: ProbeResult): Verdict {
   };
 
   runFindings(plan, result, observations, timing, counts, findings);
-  phaseFindings(plan, observations, expected, findings);
+  phaseFindings(plan, observations, expected, planned, findings);
   statusFindings(plan, observations, expected, findings);
   headerFindings(result, observations, expected, findings);
 
@@ -158,6 +177,7 @@ export function judge(plan: Plan, result: ProbeResult): Verdict {
       f.text = `${f.text} (within the run's uneven timing)`;
     }
   }
+  if (timingUneven) slowFindings(plan, observations, timing, findings);
   if (misses.length > 0) {
     const phaseDiffers = findings.some((f) => f.status === 'differs' && PHASES.has(f.check));
     findings.push({
@@ -173,6 +193,10 @@ export function judge(plan: Plan, result: ProbeResult): Verdict {
   }
 
   let diagnosis = diagnose(plan, p, timing, observations);
+  if (diagnosis.explaining === 0) {
+    const bySend = diagnose(plan, pairing(plan, observations, 0, true), timing, observations);
+    if (bySend.explaining > 0) diagnosis = bySend;
+  }
   if (diagnosis.explaining === 0 && wide !== null && uneven > 1) {
     const widened = diagnose(plan, wide, { ...timing, toleranceMs: wideTolerance }, observations);
     diagnosis = {
@@ -231,12 +255,60 @@ export function judge(plan: Plan, result: ProbeResult): Verdict {
   return { overall, headline, findings, timing, observations, expected, diagnosis, counts };
 }
 
-/** The model's expectation per plan index, paired with the answers as `pairing` pairs them. */
+/** The configured model's decision for one request at its planned send time. */
+interface PlannedDecision {
+  decision: Decision;
+  replica: number;
+  /** The planned send time on the run's model clock. */
+  modelMs: number;
+}
+
+/**
+ * The plan's own expectations: the configured model deciding every request at its planned send
+ * time (on the run's clock), per plan index of the answer each is paired with. Within a group
+ * sent at once the decisions are handed to the answers in the order `pairing` sorts them (passed
+ * first), as the search pairs its own. These do not move with the run's timing: a late or held
+ * answer cannot change what the configuration was expected to do.
+ */
+function plannedDecisions(
+  plan: Plan,
+  result: ProbeResult,
+  p: Pairing,
+): Array<PlannedDecision | null> {
+  const run = ModelRun.start(configuredHypothesis(plan.subject));
+  // Plan order is sending order (planned time, then index).
+  const atPlan = plan.requests.map((q) => {
+    const modelMs = modelTime(result.epochStartMs, q.atMs);
+    const { decision, replica } = run.decide({ timeMs: modelMs, slot: q.slot });
+    return { decision, replica, modelMs };
+  });
+  const out: Array<PlannedDecision | null> = plan.requests.map(() => null);
+  for (let from = 0; from < p.order.length;) {
+    const group = plan.requests[p.order[from] as number]?.group;
+    let to = from + 1;
+    while (to < p.order.length && plan.requests[p.order[to] as number]?.group === group) to += 1;
+    // The group's decisions in the order the model took them, to its answers as paired.
+    const sequence = p.order.slice(from, to).sort((a, b) => a - b);
+    for (let k = from; k < to; k += 1) {
+      const o = p.observed[k] as Observation;
+      out[o.i] = atPlan[sequence[k - from] as number] ?? null;
+    }
+    from = to;
+  }
+  return out;
+}
+
+/**
+ * The model's expectation per plan index, paired with the answers as `pairing` pairs them: where
+ * the search found a time between sending and answer at which the configuration explains the
+ * answer, the model's decision then; otherwise the plan's own (the model at the planned time).
+ */
 function expectations(
   plan: Plan,
   result: ProbeResult,
   p: Pairing,
   r: Replay,
+  planned: ReadonlyArray<PlannedDecision | null>,
 ): Array<ExpectedAt | null> {
   const out: Array<ExpectedAt | null> = plan.requests.map(() => null);
   const entry = plan.subject.entry;
@@ -244,9 +316,13 @@ function expectations(
   const h = configuredHypothesis(plan.subject);
   p.order.forEach((_, k) => {
     const o = p.observed[k] as Observation;
-    const decision = r.decisions[k] as Decision;
-    const modelMs = r.timesMs[k] as number;
-    const planned = plan.requests[o.i];
+    const fit = r.fit[k] === true;
+    const atPlan = fit ? null : planned[o.i];
+    const searched = r.decisions[k] as Decision;
+    const searchedMs = r.timesMs[k] as number;
+    const decision = atPlan?.decision ?? searched;
+    const modelMs = atPlan?.modelMs ?? searchedMs;
+    const request = plan.requests[o.i];
     let fields: readonly SystemHeader[] = [];
     let status = decision.outcome === 'reject' ? 0 : 200;
     try {
@@ -255,7 +331,7 @@ function expectations(
         // is that clock's reading itself, so the scenario's own epoch is not added.
         nowMs: Math.round(result.epochStartMs + o.sentMs),
         epochMs: 0,
-        key: modelKey(h, planned?.slot ?? 0),
+        key: modelKey(h, request?.slot ?? 0),
       });
       fields = response.fields;
       status = response.status;
@@ -265,14 +341,101 @@ function expectations(
     out[o.i] = {
       decision,
       status,
-      replica: r.replicas[k] as number,
+      replica: atPlan?.replica ?? (r.replicas[k] as number),
       modelMs,
+      atPlannedTime: atPlan !== null && atPlan !== undefined,
       fields,
-      fit: r.fit[k] === true,
+      fit,
       headerProblems: [],
     };
   });
   return out;
+}
+
+/** A phase's name in the words of the verdict. */
+const PHASE_NAME: Record<PhaseId, string> = {
+  burst: 'burst',
+  steady: 'steady',
+  refill: 'refill',
+  keys: 'several-keys',
+  boundary: 'window-edge',
+};
+
+/**
+ * A run whose answers were too slow to time (the timing check is inconclusive): which decision
+ * each answer shows cannot be placed in time, so a phase that differs is judged by its count
+ * alone. The most the configuration can pass from the phase's first sending to its last answer
+ * (all it holds at once on every replica, once more for a window edge, and its rate over that
+ * span) is a bound no timing can beat: more passed than that differs whatever the timing; fewer
+ * is "no verdict", and the timing check names the checks it leaves unjudged.
+ */
+function slowFindings(
+  plan: Plan,
+  obs: readonly Observation[],
+  timing: Timing,
+  findings: Finding[],
+): void {
+  const config = plan.subject.entry.config;
+  const { perMs, atOnce } = rateOf(config);
+  const lanes = plan.subject.state === 'local' ? plan.subject.replicas : 1;
+  const windowed =
+    config.kind === 'fixed-window' ||
+    config.kind === 'sliding-window-counter' ||
+    config.kind === 'sliding-log' ||
+    config.kind === 'anchored-window' ||
+    config.kind === 'calendar-windows';
+  const latencies = obs
+    .map((o) => o.latencyMs)
+    .filter((l): l is number => l !== null)
+    .sort((a, b) => a - b);
+  const p95 = quantile(latencies, 0.95);
+  const unjudged: string[] = [];
+  let judged = false;
+  for (const f of findings) {
+    if (f.status !== 'differs' || !PHASES.has(f.check) || f.tally === undefined) continue;
+    const phase = plan.phases.find((ph) => ph.id === f.check);
+    if (phase === undefined) continue;
+    const answered = plan.requests
+      .filter((q) => q.phase === phase.id)
+      .map((q) => obs[q.i] as Observation)
+      .filter((o) => o.kind === 'pass' || o.kind === 'reject' || o.kind === 'redirect');
+    const from = Math.min(...answered.map((o) => o.sentMs));
+    const to = Math.max(...answered.map((o) => o.sentMs + (o.latencyMs ?? 0)));
+    // Each key of the phase has its own limit.
+    const keys = new Set(plan.requests.filter((q) => q.phase === phase.id).map((q) => q.slot)).size;
+    const bound =
+      keys * lanes * (atOnce * (windowed ? 2 : 1) + Math.ceil(perMs * Math.max(0, to - from)));
+    const name = PHASE_NAME[phase.id];
+    const { gotPass, wantPass, gotHeld } = f.tally;
+    if (gotPass > bound) {
+      judged = true;
+      f.text = `${name}: ${gotPass === answered.length ? 'all ' : ''}${gotPass} of ${answered.length} passed, where the configuration passes ${wantPass} at the planned times and at most ${bound} even if each was decided as late as its answer`;
+    } else {
+      f.status = 'inconclusive';
+      f.text = `${name}: ${gotPass} of ${answered.length} passed${gotHeld > 0 ? ` (${gotHeld} after a delay)` : ''}, where the configuration passes ${wantPass} at the planned times; answers this slow leave room for up to ${bound}: not judged`;
+      unjudged.push(name);
+    }
+  }
+  if (unjudged.length === 0) return;
+  const t = findings.find((x) => x.check === 'timing');
+  if (t !== undefined) {
+    const names =
+      unjudged.length === 1
+        ? `the ${unjudged[0]} check`
+        : `the ${unjudged.slice(0, -1).join(', ')} and ${unjudged[unjudged.length - 1]} checks`;
+    t.text = `the server answered in p95 ${duration(p95)} (median ${duration(timing.medianMs)}); ${names} cannot be judged within that`;
+  }
+  // "Nothing was limited" is a finding only when a check could be judged despite the slowness.
+  const unlimited = findings.find(
+    (x) => x.check === 'decisions' && x.text.startsWith('no request was limited'),
+  );
+  if (unlimited !== undefined && !judged) {
+    unlimited.status = 'inconclusive';
+    unlimited.text = unlimited.text.replace(
+      /\. The limit does not apply to this address or key, or is not in place$/,
+      ': with answers this slow, that cannot be told from a limit that decided late',
+    );
+  }
 }
 
 function runFindings(
@@ -360,11 +523,16 @@ function runFindings(
   void plan;
 }
 
-/** Per phase: what passed against what the model passes, in words. */
+/**
+ * Per phase: what passed against what the model passes, in words. When every answer of the phase
+ * fits, the model's decisions that explain them; otherwise the counts expected are the plan's own
+ * (the configured model at the planned send times), which no timing of the run can move.
+ */
 function phaseFindings(
   plan: Plan,
   obs: readonly Observation[],
   expected: ReadonlyArray<ExpectedAt | null>,
+  planned: ReadonlyArray<PlannedDecision | null>,
   findings: Finding[],
 ): void {
   for (const phase of plan.phases) {
@@ -374,43 +542,47 @@ function phaseFindings(
       return k === 'pass' || k === 'reject' || k === 'redirect';
     });
     if (answered.length === 0) continue;
-    const wantPass = answered.filter((i) => expected[i]?.decision.outcome !== 'reject');
-    const wantHeld = answered.filter((i) => (expected[i]?.decision.delayMs ?? 0) > 0);
+    const fits = answered.every((i) => expected[i]?.fit === true);
+    const modelOf = (i: number) => (fits ? expected[i]?.decision : planned[i]?.decision);
+    const wantPass = answered.filter((i) => modelOf(i)?.outcome !== 'reject');
+    const wantHeld = answered.filter((i) => (modelOf(i)?.delayMs ?? 0) > 0);
     const gotPass = answered.filter((i) => obs[i]?.kind !== 'reject');
     const gotHeld = answered.filter((i) => obs[i]?.delayed === true);
-    const fits = answered.every((i) => expected[i]?.fit === true);
     const status: FindingStatus = fits ? 'ok' : 'differs';
     const wrong = answered.filter((i) => expected[i]?.fit !== true);
-    const maxHeld = Math.max(0, ...wantHeld.map((i) => expected[i]?.decision.delayMs ?? 0));
+    const maxHeld = Math.max(0, ...wantHeld.map((i) => modelOf(i)?.delayMs ?? 0));
     const held = (n: number, m: number) =>
       n === 0 ? '' : ` and ${n} delayed (up to ${seconds(m)})`;
     const passWords = (pass: number, heldN: number, heldMax: number) =>
       heldN > 0 ? `${pass - heldN} to pass at once${held(heldN, heldMax)}` : `${pass} to pass`;
-    const gotMax = Math.max(0, ...gotHeld.map((i) => obs[i]?.heldMs ?? 0));
+    // What passed: how many were held matters when as many passed, or when the model holds some.
+    const gotWords =
+      wantHeld.length > 0 || (gotHeld.length > 0 && gotPass.length === wantPass.length)
+        ? `${gotPass.length - gotHeld.length} at once and ${gotHeld.length} delayed`
+        : String(gotPass.length);
+    const heldNote =
+      gotHeld.length !== wantHeld.length
+        ? `, ${gotHeld.length} delayed where the model delays ${wantHeld.length}`
+        : '';
     let text: string;
     switch (phase.id) {
       case 'burst':
         text = fits
           ? `burst: ${passWords(wantPass.length, wantHeld.length, maxHeld).replace(/^(\d+) to pass/, '$1 passed')} of ${answered.length} sent at once, as configured`
-          : `burst: expected ${passWords(wantPass.length, wantHeld.length, maxHeld)} of ${answered.length} sent at once, got ${
-              // How many were held matters when as many passed, or when the model holds some.
-              wantHeld.length > 0 || (gotHeld.length > 0 && gotPass.length === wantPass.length)
-                ? `${gotPass.length - gotHeld.length} at once and ${gotHeld.length} delayed`
-                : gotPass.length
-            }`;
+          : `burst: expected ${passWords(wantPass.length, wantHeld.length, maxHeld)} of ${answered.length} sent at once, got ${gotWords}`;
         break;
       case 'steady': {
         const span = Math.max(1, phase.toMs - phase.fromMs);
         const n = answered.length;
         text = fits
           ? `steady: of ${rate(n, n, span)} sent, ${rate(gotPass.length, n, span)} passed and the excess was ${wantHeld.length > 0 ? 'delayed or rejected' : 'rejected'}, as configured`
-          : `steady: expected ${rate(wantPass.length, n, span)} to pass of ${rate(n, n, span)} sent (${wantPass.length} of ${n}), got ${rate(gotPass.length, n, span)} (${gotPass.length})${gotHeld.length !== wantHeld.length ? `, ${gotHeld.length} delayed where the model delays ${wantHeld.length}` : ''}`;
+          : `steady: expected ${rate(wantPass.length, n, span)} to pass of ${rate(n, n, span)} sent (${wantPass.length} of ${n}), got ${rate(gotPass.length, n, span)} (${gotPass.length})${heldNote}`;
         break;
       }
       case 'refill':
         text = fits
           ? `refill: after the pause ${wantPass.length} passed again, as configured`
-          : `refill: expected ${wantPass.length} to pass after the pause, got ${gotPass.length}`;
+          : `refill: expected ${passWords(wantPass.length, wantHeld.length, maxHeld)} after the pause, got ${gotWords}`;
         break;
       case 'keys': {
         const slots = [...new Set(answered.map((i) => plan.requests[i]?.slot ?? 0))].sort();
@@ -420,16 +592,15 @@ function phaseFindings(
         const got = perKey(gotPass);
         text = fits
           ? `several keys: each of keys ${slots.map((s) => s + 1).join(', ')} got its own limit (${want.join(', ')} passed), as configured`
-          : `several keys: expected ${want.join(', ')} to pass for keys ${slots.map((s) => s + 1).join(', ')}, got ${got.join(', ')}`;
+          : `several keys: expected ${want.join(', ')} to pass for keys ${slots.map((s) => s + 1).join(', ')}, got ${got.join(', ')}${heldNote}`;
         break;
       }
       case 'boundary':
         text = fits
           ? `window edge: ${wantPass.length} passed of ${answered.length} sent around the edge, as configured`
-          : `window edge: expected ${wantPass.length} of ${answered.length} to pass around the edge, got ${gotPass.length}`;
+          : `window edge: expected ${wantPass.length} of ${answered.length} to pass around the edge, got ${gotPass.length}${heldNote}`;
         break;
     }
-    void gotMax;
     findings.push({
       check: phase.id,
       status,

@@ -4,8 +4,9 @@
  * take. Figures only, each beside its target and the load average.
  *
  * The gateway is a plain Node HTTP server in a child process on 127.0.0.1 (answers at once), so
- * its work does not share the runner's event loop. The diagnosis is timed in Node, not in the
- * page's worker (same code, same engine; the page adds the worker's message copying).
+ * its work does not share the runner's event loop. The diagnosis is timed in Node, then in the
+ * page as it runs it (probeBrowser.ts: the built page in the pinned Chromium, its worker, and the
+ * longest main-thread task meanwhile; needs `npm run build` first).
  */
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -15,6 +16,7 @@ import type { Plan } from '../../src/probe';
 import { judge, quantile } from '../../src/probe';
 import { runPlan } from '../../src/probe/cli/runner';
 import { fakeRun, linkOf, planOf } from '../probe/fake';
+import { runProbeBrowserBench } from './probeBrowser';
 
 const SERVER = `
 const http = require('node:http');
@@ -113,4 +115,5 @@ export async function runProbeBench(): Promise<void> {
   console.log(
     `  verdict and diagnosis of a ${plan.requests.length}-request result: median ${(times[1] as number).toFixed(0)} ms of 3 (target ≤ 2,000 ms); ${load()}\n    (${summary})`,
   );
+  await runProbeBrowserBench();
 }

@@ -143,6 +143,37 @@ describe('gateways that misbehave', () => {
     expect(v.findings.some((f) => f.check === 'timing' && f.status === 'inconclusive')).toBe(true);
   });
 
+  it('a very slow server without a limit: no verdict, and the checks it cannot judge named', () => {
+    // Every answer 5 s after its sending: in 5 s the configuration passes 50 more (51 counted up), so not even
+    // the burst of 44 that all passed is beyond what it could pass had it decided late.
+    const v = judged(fakeRun(PLAN, LINK, { always: 200, latencyMs: 2500 }));
+    expect(v.overall).toBe('inconclusive');
+    expect(v.headline).toBe(
+      'No verdict: the server answered in p95 5.0 s (median 5.0 s); the burst, steady, refill and several-keys checks cannot be judged within that.',
+    );
+    expect(v.findings.filter((f) => f.status === 'differs')).toEqual([]);
+    expect(v.findings.find((f) => f.check === 'burst')?.text).toBe(
+      'burst: 44 of 44 passed, where the configuration passes 21 at the planned times; answers this slow leave room for up to 72: not judged',
+    );
+  });
+
+  it('a slow server without a limit: the count that no timing explains is still judged', () => {
+    // Answers in 1.8 s: the configuration passes at most 21 + 10 r/s × 1.8 s of the burst, and
+    // all 44 passed; steady load, the refill and the several keys fit within that slowness.
+    const v = judged(fakeRun(PLAN, LINK, { always: 200, latencyMs: 900 }));
+    expect(v.overall).toBe('differs');
+    expect(v.findings.find((f) => f.check === 'burst')).toMatchObject({
+      status: 'differs',
+      text: 'burst: all 44 of 44 passed, where the configuration passes 21 at the planned times and at most 40 even if each was decided as late as its answer',
+    });
+    expect(v.findings.find((f) => f.check === 'timing')?.text).toBe(
+      'the server answered in p95 1.8 s (median 1.8 s); the steady, refill and several-keys checks cannot be judged within that',
+    );
+    for (const check of ['steady', 'refill', 'keys'] as const) {
+      expect(v.findings.find((f) => f.check === check)?.status).toBe('inconclusive');
+    }
+  });
+
   it('connections reset: those requests are named, and there is no "as configured"', () => {
     const result = resealed(fakeRun(PLAN, LINK), (r) =>
       r.i % 7 === 3

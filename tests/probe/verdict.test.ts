@@ -58,3 +58,48 @@ describe('verdict and diagnosis on a paper gateway', () => {
     );
   });
 });
+
+describe('the expected side of a verdict is the plan’s own', () => {
+  /** nginx as the lab has it, and as served with nodelay left out. */
+  const LAB: LimiterEntry = {
+    config: {
+      kind: 'leaky-bucket',
+      rate: 10,
+      rateUnit: 'r/s',
+      burst: 5,
+      delay: 'nodelay',
+      limitReqStatus: 429,
+    },
+  };
+
+  it('nodelay missing, answers read 20 ms late: the burst expects what the configuration passes', () => {
+    const link = linkOf(LAB);
+    const plan = planOf(link, { kind: 'address' });
+    const run = fakeRun(plan, link, {
+      hypothesis: { config: { ...LAB.config, delay: 0 } as never },
+    });
+    // A late harness: every first byte is read 20 ms after it came. The held answers then lie
+    // well after a refill; what the configuration was expected to pass must not move with them.
+    const late = {
+      ...run,
+      requests: run.requests.map((r) => ({
+        ...r,
+        firstByteMs: r.firstByteMs === null ? null : r.firstByteMs + 20,
+      })),
+    };
+    const v = judge(plan, late);
+    expect(v.findings.find((f) => f.check === 'burst')?.text).toBe(
+      'burst: expected 6 to pass of 14 sent at once, got 1 at once and 5 delayed',
+    );
+    expect(v.findings.find((f) => f.check === 'refill')?.text).toBe(
+      'refill: expected 6 to pass after the pause, got 1 at once and 5 delayed',
+    );
+    // Request by request, the burst's expectations are the plan's: 6 pass, 8 rejected.
+    const burst = plan.requests.filter((q) => q.phase === 'burst').map((q) => v.expected[q.i]);
+    expect(burst.filter((e) => e?.decision.outcome !== 'reject')).toHaveLength(6);
+    expect(burst.filter((e) => e?.fit === false).every((e) => e?.atPlannedTime === true)).toBe(
+      true,
+    );
+    expect(v.diagnosis.explanations[0]?.text).toBe('consistent with delay=0 (configured: nodelay)');
+  });
+});

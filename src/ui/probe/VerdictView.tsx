@@ -112,7 +112,12 @@ function RequestDetail({
         <tbody>
           <tr>
             <th scope="row">Decision</th>
-            <td>{expectedWords(e)}</td>
+            <td>
+              {expectedWords(e)}
+              {e?.atPlannedTime === true ? (
+                <span className="muted"> (at its planned time)</span>
+              ) : null}
+            </td>
             <td>{observedWords(o)}</td>
           </tr>
           <tr>
