@@ -167,14 +167,14 @@ export function importIngressNginx(text: string): IngressNginxResult {
       warnings.push({
         line: pos(root.range?.[0]).line,
         column: 1,
-        message: `another Ingress (${namespace}/${name}) with rate limits is left out: one Ingress is imported at a time`,
+        message: `another Ingress (${quoteText(`${namespace}/${name}`)}) with rate limits is left out: one Ingress is imported at a time`,
       });
       continue;
     }
     if (kind !== undefined && kind !== 'Ingress') {
       warnings.push({
         ...pos(root.range?.[0]),
-        message: `expected kind: Ingress, got ${JSON.stringify(kind)}; its annotations are read anyway`,
+        message: `expected kind: Ingress, got ${quoteText(String(kind))}; its annotations are read anyway`,
       });
     }
     chosen = {

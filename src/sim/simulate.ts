@@ -550,7 +550,7 @@ function traceOf(
     return {
       trace: null,
       notes: [
-        `sources[${i}] replays the access log "${source.name}" (${source.bytes} bytes, ${plural(source.requests, 'request', 'requests', String)}, fingerprint ${source.hash}), which this page does not hold: drop that file on the page to replay it. The other sources run without it.`,
+        `sources[${i}] replays the access log ${quoteText(source.name)} (${source.bytes} bytes, ${plural(source.requests, 'request', 'requests', String)}, fingerprint ${source.hash}), which this page does not hold: drop that file on the page to replay it. The other sources run without it.`,
       ],
     };
   }

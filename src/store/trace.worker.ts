@@ -18,6 +18,7 @@ import {
   mergeParts,
 } from '../trace';
 import type { BuiltTrace, ParseOptions, TracePart } from '../trace';
+import { quoteText } from '../core';
 import type {
   RangeReply,
   RangeRequest,
@@ -165,7 +166,7 @@ self.onmessage = (e: MessageEvent<TraceWorkerRequest>) => {
     const message =
       err instanceof TraceError
         ? err.message
-        : `Could not read ${e.data.file.name}: ${err instanceof Error ? err.message : String(err)}`;
+        : `Could not read ${quoteText(e.data.file.name)}: ${err instanceof Error ? err.message : String(err)}`;
     post({ type: 'error', gen: e.data.gen, message });
   });
 };

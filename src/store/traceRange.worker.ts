@@ -4,6 +4,7 @@
  * cores and merges what each worker read (src/trace `mergeParts`). Posts the bytes read now and
  * then, and at the end the part with its arrays transferred.
  */
+import { quoteText } from '../core';
 import { TraceError, TraceStream } from '../trace';
 import type { RangeReply, RangeRequest } from './traceProtocol';
 
@@ -62,7 +63,7 @@ self.onmessage = (e: MessageEvent<RangeRequest>) => {
       message:
         err instanceof TraceError
           ? err.message
-          : `Could not read ${e.data.file.name}: ${err instanceof Error ? err.message : String(err)}`,
+          : `Could not read ${quoteText(e.data.file.name)}: ${err instanceof Error ? err.message : String(err)}`,
     });
   });
 };

@@ -37,6 +37,8 @@ export interface DryRunGroups {
   toDelayed: number;
   /** Keys with the most changes so far (most first, then by name or id), at most `topKeys`. */
   byKey: KeyGroup[];
+  /** Keys with at least one change so far (`byKey` lists the first `topKeys` of them). */
+  keysChanged: number;
   /** Every time slice (empty ones too). */
   byTime: TimeGroup[];
   /** The first changes in time order, at most `firstChanges`. */
@@ -160,9 +162,11 @@ export class DryRunGrouper {
       return names === undefined ? a < b : (names[a] as string) < (names[b] as string);
     };
     const top: number[] = [];
+    let keysChanged = 0;
     for (let k = 0; k < keyCount; k += 1) {
       const v = total(k);
       if (v === 0) continue;
+      keysChanged += 1;
       if (top.length === this.topKeys && !before(k, top[top.length - 1] as number)) continue;
       let j = top.length;
       while (j > 0 && before(k, top[j - 1] as number)) j -= 1;
@@ -191,6 +195,7 @@ export class DryRunGrouper {
         toAllowed: pk[k * 4 + FLIP_ALLOWED] as number,
         toDelayed: pk[k * 4 + FLIP_DELAYED] as number,
       })),
+      keysChanged,
       byTime,
       first: this.first.slice(),
     };

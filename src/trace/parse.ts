@@ -63,7 +63,7 @@ const MB = (n: number): string => `${Math.round(n / (1024 * 1024)).toLocaleStrin
 export function checkFileSize(name: string, bytes: number): void {
   if (bytes > MAX_FILE_BYTES) {
     throw new TraceError(
-      `${name} is ${MB(bytes)}; the page reads files up to ${MB(MAX_FILE_BYTES)}. ` +
+      `${quoteText(name)} is ${MB(bytes)}; the page reads files up to ${MB(MAX_FILE_BYTES)}. ` +
         'Cut it (e.g. `tail -n 1000000`) or filter it first.',
     );
   }
@@ -406,7 +406,7 @@ export class TraceStream {
       if (e instanceof TraceError) throw e;
       if (this.gunzip !== null && e instanceof Error) {
         throw new TraceError(
-          `${this.opts.name} is not valid gzip (${e.message}) at ${this.where()}: nothing was loaded.`,
+          `${quoteText(this.opts.name)} is not valid gzip (${e.message}) at ${this.where()}: nothing was loaded.`,
         );
       }
       throw e;
@@ -419,13 +419,13 @@ export class TraceStream {
       const why = binaryReason(bytes);
       if (why !== null) {
         throw new TraceError(
-          `${this.opts.name} looks binary (${why}${this.gunzip ? ' after gunzip' : ''}); expected a text log, HAR, CSV or JSON lines (gzip allowed).`,
+          `${quoteText(this.opts.name)} looks binary (${why}${this.gunzip ? ' after gunzip' : ''}); expected a text log, HAR, CSV or JSON lines (gzip allowed).`,
         );
       }
     }
     if (this.textBytes + bytes.length > this.maxTextBytes) {
       throw new TraceError(
-        `${this.opts.name} decompresses to more than ${MB(this.maxTextBytes)}, the most the page reads: ` +
+        `${quoteText(this.opts.name)} decompresses to more than ${MB(this.maxTextBytes)}, the most the page reads: ` +
           `stopped at ${this.where()}, with ${plural(this.requests, 'request')} read. Nothing was loaded.`,
       );
     }
@@ -456,7 +456,8 @@ export class TraceStream {
     this.headParts = [];
     this.headBytes = 0;
     const head = new TextDecoder('utf-8').decode(all.subarray(0, DETECT_BYTES * 2));
-    if (head.trim() === '') throw new TraceError(`${this.opts.name} is empty: no lines to read.`);
+    if (head.trim() === '')
+      throw new TraceError(`${quoteText(this.opts.name)} is empty: no lines to read.`);
     this.plan = detectFormat(head, this.opts);
     for (let i = 0; i < all.length; i += TEXT_SLICE) this.feed(all.subarray(i, i + TEXT_SLICE));
   }
@@ -467,7 +468,7 @@ export class TraceStream {
       this.wholeBytes += bytes.length;
       if (this.wholeBytes > MAX_BUFFERED_BYTES) {
         throw new TraceError(
-          `${this.opts.name}: a ${plan.format.toUpperCase()} file is read whole; the page reads at most ${MB(MAX_BUFFERED_BYTES)} of it. Use JSON lines or a line log for larger traces.`,
+          `${quoteText(this.opts.name)}: a ${plan.format.toUpperCase()} file is read whole; the page reads at most ${MB(MAX_BUFFERED_BYTES)} of it. Use JSON lines or a line log for larger traces.`,
         );
       }
       this.whole.push(this.decoder.decode(bytes, { stream: true }));
@@ -630,7 +631,7 @@ export class TraceStream {
     return this.guard(() => {
       const plan = this.plan;
       if (plan === null || plan.kind !== 'lines') {
-        throw new TraceError(`${this.opts.name}: only line logs are read in parts.`);
+        throw new TraceError(`${quoteText(this.opts.name)}: only line logs are read in parts.`);
       }
       this.endLines(plan);
       return this.builder.finishReader(this.lineNo);
@@ -659,11 +660,12 @@ export class TraceStream {
     };
   } {
     const merger = this.merger;
-    if (merger === null) throw new TraceError(`${this.opts.name}: a range is finished as a part.`);
+    if (merger === null)
+      throw new TraceError(`${quoteText(this.opts.name)}: a range is finished as a part.`);
     if (this.gunzip) this.gunzip.push(new Uint8Array(0), true);
     if (this.plan === null) {
       if (this.bytesIn === 0 || this.headBytes === 0)
-        throw new TraceError(`${this.opts.name} is empty: no lines to read.`);
+        throw new TraceError(`${quoteText(this.opts.name)} is empty: no lines to read.`);
       this.decide();
     }
     const plan = this.plan as Plan;
@@ -717,7 +719,7 @@ export class TraceStream {
         format: plan.format,
         formatName: plan.format === 'csv' ? 'CSV' : 'TSV',
         resolutionMs,
-        timeSource: `arrival = column "${columns.time}"`,
+        timeSource: `arrival = column ${quoteText(columns.time)}`,
       },
     };
   }
@@ -743,7 +745,7 @@ export function mergeParts(parts: readonly TracePart[], opts: ParseOptions): Bui
     throw new TraceError('mergeParts needs the text the format was read from.');
   const plan = detectFormat(head, opts);
   if (plan.kind !== 'lines')
-    throw new TraceError(`${opts.name}: only line logs are read in parts.`);
+    throw new TraceError(`${quoteText(opts.name)}: only line logs are read in parts.`);
   const merger = new TraceMerger(
     opts.name,
     opts.keySpec ?? DEFAULT_KEY,

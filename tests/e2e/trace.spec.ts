@@ -72,7 +72,7 @@ test('re-keying parses the file again; a binary file gives a message and keeps t
     buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
   });
   await expect(page.getByTestId('trace-error')).toContainText(
-    'photo.png looks binary (NUL byte at offset 8)',
+    '"photo.png" looks binary (NUL byte at offset 8)',
   );
   await expect(page.getByTestId('trace-keys')).toHaveText('3');
 });

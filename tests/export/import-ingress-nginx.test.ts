@@ -147,7 +147,18 @@ describe('ingress-nginx import', () => {
     const r = ok(text);
     expect(r.lanes.map((l) => l.name)).toEqual(['nginx limit-rpm 30', 'Traefik limit-rpm 30']);
     expect(r.warnings.map((w) => w.message)).toEqual([
-      'another Ingress (shop/admin) with rate limits is left out: one Ingress is imported at a time',
+      'another Ingress ("shop/admin") with rate limits is left out: one Ingress is imported at a time',
+    ]);
+  });
+
+  it('names and kinds from the file are quoted in warnings: escaped, cut', () => {
+    const evil = `"\\u202Ex\\u0000\\n${'y'.repeat(5_000)}"`;
+    const second = ingress({ 'limit-rps': '1' }).replace('name: api', `name: ${evil}`);
+    const text = `${ingress({ 'limit-rpm': '30' }, '').replace('kind: Ingress', `kind: ${evil}`)}---\n${second}`;
+    const warnings = ok(text).warnings.map((w) => w.message);
+    expect(warnings).toEqual([
+      `expected kind: Ingress, got "\\u202Ex\\u0000\\u000A${'y'.repeat(36)}…"; its annotations are read anyway`,
+      `another Ingress ("shop/\\u202Ex\\u0000\\u000A${'y'.repeat(31)}…") with rate limits is left out: one Ingress is imported at a time`,
     ]);
   });
 

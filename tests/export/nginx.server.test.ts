@@ -18,7 +18,15 @@ import { toNginx } from '../../src/export';
 import type { NginxOptions } from '../../src/export';
 import { int, randomConfig, seeded } from './gen';
 import type { Finding, Server } from './servers';
-import { findBinary, freePort, loudSkip, rawGet, startServer, timedProof } from './servers';
+import {
+  findBinary,
+  freePort,
+  loudSkip,
+  rawGet,
+  startNginxIn,
+  timedProof,
+  writeNginxConf,
+} from './servers';
 import type { Group } from './timed-trace';
 import { fragility, plan } from './timed-trace';
 import { entryResponse } from '../../src/systems/respond';
@@ -175,34 +183,21 @@ function writeConf(
   cases: Array<{ location: string; lines: { http: string[]; location: string[] } }>,
 ): string {
   const html = path.join(dir, 'html');
-  const temp = path.join(dir, 'temp');
-  mkdirSync(temp, { recursive: true });
   for (const c of [{ location: 'health' }, ...cases]) {
     mkdirSync(path.join(html, c.location), { recursive: true });
     writeFileSync(path.join(html, c.location, 'index.html'), 'ok\n');
   }
-  const conf = `worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 256; }
-http {
-  access_log off;
-  client_body_temp_path ${temp}/body;
-  proxy_temp_path ${temp}/proxy;
-  fastcgi_temp_path ${temp}/fastcgi;
-  uwsgi_temp_path ${temp}/uwsgi;
-  scgi_temp_path ${temp}/scgi;
-${cases.map((c) => c.lines.http.map((l) => `  ${l}`).join('\n')).join('\n')}
+  const file = writeNginxConf(
+    dir,
+    `${cases.map((c) => c.lines.http.map((l) => `  ${l}`).join('\n')).join('\n')}
   server {
     listen 127.0.0.1:${port};
     root ${html};
     location /health/ { }
 ${cases.map((c) => `    location /${c.location}/ {\n${c.lines.location.map((l) => `      ${l}`).join('\n')}\n    }`).join('\n')}
-  }
-}
-`;
-  const file = path.join(dir, 'nginx.conf');
-  writeFileSync(file, conf);
+  }`,
+    256,
+  );
   // nginx's workers run as an unprivileged user when started as root: let them read the files.
   for (const p of [
     dir,
@@ -244,7 +239,7 @@ describe.skipIf(NGINX === undefined)('nginx export against a real nginx', () => 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'rll-nginx-'));
     port = await freePort();
-    const file = writeConf(
+    writeConf(
       dir,
       port,
       CASES.map((c, i) => ({
@@ -252,11 +247,7 @@ describe.skipIf(NGINX === undefined)('nginx export against a real nginx', () => 
         lines: exported(c.config, { key: '$http_x_client', zone: `z${i}`, zoneSize: '1m' }),
       })),
     );
-    server = await startServer(
-      NGINX as string,
-      ['-p', dir, '-c', file, '-e', path.join(dir, 'error.log'), '-g', 'daemon off;'],
-      port,
-    );
+    server = await startNginxIn(NGINX as string, dir, port);
     expect((await get(port, '/health/', 'warmup')).status).toBe(200);
   }, 20_000);
 
@@ -483,14 +474,11 @@ describe.skipIf(NGINX === undefined)(
     let server: Server | undefined;
     let dir = '';
     let port = 0;
-    let conf = '';
 
     beforeAll(async () => {
       dir = mkdtempSync(path.join(tmpdir(), 'rll-nginx-b-'));
       port = await freePort();
       const html = path.join(dir, 'html');
-      const temp = path.join(dir, 'temp');
-      mkdirSync(temp, { recursive: true });
       const parts = CASES_ALL.map((c, i) => {
         mkdirSync(path.join(html, c.name), { recursive: true });
         writeFileSync(path.join(html, c.name, 'index.html'), 'ok\n');
@@ -508,32 +496,17 @@ describe.skipIf(NGINX === undefined)(
       });
       chmodSync(dir, 0o755);
       chmodSync(html, 0o755);
-      conf = `worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 64; }
-http {
-  access_log off;
-  client_body_temp_path ${temp}/body;
-  proxy_temp_path ${temp}/proxy;
-  fastcgi_temp_path ${temp}/fastcgi;
-  uwsgi_temp_path ${temp}/uwsgi;
-  scgi_temp_path ${temp}/scgi;
-${parts.map((p) => p.http.map((l) => `  ${l}`).join('\n')).join('\n')}
+      writeNginxConf(
+        dir,
+        `${parts.map((p) => p.http.map((l) => `  ${l}`).join('\n')).join('\n')}
   server {
     listen 127.0.0.1:${port};
     root ${html};
 ${CASES_ALL.map((c, i) => `    location /${c.name}/ {\n${(parts[i]?.location ?? []).map((l) => `      ${l}`).join('\n')}\n    }\n${(parts[i]?.server ?? []).map((l) => `    ${l}`).join('\n')}`).join('\n')}
-  }
-}
-`;
-      const file = path.join(dir, 'nginx.conf');
-      writeFileSync(file, conf);
-      server = await startServer(
-        NGINX as string,
-        ['-p', dir, '-c', file, '-e', path.join(dir, 'error.log'), '-g', 'daemon off;'],
-        port,
+  }`,
+        64,
       );
+      server = await startNginxIn(NGINX as string, dir, port);
     }, 30_000);
 
     afterAll(async () => {

@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -92,6 +92,54 @@ export interface Server {
   output(): string;
   /** Stops the server by its PID (SIGTERM, then SIGKILL after `graceMs`); safe to call twice. */
   stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Writes `dir/nginx.conf` for an nginx a test runs from `dir` (returns its path): pid and error
+ * log in `dir`, temporary files under `dir/temp` (made here), no access log, one worker with
+ * `connections` connections, and `http` (lines already indented, server blocks included) inside
+ * http { }.
+ */
+export function writeNginxConf(dir: string, http: string, connections: number): string {
+  const temp = path.join(dir, 'temp');
+  mkdirSync(temp, { recursive: true });
+  const file = path.join(dir, 'nginx.conf');
+  writeFileSync(
+    file,
+    `worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections ${connections}; }
+http {
+  access_log off;
+  client_body_temp_path ${temp}/body;
+  proxy_temp_path ${temp}/proxy;
+  fastcgi_temp_path ${temp}/fastcgi;
+  uwsgi_temp_path ${temp}/uwsgi;
+  scgi_temp_path ${temp}/scgi;
+${http}
+}
+`,
+  );
+  return file;
+}
+
+/** Starts `nginx` on the configuration `writeNginxConf` wrote in `dir`, in the foreground. */
+export function startNginxIn(nginx: string, dir: string, port: number): Promise<Server> {
+  return startServer(
+    nginx,
+    [
+      '-p',
+      dir,
+      '-c',
+      path.join(dir, 'nginx.conf'),
+      '-e',
+      path.join(dir, 'error.log'),
+      '-g',
+      'daemon off;',
+    ],
+    port,
+  );
 }
 
 /** Spawns `binary args`, waits for `port` to accept connections, and returns a handle. */

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Server } from '../export/servers';
-import { findBinary, freePort, startServer } from '../export/servers';
+import { findBinary, freePort, startNginxIn, startServer, writeNginxConf } from '../export/servers';
 
 export const NGINX = findBinary('nginx');
 export const HAPROXY = findBinary('haproxy');
@@ -45,8 +45,6 @@ export async function startNginx(
 ): Promise<Gateway> {
   const dir = workDir(label);
   const html = path.join(dir, 'html');
-  const temp = path.join(dir, 'temp');
-  mkdirSync(temp, { recursive: true });
   mkdirSync(html, { recursive: true });
   chmodSync(html, 0o755);
   // Every server serves this one file (try_files /index.html), after its limit.
@@ -54,30 +52,15 @@ export async function startNginx(
   const port = await freePort();
   const extra: number[] = [];
   for (let k = 0; k < extraPorts; k += 1) extra.push(await freePort());
-  const conf = `worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 2048; }
-http {
-  access_log off;
-  client_body_temp_path ${temp}/body;
-  proxy_temp_path ${temp}/proxy;
-  fastcgi_temp_path ${temp}/fastcgi;
-  uwsgi_temp_path ${temp}/uwsgi;
-  scgi_temp_path ${temp}/scgi;
-  root ${html};
+  writeNginxConf(
+    dir,
+    `  root ${html};
 ${http.map((l) => `  ${l}`).join('\n')}
-${servers(port, extra)}
-}
-`;
-  const file = path.join(dir, 'nginx.conf');
-  writeFileSync(file, conf);
+${servers(port, extra)}`,
+    2048,
+  );
   try {
-    const server = await startServer(
-      NGINX as string,
-      ['-p', dir, '-c', file, '-e', path.join(dir, 'error.log'), '-g', 'daemon off;'],
-      port,
-    );
+    const server = await startNginxIn(NGINX as string, dir, port);
     return {
       url: `http://127.0.0.1:${port}`,
       servers: [server],

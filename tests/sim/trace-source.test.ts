@@ -98,6 +98,17 @@ describe('a trace as a traffic source', () => {
     expect(simulate(CONFIGS.slice(0, 1), sc, 1000, { traces: [other] }).arrivals.count).toBe(3);
   });
 
+  it('the file it names is quoted and cut like every untrusted text', () => {
+    const sim = simTraceOf(traceOf([[0, 'a']]));
+    // The longest name a link or a scenario may hold (the schema refuses control and bidi
+    // characters before a run starts): the note shows its first 40 characters.
+    const source = traceSourceOf(sim, `${'x'.repeat(196)}.log`, 1);
+    const sc: Scenario = { ...defaultScenario(), sources: [source] };
+    const note = simulate(CONFIGS.slice(0, 1), sc, 1000).truncation[0] ?? '';
+    expect(note).toContain(`the access log "${'x'.repeat(40)}…" (1 bytes, 1 request`);
+    expect(note).not.toMatch(/x{41}/u);
+  });
+
   it('a trace longer than the run is cut at the run end, and the result says how many were left', () => {
     const sim = simTraceOf(
       traceOf([

@@ -39,13 +39,13 @@ const req = (over: Partial<TruthRequest> = {}): TruthRequest => ({
 
 describe('bad input gives a message naming what and where', () => {
   it('an empty file, or only blank lines', () => {
-    expect(fails('')).toMatch(/f\.log is empty/);
+    expect(fails('')).toMatch(/"f\.log" is empty/);
     expect(fails('\n\n  \r\n')).toMatch(/empty/);
   });
 
   it('a binary file, plain or gzipped', () => {
     const bin = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0, 1, 2, 3]);
-    expect(fails(bin, 'x.zip')).toMatch(/x\.zip looks binary \(NUL byte at offset 4\)/);
+    expect(fails(bin, 'x.zip')).toMatch(/"x\.zip" looks binary \(NUL byte at offset 4\)/);
     expect(fails(new Uint8Array(gzipSync(Buffer.from(bin))), 'x.gz')).toMatch(/after gunzip/);
   });
 
@@ -120,7 +120,7 @@ describe('bad input gives a message naming what and where', () => {
 
   it('a file larger than the page can hold is refused up front with the limit', () => {
     expect(() => checkFileSize('big.log', 2 * 1024 ** 3)).toThrow(
-      /big\.log is 2,048 MB; the page reads files up to 1,024 MB/,
+      /"big\.log" is 2,048 MB; the page reads files up to 1,024 MB/,
     );
     expect(MAX_FILE_BYTES).toBe(1024 ** 3);
   });

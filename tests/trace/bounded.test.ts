@@ -49,7 +49,7 @@ describe('bounded decoding', () => {
     const gz = gzipSync(`${lines(50_000)}\n`);
     const cut = new Uint8Array(gz.subarray(0, Math.floor(gz.length / 2)));
     expect(failure(() => parseTrace(cut, { name: 'cut.log.gz' }))).toMatch(
-      /cut\.log\.gz is not valid gzip \(.+\) at line [\d,]+, [\d,]+ kB into the file \([\d,]+ (kB|MB) of text\): nothing was loaded/,
+      /"cut\.log\.gz" is not valid gzip \(.+\) at line [\d,]+, [\d,]+ kB into the file \([\d,]+ (kB|MB) of text\): nothing was loaded/,
     );
   });
 
@@ -62,7 +62,7 @@ describe('bounded decoding', () => {
       for (let i = 0; i < 5; i += 1) s.push(new Uint8Array(member));
     });
     expect(message).toMatch(
-      /^bomb\.log\.gz decompresses to more than 64 MB, the most the page reads: stopped at line \d\d,\d{3},\d{3}, \d+ kB into the file \(\d\d MB of text\), with 1 request read\. Nothing was loaded\.$/,
+      /^"bomb\.log\.gz" decompresses to more than 64 MB, the most the page reads: stopped at line \d\d,\d{3},\d{3}, \d+ kB into the file \(\d\d MB of text\), with 1 request read\. Nothing was loaded\.$/,
     );
   });
 
@@ -99,6 +99,18 @@ describe('bounded text', () => {
     const reasons = t.report.malformedFirst.map((m) => m.reason);
     expect(reasons[0]).toBe(`$status "${'9'.repeat(40)}…" is not an HTTP status`);
     expect(reasons[1]).toBe('$status "20\\u202E0" is not an HTTP status');
+  });
+
+  it('a file name and a column name are quoted in what reading says, escaped and cut', () => {
+    const name = `\u202Eevil\u0000\n${'x'.repeat(10_000)}.log`;
+    const shown = `"\\u202Eevil\\u0000\\u000A${'x'.repeat(33)}…"`;
+    expect(failure(() => parseTrace(enc('\n\n'), { name }))).toBe(
+      `${shown} is empty: no lines to read.`,
+    );
+    const column = `t\u2066${'i'.repeat(5_000)}`;
+    const csv = `${column},client\n2026-01-05T00:00:00Z,10.0.0.1\n`;
+    const t = parseTrace(enc(csv), { name: 'c.csv', timeColumn: column });
+    expect(t.report.timeSource).toBe(`arrival = column "t\\u2066${'i'.repeat(38)}…"`);
   });
 
   it('keys over 1,024 characters are held cut, with their length and a hash; distinct stay distinct', () => {

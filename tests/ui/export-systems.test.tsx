@@ -154,7 +154,7 @@ metadata:
     ]);
     const done = screen.getByTestId('import-ingress');
     expect(done).toHaveTextContent(
-      /ingress-nginx beside Traefik: default\/api as nginx limit-rps 10/,
+      /ingress-nginx beside Traefik: "default\/api" as nginx limit-rps 10/,
     );
     expect(done).toHaveTextContent(/limit-connections 4: at most 4 connections .* Not modelled/);
     expect(done).toHaveTextContent(/limit-whitelist 10\.0\.0\.0\/8: ingress-nginx does not limit/);

@@ -102,7 +102,7 @@ describe('trace loading store', () => {
     expect(store.getState().status).toEqual({
       kind: 'error',
       message: expect.stringContaining(
-        'huge.log is 2,048 MB; the page reads files up to 1,024 MB',
+        '"huge.log" is 2,048 MB; the page reads files up to 1,024 MB',
       ) as string,
     });
   });

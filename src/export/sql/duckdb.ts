@@ -13,9 +13,8 @@
  * - epoch_ms(timestamp): https://duckdb.org/docs/stable/sql/functions/timestamp
  */
 import type { Machine } from './machine';
-import { foldFinal, foldInit, foldStep, inlineScope } from './plan';
+import { foldFinal, foldInit, foldStep, inlineScope, numericMs } from './plan';
 import type { Dialect, MachineStage } from './plan';
-import type { TimeUnit } from './types';
 
 const ident = (s: string) => `"${s}"`;
 
@@ -29,20 +28,8 @@ export const duckdb: Dialect = {
   text: (x) => `CAST(${x} AS VARCHAR)`,
   concat: (parts) => `concat(${parts.join(', ')})`,
   bigint: (x) => `TRY_CAST(${x} AS BIGINT)`,
-  msOf(col: string, unit: TimeUnit): string {
-    switch (unit) {
-      case 'timestamp':
-        return `epoch_ms(${col})`;
-      case 's':
-        return `CAST(round(${col} * 1000) AS BIGINT)`;
-      case 'ms':
-        return `CAST(floor(${col}) AS BIGINT)`;
-      case 'us':
-        return `(CAST(${col} AS BIGINT) // 1000)`;
-      case 'ns':
-        return `(CAST(${col} AS BIGINT) // 1000000)`;
-    }
-  },
+  msOf: (col, unit) =>
+    unit === 'timestamp' ? `epoch_ms(${col})` : numericMs(col, unit, 'BIGINT', '//'),
   limit: (n) => `LIMIT ${n}`,
   rangeFrames: true,
   foldMethod:

@@ -209,6 +209,30 @@ export function foldFinal(field: (name: string) => string): string {
   ].join(',\n    ');
 }
 
+/**
+ * A numeric time column as whole ms since 1970, written the same way for every engine that has
+ * SQL's CAST: seconds (fractional) rounded to the ms, ms floored, µs and ns cut to whole ms by the
+ * engine's integer division `div` (`/` on bigints in PostgreSQL and Trino, `//` in DuckDB, `div` in
+ * Spark SQL), `bigint` the engine's name for a 64-bit integer.
+ */
+export function numericMs(
+  col: string,
+  unit: Exclude<TimeUnit, 'timestamp'>,
+  bigint: string,
+  div: string,
+): string {
+  switch (unit) {
+    case 's':
+      return `CAST(round(${col} * 1000) AS ${bigint})`;
+    case 'ms':
+      return `CAST(floor(${col}) AS ${bigint})`;
+    case 'us':
+      return `(CAST(${col} AS ${bigint}) ${div} 1000)`;
+    case 'ns':
+      return `(CAST(${col} AS ${bigint}) ${div} 1000000)`;
+  }
+}
+
 /** Checks a name the person typed: it becomes a quoted identifier, so it needs no escaping. */
 export function checkName(what: string, name: string, quote: string): string | null {
   if (name.trim() === '') return `${what} is empty.`;

@@ -14,9 +14,8 @@
  * - EXTRACT(EPOCH FROM …) is numeric (exact): https://www.postgresql.org/docs/15/functions-datetime.html
  */
 import type { Machine } from './machine';
-import { renderEx } from './plan';
+import { renderEx, numericMs } from './plan';
 import type { Dialect, MachineStage, Scope } from './plan';
-import type { TimeUnit } from './types';
 
 export const postgres: Dialect = {
   engine: 'postgres',
@@ -28,20 +27,10 @@ export const postgres: Dialect = {
   text: (x) => `CAST(${x} AS text)`,
   concat: (parts) => `(${parts.join(' || ')})`,
   bigint: (x) => `CAST(${x} AS bigint)`,
-  msOf(col: string, unit: TimeUnit): string {
-    switch (unit) {
-      case 'timestamp':
-        return `CAST(floor(EXTRACT(EPOCH FROM ${col}) * 1000) AS bigint)`;
-      case 's':
-        return `CAST(round(${col} * 1000) AS bigint)`;
-      case 'ms':
-        return `CAST(floor(${col}) AS bigint)`;
-      case 'us':
-        return `(CAST(${col} AS bigint) / 1000)`;
-      case 'ns':
-        return `(CAST(${col} AS bigint) / 1000000)`;
-    }
-  },
+  msOf: (col, unit) =>
+    unit === 'timestamp'
+      ? `CAST(floor(EXTRACT(EPOCH FROM ${col}) * 1000) AS bigint)`
+      : numericMs(col, unit, 'bigint', '/'),
   limit: (n) => `LIMIT ${n}`,
   rangeFrames: true,
   preInStep: true,

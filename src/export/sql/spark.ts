@@ -18,9 +18,8 @@
  */
 import { elementFields, initFields, isList, stepFields } from './fold';
 import type { Machine } from './machine';
-import { foldFinal } from './plan';
+import { foldFinal, numericMs } from './plan';
 import type { Dialect, MachineStage } from './plan';
-import type { TimeUnit } from './types';
 
 const big = (x: string) => `CAST(${x} AS BIGINT)`;
 
@@ -34,20 +33,8 @@ export const spark: Dialect = {
   text: (x) => `CAST(${x} AS STRING)`,
   concat: (parts) => `concat(${parts.join(', ')})`,
   bigint: (x) => `TRY_CAST(${x} AS BIGINT)`,
-  msOf(col: string, unit: TimeUnit): string {
-    switch (unit) {
-      case 'timestamp':
-        return `unix_millis(${col})`;
-      case 's':
-        return `CAST(round(${col} * 1000) AS BIGINT)`;
-      case 'ms':
-        return `CAST(floor(${col}) AS BIGINT)`;
-      case 'us':
-        return `(CAST(${col} AS BIGINT) div 1000)`;
-      case 'ns':
-        return `(CAST(${col} AS BIGINT) div 1000000)`;
-    }
-  },
+  msOf: (col, unit) =>
+    unit === 'timestamp' ? `unix_millis(${col})` : numericMs(col, unit, 'BIGINT', 'div'),
   limit: (n) => `LIMIT ${n}`,
   rangeFrames: true,
   foldMethod:

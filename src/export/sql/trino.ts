@@ -21,9 +21,8 @@
  */
 import { elementFields, initFields, isList, stepFields } from './fold';
 import type { Machine } from './machine';
-import { foldFinal } from './plan';
+import { foldFinal, numericMs } from './plan';
 import type { Dialect, MachineStage } from './plan';
-import type { TimeUnit } from './types';
 
 export const trino: Dialect = {
   engine: 'trino',
@@ -35,20 +34,10 @@ export const trino: Dialect = {
   text: (x) => `CAST(${x} AS varchar)`,
   concat: (parts) => `concat(${parts.join(', ')})`,
   bigint: (x) => `TRY_CAST(${x} AS bigint)`,
-  msOf(col: string, unit: TimeUnit): string {
-    switch (unit) {
-      case 'timestamp':
-        return `date_diff('millisecond', TIMESTAMP '1970-01-01 00:00:00', ${col})`;
-      case 's':
-        return `CAST(round(${col} * 1000) AS bigint)`;
-      case 'ms':
-        return `CAST(floor(${col}) AS bigint)`;
-      case 'us':
-        return `(CAST(${col} AS bigint) / 1000)`;
-      case 'ns':
-        return `(CAST(${col} AS bigint) / 1000000)`;
-    }
-  },
+  msOf: (col, unit) =>
+    unit === 'timestamp'
+      ? `date_diff('millisecond', TIMESTAMP '1970-01-01 00:00:00', ${col})`
+      : numericMs(col, unit, 'bigint', '/'),
   limit: (n) => `LIMIT ${n}`,
   rangeFrames: true,
   foldMethod:

@@ -18,7 +18,7 @@ import {
 import { ALGORITHMS } from '../limiter/algorithms';
 import type { ImportFormat } from './exportText';
 import { describeConfig, detectFormat, importDone, offsetOf } from './exportText';
-import { plural } from '../../core';
+import { plural, quoteText } from '../../core';
 
 /** What a successful import hands the panel. */
 export type Imported =
@@ -121,7 +121,7 @@ export function ImportForm({ target, onImport }: ImportFormProps) {
       setOutcome({
         ok: true,
         done: importDone(detected, lanes, target),
-        summary: `${result.ingress} as ${result.lanes
+        summary: `${quoteText(result.ingress)} as ${result.lanes
           .slice(0, loaded)
           .map((l) => `${l.name} (${describeLane(l)})`)
           .join('; ')}`,

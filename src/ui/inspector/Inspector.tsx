@@ -3,6 +3,7 @@ import { explainDecision } from '../../core/explain';
 import { WHY_DOWN_CLOSED, WHY_TEXT, attemptsOf, outageAt, requestAt } from '../../sim';
 import type { LaneResult, SimResult } from '../../sim';
 import type { HttpResponse } from '../../core';
+import { safeText } from '../../core';
 import { seekerFor } from '../../store';
 import { usePlaygroundShallow } from '../../store/react';
 import { HttpResponseView } from './HttpResponseView';
@@ -14,6 +15,9 @@ import { systemNameIn } from '../../systems';
 import { entryResponse } from '../../systems/respond';
 import { formatCount, formatTime } from '../common/format';
 import { replicaColor, replicaLabel } from '../../viz/replicaColors';
+
+/** Longest key shown, in code points: a log's keys are untrusted text, escaped and cut. */
+const KEY_SHOWN = 120;
 
 /** What the store was when a fleet request met it. */
 function storeText(result: SimResult, storeMs: number, atMs: number): string {
@@ -170,7 +174,7 @@ export function Inspector({ result }: { result: SimResult }) {
           )}
         </dd>
         <dt>key</dt>
-        <dd className="mono">{info.key}</dd>
+        <dd className="mono">{safeText(info.key, KEY_SHOWN)}</dd>
         <dt>client</dt>
         <dd className="mono">client {info.client + 1}</dd>
         {result.instances > 1 && lane.fleet === undefined && (

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ChangeEvent } from 'react';
 import { decodeConfig, encodeConfig } from '../../config';
-import { plural } from '../../core';
+import { plural, quoteText } from '../../core';
 import type { KeyMode, Plan, ProbeResult, Verdict } from '../../probe';
 import {
   buildPlan,
@@ -151,14 +151,14 @@ export function ProbePart() {
     if (file.size > MAX_RESULT_CHARS * 4) {
       setState({
         kind: 'error',
-        message: `“${file.name}” is ${(file.size / 1e6).toFixed(1)} MB; a probe result is at most ${MAX_RESULT_CHARS / 1e6} MB.`,
+        message: `${quoteText(file.name)} is ${(file.size / 1e6).toFixed(1)} MB; a probe result is at most ${MAX_RESULT_CHARS / 1e6} MB.`,
       });
       return;
     }
-    setState({ kind: 'judging', name: file.name });
+    setState({ kind: 'judging', name: quoteText(file.name) });
     file.text().then(
       (text) => judge(text, file.name),
-      () => setState({ kind: 'error', message: `“${file.name}” could not be read.` }),
+      () => setState({ kind: 'error', message: `${quoteText(file.name)} could not be read.` }),
     );
   };
 

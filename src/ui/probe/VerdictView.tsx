@@ -1,8 +1,11 @@
 import { useState } from 'react';
 import type { ExpectedAt, Finding, Observation, Plan, ProbeResult, Verdict } from '../../probe';
 import { keyValue } from '../../probe';
-import { quoteText } from '../../core';
+import { quoteText, safeText } from '../../core';
 import { ProbeLanes } from './ProbeLanes';
+
+/** Longest header value shown, in code points: what a gateway sent is untrusted text. */
+const HEADER_SHOWN = 120;
 
 const MARK: Record<Finding['status'], string> = {
   ok: '✓',
@@ -140,7 +143,7 @@ function RequestDetail({
                 : rateHeaders.map(([name, value]) => (
                     <div key={name}>
                       <code>
-                        {name}: {value}
+                        {safeText(name)}: {safeText(value, HEADER_SHOWN)}
                       </code>
                     </div>
                   ))}

@@ -1,5 +1,5 @@
 import { useId, useMemo, useState } from 'react';
-import { plural } from '../../core';
+import { plural, safeText } from '../../core';
 import { MAX_UNTIL_MS } from '../../sim';
 import type { TraceSource } from '../../sim';
 import { systemOf } from '../../systems';
@@ -95,7 +95,7 @@ function OverviewPanel({
       data-testid="trace-overview"
     >
       <h2 id={`${id}-heading`}>
-        The whole log <span className="muted">· {source.name}</span>
+        The whole log <span className="muted">· {safeText(source.name)}</span>
       </h2>
       <p data-testid="trace-overview-whole">
         {plural(trace.count, 'request', 'requests', n)} from {clockText(base)} to{' '}

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { quoteText } from '../../core';
 import { useTraceLoad } from '../../store/traceReact';
 import './pageDrop.css';
 
@@ -47,7 +48,7 @@ export function PageDrop() {
       if (file === undefined) return;
       setNote(
         files !== undefined && files.length > 1
-          ? `${files.length} files were dropped; ${file.name}, the first, is read.`
+          ? `${files.length} files were dropped; ${quoteText(file.name)}, the first, is read.`
           : null,
       );
       load(file);

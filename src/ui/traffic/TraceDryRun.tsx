@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { AlgorithmConfig } from '../../core';
-import { plural } from '../../core';
+import { plural, quoteText } from '../../core';
 import {
   DryRunGrouper,
   arrivalAt,
@@ -278,7 +278,11 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
           </p>
           {groups.byKey.length > 0 && (
             <table className="trace-dry-run-keys">
-              <caption>By key</caption>
+              <caption>
+                {groups.byKey.length < groups.keysChanged
+                  ? `By key: the ${n(groups.byKey.length)} with the most changes, of ${n(groups.keysChanged)} keys that change`
+                  : 'By key'}
+              </caption>
               <thead>
                 <tr>
                   <th scope="col">key</th>
@@ -290,7 +294,7 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
               <tbody>
                 {groups.byKey.map((k) => (
                   <tr key={k.keyId}>
-                    <td>{trace.keys[k.keyId]}</td>
+                    <td>{quoteText(trace.keys[k.keyId] ?? '')}</td>
                     <td>{n(k.toRejected)}</td>
                     <td>{n(k.toAllowed)}</td>
                     <td>{n(k.toDelayed)}</td>
@@ -301,7 +305,12 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
           )}
           {changes > 0 && (
             <details>
-              <summary>By time (first {groups.first.length})</summary>
+              <summary>
+                By time
+                {groups.first.length < changes
+                  ? ` (the first ${n(groups.first.length)} of ${n(changes)} changes listed)`
+                  : ''}
+              </summary>
               <table className="trace-dry-run-keys" data-testid="trace-dry-run-by-time">
                 <caption>
                   Changes per{' '}
@@ -335,7 +344,7 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
                 {groups.first.map((c) => (
                   <li key={c.index}>
                     {clock.at(arrivalAt(trace, c.index))}{' '}
-                    {trace.keys[trace.keyId[c.index] as number]}: {c.flip}
+                    {quoteText(trace.keys[trace.keyId[c.index] as number] ?? '')}: {c.flip}
                     {c.delayMs > 0 ? ` by ${formatTime(c.delayMs)}` : ''}
                   </li>
                 ))}

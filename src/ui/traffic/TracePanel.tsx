@@ -9,7 +9,7 @@ import { useTraceLoad } from '../../store/traceReact';
 import { usePlayground } from '../../store/react';
 import { NumberField } from '../common/fields';
 import { TraceDryRun } from './TraceDryRun';
-import { plural, pluralNoun } from '../../core';
+import { plural, pluralNoun, quoteText } from '../../core';
 import { PageDrop } from './PageDrop';
 import { TraceKeep } from './TraceKeep';
 import { TraceReplay } from './TraceReplay';
@@ -59,6 +59,9 @@ const KEY_CHOICES: { id: string; label: string; spec: KeySpec }[] = [
 ];
 
 const n = (v: number): string => v.toLocaleString('en-US');
+
+/** Malformed lines listed under the summary (the trace keeps a few more than this). */
+const MALFORMED_SHOWN = 10;
 
 /**
  * Requests-per-W of `trace`: the statistics it came with for their W; for another W, computed in a
@@ -125,12 +128,13 @@ function TraceSummary({ trace }: { trace: HeldTrace }) {
   const top = trace.top;
   const stats = useWindowStats(trace, windowMs);
   const r = trace.report;
+  const malformedShown = r.malformedFirst.slice(0, MALFORMED_SHOWN);
   const spanMs =
     trace.count > 0 ? (trace.times[trace.count - 1] as number) - (trace.times[0] as number) : 0;
   return (
     <div className="trace-summary" data-testid="trace-summary">
       <p>
-        <strong>{trace.name}</strong>: {r.formatName},{' '}
+        <strong>{quoteText(trace.name)}</strong>: {r.formatName},{' '}
         <span data-testid="trace-count">{n(trace.count)}</span> {pluralNoun(trace.count, 'request')}{' '}
         over {formatTime(spanMs)}
         {trace.count > 0 &&
@@ -149,11 +153,13 @@ function TraceSummary({ trace }: { trace: HeldTrace }) {
       {r.malformedFirst.length > 0 && (
         <details>
           <summary>
-            {n(r.malformed)} malformed {pluralNoun(r.malformed, 'line')} (first{' '}
-            {r.malformedFirst.length})
+            {n(r.malformed)} malformed {pluralNoun(r.malformed, 'line')}
+            {malformedShown.length < r.malformed
+              ? ` (the first ${n(malformedShown.length)} of ${n(r.malformed)})`
+              : ''}
           </summary>
           <ul className="trace-malformed" data-testid="trace-malformed">
-            {r.malformedFirst.slice(0, 10).map((m) => (
+            {malformedShown.map((m) => (
               <li key={m.line}>
                 line {m.line}: {m.reason}
               </li>
@@ -162,7 +168,11 @@ function TraceSummary({ trace }: { trace: HeldTrace }) {
         </details>
       )}
       <table className="trace-top-keys">
-        <caption>Top keys by volume</caption>
+        <caption>
+          {top.length < trace.keys.length
+            ? `Top ${n(top.length)} keys by volume, of ${n(trace.keys.length)}`
+            : 'Keys by volume'}
+        </caption>
         <thead>
           <tr>
             <th scope="col">key</th>
@@ -173,7 +183,7 @@ function TraceSummary({ trace }: { trace: HeldTrace }) {
         <tbody>
           {top.map((k) => (
             <tr key={k.key}>
-              <td>{k.key}</td>
+              <td>{quoteText(k.key)}</td>
               <td>{n(k.requests)}</td>
               <td>{(k.share * 100).toFixed(1)}%</td>
             </tr>
@@ -184,7 +194,10 @@ function TraceSummary({ trace }: { trace: HeldTrace }) {
         <p className="trace-nat" data-testid="trace-nat">
           Possible NAT:{' '}
           {trace.natHints
-            .map((h) => `${h.client} (${h.userAgents}${h.userAgents >= 64 ? '+' : ''} user agents)`)
+            .map(
+              (h) =>
+                `${quoteText(h.client)} (${h.userAgents}${h.userAgents >= 64 ? '+' : ''} user agents)`,
+            )
             .join(', ')}
           . Keying by address would limit all of them together.
         </p>
@@ -206,7 +219,7 @@ function TraceSummary({ trace }: { trace: HeldTrace }) {
           <p data-testid="trace-window-stats">
             Most requests a key sent in any {n(windowMs)} ms: p50 {n(stats.p50)}, p90 {n(stats.p90)}
             , p99 {n(stats.p99)}, max {n(stats.max)}
-            {stats.worst[0] !== undefined ? ` (${stats.worst[0].key})` : ''}.
+            {stats.worst[0] !== undefined ? ` (${quoteText(stats.worst[0].key)})` : ''}.
           </p>
         ) : (
           <p data-testid="trace-window-stats" aria-busy={stats === null}>
@@ -286,7 +299,8 @@ export function TracePanel() {
         <div className="trace-progress" role="status" data-testid="trace-progress">
           <progress max={Math.max(1, status.total)} value={status.bytes} />
           <span>
-            {status.fileName}: {plural(status.requests, 'request')}, {n(status.malformed)} malformed
+            {quoteText(status.fileName)}: {plural(status.requests, 'request')},{' '}
+            {n(status.malformed)} malformed
           </span>
           <button type="button" onClick={s.cancel}>
             Cancel

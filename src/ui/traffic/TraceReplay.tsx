@@ -1,4 +1,4 @@
-import { plural } from '../../core';
+import { plural, quoteText } from '../../core';
 import type { TraceSource } from '../../sim';
 import { traceSourceOf } from '../../trace';
 import { usePlayground, usePlaygroundShallow } from '../../store/react';
@@ -63,7 +63,7 @@ export function TraceReplay() {
     <div className="trace-replay" data-testid="trace-replay">
       {wanted !== undefined && !replaying && (
         <p className="trace-wanted" role="status" data-testid="trace-wanted">
-          This configuration replays the access log <strong>{wanted.name}</strong> (
+          This configuration replays the access log <strong>{quoteText(wanted.name)}</strong> (
           {n(wanted.bytes)} bytes, {plural(wanted.requests, 'request', 'requests', n)}, fingerprint{' '}
           <span className="mono">{wanted.hash}</span>)
           {replay === null

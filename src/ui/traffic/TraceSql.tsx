@@ -91,6 +91,74 @@ type Done = Extract<ReadState, { kind: 'done' }>;
 /** Whether an output was read (and, with a log loaded, compared) without a problem. */
 const good = (d: Done) => d.reply.back.ok && d.reply.comparison?.ok !== false;
 
+/** The query's outputs, as the form offers them. */
+const OUTPUTS: readonly { id: SqlOptions['output']; label: string }[] = [
+  { id: 'per-key', label: 'per key: counts and changes' },
+  { id: 'per-request', label: 'per request, of the busiest keys' },
+];
+const BASELINES: readonly { id: SqlOptions['baseline']; label: string }[] = [
+  { id: 'recorded', label: 'what the log recorded (429/503 = rejected)' },
+  { id: 'no-limit', label: 'no limit' },
+];
+const ORIGINS: readonly { id: SqlOptions['origin']; label: string }[] = [
+  { id: 'first-request', label: 'the first request (as the dry run)' },
+  { id: 'epoch', label: '1970 (windows on round times, as a gateway)' },
+];
+
+/** A name the query uses (a table or its columns), typed as it is in the log store. */
+function NameField({
+  label,
+  value,
+  set,
+  placeholder,
+  describedBy,
+}: {
+  label: string;
+  value: string;
+  set: (v: string) => void;
+  placeholder?: string;
+  describedBy?: string;
+}) {
+  return (
+    <label className="field">
+      {label}{' '}
+      <input
+        value={value}
+        onChange={(e) => set(e.target.value)}
+        spellCheck={false}
+        placeholder={placeholder}
+        aria-describedby={describedBy}
+      />
+    </label>
+  );
+}
+
+/** One of a few choices of the form. */
+function ChoiceField<T extends string>({
+  label,
+  value,
+  set,
+  options,
+}: {
+  label: string;
+  value: T;
+  set: (v: T) => void;
+  options: readonly { id: T; label: string }[];
+}) {
+  return (
+    <label className="field">
+      {label}{' '}
+      <select value={value} onChange={(e) => set(e.target.value as T)}>
+        {options.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /**
  * "Run it where your logs live": the dry run written as a query for the engine the person's logs
  * are in, and that query's output read back and set beside the page's own dry run. Loaded as a
@@ -215,76 +283,31 @@ export function TraceSql({ trace }: { trace: HeldTrace | null }) {
         SQL or ClickHouse: written from their documentation.
       </p>
       <div className="trace-sql-form">
-        <label className="field">
-          Engine{' '}
-          <select value={engine} onChange={(e) => setEngine(e.target.value as Engine)}>
-            {ENGINES.map((e) => (
-              <option key={e} value={e}>
-                {ENGINE_NAMES[e]}
-                {PROVEN_ENGINES.includes(e) ? ' (proven)' : ' (not run here)'}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          Table{' '}
-          <input value={table} onChange={(e) => setTable(e.target.value)} spellCheck={false} />
-        </label>
-        <label className="field">
-          Time column{' '}
-          <input value={time} onChange={(e) => setTime(e.target.value)} spellCheck={false} />
-        </label>
-        <label className="field">
-          Time holds{' '}
-          <select value={timeUnit} onChange={(e) => setTimeUnit(e.target.value as TimeUnit)}>
-            {TIME_UNITS.map((u) => (
-              <option key={u.id} value={u.id}>
-                {u.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          Key columns{' '}
-          <input
-            value={key}
-            onChange={(e) => setKey(e.target.value)}
-            spellCheck={false}
-            aria-describedby={`${id}-key-hint`}
-          />
-        </label>
+        <ChoiceField
+          label="Engine"
+          value={engine}
+          set={setEngine}
+          options={ENGINES.map((e) => ({
+            id: e,
+            label: `${ENGINE_NAMES[e]}${PROVEN_ENGINES.includes(e) ? ' (proven)' : ' (not run here)'}`,
+          }))}
+        />
+        <NameField label="Table" value={table} set={setTable} />
+        <NameField label="Time column" value={time} set={setTime} />
+        <ChoiceField label="Time holds" value={timeUnit} set={setTimeUnit} options={TIME_UNITS} />
+        <NameField label="Key columns" value={key} set={setKey} describedBy={`${id}-key-hint`} />
         <p className="hint" id={`${id}-key-hint`}>
           Comma-separated; joined with &quot; | &quot; as the page joins key parts. None: one key
           for every request.
         </p>
-        <label className="field">
-          Status column{' '}
-          <input
-            value={status}
-            onChange={(e) => setStatus(e.target.value)}
-            spellCheck={false}
-            placeholder="none"
-          />
-        </label>
-        <label className="field">
-          Order column{' '}
-          <input
-            value={order}
-            onChange={(e) => setOrder(e.target.value)}
-            spellCheck={false}
-            placeholder="none (ties in any order)"
-          />
-        </label>
-        <label className="field">
-          Output{' '}
-          <select
-            value={output}
-            onChange={(e) => setOutput(e.target.value as SqlOptions['output'])}
-          >
-            <option value="per-key">per key: counts and changes</option>
-            <option value="per-request">per request, of the busiest keys</option>
-          </select>
-        </label>
+        <NameField label="Status column" value={status} set={setStatus} placeholder="none" />
+        <NameField
+          label="Order column"
+          value={order}
+          set={setOrder}
+          placeholder="none (ties in any order)"
+        />
+        <ChoiceField label="Output" value={output} set={setOutput} options={OUTPUTS} />
         {output === 'per-request' && (
           <label className="field">
             Busiest keys{' '}
@@ -297,26 +320,8 @@ export function TraceSql({ trace }: { trace: HeldTrace | null }) {
             />
           </label>
         )}
-        <label className="field">
-          Against{' '}
-          <select
-            value={baseline}
-            onChange={(e) => setBaseline(e.target.value as SqlOptions['baseline'])}
-          >
-            <option value="recorded">what the log recorded (429/503 = rejected)</option>
-            <option value="no-limit">no limit</option>
-          </select>
-        </label>
-        <label className="field">
-          Times from{' '}
-          <select
-            value={origin}
-            onChange={(e) => setOrigin(e.target.value as SqlOptions['origin'])}
-          >
-            <option value="first-request">the first request (as the dry run)</option>
-            <option value="epoch">1970 (windows on round times, as a gateway)</option>
-          </select>
-        </label>
+        <ChoiceField label="Against" value={baseline} set={setBaseline} options={BASELINES} />
+        <ChoiceField label="Times from" value={origin} set={setOrigin} options={ORIGINS} />
       </div>
       {result !== null && !result.ok && (
         <p className="param-error" role="alert" data-testid="trace-sql-refused">

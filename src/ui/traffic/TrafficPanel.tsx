@@ -310,6 +310,6 @@ function summarize(source: TrafficSource): string {
     case 'boundary-burst':
       return `${source.count} + ${source.count} around ${formatTime(source.boundaryMs)}`;
     case 'trace':
-      return `${plural(source.requests, 'request', 'requests', String)} from ${source.name}`;
+      return `${plural(source.requests, 'request', 'requests', String)} from ${quoteText(source.name)}`;
   }
 }
