@@ -17,6 +17,25 @@ export function ceilDiv(a: number, b: number): number {
 }
 
 /**
+ * ⌊a / b ms in ns⌋ for whole a ≥ 0 and whole b in 1 – 10^6: a wait of a/b ms truncated to whole ns,
+ * as Go's `time.Duration(float)` truncates (x/time/rate durationFromTokens). Exact: the remainder
+ * times 10^6 stays below 10^12.
+ */
+export function floorNs(a: number, b: number): number {
+  const q = floorDiv(a, b);
+  return q * 1_000_000 + floorDiv((a - q * b) * 1_000_000, b);
+}
+
+/**
+ * Whether a wait of `a / b` ms (whole a, b as in floorNs) is at most the maximum delay: with
+ * `maxDelayNs` set, x/time/rate's rule — the wait truncated to whole ns ≤ maxDelayNs (Traefik's
+ * `if delay > maxDelay` on a time.Duration); else ⌈a / b⌉ ≤ maxDelayMs (the same for whole ms).
+ */
+export function waitFits(a: number, b: number, maxDelayMs: number, maxDelayNs?: number): boolean {
+  return maxDelayNs === undefined ? ceilDiv(a, b) <= maxDelayMs : floorNs(a, b) <= maxDelayNs;
+}
+
+/**
  * The largest |time| accepted, 2^51 ms (about 71,000 years): differences of two such times stay exact.
  */
 export const MAX_TIME_MS = 2 ** 51;

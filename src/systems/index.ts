@@ -40,9 +40,11 @@ export type * from './types';
 export { NGINX_SERVER, nginxPolicyName, nginxPolicyValue } from './nginx';
 export { HAPROXY_VERSION } from './haproxy';
 export {
+  goDurationNs,
   goDurationString,
   traefikMaxDelayExact,
   traefikMaxDelayMs,
+  traefikMaxDelayNs,
   traefikTtlSeconds,
 } from './traefik';
 
