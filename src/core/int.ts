@@ -27,12 +27,12 @@ export function floorNs(a: number, b: number): number {
 }
 
 /**
- * Whether a wait of `a / b` ms (whole a, b as in floorNs) is at most the maximum delay: with
- * `maxDelayNs` set, x/time/rate's rule — the wait truncated to whole ns ≤ maxDelayNs (Traefik's
- * `if delay > maxDelay` on a time.Duration); else ⌈a / b⌉ ≤ maxDelayMs (the same for whole ms).
+ * Whether a wait of `a / b` ms (whole a, b as in floorNs) is at most `maxDelayNs`: x/time/rate's
+ * rule, the wait truncated to whole ns (Traefik's `if delay > maxDelay` on a time.Duration). For a
+ * maximum of whole ms M it is ⌈a / b⌉ ≤ M: with b ≤ 10^6 a wait above M is at least M + 1/b ms.
  */
-export function waitFits(a: number, b: number, maxDelayMs: number, maxDelayNs?: number): boolean {
-  return maxDelayNs === undefined ? ceilDiv(a, b) <= maxDelayMs : floorNs(a, b) <= maxDelayNs;
+export function waitFits(a: number, b: number, maxDelayNs: number): boolean {
+  return floorNs(a, b) <= maxDelayNs;
 }
 
 /**

@@ -12,13 +12,13 @@ import { stringify } from 'yaml';
 import type { AlgorithmConfig } from '../core';
 import { assertAlgorithmConfig } from '../core';
 import {
-  goDurationNs,
   goDurationString,
   traefikMaxDelayExact,
   traefikMaxDelayMs,
   traefikMaxDelayNs,
   traefikTtlSeconds,
 } from '../systems';
+import { goDurationNs } from '../systems/respond/traefik';
 import type { SystemExportOutcome } from './systems-types';
 
 export interface TraefikOptions {

@@ -40,7 +40,6 @@ export type * from './types';
 export { NGINX_SERVER, nginxPolicyName, nginxPolicyValue } from './nginx';
 export { HAPROXY_VERSION } from './haproxy';
 export {
-  goDurationNs,
   goDurationString,
   traefikMaxDelayExact,
   traefikMaxDelayMs,

@@ -76,34 +76,21 @@ export function traefikTtlSeconds(average: number, periodMs: number): number {
   return 1 + Math.floor(periodMs / (average * 1000));
 }
 
-/**
- * Go's time.Duration.String() of `ns` whole nanoseconds (src/time/time.go, Go 1.19): below 1 s in
- * the largest of ns, µs, ms with the fraction's trailing zeros cut ("83.333333ms", "1.5µs"), else
- * h, m and s with up to 9 fraction digits ("1m1.25s", "1h0m0s"); 0 is "0s".
- */
-export function goDurationNs(ns: number): string {
-  if (ns === 0) return '0s';
-  const sign = ns < 0 ? '-' : '';
-  const u = Math.abs(ns);
-  const frac = (n: number, digits: number): string => {
-    const f = String(n).padStart(digits, '0').replace(/0+$/, '');
-    return f === '' ? '' : `.${f}`;
-  };
-  if (u < 1_000) return `${sign}${u}ns`;
-  if (u < 1_000_000) return `${sign}${Math.floor(u / 1_000)}${frac(u % 1_000, 3)}µs`;
-  if (u < 1_000_000_000) return `${sign}${Math.floor(u / 1_000_000)}${frac(u % 1_000_000, 6)}ms`;
-  const totalS = Math.floor(u / 1_000_000_000);
-  const h = Math.floor(totalS / 3600);
-  const m = Math.floor((totalS % 3600) / 60);
-  const s = `${totalS % 60}${frac(u % 1_000_000_000, 9)}s`;
-  if (h > 0) return `${sign}${h}h${m}m${s}`;
-  if (m > 0) return `${sign}${m}m${s}`;
-  return `${sign}${s}`;
-}
-
 /** Go's time.Duration.String() for whole ms ("450ms", "1.5s", "2m0.5s"). */
 export function goDurationString(ms: number): string {
-  return goDurationNs(ms * 1_000_000);
+  if (ms === 0) return '0s';
+  if (ms < 1000) return `${ms}ms`;
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const sMs = ms % 60_000;
+  const whole = Math.floor(sMs / 1000);
+  const frac = String(sMs % 1000)
+    .padStart(3, '0')
+    .replace(/0+$/, '');
+  const s = `${whole}${frac === '' ? '' : `.${frac}`}s`;
+  if (h > 0) return `${h}h${m}m${s}`;
+  if (m > 0) return `${m}m${s}`;
+  return s;
 }
 
 export const traefik: SystemInfo = {

@@ -266,7 +266,7 @@ function tokenBucket(io: KernelInput, c: TokenBucketConfig): KernelTally {
   const { timeMs, keyId, below, adm } = io;
   const { tokensPerFill, fillIntervalMs } = c;
   const interval = c.refill === 'interval';
-  const maxDelayMs = c.maxDelayMs ?? 0;
+  const maxDelayNs = c.maxDelayNs ?? (c.maxDelayMs ?? 0) * 1_000_000;
   const unit = interval ? 1 : fillIntervalMs;
   const full = c.maxTokens * unit;
   const idleResetS = c.idleResetS ?? 0;
@@ -316,13 +316,8 @@ function tokenBucket(io: KernelInput, c: TokenBucketConfig): KernelTally {
       ? (floorDiv(t, fillIntervalMs) + ceilDiv(unit - lv, tokensPerFill)) * fillIntervalMs
       : t + ceilDiv(unit - lv, tokensPerFill);
     if (
-      (maxDelayMs > 0 || (c.maxDelayNs ?? 0) > 0) &&
-      waitFits(
-        interval ? tokenAt - t : unit - lv,
-        interval ? 1 : tokensPerFill,
-        maxDelayMs,
-        c.maxDelayNs,
-      )
+      maxDelayNs > 0 &&
+      waitFits(interval ? tokenAt - t : unit - lv, interval ? 1 : tokensPerFill, maxDelayNs)
     ) {
       level[k] = lv - unit;
       last[k] = t;

@@ -18,8 +18,7 @@ import { createLimiter } from '../../src/core';
 import type { TokenBucketConfig } from '../../src/core';
 import { toGo } from '../../src/export';
 import { deriveConfig, systemById } from '../../src/systems';
-import { goDurationNs } from '../../src/systems';
-import { traefikDelayNs, traefikResponse } from '../../src/systems/respond/traefik';
+import { goDurationNs, traefikDelayNs, traefikResponse } from '../../src/systems/respond/traefik';
 import { int, seeded } from './gen';
 import { findBinary } from './servers';
 

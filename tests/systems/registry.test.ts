@@ -12,7 +12,6 @@ import {
   SYSTEMS,
   SYSTEM_GROUPS,
   deriveConfig,
-  goDurationNs,
   goDurationString,
   systemById,
   systemNameIn,
@@ -22,6 +21,7 @@ import {
   traefikTtlSeconds,
 } from '../../src/systems';
 import { entryResponse } from '../../src/systems/respond';
+import { goDurationNs } from '../../src/systems/respond/traefik';
 
 function header(fields: ReadonlyArray<{ name: string; value: string }>, name: string) {
   return fields.find((f) => f.name.toLowerCase() === name.toLowerCase())?.value;

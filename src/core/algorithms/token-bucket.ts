@@ -38,7 +38,8 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
   override readonly keySizeMax = SIZE;
   private readonly interval = this.config.refill === 'interval';
   private readonly maxDelayMs = this.config.maxDelayMs ?? 0;
-  private readonly maxDelayNs = this.config.maxDelayNs;
+  /** The maximum delay in ns: maxDelayNs, else maxDelayMs (see waitFits). */
+  private readonly maxDelayNs = this.config.maxDelayNs ?? this.maxDelayMs * 1_000_000;
   /** Units per token: fillIntervalMs (continuous) or 1 (interval). */
   private readonly unit = this.interval ? 1 : this.config.fillIntervalMs;
   private readonly full = this.config.maxTokens * this.unit;
@@ -139,8 +140,8 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
     // The wait to the token in ms as a fraction: exact for continuous refill, whole for interval.
     const waitNum = this.interval ? tokenAt - t : unit - level;
     const waitDen = this.interval ? 1 : this.config.tokensPerFill;
-    const delays = this.maxDelayMs > 0 || (this.maxDelayNs ?? 0) > 0;
-    if (delays && waitFits(waitNum, waitDen, this.maxDelayMs, this.maxDelayNs)) {
+    const delays = this.maxDelayNs > 0;
+    if (delays && waitFits(waitNum, waitDen, this.maxDelayNs)) {
       level -= unit;
       s = this.store(key, k, s, level, t);
       const delayMs = tokenAt - t;
@@ -168,10 +169,8 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
    * maximum delay (waitFits). Starts at least one ms before it and steps forward (at most 3 steps).
    */
   private firstFit(num: number, den: number): number {
-    const maxMs =
-      this.maxDelayNs === undefined ? this.maxDelayMs : Math.ceil(this.maxDelayNs / 1_000_000);
-    let d = Math.max(0, ceilDiv(num, den) - maxMs - 2);
-    while (!waitFits(num - d * den, den, this.maxDelayMs, this.maxDelayNs)) d += 1;
+    let d = Math.max(0, ceilDiv(num, den) - Math.ceil(this.maxDelayNs / 1_000_000) - 2);
+    while (!waitFits(num - d * den, den, this.maxDelayNs)) d += 1;
     return d;
   }
 

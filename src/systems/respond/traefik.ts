@@ -3,9 +3,34 @@
  */
 import { floorNs } from '../../core';
 import type { AlgorithmConfig, Decision, Inspection } from '../../core';
-import { TRAEFIK_SOURCES, goDurationNs } from '../traefik';
+import { TRAEFIK_SOURCES } from '../traefik';
 import { makeResponse, standardFields, statusFor, withAdded } from '../response';
 import type { SystemHeader, SystemResponse, SystemResponseOptions } from '../types';
+
+/**
+ * Go's time.Duration.String() of `ns` whole nanoseconds (src/time/time.go, Go 1.19): below 1 s in
+ * the largest of ns, µs, ms with the fraction's trailing zeros cut ("83.333333ms", "1.5µs"), else
+ * h, m and s with up to 9 fraction digits ("1m1.25s", "1h0m0s"); 0 is "0s".
+ */
+export function goDurationNs(ns: number): string {
+  if (ns === 0) return '0s';
+  const sign = ns < 0 ? '-' : '';
+  const u = Math.abs(ns);
+  const frac = (n: number, digits: number): string => {
+    const f = String(n).padStart(digits, '0').replace(/0+$/, '');
+    return f === '' ? '' : `.${f}`;
+  };
+  if (u < 1_000) return `${sign}${u}ns`;
+  if (u < 1_000_000) return `${sign}${Math.floor(u / 1_000)}${frac(u % 1_000, 3)}µs`;
+  if (u < 1_000_000_000) return `${sign}${Math.floor(u / 1_000_000)}${frac(u % 1_000_000, 6)}ms`;
+  const totalS = Math.floor(u / 1_000_000_000);
+  const h = Math.floor(totalS / 3600);
+  const m = Math.floor((totalS % 3600) / 60);
+  const s = `${totalS % 60}${frac(u % 1_000_000_000, 9)}s`;
+  if (h > 0) return `${sign}${h}h${m}m${s}`;
+  if (m > 0) return `${sign}${m}m${s}`;
+  return `${sign}${s}`;
+}
 
 /**
  * The rejected reservation's delay in whole ns, as x/time/rate computes it (durationFromTokens of
