@@ -248,6 +248,7 @@ export const TokenBucketSchema = obj({
   fillIntervalMs: duration(TB.fillIntervalMs),
   refill: v.exactOptional(oneOf(['continuous', 'interval'])),
   maxDelayMs: v.exactOptional(duration(TB.maxDelayMs)),
+  maxDelayNs: v.exactOptional(whole(TB.maxDelayNs)),
   idleResetS: v.exactOptional(whole(TB.idleResetS)),
 });
 

@@ -17,6 +17,25 @@ export function ceilDiv(a: number, b: number): number {
 }
 
 /**
+ * ⌊a / b ms in ns⌋ for whole a ≥ 0 and whole b in 1 – 10^6: a wait of a/b ms truncated to whole ns,
+ * as Go's `time.Duration(float)` truncates (x/time/rate durationFromTokens). Exact: the remainder
+ * times 10^6 stays below 10^12.
+ */
+export function floorNs(a: number, b: number): number {
+  const q = floorDiv(a, b);
+  return q * 1_000_000 + floorDiv((a - q * b) * 1_000_000, b);
+}
+
+/**
+ * Whether a wait of `a / b` ms (whole a, b as in floorNs) is at most `maxDelayNs`: x/time/rate's
+ * rule, the wait truncated to whole ns (Traefik's `if delay > maxDelay` on a time.Duration). For a
+ * maximum of whole ms M it is ⌈a / b⌉ ≤ M: with b ≤ 10^6 a wait above M is at least M + 1/b ms.
+ */
+export function waitFits(a: number, b: number, maxDelayNs: number): boolean {
+  return floorNs(a, b) <= maxDelayNs;
+}
+
+/**
  * The largest |time| accepted, 2^51 ms (about 71,000 years): differences of two such times stay exact.
  */
 export const MAX_TIME_MS = 2 ** 51;

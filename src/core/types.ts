@@ -81,6 +81,13 @@ export interface TokenBucketConfig {
    */
   maxDelayMs?: number;
   /**
+   * The maximum delay in whole ns, when it is not a whole number of ms (Traefik's
+   * `time.Second / (time.Duration(rate) * 2)`, e.g. 83,333,333 ns at 6 r/s); maxDelayMs then holds
+   * ⌊maxDelayNs / 10^6⌋ for display. Set, the continuous bucket decides as x/time/rate does: a
+   * request waits when its wait truncated to whole ns is at most this. 0 – 86,400,000,000,000.
+   */
+  maxDelayNs?: number;
+  /**
    * Traefik's bucket expiry (pkg/middlewares/ratelimiter/ttlmap): a key that no request (of any
    * outcome) touched for this many whole Unix seconds — ⌊now/1000⌋ ≥ ⌊touched/1000⌋ + idleResetS,
    * with t = 0 on a second boundary — starts again with a full bucket. Every request refreshes it,

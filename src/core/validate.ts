@@ -54,6 +54,7 @@ export const RANGES = {
     tokensPerFill: { min: 1, max: MAX_COUNT },
     fillIntervalMs: { min: 1, max: MAX_DURATION_MS },
     maxDelayMs: { min: 0, max: MAX_DURATION_MS, optional: true },
+    maxDelayNs: { min: 0, max: MAX_DURATION_MS * 1_000_000, optional: true },
     idleResetS: { min: 1, max: 86_400, optional: true },
   },
   'leaky-bucket': {

@@ -15,8 +15,10 @@ import {
   goDurationString,
   traefikMaxDelayExact,
   traefikMaxDelayMs,
+  traefikMaxDelayNs,
   traefikTtlSeconds,
 } from '../systems';
+import { goDurationNs } from '../systems/respond/traefik';
 import type { SystemExportOutcome } from './systems-types';
 
 export interface TraefikOptions {
@@ -68,20 +70,17 @@ export function toTraefik(
     },
   };
   const maxDelayMs = traefikMaxDelayMs(c.tokensPerFill, c.fillIntervalMs);
+  const maxDelayNs = traefikMaxDelayNs(c.tokensPerFill, c.fillIntervalMs);
+  const exact = traefikMaxDelayExact(c.tokensPerFill, c.fillIntervalMs);
   const differences: string[] = [];
-  if ((c.maxDelayMs ?? 0) !== maxDelayMs) {
+  if ((c.maxDelayMs ?? 0) !== maxDelayMs || c.maxDelayNs !== (exact ? undefined : maxDelayNs)) {
     differences.push(
-      `Traefik lets a request wait up to ${maxDelayMs} ms for its token (1/(2·rate), 500 ms below 1 r/s) and you cannot change that; this limiter ${c.maxDelayMs === undefined || c.maxDelayMs === 0 ? 'never delays' : `waits up to ${c.maxDelayMs} ms`}. Choose the Traefik system to see Traefik's delays.`,
+      `Traefik lets a request wait up to ${goDurationNs(maxDelayNs)} for its token (1/(2·rate), 500 ms below 1 r/s) and you cannot change that; this limiter ${c.maxDelayMs === undefined || c.maxDelayMs === 0 ? 'never delays' : `waits up to ${c.maxDelayMs} ms`}. Choose the Traefik system to see Traefik's delays.`,
     );
   }
   if (c.refill === 'interval') {
     differences.push(
       'Traefik refills continuously (x/time/rate); this limiter adds whole tokens on a timer.',
-    );
-  }
-  if (!traefikMaxDelayExact(c.tokensPerFill, c.fillIntervalMs)) {
-    differences.push(
-      'Traefik’s maxDelay here is not a whole number of ms; the playground rounds it down, so a wait in that last fraction of a ms passes in Traefik and is rejected here.',
     );
   }
   const idle = traefikTtlSeconds(c.tokensPerFill, c.fillIntervalMs);

@@ -70,9 +70,8 @@ export const SYSTEM_DIFFERENCES: Readonly<Record<SystemId, readonly string[]>> =
     "On a Redis error the filter allows the request (remaining -1); Redis's own key expiry runs on real time and cannot change a decision otherwise (the bucket is full again by then).",
   ],
   traefik: [
-    'x/time/rate keeps float64 tokens and nanoseconds; the playground is exact in whole ms (proven equal on traces away from refill boundaries).',
-    'maxDelay is 1 s/(2·⌊rate⌋): where that is not a whole number of ms the playground rounds it down, so a wait in that last fraction of a ms is delayed by Traefik and rejected here.',
-    'X-Retry-In and Retry-After come from the reservation’s delay in ns; the playground shows it in whole ms.',
+    'x/time/rate keeps float64 tokens and nanoseconds; the playground keeps exact tokens and requests on whole ms, and decides with Traefik’s maxDelay to the ns (16,000 decisions compared with the real library, none differs). A delayed request is drawn waiting to the next whole ms.',
+    'X-Retry-In is Go’s string of the exact wait (83.333333ms). Where that wait is a whole number of ns, x/time/rate’s float64 tokens often land a fraction of a ns below it and Traefik writes 1 ns less (13.999999ms for 14ms): about a third of the 429s in the proof.',
     'sourceCriterion (ipStrategy, requestHeaderName, requestHost) picks the key; the playground’s clients are the keys. The Redis-backed limiter (redis:) is not modelled.',
   ],
 };

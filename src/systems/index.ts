@@ -43,6 +43,7 @@ export {
   goDurationString,
   traefikMaxDelayExact,
   traefikMaxDelayMs,
+  traefikMaxDelayNs,
   traefikTtlSeconds,
 } from './traefik';
 

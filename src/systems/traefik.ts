@@ -8,8 +8,11 @@
  *   `rate.NewLimiter(rate, burst)`, which starts full.
  * - each request calls `bucket.Reserve()`; if the reservation's delay > maxDelay the reservation is
  *   cancelled (the token goes back) and the request gets 429; else it waits the delay and passes.
- * - maxDelay = 500 ms when rate < 1/s, else `time.Second / (time.Duration(rate) * 2)`: 1/(2·⌊rate⌋) s.
- * - the 429 (serveDelayError) carries `Retry-After: ⌈delay in s⌉` and `X-Retry-In: delay.String()`,
+ * - maxDelay = 500 ms when rate < 1/s, else `time.Second / (time.Duration(rate) * 2)`: 1/(2·⌊rate⌋) s
+ *   in whole ns (83,333,333 ns at 6 r/s: the config's maxDelayNs; a request waits when its wait,
+ *   truncated to ns as x/time/rate's durationFromTokens does, is at most that).
+ * - the 429 (serveDelayError) carries `Retry-After: ⌈delay in s⌉` and `X-Retry-In: delay.String()`
+ *   (the reservation's delay in ns, e.g. "83.333333ms"),
  *   body "Too Many Requests".
  * - a source's bucket is dropped when no request touched it for `ttl` whole Unix seconds
  *   (ttlmap.go: expiry = ⌊touch⌋ + ttl seconds, expired when expiry ≤ ⌊now⌋), ttl = 2 s when
@@ -48,18 +51,22 @@ function wholeRate(average: number, periodMs: number): number {
 }
 
 /**
- * Traefik's maxDelay in whole ms: 500 below 1 r/s, else ⌊1000 / (2·⌊rate⌋)⌋ (Traefik keeps the
- * nanoseconds: 1 s / (2·⌊rate⌋) is whole ms only when 2·⌊rate⌋ divides 1000).
+ * Traefik's maxDelay in ns (rate_limiter.go): 500 ms below 1 r/s, else
+ * `time.Second / (time.Duration(rtl) * 2)`, an integer division of ns: ⌊10^9 / (2·⌊rate⌋)⌋.
  */
-export function traefikMaxDelayMs(average: number, periodMs: number): number {
+export function traefikMaxDelayNs(average: number, periodMs: number): number {
   const r = wholeRate(average, periodMs);
-  return r < 1 ? 500 : Math.floor(500 / r);
+  return r < 1 ? 500_000_000 : Math.floor(1_000_000_000 / (2 * r));
 }
 
-/** Whether 1 s / (2·⌊rate⌋) is a whole number of ms (the model is then exact on maxDelay). */
+/** Traefik's maxDelay in whole ms, ⌊maxDelayNs / 10^6⌋ (the config's maxDelayMs). */
+export function traefikMaxDelayMs(average: number, periodMs: number): number {
+  return Math.floor(traefikMaxDelayNs(average, periodMs) / 1_000_000);
+}
+
+/** Whether Traefik's maxDelay is a whole number of ms (else the config carries maxDelayNs). */
 export function traefikMaxDelayExact(average: number, periodMs: number): boolean {
-  const r = wholeRate(average, periodMs);
-  return r < 1 || 500 % r === 0;
+  return traefikMaxDelayNs(average, periodMs) % 1_000_000 === 0;
 }
 
 /** The ttl in seconds after which an untouched source starts afresh. */
@@ -138,6 +145,9 @@ export const traefik: SystemInfo = {
       tokensPerFill,
       fillIntervalMs,
       maxDelayMs: traefikMaxDelayMs(tokensPerFill, fillIntervalMs),
+      ...(traefikMaxDelayExact(tokensPerFill, fillIntervalMs)
+        ? {}
+        : { maxDelayNs: traefikMaxDelayNs(tokensPerFill, fillIntervalMs) }),
       idleResetS: traefikTtlSeconds(tokensPerFill, fillIntervalMs),
     };
   },

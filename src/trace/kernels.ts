@@ -21,7 +21,7 @@
  * delayed requests the delay and the release time; the rejected count, overall and for keys below
  * the p99. src/trace/fastSweep.ts turns that into a CellResult as sweepCell does.
  */
-import { ceilDiv, floorDiv } from '../core';
+import { ceilDiv, floorDiv, waitFits } from '../core';
 import type {
   AlgorithmConfig,
   FixedWindowConfig,
@@ -266,7 +266,7 @@ function tokenBucket(io: KernelInput, c: TokenBucketConfig): KernelTally {
   const { timeMs, keyId, below, adm } = io;
   const { tokensPerFill, fillIntervalMs } = c;
   const interval = c.refill === 'interval';
-  const maxDelayMs = c.maxDelayMs ?? 0;
+  const maxDelayNs = c.maxDelayNs ?? (c.maxDelayMs ?? 0) * 1_000_000;
   const unit = interval ? 1 : fillIntervalMs;
   const full = c.maxTokens * unit;
   const idleResetS = c.idleResetS ?? 0;
@@ -315,7 +315,10 @@ function tokenBucket(io: KernelInput, c: TokenBucketConfig): KernelTally {
     const tokenAt = interval
       ? (floorDiv(t, fillIntervalMs) + ceilDiv(unit - lv, tokensPerFill)) * fillIntervalMs
       : t + ceilDiv(unit - lv, tokensPerFill);
-    if (maxDelayMs > 0 && tokenAt - t <= maxDelayMs) {
+    if (
+      maxDelayNs > 0 &&
+      waitFits(interval ? tokenAt - t : unit - lv, interval ? 1 : tokensPerFill, maxDelayNs)
+    ) {
       level[k] = lv - unit;
       last[k] = t;
       touched[k] = Math.max(touched[k] as number, t);

@@ -17,6 +17,7 @@ const DOCUMENTED: Record<AlgorithmKind, Record<string, readonly [number, number]
     tokensPerFill: [1, 1_000_000],
     fillIntervalMs: [1, 86_400_000],
     maxDelayMs: [0, 86_400_000],
+    maxDelayNs: [0, 86_400_000_000_000],
     idleResetS: [1, 86_400],
   },
   'leaky-bucket': { rate: [1, 1_000_000], burst: [0, 1_000_000], limitReqStatus: [400, 599] },

@@ -120,6 +120,7 @@ describe('express-rate-limit 8.7.5 (real middleware) = model', () => {
 
   let compared = 0;
   let rejects = 0;
+  let atBoundary = 0;
 
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
@@ -145,10 +146,20 @@ describe('express-rate-limit 8.7.5 (real middleware) = model', () => {
       });
       const model = createLimiter(expressRateLimitConfig(o));
       let t = startMs;
-      for (const step of randomSteps(rng, o.windowMs, 40)) {
+      for (let step of randomSteps(rng, o.windowMs, 40)) {
+        const key = rng() < 0.75 ? 'alice' : 'bob';
+        // Now and then exactly when the key's window ends (its first hit + windowMs), or 1 ms
+        // either side: the MemoryStore's resetTime boundary.
+        const w = model.inspect(t, key);
+        if (rng() < 0.2 && w.kind === 'anchored-window' && w.resetAtMs !== null) {
+          const at = w.resetAtMs + int(rng, -1, 1);
+          if (at >= t) {
+            step = at - t;
+            if (at === w.resetAtMs) atBoundary += 1;
+          }
+        }
         if (step > 0) vi.advanceTimersByTime(step); // fires the store's clearExpired interval too
         t += step;
-        const key = rng() < 0.75 ? 'alice' : 'bob';
         const [status, headers] = await realRequest(mw, key);
         const d = model.decide(t, key);
         const want = expressRateLimitResponse(o, d, t, key);
@@ -163,8 +174,9 @@ describe('express-rate-limit 8.7.5 (real middleware) = model', () => {
       }
     }
     console.info(
-      `express-rate-limit vs model: ${compared} decisions compared, ${rejects} rejected, 0 disagreements`,
+      `express-rate-limit vs model: ${compared} decisions compared, ${rejects} rejected, ${atBoundary} exactly when the window ends, 0 disagreements`,
     );
+    expect(atBoundary).toBeGreaterThan(50);
     expect(rejects).toBeGreaterThan(100);
     expect(compared - rejects).toBeGreaterThan(100);
   });

@@ -17,9 +17,11 @@ import {
   systemNameIn,
   systemOf,
   traefikMaxDelayMs,
+  traefikMaxDelayNs,
   traefikTtlSeconds,
 } from '../../src/systems';
 import { entryResponse } from '../../src/systems/respond';
+import { goDurationNs } from '../../src/systems/respond/traefik';
 
 function header(fields: ReadonlyArray<{ name: string; value: string }>, name: string) {
   return fields.find((f) => f.name.toLowerCase() === name.toLowerCase())?.value;
@@ -178,7 +180,9 @@ describe('Traefik RateLimit', () => {
     expect(traefikMaxDelayMs(100, 1000)).toBe(5); // 1 s / 200
     expect(traefikMaxDelayMs(1, 1000)).toBe(500); // 1 s / 2
     expect(traefikMaxDelayMs(6, 60_000)).toBe(500); // rate 0.1 < 1: capped at 500 ms
-    expect(traefikMaxDelayMs(3, 1000)).toBe(166); // 1 s / 6 = 166.67 ms, rounded down
+    expect(traefikMaxDelayMs(3, 1000)).toBe(166); // 1 s / 6 = 166.67 ms: its whole ms …
+    expect(traefikMaxDelayNs(3, 1000)).toBe(166_666_666); // … and the ns Traefik compares with
+    expect(traefikMaxDelayNs(100, 1000)).toBe(5_000_000);
     expect(traefikTtlSeconds(100, 1000)).toBe(2);
     expect(traefikTtlSeconds(6, 60_000)).toBe(11); // 1 + ⌊1 / 0.1⌋
   });
@@ -205,6 +209,34 @@ describe('Traefik RateLimit', () => {
     expect(goDurationString(1500)).toBe('1.5s');
     expect(goDurationString(61_250)).toBe('1m1.25s');
     expect(goDurationString(3_600_000)).toBe('1h0m0s');
+    expect(goDurationNs(83_333_333)).toBe('83.333333ms');
+    expect(goDurationNs(1_500)).toBe('1.5µs');
+    expect(goDurationNs(999)).toBe('999ns');
+    expect(goDurationNs(61_000_000_001)).toBe('1m1.000000001s');
+  });
+
+  it('waits when the wait, to the ns, is at most 1 s / (2·rate), and says the ns in X-Retry-In', () => {
+    const traefik = systemById('traefik');
+    if (traefik === undefined) throw new Error('registered');
+    // 3 r/s, burst 1: a token every 333.33 ms, maxDelay 166,666,666 ns.
+    const config = deriveConfig(traefik, {
+      kind: 'token-bucket',
+      maxTokens: 1,
+      tokensPerFill: 3,
+      fillIntervalMs: 1000,
+    });
+    expect(config).toMatchObject({ maxDelayMs: 166, maxDelayNs: 166_666_666 });
+    const l = createLimiter(config);
+    expect(l.decide(0).outcome).toBe('admit');
+    // At 166 ms the bucket holds 0.498 token: the wait is 167.33 ms > maxDelay.
+    const before = l.inspect(166);
+    const d = l.decide(166);
+    expect(d).toMatchObject({ outcome: 'reject', retryAfterMs: 1 });
+    const r = entryResponse({ system: 'traefik', config }, d, 'p', { before });
+    expect(header(r.fields, 'X-Retry-In')).toBe('167.333333ms');
+    expect(header(r.fields, 'Retry-After')).toBe('1');
+    // At 167 ms: 0.501 token, the wait 166.333333 ms fits (whole ms it would be 167 > 166).
+    expect(l.decide(167)).toMatchObject({ outcome: 'delay', delayMs: 167 });
   });
 });
 

@@ -1,4 +1,4 @@
-import { ceilDiv, floorDiv } from '../int';
+import { ceilDiv, floorDiv, waitFits } from '../int';
 import type { TokenBucketInspection } from '../inspect';
 import { KeyedLimiter, fixedSize } from '../keyed';
 import type { Decision, StateSize, TokenBucketConfig } from '../types';
@@ -38,6 +38,8 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
   override readonly keySizeMax = SIZE;
   private readonly interval = this.config.refill === 'interval';
   private readonly maxDelayMs = this.config.maxDelayMs ?? 0;
+  /** The maximum delay in ns: maxDelayNs, else maxDelayMs (see waitFits). */
+  private readonly maxDelayNs = this.config.maxDelayNs ?? this.maxDelayMs * 1_000_000;
   /** Units per token: fillIntervalMs (continuous) or 1 (interval). */
   private readonly unit = this.interval ? 1 : this.config.fillIntervalMs;
   private readonly full = this.config.maxTokens * this.unit;
@@ -135,7 +137,11 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
       tokenAt = this.timeToReach(level, t, unit);
       resetAt = this.timeToReach(level, t, this.full);
     }
-    if (this.maxDelayMs > 0 && tokenAt - t <= this.maxDelayMs) {
+    // The wait to the token in ms as a fraction: exact for continuous refill, whole for interval.
+    const waitNum = this.interval ? tokenAt - t : unit - level;
+    const waitDen = this.interval ? 1 : this.config.tokensPerFill;
+    const delays = this.maxDelayNs > 0;
+    if (delays && waitFits(waitNum, waitDen, this.maxDelayNs)) {
       level -= unit;
       s = this.store(key, k, s, level, t);
       const delayMs = tokenAt - t;
@@ -145,7 +151,7 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
       const resetMs = this.timeToReach(level, t, this.full) - nowMs;
       return this.result('delay', delayMs, 0, 0, limit, resetMs);
     }
-    const retryAt = tokenAt - this.maxDelayMs;
+    const retryAt = delays ? t + this.firstFit(waitNum, waitDen) : tokenAt;
     // Traefik refreshes the expiry before it reserves: a rejected request keeps the key alive.
     if (s !== undefined && this.idleResetS > 0) s.touchedMs = Math.max(s.touchedMs, t);
     // Continuous refill, no idle reset, nothing stored ahead of now: until retryAt the level stays
@@ -156,6 +162,16 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
         ? retryAt
         : Number.NEGATIVE_INFINITY;
     return this.result('reject', 0, retryAt - nowMs, 0, limit, resetAt - nowMs);
+  }
+
+  /**
+   * The whole ms d ≥ 0 after which a wait of num / den ms, shrinking by 1 ms per ms, first fits the
+   * maximum delay (waitFits). Starts at least one ms before it and steps forward (at most 3 steps).
+   */
+  private firstFit(num: number, den: number): number {
+    let d = Math.max(0, ceilDiv(num, den) - Math.ceil(this.maxDelayNs / 1_000_000) - 2);
+    while (!waitFits(num - d * den, den, this.maxDelayNs)) d += 1;
+    return d;
   }
 
   /**

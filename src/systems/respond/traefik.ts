@@ -1,10 +1,58 @@
 /**
  * What Traefik's RateLimit middleware sends for a decision (traefik.ts has the model).
  */
-import type { AlgorithmConfig, Decision } from '../../core';
-import { TRAEFIK_SOURCES, goDurationString } from '../traefik';
+import { floorNs } from '../../core';
+import type { AlgorithmConfig, Decision, Inspection } from '../../core';
+import { TRAEFIK_SOURCES } from '../traefik';
 import { makeResponse, standardFields, statusFor, withAdded } from '../response';
 import type { SystemHeader, SystemResponse, SystemResponseOptions } from '../types';
+
+/**
+ * Go's time.Duration.String() of `ns` whole nanoseconds (src/time/time.go, Go 1.19): below 1 s in
+ * the largest of ns, µs, ms with the fraction's trailing zeros cut ("83.333333ms", "1.5µs"), else
+ * h, m and s with up to 9 fraction digits ("1m1.25s", "1h0m0s"); 0 is "0s".
+ */
+export function goDurationNs(ns: number): string {
+  if (ns === 0) return '0s';
+  const sign = ns < 0 ? '-' : '';
+  const u = Math.abs(ns);
+  const frac = (n: number, digits: number): string => {
+    const f = String(n).padStart(digits, '0').replace(/0+$/, '');
+    return f === '' ? '' : `.${f}`;
+  };
+  if (u < 1_000) return `${sign}${u}ns`;
+  if (u < 1_000_000) return `${sign}${Math.floor(u / 1_000)}${frac(u % 1_000, 3)}µs`;
+  if (u < 1_000_000_000) return `${sign}${Math.floor(u / 1_000_000)}${frac(u % 1_000_000, 6)}ms`;
+  const totalS = Math.floor(u / 1_000_000_000);
+  const h = Math.floor(totalS / 3600);
+  const m = Math.floor((totalS % 3600) / 60);
+  const s = `${totalS % 60}${frac(u % 1_000_000_000, 9)}s`;
+  if (h > 0) return `${sign}${h}h${m}m${s}`;
+  if (m > 0) return `${sign}${m}m${s}`;
+  return `${sign}${s}`;
+}
+
+/**
+ * The rejected reservation's delay in whole ns, as x/time/rate computes it (durationFromTokens of
+ * the token's shortfall, truncated): from the key's state just before the request (`before`), the
+ * wait (1 − tokens) / rate exactly. Without `before` (or for interval refill, whose waits are whole
+ * ms): Retry-After's ms plus the maximum delay, exact when both are whole ms.
+ */
+export function traefikDelayNs(
+  config: AlgorithmConfig,
+  decision: Decision,
+  before?: Inspection,
+): number {
+  if (config.kind !== 'token-bucket') return decision.retryAfterMs * 1_000_000;
+  const maxNs = config.maxDelayNs ?? (config.maxDelayMs ?? 0) * 1_000_000;
+  if (before?.kind === 'token-bucket' && before.refill === 'continuous') {
+    // Continuous refill keeps tokens in units of 1/fillIntervalMs (token-bucket.ts): whole numbers.
+    const unit = config.fillIntervalMs;
+    const level = Math.round(before.tokens * unit);
+    return floorNs(unit - level, config.tokensPerFill);
+  }
+  return decision.retryAfterMs * 1_000_000 + maxNs;
+}
 
 /** What traefik sends for `decision` (SystemModel.response). */
 export function traefikResponse(
@@ -14,12 +62,11 @@ export function traefikResponse(
 ): SystemResponse {
   const own: SystemHeader[] = [];
   if (decision.outcome === 'reject') {
-    // The reservation's delay: the wait to the token, i.e. Retry-After plus maxDelay.
-    const delayMs =
-      decision.retryAfterMs + (config.kind === 'token-bucket' ? (config.maxDelayMs ?? 0) : 0);
+    // serveDelayError: Retry-After is ⌈delay.Seconds()⌉, X-Retry-In is delay.String().
+    const delayNs = traefikDelayNs(config, decision, options.before);
     own.push(
-      { name: 'Retry-After', value: String(Math.ceil(delayMs / 1000)) },
-      { name: 'X-Retry-In', value: goDurationString(delayMs) },
+      { name: 'Retry-After', value: String(Math.ceil(delayNs / 1_000_000_000)) },
+      { name: 'X-Retry-In', value: goDurationNs(delayNs) },
       { name: 'Content-Type', value: 'text/plain; charset=utf-8' },
     );
   }
