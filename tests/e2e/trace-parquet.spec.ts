@@ -55,10 +55,17 @@ test('a Parquet file opens through the file input with the rows DuckDB wrote', a
   await expect(summary).toContainText('Parquet (5 row groups, ZSTD)');
   // The first row is on a whole second (shown without ms), the last is not.
   await expect(summary).toContainText(`(${want.first} UTC to ${want.last} UTC)`);
-  await expect(summary).toContainText('arrival = column "ts" (TIMESTAMP(MICROS, no zone: read as UTC), floored to whole ms)');
+  await expect(summary).toContainText(
+    'arrival = column "ts" (TIMESTAMP(MICROS, no zone: read as UTC), floored to whole ms)',
+  );
   await page
     .locator('.trace-panel')
     .screenshot({ path: test.info().outputPath('parquet-panel.png') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page
+    .locator('.trace-panel')
+    .screenshot({ path: test.info().outputPath('parquet-panel-dark.png') });
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 390, height: 844 });
   await page
     .locator('.trace-panel')
