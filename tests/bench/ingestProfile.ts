@@ -8,28 +8,7 @@
 import type { Browser } from '@playwright/test';
 import { loadavg } from 'node:os';
 import { launchPinned, startPreview } from './frames';
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  id?: string;
-  args?: {
-    name?: string;
-    data?: {
-      cpuProfile?: {
-        nodes?: {
-          id: number;
-          callFrame: { functionName?: string; url?: string; lineNumber?: number };
-        }[];
-        samples?: number[];
-      };
-      timeDeltas?: number[];
-    };
-  };
-}
+import type { TraceEvent } from './longTaskTrace';
 
 /** Self time per function per thread from a Chrome trace's ProfileChunk events, ms. */
 export function profileByThread(events: readonly TraceEvent[]): Map<string, Map<string, number>> {
