@@ -19,6 +19,8 @@ import {
 } from '../trace';
 import type { BuiltTrace, ParseOptions, TracePart } from '../trace';
 import { quoteText } from '../core';
+import { isParquetFile } from '../trace/parquetDetect';
+import { readParquetFile } from './traceParquet';
 import type {
   RangeReply,
   RangeRequest,
@@ -151,8 +153,19 @@ async function run(req: TraceWorkerRequest): Promise<void> {
   const { file, options } = req;
   const opts: ParseOptions = { ...options, name: file.name };
   checkFileSize(file.name, file.size);
+  // Parquet (by its first bytes or its name) goes to its own reader, loaded when needed.
+  if (isParquetFile(file.name, new Uint8Array(await file.slice(0, 4).arrayBuffer()))) {
+    const built = await readParquetFile(file, opts, (p) =>
+      post({ type: 'progress', gen: req.gen, ...p }),
+    );
+    return done(req, built);
+  }
   const head = await parallelHead(file, opts);
   const built = head !== null ? await readInRanges(req, opts, head) : await readAsOne(req, opts);
+  done(req, built);
+}
+
+function done(req: TraceWorkerRequest, built: BuiltTrace): void {
   // Times, fingerprint and the panel's statistics here, off the main thread; the arrays the page
   // keeps are transferred, not copied.
   const { held, replay } = holdTrace(built);

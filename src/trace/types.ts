@@ -10,7 +10,7 @@
 import { MAX_TRACE_SOURCE_REQUESTS } from '../sim';
 
 /** Formats the parsers recognise. */
-export type TraceFormat = 'nginx' | 'alb' | 'har' | 'csv' | 'tsv' | 'jsonl';
+export type TraceFormat = 'nginx' | 'alb' | 'har' | 'csv' | 'tsv' | 'jsonl' | 'parquet';
 
 /** One part of a key, chosen as a gateway would key its limiter. */
 export type KeyPart =

@@ -12,6 +12,7 @@
  *   second — the question the lab's statistics answer.
  * - The pinned Chromium: the built playground reads the file chosen in its input (range workers,
  *   one per core); from the choice to the summary shown.
+ * `INGEST_PROFILE=1` adds the page's CPU profile per thread (tests/bench/ingestProfile.ts).
  * The file is deleted at the end.
  */
 import {
@@ -29,6 +30,7 @@ import type { Browser } from '@playwright/test';
 import { TraceStream } from '../../src/trace';
 import { installRecorder, measureLoad } from '../e2e/attacks';
 import { launchPinned, startPreview } from './frames';
+import { profileIngestInPage } from './ingestProfile';
 
 const load = (): string =>
   loadavg()
@@ -193,6 +195,8 @@ export async function runIngestBench(distDir = 'dist'): Promise<void> {
       await browser?.close();
       started.child.kill();
     }
+    // INGEST_PROFILE=1: where the page's time goes, per thread (V8's sampling profiler).
+    if (process.env.INGEST_PROFILE === '1') await profileIngestInPage(path, distDir);
     console.log(
       '  4 GB / 16M lines (statistics, dry run, sweep as streaming passes): not measured — the streaming passes are not built yet',
     );

@@ -265,8 +265,8 @@ export function TracePanel() {
     <section className="panel trace-panel" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>Your traffic</h2>
       <p className="hint">
-        An access log (nginx, ALB, HAR, CSV/TSV, JSON lines; gzip too): choose it, or drop it
-        anywhere on the page. It is read here and never leaves your browser.
+        An access log (nginx, ALB, HAR, CSV/TSV, JSON lines, Parquet; gzip too): choose it, or drop
+        it anywhere on the page. It is read here and never leaves your browser.
       </p>
       <PageDrop />
       <OverviewOnStage />
