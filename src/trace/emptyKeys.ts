@@ -136,14 +136,16 @@ export function emptyKeyWords(
   const have = count === 1 ? 'has' : 'have';
   const head = `${plural(count, 'request')} ${have} ${missingWhat(spec)}`;
   const rule = system.emptyKey;
-  if (rule === 'not-limited') return `${head}: ${who} does not limit them (not counted).`;
+  const them = count === 1 ? 'it' : 'them';
+  if (rule === 'not-limited') return `${head}: ${who} does not limit ${them} (not counted).`;
   if (typeof rule === 'object')
-    return `${head}: ${who} denies them with ${rule.denied}, without counting them.`;
+    return `${head}: ${who} denies ${them} with ${rule.denied}, without counting ${them}.`;
   if (rule === 'client')
     return (
-      `${head}: ${who} keys them by the client address instead; the log has no address under ` +
-      'this key, so the lab counts them under one shared key.'
+      `${head}: ${who} keys ${them} by the client address instead; the log has no address under ` +
+      `this key, so the lab counts ${them} under one shared key.`
     );
-  if (rule === 'shared') return `${head}: ${who} counts them all under one empty key.`;
-  return `${head}: the lab counts them all under one key (${who}'s rule is not known).`;
+  const all = count === 1 ? 'it' : 'them all';
+  if (rule === 'shared') return `${head}: ${who} counts ${all} under one empty key.`;
+  return `${head}: the lab counts ${all} under one key (${who}'s rule is not known).`;
 }
