@@ -34,7 +34,7 @@ describe('KeyPicker', () => {
         onPick={() => {}}
       />,
     );
-    const select = screen.getByRole('combobox', { name: /key/i }) as HTMLSelectElement;
+    const select = screen.getByRole<HTMLSelectElement>('combobox', { name: /key/i });
     expect(select.value).toBe('field:x-api-key');
     expect(screen.getByRole('group', { name: 'Request header' })).toBeTruthy();
     expect(screen.getByRole('option', { name: 'header accept' })).toBeTruthy();
@@ -43,6 +43,6 @@ describe('KeyPicker', () => {
   it('shows no column group for a line log', () => {
     render(<KeyPicker keySpec={[]} fields={[]} headers={false} onPick={() => {}} />);
     expect(screen.queryByRole('group')).toBeNull();
-    expect((screen.getByRole('combobox') as HTMLSelectElement).value).toBe('all');
+    expect(screen.getByRole<HTMLSelectElement>('combobox').value).toBe('all');
   });
 });
