@@ -36,7 +36,7 @@ export { plural, pluralNoun } from './plural';
 export { quotaOf, nginxRateMilli } from './quota';
 export type { Quota } from './quota';
 export { toHttpResponse, rejectStatus, toSeconds, statusText } from './response';
-export type { HttpResponse, ResponseOptions } from './response';
+export type { EmptyKeyRule, HttpResponse, ResponseOptions } from './response';
 export { MAX_TIME_MS, floorDiv, ceilDiv, floorNs, waitFits } from './int';
 // `explainDecision` is imported from './explain' itself (the inspector's chunk alone): re-exported
 // here it made the first load fetch the explainer too (initial JavaScript).

@@ -94,3 +94,11 @@ export function toHttpResponse(
   );
   return { status, statusText, statusLine: `HTTP/1.1 ${status} ${statusText}`, headers };
 }
+
+/**
+ * A system's rule for a request whose key is empty (the header, variable or field it keys by is
+ * missing or blank): `'not-limited'` — let through and not counted; `'shared'` — counted, all such
+ * requests under one key (the empty value); `'client'` — keyed by the client address instead;
+ * `{ denied }` — answered with that status, not counted. Each system cites its source.
+ */
+export type EmptyKeyRule = 'not-limited' | 'shared' | 'client' | { denied: number };

@@ -13,6 +13,7 @@ import {
   groupsInTrace,
   prepareSweep,
   replayColumns,
+  replayWithEmptyKey,
   spanColumns,
   virtualTimes,
 } from '../trace';
@@ -85,7 +86,11 @@ async function run(gen: number, m: Extract<DryRunRequest, { type: 'run' }>): Pro
   const whole = { timeMs: h.timeMs, keyId: h.keyId, keys: h.keys };
   const { columns, first, prep } = requestsOf(h, whole, m.span);
   const n = columns.timeMs.length;
-  const replay = replayColumns(columns, m.config, prep);
+  // Requests the system does not limit (or denies) for an empty key skip the limiter; the rest
+  // reuse the span's kernel scratch when none is skipped.
+  const replay = replayWithEmptyKey(columns, m.config, m.emptyKey ?? null, (c, config) =>
+    replayColumns(c, config, c === columns ? prep : undefined),
+  );
   last = { gen, replay, baseline: m.baseline, first, count: n };
   const counts = { admitted: replay.admitted, delayed: replay.delayed, rejected: replay.rejected };
   const status = h.status.subarray(first, first + n);

@@ -1,6 +1,6 @@
 /** Messages between the page and the dry-run worker (dryRun.worker.ts). */
 import type { AlgorithmConfig } from '../core';
-import type { Baseline, DryRunGroups, SpanChoice } from '../trace';
+import type { Baseline, DryRunGroups, EmptyKeyExempt, SpanChoice } from '../trace';
 
 export type DryRunRequest =
   | {
@@ -25,6 +25,11 @@ export type DryRunRequest =
       baseline: Baseline;
       /** The span the stage replays; null: the whole trace. */
       span: SpanChoice | null;
+      /**
+       * Requests with an empty key that the system does not give its limiter (not limited, or
+       * denied: src/trace/emptyKeys.ts). Absent or null: every request goes to the limiter.
+       */
+      emptyKey?: EmptyKeyExempt | null;
     }
   /** The changes of run `gen` as CSV. */
   | { type: 'csv'; gen: number };

@@ -38,6 +38,9 @@ export const caddy: SystemInfo = {
   summary:
     'Keeps the times of the last `events` passed requests per key in a ring; a request passes once the oldest is more than `window` old.',
   sources: CADDY_SOURCES,
+  // handler.go: `key := repl.ReplaceAll(rl.Key, "")` — an unknown or empty placeholder becomes
+  // "", and limitersMap.getOrInsert keys the ring buffer by that string: one shared key "".
+  emptyKey: 'shared',
   params: [
     { key: 'events', field: 'limit', help: 'Events allowed in any window.', input: 'int' },
     {

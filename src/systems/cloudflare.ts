@@ -39,6 +39,10 @@ export const cloudflare: SystemInfo = {
   summary:
     'Estimates the rate as previous·(overlap of the previous window) + current and admits while it is below limit.',
   sources: CLOUDFLARE_SOURCES,
+  // waf/rate-limiting-rules/parameters ("Missing field versus empty value", Cloudflare docs,
+  // 2026): requests without the header, cookie or field the rule counts by have a counter of
+  // their own (unless the counting expression filters them out): one shared counter.
+  emptyKey: 'shared',
   params: [
     {
       key: 'limit',

@@ -70,6 +70,10 @@ export const envoyGlobal: SystemInfo = {
   summary:
     'A shared Redis counter per descriptor and epoch-aligned window (second, minute, hour, day); every hit is counted, over-limit ones too, and a request over any limit gets 429 (with shadow_mode: 200).',
   sources: ENVOY_GLOBAL_SOURCES,
+  // source/common/router/router_ratelimit.cc (Envoy 1.31): a missing request header produces no
+  // descriptor (unless skip_if_absent), and source/extensions/filters/http/ratelimit/ratelimit.cc
+  // calls the rate limit service only `if (!descriptors.empty())`: the request is not limited.
+  emptyKey: 'not-limited',
   params: [
     ...UNIT_PARAMS,
     {

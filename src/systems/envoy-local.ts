@@ -42,6 +42,10 @@ export const envoyLocal: SystemInfo = {
   summary:
     'A bucket of max_tokens, refilled by tokens_per_fill every fill_interval; each request takes one token. Starts full.',
   sources: ENVOY_LOCAL_SOURCES,
+  // source/common/router/router_ratelimit.cc (Envoy 1.31), RequestHeadersAction::populateDescriptor:
+  // a missing header produces no descriptor (unless skip_if_absent); local_ratelimit_impl.cc then
+  // finds no descriptor bucket and charges the filter's one default token_bucket: shared.
+  emptyKey: 'shared',
   params: [
     {
       key: 'max_tokens',

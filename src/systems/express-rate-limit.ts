@@ -66,6 +66,9 @@ export const expressRateLimit: SystemInfo = {
   summary:
     "Counts every hit (rejected ones too) in a window that starts at the key's first hit and lasts windowMs; rejects above limit.",
   sources: EXPRESS_RATE_LIMIT_SOURCES,
+  // dist/index.mjs (express-rate-limit 8.7.5): the middleware passes whatever keyGenerator returns
+  // to store.increment(key) unchecked; a key of '' is one counter shared by every such request.
+  emptyKey: 'shared',
   params: [
     {
       key: 'limit',

@@ -74,6 +74,10 @@ export const haproxy: SystemInfo = {
   summary:
     "Counts every request (denied ones too) in a per-client counter whose period starts at the client's first request; denies when this period's count plus the previous period's, weighted by what is left of this one, is above the limit.",
   sources: HAPROXY_SOURCES,
+  // src/http_ana.c (HAProxy 2.6), http_req_get_intercept_rule, ACT_ACTION_TRK_SC0…: when the
+  // track-sc sample fetch fails (a missing header) stktable_fetch_key returns NULL and nothing is
+  // tracked; sc_http_req_rate(0) then has no entry, the deny ACL does not match: not limited.
+  emptyKey: 'not-limited',
   params: [
     {
       key: 'gt',

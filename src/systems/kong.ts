@@ -62,6 +62,10 @@ export const kong: SystemInfo = {
   summary:
     'Counts passed requests per UTC second, minute, hour, day, month and year at once; a request passes only while every configured period has room.',
   sources: KONG_SOURCES,
+  // kong/plugins/rate-limiting/handler.lua, get_identifier: `return identifier or
+  // kong.client.get_forwarded_ip()` — a consumer, credential, header or path that is missing falls
+  // back to the client's address.
+  emptyKey: 'client',
   params: [
     ...LIMIT_PARAMS,
     {

@@ -58,6 +58,10 @@ export const nginxLimitReq: SystemInfo = {
   summary:
     'Requests drain at rate; up to burst more are held and released at the rate (or passed at once with nodelay); beyond that, rejected.',
   sources: NGINX_SOURCES,
+  // ngx_http_limit_req_module.c (nginx 1.22.1), ngx_http_limit_req_handler: a key that evaluates
+  // to the empty string is skipped (`if (key.len == 0) continue;`), so the request is neither
+  // limited nor accounted; the docs say "requests with an empty key value are not accounted".
+  emptyKey: 'not-limited',
   params: [
     {
       key: 'rate',

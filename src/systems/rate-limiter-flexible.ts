@@ -136,4 +136,7 @@ export const rateLimiterFlexible: SystemInfo = {
   standardHeadersHow:
     "The application sets them from the RateLimiterRes it gets (the README's example); they are marked as added.",
   sources: RATE_LIMITER_FLEXIBLE_SOURCES,
+  // lib/RateLimiterAbstract.js (rate-limiter-flexible 11.4.0), getKey: `${keyPrefix}:${key}` —
+  // the key is the app's choice; '' is one key ("rlflx:") shared by every such request.
+  emptyKey: 'shared',
 };

@@ -29,6 +29,9 @@ export const redisCell: SystemInfo = {
   summary:
     'Tracks a theoretical arrival time (TAT) that advances by period/count per request; admits while TAT is within burst+1 intervals of now.',
   sources: REDIS_CELL_SOURCES,
+  // src/lib.rs (redis-cell 0.3.1): CL.THROTTLE takes the key as the caller passes it; an empty
+  // key is one Redis key like any other, so every such request shares it.
+  emptyKey: 'shared',
   params: [
     { key: 'count', field: 'count', help: 'Requests per period (sustained rate).', input: 'int' },
     {

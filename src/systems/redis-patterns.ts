@@ -52,6 +52,9 @@ export const redisFixedWindow: SystemInfo = {
   urlName: 'fixed-window',
   summary: 'Counts requests per window aligned to t = 0 and admits up to limit per window.',
   sources: REDIS_FIXED_SOURCES,
+  // The key is the application's (the pattern's KEYS[1]); an empty one is one Redis key shared
+  // by every such request.
+  emptyKey: 'shared',
   params: [LIMIT, WINDOW],
   defaultConfig: { kind: 'fixed-window', limit: 5, windowMs: 1000 },
   standardHeadersHow: APP_HEADERS,
@@ -69,6 +72,9 @@ export const redisSlidingLog: SystemInfo = {
   summary:
     'Keeps a timestamp per admitted request and admits while fewer than limit are younger than the window.',
   sources: REDIS_LOG_SOURCES,
+  // The key is the application's (the pattern's KEYS[1]); an empty one is one Redis key shared
+  // by every such request.
+  emptyKey: 'shared',
   params: [
     { ...LIMIT, help: 'Requests admitted in any window.' },
     { ...WINDOW, help: 'How long an entry counts.' },

@@ -44,6 +44,10 @@ export const springGateway: SystemInfo = {
   summary:
     'A Redis token bucket of burstCapacity tokens, refilled replenishRate tokens at every whole second (Redis TIME); each request takes requestedTokens.',
   sources: SPRING_SOURCES,
+  // RequestRateLimiterGatewayFilterFactory.java: a KeyResolver that resolves empty becomes
+  // EMPTY_KEY; with denyEmptyKey (default true) the request is answered emptyKeyStatusCode
+  // (default FORBIDDEN, 403) without consulting the limiter.
+  emptyKey: { denied: 403 },
   params: [
     {
       key: 'replenishRate',

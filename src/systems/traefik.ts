@@ -104,6 +104,11 @@ export const traefik: SystemInfo = {
   summary:
     'A golang x/time/rate bucket of burst tokens refilled at average per period; a request without a token waits for it when that takes at most 1/(2·rate), else gets 429.',
   sources: TRAEFIK_SOURCES,
+  // pkg/middlewares/extractor.go (traefik) and vulcand/oxy utils/source.go makeHeaderExtractor:
+  // the source is `req.Header.Get(name)` with no error, "" when the header is missing (an
+  // ipStrategy depth past the hops gives "" too), and rate_limiter.go buckets by that string:
+  // every such request shares the bucket of the key "".
+  emptyKey: 'shared',
   params: [
     {
       key: 'average',

@@ -10,7 +10,16 @@
  * This is the shared contract the system files are written against. Extend it (add optional
  * members); do not rename.
  */
-import type { AlgorithmConfig, AlgorithmKind, Decision, HttpResponse, Inspection } from '../core';
+import type {
+  AlgorithmConfig,
+  AlgorithmKind,
+  Decision,
+  EmptyKeyRule,
+  HttpResponse,
+  Inspection,
+} from '../core';
+
+export type { EmptyKeyRule } from '../core';
 
 /** A stable id, used in links (`sys=traefik`) and file names. Lower-case, `a-z0-9-`. */
 export type SystemId = string;
@@ -89,6 +98,11 @@ export interface SystemModel {
   sources: readonly SourceRef[];
   // What the model leaves out, in plain words: SYSTEM_DIFFERENCES (./differences.ts), a module of
   // its own so the first load does not carry the text.
+  /**
+   * What the system does with a request whose key is empty (the header, variable or field it keys
+   * by is missing or blank), as its source says (cited next to the field). Absent: not known.
+   */
+  emptyKey?: EmptyKeyRule;
   /** The response this system sends for `decision` under `config` (status line and headers). */
   response(
     config: AlgorithmConfig,

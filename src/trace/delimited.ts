@@ -16,6 +16,11 @@ import { COMPACT_COLUMNS } from './compact';
 export interface Columns {
   time: string;
   client?: string;
+  /**
+   * A column that names who sent the request when there is no client address column (a user, an
+   * API key, a tenant): the key the trace takes by default then.
+   */
+  key?: string;
   xff?: string;
   path?: string;
   userAgent?: string;
@@ -32,6 +37,9 @@ export interface ColumnOptions {
 const ROLE_NAMES: Record<keyof Columns, RegExp> = {
   time: /^(@?timestamp|time|ts|date|datetime|date_?time|time_?stamp|arrival(_?ms)?|started_?date_?time|request_creation_time|msec|time_iso8601|time_local)$/i,
   client: /^(client|client_?ip|ip|remote_?addr|remote_?ip|addr|address|src_?ip|source_?ip)$/i,
+  // Who sent the request when no address is logged: a generic key, a user, an API key or token,
+  // a tenant. Kept short; any other column can be picked on the page.
+  key: /^(key|user|user_?id|username|api_?key|x[-_]api[-_]key|token|tenant|tenant_?id)$/i,
   xff: /^(x[-_]?forwarded[-_]?for|xff|http_x_forwarded_for)$/i,
   path: /^(path|url|uri|request_?uri|request_?path|endpoint|route)$/i,
   userAgent: /^(user[-_]?agent|ua|http_user_agent)$/i,
@@ -64,6 +72,7 @@ export function findColumns(
     if (v !== undefined) cols[role] = v;
   };
   set('client', pick('client'));
+  set('key', pick('key'));
   set('xff', pick('xff'));
   set('path', pick('path'));
   set('userAgent', pick('userAgent'));
@@ -94,7 +103,8 @@ export function recordFromRow(
     timeMs: t.ms,
     status,
     cost,
-    client: text(cols.client),
+    // No address column: the key column stands for the client (the default key).
+    client: text(cols.client ?? cols.key),
     xff: text(cols.xff),
     path: pathOfUrl(text(cols.path)),
     userAgent: text(cols.userAgent),
@@ -116,7 +126,7 @@ export function parseDelimited(
   delimiter: ',' | '\t',
   opts: ColumnOptions,
   row: (rec: RequestRecord | string, line: number) => void,
-): { columns: Columns; resolutionMs: number } {
+): { columns: Columns; resolutionMs: number; header: string[] } {
   const kind = delimiter === ',' ? 'CSV' : 'TSV';
   let header: string[] | null = null;
   let cols: Columns | null = null;
@@ -167,8 +177,8 @@ export function parseDelimited(
       row(rec, rowStart);
     },
   });
-  if (cols === null) throw new TraceError(`${kind}: no header row.`);
-  return { columns: cols, resolutionMs };
+  if (cols === null || header === null) throw new TraceError(`${kind}: no header row.`);
+  return { columns: cols, resolutionMs, header };
 }
 
 /** Dotted lookup in a JSON object (`request.headers.x-api-key`), as text. */
@@ -191,8 +201,11 @@ function lookup(obj: unknown, name: string): string | undefined {
 export function jsonLineParser(opts: ColumnOptions): {
   parse: (line: string) => RequestRecord | string;
   resolution: () => number;
+  /** The first object's fields (null before one was read). */
+  fields: () => string[] | null;
 } {
   let cols: Columns | null = null;
+  let fields: string[] | null = null;
   let resolutionMs = 1000;
   return {
     parse: (line) => {
@@ -206,7 +219,8 @@ export function jsonLineParser(opts: ColumnOptions): {
         return 'not a JSON object';
       }
       if (cols === null) {
-        cols = findColumns(Object.keys(obj), opts, 'JSON lines (first object)');
+        fields = Object.keys(obj);
+        cols = findColumns(fields, opts, 'JSON lines (first object)');
       }
       const get = (name: string): string | undefined => lookup(obj, name);
       const rec = recordFromRow(get, cols);
@@ -215,5 +229,6 @@ export function jsonLineParser(opts: ColumnOptions): {
       return rec;
     },
     resolution: () => resolutionMs,
+    fields: () => fields,
   };
 }

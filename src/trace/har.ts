@@ -6,7 +6,7 @@
 import { pathOfUrl } from './record';
 import type { RequestRecord } from './record';
 import { parseIso } from './time';
-import { TraceError } from './types';
+import { KEY_FIELDS_LISTED, TraceError } from './types';
 import { quoteText } from '../core';
 
 interface HarHeader {
@@ -18,7 +18,11 @@ interface HarHeader {
 export function parseHar(text: string): {
   records: (RequestRecord | string)[];
   resolutionMs: number;
+  /** Request header names the entries carry (lower-case, first seen first, at most `maxHeaders`). */
+  headers: string[];
 } {
+  const maxHeaders = KEY_FIELDS_LISTED;
+  const seen = new Set<string>();
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -53,7 +57,9 @@ export function parseHar(text: string): {
     const headers = new Map<string, string>();
     for (const h of rawHeaders) {
       if (typeof h?.name === 'string' && typeof h.value === 'string') {
-        headers.set(h.name.toLowerCase(), h.value);
+        const name = h.name.toLowerCase();
+        headers.set(name, h.value);
+        if (seen.size < maxHeaders) seen.add(name);
       }
     }
     const st = entry.response?.status;
@@ -70,5 +76,5 @@ export function parseHar(text: string): {
       field: (name) => headers.get(name.toLowerCase()),
     };
   });
-  return { records, resolutionMs };
+  return { records, resolutionMs, headers: [...seen] };
 }

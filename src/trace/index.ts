@@ -49,3 +49,13 @@ export {
   groupsInTrace,
 } from './overview';
 export type { OverviewColumns, SpanChoice, TraceSpan, TraceSpanSource } from './overview';
+export {
+  emptyKeyName,
+  emptyKeyId,
+  emptyKeyOutcome,
+  emptyKeyWords,
+  countKey,
+  missingWhat,
+  replayWithEmptyKey,
+} from './emptyKeys';
+export type { EmptyKeyExempt, EmptyKeyOutcome } from './emptyKeys';

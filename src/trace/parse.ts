@@ -16,6 +16,7 @@ import type { LineParser } from './record';
 import { fastLineReader } from './fastLines';
 import type { FastLineReader } from './fastLines';
 import {
+  KEY_FIELDS_LISTED,
   MAX_BUFFERED_BYTES,
   MAX_FILE_BYTES,
   MAX_LINE_BYTES,
@@ -129,6 +130,8 @@ type Plan =
       fast: FastLineReader | null;
       resolution: () => number;
       timeSource: string;
+      /** The fields a request can be keyed by (JSON lines: the first object's), once read. */
+      fields?: () => string[] | null;
     }
   | { kind: 'whole'; format: 'har' | 'csv' | 'tsv' };
 
@@ -204,6 +207,7 @@ export function detectFormat(head: string, opts: ParseOptions): Plan {
       parse: j.parse,
       fast: null,
       resolution: j.resolution,
+      fields: j.fields,
       timeSource: 'arrival = the timestamp field',
     };
   }
@@ -648,8 +652,8 @@ export class TraceStream {
   }
 
   private finishInner(): BuiltTrace {
-    const { merger, info } = this.endWhole();
-    return merger.finish(info);
+    const { merger, info, keyFields } = this.endWhole();
+    return withKeyFields(merger.finish(info), keyFields);
   }
 
   /** Reads what is left, hands every request to the merger; the format as the report names it. */
@@ -658,6 +662,7 @@ export class TraceStream {
     info: Pick<ParseReport, 'formatName' | 'resolutionMs' | 'timeSource'> & {
       format: TraceFormat;
     };
+    keyFields?: string[] | null;
   } {
     const merger = this.merger;
     if (merger === null)
@@ -674,6 +679,7 @@ export class TraceStream {
       merger.add(this.builder.finishReader(this.lineNo));
       return {
         merger,
+        keyFields: plan.fields?.() ?? null,
         info: {
           format: plan.format,
           formatName: plan.name,
@@ -686,7 +692,7 @@ export class TraceStream {
     const text = this.whole.join('');
     this.whole = [];
     if (plan.format === 'har') {
-      const { records, resolutionMs } = parseHar(text);
+      const { records, resolutionMs, headers } = parseHar(text);
       records.forEach((r, i) => {
         this.builder.noteLine(String(i));
         if (typeof r === 'string') this.builder.bad(i + 1, `entry ${i + 1}: ${r}`);
@@ -695,6 +701,7 @@ export class TraceStream {
       merger.add(this.builder.finishReader(records.length));
       return {
         merger,
+        keyFields: headers,
         info: {
           format: 'har',
           formatName: 'HAR',
@@ -706,23 +713,46 @@ export class TraceStream {
     }
     const delimiter = plan.format === 'csv' ? ',' : '\t';
     let last = 0;
-    const { columns, resolutionMs } = parseDelimited(text, delimiter, this.opts, (r, line) => {
-      this.builder.noteLine(String(line));
-      last = line;
-      if (typeof r === 'string') this.builder.bad(line, r);
-      else this.builder.add(r, line);
-    });
+    const { columns, resolutionMs, header } = parseDelimited(
+      text,
+      delimiter,
+      this.opts,
+      (r, line) => {
+        this.builder.noteLine(String(line));
+        last = line;
+        if (typeof r === 'string') this.builder.bad(line, r);
+        else this.builder.add(r, line);
+      },
+    );
     merger.add(this.builder.finishReader(last));
     return {
       merger,
+      keyFields: header,
       info: {
         format: plan.format,
         formatName: plan.format === 'csv' ? 'CSV' : 'TSV',
         resolutionMs,
-        timeSource: `arrival = column ${quoteText(columns.time)}`,
+        timeSource: keyedBy(`arrival = column ${quoteText(columns.time)}`, columns),
       },
     };
   }
+}
+
+/** `trace` with the fields it can be keyed by in its report (at most KEY_FIELDS_LISTED). */
+function withKeyFields(
+  trace: BuiltTrace,
+  fields: readonly string[] | null | undefined,
+): BuiltTrace {
+  if (fields !== null && fields !== undefined && fields.length > 0)
+    trace.report.keyFields = fields.slice(0, KEY_FIELDS_LISTED);
+  return trace;
+}
+
+/** The time source's words, with the key column when the file has one but no address column. */
+function keyedBy(timeSource: string, columns: { client?: string; key?: string }): string {
+  return columns.client === undefined && columns.key !== undefined
+    ? `${timeSource}; the client is column ${quoteText(columns.key)} (no address column)`
+    : timeSource;
 }
 
 /** Parses a whole file held in memory. */
@@ -752,10 +782,16 @@ export function mergeParts(parts: readonly TracePart[], opts: ParseOptions): Bui
     opts.maxRequests ?? MAX_TRACE_REQUESTS,
   );
   for (const p of parts) merger.add(p);
-  return merger.finish({
+  const built = merger.finish({
     format: plan.format,
     formatName: plan.name,
     resolutionMs: plan.resolution(),
     timeSource: plan.timeSource,
   });
+  // JSON lines: this plan read no line; its fields are the first object's, read from the head.
+  if (plan.fields !== undefined) {
+    const first = head.split('\n').find((l) => l.trim() !== '');
+    if (first !== undefined) plan.parse(first);
+  }
+  return withKeyFields(built, plan.fields?.());
 }

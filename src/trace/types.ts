@@ -65,7 +65,16 @@ export interface ParseReport {
   timeSource: string;
   /** Notes for the page (mixed formats, 1-second resolution, identical lines …). */
   notes: string[];
+  /**
+   * What a request can be keyed by besides the built-in parts: a CSV/TSV header's columns, the
+   * first JSON line's fields, or the request headers a HAR's entries carry (lower-case, at most
+   * KEY_FIELDS_LISTED). Absent for line logs.
+   */
+  keyFields?: string[];
 }
+
+/** Columns or headers listed in `ParseReport.keyFields`. */
+export const KEY_FIELDS_LISTED = 200;
 
 export interface Trace {
   /** File name (or a label). */

@@ -4,13 +4,18 @@ import { plural, quoteText } from '../../core';
 import {
   DryRunGrouper,
   arrivalAt,
+  countKey,
   dryRun,
   dryRunCsv,
+  emptyKeyId,
+  emptyKeyOutcome,
+  emptyKeyWords,
   groupsInTrace,
-  replayColumns,
+  replayWithEmptyKey,
   spanColumns,
 } from '../../trace';
-import type { Baseline, DryRunGroups, HeldTrace, SpanChoice } from '../../trace';
+import type { Baseline, DryRunGroups, EmptyKeyExempt, HeldTrace, SpanChoice } from '../../trace';
+import { systemOf } from '../../systems';
 import type { DryRunCounts, DryRunReply, DryRunRequest } from '../../store/dryRunProtocol';
 import { usePlaygroundShallow } from '../../store/react';
 import { useTraceLoad } from '../../store/traceReact';
@@ -27,6 +32,8 @@ interface Asked {
   config: AlgorithmConfig;
   baseline: Baseline;
   span: SpanChoice | null;
+  /** Requests with an empty key the system keeps from its limiter (null: none). */
+  exempt: EmptyKeyExempt | null;
 }
 
 type RunState = Asked &
@@ -87,10 +94,10 @@ function requestsOf(trace: HeldTrace, span: SpanChoice | null) {
 
 /** Without Worker support (unit tests): the same replay and grouping, here. */
 function runHere(asked: Asked): RunState {
-  const { trace, config, baseline, span } = asked;
+  const { trace, config, baseline, span, exempt } = asked;
   try {
     const { whole, columns, first, status } = requestsOf(trace, span);
-    const replay = replayColumns(columns, config);
+    const replay = replayWithEmptyKey(columns, config, exempt);
     const g = new DryRunGrouper(
       {
         ...columns,
@@ -121,10 +128,12 @@ function runHere(asked: Asked): RunState {
  */
 export function TraceDryRun({ trace }: { trace: HeldTrace }) {
   const hash = useTraceLoad((st) => ({ hash: st.replay?.hash ?? null })).hash;
-  const { config, fromMs, lengthMs } = usePlaygroundShallow((s) => {
+  const { config, system, fromMs, lengthMs } = usePlaygroundShallow((s) => {
     const source = s.scenario.sources.find((x) => x.kind === 'trace' && x.hash === hash);
+    const entry = s.limiters[s.activeLane] ?? s.limiters[0];
     return {
-      config: s.limiters[s.activeLane]?.config ?? s.limiters[0]?.config,
+      config: entry?.config,
+      system: entry === undefined ? undefined : systemOf(entry),
       fromMs: source?.kind === 'trace' ? (source.fromMs ?? 0) : null,
       lengthMs: s.untilMs,
     };
@@ -133,6 +142,20 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
   const span = useMemo(
     (): SpanChoice | null => (fromMs === null ? null : { fromMs, lengthMs }),
     [fromMs, lengthMs],
+  );
+  // Requests with an empty key, and what the limiter's system does with them.
+  const emptyId = emptyKeyId(trace);
+  const emptyCount = useMemo(() => {
+    if (emptyId < 0) return 0;
+    if (span === null) return countKey(trace.keyId, trace.count, emptyId);
+    const keyId = requestsOf(trace, span).columns.keyId;
+    return countKey(keyId, keyId.length, emptyId);
+  }, [trace, span, emptyId]);
+  const outcome = emptyKeyOutcome(system?.emptyKey);
+  const exempt = useMemo(
+    (): EmptyKeyExempt | null =>
+      emptyId < 0 || outcome === null ? null : { id: emptyId, outcome },
+    [emptyId, outcome],
   );
   const [baseline, setBaseline] = useState<Baseline>('recorded');
   const [state, setState] = useState<RunState | null>(null);
@@ -151,7 +174,7 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
     if (config === undefined) return;
     gen.current += 1;
     const mine = gen.current;
-    const asked: Asked = { trace, config, baseline, span };
+    const asked: Asked = { trace, config, baseline, span, exempt };
     if (typeof Worker === 'undefined') {
       const id = setTimeout(() => setState(runHere(asked)), 0);
       return () => clearTimeout(id);
@@ -198,16 +221,17 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
     };
     w.onerror = (e) =>
       setState({ ...asked, kind: 'error', message: `The dry run stopped: ${e.message}` });
-    const req: DryRunRequest = { type: 'run', gen: mine, config, baseline, span };
+    const req: DryRunRequest = { type: 'run', gen: mine, config, baseline, span, emptyKey: exempt };
     if (runner.current.initTimer !== null) runner.current.waiting = req;
     else w.postMessage(req);
     return undefined;
-  }, [trace, config, baseline, span]);
+  }, [trace, config, baseline, span, exempt]);
 
   const cancel = () => {
     stop();
     gen.current += 1;
-    if (config !== undefined) setState({ trace, config, baseline, span, kind: 'cancelled' });
+    if (config !== undefined)
+      setState({ trace, config, baseline, span, exempt, kind: 'cancelled' });
   };
   const download = () => {
     if (runner.current !== null) {
@@ -217,7 +241,7 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
       const { columns, first, status, end } = requestsOf(trace, span);
       const arrivalMs = Float64Array.from(columns.timeMs, (_, i) => arrivalAt(trace, first + i));
       const part = { ...columns, keys: trace.keys, count: end - first, arrivalMs, status };
-      const run = dryRun(part, replayColumns(columns, config), baseline);
+      const run = dryRun(part, replayWithEmptyKey(columns, config, exempt), baseline);
       downloadBlob(new Blob([dryRunCsv(part, run)], { type: 'text/csv' }), csvName(trace));
     }
   };
@@ -227,7 +251,8 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
     state.trace === trace &&
     state.config === config &&
     state.baseline === baseline &&
-    state.span === span;
+    state.span === span &&
+    state.exempt === exempt;
   const shown: RunState | null = fresh ? state : null;
 
   const t0 = arrivalAt(trace, 0);
@@ -246,6 +271,12 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
           <option value="no-limit">no limit</option>
         </select>
       </label>
+      {emptyCount > 0 && system !== undefined && (
+        <p className="trace-empty-keys" data-testid="trace-empty-keys">
+          {emptyKeyWords(emptyCount, trace.keySpec, system)}
+          {span !== null && exempt !== null && ' (The stage still gives them to the limiter.)'}
+        </p>
+      )}
       {shown?.kind === 'error' && <p role="alert">{shown.message}</p>}
       {shown?.kind === 'cancelled' && (
         <p className="hint" data-testid="trace-dry-run-cancelled">

@@ -3,13 +3,14 @@ import { createPortal } from 'react-dom';
 import { HELD_TOP_KEYS, arrivalAt, describeKeySpec, nameWorst, windowStatsById } from '../../trace';
 import { formatTime } from '../common/format';
 import { formatClock } from './clockTime';
-import type { HeldTrace, KeySpec, WindowStats } from '../../trace';
+import type { HeldTrace, WindowStats } from '../../trace';
 import type { StatsReply, StatsRequest } from '../../store/stats.worker';
 import { useTraceLoad } from '../../store/traceReact';
 import { usePlayground } from '../../store/react';
 import { NumberField } from '../common/fields';
 import { TraceDryRun } from './TraceDryRun';
 import { plural, pluralNoun, quoteText } from '../../core';
+import { KeyPicker } from './KeyPicker';
 import { PageDrop } from './PageDrop';
 import { TraceKeep } from './TraceKeep';
 import { TraceReplay } from './TraceReplay';
@@ -43,20 +44,6 @@ function OverviewOnStage() {
     slot,
   );
 }
-
-/** Key choices a gateway offers (see KeySpec). */
-const KEY_CHOICES: { id: string; label: string; spec: KeySpec }[] = [
-  { id: 'client', label: 'client address', spec: [{ kind: 'client' }] },
-  { id: 'xff-first', label: 'X-Forwarded-For, first hop', spec: [{ kind: 'xff-first' }] },
-  { id: 'xff-last', label: 'X-Forwarded-For, last hop', spec: [{ kind: 'xff-last' }] },
-  { id: 'path', label: 'path', spec: [{ kind: 'path' }] },
-  {
-    id: 'client+path',
-    label: 'client address + path',
-    spec: [{ kind: 'client' }, { kind: 'path' }],
-  },
-  { id: 'all', label: 'one key for everything', spec: [] },
-];
 
 const n = (v: number): string => v.toLocaleString('en-US');
 
@@ -258,8 +245,6 @@ export function TracePanel() {
     cancel: st.cancel,
     rekey: st.rekey,
   }));
-  const keyChoice =
-    KEY_CHOICES.find((c) => describeKeySpec(c.spec) === describeKeySpec(s.keySpec))?.id ?? 'client';
   const status = s.status;
   return (
     <section className="panel trace-panel" aria-labelledby={`${id}-heading`}>
@@ -282,19 +267,12 @@ export function TracePanel() {
           }}
         />
       </label>
-      <label className="field">
-        Key{' '}
-        <select
-          value={keyChoice}
-          onChange={(e) => s.rekey(KEY_CHOICES.find((c) => c.id === e.target.value)?.spec ?? [])}
-        >
-          {KEY_CHOICES.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <KeyPicker
+        keySpec={s.keySpec}
+        fields={s.trace?.report.keyFields ?? []}
+        headers={s.trace?.report.format === 'har'}
+        onPick={s.rekey}
+      />
       {status.kind === 'loading' && (
         <div className="trace-progress" role="status" data-testid="trace-progress">
           <progress max={Math.max(1, status.total)} value={status.bytes} />

@@ -1,0 +1,151 @@
+/**
+ * Requests whose key is empty (a log line without X-Forwarded-For keyed by its first hop, an empty
+ * CSV column): the trace holds them under one key (`emptyKeyName`), and each system treats them by
+ * its own rule (`EmptyKeyRule` in src/systems, cited next to each system's field): nginx and
+ * HAProxy do not limit them, Spring Cloud Gateway denies them, most count them under one shared
+ * key. A replay applies the rule here, at the trace layer: the limiter only sees the requests the
+ * system would give it (the core stays algorithm-only).
+ */
+import type { AlgorithmConfig, EmptyKeyRule } from '../core';
+import { plural } from '../core';
+import { replayColumns } from './overview';
+import type { OverviewColumns } from './overview';
+import { ADMIT, REJECT } from './replay';
+import type { Replay } from './replay';
+import type { KeySpec } from './types';
+
+/**
+ * The key the trace gives a request whose every key part is empty (src/trace/keys.ts writes an
+ * empty part `-`), or null when the spec keys every request alike.
+ */
+export function emptyKeyName(spec: KeySpec): string | null {
+  if (spec.length === 0) return null;
+  return spec.map(() => '-').join(' | ');
+}
+
+/** The id of the empty key in `trace.keys`, or -1 when no request has an empty key. */
+export function emptyKeyId(trace: { keys: readonly string[]; keySpec: KeySpec }): number {
+  const name = emptyKeyName(trace.keySpec);
+  return name === null ? -1 : trace.keys.indexOf(name);
+}
+
+/** Requests of `keyId` (the first `count`) that have key `id`. */
+export function countKey(keyId: Uint32Array, count: number, id: number): number {
+  if (id < 0) return 0;
+  let c = 0;
+  for (let i = 0; i < count; i += 1) if (keyId[i] === id) c += 1;
+  return c;
+}
+
+/**
+ * What a replay does with the empty key's requests: `admit` or `reject` them without the limiter
+ * (not limited; denied), or null — give them to the limiter under one key (shared; and, as the
+ * trace holds no address for them, the client-address fallback too: see `emptyKeyWords`).
+ */
+export type EmptyKeyOutcome = 'admit' | 'reject' | null;
+
+/** The outcome a system's rule gives a request with an empty key (see EmptyKeyOutcome). */
+export function emptyKeyOutcome(rule: EmptyKeyRule | undefined): EmptyKeyOutcome {
+  if (rule === 'not-limited') return 'admit';
+  if (typeof rule === 'object') return 'reject';
+  return null;
+}
+
+/** The requests to skip in a replay: those of key `id`, with their outcome. */
+export interface EmptyKeyExempt {
+  /** The empty key's id in the trace's keys. */
+  id: number;
+  outcome: 'admit' | 'reject';
+}
+
+/**
+ * `replayColumns`, with the requests of key `exempt.id` never given to the limiter: each gets
+ * `exempt.outcome` (admitted with no delay, or rejected) and changes no state, as the system's
+ * rule says. Without `exempt` (or when no request has that key) it is `replayColumns` itself.
+ */
+export function replayWithEmptyKey(
+  columns: OverviewColumns,
+  config: AlgorithmConfig,
+  exempt: EmptyKeyExempt | null,
+  replay: (c: OverviewColumns, config: AlgorithmConfig) => Replay = (c, cfg) =>
+    replayColumns(c, cfg),
+): Replay {
+  const n = columns.timeMs.length;
+  const skip = exempt === null ? 0 : countKey(columns.keyId, n, exempt.id);
+  if (exempt === null || skip === 0) return replay(columns, config);
+  // The other requests, in order, through the limiter.
+  const timeMs = new Int32Array(n - skip);
+  const keyId = new Uint32Array(n - skip);
+  for (let i = 0, j = 0; i < n; i += 1) {
+    const k = columns.keyId[i] as number;
+    if (k === exempt.id) continue;
+    timeMs[j] = columns.timeMs[i] as number;
+    keyId[j] = k;
+    j += 1;
+  }
+  const inner = replay({ timeMs, keyId, keys: columns.keys }, config);
+  const outcome = new Uint8Array(n);
+  const delayMs = new Uint32Array(n);
+  const code = exempt.outcome === 'admit' ? ADMIT : REJECT;
+  for (let i = 0, j = 0; i < n; i += 1) {
+    if (columns.keyId[i] === exempt.id) {
+      outcome[i] = code;
+      continue;
+    }
+    outcome[i] = inner.outcome[j] as number;
+    delayMs[i] = inner.delayMs[j] as number;
+    j += 1;
+  }
+  return {
+    count: n,
+    outcome,
+    delayMs,
+    admitted: inner.admitted + (code === ADMIT ? skip : 0),
+    delayed: inner.delayed,
+    rejected: inner.rejected + (code === REJECT ? skip : 0),
+  };
+}
+
+/** What is missing from a request keyed by `spec` when its key is empty, in words. */
+export function missingWhat(spec: KeySpec): string {
+  if (spec.length !== 1) return 'an empty key';
+  const p = spec[0] as KeySpec[number];
+  switch (p.kind) {
+    case 'client':
+      return 'no client address';
+    case 'xff-first':
+    case 'xff-last':
+      return 'no X-Forwarded-For';
+    case 'path':
+      return 'no path';
+    case 'field':
+      return `no value in ${p.name}`;
+  }
+}
+
+/**
+ * The page's sentence for `count` requests with an empty key under `system`'s rule, e.g.
+ * `1,204 requests have no X-Forwarded-For: nginx does not limit them.`
+ */
+export function emptyKeyWords(
+  count: number,
+  spec: KeySpec,
+  system: { name: string; shortName?: string; emptyKey?: EmptyKeyRule },
+): string {
+  const who = system.shortName ?? system.name.split(' ')[0] ?? system.name;
+  const have = count === 1 ? 'has' : 'have';
+  const head = `${plural(count, 'request')} ${have} ${missingWhat(spec)}`;
+  const rule = system.emptyKey;
+  const them = count === 1 ? 'it' : 'them';
+  if (rule === 'not-limited') return `${head}: ${who} does not limit ${them} (not counted).`;
+  if (typeof rule === 'object')
+    return `${head}: ${who} denies ${them} with ${rule.denied}, without counting ${them}.`;
+  if (rule === 'client')
+    return (
+      `${head}: ${who} keys ${them} by the client address instead; the log has no address under ` +
+      `this key, so the lab counts ${them} under one shared key.`
+    );
+  const all = count === 1 ? 'it' : 'them all';
+  if (rule === 'shared') return `${head}: ${who} counts ${all} under one empty key.`;
+  return `${head}: the lab counts ${all} under one key (${who}'s rule is not known).`;
+}
