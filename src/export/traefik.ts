@@ -75,7 +75,7 @@ export function toTraefik(
   const differences: string[] = [];
   if ((c.maxDelayMs ?? 0) !== maxDelayMs || c.maxDelayNs !== (exact ? undefined : maxDelayNs)) {
     differences.push(
-      `Traefik lets a request wait up to ${goDurationNs(maxDelayNs)} for its token (1/(2·rate), 500 ms below 1 r/s) and you cannot change that; this limiter ${c.maxDelayMs === undefined || c.maxDelayMs === 0 ? 'never delays' : `waits up to ${c.maxDelayMs} ms`}. Choose the Traefik system to see Traefik's delays.`,
+      `Traefik lets a request wait up to ${exact ? `${maxDelayMs} ms` : goDurationNs(maxDelayNs)} for its token (1/(2·rate), 500 ms below 1 r/s) and you cannot change that; this limiter ${c.maxDelayMs === undefined || c.maxDelayMs === 0 ? 'never delays' : `waits up to ${c.maxDelayMs} ms`}. Choose the Traefik system to see Traefik's delays.`,
     );
   }
   if (c.refill === 'interval') {

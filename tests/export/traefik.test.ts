@@ -51,7 +51,7 @@ describe('Traefik export', () => {
       refill: 'interval',
     });
     expect(envoy.ok && envoy.differences.join(' ')).toMatch(
-      /wait up to 100ms .*never delays.*timer/,
+      /wait up to 100 ms .*never delays.*timer/,
     );
     // 3 r/s: 1 s / 6 is not whole ms; the Traefik system waits up to it to the ns, no difference.
     const three = toTraefik(
