@@ -21,7 +21,7 @@ async function writeBig(): Promise<void> {
   for (let i = 0; i < LINES; i += BLOCK) {
     let s = '';
     for (let j = i; j < i + BLOCK; j += 1) s += `${combinedLine(j)}\n`;
-    if (!file.write(s)) await new Promise((r) => file.once('drain', r));
+    if (!file.write(s)) await new Promise<void>((r) => file.once('drain', () => r()));
   }
   await new Promise<void>((r) => file.end(r));
 }
