@@ -61,8 +61,8 @@ function OverviewBars({ overview, firstMs }: { overview: StreamOverview; firstMs
         <path d={rejPath} className="trace-streamed-rej" />
       </svg>
       <figcaption>
-        Requests per {minutes === 1 ? 'minute' : `${n(minutes)} minutes`} (grey bars) and the
-        limiter’s rejections (red, hatched), {iso(firstMs)} to the last request.
+        Requests per {minutes === 1 ? 'minute' : `${n(minutes)} minutes`} (grey bars) and, in front
+        of them, the limiter’s rejections (coloured), {iso(firstMs)} to the last request.
       </figcaption>
     </figure>
   );
