@@ -12,10 +12,11 @@
 import {
   TraceError,
   TraceStream,
+  HEAD_BYTES,
   checkFileSize,
-  detectFormat,
   holdTrace,
   mergeParts,
+  rangeHead,
 } from '../trace';
 import type { BuiltTrace, ParseOptions, TracePart } from '../trace';
 import { quoteText } from '../core';
@@ -31,8 +32,6 @@ import type {
 const PROGRESS_EVERY_MS = 100;
 /** Files smaller than this are read by one stream (starting workers costs more than it saves). */
 const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
-/** The start of the file the format is decided from (as TraceStream reads it). */
-const HEAD_BYTES = 128 * 1024;
 /** Range workers at most (each holds its range's columns until they are merged). */
 const MAX_RANGES = 8;
 
@@ -60,19 +59,7 @@ async function lineBoundaries(file: File, n: number): Promise<number[]> {
 async function parallelHead(file: File, opts: ParseOptions): Promise<string | null> {
   const cores = Math.min(MAX_RANGES, navigator.hardwareConcurrency || 1);
   if (file.size < PARALLEL_MIN_BYTES || cores < 2) return null;
-  const start = new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer());
-  if (start[0] === 0x1f && start[1] === 0x8b) return null;
-  // As TraceStream: empty lines before the first text are skipped.
-  let from = 0;
-  while (from < start.length && start[from] === 10) from += 1;
-  if (from > 0) return null;
-  const head = new TextDecoder('utf-8').decode(start);
-  try {
-    return detectFormat(head, opts).kind === 'lines' ? head : null;
-  } catch {
-    // One stream reads it and says what is wrong.
-    return null;
-  }
+  return rangeHead(new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer()), opts);
 }
 
 async function readInRanges(

@@ -4,7 +4,7 @@
  * One worker per load; a new load or a cancel terminates the running one (the newest wins).
  */
 import { createStore } from 'zustand/vanilla';
-import { checkFileSize, heldVirtualTimes } from '../trace';
+import { heldVirtualTimes, overBudget, streamsFromStart } from '../trace';
 import type { SimTrace } from '../sim';
 import type { HeldTrace, KeySpec } from '../trace';
 import { setLoadedTrace } from './traceSim';
@@ -40,6 +40,11 @@ export interface TraceLoadState {
   replayError: string | null;
   keySpec: KeySpec;
   status: TraceLoadStatus;
+  /**
+   * A log too large to hold (src/trace/budget.ts), read by streaming passes instead
+   * (src/store/streamLoad.ts); the held trace, if any, stays. Null when none.
+   */
+  streamed: { file: File; keySpec: KeySpec } | null;
   /** Reads `file` (keyed by `keySpec`); `origin`: the file a link names for it (default `file`). */
   load: (file: File, keySpec?: KeySpec, origin?: TraceOrigin) => void;
   cancel: () => void;
@@ -69,14 +74,13 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
     replayError: null,
     keySpec: [{ kind: 'client' }],
     status: { kind: 'idle' },
+    streamed: null,
     load: (file, keySpec = get().keySpec, origin = { name: file.name, bytes: file.size }) => {
       stop();
       gen += 1;
       const mine = gen;
-      try {
-        checkFileSize(file.name, file.size);
-      } catch (e) {
-        set({ status: { kind: 'error', message: (e as Error).message } });
+      if (streamsFromStart(file.size)) {
+        set({ keySpec, streamed: { file, keySpec }, status: { kind: 'idle' } });
         return;
       }
       set({
@@ -129,7 +133,12 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
                 : null
               : msg.replay.message,
             status: { kind: 'idle' },
+            streamed: null,
           });
+        } else if (overBudget(msg.message)) {
+          // More requests than the page holds: read it by streaming passes instead.
+          stop();
+          set({ streamed: { file, keySpec }, status: { kind: 'idle' } });
         } else {
           stop();
           set({ status: { kind: 'error', message: msg.message } });
@@ -149,8 +158,9 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
       set({ status: { kind: 'idle' } });
     },
     rekey: (keySpec) => {
-      const { file: f, origin } = get();
-      if (f) get().load(f, keySpec, origin ?? undefined);
+      const { file: held, origin, streamed } = get();
+      const f = streamed?.file ?? held;
+      if (f) get().load(f, keySpec, streamed !== null ? undefined : (origin ?? undefined));
       else set({ keySpec });
     },
     clear: () => {
@@ -164,6 +174,7 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
         replay: null,
         replayError: null,
         status: { kind: 'idle' },
+        streamed: null,
       });
     },
   }));

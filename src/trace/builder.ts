@@ -531,16 +531,25 @@ export class TraceMerger {
     private readonly maxRequests = MAX_TRACE_REQUESTS,
     /** How far back a line may be and still be sorted in as it is read, ms. */
     private readonly windowMs = REORDER_WINDOW_MS,
+    /**
+     * Where requests go instead of the kept columns (a streaming pass over a log too large to
+     * hold): those in time order, and those outside the window, in line order.
+     */
+    private readonly pass: {
+      ordered: OrderedSink;
+      outside: (t: number, key: number, cost: number, status: number, line: number) => void;
+    } | null = null,
   ) {
     this.agentsById = spec.length === 1 && spec[0]?.kind === 'client' ? new AgentTable() : null;
     this.window = new ReorderWindow(
-      (c, from, n) => this.keep(c, from, n),
-      (t, k, c, s, line) => {
-        const i = this.outliersN;
-        if (i === this.outliers.capacity) this.outliers.reserve(i * 2, 0, i);
-        this.outliers.set(i, t, k, c, s, line);
-        this.outliersN = i + 1;
-      },
+      pass?.ordered ?? ((c, from, n) => this.keep(c, from, n)),
+      pass?.outside ??
+        ((t, k, c, s, line) => {
+          const i = this.outliersN;
+          if (i === this.outliers.capacity) this.outliers.reserve(i * 2, 0, i);
+          this.outliers.set(i, t, k, c, s, line);
+          this.outliersN = i + 1;
+        }),
       windowMs,
     );
   }
@@ -650,6 +659,29 @@ export class TraceMerger {
   finish(
     info: Pick<ParseReport, 'formatName' | 'resolutionMs' | 'timeSource'> & { format: TraceFormat },
   ): BuiltTrace {
+    const report = this.finishReport(info);
+    const { arrival, key, cost, status } = this.sorted();
+    return {
+      name: this.name,
+      count: arrival.length,
+      arrivalMs: arrival,
+      keyId: key,
+      keys: this.keys.slice(),
+      cost,
+      status,
+      keySpec: this.spec,
+      natHints: this.natHints(),
+      report,
+    };
+  }
+
+  /**
+   * Lets every request out of the window and reports what was read (throws when no request
+   * was): the trace's report, or a streaming pass's.
+   */
+  finishReport(
+    info: Pick<ParseReport, 'formatName' | 'resolutionMs' | 'timeSource'> & { format: TraceFormat },
+  ): ParseReport {
     this.window.flush();
     const r = this.window.report;
     if (this.count === 0) {
@@ -680,7 +712,9 @@ export class TraceMerger {
       notes.push(
         `${plural(r.outside, 'request')} ${r.outside === 1 ? 'was' : 'were'} further back than the ${span} reorder window ` +
           `(the first at line ${r.firstOutsideLine.toLocaleString('en-US')}, up to ${r.maxOutsideMs.toLocaleString('en-US')} ms before requests already sorted); ` +
-          `the whole trace is held, so ${r.outside === 1 ? 'it was' : 'they were'} sorted into place at the end.`,
+          (this.pass === null
+            ? `the whole trace is held, so ${r.outside === 1 ? 'it was' : 'they were'} sorted into place at the end.`
+            : `the log is too large to hold, so ${r.outside === 1 ? 'it was' : 'they were'} decided where ${r.outside === 1 ? 'it stands' : 'they stand'} in the file: figures that depend on order are not exact.`),
       );
     }
     if (this.lines > 1 && this.allSameLine) {
@@ -696,32 +730,20 @@ export class TraceMerger {
         `${plural(this.malformed, 'malformed line')} ${this.malformed === 1 ? 'was' : 'were'} skipped.`,
       );
     }
-    const { arrival, key, cost, status } = this.sorted();
     return {
-      name: this.name,
-      count: arrival.length,
-      arrivalMs: arrival,
-      keyId: key,
-      keys: this.keys.slice(),
-      cost,
-      status,
-      keySpec: this.spec,
-      natHints: this.natHints(),
-      report: {
-        format: info.format,
-        formatName: info.formatName,
-        lines: this.lines,
-        malformed: this.malformed,
-        malformedFirst: this.malformedFirst.slice(),
-        outOfOrder: r.outOfOrder,
-        maxBackstepMs: r.maxBackstepMs,
-        resolutionMs: info.resolutionMs,
-        timeSource: info.timeSource,
-        notes,
-        reorderWindowMs: this.windowMs,
-        outsideWindow: r.outside,
-        firstOutsideLine: r.firstOutsideLine,
-      },
+      format: info.format,
+      formatName: info.formatName,
+      lines: this.lines,
+      malformed: this.malformed,
+      malformedFirst: this.malformedFirst.slice(),
+      outOfOrder: r.outOfOrder,
+      maxBackstepMs: r.maxBackstepMs,
+      resolutionMs: info.resolutionMs,
+      timeSource: info.timeSource,
+      notes,
+      reorderWindowMs: this.windowMs,
+      outsideWindow: r.outside,
+      firstOutsideLine: r.firstOutsideLine,
     };
   }
 

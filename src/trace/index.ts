@@ -59,3 +59,20 @@ export {
   replayWithEmptyKey,
 } from './emptyKeys';
 export type { EmptyKeyExempt, EmptyKeyOutcome } from './emptyKeys';
+export { StreamPass, STREAM_TOP_KEYS } from './stream';
+export type {
+  StreamDecisions,
+  StreamFigures,
+  StreamKey,
+  StreamOverview,
+  StreamResult,
+} from './stream';
+export { streamRead, nextLineStart, rangeHead, SEGMENT_BYTES, HEAD_BYTES } from './streamRead';
+export type { RangeReader, StreamReadHooks, StreamSource } from './streamRead';
+export {
+  BUDGET_REQUESTS,
+  BUDGET_COLUMN_BYTES,
+  budgetInWords,
+  overBudget,
+  streamsFromStart,
+} from './budget';

@@ -49,6 +49,8 @@ export interface ParseOptions extends ColumnOptions {
   detectFrom?: string;
   /** Where in the file the bytes pushed start (a range read on its own), for messages. */
   rangeStart?: number;
+  /** The merger read requests go to (a streaming pass's, src/trace/stream.ts); default its own. */
+  merger?: TraceMerger;
 }
 
 /** The key when none is given: the client address. */
@@ -334,7 +336,8 @@ export class TraceStream {
     const spec = opts.keySpec ?? DEFAULT_KEY;
     const max = opts.maxRequests ?? MAX_TRACE_REQUESTS;
     this.builder = new TraceBuilder(spec, max);
-    this.merger = opts.rangeStart !== undefined ? null : new TraceMerger(opts.name, spec, max);
+    this.merger =
+      opts.rangeStart !== undefined ? null : (opts.merger ?? new TraceMerger(opts.name, spec, max));
     this.maxTextBytes = opts.maxTextBytes ?? MAX_TEXT_BYTES;
     if (opts.detectFrom !== undefined) {
       this.plan = detectFormat(opts.detectFrom, opts);
@@ -651,6 +654,14 @@ export class TraceStream {
     }
   }
 
+  /** Ends the read for a streaming pass: what was read, the requests already handed on. */
+  finishReport(): ParseReport {
+    return this.guard(() => {
+      const { merger, info } = this.endWhole();
+      return merger.finishReport(info);
+    });
+  }
+
   private finishInner(): BuiltTrace {
     const { merger, info, keyFields } = this.endWhole();
     return withKeyFields(merger.finish(info), keyFields);
@@ -770,28 +781,49 @@ export function parseTrace(bytes: Uint8Array, opts: ParseOptions): BuiltTrace {
  * reading the whole file.
  */
 export function mergeParts(parts: readonly TracePart[], opts: ParseOptions): BuiltTrace {
-  const head = opts.detectFrom;
-  if (head === undefined)
-    throw new TraceError('mergeParts needs the text the format was read from.');
-  const plan = detectFormat(head, opts);
-  if (plan.kind !== 'lines')
-    throw new TraceError(`${quoteText(opts.name)}: only line logs are read in parts.`);
+  const plan = partsPlan(opts);
   const merger = new TraceMerger(
     opts.name,
     opts.keySpec ?? DEFAULT_KEY,
     opts.maxRequests ?? MAX_TRACE_REQUESTS,
   );
   for (const p of parts) merger.add(p);
-  const built = merger.finish({
+  const built = merger.finish(formatOfPlan(plan));
+  // JSON lines: this plan read no line; its fields are the first object's, read from the head.
+  if (plan.fields !== undefined) {
+    const first = (opts.detectFrom ?? '').split('\n').find((l) => l.trim() !== '');
+    if (first !== undefined) plan.parse(first);
+  }
+  return withKeyFields(built, plan.fields?.());
+}
+
+/** The line plan of a log read in parts (from `opts.detectFrom`). */
+function partsPlan(
+  opts: ParseOptions,
+): Extract<ReturnType<typeof detectFormat>, { kind: 'lines' }> {
+  const head = opts.detectFrom;
+  if (head === undefined)
+    throw new TraceError('Reading in parts needs the text the format was read from.');
+  const plan = detectFormat(head, opts);
+  if (plan.kind !== 'lines')
+    throw new TraceError(`${quoteText(opts.name)}: only line logs are read in parts.`);
+  return plan;
+}
+
+function formatOfPlan(
+  plan: ReturnType<typeof partsPlan>,
+): Pick<ParseReport, 'format' | 'formatName' | 'resolutionMs' | 'timeSource'> {
+  return {
     format: plan.format,
     formatName: plan.name,
     resolutionMs: plan.resolution(),
     timeSource: plan.timeSource,
-  });
-  // JSON lines: this plan read no line; its fields are the first object's, read from the head.
-  if (plan.fields !== undefined) {
-    const first = head.split('\n').find((l) => l.trim() !== '');
-    if (first !== undefined) plan.parse(first);
-  }
-  return withKeyFields(built, plan.fields?.());
+  };
+}
+
+/** The format of a line log read in parts, as its report names it (from `opts.detectFrom`). */
+export function partsFormat(
+  opts: ParseOptions,
+): Pick<ParseReport, 'format' | 'formatName' | 'resolutionMs' | 'timeSource'> {
+  return formatOfPlan(partsPlan(opts));
 }

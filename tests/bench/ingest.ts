@@ -122,7 +122,7 @@ function parseInNode(path: string): { wallMs: number; cpuMs: number; requests: n
 }
 
 /** DuckDB: per address, per second, the requests — over the file read as lines. */
-async function duckdb(
+export async function duckdb(
   path: string,
   threads: number,
 ): Promise<{ wallMs: number; cpuMs: number; groups: number }> {

@@ -22,6 +22,7 @@ import { runTraceBrowserBench } from './traceBrowser';
 import { runSqlBench } from './sql';
 import { runIngestAttackBench } from './ingestAttacks';
 import { runIngestBench } from './ingest';
+import { runIngestStreamBench } from './ingestStream';
 
 const only = process.env.BENCH?.split(',').map((s) => s.trim());
 const wanted = (part: string) => only === undefined || only.includes(part);
@@ -57,7 +58,11 @@ if (!runMemoryChild() && !runDecodeChild() && !(await runBenchChild())) {
   }
   // Hostile access logs (minutes: the files are gigabytes of text once inflated).
   // INGEST=speed or INGEST=attacks runs only that half.
-  if (wanted('ingest')) {
+  // INGEST=stream: a 16M-line (~3.9 GB) log streamed from disk; only when asked.
+  if (wanted('ingest') && process.env.INGEST === 'stream') {
+    await runIngestStreamBench();
+    console.log('');
+  } else if (wanted('ingest')) {
     if (process.env.INGEST !== 'attacks') await runIngestBench();
     console.log('');
     if (process.env.INGEST !== 'speed') await runIngestAttackBench();

@@ -20,6 +20,11 @@ import { Loading, lazyPart } from '../common/lazyPart';
 /** The dry run as SQL for a log store: a chunk of its own, fetched when first opened. */
 const TraceSql = lazyPart(() => import('./TraceSql').then((m) => m.TraceSql), 'SQL for log stores');
 
+/** A log too large to hold, read by streaming passes: its own chunk, fetched for such a log. */
+const TraceStreamed = lazyPart(
+  () => import('./TraceStreamed').then((m) => m.TraceStreamed),
+  'the streaming pass',
+);
 /** The overview of a replayed log: its own chunk, fetched when a log is first replayed. */
 const TraceOverview = lazyPart(
   () => import('../stage/TraceOverview').then((m) => m.TraceOverview),
@@ -244,6 +249,7 @@ export function TracePanel() {
     load: st.load,
     cancel: st.cancel,
     rekey: st.rekey,
+    streamed: st.streamed,
   }));
   const status = s.status;
   return (
@@ -289,6 +295,11 @@ export function TracePanel() {
         <p className="trace-error" role="alert" data-testid="trace-error">
           {status.message}
         </p>
+      )}
+      {s.streamed !== null && (
+        <Suspense fallback={<Loading what="the streaming pass" />}>
+          <TraceStreamed file={s.streamed.file} keySpec={s.streamed.keySpec} />
+        </Suspense>
       )}
       <TraceReplay />
       <TraceKeep />

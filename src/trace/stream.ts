@@ -1,0 +1,264 @@
+/**
+ * A streaming pass over a log too large to hold (src/trace/budget.ts): requests come out of the
+ * reorder window in time order and each is counted and decided at once, holding only per-key
+ * state — request counts, the busiest second, the limiters' state (core's createLimiter, one per
+ * config, each keeping its keys' state) — plus an overview of requests and rejections per bin.
+ * Nothing per request is kept, so memory is bounded by the number of keys, not of requests.
+ *
+ * Exactness: a request is decided at its whole-ms virtual time (ms since the first request let
+ * out, floored), through core, as replayTrace decides it over the held trace: while every
+ * request is inside the reorder window the figures are the ones a held trace gives. A request
+ * further back than the window is decided where it stands in the file (core clamps time going
+ * backwards as the real systems do); the result then says it is not exact, and how many.
+ */
+import { createLimiter } from '../core';
+import type { AlgorithmConfig, Limiter } from '../core';
+import { TraceMerger } from './builder';
+import type { Baseline } from './dryrun';
+import { recordedRejection } from './dryrun';
+import { OVERVIEW_BIN_MS, OVERVIEW_MAX_BINS } from './overview';
+import type { KeySpec, ParseReport } from './types';
+
+/** How many keys each list of the result names. */
+export const STREAM_TOP_KEYS = 10;
+
+/** What one limiter did over the pass. */
+export interface StreamDecisions {
+  admitted: number;
+  delayed: number;
+  rejected: number;
+  /** Against the baseline (the log's recorded 429/503s, or no limit), as the dry run counts. */
+  toRejected: number;
+  toAllowed: number;
+  toDelayed: number;
+}
+
+/** A key in the result's lists. */
+export interface StreamKey {
+  key: string;
+  requests: number;
+  /** Most requests of the key in one aligned second. */
+  peakPerSecond: number;
+  /** Rejected by the first limiter (0 without one). */
+  rejected: number;
+}
+
+/** Requests (and the first limiter's rejections) per bin, from the first request. */
+export interface StreamOverview {
+  /** Bin width, ms: a minute, doubled as often as needed to stay within OVERVIEW_MAX_BINS. */
+  binMs: number;
+  requests: Uint32Array;
+  rejected: Uint32Array;
+}
+
+/** The pass's running figures (posted as progress) and, at the end, its result. */
+export interface StreamFigures {
+  requests: number;
+  keys: number;
+  /** Epoch ms of the first and last request let out (NaN before any). */
+  firstMs: number;
+  lastMs: number;
+  /** One per config, in order. */
+  decisions: StreamDecisions[];
+  /** Requests decided out of time order (further back than the reorder window). */
+  outsideWindow: number;
+}
+
+export interface StreamResult extends StreamFigures {
+  report: ParseReport;
+  /** False when a request was decided out of time order: order-dependent figures are not exact. */
+  exact: boolean;
+  overview: StreamOverview;
+  /** Busiest keys by requests. */
+  top: StreamKey[];
+  /** Keys with the most rejections by the first limiter (empty without one). */
+  topRejected: StreamKey[];
+}
+
+/** Per-key columns, grown on demand. */
+class KeyColumns {
+  requests = new Float64Array(1024);
+  second = new Float64Array(1024).fill(-1);
+  inSecond = new Float64Array(1024);
+  peak = new Float64Array(1024);
+  rejected = new Float64Array(1024);
+  grow(id: number): void {
+    if (id < this.requests.length) return;
+    const n = Math.max(id + 1, this.requests.length * 2);
+    const more = (a: Float64Array, fill = 0): Float64Array<ArrayBuffer> => {
+      const b = new Float64Array(n).fill(fill);
+      b.set(a);
+      return b;
+    };
+    this.requests = more(this.requests);
+    this.second = more(this.second, -1);
+    this.inSecond = more(this.inSecond);
+    this.peak = more(this.peak);
+    this.rejected = more(this.rejected);
+  }
+}
+
+/**
+ * The pass. Give its `merger` to the readers (a TraceStream's `merger` option, or parts added in
+ * file order), then call `finish` with the report the read ends with.
+ */
+export class StreamPass {
+  readonly merger: TraceMerger;
+  private readonly limiters: Limiter[];
+  private readonly decisions: StreamDecisions[];
+  private readonly perKey = new KeyColumns();
+  private t0 = Number.NaN;
+  private lastMs = Number.NaN;
+  private count = 0;
+  private outside = 0;
+  private binMs = OVERVIEW_BIN_MS;
+  private binReq = new Uint32Array(1024);
+  private binRej = new Uint32Array(1024);
+  private bins = 0;
+
+  constructor(
+    name: string,
+    spec: KeySpec,
+    /** The limiters to decide with (each validated by createLimiter, which throws). */
+    configs: readonly AlgorithmConfig[],
+    private readonly baseline: Baseline = 'recorded',
+  ) {
+    this.limiters = configs.map((c) => createLimiter(c));
+    this.decisions = configs.map(() => ({
+      admitted: 0,
+      delayed: 0,
+      rejected: 0,
+      toRejected: 0,
+      toAllowed: 0,
+      toDelayed: 0,
+    }));
+    this.merger = new TraceMerger(name, spec, Number.MAX_SAFE_INTEGER, undefined, {
+      ordered: (c, from, n) => {
+        for (let i = from; i < from + n; i += 1) {
+          this.request(c.t[i] as number, c.key[i] as number, c.status[i] as number);
+        }
+      },
+      outside: (t, key, _cost, status) => {
+        this.outside += 1;
+        this.request(t, key, status);
+      },
+    });
+  }
+
+  /** The figures so far. */
+  figures(): StreamFigures {
+    return {
+      requests: this.count,
+      keys: this.merger.keys.length,
+      firstMs: this.t0,
+      lastMs: this.lastMs,
+      decisions: this.decisions.map((d) => ({ ...d })),
+      outsideWindow: this.outside,
+    };
+  }
+
+  private request(t: number, key: number, status: number): void {
+    if (this.count === 0) this.t0 = t;
+    this.count += 1;
+    if (!(t <= this.lastMs)) this.lastMs = t;
+    // Before the first request only when further back than the window (not exact, and said so).
+    const v = Math.max(0, Math.floor(t - this.t0));
+    const k = this.perKey;
+    k.grow(key);
+    k.requests[key] = (k.requests[key] as number) + 1;
+    const sec = Math.floor(v / 1000);
+    if (k.second[key] !== sec) {
+      k.second[key] = sec;
+      k.inSecond[key] = 0;
+    }
+    const inSec = (k.inSecond[key] as number) + 1;
+    k.inSecond[key] = inSec;
+    if (inSec > (k.peak[key] as number)) k.peak[key] = inSec;
+    const bin = this.binOf(v);
+    this.binReq[bin] = (this.binReq[bin] as number) + 1;
+    if (this.limiters.length === 0) return;
+    const name = this.merger.keys[key] as string;
+    const wasRejected = this.baseline === 'recorded' && recordedRejection(status);
+    for (let j = 0; j < this.limiters.length; j += 1) {
+      const d = (this.limiters[j] as Limiter).decide(v, name);
+      const tally = this.decisions[j] as StreamDecisions;
+      if (d.outcome === 'reject') {
+        tally.rejected += 1;
+        if (!wasRejected) tally.toRejected += 1;
+        if (j === 0) {
+          k.rejected[key] = (k.rejected[key] as number) + 1;
+          this.binRej[bin] = (this.binRej[bin] as number) + 1;
+        }
+      } else {
+        if (d.outcome === 'delay') tally.delayed += 1;
+        else tally.admitted += 1;
+        if (wasRejected) tally.toAllowed += 1;
+        else if (d.outcome === 'delay') tally.toDelayed += 1;
+      }
+    }
+  }
+
+  /** The overview bin of virtual time `v`, coarsening the bins (×2) when there would be too many. */
+  private binOf(v: number): number {
+    let b = Math.floor(v / this.binMs);
+    while (b >= OVERVIEW_MAX_BINS) {
+      const half = Math.ceil(this.bins / 2);
+      for (let i = 0; i < half; i += 1) {
+        this.binReq[i] = (this.binReq[2 * i] as number) + (this.binReq[2 * i + 1] ?? 0);
+        this.binRej[i] = (this.binRej[2 * i] as number) + (this.binRej[2 * i + 1] ?? 0);
+      }
+      this.binReq.fill(0, half);
+      this.binRej.fill(0, half);
+      this.bins = half;
+      this.binMs *= 2;
+      b = Math.floor(v / this.binMs);
+    }
+    if (b >= this.binReq.length) {
+      const n = Math.min(OVERVIEW_MAX_BINS, Math.max(b + 1, this.binReq.length * 2));
+      const r = new Uint32Array(n);
+      r.set(this.binReq);
+      this.binReq = r;
+      const j = new Uint32Array(n);
+      j.set(this.binRej);
+      this.binRej = j;
+    }
+    if (b >= this.bins) this.bins = b + 1;
+    return b;
+  }
+
+  /** The result, given the report the read ended with (TraceStream.finishReport, or the merger's). */
+  finish(report: ParseReport): StreamResult {
+    const k = this.perKey;
+    const keys = this.merger.keys;
+    const row = (id: number): StreamKey => ({
+      key: keys[id] as string,
+      requests: k.requests[id] as number,
+      peakPerSecond: k.peak[id] as number,
+      rejected: k.rejected[id] as number,
+    });
+    const ids = Array.from({ length: keys.length }, (_, i) => i);
+    const by = (col: Float64Array) => (a: number, b: number) =>
+      (col[b] as number) - (col[a] as number) || a - b;
+    const top = ids.slice().sort(by(k.requests)).slice(0, STREAM_TOP_KEYS).map(row);
+    const topRejected =
+      this.limiters.length === 0
+        ? []
+        : ids
+            .filter((i) => (k.rejected[i] as number) > 0)
+            .sort(by(k.rejected))
+            .slice(0, STREAM_TOP_KEYS)
+            .map(row);
+    return {
+      ...this.figures(),
+      report,
+      exact: this.outside === 0,
+      overview: {
+        binMs: this.binMs,
+        requests: this.binReq.slice(0, this.bins),
+        rejected: this.binRej.slice(0, this.bins),
+      },
+      top,
+      topRejected,
+    };
+  }
+}

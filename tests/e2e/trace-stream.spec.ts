@@ -1,0 +1,80 @@
+/**
+ * A log over 1 GB, made on disk by the test and chosen through the file input: the page reads it
+ * as a stream (never refused for its size, never held), shows progress with a running count and
+ * a cancel button, then its figures and the current limiter's dry run; the trace it had stays on
+ * the stage. The file is deleted afterwards.
+ */
+import { createWriteStream, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, open, test } from './fixtures';
+import { combinedLine, describeFigures, installRecorder, measureLoad } from './attacks';
+
+const DIR = '/tmp/stream';
+const BIG = join(DIR, 'combined-1.1GB.log');
+/** ~397 bytes a line: 1.11 GB, over the 1 GiB the page once refused. */
+const LINES = 2_800_000;
+
+async function writeBig(): Promise<void> {
+  mkdirSync(DIR, { recursive: true });
+  const file = createWriteStream(BIG);
+  const BLOCK = 10_000;
+  for (let i = 0; i < LINES; i += BLOCK) {
+    let s = '';
+    for (let j = i; j < i + BLOCK; j += 1) s += `${combinedLine(j)}\n`;
+    if (!file.write(s)) await new Promise<void>((r) => file.once('drain', () => r()));
+  }
+  await new Promise<void>((r) => file.end(r));
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  await writeBig();
+  expect(statSync(BIG).size).toBeGreaterThan(1024 ** 3);
+});
+
+test.afterAll(() => {
+  rmSync(DIR, { recursive: true, force: true });
+});
+
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(installRecorder);
+  await open(page);
+  const small = join(DIR, 'small.log');
+  writeFileSync(small, [0, 1, 2].map((i) => combinedLine(i)).join('\n'));
+  await page.getByTestId('trace-file').setInputFiles(small);
+  await expect(page.getByTestId('trace-count')).toHaveText('3');
+});
+
+test('a 1.1 GB log is read as a stream: progress, then every request counted and the dry run; the held trace stays', async ({
+  page,
+}) => {
+  test.setTimeout(420_000);
+  const f = await measureLoad(page, BIG, async () => {
+    await expect(page.getByTestId('trace-streamed-progress')).toBeVisible({ timeout: 60_000 });
+    await expect(page.getByTestId('trace-streamed-progress')).toContainText(/requests?/, {
+      timeout: 60_000,
+    });
+    await expect(page.getByTestId('trace-streamed-result')).toBeVisible({ timeout: 400_000 });
+  });
+  console.log(describeFigures('1.1 GB streamed', f));
+  const result = page.getByTestId('trace-streamed-result');
+  await expect(result).toContainText('2,800,000 requests');
+  await expect(result).toContainText('the figures are exact');
+  await expect(page.getByTestId('trace-streamed-dry')).toContainText(/[\d,]+ rejected/);
+  await expect(page.getByTestId('trace-error')).toHaveCount(0);
+  // The trace the page had is still the one the stage replays.
+  await expect(page.getByTestId('trace-count')).toHaveText('3');
+  expect(f.longestTaskMs).toBeLessThanOrEqual(200);
+  expect(f.peakMb).toBeLessThanOrEqual(500);
+});
+
+test('a streaming pass can be cancelled; nothing half-read is shown', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.getByTestId('trace-file').setInputFiles(BIG);
+  const progress = page.getByTestId('trace-streamed-progress');
+  await expect(progress).toContainText(/requests?/, { timeout: 60_000 });
+  await progress.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('trace-streamed')).toContainText('Cancelled.');
+  await expect(page.getByTestId('trace-streamed-result')).toHaveCount(0);
+  await expect(page.getByTestId('trace-count')).toHaveText('3');
+});
