@@ -46,7 +46,7 @@ test('an access log loads through the file chooser, parsed in a worker, and neve
   const w = windowStats(parseTrace(log, { name: 'access.log' }), 5000, 5);
   await page.locator('.trace-window input').fill('5000');
   await expect(page.getByTestId('trace-window-stats')).toHaveText(
-    `Most requests a key sent in any 5,000 ms: p50 ${w.p50}, p90 ${w.p90}, p99 ${w.p99}, max ${w.max} (${w.worst[0]?.key}).`,
+    `Most requests a key sent in any 5,000 ms: p50 ${w.p50}, p90 ${w.p90}, p99 ${w.p99}, max ${w.max} ("${w.worst[0]?.key}").`,
   );
   // Only the worker scripts themselves may have been fetched; nothing was posted.
   for (const r of sent) {
