@@ -142,7 +142,7 @@ export function emptyKeyWords(
     return `${head}: ${who} denies ${them} with ${rule.denied}, without counting ${them}.`;
   if (rule === 'client')
     return (
-      `${head}: ${who} keys ${them} by the client address instead; the log has no address under ` +
+      `${head}: ${who} uses the client address as the key instead; the log has no address under ` +
       `this key, so the lab counts ${them} under one shared key.`
     );
   const all = count === 1 ? 'it' : 'them all';

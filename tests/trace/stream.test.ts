@@ -181,7 +181,7 @@ describe('bad input while streaming', () => {
     const gz = new Uint8Array(gzipSync(enc(log(5000))));
     const cut = gz.subarray(0, Math.floor(gz.length * 0.6));
     await expect(stream(cut, { name: 'cut.log.gz' })).rejects.toThrow(
-      /cut\.log\.gz is not valid gzip \(.*\) at line [\d,]+, [\d,]+ kB into the file \([\d,]+ kB of text\): nothing was loaded/,
+      /"cut\.log\.gz" is not valid gzip \(.*\) at line [\d,]+, [\d,]+ kB into the file \([\d,]+ kB of text\): nothing was loaded/,
     );
   });
 
@@ -206,7 +206,7 @@ describe('bad input while streaming', () => {
     const pass = new StreamPass(file.name, [{ kind: 'client' }], CONFIGS);
     await expect(
       streamRead(file, pass, {}, { parallel: 0, readRange: null, progress: () => {} }),
-    ).rejects.toThrow(/sparse\.log looks binary \(NUL byte at offset 0\)/);
+    ).rejects.toThrow(/"sparse\.log" looks binary \(NUL byte at offset 0\)/);
     // Refused from the first chunk, not after reading 20 GB.
     expect(served).toBeLessThanOrEqual(4 * zeros.length);
   });

@@ -90,7 +90,7 @@ describe('trace loading store', () => {
     expect(store.getState().trace).toBe(trace);
   });
 
-  it('refuses a file over the limit before starting a worker', () => {
+  it('hands a file over 1 GB to the streaming pass before starting a worker, and keeps no error', () => {
     let made = 0;
     const store = createTraceLoadStore(() => {
       made += 1;
@@ -99,11 +99,7 @@ describe('trace loading store', () => {
     const big = { name: 'huge.log', size: 2 * 1024 ** 3 } as File;
     store.getState().load(big);
     expect(made).toBe(0);
-    expect(store.getState().status).toEqual({
-      kind: 'error',
-      message: expect.stringContaining(
-        '"huge.log" is 2,048 MB; the page reads files up to 1,024 MB',
-      ) as string,
-    });
+    expect(store.getState().status).toEqual({ kind: 'idle' });
+    expect(store.getState().streamed?.file).toBe(big);
   });
 });

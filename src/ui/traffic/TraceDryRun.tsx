@@ -311,7 +311,7 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
             <table className="trace-dry-run-keys">
               <caption>
                 {groups.byKey.length < groups.keysChanged
-                  ? `By key: the ${n(groups.byKey.length)} with the most changes, of ${n(groups.keysChanged)} keys that change`
+                  ? `By key: the ${n(groups.byKey.length)} with the most changes, of ${plural(groups.keysChanged, 'key')} that change`
                   : 'By key'}
               </caption>
               <thead>

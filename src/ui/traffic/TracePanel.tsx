@@ -162,7 +162,7 @@ function TraceSummary({ trace }: { trace: HeldTrace }) {
       <table className="trace-top-keys">
         <caption>
           {top.length < trace.keys.length
-            ? `Top ${n(top.length)} keys by volume, of ${n(trace.keys.length)}`
+            ? `Top ${plural(top.length, 'key')} by volume, of ${n(trace.keys.length)}`
             : 'Keys by volume'}
         </caption>
         <thead>

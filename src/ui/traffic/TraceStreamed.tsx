@@ -75,7 +75,7 @@ function Result({ result, config }: { result: StreamResult; config: AlgorithmCon
     <div className="trace-streamed-result" data-testid="trace-streamed-result">
       <p>
         <strong>{plural(result.requests, 'request')}</strong> from {plural(result.keys, 'key')},{' '}
-        {iso(result.firstMs)} to {iso(result.lastMs)} ({r.formatName}; {n(r.lines)} lines,{' '}
+        {iso(result.firstMs)} to {iso(result.lastMs)} ({r.formatName}; {plural(r.lines, 'line')},{' '}
         {n(r.malformed)} malformed).
       </p>
       {result.exact ? (
