@@ -31,7 +31,7 @@ test('Traefik exports first; an Ingress imports as ingress-nginx beside Traefik'
   await page.getByLabel(/^Paste nginx/).fill(MANIFEST);
   await page.getByRole('button', { name: /^Import into/ }).click();
   await expect(page.getByTestId('import-ingress')).toContainText(
-    'ingress-nginx beside Traefik: default/api as nginx limit-rps 10',
+    'ingress-nginx beside Traefik: "default/api" as nginx limit-rps 10',
   );
   // Two lanes now, one per controller.
   await expect(

@@ -127,7 +127,7 @@ test('an Apache log → the figures, the dry run, a sweep cell and the nginx exp
     `${n(malformed)} malformed line${malformed === 1 ? '' : 's'}`,
   );
   const top = summary.locator('.trace-top-keys tbody tr').first();
-  await expect(top.locator('td').nth(0)).toHaveText(busiest);
+  await expect(top.locator('td').nth(0)).toHaveText(`"${busiest}"`);
   await expect(top.locator('td').nth(1)).toHaveText(n(busiestCount));
 
   // The dry run of the whole log, before the stage replays any of it.

@@ -53,7 +53,7 @@ test('ingress-nginx limit-rps 10 → the same limit in Traefik, Kong and HAProxy
   await page.getByLabel(/^Paste nginx/).fill(MANIFEST);
   await page.getByRole('button', { name: /^Import into/ }).click();
   await expect(page.getByTestId('import-ingress')).toContainText(
-    'ingress-nginx beside Traefik: shop/api as nginx limit-rps 10',
+    'ingress-nginx beside Traefik: "shop/api" as nginx limit-rps 10',
   );
   await shot(page, '1-imported.png');
 
