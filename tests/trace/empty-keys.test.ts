@@ -131,6 +131,8 @@ describe('a replay with an empty key', () => {
     expect(emptyKeyWords(3, xff, sys('express-rate-limit'))).toBe(
       '3 requests have no X-Forwarded-For: express-rate-limit counts them all under one empty key.',
     );
-    expect(emptyKeyWords(3, xff, sys('kong'))).toContain('uses the client address as the key instead');
+    expect(emptyKeyWords(3, xff, sys('kong'))).toContain(
+      'uses the client address as the key instead',
+    );
   });
 });
