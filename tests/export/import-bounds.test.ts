@@ -19,13 +19,8 @@ import {
   importNginx,
 } from '../../src/export';
 import { yamlDepthProblem } from '../../src/export/import-limits';
+import { timedCpu as timed } from '../cpuTime';
 import { YAML_PIECES } from './paste-pieces';
-
-function timed<T>(f: () => T): { value: T; ms: number } {
-  const s = performance.now();
-  const value = f();
-  return { value, ms: performance.now() - s };
-}
 
 const flatMapping = (keys: number): string =>
   Array.from({ length: keys }, (_, i) => `k${i}: 1`).join('\n');
