@@ -2,7 +2,10 @@
  * The runner against servers that misbehave, on loopback (a plain Node HTTP server, no binary
  * needed): connections reset, every request redirected, answers slow. The runner records what
  * happened to each request, and the verdict read back from its file names it; none is ever "as
- * configured". Bounded: each run is the plan's 4.3 s plus a 5 s timeout, the three at once.
+ * configured". Bounded: each run is the plan's 4.3 s plus a 20 s timeout, the three at once. The
+ * timeout is not what is tested (no answer here is slower than 300 ms): it is long enough that a
+ * machine busy with other jobs, where the server and the runner share this one process, does not
+ * turn a late 302 into a timed-out request (it did at 5 s).
  */
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
@@ -44,7 +47,7 @@ async function probePath(path: string) {
     url: new URL(`${base}${path}`),
     plan,
     link: LINK,
-    timeoutMs: 5000,
+    timeoutMs: 20_000,
     align: false,
     version: 'test',
   });
@@ -53,7 +56,7 @@ async function probePath(path: string) {
   return { result: read.opened.result, verdict: judge(read.opened.plan, read.opened.result) };
 }
 
-describe('the runner against a server that misbehaves', { timeout: 30_000 }, () => {
+describe('the runner against a server that misbehaves', { timeout: 60_000 }, () => {
   it('resets, redirects and slow answers are recorded and named', async () => {
     const [reset, redirect, slow] = await Promise.all([
       probePath('/reset'),
@@ -67,7 +70,9 @@ describe('the runner against a server that misbehaves', { timeout: 30_000 }, () 
       /^No verdict: 71 requests got no answer \(71 had the connection reset by the server/,
     );
 
-    expect(redirect.result.requests.every((r) => r.status === 302)).toBe(true);
+    expect(
+      redirect.result.requests.filter((r) => r.status !== 302).map((r) => r.error ?? r.status),
+    ).toEqual([]);
     expect(redirect.verdict.overall).toBe('inconclusive');
     expect(redirect.verdict.headline).toContain(
       'every request was redirected (302 to "http://127.0.0.1/login")',
