@@ -3,6 +3,15 @@
 import '@testing-library/jest-dom/vitest';
 import { expect } from 'vitest';
 
+// Component tests (jsdom): findBy… and waitFor give up after 20 s instead of Testing Library's 1 s.
+// The timeout bounds a hang, not speed (speed is `npm run bench`'s); on a machine busy with other
+// jobs a lazily loaded part or a download took longer than 1 s, and the late result then landed in
+// the next test. A passing test does not wait for it.
+if (typeof document !== 'undefined') {
+  const { configure } = await import('@testing-library/dom');
+  configure({ asyncUtilTimeout: 20_000 });
+}
+
 /**
  * toEqual on typed arrays, decided in one loop: the same kind of array, the same length, and each
  * element the same by Object.is (toEqual's own rule for numbers: NaN equals NaN, 0 is not -0).
