@@ -148,11 +148,39 @@ export const longKeys = (): Promise<string> =>
     ),
   );
 
-/** The longest main-thread task and the moment a file is chosen, recorded from the page's start. */
+/**
+ * The longest main-thread task and the moment a file is chosen, recorded from the page's start;
+ * and, for a refusal, when the parsing worker says reading stopped (its error reply's `stoppedAt`)
+ * and when the page first has the message in the document (both epoch ms).
+ */
 export function installRecorder(): void {
-  const w = window as unknown as { __longest: number; __chosenAt: number };
+  const w = window as unknown as {
+    __longest: number;
+    __chosenAt: number;
+    __stoppedAt: number;
+    __errorShownAt: number;
+  };
   w.__longest = 0;
   w.__chosenAt = 0;
+  w.__stoppedAt = Number.NaN;
+  w.__errorShownAt = Number.NaN;
+  const epoch = (): number => performance.timeOrigin + performance.now();
+  // Every worker's replies pass here first (a listener added before the page sets onmessage).
+  const Native = window.Worker;
+  window.Worker = class extends Native {
+    constructor(url: string | URL, options?: WorkerOptions) {
+      super(url, options);
+      this.addEventListener('message', (e: MessageEvent<unknown>) => {
+        const d = e.data as { type?: unknown; stoppedAt?: unknown } | null;
+        if (d !== null && d.type === 'error' && typeof d.stoppedAt === 'number')
+          w.__stoppedAt = d.stoppedAt;
+      });
+    }
+  };
+  new MutationObserver(() => {
+    if (Number.isNaN(w.__errorShownAt) && document.querySelector('[data-testid="trace-error"]'))
+      w.__errorShownAt = epoch();
+  }).observe(document, { childList: true, subtree: true });
   // Only tasks from the choice on: the one that hands the file to the input (a test harness
   // building a File from bytes, the file dialog) is not the page's.
   new PerformanceObserver((list) => {
@@ -201,6 +229,11 @@ export interface AttackFigures {
   peakMb: number;
   /** From choosing the file to the result (message or summary), ms. */
   toResultMs: number;
+  /**
+   * For a refusal: from the moment the worker stopped reading (a cap passed) to the message in the
+   * page, ms; NaN when the file was not refused.
+   */
+  stopToMessageMs: number;
 }
 
 /**
@@ -223,7 +256,14 @@ export async function measureLoad(
     }
   })();
   await page.evaluate(() => {
-    (window as unknown as { __longest: number }).__longest = 0;
+    const w = window as unknown as {
+      __longest: number;
+      __stoppedAt: number;
+      __errorShownAt: number;
+    };
+    w.__longest = 0;
+    w.__stoppedAt = Number.NaN;
+    w.__errorShownAt = Number.NaN;
   });
   await page.getByTestId('trace-file').setInputFiles(file);
   try {
@@ -233,14 +273,32 @@ export async function measureLoad(
     await sampler;
   }
   const endAt = await page.evaluate(() => performance.now());
-  const { longest, chosenAt } = await page.evaluate(() => {
-    const w = window as unknown as { __longest: number; __chosenAt: number };
-    return { longest: w.__longest, chosenAt: w.__chosenAt };
+  const { longest, chosenAt, stoppedAt, shownAt } = await page.evaluate(() => {
+    const w = window as unknown as {
+      __longest: number;
+      __chosenAt: number;
+      __stoppedAt: number;
+      __errorShownAt: number;
+    };
+    return {
+      longest: w.__longest,
+      chosenAt: w.__chosenAt,
+      stoppedAt: w.__stoppedAt,
+      shownAt: w.__errorShownAt,
+    };
   });
-  return { longestTaskMs: longest, peakMb, toResultMs: endAt - chosenAt };
+  return {
+    longestTaskMs: longest,
+    peakMb,
+    toResultMs: endAt - chosenAt,
+    stopToMessageMs: shownAt - stoppedAt,
+  };
 }
 
 /** One line of figures, as the test log and the bench print them. */
 export function describeFigures(label: string, f: AttackFigures): string {
-  return `${label}: longest main-thread task ${Math.round(f.longestTaskMs)} ms (budget 200), renderer peak ${Math.round(f.peakMb)} MB (budget 500), result after ${(f.toResultMs / 1000).toFixed(1)} s`;
+  const refused = Number.isNaN(f.stopToMessageMs)
+    ? ''
+    : `, message ${Math.round(f.stopToMessageMs)} ms after reading stopped (budget 1000)`;
+  return `${label}: longest main-thread task ${Math.round(f.longestTaskMs)} ms (budget 200), renderer peak ${Math.round(f.peakMb)} MB (budget 500), result after ${(f.toResultMs / 1000).toFixed(1)} s${refused}`;
 }
