@@ -10,7 +10,7 @@
  * the same plan from the same link, and a result file names the plan it ran by its hash.
  */
 import type { AlgorithmConfig, Decision, Outcome } from '../core';
-import { nginxRateMilli, plural, quotaOf, rejectStatus } from '../core';
+import { nginxRateMilli, plural, quotaOf, quoteText, rejectStatus } from '../core';
 import type { LimiterEntry, PlaygroundConfig } from '../config';
 import { systemOf } from '../systems';
 import { entryResponse } from '../systems/respond';
@@ -53,14 +53,14 @@ export function parseKeyMode(text: string): KeyMode | string {
   if (m !== null) {
     const name = (m[1] ?? '').trim();
     if (!HEADER_NAME.test(name)) {
-      return `the header name must be 1 to 64 letters, digits or - _ . ! # $ % & ' * + ^ \` | ~, got "${name.slice(0, 64)}"`;
+      return `the header name must be 1 to 64 letters, digits or - _ . ! # $ % & ' * + ^ \` | ~, got ${quoteText(name, 64)}`;
     }
     if (RESERVED_HEADERS.has(name.toLowerCase())) {
       return `the header ${name} belongs to the HTTP client; choose the header your gateway keys by`;
     }
     return { kind: 'header', name };
   }
-  return `the key must be header:<Name>, address or none, got "${t.slice(0, 64)}"`;
+  return `the key must be header:<Name>, address or none, got ${quoteText(t, 64)}`;
 }
 
 /** The key mode as text (what parseKeyMode reads). */

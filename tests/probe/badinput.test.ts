@@ -70,6 +70,18 @@ describe('result files', () => {
     if (!read.ok) expect(read.message).toContain('"run.json" has a bad value at lane');
   });
 
+  it('a bad value from the file is quoted in the message, cut and escaped', () => {
+    const evil = `\u202Eevil\u0000name\n${'x'.repeat(10_000)}`;
+    const json = JSON.parse(good) as Record<string, Record<string, unknown>>;
+    (json.target as Record<string, unknown>).method = evil;
+    const read = readResult(JSON.stringify(json), 'run.json');
+    expect(read.ok).toBe(false);
+    if (read.ok) return;
+    expect(read.message).toBe(
+      `"run.json" has a bad value at target.method: Invalid type: expected ("GET" | "HEAD"), got "\\u202Eevil\\u0000name\\u000A${'x'.repeat(29)}…". It was edited or damaged; run the probe again.`,
+    );
+  });
+
   it("a result from another plan (its link changed, sealed again) is not judged against the link's plan", () => {
     const result = fakeRun(PLAN, LINK);
     const other = linkOf({ config: { ...NGINX.config, burst: 19 } as LimiterEntry['config'] });
