@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGzip } from 'node:zlib';
 import type { Browser, Page } from '@playwright/test';
+import { longTasksIn, pageRecord, resetRecord } from './pageRecorder';
+import type { RecordOptions } from './pageRecorder';
 
 /** Where the made files live (kept between runs: some take seconds to write). */
 export const ATTACK_DIR = join(tmpdir(), 'rate-limit-lab-attacks');
@@ -148,55 +150,8 @@ export const longKeys = (): Promise<string> =>
     ),
   );
 
-/**
- * The longest main-thread task and the moment a file is chosen, recorded from the page's start;
- * and, for a refusal, when the parsing worker says reading stopped (its error reply's `stoppedAt`)
- * and when the page first has the message in the document (both epoch ms).
- */
-export function installRecorder(): void {
-  const w = window as unknown as {
-    __longest: number;
-    __chosenAt: number;
-    __stoppedAt: number;
-    __errorShownAt: number;
-  };
-  w.__longest = 0;
-  w.__chosenAt = 0;
-  w.__stoppedAt = Number.NaN;
-  w.__errorShownAt = Number.NaN;
-  const epoch = (): number => performance.timeOrigin + performance.now();
-  // Every worker's replies pass here first (a listener added before the page sets onmessage).
-  const Native = window.Worker;
-  window.Worker = class extends Native {
-    constructor(url: string | URL, options?: WorkerOptions) {
-      super(url, options);
-      this.addEventListener('message', (e: MessageEvent<unknown>) => {
-        const d = e.data as { type?: unknown; stoppedAt?: unknown } | null;
-        if (d !== null && d.type === 'error' && typeof d.stoppedAt === 'number')
-          w.__stoppedAt = d.stoppedAt;
-      });
-    }
-  };
-  new MutationObserver(() => {
-    if (Number.isNaN(w.__errorShownAt) && document.querySelector('[data-testid="trace-error"]'))
-      w.__errorShownAt = epoch();
-  }).observe(document, { childList: true, subtree: true });
-  // Only tasks from the choice on: the one that hands the file to the input (a test harness
-  // building a File from bytes, the file dialog) is not the page's.
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) {
-      if (e.startTime >= w.__chosenAt) w.__longest = Math.max(w.__longest, e.duration);
-    }
-  }).observe({ type: 'longtask', buffered: true });
-  document.addEventListener(
-    'change',
-    (e) => {
-      if ((e.target as HTMLElement).getAttribute('data-testid') === 'trace-file')
-        w.__chosenAt = performance.now();
-    },
-    true,
-  );
-}
+/** What the access-log tests record in the page (tests/e2e/pageRecorder.ts `recordPage`). */
+export const TRACE_RECORD: RecordOptions = { input: 'trace-file', shown: 'trace-error' };
 
 /** Resident memory (MB) of this browser's renderer processes, summed, from /proc. */
 export async function rendererMb(browser: Browser): Promise<number> {
@@ -238,7 +193,8 @@ export interface AttackFigures {
 
 /**
  * Chooses `path` in the access-log input and waits for `done` (a locator condition), sampling the
- * renderer's memory every 100 ms. The page must have been opened with `installRecorder` in place.
+ * renderer's memory every 100 ms. The page must have been opened with `recordPage` (TRACE_RECORD)
+ * in place.
  */
 export async function measureLoad(
   page: Page,
@@ -255,16 +211,7 @@ export async function measureLoad(
       await new Promise((r) => setTimeout(r, 100));
     }
   })();
-  await page.evaluate(() => {
-    const w = window as unknown as {
-      __longest: number;
-      __stoppedAt: number;
-      __errorShownAt: number;
-    };
-    w.__longest = 0;
-    w.__stoppedAt = Number.NaN;
-    w.__errorShownAt = Number.NaN;
-  });
+  await resetRecord(page);
   await page.getByTestId('trace-file').setInputFiles(file);
   try {
     await done();
@@ -273,25 +220,12 @@ export async function measureLoad(
     await sampler;
   }
   const endAt = await page.evaluate(() => performance.now());
-  const { longest, chosenAt, stoppedAt, shownAt } = await page.evaluate(() => {
-    const w = window as unknown as {
-      __longest: number;
-      __chosenAt: number;
-      __stoppedAt: number;
-      __errorShownAt: number;
-    };
-    return {
-      longest: w.__longest,
-      chosenAt: w.__chosenAt,
-      stoppedAt: w.__stoppedAt,
-      shownAt: w.__errorShownAt,
-    };
-  });
+  const r = await pageRecord(page);
   return {
-    longestTaskMs: longest,
+    longestTaskMs: longTasksIn(r, r.chosenAt).longestMs,
     peakMb,
-    toResultMs: endAt - chosenAt,
-    stopToMessageMs: shownAt - stoppedAt,
+    toResultMs: endAt - r.chosenAt,
+    stopToMessageMs: r.shownAt - r.stoppedAt,
   };
 }
 

@@ -7,18 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { LimiterEntry } from '../../src/config';
 import type { ProbeResult } from '../../src/probe';
 import { judge, readResult, resultText, sealResult } from '../../src/probe';
-import { fakeRun, linkOf, planOf } from './fake';
+import { NGINX, fakeRun, linkOf, planOf } from './fake';
 
-const NGINX: LimiterEntry = {
-  config: {
-    kind: 'leaky-bucket',
-    rate: 10,
-    rateUnit: 'r/s',
-    burst: 20,
-    delay: 'nodelay',
-    limitReqStatus: 429,
-  },
-};
 const LINK = linkOf(NGINX);
 const PLAN = planOf(LINK);
 

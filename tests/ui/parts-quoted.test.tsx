@@ -10,7 +10,6 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import type { AlgorithmConfig } from '../../src/core';
-import type { LimiterEntry } from '../../src/config';
 import type { ProbeResult } from '../../src/probe';
 import { MAX_RESULT_CHARS, judge } from '../../src/probe';
 import type { TraceSource } from '../../src/sim';
@@ -26,7 +25,7 @@ import { ProbePart } from '../../src/ui/probe/ProbePart';
 import { VerdictView } from '../../src/ui/probe/VerdictView';
 import { TraceOverview } from '../../src/ui/stage/TraceOverview';
 import { PageDrop } from '../../src/ui/traffic/PageDrop';
-import { fakeRun, linkOf, planOf } from '../probe/fake';
+import { NGINX, fakeRun, linkOf, planOf } from '../probe/fake';
 
 /** A bidi override, a NUL, a newline and 10,000 characters. */
 const EVIL = `\u202Eevil\u0000name\n${'x'.repeat(10_000)}`;
@@ -36,16 +35,6 @@ const ESCAPED = '\\u202Eevil\\u0000name\\u000A';
 const EVIL_SHOWN = `"${ESCAPED}${'x'.repeat(29)}…"`;
 
 const FIXED: AlgorithmConfig = { kind: 'fixed-window', limit: 2, windowMs: 1000 };
-const NGINX: LimiterEntry = {
-  config: {
-    kind: 'leaky-bucket',
-    rate: 10,
-    rateUnit: 'r/s',
-    burst: 20,
-    delay: 'nodelay',
-    limitReqStatus: 429,
-  },
-};
 
 /** No raw bidi or control character, and no run of the filler longer than `longest`. */
 function expectNoRawText(root: HTMLElement, longest = 40) {
