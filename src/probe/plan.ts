@@ -249,6 +249,20 @@ export function rateOf(config: AlgorithmConfig): {
   }
 }
 
+/**
+ * Whether the limiter counts requests in windows (fixed, sliding counter or log, anchored,
+ * calendar), so that a window's edge decides, rather than a rate that refills continuously.
+ */
+export function countsInWindows(config: AlgorithmConfig): boolean {
+  return (
+    config.kind === 'fixed-window' ||
+    config.kind === 'sliding-window-counter' ||
+    config.kind === 'sliding-log' ||
+    config.kind === 'anchored-window' ||
+    config.kind === 'calendar-windows'
+  );
+}
+
 /** Whether the limiter's windows start with each key's first request (anchored, HAProxy, logs). */
 function perKeyWindows(config: AlgorithmConfig): boolean {
   return (
@@ -441,13 +455,7 @@ export function buildPlan(subject: ProbeSubject, options: PlanOptions): PlanOutc
   // 5. For windows: a burst on each side of a window edge.
   const align = alignmentOf(config);
   const edgeMs = perKeyWindows(config) ? windowMs : align;
-  const windowed =
-    config.kind === 'fixed-window' ||
-    config.kind === 'sliding-window-counter' ||
-    config.kind === 'sliding-log' ||
-    config.kind === 'anchored-window' ||
-    config.kind === 'calendar-windows';
-  if (windowed && edgeMs !== null) {
+  if (countsInWindows(config) && edgeMs !== null) {
     const margin = Math.min(250, Math.max(60, Math.floor(edgeMs / 8)));
     const fresh = keys < keySlots ? keys : null;
     const slot = fresh ?? 0;
