@@ -26,6 +26,7 @@ import { VerdictView } from '../../src/ui/probe/VerdictView';
 import { TraceOverview } from '../../src/ui/stage/TraceOverview';
 import { PageDrop } from '../../src/ui/traffic/PageDrop';
 import { NGINX, fakeRun, linkOf, planOf } from '../probe/fake';
+import { stubResizeObserver } from './fixtures';
 
 /** A bidi override, a NUL, a newline and 10,000 characters. */
 const EVIL = `\u202Eevil\u0000name\n${'x'.repeat(10_000)}`;
@@ -56,13 +57,7 @@ class SilentWorker {
   terminate(): void {}
 }
 
-beforeAll(() => {
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
-});
+beforeAll(stubResizeObserver);
 
 const initialLoad = traceLoadStore().getState();
 beforeEach(() => traceLoadStore().setState(initialLoad, true));
