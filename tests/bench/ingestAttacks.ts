@@ -63,7 +63,9 @@ export async function runIngestAttackBench(distDir = 'dist'): Promise<void> {
     console.log(
       `hostile access logs in Chromium ${browser.version()}, vite preview of ${distDir}/; load average ${load()} on ${cpus().length} cores`,
     );
-    for (const a of ATTACKS) {
+    // ATTACK=<words>: only the attacks whose label holds them (e.g. ATTACK=bomb).
+    const chosen = ATTACKS.filter((a) => a.label.includes(process.env.ATTACK ?? ''));
+    for (const a of chosen) {
       const file = await a.file();
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       const page = await context.newPage();
