@@ -10,7 +10,7 @@
  * the same plan from the same link, and a result file names the plan it ran by its hash.
  */
 import type { AlgorithmConfig, Decision, Outcome } from '../core';
-import { nginxRateMilli, plural, quotaOf, rejectStatus } from '../core';
+import { nginxRateMilli, plural, quotaOf, quoteText, rejectStatus } from '../core';
 import type { LimiterEntry, PlaygroundConfig } from '../config';
 import { systemOf } from '../systems';
 import { entryResponse } from '../systems/respond';
@@ -53,14 +53,14 @@ export function parseKeyMode(text: string): KeyMode | string {
   if (m !== null) {
     const name = (m[1] ?? '').trim();
     if (!HEADER_NAME.test(name)) {
-      return `the header name must be 1 to 64 letters, digits or - _ . ! # $ % & ' * + ^ \` | ~, got "${name.slice(0, 64)}"`;
+      return `the header name must be 1 to 64 letters, digits or - _ . ! # $ % & ' * + ^ \` | ~, got ${quoteText(name, 64)}`;
     }
     if (RESERVED_HEADERS.has(name.toLowerCase())) {
       return `the header ${name} belongs to the HTTP client; choose the header your gateway keys by`;
     }
     return { kind: 'header', name };
   }
-  return `the key must be header:<Name>, address or none, got "${t.slice(0, 64)}"`;
+  return `the key must be header:<Name>, address or none, got ${quoteText(t, 64)}`;
 }
 
 /** The key mode as text (what parseKeyMode reads). */
@@ -247,6 +247,20 @@ export function rateOf(config: AlgorithmConfig): {
     default:
       return { perMs: q.limit / q.windowMs, atOnce: q.limit, windowMs: q.windowMs };
   }
+}
+
+/**
+ * Whether the limiter counts requests in windows (fixed, sliding counter or log, anchored,
+ * calendar), so that a window's edge decides, rather than a rate that refills continuously.
+ */
+export function countsInWindows(config: AlgorithmConfig): boolean {
+  return (
+    config.kind === 'fixed-window' ||
+    config.kind === 'sliding-window-counter' ||
+    config.kind === 'sliding-log' ||
+    config.kind === 'anchored-window' ||
+    config.kind === 'calendar-windows'
+  );
 }
 
 /** Whether the limiter's windows start with each key's first request (anchored, HAProxy, logs). */
@@ -441,13 +455,7 @@ export function buildPlan(subject: ProbeSubject, options: PlanOptions): PlanOutc
   // 5. For windows: a burst on each side of a window edge.
   const align = alignmentOf(config);
   const edgeMs = perKeyWindows(config) ? windowMs : align;
-  const windowed =
-    config.kind === 'fixed-window' ||
-    config.kind === 'sliding-window-counter' ||
-    config.kind === 'sliding-log' ||
-    config.kind === 'anchored-window' ||
-    config.kind === 'calendar-windows';
-  if (windowed && edgeMs !== null) {
+  if (countsInWindows(config) && edgeMs !== null) {
     const margin = Math.min(250, Math.max(60, Math.floor(edgeMs / 8)));
     const fresh = keys < keySlots ? keys : null;
     const slot = fresh ?? 0;

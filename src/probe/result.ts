@@ -7,7 +7,7 @@
  * Pure: the runner supplies the times; this module only builds, seals and reads the JSON.
  */
 import * as v from 'valibot';
-import { plural, quoteText } from '../core';
+import { plural, quoteText, safeText } from '../core';
 import { fingerprint } from './hash';
 import { decodeConfig } from '../config';
 import type { KeyMode, Plan, PlanLimits } from './plan';
@@ -229,6 +229,16 @@ function jsonErrorPlace(text: string, error: unknown): string {
 }
 
 /**
+ * What a schema issue says of the file's value: valibot's own message writes a string it received
+ * as it is (any length, any character), so a string from the file is quoted here instead.
+ */
+function issueText(issue: v.BaseIssue<unknown>): string {
+  if (issue.expected === null) return issue.message;
+  const got = typeof issue.input === 'string' ? quoteText(issue.input) : issue.received;
+  return `${issue.kind === 'schema' ? 'Invalid type' : 'Invalid value'}: expected ${issue.expected}, got ${got}`;
+}
+
+/**
  * Reads a result file's text. Every problem is named with where it is: not JSON (truncated:
  * "ends early"), another format, a field out of range, a digest that does not match (edited or
  * damaged), a plan that is not the one its link makes (another plan or another version of the
@@ -275,10 +285,10 @@ export function readResult(text: string, fileName = 'the file'): ReadOutcome {
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const path = (issue.path ?? []).map((item) => String(item.key)).join('.');
-    const where = path === '' ? 'the file' : path;
+    const where = path === '' ? 'the file' : safeText(path, 80);
     return {
       ok: false,
-      message: `${name} has a bad value at ${where}: ${issue.message}. It was edited or damaged; run the probe again.`,
+      message: `${name} has a bad value at ${where}: ${issueText(issue)}. It was edited or damaged; run the probe again.`,
     };
   }
   const result = parsed.output as ProbeResult;

@@ -17,7 +17,7 @@ import { ModelRun, modelKey, modelTime } from './model';
 import type { Observation, Pairing, Replay, Timing } from './observe';
 import { measureTiming, observe, pairing, quantile, replay, unevenMs } from './observe';
 import type { PhaseId, Plan } from './plan';
-import { configuredHypothesis, keyModeText, policyNameOf, rateOf } from './plan';
+import { configuredHypothesis, countsInWindows, keyModeText, policyNameOf, rateOf } from './plan';
 import type { ProbeResult } from './result';
 
 export type FindingStatus = 'ok' | 'differs' | 'inconclusive' | 'note';
@@ -378,12 +378,7 @@ function slowFindings(
   const config = plan.subject.entry.config;
   const { perMs, atOnce } = rateOf(config);
   const lanes = plan.subject.state === 'local' ? plan.subject.replicas : 1;
-  const windowed =
-    config.kind === 'fixed-window' ||
-    config.kind === 'sliding-window-counter' ||
-    config.kind === 'sliding-log' ||
-    config.kind === 'anchored-window' ||
-    config.kind === 'calendar-windows';
+  const windowed = countsInWindows(config);
   const latencies = obs
     .map((o) => o.latencyMs)
     .filter((l): l is number => l !== null)

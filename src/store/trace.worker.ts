@@ -118,7 +118,13 @@ async function readAsOne(req: TraceWorkerRequest, opts: ParseOptions): Promise<B
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    stream.push(value);
+    try {
+      stream.push(value);
+    } catch (e) {
+      // A cap or bad bytes: stop reading the file now (the page terminates this worker next).
+      void reader.cancel();
+      throw e;
+    }
     const now = performance.now();
     if (now - last >= PROGRESS_EVERY_MS) {
       last = now;
@@ -163,10 +169,12 @@ function done(req: TraceWorkerRequest, built: BuiltTrace): void {
 
 self.onmessage = (e: MessageEvent<TraceWorkerRequest>) => {
   run(e.data).catch((err: unknown) => {
+    // A cap throws synchronously from the decoder, so this is the moment it was passed.
+    const stoppedAt = performance.timeOrigin + performance.now();
     const message =
       err instanceof TraceError
         ? err.message
         : `Could not read ${quoteText(e.data.file.name)}: ${err instanceof Error ? err.message : String(err)}`;
-    post({ type: 'error', gen: e.data.gen, message });
+    post({ type: 'error', gen: e.data.gen, message, stoppedAt });
   });
 };

@@ -30,7 +30,17 @@ export type TraceWorkerReply =
        */
       replay: HeldReplay;
     }
-  | { type: 'error'; gen: number; message: string };
+  | {
+      type: 'error';
+      gen: number;
+      message: string;
+      /**
+       * When reading stopped, epoch ms (`performance.timeOrigin + performance.now()` in the
+       * worker): a cap passed or the error met. The page's message follows it; the time between
+       * is what a person waits for the refusal once the reading is over.
+       */
+      stoppedAt: number;
+    };
 
 /** To a range worker (traceRange.worker.ts): read bytes [start, end) of `file`. */
 export interface RangeRequest {

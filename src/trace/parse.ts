@@ -475,7 +475,8 @@ export class TraceStream {
       this.wholeBytes += bytes.length;
       if (this.wholeBytes > MAX_BUFFERED_BYTES) {
         throw new TraceError(
-          `${quoteText(this.opts.name)}: a ${plan.format.toUpperCase()} file is read whole; the page reads at most ${MB(MAX_BUFFERED_BYTES)} of it. Use JSON lines or a line log for larger traces.`,
+          `${quoteText(this.opts.name)}: a ${plan.format.toUpperCase()} file is read whole, and the page reads at most ${MB(MAX_BUFFERED_BYTES)} of its text: ` +
+            `stopped ${KB(this.bytesIn)} into the file${this.gunzip !== null ? ` (${KB(this.textBytes)} of text)` : ''}. Nothing was loaded. Use JSON lines or a line log for larger traces.`,
         );
       }
       this.whole.push(this.decoder.decode(bytes, { stream: true }));

@@ -28,7 +28,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from '@playwright/test';
 import { TraceStream } from '../../src/trace';
-import { installRecorder, measureLoad } from '../e2e/attacks';
+import { TRACE_RECORD, measureLoad } from '../e2e/attacks';
+import { recordPage } from '../e2e/pageRecorder';
 import { launchPinned, startPreview } from './frames';
 import { profileIngestInPage } from './ingestProfile';
 
@@ -177,7 +178,7 @@ export async function runIngestBench(distDir = 'dist'): Promise<void> {
       const launched = await launchPinned();
       browser = launched.browser;
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      await page.addInitScript(installRecorder);
+      await page.addInitScript(recordPage, TRACE_RECORD);
       await page.goto(new URL('./?v=1&paused', started.url).href);
       await page.getByTestId('trace-file').waitFor({ state: 'attached' });
       const f = await measureLoad(page, path, () =>

@@ -9,15 +9,16 @@ import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import type { Browser } from '@playwright/test';
 import {
+  TRACE_RECORD,
   describeFigures,
   hugeFields,
-  installRecorder,
   longKeys,
   manyLinesGzip,
   measureLoad,
   newlineBomb,
   pastRequestCapGzip,
 } from '../e2e/attacks';
+import { recordPage } from '../e2e/pageRecorder';
 import type { AttackFigures } from '../e2e/attacks';
 import { launchPinned, startPreview } from './frames';
 
@@ -62,11 +63,13 @@ export async function runIngestAttackBench(distDir = 'dist'): Promise<void> {
     console.log(
       `hostile access logs in Chromium ${browser.version()}, vite preview of ${distDir}/; load average ${load()} on ${cpus().length} cores`,
     );
-    for (const a of ATTACKS) {
+    // ATTACK=<words>: only the attacks whose label holds them (e.g. ATTACK=bomb).
+    const chosen = ATTACKS.filter((a) => a.label.includes(process.env.ATTACK ?? ''));
+    for (const a of chosen) {
       const file = await a.file();
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       const page = await context.newPage();
-      await page.addInitScript(installRecorder);
+      await page.addInitScript(recordPage, TRACE_RECORD);
       await page.goto(new URL('./?v=1&paused', started.url).href);
       await page.getByTestId('trace-file').waitFor({ state: 'attached' });
       let f: AttackFigures;

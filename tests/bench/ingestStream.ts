@@ -13,7 +13,8 @@ import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from '@playwright/test';
-import { installRecorder, measureLoad } from '../e2e/attacks';
+import { TRACE_RECORD, measureLoad } from '../e2e/attacks';
+import { recordPage } from '../e2e/pageRecorder';
 import { launchPinned, startPreview } from './frames';
 import { duckdb, writeRealLikeLog } from './ingest';
 
@@ -38,7 +39,7 @@ export async function runIngestStreamBench(distDir = 'dist'): Promise<void> {
     browser = launched.browser;
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    await page.addInitScript(installRecorder);
+    await page.addInitScript(recordPage, TRACE_RECORD);
     await page.goto(new URL('./?v=1&paused', started.url).href);
     await page.getByTestId('trace-file').waitFor({ state: 'attached' });
     const f = await measureLoad(page, path, async () => {

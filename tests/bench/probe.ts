@@ -11,11 +11,10 @@
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import type { LimiterEntry } from '../../src/config';
 import type { Plan } from '../../src/probe';
 import { judge, quantile } from '../../src/probe';
 import { runPlan } from '../../src/probe/cli/runner';
-import { fakeRun, linkOf, planOf } from '../probe/fake';
+import { NGINX, linkOf, planOf, twoReplicaResult } from '../probe/fake';
 import { runProbeBrowserBench } from './probeBrowser';
 
 const SERVER = `
@@ -57,17 +56,7 @@ function evenPlan(plan: Plan, count: number, stepMs: number): Plan {
 
 export async function runProbeBench(): Promise<void> {
   console.log('Probe (runner on loopback, verdict and diagnosis)');
-  const nginx: LimiterEntry = {
-    config: {
-      kind: 'leaky-bucket',
-      rate: 10,
-      rateUnit: 'r/s',
-      burst: 20,
-      delay: 'nodelay',
-      limitReqStatus: 429,
-    },
-  };
-  const link = linkOf(nginx);
+  const link = linkOf(NGINX);
   const base = planOf(link);
   const server = await startServer();
   try {
@@ -95,14 +84,8 @@ export async function runProbeBench(): Promise<void> {
     server.stop();
   }
 
-  // The verdict and diagnosis of a ~500-request result (rate=80r/s burst=40: 500 planned) from two replicas each with its own
-  // bucket (the search replays every candidate).
-  const big: LimiterEntry = {
-    config: { ...nginx.config, rate: 80, burst: 40 } as LimiterEntry['config'],
-  };
-  const bigLink = linkOf(big);
-  const plan = planOf(bigLink);
-  const result = fakeRun(plan, bigLink, { hypothesis: { replicas: 2, state: 'local' } });
+  // The verdict and diagnosis of a ~500-request result (the search replays every candidate).
+  const { plan, result } = twoReplicaResult();
   const times: number[] = [];
   let summary = '';
   for (let k = 0; k < 3; k += 1) {

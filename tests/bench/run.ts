@@ -57,7 +57,7 @@ if (!runMemoryChild() && !runDecodeChild() && !(await runBenchChild())) {
     console.log('');
   }
   // Hostile access logs (minutes: the files are gigabytes of text once inflated).
-  // INGEST=speed or INGEST=attacks runs only that half.
+  // INGEST=speed or INGEST=attacks runs only that half; ATTACK=bomb, only the attacks so named.
   // INGEST=stream: a 16M-line (~3.9 GB) log streamed from disk; only when asked.
   if (wanted('ingest') && process.env.INGEST === 'stream') {
     await runIngestStreamBench();

@@ -17,6 +17,7 @@ import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, CDPSession, Page } from '@playwright/test';
+import { longTasksIn, pageRecord, recordPage } from '../e2e/pageRecorder';
 import { launchPinned, startPreview } from './frames';
 import { describeLongTasks } from './longTaskTrace';
 import { makeLog } from './trace';
@@ -98,34 +99,12 @@ async function mainThreadTaskMs(cdp: CDPSession): Promise<number> {
   return (metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0) * 1000;
 }
 
-/** Installed before the page's own scripts: long tasks, and the moment a file is chosen. */
-function recorder(): void {
-  const w = window as unknown as {
-    __long: { start: number; duration: number }[];
-    __chosenAt: number;
-    __sweep: { clickAt: number; firstAt: number; doneAt: number; cells: number };
-  };
-  w.__long = [];
-  w.__chosenAt = 0;
-  w.__sweep = { clickAt: 0, firstAt: 0, doneAt: 0, cells: 0 };
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) w.__long.push({ start: e.startTime, duration: e.duration });
-  }).observe({ type: 'longtask', buffered: true });
-  document.addEventListener(
-    'change',
-    (e) => {
-      if ((e.target as HTMLElement).getAttribute('data-testid') === 'trace-file')
-        w.__chosenAt = performance.now();
-    },
-    true,
-  );
-}
-
 /** In the page: watch the sweep's progress line; stamp the first cell and the last. */
 function watchSweep(): void {
   const w = window as unknown as {
     __sweep: { clickAt: number; firstAt: number; doneAt: number; cells: number };
   };
+  w.__sweep = { clickAt: 0, firstAt: 0, doneAt: 0, cells: 0 };
   const section = document.querySelector('[data-testid="trace-sweep"]');
   if (section === null) throw new Error('no sweep section');
   const check = () => {
@@ -167,7 +146,7 @@ async function heapBytes(cdp: CDPSession): Promise<number> {
 async function endToEnd(page: Page, url: string, file: string, pid: number): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
-  await page.addInitScript(recorder);
+  await page.addInitScript(recordPage, { input: 'trace-file' });
   await page.goto(new URL(LINK, url).href);
   await page.getByTestId('trace-file').waitFor({ state: 'attached' });
   const cpu0 = treeCpuMs(pid);
@@ -208,9 +187,7 @@ async function endToEnd(page: Page, url: string, file: string, pid: number): Pro
   const cpu1 = treeCpuMs(pid);
   const main1 = await mainThreadTaskMs(cdp);
   await stopTrace(page, 'parse + replay');
-  const chosenAt = await page.evaluate(
-    () => (window as unknown as { __chosenAt: number }).__chosenAt,
-  );
+  const { chosenAt } = await pageRecord(page);
   const offered = await page.getByTestId('summary-offered').textContent();
   const notice = page.getByTestId('run-notice');
   const cut =
@@ -259,18 +236,14 @@ async function endToEnd(page: Page, url: string, file: string, pid: number): Pro
   console.log(
     `    CPU: ${s1(cpu3 - cpu2)} over the browser's processes (workers included), main thread tasks ${s1(main3 - main2)}`,
   );
-  const long = await page.evaluate(
-    () => (window as unknown as { __long: { start: number; duration: number }[] }).__long,
-  );
-  const within = (a: number, b: number) => long.filter((t) => t.start >= a && t.start <= b);
+  const record = await pageRecord(page);
   for (const [name, tasks] of [
-    ['parsing and replaying (file chosen → replay drawn)', within(chosenAt, drawnAt)],
-    ['parsing only (file chosen → summary shown)', within(chosenAt, parsedAt)],
-    ['sweeping (click → last cell)', within(sweep.clickAt, sweep.doneAt)],
+    ['parsing and replaying (file chosen → replay drawn)', longTasksIn(record, chosenAt, drawnAt)],
+    ['parsing only (file chosen → summary shown)', longTasksIn(record, chosenAt, parsedAt)],
+    ['sweeping (click → last cell)', longTasksIn(record, sweep.clickAt, sweep.doneAt)],
   ] as const) {
-    const longest = Math.max(0, ...tasks.map((t) => t.duration));
     console.log(
-      `  long tasks while ${name}: ${tasks.length}, longest ${longest.toFixed(0)} ms — target none > 50 ms: ${tasks.length === 0 ? 'met' : 'MISSED'}`,
+      `  long tasks while ${name}: ${tasks.count}, longest ${tasks.longestMs.toFixed(0)} ms — target none > 50 ms: ${tasks.count === 0 ? 'met' : 'MISSED'}`,
     );
   }
 }

@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGzip } from 'node:zlib';
 import type { Browser, Page } from '@playwright/test';
+import { longTasksIn, pageRecord, resetRecord } from './pageRecorder';
+import type { RecordOptions } from './pageRecorder';
 
 /** Where the made files live (kept between runs: some take seconds to write). */
 export const ATTACK_DIR = join(tmpdir(), 'rate-limit-lab-attacks');
@@ -148,27 +150,8 @@ export const longKeys = (): Promise<string> =>
     ),
   );
 
-/** The longest main-thread task and the moment a file is chosen, recorded from the page's start. */
-export function installRecorder(): void {
-  const w = window as unknown as { __longest: number; __chosenAt: number };
-  w.__longest = 0;
-  w.__chosenAt = 0;
-  // Only tasks from the choice on: the one that hands the file to the input (a test harness
-  // building a File from bytes, the file dialog) is not the page's.
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) {
-      if (e.startTime >= w.__chosenAt) w.__longest = Math.max(w.__longest, e.duration);
-    }
-  }).observe({ type: 'longtask', buffered: true });
-  document.addEventListener(
-    'change',
-    (e) => {
-      if ((e.target as HTMLElement).getAttribute('data-testid') === 'trace-file')
-        w.__chosenAt = performance.now();
-    },
-    true,
-  );
-}
+/** What the access-log tests record in the page (tests/e2e/pageRecorder.ts `recordPage`). */
+export const TRACE_RECORD: RecordOptions = { input: 'trace-file', shown: 'trace-error' };
 
 /** Resident memory (MB) of this browser's renderer processes, summed, from /proc. */
 export async function rendererMb(browser: Browser): Promise<number> {
@@ -201,11 +184,17 @@ export interface AttackFigures {
   peakMb: number;
   /** From choosing the file to the result (message or summary), ms. */
   toResultMs: number;
+  /**
+   * For a refusal: from the moment the worker stopped reading (a cap passed) to the message in the
+   * page, ms; NaN when the file was not refused.
+   */
+  stopToMessageMs: number;
 }
 
 /**
  * Chooses `path` in the access-log input and waits for `done` (a locator condition), sampling the
- * renderer's memory every 100 ms. The page must have been opened with `installRecorder` in place.
+ * renderer's memory every 100 ms. The page must have been opened with `recordPage` (TRACE_RECORD)
+ * in place.
  */
 export async function measureLoad(
   page: Page,
@@ -222,9 +211,7 @@ export async function measureLoad(
       await new Promise((r) => setTimeout(r, 100));
     }
   })();
-  await page.evaluate(() => {
-    (window as unknown as { __longest: number }).__longest = 0;
-  });
+  await resetRecord(page);
   await page.getByTestId('trace-file').setInputFiles(file);
   try {
     await done();
@@ -233,14 +220,19 @@ export async function measureLoad(
     await sampler;
   }
   const endAt = await page.evaluate(() => performance.now());
-  const { longest, chosenAt } = await page.evaluate(() => {
-    const w = window as unknown as { __longest: number; __chosenAt: number };
-    return { longest: w.__longest, chosenAt: w.__chosenAt };
-  });
-  return { longestTaskMs: longest, peakMb, toResultMs: endAt - chosenAt };
+  const r = await pageRecord(page);
+  return {
+    longestTaskMs: longTasksIn(r, r.chosenAt).longestMs,
+    peakMb,
+    toResultMs: endAt - r.chosenAt,
+    stopToMessageMs: r.shownAt - r.stoppedAt,
+  };
 }
 
 /** One line of figures, as the test log and the bench print them. */
 export function describeFigures(label: string, f: AttackFigures): string {
-  return `${label}: longest main-thread task ${Math.round(f.longestTaskMs)} ms (budget 200), renderer peak ${Math.round(f.peakMb)} MB (budget 500), result after ${(f.toResultMs / 1000).toFixed(1)} s`;
+  const refused = Number.isNaN(f.stopToMessageMs)
+    ? ''
+    : `, message ${Math.round(f.stopToMessageMs)} ms after reading stopped (budget 1000)`;
+  return `${label}: longest main-thread task ${Math.round(f.longestTaskMs)} ms (budget 200), renderer peak ${Math.round(f.peakMb)} MB (budget 500), result after ${(f.toResultMs / 1000).toFixed(1)} s${refused}`;
 }

@@ -46,3 +46,15 @@ export async function clearTraffic(page: Page): Promise<void> {
   }
   await expect(sources).toHaveCount(0);
 }
+
+/** A page whose one limiter is nginx `limit_req` rate=1r/s burst=1 nodelay (traces replay it). */
+export const NGINX_1RS_PAGE = './?v=1&l=nginx:rate=1r/s,burst=1,nodelay&paused';
+
+/** NGINX_1RS_PAGE's limiter as core takes it, to compute here what the page shows. */
+export const NGINX_1RS = {
+  kind: 'leaky-bucket',
+  rate: 1,
+  rateUnit: 'r/s',
+  burst: 1,
+  delay: 'nodelay',
+} as const;

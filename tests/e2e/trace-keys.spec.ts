@@ -5,7 +5,7 @@ import {
   replayWithEmptyKey,
   virtualTimes,
 } from '../../src/trace';
-import { expect, open, test } from './fixtures';
+import { NGINX_1RS, NGINX_1RS_PAGE, expect, open, test } from './fixtures';
 
 const T = Date.UTC(2026, 11, 6, 18, 0, 0);
 
@@ -29,7 +29,7 @@ for (const width of [1280, 390]) {
     errors,
   }) => {
     await page.setViewportSize({ width, height: 900 });
-    await open(page, './?v=1&l=nginx:rate=1r/s,burst=1,nodelay&paused');
+    await open(page, NGINX_1RS_PAGE);
     await page.getByTestId('trace-file').setInputFiles({
       name: 'plans.csv',
       mimeType: 'text/csv',
@@ -62,13 +62,7 @@ for (const width of [1280, 390]) {
       keySpec: [{ kind: 'xff-first' }],
     });
     const columns = { timeMs: virtualTimes(trace), keyId: trace.keyId, keys: trace.keys };
-    const config = {
-      kind: 'leaky-bucket',
-      rate: 1,
-      rateUnit: 'r/s',
-      burst: 1,
-      delay: 'nodelay',
-    } as const;
+    const config = NGINX_1RS;
     const nginx = replayWithEmptyKey(columns, config, { id: emptyKeyId(trace), outcome: 'admit' });
     const shared = replayColumns(columns, config);
     expect(nginx.rejected).toBeLessThan(shared.rejected);

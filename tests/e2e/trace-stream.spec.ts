@@ -7,7 +7,8 @@
 import { createWriteStream, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, open, test } from './fixtures';
-import { combinedLine, describeFigures, installRecorder, measureLoad } from './attacks';
+import { TRACE_RECORD, combinedLine, describeFigures, measureLoad } from './attacks';
+import { recordPage } from './pageRecorder';
 
 const DIR = '/tmp/stream';
 const BIG = join(DIR, 'combined-1.1GB.log');
@@ -37,7 +38,7 @@ test.afterAll(() => {
 });
 
 test.beforeEach(async ({ page }) => {
-  await page.addInitScript(installRecorder);
+  await page.addInitScript(recordPage, TRACE_RECORD);
   await open(page);
   const small = join(DIR, 'small.log');
   writeFileSync(small, [0, 1, 2].map((i) => combinedLine(i)).join('\n'));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dryRun, parseTrace, replayTrace, windowStats } from '../../src/trace';
-import { expect, open, test } from './fixtures';
+import { NGINX_1RS, NGINX_1RS_PAGE, expect, open, test } from './fixtures';
 
 const fixtures = join(import.meta.dirname, '..', 'trace', 'fixtures');
 const expected = JSON.parse(readFileSync(join(fixtures, 'expected.json'), 'utf8')) as {
@@ -80,19 +80,13 @@ test('re-keying parses the file again; a binary file gives a message and keeps t
 test('the dry run lists what the limiter being edited would change, as the replay computes it', async ({
   page,
 }) => {
-  await open(page, './?v=1&l=nginx:rate=1r/s,burst=1,nodelay&paused');
+  await open(page, NGINX_1RS_PAGE);
   const bytes = readFileSync(join(fixtures, 'msec.log'));
   await page.getByTestId('trace-file').setInputFiles(join(fixtures, 'msec.log'));
   const dry = page.getByTestId('trace-dry-run');
   await expect(dry).toBeVisible();
   // The same numbers computed here, for the link's limiter, without the page.
-  const config = {
-    kind: 'leaky-bucket',
-    rate: 1,
-    rateUnit: 'r/s',
-    burst: 1,
-    delay: 'nodelay',
-  } as const;
+  const config = NGINX_1RS;
   const trace = parseTrace(new Uint8Array(bytes), { name: 'msec.log' });
   const replay = replayTrace(trace, config);
   const run = dryRun(trace, replay, 'recorded');
@@ -140,7 +134,7 @@ test('the dry run of a constructed log finds exactly the changes it was built wi
 test('the log replays as the traffic; its link carries the fingerprint and asks for the file', async ({
   page,
 }) => {
-  await open(page, './?v=1&l=nginx:rate=1r/s,burst=1,nodelay&paused');
+  await open(page, NGINX_1RS_PAGE);
   await page.getByTestId('trace-file').setInputFiles(join(fixtures, 'msec.log'));
   await expect(page.getByTestId('trace-summary')).toBeVisible();
   await page.getByRole('button', { name: 'Replay this log through the limiters' }).click();
@@ -178,7 +172,7 @@ test('the log replays as the traffic; its link carries the fingerprint and asks 
 test('the sweep fills a heatmap in workers; picking a cell sets the limiter and the main view agrees', async ({
   page,
 }) => {
-  await open(page, './?v=1&l=nginx:rate=1r/s,burst=1,nodelay&paused');
+  await open(page, NGINX_1RS_PAGE);
   await page.getByTestId('trace-file').setInputFiles(join(fixtures, 'msec.log'));
   const sweep = page.getByTestId('trace-sweep');
   await expect(sweep).toBeVisible();

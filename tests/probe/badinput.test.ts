@@ -7,18 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { LimiterEntry } from '../../src/config';
 import type { ProbeResult } from '../../src/probe';
 import { judge, readResult, resultText, sealResult } from '../../src/probe';
-import { fakeRun, linkOf, planOf } from './fake';
+import { NGINX, fakeRun, linkOf, planOf } from './fake';
 
-const NGINX: LimiterEntry = {
-  config: {
-    kind: 'leaky-bucket',
-    rate: 10,
-    rateUnit: 'r/s',
-    burst: 20,
-    delay: 'nodelay',
-    limitReqStatus: 429,
-  },
-};
 const LINK = linkOf(NGINX);
 const PLAN = planOf(LINK);
 
@@ -68,6 +58,18 @@ describe('result files', () => {
     const read = readResult(JSON.stringify(bad), 'run.json');
     expect(read.ok).toBe(false);
     if (!read.ok) expect(read.message).toContain('"run.json" has a bad value at lane');
+  });
+
+  it('a bad value from the file is quoted in the message, cut and escaped', () => {
+    const evil = `\u202Eevil\u0000name\n${'x'.repeat(10_000)}`;
+    const json = JSON.parse(good) as Record<string, Record<string, unknown>>;
+    (json.target as Record<string, unknown>).method = evil;
+    const read = readResult(JSON.stringify(json), 'run.json');
+    expect(read.ok).toBe(false);
+    if (read.ok) return;
+    expect(read.message).toBe(
+      `"run.json" has a bad value at target.method: Invalid type: expected ("GET" | "HEAD"), got "\\u202Eevil\\u0000name\\u000A${'x'.repeat(29)}…". It was edited or damaged; run the probe again.`,
+    );
   });
 
   it("a result from another plan (its link changed, sealed again) is not judged against the link's plan", () => {

@@ -8,15 +8,7 @@ import { rejectStatus } from '../../src/core';
 import { decodeConfig, encodeConfig, defaultConfig } from '../../src/config';
 import type { LimiterEntry, PlaygroundConfig } from '../../src/config';
 import type { Hypothesis, KeyMode, ObservedRequest, Plan, ProbeResult } from '../../src/probe';
-import {
-  MODEL_DAY_MS,
-  ModelRun,
-  RESULT_FORMAT,
-  RESULT_VERSION,
-  buildPlan,
-  sealResult,
-  subjectOf,
-} from '../../src/probe';
+import { MODEL_DAY_MS, ModelRun, buildPlan, resultOfRun, subjectOf } from '../../src/probe';
 import { seeded } from '../export/gen';
 
 /** A link whose first limiter is `entry`, with `instances` replicas of `state`. */
@@ -108,24 +100,43 @@ export function fakeRun(plan: Plan, link: string, g: FakeGateway = {}): ProbeRes
       error: null,
     };
   });
-  return sealResult({
-    format: RESULT_FORMAT,
-    version: RESULT_VERSION,
+  return resultOfRun(plan, {
     link,
-    lane: 0,
-    plan: {
-      hash: plan.hash,
-      key: plan.key,
-      keySlots: plan.keySlots,
-      limits: plan.limits,
-      count: plan.requests.length,
-    },
-    target: { url: 'http://127.0.0.1:8080/', method: 'GET' },
+    url: 'http://127.0.0.1:8080/',
+    method: 'GET',
     runner: { kind: 'cli', version: 'test', crossOrigin: false },
     epochStartMs,
     end: 'complete',
     requests,
   });
+}
+
+/** nginx `limit_req` rate=10r/s burst=20 nodelay with `limit_req_status 429`: the usual subject. */
+export const NGINX: LimiterEntry = {
+  config: {
+    kind: 'leaky-bucket',
+    rate: 10,
+    rateUnit: 'r/s',
+    burst: 20,
+    delay: 'nodelay',
+    limitReqStatus: 429,
+  },
+};
+
+/**
+ * The benches' ~500-request result: NGINX at rate=80r/s burst=40 (500 requests planned), answered
+ * by two replicas each with its own bucket, so the diagnosis searches its whole grid.
+ */
+export function twoReplicaResult(): { link: string; plan: Plan; result: ProbeResult } {
+  const link = linkOf({
+    config: { ...NGINX.config, rate: 80, burst: 40 } as LimiterEntry['config'],
+  });
+  const plan = planOf(link);
+  return {
+    link,
+    plan,
+    result: fakeRun(plan, link, { hypothesis: { replicas: 2, state: 'local' } }),
+  };
 }
 
 export type { AlgorithmConfig };

@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LimiterEntry } from '../../src/config';
 import { judge } from '../../src/probe';
-import { fakeRun, linkOf, planOf } from './fake';
-
-const NGINX: LimiterEntry = {
-  config: {
-    kind: 'leaky-bucket',
-    rate: 10,
-    rateUnit: 'r/s',
-    burst: 20,
-    delay: 'nodelay',
-    limitReqStatus: 429,
-  },
-};
+import { NGINX, fakeRun, linkOf, planOf } from './fake';
 
 describe('verdict and diagnosis on a paper gateway', () => {
   it('a gateway that decides as configured is "as configured"', () => {

@@ -66,6 +66,20 @@ describe('bounded decoding', () => {
     );
   });
 
+  it('a CSV read whole is refused past its cap with how far reading got', () => {
+    // 16 MiB of rows, gzipped, pushed 17 times: past the 256 MB a whole-read format may hold.
+    const row = '2026-01-05T00:00:00Z,10.0.0.1,200\n';
+    const member = new Uint8Array(gzipSync(row.repeat((16 * 1024 * 1024) / row.length)));
+    const s = new TraceStream({ name: 'big.csv.gz' });
+    s.push(new Uint8Array(gzipSync('time,ip,status\n')));
+    const message = failure(() => {
+      for (let i = 0; i < 17; i += 1) s.push(member);
+    });
+    expect(message).toMatch(
+      /^"big\.csv\.gz": a CSV file is read whole, and the page reads at most 256 MB of its text: stopped [\d,]+ kB into the file \(2[56]\d MB of text\)\. Nothing was loaded\./,
+    );
+  }, 120_000);
+
   it('a line over the line cap is counted malformed without being decoded; the others are read', () => {
     const long = `${line(1).slice(0, 40)}${'x'.repeat(MAX_LINE_BYTES + 10)}`;
     const text = `${line(0)}\n${long}\n${line(2)}\n${long}`;

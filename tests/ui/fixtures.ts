@@ -73,3 +73,12 @@ export function every(startMs: number, gapMs: number, n: number): number[] {
 export function burst(atMs: number, n: number): number[] {
   return Array.from({ length: n }, () => atMs);
 }
+
+/** Gives jsdom (which has none) a ResizeObserver that never calls back, for parts that measure. */
+export function stubResizeObserver(): void {
+  globalThis.ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  } as unknown as typeof ResizeObserver;
+}

@@ -15,15 +15,12 @@ import { Inspector } from '../../src/ui/inspector/Inspector';
 import { FleetPanel } from '../../src/ui/stage/FleetPanel';
 import { WHY_DOWN_CLOSED, WHY_DOWN_LOCAL, WHY_DOWN_OPEN, rowRange } from '../../src/sim';
 import type { SimResult } from '../../src/sim';
+import { stubResizeObserver } from './fixtures';
 
 afterEach(cleanup);
 
 beforeAll(() => {
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
+  stubResizeObserver();
   globalThis.IntersectionObserver ??= class {
     observe() {}
     unobserve() {}

@@ -10,16 +10,13 @@ import { Inspector } from '../../src/ui/inspector/Inspector';
 import { LimiterPanel } from '../../src/ui/limiter/LimiterPanel';
 import { TrafficPanel } from '../../src/ui/traffic/TrafficPanel';
 import { simulationOf } from '../../src/store';
+import { stubResizeObserver } from './fixtures';
 
 afterEach(cleanup);
 
 beforeAll(() => {
   // jsdom has no ResizeObserver or matchMedia; the panels tested here do not measure, but imports may.
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
+  stubResizeObserver();
 });
 
 function quietStore(): PlaygroundStoreApi {

@@ -12,19 +12,14 @@ import { startFrom } from '../../src/ui/share/session';
 import { useShortcuts } from '../../src/ui/app/useShortcuts';
 import { applyStart } from '../../src/ui/share/useUrlSync';
 import { loadExperiments } from '../../src/config/experiments/registry';
+import { stubResizeObserver } from './fixtures';
 
 afterEach(cleanup);
 
 // The experiment library is a chunk of its own; the page loads it before a start that names one.
 beforeAll(() => loadExperiments());
 
-beforeAll(() => {
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
-});
+beforeAll(stubResizeObserver);
 
 function quietStore(): PlaygroundStoreApi {
   const inputs = defaultInputs();

@@ -69,6 +69,7 @@ describe('trace loading store', () => {
       type: 'error',
       gen: (second.sent[0] as TraceWorkerRequest).gen,
       message: 'bad',
+      stoppedAt: 0,
     });
     expect(store.getState().status).toEqual({ kind: 'error', message: 'bad' });
   });

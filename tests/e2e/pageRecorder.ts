@@ -1,0 +1,98 @@
+/**
+ * What a person feels while the page works on a file they chose, recorded in the page itself and
+ * read back by the browser tests and the benches: every long main-thread task, the moment the file
+ * input changes, the figures the page's workers send back, and when a message first appears.
+ */
+import type { Page } from '@playwright/test';
+
+/** What `recordPage` keeps (in the page, as `window.__record`). */
+export interface PageRecord {
+  /** Main-thread tasks over 50 ms (PerformanceObserver 'longtask'), page time, ms. */
+  long: { start: number; duration: number }[];
+  /** When the file input last changed, page time, ms (0 before). */
+  chosenAt: number;
+  /** Every worker reply's own `ms` (a worker's time for its work), in order. */
+  workerMs: number[];
+  /** A worker's error reply's `stoppedAt`: when it stopped reading, epoch ms (NaN before). */
+  stoppedAt: number;
+  /** When the `shown` element first was in the document, epoch ms (NaN before). */
+  shownAt: number;
+}
+
+/** What to watch: the file input's test id, and a message's (whose first appearance is stamped). */
+export interface RecordOptions {
+  input: string;
+  shown?: string;
+}
+
+/**
+ * Installed before the page's own scripts: `page.addInitScript(recordPage, options)`. Runs in the
+ * page, so it uses nothing from outside itself. Worker replies are read by a listener added as each
+ * worker is made, before the page sets its own `onmessage`.
+ */
+export function recordPage(options: RecordOptions): void {
+  const r: PageRecord = {
+    long: [],
+    chosenAt: 0,
+    workerMs: [],
+    stoppedAt: Number.NaN,
+    shownAt: Number.NaN,
+  };
+  (window as unknown as { __record: PageRecord }).__record = r;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) r.long.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  document.addEventListener(
+    'change',
+    (e) => {
+      if ((e.target as HTMLElement).getAttribute('data-testid') === options.input)
+        r.chosenAt = performance.now();
+    },
+    true,
+  );
+  const Native = window.Worker;
+  window.Worker = class extends Native {
+    constructor(url: string | URL, workerOptions?: WorkerOptions) {
+      super(url, workerOptions);
+      this.addEventListener('message', (e: MessageEvent<unknown>) => {
+        const d = e.data as { type?: unknown; ms?: unknown; stoppedAt?: unknown } | null;
+        if (d === null || typeof d !== 'object') return;
+        if (typeof d.ms === 'number') r.workerMs.push(d.ms);
+        if (d.type === 'error' && typeof d.stoppedAt === 'number') r.stoppedAt = d.stoppedAt;
+      });
+    }
+  };
+  const shown = options.shown;
+  if (shown !== undefined) {
+    new MutationObserver(() => {
+      if (Number.isNaN(r.shownAt) && document.querySelector(`[data-testid="${shown}"]`) !== null)
+        r.shownAt = performance.timeOrigin + performance.now();
+    }).observe(document, { childList: true, subtree: true });
+  }
+}
+
+/** The record so far. */
+export function pageRecord(page: Page): Promise<PageRecord> {
+  return page.evaluate(() => (window as unknown as { __record: PageRecord }).__record);
+}
+
+/** Forgets the tasks and stamps recorded so far (before choosing another file in the same page). */
+export async function resetRecord(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const r = (window as unknown as { __record: PageRecord }).__record;
+    r.long = [];
+    r.workerMs = [];
+    r.stoppedAt = Number.NaN;
+    r.shownAt = Number.NaN;
+  });
+}
+
+/** The long tasks that started in [from, to] (page time, ms): how many, and the longest's ms. */
+export function longTasksIn(
+  r: PageRecord,
+  from: number,
+  to = Number.POSITIVE_INFINITY,
+): { count: number; longestMs: number } {
+  const tasks = r.long.filter((t) => t.start >= from && t.start <= to);
+  return { count: tasks.length, longestMs: Math.max(0, ...tasks.map((t) => t.duration)) };
+}
