@@ -1,7 +1,9 @@
 /**
- * The two Redis patterns applications write themselves: a fixed window (INCR + EXPIRE per window
- * key) and a sliding log (a sorted set: ZREMRANGEBYSCORE, ZCARD, ZADD). Redis decides nothing about
- * HTTP: the application sends 429 (RFC 6585) and whatever headers it computes.
+ * The Redis patterns applications write themselves: a fixed window (INCR + EXPIRE per window
+ * key), a sliding log (a sorted set: ZREMRANGEBYSCORE, ZCARD, ZADD) and the two-window sliding
+ * counter (the current and the previous window's counts, the previous one weighted by its
+ * overlap). Redis decides nothing about HTTP: the application sends 429 (RFC 6585) and whatever
+ * headers it computes.
  */
 import { RFC_6585 } from './app';
 import type { SourceRef, SystemInfo, SystemParam } from './types';
@@ -20,6 +22,20 @@ export const REDIS_LOG_SOURCES: readonly SourceRef[] = [
     file: 'https://redis.io/docs/latest/commands/zremrangebyscore/, zcard, zadd',
     version: 'Redis 7.0',
     what: 'the sorted-set log: drop entries older than the window, count, add',
+  },
+  RFC_6585,
+];
+
+export const REDIS_TWO_WINDOW_SOURCES: readonly SourceRef[] = [
+  {
+    file: 'src/lua-scripts/single/sliding-window.ts (upstash/ratelimit-js)',
+    version: '@upstash/ratelimit, 2025',
+    what: 'the pattern: GET the current and the previous window key, weight the previous by (1 − elapsed/window), INCR the current and PEXPIRE it',
+  },
+  {
+    file: 'src/export/lua/sliding-window-counter.ts (this lab’s Redis export)',
+    version: 'Redis 7.0',
+    what: 'the exact script these decisions are proven against on real Redis',
   },
   RFC_6585,
 ];
@@ -87,5 +103,31 @@ export const redisSlidingLog: SystemInfo = {
     },
   ],
   defaultConfig: { kind: 'sliding-log', limit: 5, windowMs: 1000 },
+  standardHeadersHow: APP_HEADERS,
+};
+
+export const redisTwoWindow: SystemInfo = {
+  id: 'redis-sliding-window',
+  name: 'Redis two-window counter (sliding window)',
+  shortName: 'Redis sliding window',
+  version: 'Redis 7.0',
+  group: 'Redis and app libraries',
+  kind: 'sliding-window-counter',
+  algorithms: ['sliding-window-counter'],
+  urlName: 'redis-sliding-window',
+  summary:
+    'Counts requests per window aligned to t = 0 and admits while previous·(overlap of the previous window) + current is below limit. Any window length: Cloudflare’s rules, which count the same way, take only periods of 10 s, 1, 2, 5 or 10 min and 1 h.',
+  sources: REDIS_TWO_WINDOW_SOURCES,
+  // The key is the application's (the pattern's KEYS[1]); an empty one is one Redis key shared
+  // by every such request.
+  emptyKey: 'shared',
+  params: [{ ...LIMIT, help: 'Requests admitted per sliding window (estimated).' }, WINDOW],
+  defaultConfig: { kind: 'sliding-window-counter', limit: 5, windowMs: 1000 },
+  derive(config) {
+    // Aligned windows only: HAProxy's per-entry counter, expire and deny_status are not this pattern's.
+    if (config.kind !== 'sliding-window-counter') return config;
+    const { kind, limit, windowMs } = config;
+    return { kind, limit, windowMs };
+  },
   standardHeadersHow: APP_HEADERS,
 };
