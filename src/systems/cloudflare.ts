@@ -28,6 +28,20 @@ export const CLOUDFLARE_PERIODS_S: readonly number[] = [10, 60, 120, 300, 600, 3
  */
 export const CLOUDFLARE_TIMEOUTS_S: readonly number[] = [30, 60, 600, 3600, 86400];
 
+/** How the aligned sliding-window counter decides, in one sentence. */
+export const SWC_SUMMARY =
+  'Estimates the rate as previous·(overlap of the previous window) + current and admits while it is below limit.';
+
+/**
+ * Aligned windows only: HAProxy's per-entry counter, expire and deny_status are neither
+ * Cloudflare's nor the Redis pattern's.
+ */
+export function alignedOnly(config: AlgorithmConfig): AlgorithmConfig {
+  if (config.kind !== 'sliding-window-counter') return config;
+  const { kind, limit, windowMs } = config;
+  return { kind, limit, windowMs };
+}
+
 /** A Cloudflare period as its dashboard writes it: 10 s, 1 min, 1 h. */
 function periodLabel(seconds: number): string {
   if (seconds % 3600 === 0) return `${seconds / 3600} h`;
@@ -52,7 +66,7 @@ export const CLOUDFLARE_SOURCES: readonly SourceRef[] = [
   {
     file: PARAMETERS_PAGE,
     version: 'Cloudflare docs, 2026',
-    what: 'the periods (10 s to 1 h) and mitigation timeouts a rule takes',
+    what: 'the periods and mitigation timeouts a rule takes',
   },
   {
     file: 'https://developers.cloudflare.com/waf/reference/response-for-blocked-requests/',
@@ -76,8 +90,7 @@ export const cloudflare: SystemInfo = {
   // Its own link head: a link's sliding-window-counter head without a system opens as Cloudflare
   // only when its period is one Cloudflare takes (src/config/url.ts).
   urlName: 'cloudflare',
-  summary:
-    'Estimates the rate as previous·(overlap of the previous window) + current and admits while it is below limit.',
+  summary: SWC_SUMMARY,
   sources: CLOUDFLARE_SOURCES,
   // waf/rate-limiting-rules/parameters ("Missing field versus empty value", Cloudflare docs,
   // 2026): requests without the header, cookie or field the rule counts by have a counter of
@@ -88,14 +101,14 @@ export const cloudflare: SystemInfo = {
     {
       key: 'requests_per_period',
       field: 'limit',
-      help: 'Requests per period that trigger the rule (estimated over a sliding period).',
+      help: 'Requests per period (estimated over a sliding period).',
       input: 'int',
     },
     {
       key: 'period',
       field: 'windowMs',
       url: 'duration',
-      help: 'The period the rate is counted over: Cloudflare takes only these values.',
+      help: 'Cloudflare takes only these periods.',
       input: 'choice',
       choices: CLOUDFLARE_PERIODS_S.map((s) => ({
         value: String(s * 1000),
@@ -114,12 +127,7 @@ export const cloudflare: SystemInfo = {
       message: `Cloudflare's rules take a period of ${CLOUDFLARE_PERIODS_TEXT} only, got ${got}`,
     };
   },
-  derive(config: AlgorithmConfig): AlgorithmConfig {
-    // Aligned windows only: HAProxy's per-entry counter, expire and deny_status are not Cloudflare's.
-    if (config.kind !== 'sliding-window-counter') return config;
-    const { kind, limit, windowMs } = config;
-    return { kind, limit, windowMs };
-  },
+  derive: alignedOnly,
   standardHeadersHow:
     'A Block action’s custom response can hold only a fixed body and status; the per-request headers would come from your origin or a Worker.',
 };

@@ -6,6 +6,7 @@
  * headers it computes.
  */
 import { RFC_6585 } from './app';
+import { SWC_SUMMARY, alignedOnly } from './cloudflare';
 import type { SourceRef, SystemInfo, SystemParam } from './types';
 
 export const REDIS_FIXED_SOURCES: readonly SourceRef[] = [
@@ -30,12 +31,7 @@ export const REDIS_TWO_WINDOW_SOURCES: readonly SourceRef[] = [
   {
     file: 'src/lua-scripts/single/sliding-window.ts (upstash/ratelimit-js)',
     version: '@upstash/ratelimit, 2025',
-    what: 'the pattern: GET the current and the previous window key, weight the previous by (1 − elapsed/window), INCR the current and PEXPIRE it',
-  },
-  {
-    file: 'src/export/lua/sliding-window-counter.ts (this lab’s Redis export)',
-    version: 'Redis 7.0',
-    what: 'the exact script these decisions are proven against on real Redis',
+    what: 'the pattern: the previous window’s count weighted by its overlap, plus the current',
   },
   RFC_6585,
 ];
@@ -115,19 +111,14 @@ export const redisTwoWindow: SystemInfo = {
   kind: 'sliding-window-counter',
   algorithms: ['sliding-window-counter'],
   urlName: 'redis-sliding-window',
-  summary:
-    'Counts requests per window aligned to t = 0 and admits while previous·(overlap of the previous window) + current is below limit. Any window length: Cloudflare’s rules, which count the same way, take only periods of 10 s, 1, 2, 5 or 10 min and 1 h.',
+  summary: SWC_SUMMARY,
   sources: REDIS_TWO_WINDOW_SOURCES,
   // The key is the application's (the pattern's KEYS[1]); an empty one is one Redis key shared
   // by every such request.
   emptyKey: 'shared',
-  params: [{ ...LIMIT, help: 'Requests admitted per sliding window (estimated).' }, WINDOW],
+  params: [LIMIT, { ...WINDOW, help: 'Any length (Cloudflare takes 10 s to 1 h only).' }],
   defaultConfig: { kind: 'sliding-window-counter', limit: 5, windowMs: 1000 },
-  derive(config) {
-    // Aligned windows only: HAProxy's per-entry counter, expire and deny_status are not this pattern's.
-    if (config.kind !== 'sliding-window-counter') return config;
-    const { kind, limit, windowMs } = config;
-    return { kind, limit, windowMs };
-  },
+  // Aligned windows only, as Cloudflare's: HAProxy's per-entry counter is not this pattern's.
+  derive: alignedOnly,
   standardHeadersHow: APP_HEADERS,
 };
