@@ -6,6 +6,7 @@
  * Cloudflare only when Cloudflare takes their window.
  */
 import { describe, expect, it } from 'vitest';
+import { createLimiter } from '../../src/core';
 import type { AlgorithmConfig } from '../../src/core';
 import { decodeConfig, defaultConfig, encodeConfig } from '../../src/config';
 import type { PlaygroundConfig } from '../../src/config';
@@ -137,5 +138,23 @@ describe('Cloudflare links', () => {
     const opened = decodeConfig(link);
     expect(opened.errors).toEqual([]);
     expect(opened.config).toStrictEqual(config);
+  });
+});
+
+describe('Cloudflare at the window boundary (the 2017 post’s formula as known answers)', () => {
+  it('a full previous period weighs in whole at exactly the period, and 1 ms later a little less', () => {
+    // requests_per_period 50, period 10 s: 50 pass at t = 0, the 51st is refused.
+    const at = (t: number) => {
+      const limiter = createLimiter(swc(50, 10_000));
+      for (let i = 0; i < 50; i += 1) expect(limiter.decide(0).outcome).toBe('admit');
+      return limiter.decide(t);
+    };
+    // 1 ms before the boundary: the same window, 50 counted.
+    expect(at(9_999).outcome).toBe('reject');
+    // Exactly at 10 s: previous 50 · (10000 − 0)/10000 + 0 = 50, not below 50.
+    expect(at(10_000).outcome).toBe('reject');
+    expect(at(10_000).retryAfterMs).toBe(1);
+    // 1 ms later: 50 · 9999/10000 = 49.995 < 50.
+    expect(at(10_001).outcome).toBe('admit');
   });
 });
