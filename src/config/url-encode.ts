@@ -22,7 +22,7 @@ import {
 } from './url-grammar';
 import type { GroupSpec } from './url-grammar';
 import { encodeFleet } from './url-fleet';
-import { systemOf } from '../systems';
+import { DEFAULT_SYSTEM, cloudflarePeriodOk, systemOf } from '../systems';
 
 // ---------------------------------------------------------------------------------------------
 // Encoding
@@ -31,7 +31,14 @@ import { systemOf } from '../systems';
 function encodeLimiter(entry: LimiterEntry): string {
   const config = entry.config as unknown as Record<string, unknown>;
   const sys = systemOf(entry);
-  const own = SYSTEM_URL.get(sys.urlName);
+  // The algorithm's own head (`sliding-window-counter:`) opens as Cloudflare for a period
+  // Cloudflare takes (url.ts, legacySystem): only then does the Redis pattern write its own head.
+  const c = entry.config;
+  const legacy =
+    c.kind === 'sliding-window-counter' &&
+    sys === DEFAULT_SYSTEM[c.kind] &&
+    !cloudflarePeriodOk(c.windowMs);
+  const own = legacy ? undefined : SYSTEM_URL.get(sys.urlName);
   const spec =
     own === undefined ? LIMITER_URL[entry.config.kind] : { name: sys.urlName, fields: own.fields };
   const options: string[] = [];

@@ -24,9 +24,15 @@ import { decodeFleet } from './url-fleet';
 import { fixNote, repairConfig } from './repair';
 import type { PathKey, RepairIssue } from './repair';
 import { CONFIG_VERSION, MAX_LIMITERS } from './schema';
-import type { PlaygroundConfig, SourceKind } from './schema';
+import type { LimiterEntry, PlaygroundConfig, SourceKind } from './schema';
 import { MAX_MANUAL_TIMES, MAX_SOURCES } from '../sim';
-import { deriveConfig, isDefaultSystem, systemOf } from '../systems';
+import {
+  DEFAULT_SYSTEM,
+  cloudflarePeriodOk,
+  deriveConfig,
+  isDefaultSystem,
+  systemOf,
+} from '../systems';
 import {
   DELAY_RULE,
   FOREIGN_PARAMS,
@@ -677,13 +683,27 @@ function decode(original: string): DecodeResult {
   // A system's derived fields (Traefik's maxDelay) follow from its parameters as repaired.
   // The default system of its algorithm is then left unnamed (LimiterEntry.system), as the page
   // holds it: `l=kong:…` reopens as the entry the page had when it wrote it.
-  repaired.config.limiters = repaired.config.limiters.map((entry) => {
-    if (entry.system === undefined) return entry;
+  // A system that would refuse the config (a Cloudflare period Cloudflare does not take) is not
+  // named: the limiter opens as its algorithm's default system, with the same decisions, and a
+  // message names the values the system takes.
+  const refused: ConfigError[] = [];
+  repaired.config.limiters = repaired.config.limiters.map((entry, i) => {
+    if (entry.system === undefined) return legacySystem(entry);
     const { system: id, ...rest } = entry;
-    const config = deriveConfig(systemOf(entry), entry.config);
+    const system = systemOf(entry);
+    const config = deriveConfig(system, entry.config);
+    const refusal = system.refuses?.(config);
+    if (refusal !== undefined && refusal !== null) {
+      const path: PathKey[] = ['limiters', i, 'config', refusal.field];
+      const param = reader.origins.get(path)?.param ?? `l[${i}]`;
+      const instead = DEFAULT_SYSTEM[config.kind];
+      const message = `${param}: ${refusal.message}; opened as ${instead.name}, which decides the same`;
+      refused.push({ path: configPath(path), param, message });
+      return { ...rest, config: deriveConfig(instead, config) };
+    }
     return isDefaultSystem(id, config.kind) ? { ...rest, config } : { ...entry, config };
   });
-  const errors = [...reader.errors];
+  const errors = [...reader.errors, ...refused];
   const seenParams = new Set(errors.map((e) => e.param));
   // Value problems in link order: by the parameter's place in the link, then by the order its
   // options were read (the grammar's order within a parameter).
@@ -717,6 +737,18 @@ function decode(original: string): DecodeResult {
     errors.push(error);
   }
   return { config: repaired.config, errors: capErrors(errors), original, version };
+}
+
+/**
+ * A limiter a link wrote without a system. The sliding-window counter's head
+ * (`l=sliding-window-counter:…`) stood for Cloudflare before the Redis two-window counter had a
+ * head of its own: it opens as Cloudflare when Cloudflare takes its window as a period, else as
+ * the Redis pattern (the algorithm's default system), with the same decisions either way.
+ */
+function legacySystem(entry: LimiterEntry): LimiterEntry {
+  const c = entry.config;
+  if (c.kind !== 'sliding-window-counter' || c.anchor === 'entry') return entry;
+  return cloudflarePeriodOk(c.windowMs) ? { system: 'cloudflare', ...entry } : entry;
 }
 
 /** The origin of a config part, or of the nearest part holding it. */

@@ -14,8 +14,13 @@ export const SYSTEM_DIFFERENCES: Readonly<Record<SystemId, readonly string[]>> =
     'Caddy compares nanosecond times; the playground uses whole milliseconds.',
     'jitter (a random addition to Retry-After) and the distributed mode (instances sharing state through storage) are not modelled.',
   ],
+  'redis-sliding-window': [
+    'Upstash’s script (@upstash/ratelimit) rounds the previous window’s weighted count down before it compares; the count here is exact (as the Redis export’s script), so near the limit Upstash admits a request or two more.',
+    APP_STATUS,
+  ],
   cloudflare: [
-    'Cloudflare counts at each data centre and only approximately; it also keeps blocking for the rule’s mitigation timeout, which the playground does not model.',
+    'Cloudflare counts at each data centre and only approximately; it also keeps blocking for the rule’s mitigation timeout (30 s to 1 day, or throttling on Enterprise plans), which the playground does not model.',
+    'Which periods the dashboard offers depends on the plan; the API takes 10 s, 1, 2, 5 or 10 min and 1 h.',
     'Retry-After on the 1015 page is a fixed 30 s, not the time the window needs.',
   ],
   'envoy-global': [

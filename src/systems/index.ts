@@ -31,7 +31,7 @@ import { cloudflare } from './cloudflare';
 import { envoyLocal } from './envoy-local';
 import { nginxLimitReq } from './nginx';
 import { redisCell } from './redis-cell';
-import { redisFixedWindow, redisSlidingLog } from './redis-patterns';
+import { redisFixedWindow, redisSlidingLog, redisTwoWindow } from './redis-patterns';
 import { traefik } from './traefik';
 import { haproxy } from './haproxy';
 import type { SystemGroup, SystemId, SystemInfo } from './types';
@@ -39,6 +39,12 @@ import type { SystemGroup, SystemId, SystemInfo } from './types';
 export type * from './types';
 export { NGINX_SERVER, nginxPolicyName, nginxPolicyValue } from './nginx';
 export { HAPROXY_VERSION } from './haproxy';
+export {
+  CLOUDFLARE_PERIODS_S,
+  CLOUDFLARE_PERIODS_TEXT,
+  CLOUDFLARE_TIMEOUTS_S,
+  cloudflarePeriodOk,
+} from './cloudflare';
 export {
   goDurationString,
   traefikMaxDelayExact,
@@ -56,6 +62,7 @@ export const SYSTEMS: readonly SystemInfo[] = [
   redisCell,
   redisFixedWindow,
   redisSlidingLog,
+  redisTwoWindow,
   cloudflare,
   kong,
   envoyGlobal,
@@ -84,7 +91,8 @@ export const DEFAULT_SYSTEM: Readonly<Record<AlgorithmKind, SystemInfo>> = {
   gcra: redisCell,
   'fixed-window': redisFixedWindow,
   'sliding-log': redisSlidingLog,
-  'sliding-window-counter': cloudflare,
+  // Cloudflare takes only a few periods (cloudflare.ts); the Redis pattern takes any window.
+  'sliding-window-counter': redisTwoWindow,
   'anchored-window': expressRateLimit,
   'calendar-windows': kong,
 };

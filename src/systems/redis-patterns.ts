@@ -1,9 +1,12 @@
 /**
- * The two Redis patterns applications write themselves: a fixed window (INCR + EXPIRE per window
- * key) and a sliding log (a sorted set: ZREMRANGEBYSCORE, ZCARD, ZADD). Redis decides nothing about
- * HTTP: the application sends 429 (RFC 6585) and whatever headers it computes.
+ * The Redis patterns applications write themselves: a fixed window (INCR + EXPIRE per window
+ * key), a sliding log (a sorted set: ZREMRANGEBYSCORE, ZCARD, ZADD) and the two-window sliding
+ * counter (the current and the previous window's counts, the previous one weighted by its
+ * overlap). Redis decides nothing about HTTP: the application sends 429 (RFC 6585) and whatever
+ * headers it computes.
  */
 import { RFC_6585 } from './app';
+import { SWC_SUMMARY, alignedOnly } from './cloudflare';
 import type { SourceRef, SystemInfo, SystemParam } from './types';
 
 export const REDIS_FIXED_SOURCES: readonly SourceRef[] = [
@@ -20,6 +23,15 @@ export const REDIS_LOG_SOURCES: readonly SourceRef[] = [
     file: 'https://redis.io/docs/latest/commands/zremrangebyscore/, zcard, zadd',
     version: 'Redis 7.0',
     what: 'the sorted-set log: drop entries older than the window, count, add',
+  },
+  RFC_6585,
+];
+
+export const REDIS_TWO_WINDOW_SOURCES: readonly SourceRef[] = [
+  {
+    file: 'src/lua-scripts/single/sliding-window.ts (upstash/ratelimit-js)',
+    version: '@upstash/ratelimit, 2025',
+    what: 'the pattern: the previous window’s count weighted by its overlap, plus the current',
   },
   RFC_6585,
 ];
@@ -87,5 +99,26 @@ export const redisSlidingLog: SystemInfo = {
     },
   ],
   defaultConfig: { kind: 'sliding-log', limit: 5, windowMs: 1000 },
+  standardHeadersHow: APP_HEADERS,
+};
+
+export const redisTwoWindow: SystemInfo = {
+  id: 'redis-sliding-window',
+  name: 'Redis two-window counter (sliding window)',
+  shortName: 'Redis sliding window',
+  version: 'Redis 7.0',
+  group: 'Redis and app libraries',
+  kind: 'sliding-window-counter',
+  algorithms: ['sliding-window-counter'],
+  urlName: 'redis-sliding-window',
+  summary: SWC_SUMMARY,
+  sources: REDIS_TWO_WINDOW_SOURCES,
+  // The key is the application's (the pattern's KEYS[1]); an empty one is one Redis key shared
+  // by every such request.
+  emptyKey: 'shared',
+  params: [LIMIT, { ...WINDOW, help: 'Any length (Cloudflare takes 10 s to 1 h only).' }],
+  defaultConfig: { kind: 'sliding-window-counter', limit: 5, windowMs: 1000 },
+  // Aligned windows only, as Cloudflare's: HAProxy's per-entry counter is not this pattern's.
+  derive: alignedOnly,
   standardHeadersHow: APP_HEADERS,
 };

@@ -182,6 +182,12 @@ export interface SystemInfo extends Omit<SystemModel, 'response'> {
    */
   derive?(config: AlgorithmConfig): AlgorithmConfig;
   /**
+   * Why the real system would refuse this config, a config the playground's algorithm takes: the
+   * field and a message naming the values the system takes (Cloudflare's periods). Null when it
+   * takes it. Absent: the system takes every valid config of its algorithm.
+   */
+  refuses?(config: AlgorithmConfig): { field: string; message: string } | null;
+  /**
    * Config fields every limiter of this system has whatever its parameters (HAProxy's
    * `anchor: 'entry'`): set when a link is read, before it is validated. Default: none.
    */

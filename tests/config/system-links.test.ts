@@ -23,7 +23,10 @@ function paramValue(system: SystemInfo, p: SystemParam): fc.Arbitrary<unknown> {
       value = fc.boolean();
       break;
     case 'choice':
-      value = fc.constantFrom(...(p.choices ?? []).map((c) => c.value));
+      // A choice of numbers (Cloudflare's periods in ms) is held as a number.
+      value = fc.constantFrom(
+        ...(p.choices ?? []).map((c) => (/^\d+$/.test(c.value) ? Number(c.value) : c.value)),
+      );
       break;
     case 'delay':
       value = fc.oneof(fc.constant('nodelay'), whole(0, 1000));

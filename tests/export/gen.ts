@@ -205,3 +205,37 @@ export function randomTrace(
   }
   return out;
 }
+
+/**
+ * A trace on a window's edges: bursts, then requests exactly at a window boundary (a multiple of
+ * the window for aligned windows, a key's earlier request + the window for anchored ones and
+ * logs) or 1 ms either side, in order. `atBoundary` counts the requests exactly on an edge.
+ */
+export function boundaryTrace(
+  rng: Rng,
+  c: AlgorithmConfig,
+  n: number,
+  keyCount = int(rng, 1, 2),
+): { trace: Request[]; atBoundary: number } {
+  const s = scaleMs(c);
+  const keys = ['alice', 'bob'].slice(0, keyCount);
+  let t = int(rng, 0, 1000) * s;
+  const out: Request[] = [];
+  let atBoundary = 0;
+  for (let i = 0; i < n; i += 1) {
+    const r = rng();
+    const key = pick(rng, keys);
+    const mine = out.filter((q) => q.key === key);
+    const edge = int(rng, -1, 1);
+    let next = t;
+    if (r < 0.45) {
+      // a tie: fills the window before its edge
+    } else if (r < 0.7) next = (Math.floor(t / s) + 1) * s + edge;
+    else if (mine.length > 0) next = pick(rng, mine).nowMs + s + edge;
+    else next = t + int(rng, 1, s);
+    t = Math.max(t, next);
+    if (t === next && edge === 0 && r >= 0.45) atBoundary += 1;
+    out.push({ nowMs: t, key });
+  }
+  return { trace: out, atBoundary };
+}

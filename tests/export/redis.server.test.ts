@@ -8,7 +8,7 @@ import type { AlgorithmConfig, Decision } from '../../src/core';
 import { ALGORITHM_KINDS, MAX_TIME_MS, createLimiter } from '../../src/core';
 import { toRedisLua } from '../../src/export';
 import type { Request } from './gen';
-import { randomConfig, randomTrace, seeded } from './gen';
+import { boundaryTrace, randomConfig, randomTrace, seeded } from './gen';
 import type { RedisClient } from './servers';
 import { findBinary, loudSkip, startRedis } from './servers';
 
@@ -145,6 +145,31 @@ describe.skipIf(REDIS === undefined)('Redis Lua export against a real redis-serv
       checked[kind] = n;
     }, 60_000);
   }
+
+  it('every algorithm: requests exactly at a window boundary and 1 ms either side decide as the core', async () => {
+    let n = 0;
+    let edges = 0;
+    for (const kind of ALGORITHM_KINDS) {
+      const seed = 5000 + ALGORITHM_KINDS.indexOf(kind);
+      const rng = seeded(seed);
+      for (let run = 0; run < 10; run += 1) {
+        const config = randomConfig(rng, kind, kind === 'leaky-bucket');
+        // One key for nginx's model: a second key arriving would let its zone forget an idle one.
+        const { trace, atBoundary } = boundaryTrace(
+          rng,
+          config,
+          300,
+          kind === 'leaky-bucket' ? 1 : undefined,
+        );
+        n += await replay(config, trace, `edge:${kind}:${run}`, seed * 31 + run);
+        edges += atBoundary;
+      }
+    }
+    console.info(
+      `Redis vs core at window boundaries: ${n} decisions compared (${edges} exactly on a boundary), 0 disagreements`,
+    );
+    expect(edges).toBeGreaterThan(1000);
+  }, 120_000);
 
   it('known answers: nginx burst=5 passes 6 simultaneous requests, then rejects with the drain time', async () => {
     const sha = await load(

@@ -40,6 +40,7 @@ const ROW_OF: Readonly<Partial<Record<SystemId, RegExp>>> = {
   'redis-cell': /^redis-cell/,
   'redis-fixed-window': /^Redis INCR \+ EXPIRE/,
   'redis-sliding-log': /sorted-set log/,
+  'redis-sliding-window': /^Redis two-window counter/,
   cloudflare: /^Cloudflare/,
   kong: /^Kong/,
   'envoy-global': /^Envoy global/,

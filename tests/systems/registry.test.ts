@@ -163,10 +163,14 @@ describe('each system’s own response', () => {
 
   it('Cloudflare: 429 with the 1015 page’s Retry-After: 30 of its own', () => {
     const config: AlgorithmConfig = { kind: 'sliding-window-counter', limit: 1, windowMs: 60_000 };
-    const r = entryResponse({ config }, firstReject(config), 'p');
+    const r = entryResponse({ system: 'cloudflare', config }, firstReject(config), 'p');
     expect(r.status).toBe(429);
     expect(r.fields).toEqual([{ name: 'Retry-After', value: '30' }]);
-    const on = entryResponse({ config, standardHeaders: true }, firstReject(config), 'p');
+    const on = entryResponse(
+      { system: 'cloudflare', config, standardHeaders: true },
+      firstReject(config),
+      'p',
+    );
     // Its own Retry-After stays; the standard set adds the others.
     expect(on.fields.filter((f) => f.name === 'Retry-After')).toEqual([
       { name: 'Retry-After', value: '30' },

@@ -16,7 +16,11 @@ import { kongResponse } from './kong';
 import { nginxResponse } from './nginx';
 import { rateLimiterFlexibleResponse } from './rate-limiter-flexible';
 import { redisCellResponse } from './redis-cell';
-import { redisFixedWindowResponse, redisSlidingLogResponse } from './redis-patterns';
+import {
+  redisFixedWindowResponse,
+  redisSlidingLogResponse,
+  redisTwoWindowResponse,
+} from './redis-patterns';
 import { springGatewayResponse } from './spring-gateway';
 import { traefikResponse } from './traefik';
 
@@ -42,6 +46,7 @@ const RESPONDERS: Readonly<Record<SystemId, SystemResponder>> = {
   'redis-cell': redisCellResponse,
   'redis-fixed-window': redisFixedWindowResponse,
   'redis-sliding-log': redisSlidingLogResponse,
+  'redis-sliding-window': redisTwoWindowResponse,
   cloudflare: cloudflareResponse,
   kong: kongResponse,
   'envoy-global': envoyGlobalResponse,

@@ -3,7 +3,11 @@
  */
 import type { AlgorithmConfig, Decision } from '../../core';
 import { appResponse } from './app';
-import { REDIS_FIXED_SOURCES, REDIS_LOG_SOURCES } from '../redis-patterns';
+import {
+  REDIS_FIXED_SOURCES,
+  REDIS_LOG_SOURCES,
+  REDIS_TWO_WINDOW_SOURCES,
+} from '../redis-patterns';
 import type { SystemResponse, SystemResponseOptions } from '../types';
 
 /** What redisFixedWindow sends for `decision` (SystemModel.response). */
@@ -22,4 +26,13 @@ export function redisSlidingLogResponse(
   options: SystemResponseOptions = {},
 ): SystemResponse {
   return appResponse(config, decision, options, REDIS_LOG_SOURCES);
+}
+
+/** What redisTwoWindow sends for `decision` (SystemModel.response). */
+export function redisTwoWindowResponse(
+  config: AlgorithmConfig,
+  decision: Decision,
+  options: SystemResponseOptions = {},
+): SystemResponse {
+  return appResponse(config, decision, options, REDIS_TWO_WINDOW_SOURCES);
 }

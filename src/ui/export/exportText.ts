@@ -50,6 +50,7 @@ export const SYSTEM_EXPORTS: Readonly<Record<string, readonly AnyExportTarget[]>
   'redis-cell': ['redis'],
   'redis-fixed-window': ['redis'],
   'redis-sliding-log': ['redis'],
+  'redis-sliding-window': ['redis'],
   cloudflare: ['redis'],
   kong: ['kong'],
   'envoy-global': ['envoy-global'],

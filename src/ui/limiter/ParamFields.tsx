@@ -72,7 +72,8 @@ export function parseDrafts(
     // An optional choice or flag at the value its absence means is left out (a shorter link).
     if (spec.absentMeans !== undefined && text === spec.absentMeans) continue;
     if (spec.input === 'bool') raw[spec.field] = text === 'true';
-    else if (spec.input === 'choice') raw[spec.field] = text;
+    // A choice of numbers (Cloudflare's periods, in ms) is stored as a number.
+    else if (spec.input === 'choice') raw[spec.field] = WHOLE.test(text) ? Number(text) : text;
     else if (spec.input === 'delay' && text.trim() === 'nodelay') raw[spec.field] = 'nodelay';
     else if (text.trim() === '' && spec.optional !== undefined) continue;
     else if (WHOLE.test(text)) raw[spec.field] = Number(text);

@@ -81,7 +81,7 @@ const TEXTS: Readonly<Record<AlgorithmKind, AlgorithmText>> = {
   'sliding-window-counter': {
     kind: 'sliding-window-counter',
     name: ALGORITHM_NAMES['sliding-window-counter'],
-    system: 'Cloudflare rate limiting',
+    system: 'Redis two-window counter',
     summary:
       'Estimates the rate as previous·(overlap of the previous window) + current and admits while it is below limit.',
   },
