@@ -293,7 +293,7 @@ export class SweepCells {
         for (let i = 0; i < n; i += 1) {
           const at = timeMs[i] as number;
           const k = ids[i] as number;
-          const d = cell.limiter.decide(at, keys[k] as string);
+          const d = cell.limiter.decide(at, keys[k]);
           if (d.outcome === 'admit') this.adm[admitted++] = at;
           else if (d.outcome === 'delay') {
             if (delayed === this.del.length) this.growDelays();
