@@ -14,7 +14,7 @@ import { budgetInWords, sweepPlan } from '../../trace';
 import type { KeySpec, StreamOverview, StreamResult } from '../../trace';
 import { usePlayground, usePlaygroundShallow } from '../../store/react';
 import { streamStore } from '../../store/streamLoad';
-import { SweepGrid } from './TraceSweep';
+import { SweepGrid, SweepStart } from './TraceSweep';
 import './traceStreamed.css';
 
 const n = (x: number): string => x.toLocaleString('en-US');
@@ -178,18 +178,14 @@ function StreamedSweep({ file, keySpec }: { file: File; keySpec: KeySpec }) {
         {plan.x.label} × {plan.y.label}: {total} exact replays of every request in the file (no
         retries, one instance), as passes over the file that hold per-key state only.
       </p>
-      <div className="fire-row">
-        {status?.kind === 'running' ? (
-          <button type="button" onClick={sw.cancel}>
-            Cancel sweep
-          </button>
-        ) : (
-          <button type="button" className="primary" onClick={start}>
-            Sweep {total} settings
-          </button>
-        )}
+      <SweepStart
+        running={status?.kind === 'running'}
+        total={total}
+        onStart={start}
+        onCancel={sw.cancel}
+      >
         {status !== undefined && (
-          <span role="status" data-testid="sweep-progress">
+          <>
             {status.kind === 'running'
               ? status.phase === 'count'
                 ? `Counting each key’s requests first: ${MB(status.bytes)} of ${MB(status.total)}…`
@@ -202,9 +198,9 @@ function StreamedSweep({ file, keySpec }: { file: File; keySpec: KeySpec }) {
                 : status.kind === 'cancelled'
                   ? 'Cancelled: the cells shown are from the passes that finished.'
                   : status.message}
-          </span>
+          </>
         )}
-      </div>
+      </SweepStart>
       {shownPlan !== null && mine !== null && (
         <SweepGrid
           plan={shownPlan}

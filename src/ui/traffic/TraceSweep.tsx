@@ -1,6 +1,6 @@
 import { scaleLinear } from 'd3-scale';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { KeyboardEvent } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
 import type { AlgorithmConfig } from '../../core';
 import { plural } from '../../core';
 import { usePlayground, usePlaygroundShallow } from '../../store/react';
@@ -144,22 +144,10 @@ export function TraceSweep() {
         {shownPlan.x.label} × {shownPlan.y.label}: {total} exact replays of all{' '}
         {plural(replay.timeMs.length, 'request')} (no retries, one instance), in workers.
       </p>
-      <div className="fire-row">
-        {running ? (
-          <button type="button" onClick={cancel}>
-            Cancel sweep
-          </button>
-        ) : (
-          <button type="button" className="primary" onClick={start}>
-            Sweep {total} settings
-          </button>
-        )}
-        {ranFor !== null && (
-          <span role="status" data-testid="sweep-progress">
-            {done} of {total} cells{running ? '…' : done < total ? ' (cancelled)' : ''}
-          </span>
-        )}
-      </div>
+      <SweepStart running={running} total={total} onStart={start} onCancel={cancel}>
+        {ranFor !== null &&
+          `${done} of ${total} cells${running ? '…' : done < total ? ' (cancelled)' : ''}`}
+      </SweepStart>
       <SweepGrid
         plan={shownPlan}
         windowMs={w}
@@ -415,5 +403,39 @@ export function SweepGrid({
         </>
       )}
     </>
+  );
+}
+
+/** Start or cancel a sweep of `total` settings, and its progress in words (`children`). */
+export function SweepStart({
+  running,
+  total,
+  onStart,
+  onCancel,
+  children,
+}: {
+  running: boolean;
+  total: number;
+  onStart: () => void;
+  onCancel: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <div className="fire-row">
+      {running ? (
+        <button type="button" onClick={onCancel}>
+          Cancel sweep
+        </button>
+      ) : (
+        <button type="button" className="primary" onClick={onStart}>
+          Sweep {total} settings
+        </button>
+      )}
+      {children !== false && children !== null && children !== undefined && (
+        <span role="status" data-testid="sweep-progress">
+          {children}
+        </span>
+      )}
+    </div>
   );
 }
