@@ -1,12 +1,20 @@
 /**
- * The streaming pass over a log too large to hold (src/trace/budget.ts), kept apart from the held
- * trace: one worker per pass; a new pass or a cancel terminates the running one (the newest
- * wins). A pass that fails or is cancelled leaves the last finished result in place.
+ * The streaming passes over a log too large to hold (src/trace/budget.ts), kept apart from the
+ * held trace: one worker per statistics pass; a new pass or a cancel terminates the running one
+ * (the newest wins). A pass that fails or is cancelled leaves the last finished result in place.
+ * The sweep runs in a worker of its own: the one the last statistics pass over the same file ran
+ * in when it is idle (it keeps the key volumes the sweep's p99 rule needs), else a new one.
  */
 import { createStore } from 'zustand/vanilla';
 import type { AlgorithmConfig } from '../core';
-import type { Baseline, KeySpec, StreamFigures, StreamResult } from '../trace';
-import type { StreamReply, StreamRequest } from './streamProtocol';
+import type { Baseline, CellResult, KeySpec, StreamFigures, StreamResult } from '../trace';
+import type {
+  StreamReply,
+  StreamRequest,
+  StreamSweepReply,
+  StreamSweepRequest,
+} from './streamProtocol';
+import { WorkerSlot } from './workerSlot';
 
 export type StreamStatus =
   | { kind: 'idle' }
@@ -22,6 +30,40 @@ export interface StreamAsked {
   baseline: Baseline;
 }
 
+/** What a sweep was asked: the grid's configs, and the limiter the grid was laid around. */
+export interface StreamSweepAsked {
+  file: File;
+  keySpec: KeySpec;
+  base: AlgorithmConfig;
+  configs: AlgorithmConfig[];
+  /** W of the peak backend load, ms. */
+  windowMs: number;
+}
+
+export type StreamSweepStatus =
+  | {
+      kind: 'running';
+      /** Reading the key volumes first ('count'), or deciding cells in pass `pass` of `passes`. */
+      phase: 'count' | 'sweep';
+      pass: number;
+      passes: number;
+      bytes: number;
+      total: number;
+      requests: number;
+    }
+  | { kind: 'done'; requests: number; outsideWindow: number; passes: number }
+  | { kind: 'cancelled' }
+  | { kind: 'error'; message: string };
+
+export interface StreamSweepState {
+  asked: StreamSweepAsked;
+  /** One per config, in order; undefined until its pass ends (or when its config failed). */
+  cells: Array<CellResult | undefined>;
+  /** "cell N: message" for each config that failed. */
+  errors: string[];
+  status: StreamSweepStatus;
+}
+
 export interface StreamLoadState {
   /** The last pass that finished, with what it was asked. */
   result: { asked: StreamAsked; result: StreamResult } | null;
@@ -30,6 +72,10 @@ export interface StreamLoadState {
   status: StreamStatus;
   start: (asked: StreamAsked) => void;
   cancel: () => void;
+  /** The last sweep started, its cells so far and its state; null before the first. */
+  sweep: StreamSweepState | null;
+  startSweep: (asked: StreamSweepAsked) => void;
+  cancelSweep: () => void;
 }
 
 /** How the page makes a pass worker (tests may pass their own). */
@@ -39,44 +85,52 @@ const defaultFactory: StreamWorkerFactory = () =>
   new Worker(new URL('./stream.worker.ts', import.meta.url), { type: 'module' });
 
 export function createStreamStore(makeWorker: StreamWorkerFactory = defaultFactory) {
-  let worker: Worker | null = null;
-  let gen = 0;
-  const stop = (): void => {
-    worker?.terminate();
-    worker = null;
+  const passes = new WorkerSlot(makeWorker);
+  /** The statistics pass the idle worker in `passes` finished (it keeps that pass's key volumes). */
+  let idleAfter: StreamAsked | null = null;
+  let sweepWorker: Worker | null = null;
+  /** The file and key the idle sweepWorker last swept (it keeps their key volumes). */
+  let sweepIdleFor: { file: File; keySpec: KeySpec } | null = null;
+  let sweepGen = 0;
+  const stopSweep = (): void => {
+    sweepWorker?.terminate();
+    sweepWorker = null;
+    sweepIdleFor = null;
+    sweepGen += 1;
   };
-  return createStore<StreamLoadState>()((set) => ({
+  const same = (a: { file: File; keySpec: KeySpec } | null, b: { file: File; keySpec: KeySpec }) =>
+    a !== null && a.file === b.file && a.keySpec === b.keySpec;
+  return createStore<StreamLoadState>()((set, get) => ({
     result: null,
     asked: null,
     status: { kind: 'idle' },
+    sweep: null,
     start: (asked) => {
-      stop();
-      gen += 1;
-      const mine = gen;
+      idleAfter = null;
+      const { worker: w, gen: mine } = passes.start();
       set({
         asked,
         status: { kind: 'running', bytes: 0, total: asked.file.size, figures: null },
       });
-      const w = makeWorker();
-      worker = w;
       w.onmessage = (e: MessageEvent<StreamReply>) => {
         const msg = e.data;
-        if (msg.gen !== mine || mine !== gen) return;
+        if (msg.gen !== mine || !passes.current(mine)) return;
         if (msg.type === 'progress') {
           set({
             status: { kind: 'running', bytes: msg.bytes, total: msg.total, figures: msg.figures },
           });
         } else if (msg.type === 'done') {
-          stop();
+          // The worker stays, idle, holding the key volumes a sweep of this file starts from.
+          idleAfter = asked;
           set({ result: { asked, result: msg.result }, status: { kind: 'idle' } });
         } else {
-          stop();
+          passes.stop();
           set({ status: { kind: 'error', message: msg.message } });
         }
       };
       w.onerror = (e) => {
-        if (gen !== mine) return;
-        stop();
+        if (!passes.current(mine)) return;
+        passes.stop();
         set({ status: { kind: 'error', message: `The pass stopped: ${e.message}` } });
       };
       const req: StreamRequest = {
@@ -89,9 +143,107 @@ export function createStreamStore(makeWorker: StreamWorkerFactory = defaultFacto
       w.postMessage(req);
     },
     cancel: () => {
-      stop();
-      gen += 1;
+      idleAfter = null;
+      passes.cancel();
       set({ status: { kind: 'cancelled' } });
+    },
+    startSweep: (asked) => {
+      // A worker that holds this file's key volumes: the last sweep's, or the statistics pass's.
+      let w: Worker | null = null;
+      if (same(sweepIdleFor, asked)) {
+        w = sweepWorker;
+        sweepWorker = null;
+      }
+      stopSweep();
+      if (w === null && same(idleAfter, asked)) {
+        w = passes.take();
+        idleAfter = null;
+      }
+      w ??= makeWorker();
+      const mine = sweepGen;
+      sweepWorker = w;
+      set({
+        sweep: {
+          asked,
+          cells: new Array<CellResult | undefined>(asked.configs.length).fill(undefined),
+          errors: [],
+          status: {
+            kind: 'running',
+            phase: 'sweep',
+            pass: 0,
+            passes: 0,
+            bytes: 0,
+            total: asked.file.size,
+            requests: 0,
+          },
+        },
+      });
+      const update = (f: (s: StreamSweepState) => Partial<StreamSweepState>): void => {
+        const s = get().sweep;
+        if (s !== null) set({ sweep: { ...s, ...f(s) } });
+      };
+      w.onmessage = (e: MessageEvent<StreamSweepReply>) => {
+        const msg = e.data;
+        if (msg.gen !== mine || sweepGen !== mine) return;
+        if (msg.type === 'sweep-progress') {
+          update(() => ({
+            status: {
+              kind: 'running',
+              phase: msg.phase,
+              pass: msg.pass,
+              passes: msg.passes,
+              bytes: msg.bytes,
+              total: msg.total,
+              requests: msg.figures.requests,
+            },
+          }));
+        } else if (msg.type === 'sweep-cells') {
+          update((s) => {
+            const cells = s.cells.slice();
+            const errors = s.errors.slice();
+            for (const c of msg.cells) {
+              if (c.result !== null) cells[c.index] = c.result;
+              else errors.push(`cell ${c.index + 1}: ${c.message ?? 'failed'}`);
+            }
+            return { cells, errors };
+          });
+        } else if (msg.type === 'sweep-done') {
+          update(() => ({
+            status: {
+              kind: 'done',
+              requests: msg.requests,
+              outsideWindow: msg.outsideWindow,
+              passes: msg.passes,
+            },
+          }));
+          // Kept, idle: it holds the key volumes for the next sweep of the same file.
+          sweepIdleFor = { file: asked.file, keySpec: asked.keySpec };
+        } else {
+          stopSweep();
+          update(() => ({ status: { kind: 'error', message: msg.message } }));
+        }
+      };
+      w.onerror = (e) => {
+        if (sweepGen !== mine) return;
+        stopSweep();
+        update(() => ({ status: { kind: 'error', message: `The sweep stopped: ${e.message}` } }));
+      };
+      const req: StreamSweepRequest = {
+        type: 'sweep',
+        gen: mine,
+        file: asked.file,
+        keySpec: asked.keySpec,
+        configs: asked.configs,
+        windowMs: asked.windowMs,
+      };
+      w.postMessage(req);
+    },
+    cancelSweep: () => {
+      stopSweep();
+      const s = get().sweep;
+      if (s !== null && s.status.kind === 'running') {
+        set({ sweep: { ...s, status: { kind: 'cancelled' } } });
+      }
     },
   }));
 }

@@ -1,8 +1,17 @@
 /** Messages between the page and the streaming-pass worker (stream.worker.ts). */
 import type { AlgorithmConfig } from '../core';
-import type { Baseline, KeySpec, StreamFigures, StreamResult } from '../trace';
+import type {
+  Baseline,
+  CellResult,
+  KeySpec,
+  StreamFigures,
+  StreamResult,
+  StreamSweepFigures,
+} from '../trace';
 
+/** The statistics and dry-run pass. */
 export interface StreamRequest {
+  type?: 'pass';
   /** Generation: replies of an older request are dropped. */
   gen: number;
   file: File;
@@ -23,3 +32,47 @@ export type StreamReply =
     }
   | { type: 'done'; gen: number; result: StreamResult }
   | { type: 'error'; gen: number; message: string };
+
+/**
+ * The sweep as passes over the file: every config decided for every request, as few passes as the
+ * per-key state of all the cells allows. The p99 rule takes the key volumes of the statistics pass
+ * this worker last finished over the same file and key; without one, a counting pass runs first.
+ */
+export interface StreamSweepRequest {
+  type: 'sweep';
+  gen: number;
+  file: File;
+  keySpec: KeySpec;
+  configs: AlgorithmConfig[];
+  /** W of the peak backend load, ms. */
+  windowMs: number;
+}
+
+export type StreamSweepReply =
+  | {
+      type: 'sweep-progress';
+      gen: number;
+      /** 'count': reading the key volumes first; 'sweep': deciding cells. */
+      phase: 'count' | 'sweep';
+      /** The pass running (1-based) of `passes`, and the cells it decides. */
+      pass: number;
+      passes: number;
+      bytes: number;
+      total: number;
+      figures: StreamSweepFigures;
+    }
+  | {
+      /** The cells of one pass, by their index in the request's configs. */
+      type: 'sweep-cells';
+      gen: number;
+      cells: { index: number; result: CellResult | null; message: string | null }[];
+    }
+  | {
+      type: 'sweep-done';
+      gen: number;
+      requests: number;
+      /** Requests decided out of time order, the largest over the passes. */
+      outsideWindow: number;
+      passes: number;
+    }
+  | { type: 'sweep-error'; gen: number; message: string };

@@ -10,6 +10,7 @@ import type { HeldTrace, KeySpec } from '../trace';
 import { setLoadedTrace } from './traceSim';
 import type { TraceWorkerReply, TraceWorkerRequest } from './traceProtocol';
 import type { TraceOrigin } from './traceKeep';
+import { WorkerSlot } from './workerSlot';
 
 export type TraceLoadStatus =
   | { kind: 'idle' }
@@ -60,12 +61,8 @@ const defaultFactory: WorkerFactory = () =>
   new Worker(new URL('./trace.worker.ts', import.meta.url), { type: 'module' });
 
 export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory) {
-  let worker: Worker | null = null;
-  let gen = 0;
-  const stop = (): void => {
-    worker?.terminate();
-    worker = null;
-  };
+  const slot = new WorkerSlot(makeWorker);
+  const stop = (): void => slot.stop();
   return createStore<TraceLoadState>()((set, get) => ({
     trace: null,
     file: null,
@@ -76,10 +73,8 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
     status: { kind: 'idle' },
     streamed: null,
     load: (file, keySpec = get().keySpec, origin = { name: file.name, bytes: file.size }) => {
-      stop();
-      gen += 1;
-      const mine = gen;
       if (streamsFromStart(file.size)) {
+        slot.cancel();
         set({ keySpec, streamed: { file, keySpec }, status: { kind: 'idle' } });
         return;
       }
@@ -95,11 +90,10 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
           malformed: 0,
         },
       });
-      const w = makeWorker();
-      worker = w;
+      const { worker: w, gen: mine } = slot.start();
       w.onmessage = (e: MessageEvent<TraceWorkerReply>) => {
         const msg = e.data;
-        if (msg.gen !== mine || mine !== gen) return;
+        if (msg.gen !== mine || !slot.current(mine)) return;
         if (msg.type === 'progress') {
           set({
             status: {
@@ -145,7 +139,7 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
         }
       };
       w.onerror = (e) => {
-        if (gen !== mine) return;
+        if (!slot.current(mine)) return;
         stop();
         set({ status: { kind: 'error', message: `The parser stopped: ${e.message}` } });
       };
@@ -153,8 +147,7 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
       w.postMessage(req);
     },
     cancel: () => {
-      stop();
-      gen += 1;
+      slot.cancel();
       set({ status: { kind: 'idle' } });
     },
     rekey: (keySpec) => {
@@ -164,8 +157,7 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
       else set({ keySpec });
     },
     clear: () => {
-      stop();
-      gen += 1;
+      slot.cancel();
       setLoadedTrace(null);
       set({
         trace: null,

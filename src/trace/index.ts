@@ -30,7 +30,15 @@ export type { Replay } from './replay';
 export { dryRun, dryRunCsv, recordedRejection } from './dryrun';
 export type { Baseline, Change, DryRun, Flip, KeyChanges } from './dryrun';
 export { traceHash, simTraceOf, linkName, traceSourceOf } from './fingerprint';
-export { sweepPlan, sweepCell, belowP99, axisValues, satisfies } from './sweep';
+export { sweepPlan, sweepCell, belowP99, belowP99OfCounts, axisValues, satisfies } from './sweep';
+export {
+  SweepCells,
+  StreamSweepPass,
+  belowByName,
+  sweepCellsPerPass,
+  SWEEP_CHUNK,
+} from './streamSweep';
+export type { StreamCell, StreamSweepFigures, StreamSweepResult } from './streamSweep';
 export type { SweepAxis, SweepPlan, CellResult, SweepConstraints } from './sweep';
 export { traceCsv, compactTrace, compactName } from './compact';
 export { prepareSweep, fastSweepCell, fastOutcomes } from './fastSweep';
@@ -68,7 +76,7 @@ export type {
   StreamResult,
 } from './stream';
 export { streamRead, nextLineStart, rangeHead, SEGMENT_BYTES, HEAD_BYTES } from './streamRead';
-export type { RangeReader, StreamReadHooks, StreamSource } from './streamRead';
+export type { RangeReader, StreamReadHooks, StreamSource, StreamingPass } from './streamRead';
 export {
   BUDGET_REQUESTS,
   BUDGET_COLUMN_BYTES,

@@ -17,6 +17,9 @@
  * order), so even where a float product is inexact the result is the same double.
  * tests/trace/kernels.test.ts checks every kernel against core on random traces and configs.
  *
+ * A streamed log is decided chunk by chunk (src/trace/streamSweep.ts): with `io.state` each kernel
+ * keeps its per-key arrays between runs, so the chunks together decide as one run over the whole.
+ *
  * What a kernel records: admitted requests' times (ascending, they are arrival times), and for
  * delayed requests the delay and the release time; the rejected count, overall and for keys below
  * the p99. src/trace/fastSweep.ts turns that into a CellResult as sweepCell does.
@@ -55,7 +58,50 @@ export interface KernelInput {
    */
   outcome?: Uint8Array | undefined;
   delayOut?: Float64Array | undefined;
+  /**
+   * Per-key state carried from one run to the next, for a trace decided chunk by chunk (a streamed
+   * log: each run's `timeMs` is the next chunk, times still ascending across chunks, and `keyCount`
+   * may grow). Absent, each run starts from fresh state (a held trace, decided in one run).
+   */
+  state?: KernelState | undefined;
 }
+
+/** What a kernel keeps between runs: its per-key arrays by name, and its few scalars. */
+export interface KernelState {
+  arrays: Map<string, Float64Array | Int32Array | Uint8Array>;
+  scalars: Map<string, number>;
+}
+
+/** A fresh state for a chunked run. */
+export function kernelState(): KernelState {
+  return { arrays: new Map(), scalars: new Map() };
+}
+
+type PerKeyArray = Float64Array | Int32Array | Uint8Array;
+
+/**
+ * The kernel's per-key array `name` with room for io.keyCount keys, new slots set to `fill`: fresh
+ * without io.state; else the one the last run left, grown when keys appeared since.
+ */
+function perKey<T extends PerKeyArray>(
+  io: KernelInput,
+  name: string,
+  make: (n: number) => T,
+  fill: number,
+): T {
+  const n = io.keyCount;
+  if (io.state === undefined) return make(n).fill(fill) as T;
+  const old = io.state.arrays.get(name) as T | undefined;
+  if (old !== undefined && old.length >= n) return old;
+  const a = make(Math.max(n, (old?.length ?? 0) * 2)).fill(fill) as T;
+  if (old !== undefined) a.set(old);
+  io.state.arrays.set(name, a);
+  return a;
+}
+
+const f64 = (n: number) => new Float64Array(n);
+const i32 = (n: number) => new Int32Array(n);
+const u8 = (n: number) => new Uint8Array(n);
 
 /** What one kernel run found. */
 export interface KernelTally {
@@ -84,8 +130,8 @@ function pushDelay(io: KernelInput, k: number, delayMs: number, releaseMs: numbe
 function fixedWindow(io: KernelInput, c: FixedWindowConfig): KernelTally {
   const { timeMs, keyId, below, adm } = io;
   const { limit, windowMs } = c;
-  const win = new Float64Array(io.keyCount).fill(-1); // −1: never seen (every window index is ≥ 0)
-  const count = new Int32Array(io.keyCount);
+  const win = perKey(io, 'win', f64, -1); // −1: never seen (every window index is ≥ 0)
+  const count = perKey(io, 'count', i32, 0);
   const out = io.outcome;
   let nAdm = 0;
   let rej = 0;
@@ -162,9 +208,9 @@ function slidingLog(io: KernelInput, c: SlidingLogConfig): KernelTally {
 function slidingWindowCounter(io: KernelInput, c: SlidingWindowCounterConfig): KernelTally {
   const { timeMs, keyId, below, adm } = io;
   const { limit, windowMs: W } = c;
-  const win = new Float64Array(io.keyCount).fill(-2); // never seen: neither this nor the last window
-  const prev = new Float64Array(io.keyCount);
-  const cur = new Float64Array(io.keyCount);
+  const win = perKey(io, 'win', f64, -2); // never seen: neither this nor the last window
+  const prev = perKey(io, 'prev', f64, 0);
+  const cur = perKey(io, 'cur', f64, 0);
   const out = io.outcome;
   let nAdm = 0;
   let rej = 0;
@@ -207,11 +253,11 @@ function entryCounter(io: KernelInput, c: SlidingWindowCounterConfig): KernelTal
   const { timeMs, keyId, below, adm } = io;
   const { limit, windowMs: W } = c;
   const expireMs = c.expireMs;
-  const seen = new Uint8Array(io.keyCount);
-  const tick = new Float64Array(io.keyCount);
-  const prev = new Float64Array(io.keyCount);
-  const cur = new Float64Array(io.keyCount);
-  const last = new Float64Array(io.keyCount);
+  const seen = perKey(io, 'seen', u8, 0);
+  const tick = perKey(io, 'tick', f64, 0);
+  const prev = perKey(io, 'prev', f64, 0);
+  const cur = perKey(io, 'cur', f64, 0);
+  const last = perKey(io, 'last', f64, 0);
   const out = io.outcome;
   let nAdm = 0;
   let rej = 0;
@@ -270,10 +316,10 @@ function tokenBucket(io: KernelInput, c: TokenBucketConfig): KernelTally {
   const unit = interval ? 1 : fillIntervalMs;
   const full = c.maxTokens * unit;
   const idleResetS = c.idleResetS ?? 0;
-  const seen = new Uint8Array(io.keyCount);
-  const level = new Float64Array(io.keyCount);
-  const last = new Float64Array(io.keyCount);
-  const touched = new Float64Array(io.keyCount);
+  const seen = perKey(io, 'seen', u8, 0);
+  const level = perKey(io, 'level', f64, 0);
+  const last = perKey(io, 'last', f64, 0);
+  const touched = perKey(io, 'touched', f64, 0);
   const out = io.outcome;
   const dOut = io.delayOut;
   let nAdm = 0;
@@ -349,13 +395,13 @@ function leakyBucket(io: KernelInput, c: LeakyBucketConfig): KernelTally {
   const rateMilli = Math.floor((c.rate * 1000) / (c.rateUnit === 'r/m' ? 60 : 1));
   const burstMilli = c.burst * 1000;
   const delayMilli = c.delay === 'nodelay' ? Number.POSITIVE_INFINITY : c.delay * 1000;
-  const seen = new Uint8Array(io.keyCount);
-  const excess = new Float64Array(io.keyCount);
-  const last = new Float64Array(io.keyCount);
-  const newer = new Int32Array(io.keyCount).fill(-1);
-  const older = new Int32Array(io.keyCount).fill(-1);
-  let head = -1;
-  let tail = -1;
+  const seen = perKey(io, 'seen', u8, 0);
+  const excess = perKey(io, 'excess', f64, 0);
+  const last = perKey(io, 'last', f64, 0);
+  const newer = perKey(io, 'newer', i32, -1);
+  const older = perKey(io, 'older', i32, -1);
+  let head = io.state?.scalars.get('head') ?? -1;
+  let tail = io.state?.scalars.get('tail') ?? -1;
   const out = io.outcome;
   const dOut = io.delayOut;
   let nAdm = 0;
@@ -425,6 +471,8 @@ function leakyBucket(io: KernelInput, c: LeakyBucketConfig): KernelTally {
       if (dOut !== undefined) dOut[i] = delayMs;
     }
   }
+  io.state?.scalars.set('head', head);
+  io.state?.scalars.set('tail', tail);
   return { admitted: nAdm, delayed: nDel, rejected: rej, rejectedBelow: rejBelow };
 }
 
@@ -436,9 +484,9 @@ function gcra(io: KernelInput, c: GcraConfig): KernelTally {
   const tWhole = Math.floor(c.periodMs / count);
   const tFrac = c.periodMs % count;
   const tauCeilMs = ceilDiv(tauUnits, count);
-  const seen = new Uint8Array(io.keyCount);
-  const tatMs = new Float64Array(io.keyCount);
-  const tatFrac = new Float64Array(io.keyCount);
+  const seen = perKey(io, 'seen', u8, 0);
+  const tatMs = perKey(io, 'tatMs', f64, 0);
+  const tatFrac = perKey(io, 'tatFrac', f64, 0);
   const out = io.outcome;
   let nAdm = 0;
   let rej = 0;
@@ -487,8 +535,9 @@ export function runKernel(io: KernelInput, config: AlgorithmConfig): KernelTally
     case 'fixed-window':
       return fixedWindow(io, config);
     case 'sliding-log':
-      // Caddy's last-millisecond pass has no kernel: replayed through core.
-      return config.lastMsPasses === true ? null : slidingLog(io, config);
+      // Caddy's last-millisecond pass has no kernel: replayed through core. Nor has a log decided
+      // chunk by chunk: this kernel walks each key's requests through the whole held trace.
+      return config.lastMsPasses === true || io.state !== undefined ? null : slidingLog(io, config);
     case 'sliding-window-counter':
       return config.anchor === 'entry'
         ? entryCounter(io, config)

@@ -157,6 +157,14 @@ export class StreamPass {
     };
   }
 
+  /** Every key seen so far, and its requests (index by key id): what the sweep's p99 rule needs. */
+  keyVolumes(): { keys: readonly string[]; counts: Float64Array } {
+    return {
+      keys: this.merger.keys,
+      counts: this.perKey.requests.subarray(0, this.merger.keys.length),
+    };
+  }
+
   private request(t: number, key: number, status: number): void {
     if (this.count === 0) this.t0 = t;
     this.count += 1;

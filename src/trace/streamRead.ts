@@ -1,5 +1,5 @@
 /**
- * Reads a log of any size into a StreamPass without holding it. A plain line log is cut into
+ * Reads a log of any size into a streaming pass (StreamPass, StreamSweepPass) without holding it. A plain line log is cut into
  * segments of SEGMENT_BYTES, each ending just after a newline, parsed by as many range readers at
  * once as the caller gives (workers on the page), and handed to the pass in file order: at most
  * `parallel + 1` segments' requests are held at any moment. Anything else (gzip, which is read
@@ -9,9 +9,15 @@
  */
 import { TraceStream, detectFormat, partsFormat } from './parse';
 import type { ParseOptions } from './parse';
-import type { TracePart } from './builder';
-import type { StreamPass, StreamResult } from './stream';
+import type { TraceMerger, TracePart } from './builder';
 import { MAX_LINE_BYTES } from './types';
+import type { ParseReport } from './types';
+
+/** A pass the reader feeds: its merger takes the requests, `finish` the report the read ends with. */
+export interface StreamingPass<R> {
+  readonly merger: TraceMerger;
+  finish(report: ParseReport): R;
+}
 
 /** Bytes of one segment of a plain line log (about 140,000 combined lines). */
 export const SEGMENT_BYTES = 32 * 1024 * 1024;
@@ -68,12 +74,12 @@ export function rangeHead(start: Uint8Array, opts: ParseOptions): string | null 
 }
 
 /** Reads `file` into `pass` (ParseOptions without `name`: the file's) and returns its result. */
-export async function streamRead(
+export async function streamRead<R>(
   file: StreamSource,
-  pass: StreamPass,
+  pass: StreamingPass<R>,
   options: Omit<ParseOptions, 'name'>,
   hooks: StreamReadHooks,
-): Promise<StreamResult> {
+): Promise<R> {
   const opts: ParseOptions = {
     ...options,
     name: file.name,
@@ -100,13 +106,13 @@ export async function streamRead(
   return pass.finish(stream.finishReport());
 }
 
-async function readSegments(
+async function readSegments<R>(
   file: StreamSource,
-  pass: StreamPass,
+  pass: StreamingPass<R>,
   opts: ParseOptions,
   hooks: StreamReadHooks,
   readRange: RangeReader,
-): Promise<StreamResult> {
+): Promise<R> {
   const info = partsFormat(opts);
   const pending: { end: number; part: Promise<TracePart> }[] = [];
   let cut = 0;

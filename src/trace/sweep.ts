@@ -133,7 +133,12 @@ export function belowP99(trace: {
     const k = trace.keyId[i] as number;
     counts[k] = (counts[k] as number) + 1;
   }
-  const sorted = Uint32Array.from(counts).sort();
+  return belowP99OfCounts(counts);
+}
+
+/** belowP99 from each key's request count (a streamed log's counts, from the pass that read it). */
+export function belowP99OfCounts(counts: ArrayLike<number>): Uint8Array {
+  const sorted = Float64Array.from(counts).sort();
   const p99 =
     sorted.length === 0 ? 0 : (sorted[Math.max(0, Math.ceil(0.99 * sorted.length) - 1)] as number);
   const out = new Uint8Array(counts.length);

@@ -69,6 +69,37 @@ test('a 1.1 GB log is read as a stream: progress, then every request counted and
   expect(f.peakMb).toBeLessThanOrEqual(500);
 });
 
+test('the sweep streams over the same file: every cell, exact, in the held sweep’s grid; picking one sets the limiter', async ({
+  page,
+}) => {
+  test.setTimeout(900_000);
+  await page.getByTestId('trace-file').setInputFiles(BIG);
+  await expect(page.getByTestId('trace-streamed-result')).toBeVisible({ timeout: 400_000 });
+  const sweep = page.getByTestId('trace-streamed-sweep');
+  // The grid is 20 × 20 at most (axis values that round to the same number are dropped).
+  const button = sweep.getByRole('button', { name: /^Sweep \d+ settings$/ });
+  const total = Number((await button.textContent())?.match(/\d+/)?.[0]);
+  await button.click();
+  await expect(sweep.getByRole('button', { name: 'Cancel sweep' })).toBeVisible();
+  await expect(sweep.getByTestId('sweep-progress')).toContainText('2,800,000 requests in', {
+    timeout: 800_000,
+  });
+  await expect(sweep.getByTestId('sweep-progress')).toContainText('exact');
+  await expect(sweep.getByTestId('sweep-cell')).toHaveCount(total);
+  // Every cell computed: none still says so.
+  await expect(
+    sweep.locator('[data-testid="sweep-cell"] title', { hasText: 'not computed' }),
+  ).toHaveCount(0);
+  await sweep.screenshot({ path: test.info().outputPath('streamed-sweep-1280.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await sweep.screenshot({ path: test.info().outputPath('streamed-sweep-390.png') });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  // Picking a cell sets the limiter: the statistics pass runs again for it.
+  const cell = sweep.getByTestId('sweep-cell').first();
+  await cell.click();
+  await expect(page.getByTestId('trace-streamed-progress')).toBeVisible({ timeout: 60_000 });
+});
+
 test('a streaming pass can be cancelled; nothing half-read is shown', async ({ page }) => {
   test.setTimeout(120_000);
   await page.getByTestId('trace-file').setInputFiles(BIG);

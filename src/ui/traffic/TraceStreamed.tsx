@@ -10,10 +10,11 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { plural, quoteText } from '../../core';
 import type { AlgorithmConfig } from '../../core';
-import { budgetInWords } from '../../trace';
+import { budgetInWords, sweepPlan } from '../../trace';
 import type { KeySpec, StreamOverview, StreamResult } from '../../trace';
-import { usePlayground } from '../../store/react';
+import { usePlayground, usePlaygroundShallow } from '../../store/react';
 import { streamStore } from '../../store/streamLoad';
+import { SweepGrid, SweepStart } from './TraceSweep';
 import './traceStreamed.css';
 
 const n = (x: number): string => x.toLocaleString('en-US');
@@ -130,6 +131,90 @@ function Result({ result, config }: { result: StreamResult; config: AlgorithmCon
   );
 }
 
+/**
+ * The sweep over the streamed log: the grid laid around the limiter being edited, each cell decided
+ * for every request of the file in passes that hold per-key state only; progress, cancel, then the
+ * held sweep's heatmap. Picking a cell sets the limiter (the statistics pass then runs for it).
+ */
+function StreamedSweep({ file, keySpec }: { file: File; keySpec: KeySpec }) {
+  const id = useId();
+  const p = usePlaygroundShallow((s) => ({
+    lane: s.activeLane,
+    config: s.limiters[s.activeLane]?.config,
+    windowMs: s.scenario.metrics?.windowMs ?? 1000,
+    setLimiterConfig: s.setLimiterConfig,
+  }));
+  const sw = useStore(
+    streamStore(),
+    useShallow((s) => ({ sweep: s.sweep, startSweep: s.startSweep, cancel: s.cancelSweep })),
+  );
+  const plan = useMemo(() => (p.config === undefined ? null : sweepPlan(p.config, 20)), [p.config]);
+  const mine =
+    sw.sweep !== null && sw.sweep.asked.file === file && sw.sweep.asked.keySpec === keySpec
+      ? sw.sweep
+      : null;
+  const shownPlan = useMemo(() => (mine === null ? null : sweepPlan(mine.asked.base, 20)), [mine]);
+  if (plan === null) {
+    return (
+      <p className="muted">
+        The sweep covers nginx, Envoy, redis-cell and the fixed, sliding and sliding-window limits;
+        pick one of those to sweep.
+      </p>
+    );
+  }
+  const start = () => {
+    if (p.config === undefined) return;
+    const configs: AlgorithmConfig[] = [];
+    for (let xi = 0; xi < plan.x.values.length; xi += 1)
+      for (let yi = 0; yi < plan.y.values.length; yi += 1) configs.push(plan.configAt(xi, yi));
+    sw.startSweep({ file, keySpec, base: p.config, configs, windowMs: p.windowMs });
+  };
+  const status = mine?.status;
+  const total = plan.x.values.length * plan.y.values.length;
+  return (
+    <section className="trace-sweep" aria-labelledby={`${id}-h`} data-testid="trace-streamed-sweep">
+      <h3 id={`${id}-h`}>Numbers that fit</h3>
+      <p className="hint">
+        {plan.x.label} × {plan.y.label}: {total} exact replays of every request in the file (no
+        retries, one instance), as passes over the file that hold per-key state only.
+      </p>
+      <SweepStart
+        running={status?.kind === 'running'}
+        total={total}
+        onStart={start}
+        onCancel={sw.cancel}
+      >
+        {status !== undefined && (
+          <>
+            {status.kind === 'running'
+              ? status.phase === 'count'
+                ? `Counting each key’s requests first: ${MB(status.bytes)} of ${MB(status.total)}…`
+                : `Pass ${Math.max(1, status.pass)} of ${Math.max(1, status.passes)}: ${MB(status.bytes)} of ${MB(status.total)}, ${plural(status.requests, 'request')}…`
+              : status.kind === 'done'
+                ? `${plural(status.requests, 'request')} in ${plural(status.passes, 'pass', 'passes')}` +
+                  (status.outsideWindow > 0
+                    ? `; not exact: ${plural(status.outsideWindow, 'request')} came further back than the reorder window`
+                    : '; exact')
+                : status.kind === 'cancelled'
+                  ? 'Cancelled: the cells shown are from the passes that finished.'
+                  : status.message}
+          </>
+        )}
+      </SweepStart>
+      {shownPlan !== null && mine !== null && (
+        <SweepGrid
+          plan={shownPlan}
+          windowMs={mine.asked.windowMs}
+          results={mine.cells}
+          errors={mine.errors}
+          ran
+          onPick={(config) => p.setLimiterConfig(p.lane, config)}
+        />
+      )}
+    </section>
+  );
+}
+
 /** The pass over `file`, keyed by `keySpec`, with the limiter being edited. */
 export function TraceStreamed({ file, keySpec }: { file: File; keySpec: KeySpec }) {
   const id = useId();
@@ -186,6 +271,7 @@ export function TraceStreamed({ file, keySpec }: { file: File; keySpec: KeySpec 
       {shown !== null && shown.asked.configs[0] !== undefined && (
         <Result result={shown.result} config={shown.asked.configs[0]} />
       )}
+      {shown !== null && <StreamedSweep file={file} keySpec={keySpec} />}
     </section>
   );
 }

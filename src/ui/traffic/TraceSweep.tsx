@@ -1,6 +1,6 @@
 import { scaleLinear } from 'd3-scale';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { KeyboardEvent } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
 import type { AlgorithmConfig } from '../../core';
 import { plural } from '../../core';
 import { usePlayground, usePlaygroundShallow } from '../../store/react';
@@ -51,12 +51,7 @@ export function TraceSweep() {
   const [errors, setErrors] = useState<string[]>([]);
   const [running, setRunning] = useState(false);
   const [ranFor, setRanFor] = useState<{ plan: SweepPlan; windowMs: number } | null>(null);
-  const [metric, setMetric] = useState<Metric>('overall');
-  const [maxBackend, setMaxBackend] = useState<number | null>(null);
-  const [maxP99, setMaxP99] = useState<number | null>(1);
-  const [active, setActive] = useState(0);
   const cancelRef = useRef<(() => void) | null>(null);
-  const [shown, setShown] = useState<number | null>(null);
 
   // Leaving (or a new log: the panel keys this by the log's fingerprint) cancels the sweep.
   useEffect(() => () => cancelRef.current?.(), []);
@@ -78,21 +73,6 @@ export function TraceSweep() {
   const ny = shownPlan.y.values.length;
   const total = nx * ny;
   const done = results.filter((r) => r !== undefined).length;
-  const constraints: SweepConstraints = {
-    ...(maxBackend === null ? {} : { maxBackend }),
-    ...(maxP99 === null ? {} : { maxRejectedP99: maxP99 / 100 }),
-  };
-  // The smallest limit that fits: the lowest x, then the lowest y, among satisfying cells.
-  let best = -1;
-  for (let xi = 0; xi < nx && best < 0; xi += 1) {
-    for (let yi = 0; yi < ny; yi += 1) {
-      const r = results[xi * ny + yi];
-      if (r !== undefined && satisfies(r, constraints)) {
-        best = xi * ny + yi;
-        break;
-      }
-    }
-  }
 
   const start = () => {
     cancelRef.current?.();
@@ -156,13 +136,82 @@ export function TraceSweep() {
     cancelRef.current = null;
     setRunning(false);
   };
-  const pick = (i: number) => {
-    const xi = Math.floor(i / ny);
-    const yi = i % ny;
-    p.setLimiterConfig(p.lane, shownPlan.configAt(xi, yi));
-    if (!replaying) startReplay?.();
-    else seek(0);
+  const w = ranFor?.windowMs ?? p.windowMs;
+  return (
+    <section className="trace-sweep" aria-labelledby={`${id}-h`} data-testid="trace-sweep">
+      <h3 id={`${id}-h`}>Numbers that fit</h3>
+      <p className="hint">
+        {shownPlan.x.label} × {shownPlan.y.label}: {total} exact replays of all{' '}
+        {plural(replay.timeMs.length, 'request')} (no retries, one instance), in workers.
+      </p>
+      <SweepStart running={running} total={total} onStart={start} onCancel={cancel}>
+        {ranFor !== null &&
+          `${done} of ${total} cells${running ? '…' : done < total ? ' (cancelled)' : ''}`}
+      </SweepStart>
+      <SweepGrid
+        plan={shownPlan}
+        windowMs={w}
+        results={results}
+        errors={errors}
+        ran={ranFor !== null}
+        onPick={(config) => {
+          p.setLimiterConfig(p.lane, config);
+          if (!replaying) startReplay?.();
+          else seek(0);
+        }}
+      />
+    </section>
+  );
+}
+
+/**
+ * The sweep's grid, for a held log's sweep and a streamed one alike: constraints, the heatmap of
+ * the share rejected (keyboard: arrows move, Enter picks), the focused cell's numbers, the smallest
+ * limit that fits, and the cells that failed. Picking a cell hands its config to `onPick`.
+ */
+export function SweepGrid({
+  plan,
+  windowMs: w,
+  results,
+  errors,
+  ran,
+  onPick,
+}: {
+  plan: SweepPlan;
+  /** W of the peak backend load, ms. */
+  windowMs: number;
+  /** One per cell (x-major: index xi · ny + yi), undefined until computed. */
+  results: ReadonlyArray<CellResult | undefined>;
+  errors: readonly string[];
+  /** Whether a sweep has started: before, only the constraints show. */
+  ran: boolean;
+  onPick: (config: AlgorithmConfig) => void;
+}) {
+  const id = useId();
+  const [metric, setMetric] = useState<Metric>('overall');
+  const [maxBackend, setMaxBackend] = useState<number | null>(null);
+  const [maxP99, setMaxP99] = useState<number | null>(1);
+  const [active, setActive] = useState(0);
+  const [shown, setShown] = useState<number | null>(null);
+  const nx = plan.x.values.length;
+  const ny = plan.y.values.length;
+  const done = results.filter((r) => r !== undefined).length;
+  const constraints: SweepConstraints = {
+    ...(maxBackend === null ? {} : { maxBackend }),
+    ...(maxP99 === null ? {} : { maxRejectedP99: maxP99 / 100 }),
   };
+  // The smallest limit that fits: the lowest x, then the lowest y, among satisfying cells.
+  let best = -1;
+  for (let xi = 0; xi < nx && best < 0; xi += 1) {
+    for (let yi = 0; yi < ny; yi += 1) {
+      const r = results[xi * ny + yi];
+      if (r !== undefined && satisfies(r, constraints)) {
+        best = xi * ny + yi;
+        break;
+      }
+    }
+  }
+  const pick = (i: number) => onPick(plan.configAt(Math.floor(i / ny), i % ny));
   const onKey = (e: KeyboardEvent<SVGSVGElement>) => {
     const xi = Math.floor(active / ny);
     const yi = active % ny;
@@ -183,30 +232,8 @@ export function TraceSweep() {
   const width = LEFT + nx * CELL + 8;
   const height = TOP + ny * CELL + BOTTOM;
   const detail = shown ?? (best >= 0 ? best : null);
-  const w = ranFor?.windowMs ?? p.windowMs;
   return (
-    <section className="trace-sweep" aria-labelledby={`${id}-h`} data-testid="trace-sweep">
-      <h3 id={`${id}-h`}>Numbers that fit</h3>
-      <p className="hint">
-        {shownPlan.x.label} × {shownPlan.y.label}: {total} exact replays of all{' '}
-        {plural(replay.timeMs.length, 'request')} (no retries, one instance), in workers.
-      </p>
-      <div className="fire-row">
-        {running ? (
-          <button type="button" onClick={cancel}>
-            Cancel sweep
-          </button>
-        ) : (
-          <button type="button" className="primary" onClick={start}>
-            Sweep {total} settings
-          </button>
-        )}
-        {ranFor !== null && (
-          <span role="status" data-testid="sweep-progress">
-            {done} of {total} cells{running ? '…' : done < total ? ' (cancelled)' : ''}
-          </span>
-        )}
-      </div>
+    <>
       <div className="trace-sweep-constraints">
         <NumberField
           label="backend takes at most"
@@ -234,14 +261,14 @@ export function TraceSweep() {
           </select>
         </label>
       </div>
-      {ranFor !== null && (
+      {ran && (
         <>
           <svg
             className="trace-heatmap"
             width={width}
             height={height}
             role="grid"
-            aria-label={`Sweep: ${shownPlan.x.label} across, ${shownPlan.y.label} up; arrow keys move, Enter sets the limiter`}
+            aria-label={`Sweep: ${plan.x.label} across, ${plan.y.label} up; arrow keys move, Enter sets the limiter`}
             tabIndex={0}
             aria-activedescendant={`${id}-cell-${active}`}
             onKeyDown={onKey}
@@ -249,12 +276,12 @@ export function TraceSweep() {
             data-testid="trace-heatmap"
           >
             {/* Rows top to bottom (the largest y first), each a row of cells left to right. */}
-            {shownPlan.y.values
+            {plan.y.values
               .map((_y, yi) => yi)
               .reverse()
               .map((yi) => (
                 <g key={`row${yi}`} role="row">
-                  {shownPlan.x.values.map((_x, xi) => {
+                  {plan.x.values.map((_x, xi) => {
                     const i = xi * ny + yi;
                     const r = results[i];
                     const v =
@@ -271,7 +298,7 @@ export function TraceSweep() {
                         key={i}
                         id={`${id}-cell-${i}`}
                         role="gridcell"
-                        aria-label={describe(shownPlan, xi, yi, r, w) + (ok ? ', fits' : '')}
+                        aria-label={describe(plan, xi, yi, r, w) + (ok ? ', fits' : '')}
                         aria-selected={i === active}
                         data-testid="sweep-cell"
                         data-fits={ok ? 'yes' : 'no'}
@@ -281,7 +308,7 @@ export function TraceSweep() {
                           if (r !== undefined) pick(i);
                         }}
                       >
-                        <title>{describe(shownPlan, xi, yi, r, w)}</title>
+                        <title>{describe(plan, xi, yi, r, w)}</title>
                         <rect
                           x={x + 0.5}
                           y={y + 0.5}
@@ -312,7 +339,7 @@ export function TraceSweep() {
               ))}
             {/* The axes: what each cell's name says already. */}
             <g aria-hidden="true">
-              {shownPlan.x.values.map((xv, xi) =>
+              {plan.x.values.map((xv, xi) =>
                 xi % 3 === 0 || xi === nx - 1 ? (
                   <text
                     key={`x${xi}`}
@@ -327,9 +354,9 @@ export function TraceSweep() {
                 ) : null,
               )}
               <text x={LEFT} y={TOP + ny * CELL + 26} fontSize={10} className="axis-label">
-                {shownPlan.x.label} →
+                {plan.x.label} →
               </text>
-              {shownPlan.y.values.map((yv, yi) =>
+              {plan.y.values.map((yv, yi) =>
                 yi % 3 === 0 || yi === ny - 1 ? (
                   <text
                     key={`y${yi}`}
@@ -347,16 +374,16 @@ export function TraceSweep() {
           </svg>
           <p className="muted">
             ✓ fits the constraints; the outlined cell is the smallest such limit. Up: more{' '}
-            {shownPlan.y.label}. Colour: light = nothing rejected, dark red = all rejected.
+            {plan.y.label}. Colour: light = nothing rejected, dark red = all rejected.
           </p>
           <p aria-live="polite" data-testid="sweep-detail">
             {detail === null
               ? 'Hover or focus a cell for its numbers.'
-              : describe(shownPlan, Math.floor(detail / ny), detail % ny, results[detail], w)}
+              : describe(plan, Math.floor(detail / ny), detail % ny, results[detail], w)}
           </p>
           <p data-testid="sweep-best">
             {best >= 0
-              ? `Smallest limit that fits: ${describe(shownPlan, Math.floor(best / ny), best % ny, results[best], w)}.`
+              ? `Smallest limit that fits: ${describe(plan, Math.floor(best / ny), best % ny, results[best], w)}.`
               : done > 0
                 ? 'No cell computed so far fits the constraints.'
                 : ''}
@@ -375,6 +402,40 @@ export function TraceSweep() {
           )}
         </>
       )}
-    </section>
+    </>
+  );
+}
+
+/** Start or cancel a sweep of `total` settings, and its progress in words (`children`). */
+export function SweepStart({
+  running,
+  total,
+  onStart,
+  onCancel,
+  children,
+}: {
+  running: boolean;
+  total: number;
+  onStart: () => void;
+  onCancel: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <div className="fire-row">
+      {running ? (
+        <button type="button" onClick={onCancel}>
+          Cancel sweep
+        </button>
+      ) : (
+        <button type="button" className="primary" onClick={onStart}>
+          Sweep {total} settings
+        </button>
+      )}
+      {children !== false && children !== null && children !== undefined && (
+        <span role="status" data-testid="sweep-progress">
+          {children}
+        </span>
+      )}
+    </div>
   );
 }

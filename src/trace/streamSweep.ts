@@ -1,0 +1,447 @@
+/**
+ * The sweep as a streaming pass over a log too large to hold: every cell's limiter decides each
+ * request as it comes out of the reorder window, chunk by chunk, through the same kernels the held
+ * sweep runs (src/trace/kernels.ts, their per-key state carried from chunk to chunk) or, for a
+ * config without a kernel, through core's limiter as `sweepCell` does. Nothing per request is
+ * kept: per cell, the limiter's per-key state, the backend arrivals inside the last W (for the
+ * peak), the releases still to come and a histogram of delays (for the exact p95).
+ *
+ * A cell's numbers are the ones `fastSweepCell` gives over the held trace (tests/trace/
+ * stream-sweep.test.ts checks it cell by cell): the same decisions at the same whole-ms times, the
+ * peak over the same backend arrivals (a window's count only depends on the arrivals in it, and a
+ * release is never earlier than its request), the p95 by nearest rank over the same delays. The
+ * share rejected of keys up to the p99 needs every key's volume before the first decision: it comes
+ * from the pass that read the file before (its per-key counts, by key name).
+ */
+import { assertAlgorithmConfig, createLimiter } from '../core';
+import type { AlgorithmConfig, Limiter } from '../core';
+import { TraceMerger } from './builder';
+import { kernelState, runKernel } from './kernels';
+import type { KernelInput, KernelState } from './kernels';
+import { belowP99OfCounts } from './sweep';
+import type { CellResult } from './sweep';
+import type { KeySpec, ParseReport } from './types';
+
+/** Requests decided together by every cell (the chunk each kernel run covers). */
+export const SWEEP_CHUNK = 1 << 16;
+/** Virtual times at most (the kernels' whole-ms Int32 times: about 24.8 days from the first). */
+const MAX_VIRTUAL_MS = 2 ** 31 - 1;
+
+/**
+ * Bytes of per-key state a cell holds, per key, counted generously (typed arrays grow by doubling);
+ * a config without a kernel keeps core's Map entries instead.
+ */
+const KERNEL_BYTES_PER_KEY = 80;
+const CORE_BYTES_PER_KEY = 400;
+
+/** How many cells of `configs` a pass may run at once over `keys` keys within `budgetBytes`. */
+export function sweepCellsPerPass(
+  configs: readonly AlgorithmConfig[],
+  keys: number,
+  budgetBytes: number,
+): number {
+  const per = (c: AlgorithmConfig): number =>
+    Math.max(1, keys) *
+    (c.kind === 'fixed-window' ||
+    c.kind === 'sliding-window-counter' ||
+    c.kind === 'token-bucket' ||
+    c.kind === 'leaky-bucket' ||
+    c.kind === 'gcra'
+      ? KERNEL_BYTES_PER_KEY
+      : CORE_BYTES_PER_KEY);
+  let n = 0;
+  let used = 0;
+  for (const c of configs) {
+    used += per(c);
+    if (n > 0 && used > budgetBytes) break;
+    n += 1;
+  }
+  return Math.max(1, n);
+}
+
+/** A min-heap of numbers in a growable Float64Array. */
+class MinHeap {
+  private a = new Float64Array(64);
+  size = 0;
+  push(v: number): void {
+    if (this.size === this.a.length) {
+      const b = new Float64Array(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    const a = this.a;
+    let i = this.size++;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if ((a[p] as number) <= v) break;
+      a[i] = a[p] as number;
+      i = p;
+    }
+    a[i] = v;
+  }
+  peek(): number {
+    return this.a[0] as number;
+  }
+  pop(): number {
+    const a = this.a;
+    const top = a[0] as number;
+    const v = a[--this.size] as number;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= this.size) break;
+      const r = l + 1;
+      const c = r < this.size && (a[r] as number) < (a[l] as number) ? r : l;
+      if ((a[c] as number) >= v) break;
+      a[i] = a[c] as number;
+      i = c;
+    }
+    a[i] = v;
+    return top;
+  }
+}
+
+/**
+ * The most backend arrivals in any W, fed arrivals in time order (admitted at arrival, delayed at
+ * release): the count `peakWindow` gives over the same sorted times. Holds the arrivals of the last
+ * W as (ms, count) runs and the releases not yet due.
+ */
+class BackendPeak {
+  private t = new Float64Array(64);
+  private c = new Float64Array(64);
+  private head = 0;
+  private tail = 0;
+  private sum = 0;
+  private readonly pending = new MinHeap();
+  best = 0;
+
+  constructor(private readonly windowMs: number) {}
+
+  private emit(x: number): void {
+    if (this.tail > this.head && this.t[this.tail - 1] === x) {
+      this.c[this.tail - 1] = (this.c[this.tail - 1] as number) + 1;
+    } else {
+      if (this.tail === this.t.length) {
+        // Slide the live runs to the front, growing when more than half is live.
+        const live = this.tail - this.head;
+        const size = live * 2 > this.t.length ? this.t.length * 2 : this.t.length;
+        const t = new Float64Array(size);
+        const c = new Float64Array(size);
+        t.set(this.t.subarray(this.head, this.tail));
+        c.set(this.c.subarray(this.head, this.tail));
+        this.t = t;
+        this.c = c;
+        this.head = 0;
+        this.tail = live;
+      }
+      this.t[this.tail] = x;
+      this.c[this.tail] = 1;
+      this.tail += 1;
+    }
+    this.sum += 1;
+    while (x - (this.t[this.head] as number) >= this.windowMs) {
+      this.sum -= this.c[this.head] as number;
+      this.head += 1;
+    }
+    if (this.sum > this.best) this.best = this.sum;
+  }
+
+  /**
+   * One chunk's arrivals: `adm` ascending admitted times, `rel` release times (each ≥ its request's
+   * time), `lastMs` the chunk's last request time. Every later arrival is at `lastMs` or after, so
+   * the releases up to it are let out in order here.
+   */
+  chunk(adm: Float64Array, nAdm: number, rel: Float64Array, nRel: number, lastMs: number): void {
+    const p = this.pending;
+    for (let i = 0; i < nRel; i += 1) p.push(rel[i] as number);
+    for (let i = 0; i < nAdm; i += 1) {
+      const a = adm[i] as number;
+      while (p.size > 0 && p.peek() < a) this.emit(p.pop());
+      this.emit(a);
+    }
+    while (p.size > 0 && p.peek() <= lastMs) this.emit(p.pop());
+  }
+
+  finish(): number {
+    while (this.pending.size > 0) this.emit(this.pending.pop());
+    return this.best;
+  }
+}
+
+/** One cell of a streamed sweep. */
+interface Cell {
+  config: AlgorithmConfig | null;
+  error: string | null;
+  /** Kernel state, or null when the config has no kernel (then `limiter`). */
+  state: KernelState | null;
+  limiter: Limiter | null;
+  admitted: number;
+  rejected: number;
+  rejectedBelow: number;
+  delays: Map<number, number>;
+  delayed: number;
+  peak: BackendPeak;
+}
+
+/** Nearest rank `p` over delays held as a histogram (value → count): `nearestRank` of the sorted. */
+function rankOfHistogram(h: Map<number, number>, n: number, p: number): number {
+  if (n === 0) return 0;
+  const rank = Math.max(1, Math.ceil(p * n));
+  const values = [...h.keys()].sort((a, b) => a - b);
+  let seen = 0;
+  for (const v of values) {
+    seen += h.get(v) as number;
+    if (seen >= rank) return v;
+  }
+  return values[values.length - 1] as number;
+}
+
+/** A cell's outcome: its numbers, or the message its config failed with. */
+export type StreamCell = { ok: true; result: CellResult } | { ok: false; message: string };
+
+/**
+ * The cells of a streamed sweep, fed chunks of requests in time order (whole ms from the first
+ * request, ascending; key ids into `keys`, which may grow between chunks).
+ */
+export class SweepCells {
+  private readonly cells: Cell[];
+  private below = new Uint8Array(1024);
+  private belowKnown = 0;
+  private offered = 0;
+  private offeredBelow = 0;
+  private adm = new Float64Array(SWEEP_CHUNK);
+  private del: Float64Array = new Float64Array(1024);
+  private rel: Float64Array = new Float64Array(1024);
+
+  constructor(
+    configs: readonly AlgorithmConfig[],
+    windowMs: number,
+    /** 1 for a key whose volume over the whole log is at most the p99 of key volumes. */
+    private readonly belowOf: (key: string) => number,
+  ) {
+    this.cells = configs.map((c) => {
+      let config: AlgorithmConfig | null = null;
+      let error: string | null = null;
+      try {
+        config = assertAlgorithmConfig(c);
+      } catch (e) {
+        error = (e as Error).message;
+      }
+      return {
+        config,
+        error,
+        state: kernelState(),
+        limiter: null,
+        admitted: 0,
+        rejected: 0,
+        rejectedBelow: 0,
+        delays: new Map(),
+        delayed: 0,
+        peak: new BackendPeak(windowMs),
+      };
+    });
+  }
+
+  /** Decides `n` requests (times `t`, keys `keyId`) through every cell. */
+  push(t: Int32Array, keyId: Uint32Array, n: number, keys: readonly string[]): void {
+    if (n === 0) return;
+    if (keys.length > this.below.length) {
+      const b = new Uint8Array(Math.max(keys.length, this.below.length * 2));
+      b.set(this.below);
+      this.below = b;
+    }
+    for (; this.belowKnown < keys.length; this.belowKnown += 1) {
+      this.below[this.belowKnown] = this.belowOf(keys[this.belowKnown] as string);
+    }
+    for (let i = 0; i < n; i += 1) this.offeredBelow += this.below[keyId[i] as number] as number;
+    this.offered += n;
+    if (this.adm.length < n) this.adm = new Float64Array(n);
+    const timeMs = t.subarray(0, n);
+    const ids = keyId.subarray(0, n);
+    const lastMs = timeMs[n - 1] as number;
+    for (const cell of this.cells) {
+      if (cell.config === null) continue;
+      const io: KernelInput = {
+        timeMs,
+        keyId: ids,
+        keyCount: keys.length,
+        below: this.below,
+        nextSameKey: new Int32Array(0),
+        adm: this.adm,
+        del: this.del,
+        rel: this.rel,
+        flag: new Uint8Array(0),
+        state: cell.state ?? undefined,
+      };
+      let admitted: number;
+      let delayed: number;
+      const tally = cell.state === null ? null : runKernel(io, cell.config);
+      if (tally !== null) {
+        admitted = tally.admitted;
+        delayed = tally.delayed;
+        cell.rejected += tally.rejected;
+        cell.rejectedBelow += tally.rejectedBelow;
+        // The kernel grows its delay scratch on demand: keep the larger arrays for the next cell.
+        this.del = io.del;
+        this.rel = io.rel;
+      } else {
+        // No kernel: core's limiter, as sweepCell decides (each request with its key's name).
+        cell.state = null;
+        cell.limiter ??= createLimiter(cell.config);
+        admitted = 0;
+        delayed = 0;
+        for (let i = 0; i < n; i += 1) {
+          const at = timeMs[i] as number;
+          const k = ids[i] as number;
+          const d = cell.limiter.decide(at, keys[k]);
+          if (d.outcome === 'admit') this.adm[admitted++] = at;
+          else if (d.outcome === 'delay') {
+            if (delayed === this.del.length) this.growDelays();
+            this.del[delayed] = d.delayMs;
+            this.rel[delayed] = at + d.delayMs;
+            delayed += 1;
+          } else {
+            cell.rejected += 1;
+            cell.rejectedBelow += this.below[k] as number;
+          }
+        }
+      }
+      cell.admitted += admitted;
+      cell.delayed += delayed;
+      for (let i = 0; i < delayed; i += 1) {
+        const d = this.del[i] as number;
+        cell.delays.set(d, (cell.delays.get(d) ?? 0) + 1);
+      }
+      cell.peak.chunk(this.adm, admitted, this.rel, delayed, lastMs);
+    }
+  }
+
+  private growDelays(): void {
+    const d = new Float64Array(this.del.length * 2);
+    d.set(this.del);
+    this.del = d;
+    const r = new Float64Array(this.rel.length * 2);
+    r.set(this.rel);
+    this.rel = r;
+  }
+
+  /** Each cell's numbers, measured as fastSweepCell measures them over the held trace. */
+  finish(): StreamCell[] {
+    const n = this.offered;
+    return this.cells.map((cell): StreamCell => {
+      if (cell.error !== null) return { ok: false, message: cell.error };
+      return {
+        ok: true,
+        result: {
+          offered: n,
+          rejected: cell.rejected,
+          delayed: cell.delayed,
+          rejectedShare: n > 0 ? cell.rejected / n : 0,
+          rejectedShareP99: this.offeredBelow > 0 ? cell.rejectedBelow / this.offeredBelow : 0,
+          peakBackend: cell.peak.finish(),
+          p95DelayMs: rankOfHistogram(cell.delays, cell.delayed, 0.95),
+        },
+      };
+    });
+  }
+}
+
+/**
+ * The key volumes of a pass that read the whole log, as the sweep's p99 rule needs them: 1 for a key
+ * at most the p99 of key volumes (belowP99), by key name; 0 for a key the pass did not see.
+ */
+export function belowByName(
+  keys: readonly string[],
+  counts: ArrayLike<number>,
+): (k: string) => number {
+  const mask = belowP99OfCounts(Array.from({ length: keys.length }, (_, i) => counts[i] ?? 0));
+  const byName = new Map<string, number>();
+  for (let i = 0; i < keys.length; i += 1) byName.set(keys[i] as string, mask[i] as number);
+  return (k) => byName.get(k) ?? 0;
+}
+
+/** The figures of a streamed sweep so far (posted as progress) and at the end. */
+export interface StreamSweepFigures {
+  requests: number;
+  /** Requests decided out of time order (further back than the reorder window). */
+  outsideWindow: number;
+}
+
+export interface StreamSweepResult extends StreamSweepFigures {
+  report: ParseReport;
+  /** False when a request was decided out of time order: the cells' numbers are not exact. */
+  exact: boolean;
+  cells: StreamCell[];
+}
+
+/**
+ * The pass: give its `merger` to the readers (as StreamPass's), then call `finish` with the report
+ * the read ends with. Requests are timed as StreamPass times them: whole ms since the first request
+ * let out; one further back than the reorder window is decided at the latest time so far (the
+ * kernels need times that never go down) and the result says it is not exact.
+ */
+export class StreamSweepPass {
+  readonly merger: TraceMerger;
+  private readonly cells: SweepCells;
+  private readonly t = new Int32Array(SWEEP_CHUNK);
+  private readonly k = new Uint32Array(SWEEP_CHUNK);
+  private n = 0;
+  private t0 = Number.NaN;
+  private lastV = 0;
+  private count = 0;
+  private outside = 0;
+
+  constructor(
+    name: string,
+    spec: KeySpec,
+    configs: readonly AlgorithmConfig[],
+    windowMs: number,
+    belowOf: (key: string) => number,
+  ) {
+    this.cells = new SweepCells(configs, windowMs, belowOf);
+    this.merger = new TraceMerger(name, spec, Number.MAX_SAFE_INTEGER, undefined, {
+      ordered: (c, from, n) => {
+        for (let i = from; i < from + n; i += 1) this.request(c.t[i] as number, c.key[i] as number);
+      },
+      outside: (t, key) => {
+        this.outside += 1;
+        this.request(t, key);
+      },
+    });
+  }
+
+  figures(): StreamSweepFigures {
+    return { requests: this.count, outsideWindow: this.outside };
+  }
+
+  private request(t: number, key: number): void {
+    if (this.count === 0) this.t0 = t;
+    this.count += 1;
+    const v = Math.max(this.lastV, Math.floor(t - this.t0));
+    if (v > MAX_VIRTUAL_MS) {
+      throw new Error(
+        `The sweep covers at most ${Math.floor(MAX_VIRTUAL_MS / 86_400_000)} days from the first request; this log goes on further (request ${this.count}).`,
+      );
+    }
+    this.lastV = v;
+    this.t[this.n] = v;
+    this.k[this.n] = key;
+    this.n += 1;
+    if (this.n === SWEEP_CHUNK) this.flush();
+  }
+
+  private flush(): void {
+    this.cells.push(this.t, this.k, this.n, this.merger.keys);
+    this.n = 0;
+  }
+
+  finish(report: ParseReport): StreamSweepResult {
+    this.flush();
+    return {
+      ...this.figures(),
+      report,
+      exact: this.outside === 0,
+      cells: this.cells.finish(),
+    };
+  }
+}
