@@ -161,3 +161,36 @@ describe('empty keys: the same decision in the dry run, on the stage and in the 
     }
   });
 });
+
+describe('the inspector names what happened to an empty-key request', () => {
+  it('nginx: not limited, 200 with no rate-limit headers; Spring: denied with 403', async () => {
+    const { emptyKeyRow } = await import('../../src/ui/inspector/emptyKeyRow');
+    const { entryResponse } = await import('../../src/systems/respond');
+    const sim = trace();
+    const spring = SYSTEMS.find((s) => s.id === 'spring-gateway')!;
+    const nginx = SYSTEMS.find((s) => s.id === 'nginx')!;
+    const entries = [
+      { config: nginx.defaultConfig },
+      { system: spring.id, config: spring.defaultConfig },
+    ];
+    const result = simulate(simLimiters({ limiters: entries }), scenario(sim), 30_000, {
+      traces: [sim],
+    });
+    const row = [...sim.keyId.keys()].find((r) => sim.keyId[r] === 1)!;
+    const other = [...sim.keyId.keys()].find((r) => sim.keyId[r] === 0)!;
+    const [ng, sp] = result.lanes;
+    const base = entryResponse(
+      entries[0]!,
+      { outcome: 'admit', delayMs: 0, retryAfterMs: 0, remaining: 1, limit: 2, resetMs: 0 },
+      'nginx',
+    );
+    const a = emptyKeyRow(result, ng!, row, nginx, base);
+    expect(a?.label).toBe('not limited (no key)');
+    expect(a?.response.statusLine).toBe('HTTP/1.1 200 OK');
+    expect(a?.response.fields).toEqual([]);
+    const d = emptyKeyRow(result, sp!, row, spring, base);
+    expect(d?.label).toBe('denied (no key)');
+    expect(d?.response.statusLine).toBe('HTTP/1.1 403 Forbidden');
+    expect(emptyKeyRow(result, ng!, other, nginx, base)).toBeNull();
+  });
+});
