@@ -1,5 +1,8 @@
 /** Keys and comparisons of configs, and the limiter list as the simulator takes it. */
-import type { AlgorithmConfig } from '../core';
+import { emptyKeyOutcome } from '../core';
+import type { EmptyKeyLaneOutcome, NamedLimiter } from '../sim';
+import { systemOf } from '../systems';
+import type { SystemInfo } from '../systems';
 import { DEFAULTS } from './defaults';
 import { deepEqual } from './equal';
 import type { PlaygroundConfig } from './schema';
@@ -27,11 +30,21 @@ export function runKey(config: PlaygroundConfig): string {
 
 /**
  * The limiter list as `simulate` takes it, each lane named by `laneNames` (its own name, else its
- * system's): the run's lanes carry the names every view, answer and download shows.
+ * system's): the run's lanes carry the names every view, answer and download shows. A lane whose
+ * system keeps requests with an empty key from its limiter says so (`emptyKey`: not limited, or
+ * denied), so a replayed trace's empty-key requests get that system's rule.
  */
-export function simLimiters(
-  config: Pick<PlaygroundConfig, 'limiters'>,
-): Array<{ name: string; config: AlgorithmConfig }> {
+export function simLimiters(config: Pick<PlaygroundConfig, 'limiters'>): NamedLimiter[] {
   const names = laneNames(config.limiters);
-  return config.limiters.map((l, i) => ({ name: names[i] as string, config: l.config }));
+  return config.limiters.map((l, i) => {
+    // Read defensively: a list being validated may hold anything (laneNames reads it alike).
+    const kind = (l.config as { kind?: unknown } | undefined)?.kind;
+    const system = typeof kind === 'string' ? (systemOf(l) as SystemInfo | undefined) : undefined;
+    const outcome: EmptyKeyLaneOutcome | null = emptyKeyOutcome(system?.emptyKey);
+    return {
+      name: names[i] as string,
+      config: l.config,
+      ...(outcome === null ? {} : { emptyKey: outcome }),
+    };
+  });
 }

@@ -35,7 +35,7 @@ export { QUOTE_MAX, quoteText, safeText } from './quote';
 export { plural, pluralNoun } from './plural';
 export { quotaOf, nginxRateMilli } from './quota';
 export type { Quota } from './quota';
-export { toHttpResponse, rejectStatus, toSeconds, statusText } from './response';
+export { toHttpResponse, rejectStatus, toSeconds, statusText, emptyKeyOutcome } from './response';
 export type { EmptyKeyRule, HttpResponse, ResponseOptions } from './response';
 export { MAX_TIME_MS, floorDiv, ceilDiv, floorNs, waitFits } from './int';
 // `explainDecision` is imported from './explain' itself (the inspector's chunk alone): re-exported

@@ -102,3 +102,14 @@ export function toHttpResponse(
  * `{ denied }` — answered with that status, not counted. Each system cites its source.
  */
 export type EmptyKeyRule = 'not-limited' | 'shared' | 'client' | { denied: number };
+
+/**
+ * What a replay does with a request whose key is empty under `rule`: `'admit'` or `'reject'` it
+ * without the limiter (not limited; denied), or null — give it to the limiter under one key
+ * (shared; and the client-address fallback too, as a trace holds no address for such requests).
+ */
+export function emptyKeyOutcome(rule: EmptyKeyRule | undefined): 'admit' | 'reject' | null {
+  if (rule === 'not-limited') return 'admit';
+  if (typeof rule === 'object') return 'reject';
+  return null;
+}

@@ -4,14 +4,14 @@
  * outputs. Split from simulate.ts so the single-limiter loop can live in a small function of its
  * own (V8 inlines the decision path into a loop it can see whole).
  */
-import type { AlgorithmConfig } from '../core';
+import type { AlgorithmConfig, Decision } from '../core';
 import type { WallClock } from './clock';
 import type { EngineSnapshot } from './deployment';
 import type { FleetSnapshot } from './fleet';
 import type { Checkpoint, LaneInternals } from './internal';
 import type { LaneRunStats } from './metrics';
 import type { StateTracker } from './state-tracker';
-import type { ArrivalTable, LaneColumns, LaneFleet, Scenario } from './types';
+import type { ArrivalTable, EmptyKeyLaneOutcome, LaneColumns, LaneFleet, Scenario } from './types';
 
 /**
  * Rows between checkpoints to start with; doubled (and every other checkpoint dropped) when a
@@ -303,6 +303,29 @@ export interface LaneContext {
   progress?: (rows: number) => void;
   /** The fleet store's jitter per first attempt, made once for all lanes (null: no jitter). */
   firstJitter: () => Int32Array | null;
+  /**
+   * The client whose requests skip the limiter (a trace's empty key, `LaneResult.emptyKey`): −1
+   * for none. Compared per row as a number, never as a key name.
+   */
+  emptyClient: number;
+  /** The outcome those requests get (`NamedLimiter.emptyKey`); read only when emptyClient ≥ 0. */
+  emptyOutcome: EmptyKeyLaneOutcome;
+}
+
+/**
+ * The row a lane writes for a trace request whose key is empty when its system keeps such
+ * requests from its limiter (`NamedLimiter.emptyKey`): admitted with no wait, or denied. No
+ * limiter decided it, so it has no quota, no wait before a retry and no reset: those are 0.
+ */
+export function emptyKeyDecision(outcome: EmptyKeyLaneOutcome): Decision {
+  return {
+    outcome: outcome === 'admit' ? 'admit' : 'reject',
+    delayMs: 0,
+    retryAfterMs: 0,
+    remaining: 0,
+    limit: 0,
+    resetMs: 0,
+  };
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   MAX_SLOT_KEYS,
   PROGRESS_ROWS,
   ROW_BYTES,
+  emptyKeyDecision,
   ROW_BYTES_OWN_FIRST,
   RetryQueue,
 } from './laneParts';
@@ -105,6 +106,9 @@ export function runPlainLane(ctx: LaneContext): LaneRun {
   let spanFromMs = 0;
   let spanRetryAtMs = 0;
   let spanResetAtMs = 0;
+  // The trace's empty-key requests, when this lane's system does not give them to its limiter.
+  const { emptyClient } = ctx;
+  const emptyDecision = emptyKeyDecision(ctx.emptyOutcome);
   let outcomeCol = cols.outcome;
   let waitCol = cols.waitMs;
   let remainingCol = cols.remaining;
@@ -157,7 +161,9 @@ export function runPlainLane(ctx: LaneContext): LaneRun {
     let retryAfterMs: number;
     let remaining: number;
     let resetMs: number;
+    const exempt = clientOf[origin] === emptyClient;
     const inSpan =
+      !exempt &&
       k >= 0 &&
       k === spanKey &&
       store === spanStore &&
@@ -165,7 +171,14 @@ export function runPlainLane(ctx: LaneContext): LaneRun {
       wallMs < spanUntilMs;
     // This row's rejection opened a span (its own row decided, the next ones need not be).
     let opened = false;
-    if (inSpan) {
+    if (exempt) {
+      // Not given to the limiter (its state, and the span, stay as they are).
+      outcome = emptyDecision.outcome;
+      delayMs = 0;
+      retryAfterMs = 0;
+      remaining = 0;
+      resetMs = 0;
+    } else if (inSpan) {
       // Within the rejection span of this key's last decision (Limiter.rejectsUntil): rejected
       // alike, nothing changes, so no decision is made.
       outcome = 'reject';
@@ -197,7 +210,8 @@ export function runPlainLane(ctx: LaneContext): LaneRun {
     }
     const passed = outcome !== 'reject';
     // Indexed keys are never racy (readAll): the tracker's one-step case first.
-    const tracked = keyIndex < laneSlots && tracker.afterOne(keyIndex, store, wallMs, passed);
+    const tracked =
+      exempt || (keyIndex < laneSlots && tracker.afterOne(keyIndex, store, wallMs, passed));
     if (!tracked)
       tracker.after(key, t, wallMs, readAll, touchedBy[store] ?? null, keyIndex, passed);
     if (row === cols.capacity) {
@@ -234,7 +248,8 @@ export function runPlainLane(ctx: LaneContext): LaneRun {
       rejected += 1;
       outcomeCol[row] = OUTCOME_REJECT;
       waitCol[row] = retryAfterMs;
-      if (noRetries) gaveUp += 1;
+      // Denied for an empty key: not a rate-limit answer, so the client does not retry.
+      if (noRetries || exempt) gaveUp += 1;
       else {
         const wait = retryWaitMs(retry, seed, origin, attempt, retryAfterMs);
         if (wait < 0) gaveUp += 1;
@@ -253,7 +268,8 @@ export function runPlainLane(ctx: LaneContext): LaneRun {
       let lastT = t;
       while (row < stopRow && a < nA) {
         const tb = times[a] as number;
-        if (tb >= spanUntilMs || tb >= horizonMs || clientKey[clientOf[a] as number] !== spanKey)
+        const ca = clientOf[a] as number;
+        if (tb >= spanUntilMs || tb >= horizonMs || ca === emptyClient || clientKey[ca] !== spanKey)
           break;
         outcomeCol[row] = OUTCOME_REJECT;
         waitCol[row] = spanRetryAtMs - tb;

@@ -153,6 +153,8 @@ export class Seeker {
     // checkpoint would: record from the second row replayed on (or at once after a restore).
     const startRow = cursor.flushedMs === Number.NEGATIVE_INFINITY ? -1 : cursor.row;
     const oneZero = cols.instance.length < target;
+    // Rows the lane decided without its limiter (a trace's empty key) changed no state.
+    const emptyClient = lane.emptyKey?.client ?? -1;
     for (let r = cursor.row; r < target; r += 1) {
       if (record && r % every === 0 && r > lastRow && r > startRow) {
         checkpoints.push({ row: r, snapshot: engine.snapshot(), bytes: 0 });
@@ -160,6 +162,7 @@ export class Seeker {
       const t = cols.arrivalMs[r] as number;
       const origin = cols.origin[r] as number;
       const client = arrivals.client[origin] as number;
+      if (client === emptyClient) continue;
       const instance = oneZero ? 0 : (cols.instance[r] as number);
       const key = keyNames[clientKey[client] as number] as string;
       if (engine instanceof FleetEngine)

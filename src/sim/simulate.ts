@@ -28,6 +28,7 @@ import { attachInternals } from './internal';
 import {
   Checkpointer,
   ColumnBuilder,
+  emptyKeyDecision,
   INT32_MAX,
   MAX_SLOT_KEYS,
   PROGRESS_ROWS,
@@ -47,6 +48,7 @@ import {
   OUTCOME_ADMIT,
   OUTCOME_DELAY,
   OUTCOME_REJECT,
+  WHY_REPLICA,
   WHY_STORE,
 } from './types';
 import type {
@@ -211,6 +213,9 @@ function runLane(ctx: LaneContext): LaneRun {
   // The row at which the loop reports progress next.
   let nextProgress = 0;
   const localState = deployment.state === 'local';
+  // The trace's empty-key requests, when this lane's system does not give them to its limiter.
+  const { emptyClient } = ctx;
+  const emptyDecision = emptyKeyDecision(ctx.emptyOutcome);
 
   for (;;) {
     const ta = a < nA ? (times[a] as number) : Number.POSITIVE_INFINITY;
@@ -259,22 +264,37 @@ function runLane(ctx: LaneContext): LaneRun {
     let instance: number;
     let d: Decision;
     let wallMs: number;
+    const exempt = clientOf[origin] === emptyClient;
     if (fleet === null) {
       instance = pick(origin, attempt);
       wallMs = wallAt(t);
-      d = (laneEngine as LaneEngine).decideKey(
-        t,
-        wallMs,
-        instance,
-        key,
-        keyIndex < laneSlots ? keyIndex : -1,
-      );
-      const passed = d.outcome !== 'reject';
-      const store = localState ? instance : 0;
-      // Indexed keys are never racy (readAll): the tracker's one-step case first.
-      if (keyIndex >= laneSlots || !tracker.afterOne(keyIndex, store, wallMs, passed))
-        tracker.after(key, t, wallMs, readAll, touchedBy[store] ?? null, keyIndex, passed);
+      if (exempt) {
+        // Not given to the limiter: no state changes, so nothing to track.
+        d = emptyDecision;
+      } else {
+        d = (laneEngine as LaneEngine).decideKey(
+          t,
+          wallMs,
+          instance,
+          key,
+          keyIndex < laneSlots ? keyIndex : -1,
+        );
+        const passed = d.outcome !== 'reject';
+        const store = localState ? instance : 0;
+        // Indexed keys are never racy (readAll): the tracker's one-step case first.
+        if (keyIndex >= laneSlots || !tracker.afterOne(keyIndex, store, wallMs, passed))
+          tracker.after(key, t, wallMs, readAll, touchedBy[store] ?? null, keyIndex, passed);
+      }
       if (row === cols.capacity) cols.grow();
+    } else if (exempt) {
+      // Routed like any request, but no replica's limiter and no store sees it.
+      instance = fleet.route(t, origin, attempt, keyIndex);
+      d = emptyDecision;
+      if (row === cols.capacity) cols.grow();
+      cols.why[row] = WHY_REPLICA;
+      cols.storeMs[row] = 0;
+      if (d.outcome !== 'reject' && lor)
+        fleet.hold(instance, t + serviceTimeMs(deployment.fleet, seed, origin, attempt));
     } else {
       instance = fleet.route(t, origin, attempt, keyIndex);
       wallMs = wallAt(t);
@@ -343,6 +363,11 @@ function runLane(ctx: LaneContext): LaneRun {
       cols.outcome[row] = OUTCOME_DELAY;
       cols.waitMs[row] = d.delayMs;
       if (attempt > 1) stats.passedOnRetry += 1;
+    } else if (exempt) {
+      // Denied for its empty key: not a rate-limit answer, so the client does not retry.
+      cols.outcome[row] = OUTCOME_REJECT;
+      cols.waitMs[row] = 0;
+      stats.gaveUp += 1;
     } else {
       cols.outcome[row] = OUTCOME_REJECT;
       cols.waitMs[row] = d.retryAfterMs;
@@ -480,6 +505,8 @@ interface PreparedArrivals {
   clientKey: Uint16Array | Uint32Array;
   /** What the run should say about its trace source (missing, or going on past the end). */
   traceNotes: string[];
+  /** The client of the trace's empty-key requests (`SimTrace.emptyKeyId`), or −1. */
+  emptyClient: number;
   arrivals: ArrivalTable;
   /** Columns lanes share for `sc` (made once per retry setting and instance count). */
   shared: (sc: Scenario) => SharedColumns;
@@ -599,6 +626,11 @@ function prepareArrivals(
     keyNames,
     clientKey,
     traceNotes,
+    // A trace request's client is the client model's count plus its key id (assignClients).
+    emptyClient:
+      trace !== null && (trace.emptyKeyId ?? -1) >= 0
+        ? sc.clients.count + (trace.emptyKeyId as number)
+        : -1,
     arrivals,
     shared: (s) => {
       // A fleet that scales starts with one replica but routes to others later.
@@ -703,10 +735,19 @@ export function simulate(
   const jitterMs = sc.deployment.fleet?.store?.jitterMs ?? 0;
   const firstJitterOf = (): Int32Array | null =>
     (firstJitter ??= jitterMs > 0 ? storeFirstJitters(sc.seed, jitterMs, arrivals.count) : null);
+  // Each lane's rule for the trace's empty-key requests, where the trace has them.
+  const emptyOf = limiters.map((l): LaneResult['emptyKey'] => {
+    const outcome = 'kind' in l ? undefined : l.emptyKey;
+    return outcome === undefined || prepared.emptyClient < 0
+      ? undefined
+      : { client: prepared.emptyClient, outcome };
+  });
   const runKeys: string[] = [];
   const runs = configs.map((config, lane) => {
     report(lane, 0);
-    const key = cache === undefined ? '' : `${JSON.stringify(config)}|${laneContext}`;
+    const empty = emptyOf[lane];
+    const key =
+      cache === undefined ? '' : `${JSON.stringify(config)}|${empty?.outcome ?? ''}|${laneContext}`;
     runKeys.push(key);
     const cached = cache === undefined ? undefined : prepared.lanes.get(key);
     if (cached !== undefined && !used.has(cached)) {
@@ -731,6 +772,8 @@ export function simulate(
       retainBudget,
       shared,
       firstJitter: firstJitterOf,
+      emptyClient: empty?.client ?? -1,
+      emptyOutcome: empty?.outcome ?? 'admit',
       ...(onProgress === undefined
         ? {}
         : { progress: (rows: number) => report(lane, Math.min(rows, laneRows)) }),
@@ -795,6 +838,7 @@ export function simulate(
       completeUntilMs: run.completeUntilMs,
       releasesMs,
       ...(run.fleet === undefined ? {} : { fleet: run.fleet }),
+      ...(emptyOf[i] === undefined ? {} : { emptyKey: emptyOf[i] }),
     };
     if (cache !== undefined) {
       prepared.laneResults.set(run, { sig, instance: columns.instance, lane });

@@ -162,6 +162,11 @@ export interface SimTrace {
   /** Index into `keys`, per request. */
   keyId: Uint32Array;
   keys: readonly string[];
+  /**
+   * The id in `keys` of the key the trace gives a request whose key is empty (marked once when
+   * the trace is read, so a run compares ids, not strings); absent or −1: no request has one.
+   */
+  emptyKeyId?: number;
 }
 
 export type TrafficSource =
@@ -425,7 +430,17 @@ export interface NamedLimiter {
   /** Shown in the UI and used as the policy name in RateLimit headers. Default: the kind. */
   name: string;
   config: AlgorithmConfig;
+  /**
+   * What this lane's system does with a replayed trace request whose key is empty
+   * (`SimTrace.emptyKeyId`): `'admit'` — passes it without its limiter (not limited, not counted);
+   * `'reject'` — denies it without its limiter (not counted, and not retried: a denial is not a
+   * rate-limit answer). Absent: the limiter decides it under the empty key like any other key.
+   */
+  emptyKey?: EmptyKeyLaneOutcome;
 }
+
+/** See `NamedLimiter.emptyKey`. */
+export type EmptyKeyLaneOutcome = 'admit' | 'reject';
 
 /** One problem with the input: the field's path and a sentence with the accepted range. */
 export interface ScenarioIssue {
@@ -638,6 +653,12 @@ export interface LaneResult {
   releasesMs: Float64Array;
   /** Fleet deployments only. */
   fleet?: LaneFleet;
+  /**
+   * Present when this lane decided the trace's empty-key requests without its limiter
+   * (`NamedLimiter.emptyKey`): the client those requests come from (`ArrivalTable.client`) and
+   * the outcome each got. Rows of that client changed no state.
+   */
+  emptyKey?: { client: number; outcome: EmptyKeyLaneOutcome };
 }
 
 /** Where two limiters first decide differently on the same first attempt. */

@@ -9,7 +9,7 @@
 import type { AlgorithmConfig } from '../core';
 import type { SimTrace } from '../sim';
 import { fastSweepCell, prepareSweep } from '../trace';
-import type { CellResult } from '../trace';
+import type { CellResult, EmptyKeyExempt } from '../trace';
 import type { SweepReply, SweepRequest } from './sweepProtocol';
 
 export interface SweepCallbacks {
@@ -47,16 +47,25 @@ export function sweepWorkers(cells: number): number {
   return Math.max(1, Math.min(4, cores, cells));
 }
 
+/**
+ * Sweeps `configs` over `trace`. `emptyOutcome`: what the limiter's system does with the trace's
+ * empty-key requests (`SimTrace.emptyKeyId`) — admit or deny them without the limiter — or null to
+ * give them to the limiter like the stage and the dry run do for that system.
+ */
 export function runSweep(
   trace: SimTrace,
   configs: readonly AlgorithmConfig[],
   windowMs: number,
   cb: SweepCallbacks,
+  emptyOutcome: 'admit' | 'reject' | null = null,
 ): () => void {
   gen += 1;
   const mine = gen;
   const order = spreadOrder(configs.length);
   let next = 0;
+  const emptyId = trace.emptyKeyId ?? -1;
+  const emptyKey: EmptyKeyExempt | null =
+    emptyOutcome === null || emptyId < 0 ? null : { id: emptyId, outcome: emptyOutcome };
   if (typeof Worker === 'undefined') {
     let prep: ReturnType<typeof prepareSweep> | null = null;
     let stopped = false;
@@ -67,6 +76,7 @@ export function runSweep(
         keyId: trace.keyId,
         keyCount: trace.keys.length,
         keys: trace.keys,
+        emptyKey,
       });
       const i = order[next++] as number;
       try {
@@ -112,6 +122,7 @@ export function runSweep(
       keyId,
       keyCount: trace.keys.length,
       windowMs,
+      emptyKey,
     };
     worker.postMessage(init, [timeMs.buffer, keyId.buffer]);
     for (let k = 0; k < IN_FLIGHT; k += 1) deal(worker);

@@ -19,7 +19,12 @@ self.onmessage = (e: MessageEvent<SweepRequest>) => {
   if (m.type === 'init') {
     gen = m.gen;
     windowMs = m.windowMs;
-    prep = prepareSweep({ timeMs: m.timeMs, keyId: m.keyId, keyCount: m.keyCount });
+    prep = prepareSweep({
+      timeMs: m.timeMs,
+      keyId: m.keyId,
+      keyCount: m.keyCount,
+      emptyKey: m.emptyKey ?? null,
+    });
     return;
   }
   if (m.gen !== gen || prep === null) return;

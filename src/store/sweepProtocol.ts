@@ -1,6 +1,6 @@
 /** Messages between the page and the sweep workers (sweep.worker.ts). */
 import type { AlgorithmConfig } from '../core';
-import type { CellResult } from '../trace';
+import type { CellResult, EmptyKeyExempt } from '../trace';
 
 export type SweepRequest =
   | {
@@ -16,6 +16,8 @@ export type SweepRequest =
       keyCount: number;
       /** W of the peak backend load, ms. */
       windowMs: number;
+      /** The empty key's requests and the outcome the system gives them (absent: none skip). */
+      emptyKey?: EmptyKeyExempt | null;
     }
   | {
       /** Cells to compute, in order (a few at a time: the page deals them as workers finish). */

@@ -4,7 +4,7 @@
  * One worker per load; a new load or a cancel terminates the running one (the newest wins).
  */
 import { createStore } from 'zustand/vanilla';
-import { heldVirtualTimes, overBudget, streamsFromStart } from '../trace';
+import { emptyKeyId, heldVirtualTimes, overBudget, streamsFromStart } from '../trace';
 import type { SimTrace } from '../sim';
 import type { HeldTrace, KeySpec } from '../trace';
 import { setLoadedTrace } from './traceSim';
@@ -112,7 +112,14 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
           const timeMs = heldVirtualTimes(t);
           const replay: SimTrace | null =
             msg.replay.ok && timeMs !== null
-              ? { hash: msg.replay.hash, timeMs, keyId: t.keyId, keys: t.keys }
+              ? {
+                  hash: msg.replay.hash,
+                  timeMs,
+                  keyId: t.keyId,
+                  keys: t.keys,
+                  // The empty key found once here: runs compare ids (SimTrace.emptyKeyId).
+                  emptyKeyId: emptyKeyId({ keys: t.keys, keySpec }),
+                }
               : null;
           setLoadedTrace(replay);
           set({

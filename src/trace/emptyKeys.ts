@@ -7,12 +7,12 @@
  * system would give it (the core stays algorithm-only).
  */
 import type { AlgorithmConfig, EmptyKeyRule } from '../core';
-import { plural } from '../core';
+import { emptyKeyOutcome, plural } from '../core';
 import { replayColumns } from './overview';
 import type { OverviewColumns } from './overview';
 import { ADMIT, REJECT } from './replay';
 import type { Replay } from './replay';
-import type { KeySpec } from './types';
+import type { EmptyKeyExempt, KeySpec } from './types';
 
 /**
  * The key the trace gives a request whose every key part is empty (src/trace/keys.ts writes an
@@ -39,24 +39,12 @@ export function countKey(keyId: Uint32Array, count: number, id: number): number 
 
 /**
  * What a replay does with the empty key's requests: `admit` or `reject` them without the limiter
- * (not limited; denied), or null — give them to the limiter under one key (shared; and, as the
- * trace holds no address for them, the client-address fallback too: see `emptyKeyWords`).
+ * (not limited; denied), or null — give them to the limiter under one key (see `emptyKeyWords`).
  */
 export type EmptyKeyOutcome = 'admit' | 'reject' | null;
 
-/** The outcome a system's rule gives a request with an empty key (see EmptyKeyOutcome). */
-export function emptyKeyOutcome(rule: EmptyKeyRule | undefined): EmptyKeyOutcome {
-  if (rule === 'not-limited') return 'admit';
-  if (typeof rule === 'object') return 'reject';
-  return null;
-}
-
-/** The requests to skip in a replay: those of key `id`, with their outcome. */
-export interface EmptyKeyExempt {
-  /** The empty key's id in the trace's keys. */
-  id: number;
-  outcome: 'admit' | 'reject';
-}
+/** The outcome a system's rule gives a request with an empty key (the core's, re-exported). */
+export { emptyKeyOutcome };
 
 /**
  * `replayColumns`, with the requests of key `exempt.id` never given to the limiter: each gets

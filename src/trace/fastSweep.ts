@@ -13,6 +13,7 @@ import { runKernel } from './kernels';
 import type { KernelInput, KernelTally } from './kernels';
 import { belowP99, sweepCell } from './sweep';
 import type { CellResult } from './sweep';
+import type { EmptyKeyExempt } from './types';
 
 /** What a sweep needs of a trace: whole-ms times from the first request, and key ids. */
 export interface SweepTraceInput {
@@ -25,6 +26,11 @@ export interface SweepTraceInput {
    * a limiter tells keys apart and nothing more, so its decisions are the same.
    */
   keys?: readonly string[];
+  /**
+   * The requests of key `id` skip the limiter and get `outcome` (the system's empty-key rule,
+   * src/trace/emptyKeys.ts); absent or null: every request goes to the limiter.
+   */
+  emptyKey?: EmptyKeyExempt | null;
 }
 
 export interface PreparedSweep {
@@ -35,6 +41,18 @@ export interface PreparedSweep {
   trace: SweepTraceInput;
   /** Scratch for the backend arrivals when some requests are delayed (allocated on first use). */
   backend: Float64Array | null;
+  /**
+   * The empty key's requests, taken out of the kernels' arrays once (never compared per cell):
+   * how many, how many of them are of keys up to the p99, their times when they are admitted,
+   * and scratch for merging those times with the limiter's admissions. Null: none skip.
+   */
+  empty: {
+    outcome: 'admit' | 'reject';
+    count: number;
+    below: number;
+    timeMs: Float64Array;
+    merged: Float64Array | null;
+  } | null;
 }
 
 /**
@@ -59,8 +77,38 @@ export function prepareSweep(trace: SweepTraceInput): PreparedSweep {
     offeredBelow = 0;
     for (let i = 0; i < n; i += 1) if (below[keyId[i] as number] === 1) offeredBelow += 1;
   }
+  // The empty key's requests skip the limiter: the kernels get the others (ids and times as
+  // they are), and the cells add the skipped ones back in `finish`.
+  const ex = trace.emptyKey ?? null;
+  let empty: PreparedSweep['empty'] = null;
+  let kTime = timeMs;
+  let kKey = keyId;
+  if (ok && ex !== null) {
+    let count = 0;
+    for (let i = 0; i < n; i += 1) if (keyId[i] === ex.id) count += 1;
+    if (count > 0) {
+      kTime = new Int32Array(n - count);
+      kKey = new Uint32Array(n - count);
+      const skipped = new Float64Array(ex.outcome === 'admit' ? count : 0);
+      for (let i = 0, j = 0, e = 0; i < n; i += 1) {
+        const k = keyId[i] as number;
+        if (k === ex.id) {
+          if (skipped.length > 0) skipped[e++] = timeMs[i] as number;
+          continue;
+        }
+        kTime[j] = timeMs[i] as number;
+        kKey[j] = k;
+        j += 1;
+      }
+      const belowEmpty = below[ex.id] === 1 ? count : 0;
+      empty = { outcome: ex.outcome, count, below: belowEmpty, timeMs: skipped, merged: null };
+    }
+  }
   let io: KernelInput | null = null;
   if (ok) {
+    const timeMs = kTime;
+    const keyId = kKey;
+    const n = timeMs.length;
     const nextSameKey = new Int32Array(n).fill(-1);
     const lastOf = new Int32Array(keyCount).fill(-1);
     for (let i = 0; i < n; i += 1) {
@@ -81,11 +129,29 @@ export function prepareSweep(trace: SweepTraceInput): PreparedSweep {
       flag: new Uint8Array(n),
     };
   }
-  return { io, below, offeredBelow, trace, backend: null };
+  return { io, below, offeredBelow, trace, backend: null, empty };
 }
 
 function namedKeys(trace: SweepTraceInput): readonly string[] {
   return trace.keys ?? Array.from({ length: trace.keyCount }, (_, i) => String(i));
+}
+
+/** Writes the first `na` of `a` and `nb` of `b` (each ascending) to `out` in order; the count. */
+function mergeAscending(
+  a: Float64Array,
+  na: number,
+  b: Float64Array,
+  nb: number,
+  out: Float64Array,
+): number {
+  let i = 0;
+  let j = 0;
+  let o = 0;
+  while (i < na && j < nb)
+    out[o++] = (a[i] as number) <= (b[j] as number) ? (a[i++] as number) : (b[j++] as number);
+  while (i < na) out[o++] = a[i++] as number;
+  while (j < nb) out[o++] = b[j++] as number;
+  return o;
 }
 
 /** A CellResult from a kernel's tally, measured as sweepCell measures it. */
@@ -95,20 +161,34 @@ function finish(
   tally: KernelTally,
   windowMs: number,
 ): CellResult {
-  const n = io.timeMs.length;
+  const n = prep.trace.timeMs.length;
   const nDel = tally.delayed;
+  const e = prep.empty;
+  let rejected = tally.rejected;
+  let rejectedBelow = tally.rejectedBelow;
+  // Admissions: the limiter's, merged with the empty key's admitted requests (both ascending).
+  let adm = io.adm;
+  let nAdm = tally.admitted;
+  if (e !== null && e.outcome === 'reject') {
+    rejected += e.count;
+    rejectedBelow += e.below;
+  } else if (e !== null) {
+    const out = (e.merged ??= new Float64Array(n));
+    nAdm = mergeAscending(io.adm, tally.admitted, e.timeMs, e.count, out);
+    adm = out;
+  }
   let peak: number;
   let p95 = 0;
   if (nDel === 0) {
-    peak = peakWindow(io.adm, tally.admitted, windowMs).count;
+    peak = peakWindow(adm, nAdm, windowMs).count;
   } else {
     const releases = io.rel.subarray(0, nDel).sort();
     const delays = io.del.subarray(0, nDel).sort();
     const backend = (prep.backend ??= new Float64Array(n));
     let b = 0;
     let r = 0;
-    for (let i = 0; i < tally.admitted; i += 1) {
-      const t = io.adm[i] as number;
+    for (let i = 0; i < nAdm; i += 1) {
+      const t = adm[i] as number;
       while (r < nDel && (releases[r] as number) < t) backend[b++] = releases[r++] as number;
       backend[b++] = t;
     }
@@ -118,10 +198,10 @@ function finish(
   }
   return {
     offered: n,
-    rejected: tally.rejected,
+    rejected,
     delayed: nDel,
-    rejectedShare: n > 0 ? tally.rejected / n : 0,
-    rejectedShareP99: prep.offeredBelow > 0 ? tally.rejectedBelow / prep.offeredBelow : 0,
+    rejectedShare: n > 0 ? rejected / n : 0,
+    rejectedShareP99: prep.offeredBelow > 0 ? rejectedBelow / prep.offeredBelow : 0,
     peakBackend: peak,
     p95DelayMs: p95,
   };
@@ -149,6 +229,7 @@ export function fastSweepCell(
     valid,
     windowMs,
     prep.below,
+    trace.emptyKey ?? null,
   );
 }
 
@@ -161,7 +242,8 @@ export function fastOutcomes(
   config: AlgorithmConfig,
 ): { outcome: Uint8Array; delayMs: Float64Array; tally: KernelTally } | null {
   const valid = assertAlgorithmConfig(config);
-  if (prep.io === null) return null;
+  // With requests taken out for an empty key, the kernels' rows are not the trace's.
+  if (prep.io === null || prep.empty !== null) return null;
   const n = prep.io.timeMs.length;
   const outcome = new Uint8Array(n);
   const delayMs = new Float64Array(n);

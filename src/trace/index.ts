@@ -66,7 +66,7 @@ export {
   missingWhat,
   replayWithEmptyKey,
 } from './emptyKeys';
-export type { EmptyKeyExempt, EmptyKeyOutcome } from './emptyKeys';
+export type { EmptyKeyOutcome } from './emptyKeys';
 export { StreamPass, STREAM_TOP_KEYS } from './stream';
 export type {
   StreamDecisions,

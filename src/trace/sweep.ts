@@ -10,6 +10,7 @@ import type { AlgorithmConfig } from '../core';
 import { createLimiter } from '../core';
 import { nearestRank, peakWindow } from '../sim';
 import type { SimTrace } from '../sim';
+import type { EmptyKeyExempt } from './types';
 
 /** One axis: the config field it sets, its label (official name and unit) and its values. */
 export interface SweepAxis {
@@ -148,13 +149,15 @@ export function belowP99OfCounts(counts: ArrayLike<number>): Uint8Array {
 
 /**
  * One cell: the whole trace through a fresh limiter built from `config`, in time order, each request
- * with its own key. `below` is `belowP99(trace)` (computed once per sweep).
+ * with its own key. `below` is `belowP99(trace)` (computed once per sweep). The requests of key
+ * `empty.id` skip the limiter and get `empty.outcome` when given (the system's empty-key rule).
  */
 export function sweepCell(
   trace: SimTrace,
   config: AlgorithmConfig,
   windowMs: number,
   below: Uint8Array,
+  empty: EmptyKeyExempt | null = null,
 ): CellResult {
   const limiter = createLimiter(config);
   const n = trace.timeMs.length;
@@ -165,12 +168,22 @@ export function sweepCell(
   let rejected = 0;
   let offeredBelow = 0;
   let rejectedBelow = 0;
+  const emptyId = empty === null ? -1 : empty.id;
+  const emptyAdmitted = empty?.outcome === 'admit';
   for (let i = 0; i < n; i += 1) {
     const t = trace.timeMs[i] as number;
     const k = trace.keyId[i] as number;
-    const d = limiter.decide(t, trace.keys[k]);
     const isBelow = below[k] === 1;
     if (isBelow) offeredBelow += 1;
+    if (k === emptyId) {
+      if (emptyAdmitted) admittedAt[nAdmitted++] = t;
+      else {
+        rejected += 1;
+        if (isBelow) rejectedBelow += 1;
+      }
+      continue;
+    }
+    const d = limiter.decide(t, trace.keys[k]);
     if (d.outcome === 'admit') admittedAt[nAdmitted++] = t;
     else if (d.outcome === 'delay') {
       delays.push(d.delayMs);

@@ -121,3 +121,10 @@ export class TraceError extends Error {
     this.name = 'TraceError';
   }
 }
+
+/** The requests to skip in a replay: those of key `id`, with their outcome (src/trace/emptyKeys.ts). */
+export interface EmptyKeyExempt {
+  /** The empty key's id in the trace's keys. */
+  id: number;
+  outcome: 'admit' | 'reject';
+}

@@ -71,6 +71,20 @@ for (const width of [1280, 390]) {
     );
     await page.getByTestId('trace-empty-keys').scrollIntoViewIfNeeded();
     await panel.screenshot({ path: test.info().outputPath(`trace-empty-keys-${width}.png`) });
+    // The stage replays the log with nginx's rule too: request #1 has no X-Forwarded-For, and the
+    // inspector says nginx let it through without a limiter.
+    await page.getByRole('button', { name: 'Replay this log through the limiters' }).click();
+    await expect(page.getByTestId('trace-replaying')).toBeVisible();
+    await page
+      .getByRole('button', { name: /^Request #1,/ })
+      .first()
+      .click();
+    const inspector = page.getByTestId('inspector');
+    await expect(page.getByTestId('inspector-empty-key')).toHaveText('not limited (no key)');
+    await expect(page.getByTestId('http-response')).toHaveText('HTTP/1.1 200 OK');
+    await inspector.screenshot({
+      path: test.info().outputPath(`inspector-empty-key-${width}.png`),
+    });
     expect(errors).toEqual([]);
   });
 }

@@ -5,7 +5,8 @@
  * request whose key is empty (ngx_http_limit_req_module.c: `if (key.len == 0) continue;`), so it
  * neither limits nor counts it; the lab's replay with nginx's rule must decide every request as
  * nginx does. Counting them under one shared key (what the lab did before) would reject most of
- * them, which this test also shows.
+ * them, which this test also shows. The stage's replay (the simulator's lane, with the lane's
+ * system rule) is compared with nginx too, request by request.
  */
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -22,10 +23,14 @@ import {
   parseTrace,
   replayColumns,
   replayWithEmptyKey,
+  simTraceOf,
+  traceSourceOf,
   virtualTimes,
 } from '../../src/trace';
+import { simLimiters } from '../../src/config/keys';
+import { OUTCOME_REJECT, defaultScenario, simulate } from '../../src/sim';
 import type { Server } from './servers';
-import { findBinary, freePort, loudSkip, startServer } from './servers';
+import { findBinary, freePort, loudSkip, startNginxIn, writeNginxConf } from './servers';
 
 const NGINX = findBinary('nginx');
 if (NGINX === undefined)
@@ -71,6 +76,28 @@ function labDecisions(rule: boolean): boolean[] {
   return Array.from(replay.outcome, (o) => o !== REJECT);
 }
 
+/**
+ * What the stage decides for each request when it replays the same log with an nginx lane (the
+ * simulator's own loop, as the page runs it): the lane's system rule comes from `simLimiters`.
+ */
+function stageDecisions(): boolean[] {
+  const trace = parseTrace(new TextEncoder().encode(accessLog()), {
+    name: 'access.log',
+    keySpec: [{ kind: 'xff-first' }],
+  });
+  const sim = { ...simTraceOf(trace), emptyKeyId: emptyKeyId(trace) };
+  const scenario = { ...defaultScenario(), sources: [traceSourceOf(sim, 'access.log', 1)] };
+  const result = simulate(simLimiters({ limiters: [{ config: CONFIG }] }), scenario, 60_000, {
+    traces: [sim],
+  });
+  const lane = result.lanes[0];
+  if (lane === undefined) throw new Error('no lane');
+  return Array.from(
+    lane.columns.outcome.subarray(0, lane.columns.rows),
+    (o) => o !== OUTCOME_REJECT,
+  );
+}
+
 function get(port: number, xff: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(
@@ -106,39 +133,22 @@ describe.skipIf(NGINX === undefined)('requests without the key header on a real 
     const lines = out.text.split('\n').filter((l) => l.startsWith('limit_req'));
     const html = path.join(dir, 'html');
     mkdirSync(path.join(html, 'r'), { recursive: true });
-    mkdirSync(path.join(dir, 'temp'), { recursive: true });
     writeFileSync(path.join(html, 'r', 'index.html'), 'ok\n');
-    const temp = path.join(dir, 'temp');
-    const conf = `worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 64; }
-http {
-  access_log off;
-  client_body_temp_path ${temp}/body;
-  proxy_temp_path ${temp}/proxy;
-  fastcgi_temp_path ${temp}/fastcgi;
-  uwsgi_temp_path ${temp}/uwsgi;
-  scgi_temp_path ${temp}/scgi;
-  ${lines.filter((l) => l.startsWith('limit_req_zone ')).join('\n  ')}
+    writeNginxConf(
+      dir,
+      `  ${lines.filter((l) => l.startsWith('limit_req_zone ')).join('\n  ')}
   server {
     listen 127.0.0.1:${port};
     root ${html};
     location /r/ {
       ${lines.filter((l) => !l.startsWith('limit_req_zone ')).join('\n      ')}
     }
-  }
-}
-`;
-    const file = path.join(dir, 'nginx.conf');
-    writeFileSync(file, conf);
+  }`,
+      64,
+    );
     // nginx's workers run as an unprivileged user when started as root: let them read the files.
     for (const p of [dir, html, path.join(html, 'r')]) chmodSync(p, 0o755);
-    server = await startServer(
-      NGINX as string,
-      ['-p', dir, '-c', file, '-e', path.join(dir, 'error.log'), '-g', 'daemon off;'],
-      port,
-    );
+    server = await startNginxIn(NGINX as string, dir, port);
   }, 30_000);
 
   afterAll(async () => {
@@ -156,6 +166,8 @@ http {
     }
     const lab = labDecisions(true);
     expect(lab).toEqual(real);
+    // The stage's replay of the same log with an nginx lane decides each request alike.
+    expect(stageDecisions()).toEqual(real);
     // Every request without the header passed, and the keyed ones were limited.
     XFF.forEach((x, i) => {
       if (x === '') expect(real[i]).toBe(true);

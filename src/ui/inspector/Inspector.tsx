@@ -11,7 +11,8 @@ import { InspectorHint } from './InspectorHint';
 import { InspectorLanes } from './InspectorLanes';
 import { explainFleetRow } from './fleetExplain';
 import { OutcomeBadge } from './OutcomeBadge';
-import { systemNameIn } from '../../systems';
+import { systemNameIn, systemOf } from '../../systems';
+import { emptyKeyRow } from './emptyKeyRow';
 import { entryResponse } from '../../systems/respond';
 import { formatCount, formatTime } from '../common/format';
 import { replicaColor, replicaLabel } from '../../viz/replicaColors';
@@ -85,44 +86,37 @@ export function Inspector({ result }: { result: SimResult }) {
       wallMs,
       info.key,
     );
+    const entry = limiters[selected.lane] ?? { config: lane.config };
+    const response = fleetResponse(
+      result,
+      lane,
+      selected.row,
+      entryResponse(entry, info.decision, lane.name, {
+        nowMs: wallMs,
+        key: info.key,
+        before,
+      }),
+    );
+    // A trace request with an empty key that this lane's system does not limit (or denies).
+    const empty = emptyKeyRow(result, lane, selected.row, systemOf(entry), response);
     return {
       lane,
       info,
       wallMs,
       // A fleet row says what really decided it (the store's failure policy, a replica's fallback,
       // the over-limit cache …), with that moment's numbers.
-      explanation: explainFleetRow(
-        result,
-        lane,
-        selected.row,
-        info,
-        explainDecision(before, info.decision),
-      ),
-      response: fleetResponse(
-        result,
-        lane,
-        selected.row,
-        entryResponse(
-          limiters[selected.lane] ?? { config: lane.config },
-          info.decision,
-          lane.name,
-          {
-            nowMs: wallMs,
-            key: info.key,
-            before,
-          },
-        ),
-      ),
-      systemName: systemNameIn(
-        limiters[selected.lane] ?? { config: lane.config },
-        result.scenario.deployment,
-      ),
+      explanation:
+        empty?.explanation ??
+        explainFleetRow(result, lane, selected.row, info, explainDecision(before, info.decision)),
+      response: empty?.response ?? response,
+      emptyLabel: empty?.label ?? null,
+      systemName: systemNameIn(entry, result.scenario.deployment),
       attempts: attemptsOf(result, selected.lane, info.origin),
     };
   }, [result, selected, limiters]);
 
   if (selected === null || details === null) return <InspectorHint ref={ref} />;
-  const { info, lane, explanation, response, attempts, wallMs, systemName } = details;
+  const { info, lane, explanation, response, attempts, wallMs, systemName, emptyLabel } = details;
   const rows = lane.columns.rows;
   return (
     <section
@@ -165,6 +159,12 @@ export function Inspector({ result }: { result: SimResult }) {
         <dt>outcome</dt>
         <dd>
           <OutcomeBadge outcome={info.decision.outcome} />
+          {emptyLabel !== null && (
+            <span className="muted" data-testid="inspector-empty-key">
+              {' '}
+              {emptyLabel}
+            </span>
+          )}
         </dd>
         <dt>arrived</dt>
         <dd className="mono">

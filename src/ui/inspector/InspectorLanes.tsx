@@ -3,6 +3,8 @@ import { seekerFor } from '../../store';
 import type { SimResult } from '../../sim';
 import { usePlaygroundShallow } from '../../store/react';
 import { entryResponse } from '../../systems/respond';
+import { systemOf } from '../../systems';
+import { emptyKeyRow } from './emptyKeyRow';
 import { OutcomeBadge } from './OutcomeBadge';
 import { plural } from '../../core';
 
@@ -51,16 +53,15 @@ export function InspectorLanes({
           // from the state the request met and at the time the limiter decided it.
           const { stores, store, wallMs } = seekerFor(result).storesBefore(i, row);
           const before = stores[store]?.inspect(wallMs, key);
-          const response = entryResponse(
-            limiters[i] ?? { config: lane.config },
-            decision,
-            lane.name,
-            {
-              nowMs: wallMs,
-              key,
-              ...(before === undefined ? {} : { before }),
-            },
-          );
+          const entry = limiters[i] ?? { config: lane.config };
+          const sent = entryResponse(entry, decision, lane.name, {
+            nowMs: wallMs,
+            key,
+            ...(before === undefined ? {} : { before }),
+          });
+          // A trace request with an empty key that this lane's system does not limit (or denies).
+          const empty = emptyKeyRow(result, lane, row, systemOf(entry), sent);
+          const response = empty?.response ?? sent;
           return (
             <li
               key={i}
@@ -76,6 +77,7 @@ export function InspectorLanes({
                   </button>
                 )}{' '}
                 <OutcomeBadge outcome={decision.outcome} />
+                {empty !== null && <span className="muted"> {empty.label}</span>}
                 {decision.delayMs > 0 && <span className="muted"> {decision.delayMs} ms</span>}
               </p>
               <pre className="mono">

@@ -274,7 +274,6 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
       {emptyCount > 0 && system !== undefined && (
         <p className="trace-empty-keys" data-testid="trace-empty-keys">
           {emptyKeyWords(emptyCount, trace.keySpec, system)}
-          {span !== null && exempt !== null && ' (The stage still gives them to the limiter.)'}
         </p>
       )}
       {shown?.kind === 'error' && <p role="alert">{shown.message}</p>}

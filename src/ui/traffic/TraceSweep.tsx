@@ -2,7 +2,8 @@ import { scaleLinear } from 'd3-scale';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent, ReactNode } from 'react';
 import type { AlgorithmConfig } from '../../core';
-import { plural } from '../../core';
+import { emptyKeyOutcome, plural } from '../../core';
+import { systemOf } from '../../systems';
 import { usePlayground, usePlaygroundShallow } from '../../store/react';
 import { runSweep } from '../../store/sweep';
 import { useTraceLoad } from '../../store/traceReact';
@@ -42,7 +43,10 @@ export function TraceSweep() {
     windowMs: st.scenario.metrics?.windowMs ?? 1000,
     setLimiterConfig: st.setLimiterConfig,
   }));
-  const base = p.limiters[p.lane]?.config;
+  const entry = p.limiters[p.lane];
+  const base = entry?.config;
+  // The limiter's system's rule for requests with an empty key, as the stage and dry run apply it.
+  const emptyOutcome = entry === undefined ? null : emptyKeyOutcome(systemOf(entry).emptyKey);
   const plan = useMemo(() => (base === undefined ? null : sweepPlan(base, 20)), [base]);
   const replaying = useReplaying();
   const startReplay = useStartReplay();
@@ -109,23 +113,29 @@ export function TraceSweep() {
       typeof requestAnimationFrame === 'function'
         ? (f: () => void) => requestAnimationFrame(f)
         : (f: () => void) => setTimeout(f, 16);
-    const stop = runSweep(replay, configs, p.windowMs, {
-      onCell: (i, r) => {
-        pending.push([i, r]);
-        if (!scheduled) {
-          scheduled = true;
-          later(flush);
-        }
+    const stop = runSweep(
+      replay,
+      configs,
+      p.windowMs,
+      {
+        onCell: (i, r) => {
+          pending.push([i, r]);
+          if (!scheduled) {
+            scheduled = true;
+            later(flush);
+          }
+        },
+        onError: (i, message) => {
+          setErrors((prev) => [...prev, `cell ${i + 1}: ${message}`]);
+          left -= 1;
+          if (left === 0) {
+            setRunning(false);
+            cancelRef.current = null;
+          }
+        },
       },
-      onError: (i, message) => {
-        setErrors((prev) => [...prev, `cell ${i + 1}: ${message}`]);
-        left -= 1;
-        if (left === 0) {
-          setRunning(false);
-          cancelRef.current = null;
-        }
-      },
-    });
+      emptyOutcome,
+    );
     cancelRef.current = () => {
       stop();
       pending = [];
