@@ -43,6 +43,7 @@ describe("each system's rule for an empty key", () => {
       'redis-cell': 'shared',
       'redis-fixed-window': 'shared',
       'redis-sliding-log': 'shared',
+      'redis-sliding-window': 'shared',
       cloudflare: 'shared',
       kong: 'client',
       'envoy-global': 'not-limited',
