@@ -383,21 +383,22 @@ export class TraceBuilder {
   }
 
   private grow(): void {
-    const cap = this.capacity * 2;
+    const cap = Math.max(4096, this.capacity * 2);
+    const n = this.held;
     const a = new Float64Array(cap);
-    a.set(this.arrival);
+    a.set(this.arrival.subarray(0, n));
     this.arrival = a;
     const k = new Uint32Array(cap);
-    k.set(this.key);
+    k.set(this.key.subarray(0, n));
     this.key = k;
     const c = new Uint16Array(cap);
-    c.set(this.cost);
+    c.set(this.cost.subarray(0, n));
     this.cost = c;
     const s = new Uint16Array(cap);
-    s.set(this.status);
+    s.set(this.status.subarray(0, n));
     this.status = s;
     const l = new Float64Array(cap);
-    l.set(this.line);
+    l.set(this.line.subarray(0, n));
     this.line = l;
     this.capacity = cap;
   }
@@ -407,19 +408,28 @@ export class TraceBuilder {
     return this.held;
   }
 
-  /** The requests read since the last chunk (trimmed copies: transfer them) and the new keys. */
-  takeChunk(): TraceChunk {
+  /**
+   * The requests read since the last chunk and the new keys: trimmed copies, or with `last` (no
+   * request follows) views of the builder's own arrays, which it gives up (transfer them).
+   */
+  takeChunk(last = false): TraceChunk {
     const n = this.held;
+    const cut = <A extends Float64Array | Uint32Array | Uint16Array>(a: A): A =>
+      (last ? a.subarray(0, n) : a.slice(0, n)) as A;
     const chunk: TraceChunk = {
       count: n,
-      arrivalMs: this.arrival.slice(0, n),
-      keyId: this.key.slice(0, n),
-      cost: this.cost.slice(0, n),
-      status: this.status.slice(0, n),
-      line: this.line.slice(0, n),
+      arrivalMs: cut(this.arrival),
+      keyId: cut(this.key),
+      cost: cut(this.cost),
+      status: cut(this.status),
+      line: cut(this.line),
       keys: this.keys.slice(this.keysTaken),
       end: null,
     };
+    if (last) {
+      // A later add starts on arrays of its own.
+      this.capacity = 0;
+    }
     this.keysTaken = this.keys.length;
     this.held = 0;
     return chunk;
@@ -427,7 +437,7 @@ export class TraceBuilder {
 
   /** The last chunk, with what the reader read besides requests (`lineCount`: every line). */
   finishReader(lineCount: number): TracePart {
-    const chunk = this.takeChunk();
+    const chunk = this.takeChunk(true);
     const agents: ClientAgents[] = [];
     if (this.agentsById !== null) {
       const t = this.agentsById;
@@ -577,18 +587,16 @@ export class TraceMerger {
       }
       this.map[this.mapN++] = id;
     }
-    const map = this.map;
-    const off = this.lineOffset;
-    const w = this.window;
-    for (let i = 0; i < chunk.count; i += 1) {
-      w.push(
-        chunk.arrivalMs[i] as number,
-        map[chunk.keyId[i] as number] as number,
-        chunk.cost[i] as number,
-        chunk.status[i] as number,
-        (chunk.line[i] as number) + off,
-      );
-    }
+    this.window.pushMany(
+      chunk.arrivalMs,
+      chunk.keyId,
+      this.map,
+      chunk.cost,
+      chunk.status,
+      chunk.line,
+      this.lineOffset,
+      chunk.count,
+    );
     this.count += chunk.count;
     if (chunk.end !== null) this.endReader(chunk.end);
   }
@@ -628,6 +636,24 @@ export class TraceMerger {
     }
     this.lineOffset += end.lineCount;
     this.mapN = 0;
+  }
+
+  /**
+   * Makes room for `n` requests in all in the kept columns at once (a merge of parts knows their
+   * sum), so they are not grown and copied as they fill, nor copied again at the end.
+   */
+  reserve(n: number): void {
+    const cap = Math.min(this.maxRequests, n);
+    const o = this.out;
+    if (cap <= o.t.length) return;
+    const grow = <A extends Float64Array | Uint32Array | Uint16Array>(a: A, b: A): A => {
+      b.set(a.subarray(0, this.outN));
+      return b;
+    };
+    o.t = grow(o.t, new Float64Array(cap));
+    o.k = grow(o.k, new Uint32Array(cap));
+    o.c = grow(o.c, new Uint16Array(cap));
+    o.s = grow(o.s, new Uint16Array(cap));
   }
 
   /** Appends requests in time order to the kept columns. */
@@ -763,6 +789,8 @@ export class TraceMerger {
     const late = this.outliers;
     const nl = this.outliersN;
     if (nl === 0) {
+      // Filled exactly (reserved for every request): the columns themselves, not copies.
+      if (m === o.t.length) return { arrival: o.t, key: o.k, cost: o.c, status: o.s };
       return {
         arrival: o.t.slice(0, m),
         key: o.k.slice(0, m),

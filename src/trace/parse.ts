@@ -788,6 +788,7 @@ export function mergeParts(parts: readonly TracePart[], opts: ParseOptions): Bui
     opts.keySpec ?? DEFAULT_KEY,
     opts.maxRequests ?? MAX_TRACE_REQUESTS,
   );
+  merger.reserve(parts.reduce((n, p) => n + p.count, 0));
   for (const p of parts) merger.add(p);
   const built = merger.finish(formatOfPlan(plan));
   // JSON lines: this plan read no line; its fields are the first object's, read from the head.

@@ -90,6 +90,14 @@ export class Columns {
     this.status[i] = status;
     this.line[i] = line;
   }
+  /** Copies `from`'s [j, j + n) to [i, i + n). */
+  copyRange(i: number, from: Columns, j: number, n: number): void {
+    this.t.set(from.t.subarray(j, j + n), i);
+    this.key.set(from.key.subarray(j, j + n), i);
+    this.cost.set(from.cost.subarray(j, j + n), i);
+    this.status.set(from.status.subarray(j, j + n), i);
+    this.line.set(from.line.subarray(j, j + n), i);
+  }
   copy(i: number, from: Columns, j: number): void {
     this.t[i] = from.t[j] as number;
     this.key[i] = from.key[j] as number;
@@ -169,6 +177,58 @@ export class ReorderWindow {
     if (this.tailN === TAIL) this.settle(false);
   }
 
+  /**
+   * The same as `push` of requests [0, n) of the columns given, each key id mapped through `map`
+   * and `lineOffset` added to each line — in one loop: a request not earlier than every one before
+   * it (most of a log) is written straight into the tail.
+   */
+  pushMany(
+    t: Float64Array,
+    key: Uint32Array,
+    map: Uint32Array,
+    cost: Uint16Array,
+    status: Uint16Array,
+    line: Float64Array,
+    lineOffset: number,
+    n: number,
+  ): void {
+    let i = 0;
+    while (i < n) {
+      const c = this.tail;
+      let at = this.tailN;
+      let maxT = this.maxT;
+      const stop = Math.min(n, i + (TAIL - at));
+      // In time order: every held request is ≤ maxT ≤ x, so the tail stays sorted.
+      for (; i < stop; i += 1) {
+        const x = t[i] as number;
+        if (x < maxT) break;
+        maxT = x;
+        c.t[at] = x;
+        c.key[at] = map[key[i] as number] as number;
+        c.cost[at] = cost[i] as number;
+        c.status[at] = status[i] as number;
+        c.line[at] = (line[i] as number) + lineOffset;
+        at += 1;
+      }
+      this.maxT = maxT;
+      this.tailN = at;
+      if (at === TAIL) {
+        this.settle(false);
+        continue;
+      }
+      if (i < n) {
+        this.push(
+          t[i] as number,
+          map[key[i] as number] as number,
+          cost[i] as number,
+          status[i] as number,
+          (line[i] as number) + lineOffset,
+        );
+        i += 1;
+      }
+    }
+  }
+
   /** Everything held leaves (the end of the log). */
   flush(): void {
     this.settle(true);
@@ -233,12 +293,12 @@ export class ReorderWindow {
       this.head = 0;
     }
     if (overlap === 0) {
-      for (let i = 0; i < n; i += 1) run.copy(this.end + i, src, i);
+      run.copyRange(this.end, src, 0, n);
     } else {
       // Merge run[lo, end) (earlier lines) with the tail into run[lo, end + n).
       const keep = this.scratch;
       if (keep.capacity < overlap) this.scratch.reserve(overlap, 0, 0);
-      for (let i = 0; i < overlap; i += 1) keep.copy(i, run, lo + i);
+      keep.copyRange(0, run, lo, overlap);
       let a = 0;
       let b = 0;
       let o = lo;
@@ -247,8 +307,9 @@ export class ReorderWindow {
         if ((keep.t[a] as number) <= (src.t[b] as number)) run.copy(o++, keep, a++);
         else run.copy(o++, src, b++);
       }
-      while (a < overlap) run.copy(o++, keep, a++);
-      while (b < n) run.copy(o++, src, b++);
+      run.copyRange(o, keep, a, overlap - a);
+      o += overlap - a;
+      run.copyRange(o, src, b, n - b);
     }
     this.end += n;
     this.tailN = 0;
