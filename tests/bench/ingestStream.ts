@@ -25,7 +25,8 @@ const load = (): string =>
 
 export async function runIngestStreamBench(distDir = 'dist'): Promise<void> {
   const lines = Number(process.env.STREAM_LINES ?? 16_000_000);
-  const dir = '/tmp/stream';
+  // STREAM_DIR: where the file is written (benches run side by side must not share it).
+  const dir = process.env.STREAM_DIR ?? '/tmp/stream';
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `stream-bench-${lines}.log`);
   let browser: Browser | null = null;
