@@ -34,53 +34,26 @@ function post(msg: StreamReply | StreamSweepReply): void {
   (self as unknown as Worker).postMessage(msg);
 }
 
-/**
- * Reads ranges of `file` in at most `size` range workers, each kept for the next range (a worker
- * reads one range at a time; more ranges wait their turn), so a pass over a log of any length holds
- * `size` readers' memory, not one per segment, and starts no worker per segment. `close` ends them.
- */
-function rangeReaders(file: File, size: number): { readRange: RangeReader; close: () => void } {
-  const idle: Worker[] = [];
-  const all: Worker[] = [];
-  const waiting: ((w: Worker) => void)[] = [];
-  const acquire = (): Promise<Worker> => {
-    const w = idle.pop();
-    if (w !== undefined) return Promise.resolve(w);
-    if (all.length < size) {
-      const made = new Worker(new URL('./traceRange.worker.ts', import.meta.url), {
-        type: 'module',
-      });
-      all.push(made);
-      return Promise.resolve(made);
-    }
-    return new Promise((resolve) => waiting.push(resolve));
-  };
-  const release = (w: Worker): void => {
-    const next = waiting.shift();
-    if (next !== undefined) next(w);
-    else idle.push(w);
-  };
-  const readRange: RangeReader = async (start, end, options) => {
-    const w = await acquire();
-    return new Promise<TracePart>((resolve, reject) => {
+/** Reads one range of `file` in a worker of its own; the worker ends with its part. */
+const rangeReaderOf =
+  (file: File): RangeReader =>
+  (start, end, options) =>
+    new Promise<TracePart>((resolve, reject) => {
+      const w = new Worker(new URL('./traceRange.worker.ts', import.meta.url), { type: 'module' });
       w.onmessage = (e: MessageEvent<RangeReply>) => {
         const msg = e.data;
         if (msg.type === 'progress') return;
-        if (msg.type === 'part') {
-          release(w);
-          resolve(msg.part);
-        } else {
-          // A failed read ends the pass; the worker is not reused.
-          reject(new TraceError(msg.message));
-        }
+        w.terminate();
+        if (msg.type === 'part') resolve(msg.part);
+        else reject(new TraceError(msg.message));
       };
-      w.onerror = (e) => reject(new Error(e.message));
+      w.onerror = (e) => {
+        w.terminate();
+        reject(new Error(e.message));
+      };
       const r: RangeRequest = { file, start, end, options };
       w.postMessage(r);
     });
-  };
-  return { readRange, close: () => all.forEach((w) => w.terminate()) };
-}
 
 /** One read of `file` into `pass`, calling `progress` at most every PROGRESS_EVERY_MS. */
 function read<R>(
@@ -90,15 +63,13 @@ function read<R>(
   progress: (bytes: number) => void,
 ): Promise<R> {
   let last = 0;
-  const parallel = Math.min(MAX_READERS, navigator.hardwareConcurrency || 1);
-  const readers = rangeReaders(file, parallel);
   return streamRead(
     file,
     pass,
     { keySpec },
     {
-      parallel,
-      readRange: readers.readRange,
+      parallel: Math.min(MAX_READERS, navigator.hardwareConcurrency || 1),
+      readRange: rangeReaderOf(file),
       progress: (bytes) => {
         const now = performance.now();
         if (now - last < PROGRESS_EVERY_MS) return;
@@ -106,7 +77,7 @@ function read<R>(
         progress(bytes);
       },
     },
-  ).finally(readers.close);
+  );
 }
 
 /** The key volumes of the last statistics pass this worker finished, and what it read. */
