@@ -2,7 +2,6 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
-import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 /** Packages that draw or hold UI state: never in the pure layers. */
@@ -77,18 +76,7 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
-  {
-    // No import circles: a module never reaches itself through its imports (type-only imports
-    // too), so each layer and folder reads from the bottom up and chunks split cleanly.
-    files: ['src/**/*.{ts,tsx}'],
-    plugins: { 'import-x': importX },
-    settings: {
-      'import-x/extensions': ['.ts', '.tsx', '.js'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
-    },
-    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
-  },
+  // No import circles in src/: tests/no-cycle.js, which `npm run lint` runs after ESLint.
   {
     files: ['src/systems/**/*.ts'],
     rules: {
