@@ -55,7 +55,7 @@ export default defineConfig({
   // lz-string (CommonJS) when it is left external, so the config codec bundles it.
   ssr: { noExternal: ['lz-string'] },
   test: {
-    include: ['tests/{core,sim,systems,trace,config,export,ui,probe,tools}/**/*.test.{ts,tsx}'],
+    include: ['tests/{core,sim,systems,trace,config,export,ui,probe}/**/*.test.{ts,tsx}'],
     environment: 'node',
     setupFiles: ['tests/setup.ts'],
     // Fixed zone and locale: nothing a test prints may depend on the machine it runs on.
