@@ -76,7 +76,7 @@ export default tseslint.config(
     // no-restricted-imports below), so they hold no component or hook to check, and the React
     // Compiler's analysis behind these rules is not spent on them.
     files: ['src/**/*.{ts,tsx}'],
-    ignores: ['src/{core,sim,systems,trace,config,export}/**'],
+    ignores: ['src/{core,sim,systems,trace,config,export}/**/*.ts'],
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
