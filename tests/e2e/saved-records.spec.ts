@@ -21,13 +21,22 @@ test('saved settings over the size limit: not opened, kept, offered as a downloa
   context,
 }) => {
   expect(OVER.length).toBe(4_050_097);
-  // Planted before the page's own scripts run, once (not again after a reload).
+  // Planted before the page's own scripts run, once (not again after a reload). JSON.parse is
+  // wrapped to note the longest text it was given: the page must refuse the record on its raw
+  // text (src/config/saved.ts), never parse it.
   await context.addInitScript(
     ([key, value]) => {
       if (window.sessionStorage.getItem('planted') === null) {
         window.localStorage.setItem(key, value);
         window.sessionStorage.setItem('planted', '1');
       }
+      const parse = JSON.parse;
+      const seen = { longest: 0 };
+      Object.assign(window, { parsedLongest: seen });
+      JSON.parse = function (this: JSON, text: string, ...rest: unknown[]) {
+        seen.longest = Math.max(seen.longest, String(text).length);
+        return (parse as (...a: unknown[]) => unknown).call(this, text, ...rest);
+      } as typeof JSON.parse;
     },
     [KEY, OVER] as const,
   );
@@ -44,12 +53,22 @@ test('saved settings over the size limit: not opened, kept, offered as a downloa
   const clock = page.getByLabel('Virtual time');
   await expect(clock).not.toHaveText(/^t = 0 s /);
   expect(new URL(page.url()).search).toMatch(/^(\?v=1(&t=[\d.]+m?s)?)?$/);
-  // Decode and repair were not spent on it: the page's own measure is far inside 50 ms.
+  // Decode and repair were not spent on it: the record never reached JSON.parse (a length, which
+  // a busy machine cannot change, where a time bound of a few ms could flip).
+  const parsed = await page.evaluate(
+    () => (window as unknown as { parsedLongest: { longest: number } }).parsedLongest.longest,
+  );
+  expect(parsed).toBeLessThan(OVER.length);
+  // The page's own measure of deciding the start, printed; the bound is a frozen tab's, not a
+  // speed check (it is well under 50 ms on a quiet machine; `npm run bench` measures speed).
   const openMs = await page.evaluate(
     () => performance.getEntriesByName('rate-limit-lab:open')[0]?.duration ?? -1,
   );
+  console.log(
+    `saved record over the size limit: the page decided its start in ${openMs.toFixed(1)} ms`,
+  );
   expect(openMs).toBeGreaterThanOrEqual(0);
-  expect(openMs).toBeLessThan(50);
+  expect(openMs).toBeLessThan(1000);
 
   // The record as it was stored, as a download.
   const [download] = await Promise.all([
