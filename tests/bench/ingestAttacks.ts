@@ -3,7 +3,8 @@
  * (tests/e2e/attacks.ts, kept in the temporary folder between runs), chosen through the file input
  * of the built playground, and measured as the browser tests hold them to their budgets — the
  * longest main-thread task (≤ 200 ms), the renderer processes' peak resident memory (≤ 500 MB for a
- * file refused or cut) and the time from choosing the file to the result. Prints; asserts nothing.
+ * file refused or cut) and the time from choosing the file to the result. `BENCH_TRACE=1` also
+ * records a Chrome trace of each and prints what its long tasks are made of. Prints; asserts nothing.
  */
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -21,6 +22,7 @@ import {
 import { recordPage } from '../e2e/pageRecorder';
 import type { AttackFigures } from '../e2e/attacks';
 import { launchPinned, startPreview } from './frames';
+import { startTrace, stopTrace } from './longTaskTrace';
 
 const load = (): string =>
   loadavg()
@@ -74,6 +76,8 @@ export async function runIngestAttackBench(distDir = 'dist'): Promise<void> {
       await page.getByTestId('trace-file').waitFor({ state: 'attached' });
       let f: AttackFigures;
       let shown = '';
+      // BENCH_TRACE=1: what each long task of this attack is made of (a trace of the whole load).
+      await startTrace(page);
       try {
         f = await measureLoad(page, file, async () => {
           await page
@@ -90,12 +94,14 @@ export async function runIngestAttackBench(distDir = 'dist'): Promise<void> {
               : `summary: ${(await page.getByTestId('trace-count').textContent()) ?? ''} requests`;
       } catch (e) {
         console.log(`  ${a.label}: FAILED (${(e as Error).message.split('\n')[0]})`);
+        await stopTrace(page, a.label);
         await context.close();
         continue;
       }
       const ok = shown.startsWith(a.expect) ? '' : ` (expected the ${a.expect}: MISSED)`;
       console.log(`  ${describeFigures(a.label, f)}; load ${load()}`);
       console.log(`    shown: ${shown}${ok}`);
+      await stopTrace(page, a.label);
       await context.close();
     }
   } finally {

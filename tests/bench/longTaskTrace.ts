@@ -2,9 +2,45 @@
  * What a long task is made of, from a Chrome trace (Playwright's `browser.startTracing`, which is
  * CDP `Tracing`): every main-thread task longer than 50 ms, with the trace events that ran inside
  * it (their own time) and, from the V8 sampling profiler's chunks, the JS functions sampled in it.
- * Used by the trace bench when `BENCH_TRACE=1` (tests/bench/traceBrowser.ts). Prints; asserts
- * nothing.
+ * Used by the trace benches when `BENCH_TRACE=1` (tests/bench/traceBrowser.ts, the hostile access
+ * logs of tests/bench/ingestAttacks.ts). Prints; asserts nothing.
  */
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { originalName } from './sourceMaps';
+
+/** `BENCH_TRACE=1`: record a Chrome trace around the measured work; print what long tasks hold. */
+export const TRACING = process.env.BENCH_TRACE === '1';
+const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'v8',
+  'v8.execute',
+  'disabled-by-default-v8.cpu_profiler',
+  'disabled-by-default-v8.gc',
+  'blink.user_timing',
+];
+
+/** Starts a Chrome trace of `page`'s browser (only with `BENCH_TRACE=1`). */
+export async function startTrace(page: Page): Promise<void> {
+  if (TRACING) await page.context().browser()?.startTracing(page, { categories: TRACE_CATEGORIES });
+}
+
+/**
+ * Stops the trace `startTrace` began, writes it to the temporary folder and prints each main-thread
+ * task over 50 ms in it (only with `BENCH_TRACE=1`).
+ */
+export async function stopTrace(page: Page, label: string): Promise<void> {
+  const browser = page.context().browser();
+  if (!TRACING || browser === null) return;
+  const json = (await browser.stopTracing()).toString('utf8');
+  const out = join(tmpdir(), `rate-limit-lab-trace-${label.replace(/\W+/g, '-')}.json`);
+  writeFileSync(out, json);
+  console.log(`    Chrome trace (${label}) written to ${out}`);
+  describeLongTasks(json, label);
+}
 
 /** A Chrome trace event, as far as these benches read it. */
 export interface TraceEvent {
@@ -22,7 +58,12 @@ export interface TraceEvent {
         nodes?: {
           id: number;
           parent?: number;
-          callFrame: { functionName?: string; url?: string; lineNumber?: number };
+          callFrame: {
+            functionName?: string;
+            url?: string;
+            lineNumber?: number;
+            columnNumber?: number;
+          };
         }[];
         samples?: number[];
       };
@@ -53,10 +94,16 @@ function mainThread(events: TraceEvent[]): { pid: number; tid: number } | null {
   return { pid, tid };
 }
 
-/** JS samples of one thread: [time µs, "function url:line"] from its profile chunks. */
-function samples(events: TraceEvent[], pid: number, tid: number): [number, string][] {
-  const byId = new Map<string, { t: number; nodes: Map<number, string> }>();
-  const out: [number, string][] = [];
+/**
+ * JS samples of one thread from its profile chunks: [time µs, "function url:line", the page's own
+ * source functions on the sample's stack (innermost first, as `originalName` names them)].
+ */
+function samples(events: TraceEvent[], pid: number, tid: number): [number, string, string[]][] {
+  const byId = new Map<
+    string,
+    { t: number; nodes: Map<number, string>; parent: Map<number, number> }
+  >();
+  const out: [number, string, string[]][] = [];
   const sorted = events
     .filter((e) => e.pid === pid && (e.name === 'Profile' || e.name === 'ProfileChunk'))
     .sort((a, b) => a.ts - b.ts);
@@ -65,25 +112,36 @@ function samples(events: TraceEvent[], pid: number, tid: number): [number, strin
     if (e.name === 'Profile') {
       // The Profile event is on the profiled thread; its chunks come from another one.
       if (e.tid !== tid) continue;
-      byId.set(id, { t: e.args?.data?.startTime ?? e.ts, nodes: new Map() });
+      byId.set(id, { t: e.args?.data?.startTime ?? e.ts, nodes: new Map(), parent: new Map() });
       continue;
     }
     const p = byId.get(id);
     if (p === undefined) continue;
     const prof = e.args?.data?.cpuProfile;
     for (const n of prof?.nodes ?? []) {
+      if (n.parent !== undefined) p.parent.set(n.id, n.parent);
       const cf = n.callFrame;
       const url = cf.url ?? '';
       const file = url.slice(url.lastIndexOf('/') + 1);
+      const plain = `${cf.functionName || '(anonymous)'}${file === '' ? '' : ` ${file}:${(cf.lineNumber ?? 0) + 1}`}`;
+      // The built site's own scripts by their source names (dist/assets/*.map), when built here.
       p.nodes.set(
         n.id,
-        `${cf.functionName || '(anonymous)'}${file === '' ? '' : ` ${file}:${(cf.lineNumber ?? 0) + 1}`}`,
+        url.includes('/assets/')
+          ? originalName('dist', file, cf.lineNumber ?? 0, cf.columnNumber ?? 0, plain)
+          : plain,
       );
     }
     const deltas = e.args?.data?.timeDeltas ?? [];
     (prof?.samples ?? []).forEach((s, i) => {
       p.t += deltas[i] ?? 0;
-      out.push([p.t, p.nodes.get(s) ?? `node ${s}`]);
+      const own: string[] = [];
+      for (let n: number | undefined = s; n !== undefined; n = p.parent.get(n)) {
+        const name = p.nodes.get(n) ?? '';
+        if (/ (ui|viz|store|trace|sim|core|config|systems)\//.test(name) && !own.includes(name))
+          own.push(name);
+      }
+      out.push([p.t, p.nodes.get(s) ?? `node ${s}`, own]);
     });
   }
   return out;
@@ -128,12 +186,20 @@ export function describeLongTasks(json: string, label: string, minMs = 50): void
       .map(([name, us]) => `${name} ${(us / 1000).toFixed(0)}`)
       .join(', ');
     const fns = new Map<string, number>();
+    // The page's own functions by inclusive samples: which component or step the time was under.
+    const under = new Map<string, number>();
     let sampled = 0;
-    for (const [t, f] of js) {
+    for (const [t, f, own] of js) {
       if (t < task.ts || t >= end) continue;
       sampled += 1;
       fns.set(f, (fns.get(f) ?? 0) + 1);
+      for (const o of own) under.set(o, (under.get(o) ?? 0) + 1);
     }
+    const inclusive = [...under]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 10)
+      .map(([f, c]) => `${f} ${((100 * c) / Math.max(1, sampled)).toFixed(0)}%`)
+      .join('; ');
     const top = [...fns]
       .sort((a, b) => b[1] - a[1])
       .slice(0, 8)
@@ -143,5 +209,6 @@ export function describeLongTasks(json: string, label: string, minMs = 50): void
       `      task of ${((task.dur ?? 0) / 1000).toFixed(0)} ms — events (self ms): ${events2 || 'none'}`,
     );
     console.log(`        JS samples (${sampled}): ${top || 'none'}`);
+    if (inclusive !== '') console.log(`        under (the page's own code): ${inclusive}`);
   }
 }

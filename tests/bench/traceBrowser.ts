@@ -19,38 +19,12 @@ import { join } from 'node:path';
 import type { Browser, CDPSession, Page } from '@playwright/test';
 import { longTasksIn, pageRecord, recordPage } from '../e2e/pageRecorder';
 import { launchPinned, startPreview } from './frames';
-import { describeLongTasks } from './longTaskTrace';
+import { startTrace, stopTrace } from './longTaskTrace';
 import { makeLog } from './trace';
 
 const LINES = 1_000_000;
 const LINK = './?v=1&l=nginx:rate=10r/s,burst=20,nodelay&paused';
 const CLK_TCK = 100;
-/** `BENCH_TRACE=1`: record a Chrome trace around parsing and sweeping; print what long tasks hold. */
-const TRACING = process.env.BENCH_TRACE === '1';
-const TRACE_CATEGORIES = [
-  'devtools.timeline',
-  'disabled-by-default-devtools.timeline',
-  'v8',
-  'v8.execute',
-  'disabled-by-default-v8.cpu_profiler',
-  'disabled-by-default-v8.gc',
-  'blink.user_timing',
-];
-
-async function startTrace(page: Page): Promise<void> {
-  if (TRACING) await page.context().browser()?.startTracing(page, { categories: TRACE_CATEGORIES });
-}
-
-async function stopTrace(page: Page, label: string): Promise<void> {
-  const browser = page.context().browser();
-  if (!TRACING || browser === null) return;
-  const json = (await browser.stopTracing()).toString('utf8');
-  const out = join(tmpdir(), `rate-limit-lab-trace-${label.replace(/\W+/g, '-')}.json`);
-  writeFileSync(out, json);
-  console.log(`    Chrome trace (${label}) written to ${out}`);
-  describeLongTasks(json, label);
-}
-
 /** CPU ms (user + system) of `root` and every process below it. */
 function treeCpuMs(root: number): number {
   const parent = new Map<number, number>();

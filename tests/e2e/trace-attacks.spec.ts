@@ -152,6 +152,11 @@ test('40,000 distinct 5,000-character keys are held cut, with a hash: memory sta
   // The keys as the page holds them: 40,000 of at most ~120 characters, not 200 MB.
   expect(heapMb).toBeLessThan(60);
   await expect(page.locator('.trace-top-keys td').first()).toContainText('…');
+  // The cut keys wrap inside the panel: neither the table nor a line pushes out of the summary.
+  const overflow = await page
+    .getByTestId('trace-summary')
+    .evaluate((e) => e.scrollWidth - e.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
   expect(f.longestTaskMs).toBeLessThanOrEqual(LONGEST_TASK_MS);
 });
 

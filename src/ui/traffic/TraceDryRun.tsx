@@ -20,6 +20,7 @@ import type { DryRunCounts, DryRunReply, DryRunRequest } from '../../store/dryRu
 import { usePlaygroundShallow } from '../../store/react';
 import { useTraceLoad } from '../../store/traceReact';
 import { downloadBlob } from '../share/download';
+import { copyInSlices } from '../common/copyInSlices';
 import { formatTime } from '../common/format';
 import { clockOfDay } from './clockTime';
 
@@ -49,10 +50,10 @@ interface Runner {
   worker: Worker;
   trace: HeldTrace;
   /**
-   * The trace is sent by timers of its own (its arrays, then its key names in slices); till the
-   * last has run, the newest run waits here.
+   * The trace is sent by timers of its own (its arrays copied in slices, then its key names in
+   * slices); till the last has run, this stops them, and the newest run waits in `waiting`.
    */
-  initTimer: ReturnType<typeof setTimeout> | null;
+  sending: (() => void) | null;
   waiting: DryRunRequest | null;
 }
 
@@ -63,13 +64,13 @@ interface Runner {
 const KEYS_PER_MESSAGE = 4_000;
 
 /**
- * Copies of the trace's arrays for the worker (transferred; the page keeps its own) and its first
- * key names (the rest follow in `keys` messages).
+ * The trace for the worker: copies of its arrays (`copyInSlices`; transferred, the page keeps its
+ * own) and its first key names (the rest follow in `keys` messages).
  */
-function initMessage(trace: HeldTrace): { msg: DryRunRequest; transfer: Transferable[] } {
-  const times = trace.times.slice(0, trace.count);
-  const keyId = trace.keyId.slice(0, trace.count);
-  const status = trace.status.slice(0, trace.count);
+function initMessage(
+  trace: HeldTrace,
+  [times, keyId, status]: [HeldTrace['times'], HeldTrace['keyId'], HeldTrace['status']],
+): { msg: DryRunRequest; transfer: Transferable[] } {
   return {
     msg: {
       type: 'init',
@@ -163,8 +164,7 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
   const gen = useRef(0);
 
   const stop = () => {
-    const t = runner.current?.initTimer;
-    if (t !== undefined && t !== null) clearTimeout(t);
+    runner.current?.sending?.();
     runner.current?.worker.terminate();
     runner.current = null;
   };
@@ -184,28 +184,29 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
       const worker = new Worker(new URL('../../store/dryRun.worker.ts', import.meta.url), {
         type: 'module',
       });
-      const r: Runner = { worker, trace, initTimer: null, waiting: null };
-      // Copying the trace for the worker (its arrays, then its key names in slices) is done in
-      // tasks of their own, not in the render that shows the trace (no long task while a log
+      const r: Runner = { worker, trace, sending: null, waiting: null };
+      // Copying the trace for the worker (its arrays, then its key names, each in slices) is done
+      // in tasks of their own, not in the render that shows the trace (no long task while a log
       // loads).
       const sendKeys = (from: number) => {
         if (from < trace.keys.length) {
-          r.initTimer = setTimeout(() => {
+          const timer = setTimeout(() => {
             const keys = trace.keys.slice(from, from + KEYS_PER_MESSAGE);
             worker.postMessage({ type: 'keys', keys } satisfies DryRunRequest);
             sendKeys(from + KEYS_PER_MESSAGE);
           }, 0);
+          r.sending = () => clearTimeout(timer);
           return;
         }
-        r.initTimer = null;
+        r.sending = null;
         if (r.waiting !== null) worker.postMessage(r.waiting);
         r.waiting = null;
       };
-      r.initTimer = setTimeout(() => {
-        const { msg, transfer } = initMessage(trace);
+      r.sending = copyInSlices([trace.times, trace.keyId, trace.status], trace.count, (copies) => {
+        const { msg, transfer } = initMessage(trace, copies);
         worker.postMessage(msg, transfer);
         sendKeys(KEYS_PER_MESSAGE);
-      }, 0);
+      });
       runner.current = r;
     }
     const w = runner.current.worker;
@@ -222,7 +223,7 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
     w.onerror = (e) =>
       setState({ ...asked, kind: 'error', message: `The dry run stopped: ${e.message}` });
     const req: DryRunRequest = { type: 'run', gen: mine, config, baseline, span, emptyKey: exempt };
-    if (runner.current.initTimer !== null) runner.current.waiting = req;
+    if (runner.current.sending !== null) runner.current.waiting = req;
     else w.postMessage(req);
     return undefined;
   }, [trace, config, baseline, span, exempt]);

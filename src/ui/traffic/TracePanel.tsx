@@ -1,6 +1,7 @@
-import { Suspense, useEffect, useId, useMemo, useState } from 'react';
+import { Suspense, useDeferredValue, useEffect, useId, useMemo, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { HELD_TOP_KEYS, arrivalAt, describeKeySpec, nameWorst, windowStatsById } from '../../trace';
+import { copyInSlices } from '../common/copyInSlices';
 import { formatTime } from '../common/format';
 import { formatClock } from './clockTime';
 import type { HeldTrace, WindowStats } from '../../trace';
@@ -95,18 +96,22 @@ function useWindowStats(trace: HeldTrace, windowMs: number): WindowStats | strin
       w.terminate();
       setFromWorker({ trace, windowMs, stats: `The statistics stopped: ${e.message}` });
     };
-    const times = trace.times.slice(0, trace.count);
-    const keyId = trace.keyId.slice(0, trace.count);
-    const req: StatsRequest = {
-      count: trace.count,
-      keyId,
-      keyCount: trace.keys.length,
-      arrivalMs: times,
-      windowMs,
-      top: HELD_TOP_KEYS,
+    // Copies for the worker (transferred; the page keeps its own), made in slices.
+    const stopCopy = copyInSlices([trace.times, trace.keyId], trace.count, ([times, keyId]) => {
+      const req: StatsRequest = {
+        count: trace.count,
+        keyId,
+        keyCount: trace.keys.length,
+        arrivalMs: times,
+        windowMs,
+        top: HELD_TOP_KEYS,
+      };
+      w.postMessage(req, [times.buffer, keyId.buffer]);
+    });
+    return () => {
+      stopCopy();
+      w.terminate();
     };
-    w.postMessage(req, [times.buffer, keyId.buffer]);
-    return () => w.terminate();
   }, [trace, windowMs, held, here]);
   if (held) return trace.stats;
   if (here) return computedHere;
@@ -252,6 +257,12 @@ export function TracePanel() {
     streamed: st.streamed,
   }));
   const status = s.status;
+  // The log's own parts (its summary, dry run and sweep) are drawn from a deferred copy: the
+  // render that ends the progress bar runs in the task that receives the parsed log (its copy from
+  // the worker, and the garbage collection it brings), and these parts follow in a render React
+  // does in slices that yield, so no one task holds both (a log of 40,000 long keys took one task
+  // of 60–80 ms).
+  const trace = useDeferredValue(s.trace);
   return (
     <section className="panel trace-panel" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>Your traffic</h2>
@@ -303,10 +314,10 @@ export function TracePanel() {
       )}
       <TraceReplay />
       <TraceKeep />
-      {s.trace !== null && <TraceSummary trace={s.trace} />}
-      {s.trace !== null && <TraceDryRun trace={s.trace} />}
-      {s.trace !== null && <TraceSweep key={s.replayHash} />}
-      <SqlSection trace={s.trace} />
+      {trace !== null && <TraceSummary trace={trace} />}
+      {trace !== null && <TraceDryRun trace={trace} />}
+      {trace !== null && <TraceSweep key={s.replayHash} />}
+      <SqlSection trace={trace} />
     </section>
   );
 }
