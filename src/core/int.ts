@@ -40,6 +40,14 @@ export function waitFits(a: number, b: number, maxDelayNs: number): boolean {
  */
 export const MAX_TIME_MS = 2 ** 51;
 
+/**
+ * The wait reported for something that never comes (a reject by a record that never expires):
+ * 2^53 − 1 ms, so that now + NEVER_MS lies beyond MAX_TIME_MS for every accepted now — no wait
+ * within the times a limiter takes makes the request pass. Whole and finite, so columns, headers
+ * and sums never meet Infinity or NaN.
+ */
+export const NEVER_MS = Number.MAX_SAFE_INTEGER;
+
 /** Throws a RangeError unless `nowMs` is a whole number of ms within ±MAX_TIME_MS. */
 export function checkTime(nowMs: number): void {
   if (!Number.isInteger(nowMs) || nowMs > MAX_TIME_MS || nowMs < -MAX_TIME_MS) {
