@@ -1,5 +1,6 @@
 import type { Inspection } from './inspect';
 import { plural } from './plural';
+import { NEVER_MS } from './int';
 import type { Decision } from './types';
 
 /** Why a request got its outcome: the rule, with the numbers it was decided on filled in. */
@@ -167,13 +168,19 @@ export function explainDecision(before: Inspection, decision: Decision): Explana
         rule: `count ${fresh ? 0 : c} ${(fresh ? 0 : c) < before.limit ? '<' : '≥'} limit ${before.limit} → ${out}`,
         steps: [
           fresh
-            ? `no live window: this request opens one, [${ms(t)}, ${ms(t + before.windowMs)})`
-            : `the key's window [${ms(start)}, ${ms(before.resetAtMs ?? t)})${before.blocked ? ' (blocked)' : ''} was opened by its first request`,
-          out === 'reject'
-            ? `the window ends in ${ms(decision.retryAfterMs)}; this request is counted ${decision.retryAfterMs > 0 ? 'anyway if rejected requests count' : ''}`.trim()
-            : out === 'delay'
-              ? `counted; execEvenly holds it ${ms(decision.delayMs)}`
-              : `count becomes ${c + 1}; ${decision.remaining} more fit in this window`,
+            ? before.windowMs === 0
+              ? `no record: this request opens one at ${ms(t)} whose points never expire`
+              : `no live window: this request opens one, [${ms(t)}, ${ms(t + before.windowMs)})`
+            : before.resetAtMs === null
+              ? `the key's record, opened at ${ms(start)} by its first request, never expires`
+              : `the key's window [${ms(start)}, ${ms(before.resetAtMs)})${before.blocked ? ' (blocked)' : ''} was opened by its first request`,
+          out === 'reject' && decision.retryAfterMs === NEVER_MS
+            ? 'the record never expires: no later time lets this request pass'
+            : out === 'reject'
+              ? `the window ends in ${ms(decision.retryAfterMs)}; this request is counted ${decision.retryAfterMs > 0 ? 'anyway if rejected requests count' : ''}`.trim()
+              : out === 'delay'
+                ? `counted; execEvenly holds it ${ms(decision.delayMs)}`
+                : `count becomes ${c + 1}; ${decision.remaining} more fit in this window`,
         ],
       };
     }

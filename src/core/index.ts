@@ -37,7 +37,7 @@ export { quotaOf, nginxRateMilli } from './quota';
 export type { Quota } from './quota';
 export { toHttpResponse, rejectStatus, toSeconds, statusText, emptyKeyOutcome } from './response';
 export type { EmptyKeyRule, HttpResponse, ResponseOptions } from './response';
-export { MAX_TIME_MS, floorDiv, ceilDiv, floorNs, waitFits } from './int';
+export { MAX_TIME_MS, NEVER_MS, floorDiv, ceilDiv, floorNs, waitFits } from './int';
 // `explainDecision` is imported from './explain' itself (the inspector's chunk alone): re-exported
 // here it made the first load fetch the explainer too (initial JavaScript).
 export { CALENDAR_UNITS, UNIT_SECONDS, periodOf, daysFromCivil, civilFromDays } from './calendar';

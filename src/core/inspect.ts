@@ -112,7 +112,10 @@ export interface AnchoredWindowInspection extends InspectionBase {
   windowMs: number;
   /** Start of the key's live window (its first request), or null when it has none. */
   windowStartMs: number | null;
-  /** When the live window (or block) ends, or null when it has none. */
+  /**
+   * When the live window (or block) ends, or null when it has none or when it never ends
+   * (windowMs 0 and not blocked: `windowStartMs` is then set).
+   */
   resetAtMs: number | null;
   /** Requests counted in the live window (above `limit` when rejected requests count). */
   count: number;

@@ -40,6 +40,15 @@ export function waitFits(a: number, b: number, maxDelayNs: number): boolean {
  */
 export const MAX_TIME_MS = 2 ** 51;
 
+/**
+ * The wait reported for something that never comes (a reject by a record that never expires):
+ * 2 · MAX_TIME_MS + 1 = 2^52 + 1 ms, so that now + NEVER_MS lies beyond MAX_TIME_MS for every
+ * accepted now — no wait within the times a limiter takes makes the request pass. Whole and
+ * finite, so columns, headers and sums never meet Infinity or NaN; below 2^53 with room, as some
+ * clients (node-redis 5) read 2^53 − 1 back as 2^53.
+ */
+export const NEVER_MS = 2 * MAX_TIME_MS + 1;
+
 /** Throws a RangeError unless `nowMs` is a whole number of ms within ±MAX_TIME_MS. */
 export function checkTime(nowMs: number): void {
   if (!Number.isInteger(nowMs) || nowMs > MAX_TIME_MS || nowMs < -MAX_TIME_MS) {

@@ -135,7 +135,12 @@ export interface AnchoredWindowConfig {
   kind: 'anchored-window';
   /** Requests admitted per window (express-rate-limit `limit`, rate-limiter-flexible `points`). 1 – 1,000,000. */
   limit: number;
-  /** Window length in ms, from the key's first request. 1 – 86,400,000. */
+  /**
+   * Window length in ms, from the key's first request. 0 – 86,400,000; 0: the key's record
+   * never expires (rate-limiter-flexible `duration: 0`, "0 = never expires",
+   * lib/RateLimiterAbstract.js 11.4.0), so only a block ends it. A request that a never-expiring
+   * record rejects passes at no later time: its `retryAfterMs` and `resetMs` are `NEVER_MS`.
+   */
   windowMs: number;
   /** Rejected requests increment the count too (both modelled systems do). Default false. */
   countRejected?: boolean;

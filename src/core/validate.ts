@@ -69,7 +69,8 @@ export const RANGES = {
   },
   'anchored-window': {
     limit: { min: 1, max: MAX_COUNT },
-    windowMs: { min: 1, max: MAX_DURATION_MS },
+    // 0: the record never expires (rate-limiter-flexible duration 0; see AnchoredWindowConfig).
+    windowMs: { min: 0, max: MAX_DURATION_MS },
     blockMs: { min: 0, max: MAX_DURATION_MS, optional: true },
     execEvenlyMinDelayMs: { min: 0, max: MAX_DURATION_MS, optional: true },
     cost: { min: 1, max: MAX_COUNT, optional: true },

@@ -63,7 +63,14 @@ export function toRateLimiterFlexible(config: AlgorithmConfig): SystemExportOutc
         "RateLimiterMemory is a window anchored at each key's first consume: choose the rate-limiter-flexible system to export it.",
     };
   }
-  const lines = ['  points: POINTS,', `  duration: ${c.windowMs / 1000}, // seconds`];
+  // lib/RateLimiterAbstract.js (11.4.0): "0 = never expires"; the record's msBeforeNext is then −1.
+  const never = c.windowMs === 0;
+  const lines = [
+    '  points: POINTS,',
+    never
+      ? '  duration: 0, // points never expire'
+      : `  duration: ${c.windowMs / 1000}, // seconds`,
+  ];
   if ((c.blockMs ?? 0) > 0) lines.push(`  blockDuration: ${(c.blockMs ?? 0) / 1000}, // seconds`);
   if (c.execEvenly === true) {
     lines.push('  execEvenly: true,');
@@ -81,11 +88,11 @@ const limiter = new RateLimiterMemory({
 ${lines.join('\n')}
 });
 
-// The headers rate-limiter-flexible's README suggests; Retry-After in whole seconds.
+// The headers rate-limiter-flexible's README suggests; Retry-After in whole seconds.${never ? '\n// duration 0: msBeforeNext is -1 (no reset time), so the headers that carry a time are left out.' : ''}
 function rateLimitHeaders(res, r) {
   res.set('X-RateLimit-Limit', String(POINTS));
   res.set('X-RateLimit-Remaining', String(r.remainingPoints));
-  res.set('X-RateLimit-Reset', String(Math.ceil((Date.now() + r.msBeforeNext) / 1000)));
+${never ? '  if (r.msBeforeNext >= 0) {\n  ' : ''}  res.set('X-RateLimit-Reset', String(Math.ceil((Date.now() + r.msBeforeNext) / 1000)));${never ? '\n  }' : ''}
 }
 
 export async function limit(req, res, next) {
@@ -95,7 +102,7 @@ export async function limit(req, res, next) {
     next();
   } catch (r) {
     if (r instanceof Error) return next(r);
-    res.set('Retry-After', String(Math.ceil(r.msBeforeNext / 1000)));
+${never ? '    if (r.msBeforeNext >= 0) ' : '    '}res.set('Retry-After', String(Math.ceil(r.msBeforeNext / 1000)));
     rateLimitHeaders(res, r);
     res.status(429).send('Too Many Requests');
   }
@@ -124,6 +131,11 @@ export async function limit(req, res, next) {
     ],
     notes: [
       'Each process has its own memory store; RateLimiterRedis shares one.',
+      ...(never
+        ? [
+            'duration 0: points never expire. A key that has used its points is refused for as long as the process runs; only a block ends its record, and the next record never expires either.',
+          ]
+        : []),
       'The store also drops each record with a setTimeout of its duration; Node may run it up to a millisecond before Date.now() reaches the expiry, so a request in a window’s very last millisecond can find a new window.',
       ...(c.windowMs % 1000 !== 0
         ? ['duration is in seconds: a fraction works (the store keeps milliseconds).']

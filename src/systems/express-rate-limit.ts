@@ -3,7 +3,7 @@
  * Every rule below cites the package's source as published on npm (dist/index.cjs is built from
  * the repository's `source/` files named here).
  */
-import type { AnchoredWindowConfig } from '../core';
+import type { AlgorithmConfig, AnchoredWindowConfig } from '../core';
 import type { SourceRef, SystemInfo } from './types';
 
 /** A header the system sends itself. */
@@ -86,6 +86,15 @@ export const expressRateLimit: SystemInfo = {
     },
   ],
   defaultConfig: { kind: 'anchored-window', limit: 5, windowMs: 60_000, countRejected: true },
+  refuses(config: AlgorithmConfig) {
+    // dist/index.mjs (express-rate-limit 8.7.5), validations.windowMs: the MemoryStore throws
+    // ERR_ERL_WINDOW_MS for a windowMs below 1 (the core's 0 is rate-limiter-flexible's duration 0).
+    if (config.kind !== 'anchored-window' || config.windowMs >= 1) return null;
+    return {
+      field: 'windowMs',
+      message: `express-rate-limit's MemoryStore takes a windowMs from 1 ms (it throws ERR_ERL_WINDOW_MS), got ${config.windowMs}`,
+    };
+  },
   derive(config) {
     // express-rate-limit always counts a hit before comparing (source/memory-store.ts increment).
     return config.kind === 'anchored-window' ? { ...config, countRejected: true } : config;

@@ -24,14 +24,22 @@ export function describeAnchoredWindow(
   i: AlgorithmViewProps<'anchored-window'>['inspection'],
   nowMs: number,
 ): string {
-  if (i.windowStartMs === null || i.resetAtMs === null) {
-    return `Anchored window: no window yet; the next request opens one of ${formatDuration(i.windowMs)}.`;
+  if (i.windowStartMs === null) {
+    return i.windowMs === 0
+      ? 'Anchored window: no record yet; the next request opens one whose points never expire.'
+      : `Anchored window: no window yet; the next request opens one of ${formatDuration(i.windowMs)}.`;
   }
   const state = i.blocked ? 'blocked, rejecting; ' : i.count >= i.limit ? 'full, rejecting; ' : '';
   return (
     `Anchored window: ${formatCount(i.count)} of ${formatCount(i.limit)} since the window opened ` +
-    `at ${formatDuration(i.windowStartMs)}; ${state}resets in ${formatDuration(i.resetAtMs - nowMs)}.`
+    `at ${formatDuration(i.windowStartMs)}; ${state}${resetText(i, nowMs)}.`
   );
+}
+
+/** "resets in 400 ms", "blocked, ends in 2 s", or "points never expire" (duration 0). */
+function resetText(i: AlgorithmViewProps<'anchored-window'>['inspection'], nowMs: number): string {
+  if (i.resetAtMs === null) return 'points never expire';
+  return `${i.blocked ? 'blocked, ends' : 'resets'} in ${formatDuration(i.resetAtMs - nowMs)}`;
 }
 
 /**
@@ -50,7 +58,8 @@ export function AnchoredWindowView({
   onSelectRequest,
 }: AlgorithmViewProps<'anchored-window'>) {
   const w = Math.max(300, width);
-  const W = Math.max(1, i.windowMs);
+  // A record that never expires (rate-limiter-flexible duration 0) is drawn on a 10 s axis.
+  const W = i.windowMs === 0 ? 10_000 : Math.max(1, i.windowMs);
   const limit = Math.max(1, i.limit);
   const x0 = 12;
   const x1 = w - 12;
@@ -80,12 +89,13 @@ export function AnchoredWindowView({
   const at = (t: number) => clamp(x(t), x0, x1);
   const label = describeAnchoredWindow(i, nowMs);
   const nowX = px(x(nowMs));
-  const live = i.windowStartMs !== null && i.resetAtMs !== null;
+  const live = i.windowStartMs !== null;
   const start = i.windowStartMs ?? nowMs;
   // The key's record lives until resetAtMs: windowMs after its first request, or the end of a
   // rate-limiter-flexible block, which moves the record's expiry (the tank is drawn that long).
   const a = at(start);
-  const b = at(i.resetAtMs ?? start + W);
+  // A record without an end runs off the right edge.
+  const b = i.resetAtMs === null ? (live ? x1 : at(start + W)) : at(i.resetAtMs);
   const fillTop = TANK_BOTTOM - (clamp(i.count, 0, limit) / limit) * (TANK_BOTTOM - TANK_TOP);
   const over = i.count - i.limit;
 
@@ -103,9 +113,7 @@ export function AnchoredWindowView({
         <tspan className="rl-muted rl-unit"> / {formatCount(i.limit)} in this window</tspan>
       </text>
       <text className="rl-small rl-muted" x={x1} y={22} textAnchor="end" data-testid="window-reset">
-        {live
-          ? `${i.blocked ? 'blocked, ends' : 'resets'} in ${formatDuration((i.resetAtMs ?? nowMs) - nowMs)}`
-          : 'opens at the next request'}
+        {live ? resetText(i, nowMs) : 'opens at the next request'}
       </text>
       <g>
         {live && (

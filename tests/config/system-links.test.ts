@@ -70,7 +70,13 @@ describe("every system's own link", () => {
     it(`${system.id}: every parameter's value reopens the same config, with no problem`, () => {
       fc.assert(
         fc.property(
-          systemConfig(system).filter((c) => isValidConfig(c)),
+          // Values the system itself refuses (express-rate-limit's windowMs 0) have their own test.
+          systemConfig(system).filter(
+            (c) =>
+              isValidConfig(c) &&
+              (system.refuses?.((c.limiters[0] as { config: AlgorithmConfig }).config) ?? null) ===
+                null,
+          ),
           (config) => {
             const link = encodeConfig(config);
             const opened = decodeConfig(link);

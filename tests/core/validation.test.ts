@@ -24,7 +24,8 @@ const DOCUMENTED: Record<AlgorithmKind, Record<string, readonly [number, number]
   gcra: { count: [1, 1_000_000], periodMs: [1, 86_400_000], burst: [0, 1_000_000] },
   'anchored-window': {
     limit: [1, 1_000_000],
-    windowMs: [1, 86_400_000],
+    // 0: the record never expires (rate-limiter-flexible duration 0).
+    windowMs: [0, 86_400_000],
     blockMs: [0, 86_400_000],
     execEvenlyMinDelayMs: [0, 86_400_000],
     cost: [1, 1_000_000],

@@ -148,7 +148,8 @@ export function scaleMs(c: AlgorithmConfig): number {
     case 'gcra':
       return Math.max(1, Math.ceil((c.periodMs * (c.burst + 1)) / c.count));
     case 'anchored-window':
-      return Math.max(c.windowMs, c.blockMs ?? 0);
+      // windowMs 0 without a block never expires: steps of a second then.
+      return Math.max(c.windowMs, c.blockMs ?? 0) || 1000;
     case 'calendar-windows': {
       const first = calendarUnits(c)[0];
       return first === undefined ? 1000 : UNIT_SECONDS[first.unit] * 1000;

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlgorithmConfig, Decision } from '../../src/core';
-import { ALGORITHM_KINDS, MAX_TIME_MS, createLimiter } from '../../src/core';
+import { ALGORITHM_KINDS, MAX_TIME_MS, NEVER_MS, createLimiter } from '../../src/core';
 import { toRedisLua } from '../../src/export';
 import type { Request } from './gen';
 import { boundaryTrace, randomConfig, randomTrace, seeded } from './gen';
@@ -115,7 +115,9 @@ describe.skipIf(REDIS === undefined)('Redis Lua export against a real redis-serv
       }
       const ttl = ttls[i] as number;
       const full = want[4] + SLACK_MS;
-      if (!(ttl <= full && ttl >= full - 1000)) {
+      // A record that never expires has no TTL (PTTL −1).
+      const never = want[4] === NEVER_MS && ttl === -1;
+      if (!never && !(ttl <= full && ttl >= full - 1000)) {
         expect.fail(
           `${JSON.stringify(config)}: request ${i}: PTTL ${ttl}, expected ${full} (resetMs ${want[4]} + slack)`,
         );
@@ -170,6 +172,27 @@ describe.skipIf(REDIS === undefined)('Redis Lua export against a real redis-serv
     );
     expect(edges).toBeGreaterThan(1000);
   }, 120_000);
+
+  it('anchored window with windowMs 0 (rate-limiter-flexible duration 0: points never expire) decides as the core', async () => {
+    const rng = seeded(5100);
+    let n = 0;
+    for (let run = 0; run < 24; run += 1) {
+      const limit = 1 + Math.floor(rng() * 5);
+      const config: AlgorithmConfig = {
+        kind: 'anchored-window',
+        limit,
+        windowMs: 0,
+        countRejected: true,
+        ...(run % 2 === 1 ? { blockMs: 1 + Math.floor(rng() * 5000) } : {}),
+        ...(run % 3 === 0 ? { execEvenly: true } : {}),
+        ...(run % 4 === 0 && limit > 1 ? { cost: 2 } : {}),
+      };
+      const trace = randomTrace(rng, config, 300, Number.POSITIVE_INFINITY);
+      n += await replay(config, trace, `never:${run}`, 5100 + run);
+    }
+    console.info(`Redis vs core, windowMs 0: ${n} decisions compared, 0 disagreements`);
+    expect(n).toBe(24 * 300);
+  }, 60_000);
 
   it('known answers: nginx burst=5 passes 6 simultaneous requests, then rejects with the drain time', async () => {
     const sha = await load(

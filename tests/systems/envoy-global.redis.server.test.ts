@@ -42,12 +42,25 @@ describe.skipIf(REDIS === undefined)(
       await redis?.stop();
     });
 
-    it('every decision and counter equals the model over seeded traces', async () => {
-      const rng = seeded(13_005);
+    /**
+     * Runs seeded traces through Redis and the model and compares every decision. With `edges`,
+     * a third of the requests land exactly on a unit's window boundary (a multiple of its divider
+     * in whole seconds, 0 ms) or 1 ms either side: the service's `now / divider` changes exactly
+     * there.
+     */
+    async function compareTraces(
+      seed: number,
+      runs: number,
+      prefix: string,
+      edges: boolean,
+    ): Promise<{ compared: number; rejects: number; shadowed: number; atEdge: number[] }> {
+      const rng = seeded(seed);
       let compared = 0;
       let rejects = 0;
       let shadowed = 0;
-      for (let run = 0; run < 40; run++) {
+      // Requests 1 ms before, exactly at, and 1 ms after a window boundary.
+      const atEdge = [0, 0, 0];
+      for (let run = 0; run < runs; run++) {
         const units = (['second', 'minute', 'hour', 'day'] as const).filter(() => rng() < 0.5);
         if (units.length === 0) units.push('minute');
         let limit = int(rng, 1, 6);
@@ -65,16 +78,28 @@ describe.skipIf(REDIS === undefined)(
         const list = config.kind === 'calendar-windows' ? calendarUnits(config) : [];
         let sec = [0, 1_700_000_000, int(rng, 1, 2e9)][int(rng, 0, 2)] as number;
         for (let i = 0; i < 60; i++) {
-          const r = rng();
-          sec +=
-            r < 0.5
-              ? 0
-              : r < 0.8
-                ? int(rng, 1, 3)
-                : r < 0.95
-                  ? int(rng, 50, 70)
-                  : int(rng, 3000, 90_000);
-          const nowMs = sec * 1000 + int(rng, 0, 999);
+          let nowMs: number;
+          if (edges && rng() < 0.35 && list.length > 0) {
+            // The next boundary of one of the descriptors' units, −1, 0 or +1 ms.
+            const unit = list[int(rng, 0, list.length - 1)];
+            const divider = unit === undefined ? 1 : UNIT_SECONDS[unit.unit];
+            const off = int(rng, -1, 1);
+            // The service reads whole seconds (time.Now().Unix()): the boundary second's start.
+            nowMs = (Math.floor(sec / divider) + 1) * divider * 1000 + off;
+            atEdge[off + 1] = (atEdge[off + 1] as number) + 1;
+            sec = Math.floor(nowMs / 1000);
+          } else {
+            const r = rng();
+            sec +=
+              r < 0.5
+                ? 0
+                : r < 0.8
+                  ? int(rng, 1, 3)
+                  : r < 0.95
+                    ? int(rng, 50, 70)
+                    : int(rng, 3000, 90_000);
+            nowMs = sec * 1000 + int(rng, 0, 999);
+          }
           const key = rng() < 0.8 ? 'alice' : 'bob';
           // fixed_cache_impl.go: every descriptor is incremented, then each is compared.
           let over = false;
@@ -88,7 +113,7 @@ describe.skipIf(REDIS === undefined)(
           }> = [];
           for (const u of list) {
             const divider = UNIT_SECONDS[u.unit];
-            const redisKey = `run${run}_${key}_${u.unit}_${Math.floor(sec / divider) * divider}`;
+            const redisKey = `${prefix}${run}_${key}_${u.unit}_${Math.floor(sec / divider) * divider}`;
             const n = await client.incrBy(redisKey, 1);
             await client.expire(redisKey, divider);
             counts.push(n);
@@ -140,11 +165,25 @@ describe.skipIf(REDIS === undefined)(
           if (over && shadow) shadowed += 1;
         }
       }
+      return { compared, rejects, shadowed, atEdge };
+    }
+
+    it('every decision and counter equals the model over seeded traces', async () => {
+      const { compared, rejects, shadowed } = await compareTraces(13_005, 40, 'run', false);
       console.info(
         `envoyproxy/ratelimit Redis commands vs model: ${compared} decisions compared (status, remaining, counters, x-ratelimit-* headers), ${rejects} over limit and rejected, ${shadowed} over limit in shadow_mode and passed, 0 disagreements`,
       );
       expect(rejects).toBeGreaterThan(50);
       expect(shadowed).toBeGreaterThan(50);
+    }, 120_000);
+
+    it('at every window boundary, exactly and 1 ms either side, as the service counts', async () => {
+      const { compared, rejects, shadowed, atEdge } = await compareTraces(13_105, 40, 'edge', true);
+      console.info(
+        `envoyproxy/ratelimit at window boundaries vs model: ${compared} decisions compared, ${atEdge[1]} exactly on a boundary, ${atEdge[0]} 1 ms before, ${atEdge[2]} 1 ms after; ${rejects} rejected, ${shadowed} passed in shadow_mode, 0 disagreements`,
+      );
+      expect(atEdge.every((n) => n > 100)).toBe(true);
+      expect(rejects).toBeGreaterThan(50);
     }, 120_000);
   },
 );

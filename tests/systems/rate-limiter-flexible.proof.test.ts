@@ -14,7 +14,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLimiter } from '../../src/core';
+import { NEVER_MS, createLimiter } from '../../src/core';
 import type { AnchoredWindowConfig, AnchoredWindowInspection } from '../../src/core';
 import { decodeConfig } from '../../src/config';
 import { toRateLimiterFlexible } from '../../src/export';
@@ -73,23 +73,33 @@ async function consume(rl: RateLimiterMemory, key: string, cost: number): Promis
  */
 const DURATIONS_MS = [1000, 1500, 2000, 5000, 60_000, 3_600_000, 250, 1234];
 
-/** The option combinations: execEvenly (off, default min delay, own min delay) × block × cost × duration in whole seconds or not. */
+/**
+ * The option combinations: execEvenly (off, default min delay, own min delay) × block × cost ×
+ * duration in whole seconds, fractional seconds, or 0 (points never expire).
+ */
 const COMBOS = [0, 1, 2].flatMap((evenly) =>
   [false, true].flatMap((block) =>
-    [false, true].flatMap((cost) => [false, true].map((ms) => ({ evenly, block, cost, ms }))),
+    [false, true].flatMap((cost) =>
+      (['whole', 'ms', 'zero'] as const).map((dur) => ({ evenly, block, cost, dur })),
+    ),
   ),
 );
+
+/** What the library's msBeforeNext is for a model wait: −1 for a record that never expires. */
+function libraryMs(ms: number): number {
+  return ms === NEVER_MS ? -1 : ms;
+}
 
 /** Options of one combination, with edge values. */
 function randomOptions(
   rng: Rng,
   combo = COMBOS[int(rng, 0, COMBOS.length - 1)],
 ): RateLimiterFlexibleOptions {
-  const { evenly, block, cost, ms } = combo as (typeof COMBOS)[number];
+  const { evenly, block, cost, dur } = combo as (typeof COMBOS)[number];
   const points = int(rng, cost ? 2 : 1, 8);
   const whole = DURATIONS_MS.filter((d) => d % 1000 === 0);
   const part = DURATIONS_MS.filter((d) => d % 1000 !== 0);
-  const pool = ms ? part : whole;
+  const pool = dur === 'ms' ? part : dur === 'zero' ? [0] : whole;
   const o: RateLimiterFlexibleOptions = {
     points,
     durationMs: pool[int(rng, 0, pool.length - 1)] as number,
@@ -119,16 +129,21 @@ function libraryOptions(o: RateLimiterFlexibleOptions): {
   };
 }
 
-/** Steps: ties, small steps, exactly the duration (± 1 ms) after a window opened, long gaps. */
+/**
+ * Steps: ties, small steps, exactly the duration (± 1 ms) after a window opened — or, with
+ * duration 0, exactly the block's length after it began — and long gaps.
+ */
 function nextTime(rng: Rng, t: number, o: RateLimiterFlexibleOptions, opened: number[]): number {
   const r = rng();
+  // With duration 0 a record ends only with a block: steps are measured on the block (or 1 s).
+  const span = o.durationMs > 0 ? o.durationMs : o.blockDurationMs > 0 ? o.blockDurationMs : 1000;
   if (r < 0.3) return t;
-  if (r < 0.6) return t + int(rng, 1, Math.ceil(o.durationMs / 3));
+  if (r < 0.6) return t + int(rng, 1, Math.ceil(span / 3));
   if (r < 0.85 && opened.length > 0) {
-    const at = (opened[int(rng, 0, opened.length - 1)] as number) + o.durationMs + int(rng, -1, 1);
+    const at = (opened[int(rng, 0, opened.length - 1)] as number) + span + int(rng, -1, 1);
     return Math.max(t, at);
   }
-  return t + int(rng, 1, 2 * Math.max(o.durationMs, o.blockDurationMs));
+  return t + int(rng, 1, 2 * Math.max(span, o.blockDurationMs));
 }
 
 function fakeTimers(): void {
@@ -160,14 +175,16 @@ describe('rate-limiter-flexible 11.4.0 RateLimiterMemory (real) = model', () => 
     const seen = { admit: 0, delay: 0, reject: 0 };
     const combos = new Set<string>();
     let atBoundary = 0;
-    for (let run = 0; run < 192; run++) {
+    let atBlockEnd = 0;
+    const zero = { admit: 0, delay: 0, reject: 0 };
+    for (let run = 0; run < 288; run++) {
       const o = randomOptions(rng, COMBOS[run % COMBOS.length]);
       combos.add(
         [
           o.execEvenly ? (o.execEvenlyMinDelayMs === undefined ? 'evenly' : 'evenly+min') : '',
           o.blockDurationMs > 0 ? 'block' : '',
           (o.cost ?? 1) > 1 ? 'cost' : '',
-          o.durationMs % 1000 !== 0 ? 'ms' : '',
+          o.durationMs % 1000 !== 0 ? 'ms' : o.durationMs === 0 ? 'zero' : '',
         ].join(','),
       );
       vi.clearAllTimers();
@@ -184,16 +201,28 @@ describe('rate-limiter-flexible 11.4.0 RateLimiterMemory (real) = model', () => 
         t = next;
         const key = rng() < 0.8 ? 'alice' : 'bob';
         const before = model.inspect(t, key) as AnchoredWindowInspection;
-        if (opened.some((s) => t === s + o.durationMs)) atBoundary += 1;
-        if (before.resetAtMs === null) opened.push(t);
+        if (o.durationMs > 0 && opened.some((s) => t === s + o.durationMs)) atBoundary += 1;
+        if (before.windowStartMs === null) opened.push(t);
         const real = await consume(rl, key, cost);
+        // With duration 0, the block (the only end a record has) starts at the first reject.
+        if (o.durationMs === 0 && before.windowStartMs !== null && !before.blocked) {
+          const after = model.inspect(t, key) as AnchoredWindowInspection;
+          if (after.blocked) opened.push(t);
+        }
+        if (o.durationMs === 0 && opened.some((s) => t === s + o.blockDurationMs)) {
+          atBlockEnd += 1;
+        }
         const d = model.decide(t, key);
         const count = (model.inspect(t, key) as AnchoredWindowInspection).count;
         const want = {
           outcome: d.outcome,
           delayMs: d.delayMs,
           msBeforeNext:
-            d.outcome === 'reject' ? d.retryAfterMs : Math.max(d.resetMs - d.delayMs, 0),
+            d.outcome === 'reject'
+              ? libraryMs(d.retryAfterMs)
+              : d.resetMs === NEVER_MS
+                ? -1
+                : Math.max(d.resetMs - d.delayMs, 0),
           consumedPoints: count,
           remainingPoints: Math.max(o.points - count, 0),
         };
@@ -209,17 +238,21 @@ describe('rate-limiter-flexible 11.4.0 RateLimiterMemory (real) = model', () => 
         });
         compared += 1;
         seen[d.outcome] += 1;
+        if (o.durationMs === 0) zero[d.outcome] += 1;
       }
     }
     console.info(
-      `rate-limiter-flexible vs model: ${compared} decisions compared (${JSON.stringify(seen)}; ${combos.size} option combinations; ${atBoundary} exactly duration after a window opened), 0 disagreements`,
+      `rate-limiter-flexible vs model: ${compared} decisions compared (${JSON.stringify(seen)}; ${combos.size} option combinations; ${atBoundary} exactly duration after a window opened; duration 0: ${JSON.stringify(zero)}, ${atBlockEnd} exactly blockDuration after a block began), 0 disagreements`,
     );
+    expect(zero.admit).toBeGreaterThan(50);
+    expect(zero.reject).toBeGreaterThan(50);
+    expect(atBlockEnd).toBeGreaterThan(10);
     expect(seen.admit).toBeGreaterThan(200);
     expect(seen.delay).toBeGreaterThan(100);
     expect(seen.reject).toBeGreaterThan(200);
     expect(atBoundary).toBeGreaterThan(100);
-    // evenly / evenly+min × block × cost × ms durations: all 24 combinations met.
-    expect(combos.size).toBe(24);
+    // evenly / evenly+min × block × cost × whole / fractional / 0 durations: all 36 met.
+    expect(combos.size).toBe(36);
   });
 
   it('execEvenlyMinDelayMs left out is ⌈duration / points⌉, in the library and the model', async () => {
@@ -269,16 +302,42 @@ describe('rate-limiter-flexible 11.4.0 RateLimiterMemory (real) = model', () => 
     expect(out.ok && out.differences.join(' ')).toMatch(/1000\.9999999999999 ms/);
   });
 
-  it('duration 0 (never expires) is not modelled: the library keeps the count forever, the page refuses it with the reason', async () => {
+  it('duration 0: points never expire, in the library, the model, the link and the headers', async () => {
     vi.setSystemTime(0);
     const rl = new RateLimiterMemory({ points: 1, duration: 0 });
-    expect((await consume(rl, 'k', 1)).outcome).toBe('admit');
-    vi.advanceTimersByTime(86_400_000 * 30);
-    const later = await consume(rl, 'k', 1);
-    expect(later.outcome).toBe('reject');
-    expect(later.res.msBeforeNext).toBe(-1);
     const back = decodeConfig('v=1&l=rate-limiter-flexible:points=1,duration=0');
-    expect(back.errors.map((e) => e.message).join('\n')).toMatch(/duration/);
+    expect(back.errors).toEqual([]);
+    const entry = back.config.limiters[0] as { system?: string; config: AnchoredWindowConfig };
+    expect(entry.config.windowMs).toBe(0);
+    const model = createLimiter(entry.config);
+    const first = await consume(rl, 'k', 1);
+    expect(first).toMatchObject({ outcome: 'admit', res: { msBeforeNext: -1 } });
+    expect(model.decide(0, 'k')).toMatchObject({ outcome: 'admit', resetMs: NEVER_MS });
+    // Thirty days on, the one point is still used: rejected, and no wait makes it pass.
+    const later = 86_400_000 * 30;
+    vi.advanceTimersByTime(later);
+    const real = await consume(rl, 'k', 1);
+    expect(real).toMatchObject({ outcome: 'reject', res: { msBeforeNext: -1 } });
+    const d = model.decide(later, 'k');
+    expect(d).toMatchObject({ outcome: 'reject', retryAfterMs: NEVER_MS });
+    // The page sends what the exported middleware sends: no Retry-After, no X-RateLimit-Reset.
+    const shown = entryResponse({ system: 'rate-limiter-flexible', config: entry.config }, d, 'x', {
+      nowMs: later,
+      epochMs: 0,
+    });
+    expect(shown.status).toBe(429);
+    expect(shown.headers.map(([n, v]) => `${n}: ${v}`)).toEqual([
+      'X-RateLimit-Limit: 1',
+      'X-RateLimit-Remaining: 0',
+    ]);
+    // The export writes duration: 0 and says what it means.
+    const out = toRateLimiterFlexible(entry.config);
+    expect(out.ok && out.text).toMatch(/duration: 0, \/\/ points never expire/);
+    // express-rate-limit's MemoryStore refuses windowMs 0 (ERR_ERL_WINDOW_MS): its link is repaired.
+    const erl = decodeConfig('v=1&l=express-rate-limit:limit=1,windowMs=0');
+    expect(erl.errors.map((e) => e.message)).toEqual([
+      "l[0] windowMs: express-rate-limit's MemoryStore takes a windowMs from 1 ms (it throws ERR_ERL_WINDOW_MS), got 0; set to 60000, express-rate-limit (MemoryStore)'s default",
+    ]);
   });
 
   it('pointsToConsume above points is refused by name: such a request would never pass', () => {
@@ -330,7 +389,7 @@ describe('the exported rate-limiter-flexible middleware sends what the page show
     mkdirSync(CACHE, { recursive: true });
     const rng = seeded(13_003);
     let compared = 0;
-    for (let run = 0; run < 48; run++) {
+    for (let run = 0; run < 72; run++) {
       const o = randomOptions(rng, COMBOS[run % COMBOS.length]);
       const config = rateLimiterFlexibleConfig(o);
       const out = toRateLimiterFlexible(config);
@@ -351,7 +410,7 @@ describe('the exported rate-limiter-flexible middleware sends what the page show
         vi.advanceTimersByTime(next - t);
         t = next;
         const before = model.inspect(t, '203.0.113.7') as AnchoredWindowInspection;
-        if (before.resetAtMs === null) opened.push(t);
+        if (before.windowStartMs === null) opened.push(t);
         const d = model.decide(t, '203.0.113.7');
         const res = fakeRes();
         let passed = false;

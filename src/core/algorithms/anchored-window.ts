@@ -1,11 +1,15 @@
 import type { AnchoredWindowInspection } from '../inspect';
+import { NEVER_MS } from '../int';
 import { KeyedLimiter } from '../keyed';
 import type { AnchoredWindowConfig, Decision, StateSize } from '../types';
 
 interface State {
   /** The request that opened the window. */
   startMs: number;
-  /** The window (or block) ends here: a request at resetAtMs or later opens a new window. */
+  /**
+   * The window (or block) ends here: a request at resetAtMs or later opens a new window.
+   * Infinity for a record that never expires (windowMs 0).
+   */
   resetAtMs: number;
   /** Requests counted in this window. */
   count: number;
@@ -30,6 +34,13 @@ interface State {
  * less than execEvenlyMinDelayMs (by default ⌈duration / points⌉, lib/RateLimiterAbstract.js).
  * `cost` is consume()'s points: added before the comparison (consumed > points rejects).
  *
+ * `windowMs` 0 is rate-limiter-flexible's `duration: 0` ("0 = never expires",
+ * lib/RateLimiterAbstract.js): MemoryStorage.set stores the record with `expiresAt` null and no
+ * expiry timer, and incrby keeps adding to a record without `expiresAt` forever. Only a block
+ * (set() with blockDuration) gives it an end; when that ends, the next consume starts a new record
+ * that again never expires. execEvenly never delays then: consume() delays only when
+ * `msBeforeNext > 0`, and a never-expiring record reports −1.
+ *
  * A clock that goes backwards keeps the live window (both compare the stored reset time with now).
  */
 export class AnchoredWindowLimiter extends KeyedLimiter<AnchoredWindowConfig, State> {
@@ -41,17 +52,23 @@ export class AnchoredWindowLimiter extends KeyedLimiter<AnchoredWindowConfig, St
     this.config.execEvenlyMinDelayMs ?? Math.ceil(this.config.windowMs / this.config.limit);
   private readonly cost = this.config.cost ?? 1;
 
+  /** The end of a window opened at `nowMs`: never (Infinity) when windowMs is 0. */
+  private endOf(nowMs: number): number {
+    const { windowMs } = this.config;
+    return windowMs === 0 ? Number.POSITIVE_INFINITY : nowMs + windowMs;
+  }
+
   protected decideAt(nowMs: number, key: string, k: number): Decision {
-    const { limit, windowMs } = this.config;
+    const { limit } = this.config;
     let s = this.find(key, k);
     let first = false;
     if (s === undefined) {
-      s = { startMs: nowMs, resetAtMs: nowMs + windowMs, count: 0, blocked: false };
+      s = { startMs: nowMs, resetAtMs: this.endOf(nowMs), count: 0, blocked: false };
       this.put(key, k, s);
       first = true;
     } else if (s.resetAtMs <= nowMs) {
       s.startMs = nowMs;
-      s.resetAtMs = nowMs + windowMs;
+      s.resetAtMs = this.endOf(nowMs);
       s.count = 0;
       s.blocked = false;
       first = true;
@@ -61,8 +78,9 @@ export class AnchoredWindowLimiter extends KeyedLimiter<AnchoredWindowConfig, St
       s.count += cost;
       // RateLimiterMemory's remainingPoints; `remaining` counts requests of this cost.
       const points = limit - s.count;
-      const untilReset = s.resetAtMs - nowMs;
-      if (this.execEvenly && !first) {
+      const untilReset = Math.min(s.resetAtMs - nowMs, NEVER_MS);
+      // A never-expiring record's msBeforeNext is −1: consume() does not delay it.
+      if (this.execEvenly && !first && untilReset !== NEVER_MS) {
         let delayMs = Math.ceil(untilReset / (points + 2));
         if (delayMs < this.minDelayMs) delayMs = s.count * this.minDelayMs;
         // Every further request at this instant is delayed too: none would be admitted as is.
@@ -78,7 +96,7 @@ export class AnchoredWindowLimiter extends KeyedLimiter<AnchoredWindowConfig, St
       s.blocked = true;
       s.resetAtMs = nowMs + this.blockMs;
     }
-    const wait = s.resetAtMs - nowMs;
+    const wait = Math.min(s.resetAtMs - nowMs, NEVER_MS);
     return this.result('reject', 0, wait, 0, limit, wait);
   }
 
@@ -93,7 +111,7 @@ export class AnchoredWindowLimiter extends KeyedLimiter<AnchoredWindowConfig, St
       limit: this.config.limit,
       windowMs: this.config.windowMs,
       windowStartMs: live ? s.startMs : null,
-      resetAtMs: live ? s.resetAtMs : null,
+      resetAtMs: live && s.resetAtMs !== Number.POSITIVE_INFINITY ? s.resetAtMs : null,
       count: live ? s.count : 0,
       blocked: live ? s.blocked : false,
     };

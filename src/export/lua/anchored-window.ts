@@ -1,11 +1,15 @@
+import { NEVER_MS } from '../../core';
 import type { AnchoredWindowConfig } from '../../core';
 import { lit } from './prelude';
 
 /**
  * Anchored window (src/core/algorithms/anchored-window.ts): a window per key that starts at the
  * key's first request. State: hash {s: window start, r: reset time, c: count, b: 1 when blocked}.
+ * With windowMs 0 (rate-limiter-flexible duration 0) a record never expires unless blocked: it is
+ * stored with r = -1 and no TTL, and its waits are NEVER_MS, as the core's.
  */
 export function anchoredWindowBody(config: AnchoredWindowConfig): string {
+  if (config.windowMs === 0) return neverBody(config);
   return `
 local LIMIT = ${lit(config.limit)}
 local W = ${lit(config.windowMs)}
@@ -56,5 +60,65 @@ if BLOCK > 0 and blocked == 0 then
 end
 save()
 return {2, 0, reset - now, 0, reset - now}
+`;
+}
+
+/** The windowMs 0 variant: reset is math.huge in the script, -1 in the hash, NEVER_MS in replies. */
+function neverBody(config: AnchoredWindowConfig): string {
+  return `
+local LIMIT = ${lit(config.limit)}
+local NEVER = ${lit(NEVER_MS)}
+local COUNT_REJECTED = ${config.countRejected === true ? 'true' : 'false'}
+local BLOCK = ${lit(config.blockMs ?? 0)}
+local COST = ${lit(config.cost ?? 1)}
+
+local s = redis.call('HMGET', key, 's', 'r', 'c', 'b')
+local start, reset, c, blocked = now, math.huge, 0, 0
+if s[2] then
+  local r = tonumber(s[2])
+  if r == -1 then
+    r = math.huge
+  end
+  if r > now then
+    start = tonumber(s[1])
+    reset = r
+    c = tonumber(s[3])
+    blocked = tonumber(s[4])
+  end
+end
+local function save()
+  if reset == math.huge then
+    redis.call('HSET', key, 's', int(start), 'r', '-1', 'c', int(c), 'b', int(blocked))
+    redis.call('PERSIST', key)
+  else
+    redis.call('HSET', key, 's', int(start), 'r', int(reset), 'c', int(c), 'b', int(blocked))
+    keep(reset - now)
+  end
+end
+local function wait()
+  if reset == math.huge then
+    return NEVER
+  end
+  return reset - now
+end
+-- A record that never expires reports msBeforeNext -1: execEvenly does not delay it.
+if c + COST <= LIMIT then
+  c = c + COST
+  save()
+  local rest = 0
+  if not ${config.execEvenly === true ? 'true' : 'false'} then
+    rest = math.floor((LIMIT - c) / COST)
+  end
+  return {0, 0, 0, rest, wait()}
+end
+if COUNT_REJECTED then
+  c = c + COST
+end
+if BLOCK > 0 and blocked == 0 then
+  blocked = 1
+  reset = now + BLOCK
+end
+save()
+return {2, 0, wait(), 0, wait()}
 `;
 }

@@ -604,6 +604,11 @@ export function machineFor(config: AlgorithmConfig): Machine {
     case 'sliding-window-counter':
       return config.anchor === 'entry' ? entryCounter(config) : slidingWindowCounter(config);
     case 'anchored-window':
+      if (config.windowMs === 0) {
+        throw new NotExpressible(
+          "duration 0 (points never expire): the query's window arithmetic needs a window length. The page's own dry run decides it exactly.",
+        );
+      }
       return anchoredWindow(config);
     case 'calendar-windows':
       return calendarWindows(config);

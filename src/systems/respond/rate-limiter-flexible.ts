@@ -1,6 +1,7 @@
 /**
  * The headers an application sends from rate-limiter-flexible's answer (rate-limiter-flexible.ts has the model).
  */
+import { NEVER_MS } from '../../core';
 import type { AlgorithmConfig, AnchoredWindowConfig, Decision } from '../../core';
 import { RATE_LIMITER_FLEXIBLE_SOURCES } from '../rate-limiter-flexible';
 import { makeResponse, wallClockMs } from '../response';
@@ -13,7 +14,8 @@ import type { SystemHeader, SystemResponse, SystemResponseOptions } from '../typ
  * request, known from `options.before`), X-RateLimit-Reset = ⌈(Date.now() + msBeforeNext) / 1000⌉.
  * A request delayed by execEvenly gets its headers when its Promise resolves, `delayMs` later, with
  * msBeforeNext already reduced by the delay (lib/RateLimiterMemory.js consume): the reset is the
- * window's end either way.
+ * window's end either way. With duration 0 msBeforeNext is −1 and neither Retry-After nor
+ * X-RateLimit-Reset is sent (the exported middleware checks msBeforeNext ≥ 0).
  */
 export function rateLimiterFlexibleHeaders(
   config: AnchoredWindowConfig | { kind: string },
@@ -25,18 +27,28 @@ export function rateLimiterFlexibleHeaders(
   const cost = c?.cost ?? 1;
   const reject = decision.outcome === 'reject';
   // lib/RateLimiterMemory.js: msBeforeNext is the record's time to expiry; after a delay, less it.
-  const msBeforeNext = reject
-    ? decision.retryAfterMs
-    : Math.max(decision.resetMs - decision.delayMs, 0);
+  // A record that never expires (duration 0) reports −1 (MemoryStorage.js incrby / set).
+  const never = (reject ? decision.retryAfterMs : decision.resetMs) === NEVER_MS;
+  const msBeforeNext = never
+    ? -1
+    : reject
+      ? decision.retryAfterMs
+      : Math.max(decision.resetMs - decision.delayMs, 0);
   // The count the request met (0 in a new window); without it, only an admit tells the count.
   const before = options.before;
   const met =
-    before?.kind === 'anchored-window' ? (before.resetAtMs === null ? 0 : before.count) : undefined;
+    before?.kind === 'anchored-window'
+      ? before.windowStartMs === null
+        ? 0
+        : before.count
+      : undefined;
   const remainingPoints =
     met === undefined ? decision.remaining * cost : Math.max(points - (met + cost), 0);
   const resolvedAtMs = wallClockMs(options) + decision.delayMs;
   const fields: SystemHeader[] = [];
-  if (reject) {
+  // With duration 0 (msBeforeNext −1) the exported middleware leaves out the two headers that
+  // carry a time: there is none, and a Retry-After of 0 would tell the client to retry at once.
+  if (reject && !never) {
     fields.push({
       name: 'Retry-After',
       value: String(Math.ceil(msBeforeNext / 1000)),
@@ -46,12 +58,14 @@ export function rateLimiterFlexibleHeaders(
   fields.push(
     { name: 'X-RateLimit-Limit', value: String(points), added: true },
     { name: 'X-RateLimit-Remaining', value: String(reject ? 0 : remainingPoints), added: true },
-    {
+  );
+  if (!never) {
+    fields.push({
       name: 'X-RateLimit-Reset',
       value: String(Math.ceil((resolvedAtMs + msBeforeNext) / 1000)),
       added: true,
-    },
-  );
+    });
+  }
   return fields;
 }
 
