@@ -14,6 +14,7 @@ import { budgetInWords, sweepPlan } from '../../trace';
 import type { KeySpec, StreamOverview, StreamResult } from '../../trace';
 import { usePlayground, usePlaygroundShallow } from '../../store/react';
 import { streamStore } from '../../store/streamLoad';
+import { EmptyKeyRow } from './EmptyKeyRow';
 import { SweepGrid, SweepStart } from './TraceSweep';
 import './traceStreamed.css';
 
@@ -69,7 +70,15 @@ function OverviewBars({ overview, firstMs }: { overview: StreamOverview; firstMs
   );
 }
 
-function Result({ result, config }: { result: StreamResult; config: AlgorithmConfig }) {
+function Result({
+  result,
+  config,
+  keySpec,
+}: {
+  result: StreamResult;
+  config: AlgorithmConfig;
+  keySpec: KeySpec;
+}) {
   const d = result.decisions[0];
   const r = result.report;
   return (
@@ -120,6 +129,7 @@ function Result({ result, config }: { result: StreamResult; config: AlgorithmCon
           </tbody>
         </table>
       </div>
+      {result.empty !== null && <EmptyKeyRow count={result.empty.requests} keySpec={keySpec} />}
       {r.notes.length > 0 && (
         <ul className="trace-streamed-notes">
           {r.notes.map((note) => (
@@ -269,7 +279,11 @@ export function TraceStreamed({ file, keySpec }: { file: File; keySpec: KeySpec 
         </p>
       )}
       {shown !== null && shown.asked.configs[0] !== undefined && (
-        <Result result={shown.result} config={shown.asked.configs[0]} />
+        <Result
+          result={shown.result}
+          config={shown.asked.configs[0]}
+          keySpec={shown.asked.keySpec}
+        />
       )}
       {shown !== null && <StreamedSweep file={file} keySpec={keySpec} />}
     </section>
