@@ -4,7 +4,7 @@
  * One worker per load; a new load or a cancel terminates the running one (the newest wins).
  */
 import { createStore } from 'zustand/vanilla';
-import { emptyKeyId, heldVirtualTimes, overBudget, streamsFromStart } from '../trace';
+import { emptyKeyId, heldVirtualTimes, keySpecText, overBudget, streamsFromStart } from '../trace';
 import type { SimTrace } from '../sim';
 import type { HeldTrace, KeySpec } from '../trace';
 import { setLoadedTrace } from './traceSim';
@@ -54,6 +54,19 @@ export interface TraceLoadState {
   clear: () => void;
 }
 
+/** What a link names for `file` read with `keySpec`: its name, size and key (client: left out). */
+function originOf(file: File, keySpec: KeySpec): TraceOrigin {
+  const key = keySpecText(keySpec);
+  return {
+    name: file.name,
+    bytes: file.size,
+    ...(key === null || key === 'client' ? {} : { key }),
+  };
+}
+
+const sameFile = (file: File, origin: TraceOrigin): boolean =>
+  file.name === origin.name && file.size === origin.bytes;
+
 /** How the page makes a parsing worker (tests may pass their own). */
 export type WorkerFactory = () => Worker;
 
@@ -72,7 +85,7 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
     keySpec: [{ kind: 'client' }],
     status: { kind: 'idle' },
     streamed: null,
-    load: (file, keySpec = get().keySpec, origin = { name: file.name, bytes: file.size }) => {
+    load: (file, keySpec = get().keySpec, origin = originOf(file, keySpec)) => {
       if (streamsFromStart(file.size)) {
         slot.cancel();
         set({ keySpec, streamed: { file, keySpec }, status: { kind: 'idle' } });
@@ -160,7 +173,13 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
     rekey: (keySpec) => {
       const { file: held, origin, streamed } = get();
       const f = streamed?.file ?? held;
-      if (f) get().load(f, keySpec, streamed !== null ? undefined : (origin ?? undefined));
+      // A kept copy keeps naming the file (and key) it was first read from; a file read here is
+      // named with its new key.
+      const kept =
+        streamed === null && held !== null && origin !== null && !sameFile(held, origin)
+          ? origin
+          : undefined;
+      if (f) get().load(f, keySpec, kept);
       else set({ keySpec });
     },
     clear: () => {
