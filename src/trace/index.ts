@@ -84,3 +84,5 @@ export {
   overBudget,
   streamsFromStart,
 } from './budget';
+export { StreamSpanPass } from './streamSpan';
+export type { SpanResult } from './streamSpan';
