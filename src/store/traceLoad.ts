@@ -6,7 +6,7 @@
 import { createStore } from 'zustand/vanilla';
 import { emptyKeyId, heldVirtualTimes, keySpecText, overBudget, streamsFromStart } from '../trace';
 import type { SimTrace } from '../sim';
-import type { HeldTrace, KeySpec } from '../trace';
+import type { HeldReplay, HeldTrace, KeySpec } from '../trace';
 import { setLoadedTrace } from './traceSim';
 import type { TraceWorkerReply, TraceWorkerRequest } from './traceProtocol';
 import type { TraceOrigin } from './traceKeep';
@@ -52,6 +52,12 @@ export interface TraceLoadState {
   /** Parses the same file again with another key. */
   rekey: (keySpec: KeySpec) => void;
   clear: () => void;
+  /**
+   * Holds `trace`, a span read out of the streamed `file` (src/store/streamLoad.ts `loadSpan`), as
+   * a loaded trace: the stage, the dry run and the statistics then run on it. The streamed file
+   * stays.
+   */
+  holdSpan: (trace: HeldTrace, replay: HeldReplay, file: File) => void;
 }
 
 /** What a link names for `file` read with `keySpec`: its name, size and key (client: left out). */
@@ -61,6 +67,36 @@ function originOf(file: File, keySpec: KeySpec): TraceOrigin {
     name: file.name,
     bytes: file.size,
     ...(key === null || key === 'client' ? {} : { key }),
+  };
+}
+
+/** The state of a held trace that arrived: it, its replay (set for the simulator), why not. */
+function heldState(
+  t: HeldTrace,
+  held: HeldReplay,
+  keySpec: KeySpec,
+): Pick<TraceLoadState, 'trace' | 'replay' | 'replayError'> {
+  const timeMs = heldVirtualTimes(t);
+  const replay: SimTrace | null =
+    held.ok && timeMs !== null
+      ? {
+          hash: held.hash,
+          timeMs,
+          keyId: t.keyId,
+          keys: t.keys,
+          // The empty key found once here: runs compare ids (SimTrace.emptyKeyId).
+          emptyKeyId: emptyKeyId({ keys: t.keys, keySpec }),
+        }
+      : null;
+  setLoadedTrace(replay);
+  return {
+    trace: t,
+    replay,
+    replayError: held.ok
+      ? timeMs === null
+        ? 'The trace cannot be replayed.'
+        : null
+      : held.message,
   };
 }
 
@@ -121,31 +157,11 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
           });
         } else if (msg.type === 'done') {
           stop();
-          const t = msg.trace;
-          const timeMs = heldVirtualTimes(t);
-          const replay: SimTrace | null =
-            msg.replay.ok && timeMs !== null
-              ? {
-                  hash: msg.replay.hash,
-                  timeMs,
-                  keyId: t.keyId,
-                  keys: t.keys,
-                  // The empty key found once here: runs compare ids (SimTrace.emptyKeyId).
-                  emptyKeyId: emptyKeyId({ keys: t.keys, keySpec }),
-                }
-              : null;
-          setLoadedTrace(replay);
           set({
-            trace: t,
+            ...heldState(msg.trace, msg.replay, keySpec),
             file,
             origin,
             keySpec,
-            replay,
-            replayError: msg.replay.ok
-              ? timeMs === null
-                ? 'The trace cannot be replayed.'
-                : null
-              : msg.replay.message,
             status: { kind: 'idle' },
             streamed: null,
           });
@@ -181,6 +197,14 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
           : undefined;
       if (f) get().load(f, keySpec, kept);
       else set({ keySpec });
+    },
+    holdSpan: (trace, replay, file) => {
+      set({
+        ...heldState(trace, replay, trace.keySpec),
+        // Re-keying reads the streamed file again; a link names that file.
+        file: null,
+        origin: originOf(file, trace.keySpec),
+      });
     },
     clear: () => {
       slot.cancel();
