@@ -391,7 +391,7 @@ export const URL_GRAMMAR: ReadonlyArray<readonly [param: string, form: string, m
   [
     '',
     'trace:name=F,bytes=N,requests=N,hash=H[,from=D][,key=K]',
-    'an access log replayed: its fingerprint only (drop the file to replay it), from D after its first request, keyed by K (xff-first, xff-last, path, client+path, all, field:NAME; default the client address)',
+    'an access log replayed: its fingerprint only (drop the file to replay it), from D after its first request, keyed by K',
   ],
   ['', 'client=N (any kind)', 'pin the source to client N (0-based)'],
   ['clients', 'N[:keying=shared][,assign=random]', 'number of clients and their keys'],
