@@ -442,6 +442,15 @@ export const MAX_TRACE_NAME_LENGTH = 200;
 const TRACE_NAME_RULE = `must be 1 to ${MAX_TRACE_NAME_LENGTH} characters: letters, digits, spaces and - _ . ( ) + @`;
 const HASH_RULE = 'must be 16 lowercase hexadecimal digits';
 
+/**
+ * The key a trace was read with, as a link writes it (src/trace/keys.ts `keySpecText` writes and
+ * reads it): the client address is the default and is not written.
+ */
+export const TRACE_KEY_PATTERN =
+  /^(?:xff-first|xff-last|path|client\+path|all|field:[^\p{Cc},]{1,200})$/u;
+const TRACE_KEY_RULE =
+  'must be xff-first, xff-last, path, client+path, all, or field:<name> (1 to 200 characters, no comma)';
+
 /** The largest file size a trace source names (1 TB: more than any file the page reads). */
 export const MAX_TRACE_FILE_BYTES = 2 ** 40;
 
@@ -459,6 +468,9 @@ export const TraceSourceSchema = obj({
   hash: v.pipe(v.string(HASH_RULE), v.regex(/^[0-9a-f]{16}$/, HASH_RULE)),
   // Int32 virtual times (src/trace's MAX_REPLAY_SPAN_MS).
   fromMs: v.exactOptional(duration({ min: 0, max: 2 ** 31 - 1 })),
+  key: v.exactOptional(
+    v.pipe(v.string(TRACE_KEY_RULE), v.regex(TRACE_KEY_PATTERN, TRACE_KEY_RULE)),
+  ),
 });
 
 export const SOURCE_SCHEMAS = {

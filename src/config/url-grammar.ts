@@ -234,6 +234,7 @@ export const SOURCE_URL: Readonly<Record<SourceKind, readonly FieldSpec[]>> = {
     { key: 'requests', field: 'requests', type: 'whole' },
     { key: 'hash', field: 'hash', type: 'text' },
     { key: 'from', field: 'fromMs', type: 'duration', optional: true },
+    { key: 'key', field: 'key', type: 'text', optional: true },
   ],
 };
 export const SOURCE_KIND_NAMES = Object.keys(SOURCE_URL).join(', ');
@@ -389,8 +390,8 @@ export const URL_GRAMMAR: ReadonlyArray<readonly [param: string, form: string, m
   ],
   [
     '',
-    'trace:name=F,bytes=N,requests=N,hash=H[,from=D]',
-    'an access log replayed: its fingerprint only (drop the file to replay it), from D after its first request',
+    'trace:name=F,bytes=N,requests=N,hash=H[,from=D][,key=K]',
+    'an access log replayed: its fingerprint only (drop the file to replay it), from D after its first request, keyed by K',
   ],
   ['', 'client=N (any kind)', 'pin the source to client N (0-based)'],
   ['clients', 'N[:keying=shared][,assign=random]', 'number of clients and their keys'],

@@ -151,6 +151,12 @@ export interface TraceSource {
    * idle at the span's start. Absent: from the first request.
    */
   fromMs?: number;
+  /**
+   * The key the log was read with (the fingerprint covers the keys, so the same file keyed
+   * otherwise is another trace), as src/trace/keys.ts writes it: `xff-first`, `xff-last`, `path`,
+   * `client+path`, `all`, or `field:<name>`. Absent: the client address (every link before it).
+   */
+  key?: string;
 }
 
 /** The requests of a trace source, as the simulator replays them. */

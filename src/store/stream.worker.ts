@@ -8,6 +8,9 @@
  * workers it started.
  */
 import {
+  BUDGET_REQUESTS,
+  StreamSpanPass,
+  holdTrace,
   StreamPass,
   StreamSweepPass,
   TraceError,
@@ -18,6 +21,8 @@ import {
 import type { KeySpec, RangeReader, StreamingPass, TracePart } from '../trace';
 import type { RangeReply, RangeRequest } from './traceProtocol';
 import type {
+  StreamSpanReply,
+  StreamSpanRequest,
   StreamReply,
   StreamRequest,
   StreamSweepReply,
@@ -30,7 +35,7 @@ const MAX_READERS = 8;
 /** Bytes of limiter state the sweep's cells hold at once; more cells take more passes. */
 const SWEEP_STATE_BYTES = 64 * 1024 * 1024;
 
-function post(msg: StreamReply | StreamSweepReply): void {
+function post(msg: StreamReply | StreamSweepReply | StreamSpanReply): void {
   (self as unknown as Worker).postMessage(msg);
 }
 
@@ -164,13 +169,41 @@ async function sweep(req: StreamSweepRequest): Promise<void> {
   post({ type: 'sweep-done', gen, requests, outsideWindow: outside, passes: groups.length });
 }
 
+/** Reads the span's requests into a held trace (at most BUDGET_REQUESTS; a longer span is cut). */
+async function span(req: StreamSpanRequest): Promise<void> {
+  const { file, gen } = req;
+  const pass = new StreamSpanPass(file.name, req.keySpec, req.fromMs, req.toMs, BUDGET_REQUESTS);
+  const r = await read(file, req.keySpec, pass, (bytes) =>
+    post({ type: 'span-progress', gen, bytes, total: file.size, ...pass.figures() }),
+  );
+  if (r.trace.count === 0) {
+    const iso = (ms: number) => new Date(ms).toISOString();
+    throw new TraceError(
+      `No request of the log arrived between ${iso(req.fromMs)} and ${iso(req.toMs)}: pick a span on the overview.`,
+    );
+  }
+  const { held, replay } = holdTrace(r.trace);
+  const transfer: Transferable[] = [held.times.buffer, held.keyId.buffer, held.status.buffer];
+  if (held.cost !== null) transfer.push(held.cost.buffer);
+  (self as unknown as Worker).postMessage(
+    { type: 'span-done', gen, trace: held, replay, cutAtMs: r.cutAtMs } satisfies StreamSpanReply,
+    transfer,
+  );
+}
+
 const messageOf = (err: unknown, file: File): string =>
   err instanceof TraceError
     ? err.message
     : `Could not read ${file.name}: ${err instanceof Error ? err.message : String(err)}`;
 
-self.onmessage = (e: MessageEvent<StreamRequest | StreamSweepRequest>) => {
+self.onmessage = (e: MessageEvent<StreamRequest | StreamSweepRequest | StreamSpanRequest>) => {
   const req = e.data;
+  if (req.type === 'span') {
+    span(req).catch((err: unknown) => {
+      post({ type: 'span-error', gen: req.gen, message: messageOf(err, req.file) });
+    });
+    return;
+  }
   if (req.type === 'sweep') {
     sweep(req).catch((err: unknown) => {
       post({ type: 'sweep-error', gen: req.gen, message: messageOf(err, req.file) });

@@ -7,8 +7,18 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type { AlgorithmConfig } from '../core';
-import type { Baseline, CellResult, KeySpec, StreamFigures, StreamResult } from '../trace';
 import type {
+  Baseline,
+  CellResult,
+  HeldReplay,
+  HeldTrace,
+  KeySpec,
+  StreamFigures,
+  StreamResult,
+} from '../trace';
+import type {
+  StreamSpanReply,
+  StreamSpanRequest,
   StreamReply,
   StreamRequest,
   StreamSweepReply,
@@ -64,7 +74,30 @@ export interface StreamSweepState {
   status: StreamSweepStatus;
 }
 
+/** A span being read (or read) out of the streamed file for the stage. */
+export type StreamSpanStatus =
+  | { kind: 'running'; bytes: number; total: number; requests: number; inSpan: number }
+  | { kind: 'done'; requests: number; cutAtMs: number | null }
+  | { kind: 'cancelled' }
+  | { kind: 'error'; message: string };
+
+export interface StreamSpanAsked {
+  file: File;
+  keySpec: KeySpec;
+  /** Epoch ms: [fromMs, toMs). */
+  fromMs: number;
+  toMs: number;
+}
+
 export interface StreamLoadState {
+  /** The last span asked for and its state; null before the first. */
+  span: { asked: StreamSpanAsked; status: StreamSpanStatus } | null;
+  /** Reads a span into a held trace, given to `onTrace` (the trace load store's holdSpan). */
+  loadSpan: (
+    asked: StreamSpanAsked,
+    onTrace: (trace: HeldTrace, replay: HeldReplay, file: File) => void,
+  ) => void;
+  cancelSpan: () => void;
   /** The last pass that finished, with what it was asked. */
   result: { asked: StreamAsked; result: StreamResult } | null;
   /** What the running (or last started) pass was asked. */
@@ -86,6 +119,8 @@ const defaultFactory: StreamWorkerFactory = () =>
 
 export function createStreamStore(makeWorker: StreamWorkerFactory = defaultFactory) {
   const passes = new WorkerSlot(makeWorker);
+  /** The span reader: a worker of its own, so the statistics pass and the sweep keep theirs. */
+  const spans = new WorkerSlot(makeWorker);
   /** The statistics pass the idle worker in `passes` finished (it keeps that pass's key volumes). */
   let idleAfter: StreamAsked | null = null;
   let sweepWorker: Worker | null = null;
@@ -105,6 +140,43 @@ export function createStreamStore(makeWorker: StreamWorkerFactory = defaultFacto
     asked: null,
     status: { kind: 'idle' },
     sweep: null,
+    span: null,
+    loadSpan: (asked, onTrace) => {
+      const { worker: w, gen: mine } = spans.start();
+      const running = { kind: 'running' as const, bytes: 0, total: asked.file.size, requests: 0 };
+      set({ span: { asked, status: { ...running, inSpan: 0 } } });
+      w.onmessage = (e: MessageEvent<StreamSpanReply>) => {
+        const msg = e.data;
+        if (msg.gen !== mine || !spans.current(mine)) return;
+        if (msg.type === 'span-progress') {
+          const { bytes, total, requests, inSpan } = msg;
+          set({ span: { asked, status: { kind: 'running', bytes, total, requests, inSpan } } });
+          return;
+        }
+        spans.stop();
+        if (msg.type === 'span-done') {
+          onTrace(msg.trace, msg.replay, asked.file);
+          const status = { kind: 'done' as const, requests: msg.trace.count, cutAtMs: msg.cutAtMs };
+          set({ span: { asked, status } });
+        } else {
+          set({ span: { asked, status: { kind: 'error', message: msg.message } } });
+        }
+      };
+      w.onerror = (e) => {
+        if (!spans.current(mine)) return;
+        spans.stop();
+        const message = `Reading the span stopped: ${e.message}`;
+        set({ span: { asked, status: { kind: 'error', message } } });
+      };
+      const req: StreamSpanRequest = { type: 'span', gen: mine, ...asked };
+      w.postMessage(req);
+    },
+    cancelSpan: () => {
+      spans.cancel();
+      const s = get().span;
+      if (s !== null && s.status.kind === 'running')
+        set({ span: { asked: s.asked, status: { kind: 'cancelled' } } });
+    },
     start: (asked) => {
       idleAfter = null;
       const { worker: w, gen: mine } = passes.start();

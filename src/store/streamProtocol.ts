@@ -1,6 +1,8 @@
 /** Messages between the page and the streaming-pass worker (stream.worker.ts). */
 import type { AlgorithmConfig } from '../core';
 import type {
+  HeldReplay,
+  HeldTrace,
   Baseline,
   CellResult,
   KeySpec,
@@ -76,3 +78,37 @@ export type StreamSweepReply =
       passes: number;
     }
   | { type: 'sweep-error'; gen: number; message: string };
+
+/**
+ * A span of the file read into a trace the page holds (src/trace/streamSpan.ts), for the stage
+ * and the held dry run: the requests that arrived in [fromMs, toMs), at most the page's budget.
+ */
+export interface StreamSpanRequest {
+  type: 'span';
+  gen: number;
+  file: File;
+  keySpec: KeySpec;
+  /** Epoch ms. */
+  fromMs: number;
+  toMs: number;
+}
+
+export type StreamSpanReply =
+  | {
+      type: 'span-progress';
+      gen: number;
+      bytes: number;
+      total: number;
+      /** Requests read so far, and of them in the span. */
+      requests: number;
+      inSpan: number;
+    }
+  | {
+      type: 'span-done';
+      gen: number;
+      trace: HeldTrace;
+      replay: HeldReplay;
+      /** Epoch ms of the first request left out when the span held more than the page holds. */
+      cutAtMs: number | null;
+    }
+  | { type: 'span-error'; gen: number; message: string };

@@ -3,7 +3,7 @@
  * person deletes them. Nothing leaves the browser. Without IndexedDB (private modes, tests) the
  * functions reject with a message and the page keeps working.
  */
-import { compactTrace } from '../trace';
+import { compactTrace, keySpecOfText } from '../trace';
 import type { Trace } from '../trace';
 import { checkKeptRecords, keptRecordProblem, storageFailure } from './keptRecords';
 import type { UnreadableKept } from './keptRecords';
@@ -28,19 +28,26 @@ export interface KeptTrace {
 export interface TraceOrigin {
   name: string;
   bytes: number;
+  /**
+   * The key it was read with (src/trace/keys.ts `keySpecText`): a kept copy's link names the key
+   * of the original read. Absent: the client address (and traces kept before it was recorded).
+   */
+  key?: string;
 }
 
 /** `value` as a TraceOrigin when it is one (stored data is read back with care), else undefined. */
 function originOf(value: unknown): TraceOrigin | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const { name, bytes } = value as Record<string, unknown>;
+  const { name, bytes, key } = value as Record<string, unknown>;
+  // A stored key that names no key is dropped: the kept copy then opens keyed by its client column.
+  const keyOk = typeof key === 'string' && key.length <= 206 && keySpecOfText(key) !== null;
   return typeof name === 'string' &&
     name.length >= 1 &&
     name.length <= 200 &&
     typeof bytes === 'number' &&
     Number.isSafeInteger(bytes) &&
     bytes >= 0
-    ? { name, bytes }
+    ? { name, bytes, ...(keyOk ? { key } : {}) }
     : undefined;
 }
 

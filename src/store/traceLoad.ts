@@ -4,9 +4,9 @@
  * One worker per load; a new load or a cancel terminates the running one (the newest wins).
  */
 import { createStore } from 'zustand/vanilla';
-import { emptyKeyId, heldVirtualTimes, overBudget, streamsFromStart } from '../trace';
+import { emptyKeyId, heldVirtualTimes, keySpecText, overBudget, streamsFromStart } from '../trace';
 import type { SimTrace } from '../sim';
-import type { HeldTrace, KeySpec } from '../trace';
+import type { HeldReplay, HeldTrace, KeySpec } from '../trace';
 import { setLoadedTrace } from './traceSim';
 import type { TraceWorkerReply, TraceWorkerRequest } from './traceProtocol';
 import type { TraceOrigin } from './traceKeep';
@@ -52,7 +52,56 @@ export interface TraceLoadState {
   /** Parses the same file again with another key. */
   rekey: (keySpec: KeySpec) => void;
   clear: () => void;
+  /**
+   * Holds `trace`, a span read out of the streamed `file` (src/store/streamLoad.ts `loadSpan`), as
+   * a loaded trace: the stage, the dry run and the statistics then run on it. The streamed file
+   * stays.
+   */
+  holdSpan: (trace: HeldTrace, replay: HeldReplay, file: File) => void;
 }
+
+/** What a link names for `file` read with `keySpec`: its name, size and key (client: left out). */
+function originOf(file: File, keySpec: KeySpec): TraceOrigin {
+  const key = keySpecText(keySpec);
+  return {
+    name: file.name,
+    bytes: file.size,
+    ...(key === null || key === 'client' ? {} : { key }),
+  };
+}
+
+/** The state of a held trace that arrived: it, its replay (set for the simulator), why not. */
+function heldState(
+  t: HeldTrace,
+  held: HeldReplay,
+  keySpec: KeySpec,
+): Pick<TraceLoadState, 'trace' | 'replay' | 'replayError'> {
+  const timeMs = heldVirtualTimes(t);
+  const replay: SimTrace | null =
+    held.ok && timeMs !== null
+      ? {
+          hash: held.hash,
+          timeMs,
+          keyId: t.keyId,
+          keys: t.keys,
+          // The empty key found once here: runs compare ids (SimTrace.emptyKeyId).
+          emptyKeyId: emptyKeyId({ keys: t.keys, keySpec }),
+        }
+      : null;
+  setLoadedTrace(replay);
+  return {
+    trace: t,
+    replay,
+    replayError: held.ok
+      ? timeMs === null
+        ? 'The trace cannot be replayed.'
+        : null
+      : held.message,
+  };
+}
+
+const sameFile = (file: File, origin: TraceOrigin): boolean =>
+  file.name === origin.name && file.size === origin.bytes;
 
 /** How the page makes a parsing worker (tests may pass their own). */
 export type WorkerFactory = () => Worker;
@@ -72,7 +121,7 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
     keySpec: [{ kind: 'client' }],
     status: { kind: 'idle' },
     streamed: null,
-    load: (file, keySpec = get().keySpec, origin = { name: file.name, bytes: file.size }) => {
+    load: (file, keySpec = get().keySpec, origin = originOf(file, keySpec)) => {
       if (streamsFromStart(file.size)) {
         slot.cancel();
         set({ keySpec, streamed: { file, keySpec }, status: { kind: 'idle' } });
@@ -108,31 +157,11 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
           });
         } else if (msg.type === 'done') {
           stop();
-          const t = msg.trace;
-          const timeMs = heldVirtualTimes(t);
-          const replay: SimTrace | null =
-            msg.replay.ok && timeMs !== null
-              ? {
-                  hash: msg.replay.hash,
-                  timeMs,
-                  keyId: t.keyId,
-                  keys: t.keys,
-                  // The empty key found once here: runs compare ids (SimTrace.emptyKeyId).
-                  emptyKeyId: emptyKeyId({ keys: t.keys, keySpec }),
-                }
-              : null;
-          setLoadedTrace(replay);
           set({
-            trace: t,
+            ...heldState(msg.trace, msg.replay, keySpec),
             file,
             origin,
             keySpec,
-            replay,
-            replayError: msg.replay.ok
-              ? timeMs === null
-                ? 'The trace cannot be replayed.'
-                : null
-              : msg.replay.message,
             status: { kind: 'idle' },
             streamed: null,
           });
@@ -160,8 +189,22 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
     rekey: (keySpec) => {
       const { file: held, origin, streamed } = get();
       const f = streamed?.file ?? held;
-      if (f) get().load(f, keySpec, streamed !== null ? undefined : (origin ?? undefined));
+      // A kept copy keeps naming the file (and key) it was first read from; a file read here is
+      // named with its new key.
+      const kept =
+        streamed === null && held !== null && origin !== null && !sameFile(held, origin)
+          ? origin
+          : undefined;
+      if (f) get().load(f, keySpec, kept);
       else set({ keySpec });
+    },
+    holdSpan: (trace, replay, file) => {
+      set({
+        ...heldState(trace, replay, trace.keySpec),
+        // Re-keying reads the streamed file again; a link names that file.
+        file: null,
+        origin: originOf(file, trace.keySpec),
+      });
     },
     clear: () => {
       slot.cancel();

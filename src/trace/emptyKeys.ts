@@ -7,7 +7,7 @@
  * system would give it (the core stays algorithm-only).
  */
 import type { AlgorithmConfig, EmptyKeyRule } from '../core';
-import { emptyKeyOutcome, plural } from '../core';
+import { emptyKeyOutcome, plural, quoteText } from '../core';
 import { replayColumns } from './overview';
 import type { OverviewColumns } from './overview';
 import { ADMIT, REJECT } from './replay';
@@ -107,7 +107,7 @@ export function missingWhat(spec: KeySpec): string {
     case 'path':
       return 'no path';
     case 'field':
-      return `no value in ${p.name}`;
+      return `no value in ${quoteText(p.name)}`;
   }
 }
 

@@ -110,13 +110,29 @@ export function linkName(fileName: string): string {
   return out === '' ? 'access.log' : out;
 }
 
-/** The scenario source that replays `sim` (the trace of file `fileName` of `bytes` bytes). */
-export function traceSourceOf(sim: SimTrace, fileName: string, bytes: number): TraceSource {
+/**
+ * A key a link's `key=` can carry (the config's TRACE_KEY_PATTERN): a link splits its options at
+ * commas, so a column named with one is not written (the link then names the client address).
+ */
+const LINK_KEY = /^(?:xff-first|xff-last|path|client\+path|all|field:[^\p{Cc},]{1,200})$/u;
+
+/**
+ * The scenario source that replays `sim` (the trace of file `fileName` of `bytes` bytes, read
+ * with the key `key` writes, src/trace/keys.ts `keySpecText`; the client address, the default,
+ * and a key no word names are left out).
+ */
+export function traceSourceOf(
+  sim: SimTrace,
+  fileName: string,
+  bytes: number,
+  key: string | null = null,
+): TraceSource {
   return {
     kind: 'trace',
     name: linkName(fileName),
     bytes,
     requests: sim.timeMs.length,
     hash: sim.hash,
+    ...(key === null || key === 'client' || !LINK_KEY.test(key) ? {} : { key }),
   };
 }

@@ -12,6 +12,7 @@
  * requests to show a loaded log.
  */
 import type { BuiltTrace } from './builder';
+import { countKey, emptyKeyId } from './emptyKeys';
 import { keysInTimeOrder, traceHash } from './fingerprint';
 import { virtualTimes } from './replay';
 import { topKeys, windowStats } from './stats';
@@ -32,10 +33,15 @@ export interface HeldTrace extends Omit<BuiltTrace, 'arrivalMs' | 'cost'> {
   times: Int32Array | Float64Array;
   /** Cost per request; null when every request costs 1. */
   cost: Uint16Array | null;
-  /** The HELD_TOP_KEYS keys with most requests. */
+  /** The HELD_TOP_KEYS keys with most requests, the empty key left out (see `emptyRequests`). */
   top: KeyVolume[];
-  /** Requests per HELD_STATS_WINDOW_MS per key (worst keys: HELD_TOP_KEYS). */
+  /** Requests per HELD_STATS_WINDOW_MS per key (worst keys: HELD_TOP_KEYS), empty key left out. */
   stats: WindowStats;
+  /**
+   * Requests whose key is empty (src/trace/emptyKeys.ts): kept out of `top` and `stats`, since
+   * each system has its own rule for them and the page says which.
+   */
+  emptyRequests: number;
 }
 
 /** Whether the trace can be replayed, with its fingerprint (over the virtual times, keys). */
@@ -74,8 +80,9 @@ export function holdTrace(built: BuiltTrace): { held: HeldTrace; replay: HeldRep
   }
   let allOne = true;
   for (let i = 0; i < n && allOne; i += 1) allOne = cost[i] === 1;
+  const emptyId = emptyKeyId(trace);
   const stats = windowStats(
-    { count: n, keyId: trace.keyId, keys: trace.keys, arrivalMs: times },
+    { count: n, keyId: trace.keyId, keys: trace.keys, arrivalMs: times, skip: emptyId },
     HELD_STATS_WINDOW_MS,
     HELD_TOP_KEYS,
   );
@@ -85,8 +92,9 @@ export function holdTrace(built: BuiltTrace): { held: HeldTrace; replay: HeldRep
     baseMs,
     times,
     cost: allOne ? null : cost.subarray(0, n),
-    top: topKeys(trace, HELD_TOP_KEYS),
+    top: topKeys(trace, HELD_TOP_KEYS, emptyId),
     stats,
+    emptyRequests: countKey(trace.keyId, n, emptyId),
   };
   return { held, replay };
 }

@@ -3,7 +3,7 @@ export * from './types';
 export { TraceStream, parseTrace, checkFileSize, detectFormat, mergeParts } from './parse';
 export type { ParseOptions } from './parse';
 export { NGINX_PRESETS, compileLogFormat, logFormatFromConf } from './nginx';
-export { keyOf, xffHops, describeKeySpec } from './keys';
+export { keyOf, xffHops, describeKeySpec, keySpecText, keySpecOfText } from './keys';
 export { keyCounts, topKeys, windowStats, windowStatsById, nameWorst, percentile } from './stats';
 export type {
   KeyVolume,
@@ -84,3 +84,5 @@ export {
   overBudget,
   streamsFromStart,
 } from './budget';
+export { StreamSpanPass } from './streamSpan';
+export type { SpanResult } from './streamSpan';

@@ -1,4 +1,5 @@
 /** Keys as a gateway builds them from a request (see KeySpec in types.ts). */
+import { quoteText } from '../core';
 import type { RequestRecord } from './record';
 import type { KeyPart, KeySpec } from './types';
 
@@ -60,8 +61,41 @@ export function describeKeySpec(spec: KeySpec): string {
         case 'path':
           return 'path';
         case 'field':
-          return `field ${p.name}`;
+          return `field ${quoteText(p.name)}`;
       }
     })
     .join(' + ');
+}
+
+/** A field key part's prefix in `keySpecText`. */
+const FIELD_PREFIX = 'field:';
+
+/** The built-in keys by their text (the client address, the default, included). */
+const KEY_TEXTS: Readonly<Record<string, KeySpec>> = {
+  client: [{ kind: 'client' }],
+  'xff-first': [{ kind: 'xff-first' }],
+  'xff-last': [{ kind: 'xff-last' }],
+  path: [{ kind: 'path' }],
+  'client+path': [{ kind: 'client' }, { kind: 'path' }],
+  all: [],
+};
+
+/**
+ * A key as one word (the key picker's value, a link's `key=`): `client`, `xff-first`, `xff-last`,
+ * `path`, `client+path`, `all`, or `field:<name>`; null for a combination none of them names.
+ */
+export function keySpecText(spec: KeySpec): string | null {
+  const only = spec.length === 1 ? spec[0] : undefined;
+  if (only?.kind === 'field') return FIELD_PREFIX + only.name;
+  const name = describeKeySpec(spec);
+  for (const [text, s] of Object.entries(KEY_TEXTS)) if (describeKeySpec(s) === name) return text;
+  return null;
+}
+
+/** The key `keySpecText` wrote as `text`, or null when it names none. */
+export function keySpecOfText(text: string): KeySpec | null {
+  if (text.startsWith(FIELD_PREFIX) && text.length > FIELD_PREFIX.length)
+    return [{ kind: 'field', name: text.slice(FIELD_PREFIX.length) }];
+  const s = Object.hasOwn(KEY_TEXTS, text) ? KEY_TEXTS[text] : undefined;
+  return s === undefined ? null : s.map((p) => ({ ...p }));
 }

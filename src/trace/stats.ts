@@ -19,10 +19,17 @@ export interface KeyVolume {
   share: number;
 }
 
-/** The `n` keys with the most requests (ties: first seen first). */
-export function topKeys(trace: Pick<Trace, 'count' | 'keyId' | 'keys'>, n: number): KeyVolume[] {
+/**
+ * The `n` keys with the most requests (ties: first seen first), leaving out key id `skip` (the
+ * empty key, which the page lists on its own with its system's rule; -1: none left out).
+ */
+export function topKeys(
+  trace: Pick<Trace, 'count' | 'keyId' | 'keys'>,
+  n: number,
+  skip = -1,
+): KeyVolume[] {
   const counts = keyCounts(trace);
-  const ids = Array.from({ length: counts.length }, (_, i) => i);
+  const ids = Array.from({ length: counts.length }, (_, i) => i).filter((i) => i !== skip);
   ids.sort((a, b) => (counts[b] as number) - (counts[a] as number) || a - b);
   return ids.slice(0, n).map((id) => ({
     key: trace.keys[id] as string,
@@ -70,6 +77,11 @@ export interface WindowStatsInput {
   keyId: Uint32Array;
   keyCount: number;
   arrivalMs: ArrayLike<number>;
+  /**
+   * A key id left out of the percentiles and the worst keys (the empty key: its requests are no
+   * one client's, and each system has its own rule for them); absent or -1: none.
+   */
+  skip?: number;
 }
 
 /** Requests-per-W per key (see WindowStats), worst keys by id. O(requests + keys). */
@@ -116,15 +128,17 @@ export function windowStatsById(
     worst[k] = best;
     worstStart[k] = bestAt;
   }
-  const sorted = worst.slice().sort();
-  const ids = Array.from({ length: nKeys }, (_, i) => i);
+  const skip = trace.skip ?? -1;
+  const ids = Array.from({ length: nKeys }, (_, i) => i).filter((i) => i !== skip);
+  const sorted = Uint32Array.from(ids, (i) => worst[i] as number).sort();
+  const ranked = sorted.length;
   ids.sort((a, b) => (worst[b] as number) - (worst[a] as number) || a - b);
   return {
     windowMs,
     p50: percentile(sorted, 50),
     p90: percentile(sorted, 90),
     p99: percentile(sorted, 99),
-    max: nKeys > 0 ? (sorted[nKeys - 1] as number) : 0,
+    max: ranked > 0 ? (sorted[ranked - 1] as number) : 0,
     worst: ids.slice(0, top).map((id) => ({
       keyId: id,
       requests: worst[id] as number,
@@ -147,7 +161,7 @@ export function nameWorst(stats: WindowStatsById, keys: readonly string[]): Wind
 
 /** Requests-per-W per key (see WindowStats). O(requests + keys). */
 export function windowStats(
-  trace: Pick<Trace, 'count' | 'keyId' | 'keys'> & { arrivalMs: ArrayLike<number> },
+  trace: Pick<Trace, 'count' | 'keyId' | 'keys'> & { arrivalMs: ArrayLike<number>; skip?: number },
   windowMs: number,
   top = 10,
 ): WindowStats {

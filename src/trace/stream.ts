@@ -16,6 +16,7 @@ import type { AlgorithmConfig, Limiter } from '../core';
 import { TraceMerger } from './builder';
 import type { Baseline } from './dryrun';
 import { recordedRejection } from './dryrun';
+import { emptyKeyName } from './emptyKeys';
 import { OVERVIEW_BIN_MS, OVERVIEW_MAX_BINS } from './overview';
 import type { KeySpec, ParseReport } from './types';
 
@@ -69,10 +70,15 @@ export interface StreamResult extends StreamFigures {
   /** False when a request was decided out of time order: order-dependent figures are not exact. */
   exact: boolean;
   overview: StreamOverview;
-  /** Busiest keys by requests. */
+  /** Busiest keys by requests, the empty key left out (see `empty`). */
   top: StreamKey[];
-  /** Keys with the most rejections by the first limiter (empty without one). */
+  /** Keys with the most rejections by the first limiter (empty without one), without the empty key. */
   topRejected: StreamKey[];
+  /**
+   * The requests whose key is empty (src/trace/emptyKeys.ts), or null when there are none: kept
+   * out of the lists, since each system has its own rule for them and the page says which.
+   */
+  empty: StreamKey | null;
 }
 
 /** Per-key columns, grown on demand. */
@@ -118,7 +124,7 @@ export class StreamPass {
 
   constructor(
     name: string,
-    spec: KeySpec,
+    private readonly spec: KeySpec,
     /** The limiters to decide with (each validated by createLimiter, which throws). */
     configs: readonly AlgorithmConfig[],
     private readonly baseline: Baseline = 'recorded',
@@ -244,7 +250,9 @@ export class StreamPass {
       peakPerSecond: k.peak[id] as number,
       rejected: k.rejected[id] as number,
     });
-    const ids = Array.from({ length: keys.length }, (_, i) => i);
+    const emptyName = emptyKeyName(this.spec);
+    const emptyId = emptyName === null ? -1 : keys.indexOf(emptyName);
+    const ids = Array.from({ length: keys.length }, (_, i) => i).filter((i) => i !== emptyId);
     const by = (col: Float64Array) => (a: number, b: number) =>
       (col[b] as number) - (col[a] as number) || a - b;
     const top = ids.slice().sort(by(k.requests)).slice(0, STREAM_TOP_KEYS).map(row);
@@ -267,6 +275,7 @@ export class StreamPass {
       },
       top,
       topRejected,
+      empty: emptyId < 0 ? null : row(emptyId),
     };
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeConfig, defaultConfig, encodeConfig } from '../../src/config';
 import type { PlaygroundConfig } from '../../src/config';
-import { linkName } from '../../src/trace';
+import { keySpecOfText, keySpecText, linkName, traceSourceOf } from '../../src/trace';
 
 function withTrace(name: string): PlaygroundConfig {
   const c = defaultConfig();
@@ -62,5 +62,66 @@ describe('the span of a trace in a link', () => {
     );
     expect(back.errors.map((e) => `${e.message}`).join('\n')).toMatch(/from|fromMs/);
     expect(back.config.scenario.sources[0]?.kind).toBe('trace');
+  });
+});
+
+describe('the key a trace was read with, in a link', () => {
+  const keyed = (key: string): PlaygroundConfig => {
+    const c = withTrace('access.log');
+    const source = c.scenario.sources[0];
+    if (source?.kind !== 'trace') throw new Error('no trace source');
+    c.scenario.sources = [{ ...source, key }];
+    return c;
+  };
+
+  it('round-trips every key the picker offers, and a column or header name', () => {
+    for (const key of ['xff-first', 'xff-last', 'path', 'client+path', 'all', 'field:X-Api-Key']) {
+      const q = encodeConfig(keyed(key));
+      const back = decodeConfig(q);
+      expect(back.errors).toEqual([]);
+      expect(back.config).toEqual(keyed(key));
+      expect(keySpecText(keySpecOfText(key) ?? [{ kind: 'client' }])).toBe(key);
+    }
+    expect(encodeConfig(keyed('field:a b=c'))).toContain('key=field:a%20b=c');
+    expect(decodeConfig(encodeConfig(keyed('field:a b=c'))).config).toEqual(keyed('field:a b=c'));
+  });
+
+  it('a link before keys were written opens keyed by the client address', () => {
+    const back = decodeConfig('v=1&src=trace:name=a.log,bytes=10,requests=3,hash=0123456789abcdef');
+    expect(back.errors).toEqual([]);
+    const src = back.config.scenario.sources[0];
+    expect(src?.kind === 'trace' && src.key).toBeUndefined();
+  });
+
+  it('a bad key is named with the accepted values, and the rest of the link still opens', () => {
+    for (const bad of ['cookie', 'field:', `field:${'x'.repeat(201)}`, 'field:a%0Ab']) {
+      const back = decodeConfig(
+        `v=1&src=trace:name=a.log,bytes=10,requests=3,hash=0123456789abcdef,key=${bad}`,
+      );
+      const text = back.errors.map((e) => e.message).join('\n');
+      expect(text).toContain('key');
+      expect(text).toContain(
+        'must be xff-first, xff-last, path, client+path, all, or field:<name>',
+      );
+      const src = back.config.scenario.sources[0];
+      expect(src?.kind).toBe('trace');
+      expect(src?.kind === 'trace' && src.hash).toBe('0123456789abcdef');
+      expect(src?.kind === 'trace' && src.key).toBeUndefined();
+    }
+  });
+});
+
+describe('the source a loaded trace gives a link', () => {
+  const sim = {
+    hash: '0123456789abcdef',
+    timeMs: new Int32Array(3),
+    keyId: new Uint32Array(3),
+    keys: ['a'],
+  };
+  it('names the key unless it is the client address or cannot be written', () => {
+    expect(traceSourceOf(sim, 'a.log', 10, 'xff-first').key).toBe('xff-first');
+    expect(traceSourceOf(sim, 'a.log', 10, 'client').key).toBeUndefined();
+    expect(traceSourceOf(sim, 'a.log', 10, null).key).toBeUndefined();
+    expect(traceSourceOf(sim, 'a.log', 10, 'field:a,b').key).toBeUndefined();
   });
 });

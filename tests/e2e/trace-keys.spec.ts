@@ -40,7 +40,7 @@ for (const width of [1280, 390]) {
     const key = page.getByTestId('trace-key');
     await key.selectOption({ label: 'column plan' });
     await expect(page.getByTestId('trace-keys')).toHaveText('4');
-    await expect(page.getByTestId('trace-summary')).toContainText('by field plan');
+    await expect(page.getByTestId('trace-summary')).toContainText('by field "plan"');
     const panel = page.locator('.trace-panel');
     await panel.screenshot({ path: test.info().outputPath(`trace-key-column-${width}.png`) });
 

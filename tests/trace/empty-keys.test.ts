@@ -127,7 +127,7 @@ describe('a replay with an empty key', () => {
       '1,204 requests have no X-Forwarded-For: nginx does not limit them (not counted).',
     );
     expect(emptyKeyWords(1, spec, sys('spring-gateway'))).toBe(
-      '1 request has no value in api: Spring Cloud Gateway denies it with 403, without counting it.',
+      '1 request has no value in "api": Spring Cloud Gateway denies it with 403, without counting it.',
     );
     expect(emptyKeyWords(3, xff, sys('express-rate-limit'))).toBe(
       '3 requests have no X-Forwarded-For: express-rate-limit counts them all under one empty key.',

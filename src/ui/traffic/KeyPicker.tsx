@@ -1,29 +1,18 @@
-import { describeKeySpec } from '../../trace';
+import { keySpecOfText, keySpecText } from '../../trace';
 import type { KeySpec } from '../../trace';
 
-/** Key choices every log offers (see KeySpec). */
-const KEY_CHOICES: { id: string; label: string; spec: KeySpec }[] = [
-  { id: 'client', label: 'client address', spec: [{ kind: 'client' }] },
-  { id: 'xff-first', label: 'X-Forwarded-For, first hop', spec: [{ kind: 'xff-first' }] },
-  { id: 'xff-last', label: 'X-Forwarded-For, last hop', spec: [{ kind: 'xff-last' }] },
-  { id: 'path', label: 'path', spec: [{ kind: 'path' }] },
-  {
-    id: 'client+path',
-    label: 'client address + path',
-    spec: [{ kind: 'client' }, { kind: 'path' }],
-  },
-  { id: 'all', label: 'one key for everything', spec: [] },
+/** Key choices every log offers (see KeySpec), by their word (src/trace/keys.ts `keySpecText`). */
+const KEY_CHOICES: { id: string; label: string }[] = [
+  { id: 'client', label: 'client address' },
+  { id: 'xff-first', label: 'X-Forwarded-For, first hop' },
+  { id: 'xff-last', label: 'X-Forwarded-For, last hop' },
+  { id: 'path', label: 'path' },
+  { id: 'client+path', label: 'client address + path' },
+  { id: 'all', label: 'one key for everything' },
 ];
 
 /** The select's value for a field (a column or a header): `field:<name>`. */
 const FIELD = 'field:';
-
-/** The select's value for `spec`. */
-function valueOf(spec: KeySpec): string {
-  const only = spec.length === 1 ? spec[0] : undefined;
-  if (only?.kind === 'field') return FIELD + only.name;
-  return KEY_CHOICES.find((c) => describeKeySpec(c.spec) === describeKeySpec(spec))?.id ?? 'client';
-}
 
 export interface KeyPickerProps {
   /** The key the loaded (or next) log is read with. */
@@ -44,7 +33,7 @@ export interface KeyPickerProps {
  * (or, for a HAR, any request header), each as the one part of the key.
  */
 export function KeyPicker({ keySpec, fields, headers, onPick }: KeyPickerProps) {
-  const value = valueOf(keySpec);
+  const value = keySpecText(keySpec) ?? 'client';
   // A field the key names that this file does not list (another file was loaded) stays choosable.
   const current = value.startsWith(FIELD) ? value.slice(FIELD.length) : null;
   const listed = current !== null && !fields.includes(current) ? [current, ...fields] : fields;
@@ -55,9 +44,7 @@ export function KeyPicker({ keySpec, fields, headers, onPick }: KeyPickerProps) 
         value={value}
         data-testid="trace-key"
         onChange={(e) => {
-          const v = e.target.value;
-          if (v.startsWith(FIELD)) onPick([{ kind: 'field', name: v.slice(FIELD.length) }]);
-          else onPick(KEY_CHOICES.find((c) => c.id === v)?.spec ?? []);
+          onPick(keySpecOfText(e.target.value) ?? [{ kind: 'client' }]);
         }}
       >
         {KEY_CHOICES.map((c) => (

@@ -1,6 +1,13 @@
 import { Suspense, useDeferredValue, useEffect, useId, useMemo, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { HELD_TOP_KEYS, arrivalAt, describeKeySpec, nameWorst, windowStatsById } from '../../trace';
+import {
+  HELD_TOP_KEYS,
+  arrivalAt,
+  describeKeySpec,
+  emptyKeyId,
+  nameWorst,
+  windowStatsById,
+} from '../../trace';
 import { copyInSlices } from '../common/copyInSlices';
 import { formatTime } from '../common/format';
 import { formatClock } from './clockTime';
@@ -11,6 +18,7 @@ import { usePlayground } from '../../store/react';
 import { NumberField } from '../common/fields';
 import { TraceDryRun } from './TraceDryRun';
 import { plural, pluralNoun, quoteText } from '../../core';
+import { EmptyKeyRow } from './EmptyKeyRow';
 import { KeyPicker } from './KeyPicker';
 import { PageDrop } from './PageDrop';
 import { TraceKeep } from './TraceKeep';
@@ -67,7 +75,8 @@ function useWindowStats(trace: HeldTrace, windowMs: number): WindowStats | strin
   const computedHere = useMemo((): WindowStats | string | null => {
     if (held || !here) return null;
     try {
-      const input = { ...trace, keyCount: trace.keys.length, arrivalMs: trace.times };
+      const skip = emptyKeyId(trace);
+      const input = { ...trace, keyCount: trace.keys.length, arrivalMs: trace.times, skip };
       return nameWorst(windowStatsById(input, windowMs, HELD_TOP_KEYS), trace.keys);
     } catch (e) {
       return (e as Error).message;
@@ -97,6 +106,7 @@ function useWindowStats(trace: HeldTrace, windowMs: number): WindowStats | strin
       setFromWorker({ trace, windowMs, stats: `The statistics stopped: ${e.message}` });
     };
     // Copies for the worker (transferred; the page keeps its own), made in slices.
+    const skip = emptyKeyId(trace);
     const stopCopy = copyInSlices([trace.times, trace.keyId], trace.count, ([times, keyId]) => {
       const req: StatsRequest = {
         count: trace.count,
@@ -105,6 +115,7 @@ function useWindowStats(trace: HeldTrace, windowMs: number): WindowStats | strin
         arrivalMs: times,
         windowMs,
         top: HELD_TOP_KEYS,
+        skip,
       };
       w.postMessage(req, [times.buffer, keyId.buffer]);
     });
@@ -187,6 +198,7 @@ function TraceSummary({ trace }: { trace: HeldTrace }) {
           ))}
         </tbody>
       </table>
+      <EmptyKeyRow count={trace.emptyRequests} keySpec={trace.keySpec} />
       {trace.natHints.length > 0 && (
         <p className="trace-nat" data-testid="trace-nat">
           Possible NAT:{' '}

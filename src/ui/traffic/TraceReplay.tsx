@@ -1,6 +1,7 @@
 import { plural, quoteText } from '../../core';
 import type { TraceSource } from '../../sim';
-import { traceSourceOf } from '../../trace';
+import { useEffect } from 'react';
+import { describeKeySpec, keySpecOfText, traceSourceOf } from '../../trace';
 import { usePlayground, usePlaygroundShallow } from '../../store/react';
 import { useTraceLoad } from '../../store/traceReact';
 import { bringStageIntoView } from '../stage/stageIntoView';
@@ -32,7 +33,7 @@ export function useStartReplay(): (() => void) | null {
   return () => {
     // The file the link names: for a kept copy, the one it was first read from.
     const name = t.origin?.name ?? t.trace?.name ?? 'access.log';
-    const source = traceSourceOf(replay, name, t.origin?.bytes ?? 0);
+    const source = traceSourceOf(replay, name, t.origin?.bytes ?? 0, t.origin?.key ?? null);
     const span = defaultSpan(replay.timeMs);
     p.setScenario({
       ...p.scenario,
@@ -53,10 +54,23 @@ export function useReplaying(): boolean {
 }
 
 export function TraceReplay() {
-  const t = useTraceLoad((st) => ({ replay: st.replay, replayError: st.replayError }));
+  const t = useTraceLoad((st) => ({
+    replay: st.replay,
+    replayError: st.replayError,
+    idle: st.trace === null && st.streamed === null,
+    rekey: st.rekey,
+  }));
   const scenario = usePlayground((st) => st.scenario);
   const start = useStartReplay();
   const wanted = scenario.sources.find((s): s is TraceSource => s.kind === 'trace');
+  // The key the link's log was read with (the schema checked its form): a file dropped next is
+  // read with it, so the same file gives the same fingerprint. A log already held keeps its key.
+  const wantedKey = wanted === undefined ? null : (wanted.key ?? 'client');
+  const { idle, rekey } = t;
+  useEffect(() => {
+    const spec = wantedKey === null || !idle ? null : keySpecOfText(wantedKey);
+    if (spec !== null) rekey(spec);
+  }, [wantedKey, idle, rekey]);
   const replay = t.replay;
   const replaying = wanted !== undefined && replay !== null && wanted.hash === replay.hash;
   return (
@@ -67,7 +81,7 @@ export function TraceReplay() {
           {n(wanted.bytes)} bytes, {plural(wanted.requests, 'request', 'requests', n)}, fingerprint{' '}
           <span className="mono">{wanted.hash}</span>)
           {replay === null
-            ? ': drop that file anywhere on this page (keyed the same way) to replay it. Everything else works without it.'
+            ? `: drop that file anywhere on this page (it is read keyed by ${describeKeySpec(keySpecOfText(wantedKey ?? 'client') ?? [])}) to replay it. Everything else works without it.`
             : `, not the loaded one (fingerprint ${replay.hash}: another file, or another key).`}
         </p>
       )}

@@ -5,15 +5,17 @@
  * log's recorded 429/503s. The pass runs again when the limiter changes (the newest wins); a pass
  * that fails or is cancelled leaves the last result on the page.
  */
-import { useEffect, useId, useMemo } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { plural, quoteText } from '../../core';
 import type { AlgorithmConfig } from '../../core';
-import { budgetInWords, sweepPlan } from '../../trace';
+import { BUDGET_REQUESTS, budgetInWords, sweepPlan } from '../../trace';
 import type { KeySpec, StreamOverview, StreamResult } from '../../trace';
 import { usePlayground, usePlaygroundShallow } from '../../store/react';
 import { streamStore } from '../../store/streamLoad';
+import { traceLoadStore } from '../../store/traceReact';
+import { EmptyKeyRow } from './EmptyKeyRow';
 import { SweepGrid, SweepStart } from './TraceSweep';
 import './traceStreamed.css';
 
@@ -69,7 +71,135 @@ function OverviewBars({ overview, firstMs }: { overview: StreamOverview; firstMs
   );
 }
 
-function Result({ result, config }: { result: StreamResult; config: AlgorithmConfig }) {
+const DAY_MS = 86_400_000;
+
+/** The busiest 24 h of the overview (whole bins), epoch ms: the span the stage replays by default. */
+export function busiestDay(overview: StreamOverview, firstMs: number): [number, number] {
+  const { requests, binMs } = overview;
+  const w = Math.max(1, Math.min(requests.length, Math.floor(DAY_MS / binMs)));
+  let sum = 0;
+  for (let i = 0; i < w; i += 1) sum += requests[i] as number;
+  let best = sum;
+  let at = 0;
+  for (let i = w; i < requests.length; i += 1) {
+    sum += (requests[i] as number) - (requests[i - w] as number);
+    if (sum > best) {
+      best = sum;
+      at = i - w + 1;
+    }
+  }
+  return [firstMs + at * binMs, firstMs + (at + w) * binMs];
+}
+
+/**
+ * The span of the streamed log the stage replays: from and to (UTC, the busiest 24 h by default),
+ * read out of the file by a pass in a worker (progress, cancel) into a trace the page holds, at
+ * most BUDGET_REQUESTS requests (a longer span is cut, and says where). The held panel below then
+ * shows it, its dry run and its replay on the stage.
+ */
+function SpanPicker({
+  result,
+  file,
+  keySpec,
+}: {
+  result: StreamResult;
+  file: File;
+  keySpec: KeySpec;
+}) {
+  const id = useId();
+  const initial = useMemo(() => busiestDay(result.overview, result.firstMs), [result]);
+  const [from, setFrom] = useState(() => iso(initial[0]));
+  const [to, setTo] = useState(() => iso(initial[1]));
+  const sp = useStore(
+    streamStore(),
+    useShallow((s) => ({ span: s.span, loadSpan: s.loadSpan, cancel: s.cancelSpan })),
+  );
+  const fromMs = Date.parse(from);
+  const toMs = Date.parse(to);
+  const problem = !Number.isFinite(fromMs)
+    ? `From: ${quoteText(from)} is not a time (write it as 2026-01-05T00:00:00Z).`
+    : !Number.isFinite(toMs)
+      ? `To: ${quoteText(to)} is not a time (write it as 2026-01-05T00:00:00Z).`
+      : toMs <= fromMs
+        ? 'To must be later than from.'
+        : null;
+  const status = sp.span !== null && sp.span.asked.file === file ? sp.span.status : null;
+  return (
+    <fieldset className="trace-streamed-span" data-testid="trace-streamed-span">
+      <legend>The span the stage replays</legend>
+      <p className="hint" id={`${id}-hint`}>
+        Times in UTC; the busiest 24 h is picked for you. The span is read out of the file into the
+        page, at most {n(BUDGET_REQUESTS)} requests: a longer span is cut where that many end, and
+        says so.
+      </p>
+      <label className="field">
+        From{' '}
+        <input
+          value={from}
+          onChange={(e) => setFrom(e.currentTarget.value)}
+          aria-describedby={`${id}-hint`}
+          data-testid="trace-span-from"
+          size={22}
+        />
+      </label>{' '}
+      <label className="field">
+        To{' '}
+        <input
+          value={to}
+          onChange={(e) => setTo(e.currentTarget.value)}
+          aria-describedby={`${id}-hint`}
+          data-testid="trace-span-to"
+          size={22}
+        />
+      </label>{' '}
+      {status?.kind === 'running' ? (
+        <button type="button" onClick={sp.cancel}>
+          Cancel
+        </button>
+      ) : (
+        <button
+          type="button"
+          disabled={problem !== null}
+          data-testid="trace-span-read"
+          onClick={() =>
+            sp.loadSpan({ file, keySpec, fromMs, toMs }, traceLoadStore().getState().holdSpan)
+          }
+        >
+          Read this span for the stage
+        </button>
+      )}
+      {problem !== null && (
+        <p className="trace-error" role="alert">
+          {problem}
+        </p>
+      )}
+      {status !== null && (
+        <p role="status" data-testid="trace-span-status">
+          {status.kind === 'running'
+            ? `${MB(status.bytes)} of ${MB(status.total)}: ${plural(status.inSpan, 'request')} in the span so far…`
+            : status.kind === 'done'
+              ? `${plural(status.requests, 'request')} of the span are held below; replay them on the stage there.` +
+                (status.cutAtMs !== null
+                  ? ` The span was cut at ${iso(status.cutAtMs)}: the page holds at most ${n(BUDGET_REQUESTS)} requests.`
+                  : '')
+              : status.kind === 'cancelled'
+                ? 'Cancelled: the page keeps the trace it had.'
+                : `${status.message} The page keeps the trace it had.`}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+function Result({
+  result,
+  config,
+  keySpec,
+}: {
+  result: StreamResult;
+  config: AlgorithmConfig;
+  keySpec: KeySpec;
+}) {
   const d = result.decisions[0];
   const r = result.report;
   return (
@@ -120,6 +250,7 @@ function Result({ result, config }: { result: StreamResult; config: AlgorithmCon
           </tbody>
         </table>
       </div>
+      {result.empty !== null && <EmptyKeyRow count={result.empty.requests} keySpec={keySpec} />}
       {r.notes.length > 0 && (
         <ul className="trace-streamed-notes">
           {r.notes.map((note) => (
@@ -268,8 +399,15 @@ export function TraceStreamed({ file, keySpec }: { file: File; keySpec: KeySpec 
           {shown !== null ? ' The figures below are from the last pass that finished.' : ''}
         </p>
       )}
+      {shown !== null && (
+        <SpanPicker result={shown.result} file={file} keySpec={shown.asked.keySpec} />
+      )}
       {shown !== null && shown.asked.configs[0] !== undefined && (
-        <Result result={shown.result} config={shown.asked.configs[0]} />
+        <Result
+          result={shown.result}
+          config={shown.asked.configs[0]}
+          keySpec={shown.asked.keySpec}
+        />
       )}
       {shown !== null && <StreamedSweep file={file} keySpec={keySpec} />}
     </section>
