@@ -129,8 +129,8 @@ interface SyncFile {
 interface OpenSink {
   sink: RequestSink;
   source: 'opfs' | 'blob';
-  done(): Promise<Blob>;
-  remove(): Promise<void>;
+  done: () => Promise<Blob>;
+  remove: () => Promise<void>;
 }
 
 /**
