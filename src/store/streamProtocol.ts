@@ -35,9 +35,9 @@ export type StreamReply =
   | { type: 'error'; gen: number; message: string };
 
 /**
- * The sweep as passes over the file: every config decided for every request, as few passes as the
- * per-key state of all the cells allows. The p99 rule takes the key volumes of the statistics pass
- * this worker last finished over the same file and key; without one, a counting pass runs first.
+ * The sweep over the file: every config decided for every request (one read, then passes over its
+ * compact copy, or passes over the text when it cannot be kept), as few passes as the
+ * per-key state of all the cells allows. The p99 rule takes the key volumes that read counts.
  */
 export interface StreamSweepRequest {
   type: 'sweep';

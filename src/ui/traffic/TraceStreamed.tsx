@@ -218,7 +218,8 @@ function StreamedSweep({ file, keySpec }: { file: File; keySpec: KeySpec }) {
       <h3 id={`${id}-h`}>Numbers that fit</h3>
       <p className="hint">
         {plan.x.label} × {plan.y.label}: {total} exact replays of every request in the file (no
-        retries, one instance), as passes over the file that hold per-key state only.
+        retries, one instance), the file read once, then every cell decided over a compact copy of
+        its requests.
       </p>
       <SweepStart
         running={status?.kind === 'running'}
