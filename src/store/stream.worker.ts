@@ -7,18 +7,30 @@
  * pass held) for a sweep over the same file. Terminating this worker stops the pass and the range
  * workers it started.
  */
+import type { AlgorithmConfig } from '../core';
 import {
   BUDGET_REQUESTS,
+  BlobSink,
   StreamSpanPass,
   holdTrace,
   StreamPass,
   StreamSweepPass,
   TraceError,
   belowByName,
+  belowP99OfCounts,
+  emptyKeyName,
   streamRead,
-  sweepCellsPerPass,
+  sweepPasses,
 } from '../trace';
-import type { KeySpec, RangeReader, StreamingPass, TracePart } from '../trace';
+import type {
+  KeySpec,
+  RangeReader,
+  RecordedRequests,
+  RequestSink,
+  StreamEmptyKey,
+  StreamingPass,
+  TracePart,
+} from '../trace';
 import type { RangeReply, RangeRequest } from './traceProtocol';
 import type {
   StreamSpanReply,
@@ -27,12 +39,17 @@ import type {
   StreamRequest,
   StreamSweepReply,
   StreamSweepRequest,
+  SweepCellsReply,
+  SweepCellsRequest,
 } from './streamProtocol';
 
 const PROGRESS_EVERY_MS = 100;
 /** Range workers at most. */
 const MAX_READERS = 8;
-/** Bytes of limiter state the sweep's cells hold at once; more cells take more passes. */
+/**
+ * Bytes of limiter state the sweep's cells hold at once (over all its workers); more cells take
+ * more passes.
+ */
 const SWEEP_STATE_BYTES = 64 * 1024 * 1024;
 
 function post(msg: StreamReply | StreamSweepReply | StreamSpanReply): void {
@@ -101,34 +118,266 @@ async function run(req: StreamRequest): Promise<void> {
   post({ type: 'done', gen: req.gen, result });
 }
 
+/** Names of the recorded request files in the origin's private file system. */
+const RECORD_PREFIX = 'sweep-requests-';
+
+/** What a dedicated worker may do with a private file (the WebWorker lib's types, not DOM's). */
+interface SyncFile {
+  createSyncAccessHandle(): Promise<{
+    write(bytes: Uint8Array, options: { at: number }): number;
+    flush(): void;
+    close(): void;
+  }>;
+}
+
+/** A sink whose bytes end up as a Blob, and how to let go of it. */
+interface OpenSink {
+  sink: RequestSink;
+  source: 'opfs' | 'blob';
+  done: () => Promise<Blob>;
+  remove: () => Promise<void>;
+}
+
+/**
+ * A file in the origin's private file system written through a sync access handle (dedicated
+ * workers have it), held under a Web Lock of its name while this worker may read it; leftovers of
+ * workers that were stopped (their locks gone) are removed first. Null when the browser has none.
+ */
+async function opfsSink(): Promise<OpenSink | null> {
+  if (typeof navigator.storage?.getDirectory !== 'function' || navigator.locks === undefined) {
+    return null;
+  }
+  try {
+    const dir = await navigator.storage.getDirectory();
+    const held = new Set(((await navigator.locks.query()).held ?? []).map((l) => l.name));
+    const stale: string[] = [];
+    for await (const name of (dir as unknown as { keys(): AsyncIterable<string> }).keys()) {
+      if (name.startsWith(RECORD_PREFIX) && !held.has(name)) stale.push(name);
+    }
+    for (const name of stale) await dir.removeEntry(name).catch(() => undefined);
+    const name = `${RECORD_PREFIX}${crypto.randomUUID()}`;
+    let release = (): void => undefined;
+    await new Promise<void>((locked) => {
+      void navigator.locks.request(name, () => {
+        locked();
+        return new Promise<void>((r) => (release = r));
+      });
+    });
+    const fh = await dir.getFileHandle(name, { create: true });
+    const handle = await (fh as unknown as SyncFile).createSyncAccessHandle();
+    let at = 0;
+    let open = true;
+    const close = (): void => {
+      if (!open) return;
+      open = false;
+      handle.close();
+    };
+    return {
+      source: 'opfs',
+      sink: {
+        write: (bytes) => {
+          const wrote = handle.write(bytes, { at });
+          if (wrote !== bytes.length) throw new Error('The private file system is full.');
+          at += wrote;
+        },
+      },
+      done: async () => {
+        handle.flush();
+        close();
+        return fh.getFile();
+      },
+      remove: async () => {
+        close();
+        await dir.removeEntry(name).catch(() => undefined);
+        release();
+      },
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** The OPFS sink, or the browser's blob store when the origin has no private file system. */
+async function openSink(): Promise<OpenSink> {
+  const opfs = await opfsSink();
+  if (opfs !== null) return opfs;
+  const sink = new BlobSink();
+  return {
+    source: 'blob',
+    sink,
+    done: () => Promise.resolve(sink.blob()),
+    remove: () => Promise.resolve(),
+  };
+}
+
+/** The requests of the file this worker last recorded (kept for the next sweep of it). */
+let recorded:
+  | (RecordedRequests & {
+      of: string;
+      outside: number;
+      source: 'opfs' | 'blob';
+      remove: () => Promise<void>;
+    })
+  | null = null;
+
+/** Workers that decide a sweep's cells at once, at most (one per core). */
+const SWEEP_CELL_WORKERS_MAX = 4;
+
+/** The cells over the recorded requests, shared out among workers (every `w`-th cell to each). */
+function sweepCells(
+  req: StreamSweepRequest,
+  rec: RecordedRequests,
+  below: Uint8Array,
+  emptyKey: StreamEmptyKey | null,
+): Promise<number> {
+  const { gen, configs } = req;
+  const workers = Math.max(
+    1,
+    Math.min(SWEEP_CELL_WORKERS_MAX, navigator.hardwareConcurrency || 1, configs.length),
+  );
+  const total = rec.count * configs.length;
+  const decided = new Array<number>(workers).fill(0);
+  const passOf = new Array<[number, number]>(workers).fill([0, 0]);
+  let last = 0;
+  const progress = (force: boolean): void => {
+    const now = performance.now();
+    if (!force && now - last < PROGRESS_EVERY_MS) return;
+    last = now;
+    post({
+      type: 'sweep-progress',
+      gen,
+      phase: 'cells',
+      pass: passOf.reduce((a, [p]) => a + p, 0),
+      passes: passOf.reduce((a, [, n]) => a + n, 0),
+      bytes: decided.reduce((a, b) => a + b, 0),
+      total,
+      figures: { requests: rec.count, outsideWindow: recorded?.outside ?? 0 },
+    });
+  };
+  const started: Worker[] = [];
+  const one = (w: number): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      const indexes: number[] = [];
+      for (let i = w; i < configs.length; i += workers) indexes.push(i);
+      const worker = new Worker(new URL('./streamSweepCells.worker.ts', import.meta.url), {
+        type: 'module',
+      });
+      started.push(worker);
+      worker.onmessage = (e: MessageEvent<SweepCellsReply>) => {
+        const msg = e.data;
+        if (msg.type === 'progress') {
+          decided[w] = msg.decided;
+          progress(false);
+        } else if (msg.type === 'cells') {
+          passOf[w] = [msg.pass, msg.passes];
+          post({ type: 'sweep-cells', gen, cells: msg.cells });
+        } else if (msg.type === 'done') {
+          resolve();
+        } else {
+          reject(new Error(msg.message));
+        }
+      };
+      worker.onerror = (e) => reject(new Error(e.message));
+      const r: SweepCellsRequest = {
+        blob: rec.blob,
+        count: rec.count,
+        keys: rec.keys,
+        below,
+        emptyKey,
+        configs: indexes.map((i) => configs[i] as AlgorithmConfig),
+        indexes,
+        windowMs: req.windowMs,
+        budgetBytes: SWEEP_STATE_BYTES / workers,
+      };
+      worker.postMessage(r);
+    });
+  return Promise.all(Array.from({ length: workers }, (_, w) => one(w)))
+    .then(() => {
+      progress(true);
+      return workers;
+    })
+    .finally(() => {
+      for (const w of started) w.terminate();
+    });
+}
+
+/**
+ * The sweep: one read of the file counts each key's requests and writes the requests compactly
+ * (8 bytes each) to the origin's private file system or the blob store; workers (one per core)
+ * then decide the cells over that copy. Were the copy to fail, the cells are decided in passes
+ * over the file's text as before, each holding the per-key state the budget allows.
+ */
 async function sweep(req: StreamSweepRequest): Promise<void> {
   const { file, gen, keySpec, configs } = req;
   const of = fileOf(file, keySpec);
+  const empty = emptyKeyName(keySpec);
+  const emptyKey: StreamEmptyKey | null =
+    req.emptyOutcome === null || empty === null ? null : { name: empty, outcome: req.emptyOutcome };
+  const counting = (bytes: number, requests: number): void =>
+    post({
+      type: 'sweep-progress',
+      gen,
+      phase: 'count',
+      pass: 0,
+      passes: 0,
+      bytes,
+      total: file.size,
+      figures: { requests, outsideWindow: 0 },
+    });
+  if (recorded?.of !== of) {
+    await recorded?.remove();
+    recorded = null;
+    let open: OpenSink | null = null;
+    try {
+      open = await openSink();
+      const pass = new StreamSweepPass(file.name, keySpec, [], req.windowMs, () => 0, {
+        sink: open.sink,
+      });
+      const r = await read(file, keySpec, pass, (bytes) =>
+        counting(bytes, pass.figures().requests),
+      );
+      const v = pass.keyVolumes();
+      volumes = { of, ...v };
+      recorded = {
+        of,
+        blob: await open.done(),
+        count: r.requests,
+        outside: r.outsideWindow,
+        ...v,
+        source: open.source,
+        remove: open.remove,
+      };
+    } catch (err) {
+      await open?.remove();
+      // A read that failed is the file's fault: said as it is. A copy that failed falls back.
+      if (err instanceof TraceError) throw err;
+    }
+  }
+  if (recorded !== null) {
+    const rec = recorded;
+    const mask = belowP99OfCounts(Array.from(rec.counts));
+    const workers = await sweepCells(req, rec, mask, emptyKey);
+    post({
+      type: 'sweep-done',
+      gen,
+      requests: rec.count,
+      outsideWindow: rec.outside,
+      passes: 1,
+      source: rec.source,
+      workers,
+    });
+    return;
+  }
+  // Nothing recorded: passes over the text, the key volumes from the last pass that read it.
   if (volumes?.of !== of) {
-    const counting = new StreamPass(file.name, keySpec, []);
-    await read(file, keySpec, counting, (bytes) =>
-      post({
-        type: 'sweep-progress',
-        gen,
-        phase: 'count',
-        pass: 0,
-        passes: 0,
-        bytes,
-        total: file.size,
-        figures: { requests: counting.figures().requests, outsideWindow: 0 },
-      }),
-    );
-    volumes = { of, ...counting.keyVolumes() };
+    const pass = new StreamPass(file.name, keySpec, []);
+    await read(file, keySpec, pass, (bytes) => counting(bytes, pass.figures().requests));
+    volumes = { of, ...pass.keyVolumes() };
   }
   const { keys, counts } = volumes;
   const below = belowByName(keys, counts);
-  // Cells per pass: as many as their per-key state fits SWEEP_STATE_BYTES.
-  const groups: number[] = [];
-  for (let at = 0; at < configs.length;) {
-    const n = sweepCellsPerPass(configs.slice(at), keys.length, SWEEP_STATE_BYTES);
-    groups.push(n);
-    at += n;
-  }
+  // Cells per pass: as many as their per-key state fits SWEEP_STATE_BYTES (arrays that double).
+  const groups = sweepPasses(configs, keys.length, SWEEP_STATE_BYTES, 2);
   let at = 0;
   let requests = 0;
   let outside = 0;
@@ -140,6 +389,7 @@ async function sweep(req: StreamSweepRequest): Promise<void> {
       configs.slice(at, at + n),
       req.windowMs,
       below,
+      { emptyKey },
     );
     const result = await read(file, keySpec, pass, (bytes) =>
       post({
@@ -166,7 +416,15 @@ async function sweep(req: StreamSweepRequest): Promise<void> {
     outside = Math.max(outside, result.outsideWindow);
     at += n;
   }
-  post({ type: 'sweep-done', gen, requests, outsideWindow: outside, passes: groups.length });
+  post({
+    type: 'sweep-done',
+    gen,
+    requests,
+    outsideWindow: outside,
+    passes: groups.length,
+    source: 'text',
+    workers: 1,
+  });
 }
 
 /** Reads the span's requests into a held trace (at most BUDGET_REQUESTS; a longer span is cut). */

@@ -48,20 +48,34 @@ export interface StreamSweepAsked {
   configs: AlgorithmConfig[];
   /** W of the peak backend load, ms. */
   windowMs: number;
+  /** The limiter's system's rule for requests with an empty key (emptyKeyOutcome). */
+  emptyOutcome: 'admit' | 'reject' | null;
 }
 
 export type StreamSweepStatus =
   | {
       kind: 'running';
-      /** Reading the key volumes first ('count'), or deciding cells in pass `pass` of `passes`. */
-      phase: 'count' | 'sweep';
+      /**
+       * Reading the file once first ('count'), deciding cells in pass `pass` of `passes` over the
+       * text ('sweep') or over the recorded requests ('cells': `bytes` of `total` are the
+       * request × cell decisions made).
+       */
+      phase: 'count' | 'sweep' | 'cells';
       pass: number;
       passes: number;
       bytes: number;
       total: number;
       requests: number;
     }
-  | { kind: 'done'; requests: number; outsideWindow: number; passes: number }
+  | {
+      kind: 'done';
+      requests: number;
+      outsideWindow: number;
+      passes: number;
+      /** Where the cells read the requests from, and how many workers decided them. */
+      source: 'opfs' | 'blob' | 'text';
+      workers: number;
+    }
   | { kind: 'cancelled' }
   | { kind: 'error'; message: string };
 
@@ -286,6 +300,8 @@ export function createStreamStore(makeWorker: StreamWorkerFactory = defaultFacto
               requests: msg.requests,
               outsideWindow: msg.outsideWindow,
               passes: msg.passes,
+              source: msg.source,
+              workers: msg.workers,
             },
           }));
           // Kept, idle: it holds the key volumes for the next sweep of the same file.
@@ -307,6 +323,7 @@ export function createStreamStore(makeWorker: StreamWorkerFactory = defaultFacto
         keySpec: asked.keySpec,
         configs: asked.configs,
         windowMs: asked.windowMs,
+        emptyOutcome: asked.emptyOutcome,
       };
       w.postMessage(req);
     },

@@ -7,6 +7,7 @@ import type {
   CellResult,
   KeySpec,
   StreamFigures,
+  StreamEmptyKey,
   StreamResult,
   StreamSweepFigures,
 } from '../trace';
@@ -36,9 +37,9 @@ export type StreamReply =
   | { type: 'error'; gen: number; message: string };
 
 /**
- * The sweep as passes over the file: every config decided for every request, as few passes as the
- * per-key state of all the cells allows. The p99 rule takes the key volumes of the statistics pass
- * this worker last finished over the same file and key; without one, a counting pass runs first.
+ * The sweep over the file: every config decided for every request (one read, then passes over its
+ * compact copy, or passes over the text when it cannot be kept), as few passes as the
+ * per-key state of all the cells allows. The p99 rule takes the key volumes that read counts.
  */
 export interface StreamSweepRequest {
   type: 'sweep';
@@ -48,14 +49,57 @@ export interface StreamSweepRequest {
   configs: AlgorithmConfig[];
   /** W of the peak backend load, ms. */
   windowMs: number;
+  /**
+   * What the limiter's system does with a request whose key is empty (emptyKeyOutcome): admit or
+   * deny it without the limiter, or null — give it to the limiter under one key.
+   */
+  emptyOutcome: 'admit' | 'reject' | null;
 }
+
+/** A share of the cells, decided over the recorded requests by a worker of its own. */
+export interface SweepCellsRequest {
+  /** The recorded requests (chunks as RequestSink writes them) and their count. */
+  blob: Blob;
+  count: number;
+  keys: readonly string[];
+  /** 1 for a key at most the p99 of key volumes, by key id. */
+  below: Uint8Array;
+  emptyKey: StreamEmptyKey | null;
+  /** This worker's configs and their indexes in the sweep's. */
+  configs: AlgorithmConfig[];
+  indexes: number[];
+  windowMs: number;
+  /** Bytes of per-key state this worker's cells may hold at once; more take more passes. */
+  budgetBytes: number;
+}
+
+export type SweepCellsReply =
+  | {
+      type: 'progress';
+      /** Requests decided by this worker, summed over its cells so far. */
+      decided: number;
+    }
+  | {
+      type: 'cells';
+      cells: { index: number; result: CellResult | null; message: string | null }[];
+      /** The worker's passes so far over the recorded requests, of `passes`. */
+      pass: number;
+      passes: number;
+    }
+  | { type: 'done' }
+  | { type: 'error'; message: string };
 
 export type StreamSweepReply =
   | {
       type: 'sweep-progress';
       gen: number;
-      /** 'count': reading the key volumes first; 'sweep': deciding cells. */
-      phase: 'count' | 'sweep';
+      /**
+       * 'count': reading the file once (each key's volume, and the compact requests the cells are
+       * decided over); 'sweep': deciding cells in passes over the file (when nothing could be
+       * recorded); 'cells': deciding cells over the recorded requests, `bytes` of `total` being
+       * the requests decided of all the cells' (request × cell).
+       */
+      phase: 'count' | 'sweep' | 'cells';
       /** The pass running (1-based) of `passes`, and the cells it decides. */
       pass: number;
       passes: number;
@@ -76,6 +120,13 @@ export type StreamSweepReply =
       /** Requests decided out of time order, the largest over the passes. */
       outsideWindow: number;
       passes: number;
+      /**
+       * Where the cells read the requests from: the compact copy in the origin's private file
+       * system, in the browser's blob store, or the file's text again in every pass.
+       */
+      source: 'opfs' | 'blob' | 'text';
+      /** Workers that decided the cells at once. */
+      workers: number;
     }
   | { type: 'sweep-error'; gen: number; message: string };
 

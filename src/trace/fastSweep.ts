@@ -137,7 +137,7 @@ function namedKeys(trace: SweepTraceInput): readonly string[] {
 }
 
 /** Writes the first `na` of `a` and `nb` of `b` (each ascending) to `out` in order; the count. */
-function mergeAscending(
+export function mergeAscending(
   a: Float64Array,
   na: number,
   b: Float64Array,

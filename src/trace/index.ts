@@ -34,11 +34,22 @@ export { sweepPlan, sweepCell, belowP99, belowP99OfCounts, axisValues, satisfies
 export {
   SweepCells,
   StreamSweepPass,
+  BlobSink,
   belowByName,
+  stateBytesPerKey,
   sweepCellsPerPass,
+  sweepPasses,
+  sweepRecorded,
   SWEEP_CHUNK,
 } from './streamSweep';
-export type { StreamCell, StreamSweepFigures, StreamSweepResult } from './streamSweep';
+export type {
+  RecordedRequests,
+  RequestSink,
+  StreamCell,
+  StreamEmptyKey,
+  StreamSweepFigures,
+  StreamSweepResult,
+} from './streamSweep';
 export type { SweepAxis, SweepPlan, CellResult, SweepConstraints } from './sweep';
 export { traceCsv, compactTrace, compactName } from './compact';
 export { prepareSweep, fastSweepCell, fastOutcomes } from './fastSweep';

@@ -18,6 +18,7 @@ import type { AlgorithmConfig, Limiter } from '../core';
 import { TraceMerger } from './builder';
 import { kernelState, runKernel } from './kernels';
 import type { KernelInput, KernelState } from './kernels';
+import { mergeAscending } from './fastSweep';
 import { belowP99OfCounts } from './sweep';
 import type { CellResult } from './sweep';
 import type { KeySpec, ParseReport } from './types';
@@ -27,36 +28,81 @@ export const SWEEP_CHUNK = 1 << 16;
 /** Virtual times at most (the kernels' whole-ms Int32 times: about 24.8 days from the first). */
 const MAX_VIRTUAL_MS = 2 ** 31 - 1;
 
+/** Keys the kernels are run over once to measure their per-key arrays. */
+const PROBE_KEYS = 1024;
 /**
- * Bytes of per-key state a cell holds, per key, counted generously (typed arrays grow by doubling);
- * a config without a kernel keeps core's Map entries instead.
+ * Bytes a config without a kernel holds per key in core's limiter (a Map entry, the key string and
+ * the state object): an estimate, counted generously.
  */
-const KERNEL_BYTES_PER_KEY = 80;
 const CORE_BYTES_PER_KEY = 400;
 
-/** How many cells of `configs` a pass may run at once over `keys` keys within `budgetBytes`. */
+/**
+ * Bytes of per-key state one cell of `config` holds per key: its kernel's per-key arrays, measured
+ * by running the kernel once with state over PROBE_KEYS keys (so the figure follows the kernels:
+ * 12 for a fixed window, 17 for GCRA, 25 for nginx's and Envoy's buckets), or CORE_BYTES_PER_KEY
+ * for a config decided through core. An invalid config holds nothing.
+ */
+export function stateBytesPerKey(config: AlgorithmConfig): number {
+  let valid: AlgorithmConfig;
+  try {
+    valid = assertAlgorithmConfig(config);
+  } catch {
+    return 0;
+  }
+  const state = kernelState();
+  const io: KernelInput = {
+    timeMs: Int32Array.of(0),
+    keyId: Uint32Array.of(0),
+    keyCount: PROBE_KEYS,
+    below: new Uint8Array(PROBE_KEYS),
+    nextSameKey: new Int32Array(0),
+    adm: new Float64Array(1),
+    del: new Float64Array(1),
+    rel: new Float64Array(1),
+    flag: new Uint8Array(0),
+    state,
+  };
+  if (runKernel(io, valid) === null) return CORE_BYTES_PER_KEY;
+  let bytes = 0;
+  for (const a of state.arrays.values()) bytes += a.byteLength;
+  return bytes / PROBE_KEYS;
+}
+
+/**
+ * How many cells of `configs` a pass may run at once over `keys` keys within `budgetBytes`.
+ * `growth`: 2 when the keys appear during the pass (the kernels' arrays grow by doubling), 1 when
+ * every key is known before the first request (arrays made once at their size).
+ */
 export function sweepCellsPerPass(
   configs: readonly AlgorithmConfig[],
   keys: number,
   budgetBytes: number,
+  growth = 1,
 ): number {
-  const per = (c: AlgorithmConfig): number =>
-    Math.max(1, keys) *
-    (c.kind === 'fixed-window' ||
-    c.kind === 'sliding-window-counter' ||
-    c.kind === 'token-bucket' ||
-    c.kind === 'leaky-bucket' ||
-    c.kind === 'gcra'
-      ? KERNEL_BYTES_PER_KEY
-      : CORE_BYTES_PER_KEY);
   let n = 0;
   let used = 0;
   for (const c of configs) {
-    used += per(c);
+    used += Math.max(1, keys) * stateBytesPerKey(c) * growth;
     if (n > 0 && used > budgetBytes) break;
     n += 1;
   }
   return Math.max(1, n);
+}
+
+/** Splits `configs` into the passes `sweepCellsPerPass` allows: the cells of each, in order. */
+export function sweepPasses(
+  configs: readonly AlgorithmConfig[],
+  keys: number,
+  budgetBytes: number,
+  growth = 1,
+): number[] {
+  const groups: number[] = [];
+  for (let at = 0; at < configs.length;) {
+    const n = sweepCellsPerPass(configs.slice(at), keys, budgetBytes, growth);
+    groups.push(n);
+    at += n;
+  }
+  return groups;
 }
 
 /** A min-heap of numbers in a growable Float64Array. */
@@ -200,25 +246,47 @@ function rankOfHistogram(h: Map<number, number>, n: number, p: number): number {
 export type StreamCell = { ok: true; result: CellResult } | { ok: false; message: string };
 
 /**
+ * A system's rule for requests with an empty key, as the held sweep applies it (src/trace/
+ * emptyKeys.ts): the key's name in the trace and what the requests get without the limiter.
+ */
+export interface StreamEmptyKey {
+  name: string;
+  outcome: 'admit' | 'reject';
+}
+
+/**
  * The cells of a streamed sweep, fed chunks of requests in time order (whole ms from the first
  * request, ascending; key ids into `keys`, which may grow between chunks).
  */
 export class SweepCells {
   private readonly cells: Cell[];
-  private below = new Uint8Array(1024);
+  private below: Uint8Array = new Uint8Array(1024);
   private belowKnown = 0;
   private offered = 0;
   private offeredBelow = 0;
   private adm = new Float64Array(SWEEP_CHUNK);
   private del: Float64Array = new Float64Array(1024);
   private rel: Float64Array = new Float64Array(1024);
+  /** The empty key's id once it has appeared (−1 before, or without a rule). */
+  private emptyId = -1;
+  /** Scratch for a chunk without the empty key's requests, their times, the merged admissions. */
+  private kt = new Int32Array(0);
+  private kk = new Uint32Array(0);
+  private et = new Float64Array(0);
+  private merged = new Float64Array(0);
 
   constructor(
     configs: readonly AlgorithmConfig[],
     windowMs: number,
-    /** 1 for a key whose volume over the whole log is at most the p99 of key volumes. */
-    private readonly belowOf: (key: string) => number,
+    /**
+     * 1 for a key whose volume over the whole log is at most the p99 of key volumes: by key name,
+     * or by key id when every key is known before the first chunk.
+     */
+    private readonly belowOf: ((key: string) => number) | Uint8Array,
+    /** The system's empty-key rule; null: the empty key's requests go to the limiter. */
+    private readonly emptyKey: StreamEmptyKey | null = null,
   ) {
+    if (belowOf instanceof Uint8Array) this.below = belowOf;
     this.cells = configs.map((c) => {
       let config: AlgorithmConfig | null = null;
       let error: string | null = null;
@@ -242,30 +310,71 @@ export class SweepCells {
     });
   }
 
-  /** Decides `n` requests (times `t`, keys `keyId`) through every cell. */
-  push(t: Int32Array, keyId: Uint32Array, n: number, keys: readonly string[]): void {
-    if (n === 0) return;
-    if (keys.length > this.below.length) {
+  /** Learns the p99 mask and the empty key of keys that appeared since the last chunk. */
+  private learnKeys(keys: readonly string[]): void {
+    const byName = this.belowOf instanceof Uint8Array ? null : this.belowOf;
+    if (byName !== null && keys.length > this.below.length) {
       const b = new Uint8Array(Math.max(keys.length, this.below.length * 2));
       b.set(this.below);
       this.below = b;
     }
     for (; this.belowKnown < keys.length; this.belowKnown += 1) {
-      this.below[this.belowKnown] = this.belowOf(keys[this.belowKnown] as string);
+      const name = keys[this.belowKnown] as string;
+      if (byName !== null) this.below[this.belowKnown] = byName(name);
+      if (this.emptyKey !== null && name === this.emptyKey.name) this.emptyId = this.belowKnown;
     }
-    for (let i = 0; i < n; i += 1) this.offeredBelow += this.below[keyId[i] as number] as number;
+  }
+
+  /** Decides `n` requests (times `t`, keys `keyId`) through every cell. */
+  push(t: Int32Array, keyId: Uint32Array, n: number, keys: readonly string[]): void {
+    if (n === 0) return;
+    this.learnKeys(keys);
+    const below = this.below;
+    for (let i = 0; i < n; i += 1) this.offeredBelow += below[keyId[i] as number] as number;
     this.offered += n;
     if (this.adm.length < n) this.adm = new Float64Array(n);
-    const timeMs = t.subarray(0, n);
-    const ids = keyId.subarray(0, n);
+    let timeMs = t.subarray(0, n);
+    let ids = keyId.subarray(0, n);
     const lastMs = timeMs[n - 1] as number;
+    // The empty key's requests skip the limiter (the system's rule): the cells decide the others
+    // and add these back, as the held sweep's `finish` does (src/trace/fastSweep.ts).
+    const e = this.emptyId;
+    let skipped = 0;
+    if (e >= 0) {
+      for (let i = 0; i < n; i += 1) if (ids[i] === e) skipped += 1;
+      if (skipped > 0) {
+        if (this.kt.length < n) {
+          this.kt = new Int32Array(n);
+          this.kk = new Uint32Array(n);
+          this.et = new Float64Array(n);
+          this.merged = new Float64Array(n);
+        }
+        let j = 0;
+        let s = 0;
+        for (let i = 0; i < n; i += 1) {
+          const k = ids[i] as number;
+          if (k === e) {
+            this.et[s++] = timeMs[i] as number;
+            continue;
+          }
+          this.kt[j] = timeMs[i] as number;
+          this.kk[j] = k;
+          j += 1;
+        }
+        timeMs = this.kt.subarray(0, j);
+        ids = this.kk.subarray(0, j);
+      }
+    }
+    const m = timeMs.length;
+    const skipAdmit = skipped > 0 && this.emptyKey?.outcome === 'admit';
+    const skipReject = skipped > 0 && !skipAdmit;
     for (const cell of this.cells) {
       if (cell.config === null) continue;
       const io: KernelInput = {
         timeMs,
         keyId: ids,
         keyCount: keys.length,
-        below: this.below,
+        below,
         nextSameKey: new Int32Array(0),
         adm: this.adm,
         del: this.del,
@@ -290,7 +399,7 @@ export class SweepCells {
         cell.limiter ??= createLimiter(cell.config);
         admitted = 0;
         delayed = 0;
-        for (let i = 0; i < n; i += 1) {
+        for (let i = 0; i < m; i += 1) {
           const at = timeMs[i] as number;
           const k = ids[i] as number;
           const d = cell.limiter.decide(at, keys[k]);
@@ -302,9 +411,17 @@ export class SweepCells {
             delayed += 1;
           } else {
             cell.rejected += 1;
-            cell.rejectedBelow += this.below[k] as number;
+            cell.rejectedBelow += below[k] as number;
           }
         }
+      }
+      let adm = this.adm;
+      if (skipAdmit) {
+        admitted = mergeAscending(this.adm, admitted, this.et, skipped, this.merged);
+        adm = this.merged;
+      } else if (skipReject) {
+        cell.rejected += skipped;
+        cell.rejectedBelow += (below[e] as number) * skipped;
       }
       cell.admitted += admitted;
       cell.delayed += delayed;
@@ -312,7 +429,7 @@ export class SweepCells {
         const d = this.del[i] as number;
         cell.delays.set(d, (cell.delays.get(d) ?? 0) + 1);
       }
-      cell.peak.chunk(this.adm, admitted, this.rel, delayed, lastMs);
+      cell.peak.chunk(adm, admitted, this.rel, delayed, lastMs);
     }
   }
 
@@ -375,21 +492,54 @@ export interface StreamSweepResult extends StreamSweepFigures {
 }
 
 /**
+ * Where a pass writes the compact request stream the later passes read instead of the text: each
+ * chunk of SWEEP_CHUNK requests (the last one shorter) as its whole-ms times (Int32, little-endian
+ * as the platform's typed arrays) then its key ids (Uint32), 8 bytes a request, appended in order.
+ */
+export interface RequestSink {
+  write(bytes: Uint8Array): void;
+}
+
+/** A sink held as Blobs (the browser keeps large ones in its blob store, not the page's heap). */
+export class BlobSink implements RequestSink {
+  private readonly parts: Blob[] = [];
+  write(bytes: Uint8Array): void {
+    this.parts.push(new Blob([bytes as Uint8Array<ArrayBuffer>]));
+  }
+  blob(): Blob {
+    return new Blob(this.parts);
+  }
+}
+
+/** What a recorded read leaves: the compact requests, their count, the keys and their volumes. */
+export interface RecordedRequests {
+  /** Chunks as RequestSink writes them. */
+  blob: Blob;
+  count: number;
+  keys: readonly string[];
+  counts: Float64Array;
+}
+
+/**
  * The pass: give its `merger` to the readers (as StreamPass's), then call `finish` with the report
  * the read ends with. Requests are timed as StreamPass times them: whole ms since the first request
  * let out; one further back than the reorder window is decided at the latest time so far (the
- * kernels need times that never go down) and the result says it is not exact.
+ * kernels need times that never go down) and the result says it is not exact. It counts each key's
+ * requests, and with a `sink` it writes every request as the cells get it (so later passes need not
+ * read the text again); with no configs it only counts and records.
  */
 export class StreamSweepPass {
   readonly merger: TraceMerger;
   private readonly cells: SweepCells;
   private readonly t = new Int32Array(SWEEP_CHUNK);
   private readonly k = new Uint32Array(SWEEP_CHUNK);
+  private readonly bytes = new Uint8Array(SWEEP_CHUNK * 8);
   private n = 0;
   private t0 = Number.NaN;
   private lastV = 0;
   private count = 0;
   private outside = 0;
+  private counts = new Float64Array(1024);
 
   constructor(
     name: string,
@@ -397,8 +547,10 @@ export class StreamSweepPass {
     configs: readonly AlgorithmConfig[],
     windowMs: number,
     belowOf: (key: string) => number,
+    options: { emptyKey?: StreamEmptyKey | null; sink?: RequestSink | null } = {},
   ) {
-    this.cells = new SweepCells(configs, windowMs, belowOf);
+    this.cells = new SweepCells(configs, windowMs, belowOf, options.emptyKey ?? null);
+    this.sink = options.sink ?? null;
     this.merger = new TraceMerger(name, spec, Number.MAX_SAFE_INTEGER, undefined, {
       ordered: (c, from, n) => {
         for (let i = from; i < from + n; i += 1) this.request(c.t[i] as number, c.key[i] as number);
@@ -410,8 +562,16 @@ export class StreamSweepPass {
     });
   }
 
+  private readonly sink: RequestSink | null;
+
   figures(): StreamSweepFigures {
     return { requests: this.count, outsideWindow: this.outside };
+  }
+
+  /** Each key's requests so far, by key id (as StreamPass.keyVolumes). */
+  keyVolumes(): { keys: readonly string[]; counts: Float64Array } {
+    const keys = this.merger.keys;
+    return { keys, counts: this.counts.slice(0, keys.length) };
   }
 
   private request(t: number, key: number): void {
@@ -423,6 +583,12 @@ export class StreamSweepPass {
         `The sweep covers at most ${Math.floor(MAX_VIRTUAL_MS / 86_400_000)} days from the first request; this log goes on further (request ${this.count}).`,
       );
     }
+    if (key >= this.counts.length) {
+      const c = new Float64Array(Math.max(key + 1, this.counts.length * 2));
+      c.set(this.counts);
+      this.counts = c;
+    }
+    this.counts[key] = (this.counts[key] as number) + 1;
     this.lastV = v;
     this.t[this.n] = v;
     this.k[this.n] = key;
@@ -431,7 +597,14 @@ export class StreamSweepPass {
   }
 
   private flush(): void {
-    this.cells.push(this.t, this.k, this.n, this.merger.keys);
+    const n = this.n;
+    if (this.sink !== null && n > 0) {
+      const b = this.bytes;
+      b.set(new Uint8Array(this.t.buffer, 0, n * 4), 0);
+      b.set(new Uint8Array(this.k.buffer, 0, n * 4), n * 4);
+      this.sink.write(b.subarray(0, n * 8));
+    }
+    this.cells.push(this.t, this.k, n, this.merger.keys);
     this.n = 0;
   }
 
@@ -444,4 +617,39 @@ export class StreamSweepPass {
       cells: this.cells.finish(),
     };
   }
+}
+
+/**
+ * The cells of `configs` decided over a recorded request stream (as `StreamSweepPass` wrote it),
+ * reading it chunk by chunk (the next chunk is read while this one is decided): the numbers a pass
+ * over the text gives, at the speed of reading 8 bytes a request. `progress` gets the requests
+ * decided so far after each chunk.
+ */
+export async function sweepRecorded(
+  rec: { blob: Blob; count: number; keys: readonly string[] },
+  configs: readonly AlgorithmConfig[],
+  windowMs: number,
+  below: Uint8Array,
+  emptyKey: StreamEmptyKey | null,
+  progress: (requests: number) => void = () => {},
+): Promise<StreamCell[]> {
+  const cells = new SweepCells(configs, windowMs, below, emptyKey);
+  const chunks = Math.ceil(rec.count / SWEEP_CHUNK);
+  const read = (c: number): Promise<ArrayBuffer> => {
+    const n = Math.min(SWEEP_CHUNK, rec.count - c * SWEEP_CHUNK);
+    const at = c * SWEEP_CHUNK * 8;
+    return rec.blob.slice(at, at + n * 8).arrayBuffer();
+  };
+  let next = chunks > 0 ? read(0) : null;
+  for (let c = 0; c < chunks; c += 1) {
+    const buf = await (next as Promise<ArrayBuffer>);
+    next = c + 1 < chunks ? read(c + 1) : null;
+    const n = buf.byteLength / 8;
+    if (n !== Math.min(SWEEP_CHUNK, rec.count - c * SWEEP_CHUNK)) {
+      throw new Error(`The recorded requests end early (chunk ${c + 1} of ${chunks}).`);
+    }
+    cells.push(new Int32Array(buf, 0, n), new Uint32Array(buf, n * 4, n), n, rec.keys);
+    progress(c * SWEEP_CHUNK + n);
+  }
+  return cells.finish();
 }

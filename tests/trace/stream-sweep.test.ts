@@ -7,9 +7,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AlgorithmConfig } from '../../src/core';
 import {
+  BlobSink,
   StreamPass,
   StreamSweepPass,
   SweepCells,
+  belowP99OfCounts,
+  emptyKeyName,
+  stateBytesPerKey,
+  sweepPasses,
+  sweepRecorded,
   TraceStream,
   belowByName,
   fastSweepCell,
@@ -31,11 +37,18 @@ describe('streamed sweep cells equal the held sweep', () => {
         fc.array(configArb, { minLength: 1, maxLength: 4 }),
         fc.constantFrom(1, 7, 1000),
         fc.integer({ min: 1, max: 50 }),
-        (trace, configs, w, chunk) => {
+        fc.option(fc.tuple(fc.nat(), fc.constantFrom('admit' as const, 'reject' as const)), {
+          nil: null,
+        }),
+        (trace, configs, w, chunk, empty) => {
           const n = trace.timeMs.length;
           const counts = new Float64Array(trace.keys.length);
           for (const k of trace.keyId) counts[k] = (counts[k] as number) + 1;
-          const cells = new SweepCells(configs, w, belowByName(trace.keys, counts));
+          // One of the keys stands for the empty key, under a system's rule (or none).
+          const emptyId = empty === null ? -1 : empty[0] % trace.keys.length;
+          const emptyKey =
+            empty === null ? null : { name: trace.keys[emptyId] as string, outcome: empty[1] };
+          const cells = new SweepCells(configs, w, belowByName(trace.keys, counts), emptyKey);
           // Keys appear to the stream as they are first seen: the list grows between chunks.
           let seen = 0;
           for (let from = 0; from < n; from += chunk) {
@@ -54,6 +67,7 @@ describe('streamed sweep cells equal the held sweep', () => {
             keyId: trace.keyId,
             keyCount: trace.keys.length,
             keys: trace.keys,
+            emptyKey: empty === null ? null : { id: emptyId, outcome: empty[1] },
           });
           const got = cells.finish();
           configs.forEach((c, i) => {
@@ -99,9 +113,30 @@ describe('streamed sweep cells equal the held sweep', () => {
       periodMs: 1000,
       burst: 1,
     }));
-    expect(sweepCellsPerPass(c, 5_000, 64e6)).toBe(160);
+    // GCRA holds 17 bytes a key (a seen flag, the TAT's ms and its fraction).
+    expect(stateBytesPerKey(c[0] as AlgorithmConfig)).toBe(17);
+    expect(sweepCellsPerPass(c, 100_000, 64e6)).toBe(37);
+    // Keys that appear during the pass: arrays that double may hold twice that.
+    expect(sweepCellsPerPass(c, 100_000, 64e6, 2)).toBe(18);
     expect(sweepCellsPerPass(c, 500, 64e6)).toBe(400);
     expect(sweepCellsPerPass(c, 10e6, 64e6)).toBe(1);
+    expect(sweepPasses(c, 100_000, 64e6)).toEqual([37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 30]);
+  });
+
+  it('counts the bytes each kernel really holds per key', () => {
+    const bytes = (c: AlgorithmConfig) => stateBytesPerKey(c);
+    expect(bytes({ kind: 'fixed-window', limit: 1, windowMs: 1000 })).toBe(12);
+    expect(bytes({ kind: 'sliding-window-counter', limit: 1, windowMs: 1000 })).toBe(24);
+    expect(
+      bytes({ kind: 'sliding-window-counter', limit: 1, windowMs: 1000, anchor: 'entry' }),
+    ).toBe(33);
+    expect(bytes({ kind: 'leaky-bucket', rate: 1, rateUnit: 'r/s', burst: 1, delay: 0 })).toBe(25);
+    expect(
+      bytes({ kind: 'token-bucket', maxTokens: 1, tokensPerFill: 1, fillIntervalMs: 1000 }),
+    ).toBe(25);
+    // No kernel over a streamed log (core's limiter): its estimate.
+    expect(bytes({ kind: 'sliding-log', limit: 1, windowMs: 1000 })).toBe(400);
+    expect(bytes({ kind: 'fixed-window', limit: -1, windowMs: 1000 })).toBe(0);
   });
 });
 
@@ -188,4 +223,119 @@ describe('a 20 × 20 sweep streamed from a log equals the held sweep cell by cel
     expect(want.some((c) => c.result.rejected > 0)).toBe(true);
     expect(want.some((c) => c.result.rejected === 0)).toBe(true);
   });
+});
+
+/** Every cell of the 20 × 20 grid around `config`. */
+function gridOf(config: AlgorithmConfig): AlgorithmConfig[] {
+  const plan = sweepPlan(config, 20);
+  if (plan === null) throw new Error('no plan');
+  const configs: AlgorithmConfig[] = [];
+  for (let xi = 0; xi < plan.x.values.length; xi += 1)
+    for (let yi = 0; yi < plan.y.values.length; yi += 1) configs.push(plan.configAt(xi, yi));
+  return configs;
+}
+
+/**
+ * A log of `keys` addresses behind a proxy (X-Forwarded-For), a heavy few and a long tail; every
+ * `emptyEvery`-th line has no X-Forwarded-For (its key is empty).
+ */
+function manyKeysLog(n: number, keys: number, emptyEvery: number): string {
+  const out: string[] = [];
+  let ms = 1_767_571_200_000;
+  let x = 44;
+  for (let i = 0; i < n; i += 1) {
+    x = (x * 1_103_515_245 + 12_345) % 2 ** 31;
+    const r = Math.floor(x / 65_536); // the high bits: an LCG's low bits repeat quickly
+    ms += r % 7 === 0 ? 90 : r % 5;
+    const key = r % 4 === 0 ? r % 5 : r % keys;
+    const xff = emptyEvery > 0 && i % emptyEvery === 0 ? '-' : `203.0.${key >> 8}.${key & 255}`;
+    out.push(
+      `10.0.0.1 - - [05/Jan/2026:00:00:00 +0000] "GET /p HTTP/1.1" 200 1 "-" "UA" "${xff}" 0.001 ${Math.floor(ms / 1000)}.${String(ms % 1000).padStart(3, '0')}`,
+    );
+  }
+  return out.join('\n') + '\n';
+}
+
+describe('the sweep over the recorded requests equals the held sweep cell by cell', () => {
+  const spec = [{ kind: 'xff-first' as const }];
+  const bytes = enc(manyKeysLog(20_000, 3_000, 23));
+  const trace = parseTrace(bytes, { name: 'many.log', keySpec: spec });
+  const emptyId = trace.keys.indexOf(emptyKeyName(spec) as string);
+  const file = source(bytes);
+  const hooks = {
+    parallel: 2,
+    readRange: rangeReader(file),
+    progress: () => {},
+    segmentBytes: Math.ceil(bytes.length / 4),
+  };
+  const held = (configs: AlgorithmConfig[], outcome: 'admit' | 'reject' | null) => {
+    const prep = prepareSweep({
+      timeMs: virtualTimes(trace),
+      keyId: trace.keyId,
+      keyCount: trace.keys.length,
+      keys: trace.keys,
+      emptyKey: outcome === null ? null : { id: emptyId, outcome },
+    });
+    return configs.map((c) => ({ ok: true, result: fastSweepCell(prep, c, 1000) }));
+  };
+
+  it('records once, then decides the cells in several passes over the copy', async () => {
+    expect(trace.keys.length).toBeGreaterThan(2_000);
+    expect(emptyId).toBeGreaterThanOrEqual(0);
+    const sink = new BlobSink();
+    const pass = new StreamSweepPass(file.name, spec, [], 1000, () => 0, { sink });
+    const r = await streamRead(file, pass, { keySpec: spec }, hooks);
+    expect(r.exact).toBe(true);
+    expect(r.requests).toBe(trace.count);
+    const v = pass.keyVolumes();
+    const rec = { blob: sink.blob(), count: r.requests, keys: v.keys };
+    expect(rec.blob.size).toBe(8 * trace.count);
+    const below = belowP99OfCounts(Array.from(v.counts));
+    for (const base of [
+      { kind: 'leaky-bucket', rate: 5, rateUnit: 'r/s', burst: 4, delay: 2 },
+      { kind: 'gcra', count: 5, periodMs: 1000, burst: 3 },
+    ] as AlgorithmConfig[]) {
+      const configs = gridOf(base);
+      // A budget that holds about 30 cells' state: the grid takes many passes.
+      const groups = sweepPasses(configs, v.keys.length, 30 * 25 * v.keys.length);
+      expect(groups.length).toBeGreaterThan(5);
+      for (const outcome of [null, 'admit', 'reject'] as const) {
+        const emptyKey = outcome === null ? null : { name: trace.keys[emptyId] as string, outcome };
+        const got = [];
+        let at = 0;
+        for (const n of groups) {
+          got.push(...(await sweepRecorded(rec, configs.slice(at, at + n), 1000, below, emptyKey)));
+          at += n;
+        }
+        const want = held(configs, outcome);
+        expect(got).toEqual(want);
+        expect(want.some((c) => c.result.rejected > 0)).toBe(true);
+      }
+    }
+  });
+
+  it.each(['admit', 'reject'] as const)(
+    'a pass over the text applies the empty-key rule (%s) as the held sweep does',
+    async (outcome) => {
+      const configs = gridOf({ kind: 'fixed-window', limit: 3, windowMs: 1000 });
+      const counting = new StreamPass(file.name, spec, []);
+      await streamRead(file, counting, { keySpec: spec }, hooks);
+      const v = counting.keyVolumes();
+      const pass = new StreamSweepPass(
+        file.name,
+        spec,
+        configs,
+        1000,
+        belowByName(v.keys, v.counts),
+        {
+          emptyKey: { name: emptyKeyName(spec) as string, outcome },
+        },
+      );
+      const r = await streamRead(file, pass, { keySpec: spec }, hooks);
+      const want = held(configs, outcome);
+      expect(r.cells).toEqual(want);
+      // The rule changes the numbers: without it the empty key's requests meet the limiter.
+      expect(held(configs, null)).not.toEqual(want);
+    },
+  );
 });

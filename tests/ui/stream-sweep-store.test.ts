@@ -43,6 +43,7 @@ const asked = (f: File = file): StreamSweepAsked => ({
   base,
   configs: [base, { ...base, limit: 3 }, { ...base, limit: 4 }],
   windowMs: 1000,
+  emptyOutcome: null,
 });
 
 function setup() {
@@ -93,11 +94,26 @@ describe('streamed sweep store', () => {
       gen: req.gen,
       cells: [{ index: 2, result: cell(1), message: null }],
     });
-    stats.reply({ type: 'sweep-done', gen: req.gen, requests: 10, outsideWindow: 0, passes: 2 });
+    stats.reply({
+      type: 'sweep-done',
+      gen: req.gen,
+      requests: 10,
+      outsideWindow: 0,
+      passes: 2,
+      source: 'text',
+      workers: 1,
+    });
     const s = store.getState().sweep;
     expect(s?.cells).toEqual([cell(4), undefined, cell(1)]);
     expect(s?.errors).toEqual(['cell 2: limit must be a whole number']);
-    expect(s?.status).toEqual({ kind: 'done', requests: 10, outsideWindow: 0, passes: 2 });
+    expect(s?.status).toEqual({
+      kind: 'done',
+      requests: 10,
+      outsideWindow: 0,
+      passes: 2,
+      source: 'text',
+      workers: 1,
+    });
 
     // A second sweep of the same file goes to the same worker (it kept the key volumes).
     store.getState().startSweep(asked());
@@ -120,7 +136,15 @@ describe('streamed sweep store', () => {
     expect(store.getState().sweep?.status).toEqual({ kind: 'cancelled' });
     expect(store.getState().sweep?.cells[0]).toEqual(cell(2));
     // A late reply of the cancelled sweep changes nothing.
-    w.reply({ type: 'sweep-done', gen: req.gen, requests: 10, outsideWindow: 0, passes: 1 });
+    w.reply({
+      type: 'sweep-done',
+      gen: req.gen,
+      requests: 10,
+      outsideWindow: 0,
+      passes: 1,
+      source: 'opfs',
+      workers: 2,
+    });
     expect(store.getState().sweep?.status).toEqual({ kind: 'cancelled' });
 
     store.getState().startSweep(asked(new File(['y'], 'other.log')));

@@ -8,12 +8,14 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
-import { plural, quoteText } from '../../core';
+import { emptyKeyOutcome, plural, quoteText } from '../../core';
 import type { AlgorithmConfig } from '../../core';
+import { systemOf } from '../../systems';
 import { BUDGET_REQUESTS, budgetInWords, sweepPlan } from '../../trace';
 import type { KeySpec, StreamOverview, StreamResult } from '../../trace';
 import { usePlayground, usePlaygroundShallow } from '../../store/react';
 import { streamStore } from '../../store/streamLoad';
+import type { StreamSweepStatus } from '../../store/streamLoad';
 import { traceLoadStore } from '../../store/traceReact';
 import { EmptyKeyRow } from './EmptyKeyRow';
 import { SweepGrid, SweepStart } from './TraceSweep';
@@ -262,6 +264,43 @@ function Result({
   );
 }
 
+/** Where the cells read the requests from, in words. */
+const SOURCE_WORDS = {
+  opfs: 'its compact copy in this site’s private storage',
+  blob: 'its compact copy in the browser’s storage',
+  text: 'the file’s text',
+} as const;
+
+/** The sweep's progress or outcome, in words. */
+function sweepStatusWords(status: StreamSweepStatus): string {
+  switch (status.kind) {
+    case 'running':
+      if (status.phase === 'count') {
+        return `Reading the file once (each key’s requests, kept compactly for the cells): ${MB(status.bytes)} of ${MB(status.total)}, ${plural(status.requests, 'request')}…`;
+      }
+      if (status.phase === 'cells') {
+        const share = status.total > 0 ? Math.floor((100 * status.bytes) / status.total) : 0;
+        return `Deciding every cell for the ${plural(status.requests, 'request')}: ${share}% done…`;
+      }
+      return `Pass ${Math.max(1, status.pass)} of ${Math.max(1, status.passes)}: ${MB(status.bytes)} of ${MB(status.total)}, ${plural(status.requests, 'request')}…`;
+    case 'done': {
+      const how =
+        status.source === 'text'
+          ? `in ${plural(status.passes, 'pass', 'passes')} over the file’s text (it could not be kept compactly)`
+          : `read once, the cells decided over ${SOURCE_WORDS[status.source]} by ${plural(status.workers, 'worker')}`;
+      const exact =
+        status.outsideWindow > 0
+          ? `; not exact: ${plural(status.outsideWindow, 'request')} came further back than the reorder window`
+          : '; exact';
+      return `${plural(status.requests, 'request')}, ${how}${exact}`;
+    }
+    case 'cancelled':
+      return 'Cancelled: the cells shown are from the passes that finished.';
+    case 'error':
+      return status.message;
+  }
+}
+
 /**
  * The sweep over the streamed log: the grid laid around the limiter being edited, each cell decided
  * for every request of the file in passes that hold per-key state only; progress, cancel, then the
@@ -271,10 +310,13 @@ function StreamedSweep({ file, keySpec }: { file: File; keySpec: KeySpec }) {
   const id = useId();
   const p = usePlaygroundShallow((s) => ({
     lane: s.activeLane,
+    entry: s.limiters[s.activeLane],
     config: s.limiters[s.activeLane]?.config,
     windowMs: s.scenario.metrics?.windowMs ?? 1000,
     setLimiterConfig: s.setLimiterConfig,
   }));
+  // The limiter's system's rule for requests with an empty key, as the held sweep applies it.
+  const emptyOutcome = p.entry === undefined ? null : emptyKeyOutcome(systemOf(p.entry).emptyKey);
   const sw = useStore(
     streamStore(),
     useShallow((s) => ({ sweep: s.sweep, startSweep: s.startSweep, cancel: s.cancelSweep })),
@@ -298,7 +340,7 @@ function StreamedSweep({ file, keySpec }: { file: File; keySpec: KeySpec }) {
     const configs: AlgorithmConfig[] = [];
     for (let xi = 0; xi < plan.x.values.length; xi += 1)
       for (let yi = 0; yi < plan.y.values.length; yi += 1) configs.push(plan.configAt(xi, yi));
-    sw.startSweep({ file, keySpec, base: p.config, configs, windowMs: p.windowMs });
+    sw.startSweep({ file, keySpec, base: p.config, configs, windowMs: p.windowMs, emptyOutcome });
   };
   const status = mine?.status;
   const total = plan.x.values.length * plan.y.values.length;
@@ -307,7 +349,8 @@ function StreamedSweep({ file, keySpec }: { file: File; keySpec: KeySpec }) {
       <h3 id={`${id}-h`}>Numbers that fit</h3>
       <p className="hint">
         {plan.x.label} × {plan.y.label}: {total} exact replays of every request in the file (no
-        retries, one instance), as passes over the file that hold per-key state only.
+        retries, one instance), the file read once, then every cell decided over a compact copy of
+        its requests.
       </p>
       <SweepStart
         running={status?.kind === 'running'}
@@ -315,22 +358,7 @@ function StreamedSweep({ file, keySpec }: { file: File; keySpec: KeySpec }) {
         onStart={start}
         onCancel={sw.cancel}
       >
-        {status !== undefined && (
-          <>
-            {status.kind === 'running'
-              ? status.phase === 'count'
-                ? `Counting each key’s requests first: ${MB(status.bytes)} of ${MB(status.total)}…`
-                : `Pass ${Math.max(1, status.pass)} of ${Math.max(1, status.passes)}: ${MB(status.bytes)} of ${MB(status.total)}, ${plural(status.requests, 'request')}…`
-              : status.kind === 'done'
-                ? `${plural(status.requests, 'request')} in ${plural(status.passes, 'pass', 'passes')}` +
-                  (status.outsideWindow > 0
-                    ? `; not exact: ${plural(status.outsideWindow, 'request')} came further back than the reorder window`
-                    : '; exact')
-                : status.kind === 'cancelled'
-                  ? 'Cancelled: the cells shown are from the passes that finished.'
-                  : status.message}
-          </>
-        )}
+        {status !== undefined && <>{sweepStatusWords(status)}</>}
       </SweepStart>
       {shownPlan !== null && mine !== null && (
         <SweepGrid
