@@ -448,8 +448,7 @@ const HASH_RULE = 'must be 16 lowercase hexadecimal digits';
  */
 export const TRACE_KEY_PATTERN =
   /^(?:xff-first|xff-last|path|client\+path|all|field:[^\p{Cc},]{1,200})$/u;
-const TRACE_KEY_RULE =
-  'must be xff-first, xff-last, path, client+path, all, or field:<name> (1 to 200 characters, no comma)';
+const TRACE_KEY_RULE = 'must be xff-first, xff-last, path, client+path, all or field:<name>';
 
 /** The largest file size a trace source names (1 TB: more than any file the page reads). */
 export const MAX_TRACE_FILE_BYTES = 2 ** 40;

@@ -697,20 +697,22 @@ function decode(original: string): DecodeResult {
       const path: PathKey[] = ['limiters', i, 'config', refusal.field];
       const param = reader.origins.get(path)?.param ?? `l[${i}]`;
       const instead = DEFAULT_SYSTEM[config.kind];
-      if (instead.refuses?.(config)) {
-        // The default system refuses it too (express-rate-limit's windowMs 0): the field takes
-        // that system's default value instead, and the message says which.
-        const value = (instead.defaultConfig as unknown as Record<string, unknown>)[refusal.field];
-        const message = `${param}: ${refusal.message}; set to ${String(value)}, ${instead.name}'s default`;
-        refused.push({ path: configPath(path), param, message });
-        const fixed = { ...config, [refusal.field]: value };
-        return isDefaultSystem(id, config.kind)
-          ? { ...rest, config: deriveConfig(instead, fixed) }
-          : { ...entry, config: deriveConfig(system, fixed) };
-      }
-      const message = `${param}: ${refusal.message}; opened as ${instead.name}, which decides the same`;
-      refused.push({ path: configPath(path), param, message });
-      return { ...rest, config: deriveConfig(instead, config) };
+      // When the default system refuses it too (express-rate-limit's windowMs 0), the field takes
+      // that system's default value instead, and the message says which.
+      const value = instead.refuses?.(config)
+        ? (instead.defaultConfig as unknown as Record<string, number | undefined>)[refusal.field]
+        : undefined;
+      const fixed = value === undefined ? config : { ...config, [refusal.field]: value };
+      const how =
+        value === undefined
+          ? `opened as ${instead.name}, which decides the same`
+          : `set to ${String(value)}, ${instead.name}'s default`;
+      refused.push({
+        path: configPath(path),
+        param,
+        message: `${param}: ${refusal.message}; ${how}`,
+      });
+      return { ...rest, config: deriveConfig(instead, fixed) };
     }
     return isDefaultSystem(id, config.kind) ? { ...rest, config } : { ...entry, config };
   });

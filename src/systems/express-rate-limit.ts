@@ -92,7 +92,7 @@ export const expressRateLimit: SystemInfo = {
     if (config.kind !== 'anchored-window' || config.windowMs >= 1) return null;
     return {
       field: 'windowMs',
-      message: `express-rate-limit's MemoryStore takes a windowMs from 1 ms (it throws ERR_ERL_WINDOW_MS), got ${config.windowMs}`,
+      message: `must be at least 1 ms (ERR_ERL_WINDOW_MS), got ${config.windowMs}`,
     };
   },
   derive(config) {

@@ -71,7 +71,7 @@ export const kong: SystemInfo = {
     {
       key: 'counter_ttl',
       field: 'counterTtl',
-      help: "Local policy: a counter is created with the period's nominal TTL (month 30 d, year 365 d), so it can vanish before a 31-day month or a leap year ends.",
+      help: "Local policy: a counter lives for the period's nominal TTL (month 30 d, year 365 d), so it can end before a 31-day month or leap year does.",
       input: 'bool',
       absentMeans: 'false',
     },

@@ -25,7 +25,7 @@ export const RATE_LIMITER_FLEXIBLE_SOURCES: readonly SourceRef[] = [
   {
     file: 'lib/RateLimiterAbstract.js',
     version: V,
-    what: 'duration 0 = never expires (MemoryStorage.set: no expiresAt, no timer; msBeforeNext −1); defaults: points 4, duration 1 s, blockDuration 0, execEvenly false, execEvenlyMinDelayMs ⌈duration·1000 / points⌉ (_getExecEvenlyMinDelayMsDefault)',
+    what: 'duration 0: never expires; defaults: points 4, duration 1 s, blockDuration 0, execEvenly false, execEvenlyMinDelayMs ⌈duration·1000 / points⌉ (_getExecEvenlyMinDelayMsDefault)',
   },
   {
     file: 'README.md',
@@ -92,7 +92,7 @@ export const rateLimiterFlexible: SystemInfo = {
       field: 'windowMs',
       unit: 'ms',
       url: 'duration',
-      help: "Window length from the key's first consume (default 1 s); 0: points never expire.",
+      help: "Window from the key's first consume (default 1 s; 0: points never expire).",
       input: 'int',
     },
     {

@@ -100,9 +100,7 @@ describe('the key a trace was read with, in a link', () => {
       );
       const text = back.errors.map((e) => e.message).join('\n');
       expect(text).toContain('key');
-      expect(text).toContain(
-        'must be xff-first, xff-last, path, client+path, all, or field:<name>',
-      );
+      expect(text).toContain('must be xff-first, xff-last, path, client+path, all or field:<name>');
       const src = back.config.scenario.sources[0];
       expect(src?.kind).toBe('trace');
       expect(src?.kind === 'trace' && src.hash).toBe('0123456789abcdef');

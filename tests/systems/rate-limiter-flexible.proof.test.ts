@@ -336,7 +336,7 @@ describe('rate-limiter-flexible 11.4.0 RateLimiterMemory (real) = model', () => 
     // express-rate-limit's MemoryStore refuses windowMs 0 (ERR_ERL_WINDOW_MS): its link is repaired.
     const erl = decodeConfig('v=1&l=express-rate-limit:limit=1,windowMs=0');
     expect(erl.errors.map((e) => e.message)).toEqual([
-      "l[0] windowMs: express-rate-limit's MemoryStore takes a windowMs from 1 ms (it throws ERR_ERL_WINDOW_MS), got 0; set to 60000, express-rate-limit (MemoryStore)'s default",
+      "l[0] windowMs: must be at least 1 ms (ERR_ERL_WINDOW_MS), got 0; set to 60000, express-rate-limit (MemoryStore)'s default",
     ]);
   });
 
