@@ -147,7 +147,8 @@ export function status(lane: LaneResult): number {
 /** The sustained rate a limiter allows, requests per second (its quota over its refill time). */
 export function ratePerSec(config: AlgorithmConfig): number {
   const q = quotaOf(config);
-  return (q.limit * 1000) / q.windowMs;
+  // A quota that is never restored (an anchored window of 0: points never expire) has no rate.
+  return (q.limit * 1000) / (q.windowMs || Infinity);
 }
 
 /** The limiters of a run, as `simulate` takes them (names kept). */

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { DelayHistogram, LoadChart, PeakChart, delayBins, loadSeries } from '../../src/viz/charts';
 import { nominalLimit, rollingMax } from '../../src/viz';
 import { peakWindow } from '../../src/sim';
+import { ratePerSec } from '../../src/config/measure';
 import type { SimResult } from '../../src/sim';
 import { countOutcomes, expectFinite, run } from './sim-fixtures';
 import { serialize } from './serialize';
@@ -87,6 +88,13 @@ describe('PeakChart', () => {
     expect(screen.getByTestId('peak-backend')).toBeInTheDocument();
     expect(nominalLimit(nginx, 1000)).toBe(10);
     expect(nominalLimit(nginx, 500)).toBe(5);
+  });
+
+  it('a quota never restored (points never expire) is its limit over any W, and has no rate', () => {
+    const never = { kind: 'anchored-window', limit: 3, windowMs: 0 } as const;
+    for (const w of [1, 1000, 86_400_000]) expect(nominalLimit(never, w)).toBe(3);
+    expect(ratePerSec(never)).toBe(0);
+    expect(ratePerSec({ kind: 'anchored-window', limit: 3, windowMs: 1000 })).toBe(3);
   });
 
   it('rollingMax: column maxima of the count in (t − W, t] equal a brute-force scan (property)', () => {

@@ -167,7 +167,9 @@ function rollingSweep(
  */
 export function nominalLimit(config: AlgorithmConfig, windowMs: number): number {
   const q = quotaOf(config);
-  const v = (q.limit * windowMs) / Math.max(1, q.windowMs);
+  // A quota that is never restored (an anchored window of 0: points never expire): at most
+  // `limit` pass in any interval, however long.
+  const v = q.windowMs ? (q.limit * windowMs) / Math.max(1, q.windowMs) : q.limit;
   return Number.isFinite(v) ? v : 0;
 }
 
