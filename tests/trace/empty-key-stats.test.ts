@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { StreamPass, holdTrace, streamRead } from '../../src/trace';
 import type { BuiltTrace, KeySpec, StreamSource } from '../../src/trace';
+import { csvReport } from './csvReport';
 
 const XFF: KeySpec = [{ kind: 'xff-first' }];
 
@@ -25,18 +26,7 @@ function built(): BuiltTrace {
     status: new Uint16Array(rows.length).fill(200),
     keySpec: XFF,
     natHints: [],
-    report: {
-      format: 'csv',
-      formatName: 'CSV',
-      lines: rows.length,
-      malformed: 0,
-      malformedFirst: [],
-      outOfOrder: 0,
-      maxBackstepMs: 0,
-      resolutionMs: 1,
-      timeSource: 'timestamp column',
-      notes: [],
-    },
+    report: csvReport(rows.length),
   };
 }
 

@@ -14,6 +14,7 @@ import {
   windowStatsById,
 } from '../../src/trace';
 import type { BuiltTrace } from '../../src/trace';
+import { csvReport } from './csvReport';
 
 /** A built trace from rows (arrival epoch ms ascending, key, cost). */
 function built(rows: [number, string, number][]): BuiltTrace {
@@ -32,18 +33,7 @@ function built(rows: [number, string, number][]): BuiltTrace {
     status: new Uint16Array(rows.length).fill(200),
     keySpec: [{ kind: 'client' }],
     natHints: [],
-    report: {
-      format: 'csv',
-      formatName: 'CSV',
-      lines: rows.length,
-      malformed: 0,
-      malformedFirst: [],
-      outOfOrder: 0,
-      maxBackstepMs: 0,
-      resolutionMs: 1,
-      timeSource: 'timestamp column',
-      notes: [],
-    },
+    report: csvReport(rows.length),
   };
 }
 

@@ -13,6 +13,7 @@ import { traceLoadStore } from '../../src/store/traceReact';
 import { holdTrace } from '../../src/trace';
 import type { BuiltTrace, KeySpec } from '../../src/trace';
 import { TracePanel } from '../../src/ui/traffic/TracePanel';
+import { csvReport } from '../trace/csvReport';
 
 /** 1,204 requests with an empty key, then 3 from each of two clients. */
 function built(keySpec: KeySpec, first = '-'): BuiltTrace {
@@ -28,18 +29,7 @@ function built(keySpec: KeySpec, first = '-'): BuiltTrace {
     status: new Uint16Array(count).fill(200),
     keySpec,
     natHints: [],
-    report: {
-      format: 'csv',
-      formatName: 'CSV',
-      lines: count,
-      malformed: 0,
-      malformedFirst: [],
-      outOfOrder: 0,
-      maxBackstepMs: 0,
-      resolutionMs: 1,
-      timeSource: 'timestamp column',
-      notes: [],
-    },
+    report: csvReport(count),
   };
 }
 

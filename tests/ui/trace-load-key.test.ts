@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createTraceLoadStore } from '../../src/store/traceLoad';
 import { holdTrace } from '../../src/trace';
 import type { BuiltTrace, KeySpec } from '../../src/trace';
+import { csvReport } from '../trace/csvReport';
 
 class FakeWorker {
   sent: { gen: number }[] = [];
@@ -32,18 +33,7 @@ function built(keySpec: KeySpec): BuiltTrace {
     status: new Uint16Array(2).fill(200),
     keySpec,
     natHints: [],
-    report: {
-      format: 'csv',
-      formatName: 'CSV',
-      lines: 2,
-      malformed: 0,
-      malformedFirst: [],
-      outOfOrder: 0,
-      maxBackstepMs: 0,
-      resolutionMs: 1,
-      timeSource: 'timestamp column',
-      notes: [],
-    },
+    report: csvReport(2),
   };
 }
 

@@ -12,6 +12,7 @@ import { PlaygroundProvider } from '../../src/store/react';
 import { holdTrace } from '../../src/trace';
 import type { BuiltTrace } from '../../src/trace';
 import { TraceSql } from '../../src/ui/traffic/TraceSql';
+import { csvReport } from '../trace/csvReport';
 
 const FIXED: AlgorithmConfig = { kind: 'fixed-window', limit: 2, windowMs: 1000 };
 
@@ -34,18 +35,7 @@ function trace() {
     status: Uint16Array.from(rows.map((r) => r[2])),
     keySpec: [{ kind: 'client' }],
     natHints: [],
-    report: {
-      format: 'csv',
-      formatName: 'CSV',
-      lines: rows.length,
-      malformed: 0,
-      malformedFirst: [],
-      outOfOrder: 0,
-      maxBackstepMs: 0,
-      resolutionMs: 1,
-      timeSource: 'timestamp column',
-      notes: [],
-    },
+    report: csvReport(rows.length),
   };
   return holdTrace(built).held;
 }

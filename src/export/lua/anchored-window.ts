@@ -2,6 +2,16 @@ import { NEVER_MS } from '../../core';
 import type { AnchoredWindowConfig } from '../../core';
 import { lit } from './prelude';
 
+/** What both scripts do with a rejected request: count it if asked, start a block, and save. */
+const REJECTED = `if COUNT_REJECTED then
+  c = c + COST
+end
+if BLOCK > 0 and blocked == 0 then
+  blocked = 1
+  reset = now + BLOCK
+end
+save()`;
+
 /**
  * Anchored window (src/core/algorithms/anchored-window.ts): a window per key that starts at the
  * key's first request. State: hash {s: window start, r: reset time, c: count, b: 1 when blocked}.
@@ -51,14 +61,7 @@ if c + COST <= LIMIT then
   end
   return {0, 0, 0, math.floor((LIMIT - c) / COST), left}
 end
-if COUNT_REJECTED then
-  c = c + COST
-end
-if BLOCK > 0 and blocked == 0 then
-  blocked = 1
-  reset = now + BLOCK
-end
-save()
+${REJECTED}
 return {2, 0, reset - now, 0, reset - now}
 `;
 }
@@ -111,14 +114,7 @@ if c + COST <= LIMIT then
   end
   return {0, 0, 0, rest, wait()}
 end
-if COUNT_REJECTED then
-  c = c + COST
-end
-if BLOCK > 0 and blocked == 0 then
-  blocked = 1
-  reset = now + BLOCK
-end
-save()
+${REJECTED}
 return {2, 0, wait(), 0, wait()}
 `;
 }
