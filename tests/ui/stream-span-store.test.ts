@@ -50,16 +50,21 @@ const built: BuiltTrace = {
   },
 };
 
+/** A stream store whose workers are fakes (kept in order), a trace store, and a file to read. */
+function stores() {
+  const workers: FakeWorker[] = [];
+  const store = createStreamStore(() => {
+    const w = new FakeWorker();
+    workers.push(w);
+    return w as unknown as Worker;
+  });
+  const traces = createTraceLoadStore(() => new FakeWorker() as unknown as Worker);
+  return { workers, store, traces, file: new File(['x'], 'big.log') };
+}
+
 describe('a span of the streamed log for the stage', () => {
   it('asks its own worker, shows progress, hands the trace on and says where it was cut', () => {
-    const workers: FakeWorker[] = [];
-    const store = createStreamStore(() => {
-      const w = new FakeWorker();
-      workers.push(w);
-      return w as unknown as Worker;
-    });
-    const traces = createTraceLoadStore(() => new FakeWorker() as unknown as Worker);
-    const file = new File(['x'], 'big.log');
+    const { workers, store, traces, file } = stores();
     const asked = { file, keySpec, fromMs: 1_700_000_000_000, toMs: 1_700_086_400_000 };
     store.getState().loadSpan(asked, traces.getState().holdSpan);
     const w = workers[0]!;
@@ -87,14 +92,7 @@ describe('a span of the streamed log for the stage', () => {
   });
 
   it('cancel stops the worker; an error leaves the held trace as it was', () => {
-    const workers: FakeWorker[] = [];
-    const store = createStreamStore(() => {
-      const w = new FakeWorker();
-      workers.push(w);
-      return w as unknown as Worker;
-    });
-    const traces = createTraceLoadStore(() => new FakeWorker() as unknown as Worker);
-    const file = new File(['x'], 'big.log');
+    const { workers, store, traces, file } = stores();
     const asked = { file, keySpec, fromMs: 0, toMs: 10 };
     store.getState().loadSpan(asked, traces.getState().holdSpan);
     store.getState().cancelSpan();
