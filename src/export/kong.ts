@@ -4,7 +4,7 @@
  */
 import { stringify } from 'yaml';
 import type { AlgorithmConfig } from '../core';
-import { assertAlgorithmConfig, calendarUnits } from '../core';
+import { assertAlgorithmConfig, calendarUnits, quoteText } from '../core';
 import type { SystemExportOutcome } from './systems-types';
 
 export interface KongOptions {
@@ -19,7 +19,20 @@ export interface KongOptions {
    * a placeholder `redis.host`.
    */
   policy?: 'local' | 'cluster' | 'redis';
+  /**
+   * schema.lua `header_name`: the header whose value keys the counters. Required when limitBy is
+   * 'header' (schema.lua entity_checks: conditional limit_by = header → header_name required).
+   */
+  headerName?: string;
+  /**
+   * schema.lua `path` (typedefs.path: starts with "/", no empty segment): the path whose requests
+   * are counted. Required when limitBy is 'path' (entity_checks: limit_by = path → path required).
+   */
+  path?: string;
 }
+
+/** Kong's header-name validator (kong/tools/http.lua validate_header_name, Kong 3.10.0). */
+const HEADER_NAME = /^[A-Za-z0-9_-]+$/;
 
 export function toKong(config: AlgorithmConfig, options: KongOptions = {}): SystemExportOutcome {
   const c = assertAlgorithmConfig(config);
@@ -33,8 +46,39 @@ export function toKong(config: AlgorithmConfig, options: KongOptions = {}): Syst
     };
   }
   const pluginConfig: Record<string, unknown> = {};
-  for (const u of calendarUnits(c)) pluginConfig[u.unit] = u.limit;
-  pluginConfig.limit_by = options.limitBy ?? 'ip';
+  const units = calendarUnits(c);
+  // schema.lua validate_periods_order (Kong 3.10.0, master 22246ef, lines 10-23) refuses a config
+  // whose longer period has a lower limit than a shorter one ("The limit for minute(5.0) cannot be
+  // lower than the limit for second(10.0)"). Such a shorter limit never decides anything: every
+  // second lies inside one UTC minute (and so on up to the year), so its count is at most the
+  // longer period's count, which stops first. Writing it as the smallest longer limit is accepted
+  // and passes the same requests.
+  const capped: string[] = [];
+  units.forEach((u, i) => {
+    const longer = Math.min(u.limit, ...units.slice(i + 1).map((w) => w.limit));
+    pluginConfig[u.unit] = longer;
+    if (longer < u.limit) capped.push(`${u.unit} ${u.limit} → ${longer}`);
+  });
+  const limitBy = options.limitBy ?? 'ip';
+  pluginConfig.limit_by = limitBy;
+  if (limitBy === 'header') {
+    const name = options.headerName;
+    if (name === undefined || !HEADER_NAME.test(name)) {
+      throw new RangeError(
+        `Kong limit_by 'header' needs headerName, made of A-Z, a-z, 0-9, _ and - (schema.lua: header_name is required then), got ${name === undefined ? 'none' : quoteText(name)}`,
+      );
+    }
+    pluginConfig.header_name = name;
+  }
+  if (limitBy === 'path') {
+    const path = options.path;
+    if (path === undefined || !path.startsWith('/') || path.includes('//')) {
+      throw new RangeError(
+        `Kong limit_by 'path' needs path, starting with "/" and without empty segments (schema.lua: path is required then), got ${path === undefined ? 'none' : quoteText(path)}`,
+      );
+    }
+    pluginConfig.path = path;
+  }
   const policy = options.policy ?? 'local';
   pluginConfig.policy = policy;
   if (policy === 'redis') {
@@ -62,6 +106,11 @@ export function toKong(config: AlgorithmConfig, options: KongOptions = {}): Syst
         ? 'policy: cluster keeps the counters in Kong’s database (not available DB-less): each node reads the count, and its increment lands after the response, so requests in between pass beyond the limit.'
         : 'policy: redis with sync_rate −1 reads and increments Redis on every request; set redis.host to your Redis.',
   ];
+  if (capped.length > 0) {
+    differences.push(
+      `Kong refuses a longer period with a lower limit than a shorter one (schema.lua), so ${capped.join(', ')} is written: the same requests pass, since the longer period always stops first, but Kong's X-RateLimit-Limit-<Period> headers show the lowered numbers.`,
+    );
+  }
   if ((c.align ?? 'calendar') === 'epoch') {
     differences.push(
       'Kong uses UTC calendar months and years; this limiter uses 30/365-day epoch periods.',
