@@ -17,28 +17,37 @@ export function toSpringGateway(config: AlgorithmConfig): SystemExportOutcome {
         'RedisRateLimiter refills replenishRate tokens at every whole second of Redis TIME: choose the Spring Cloud Gateway system (interval refill, fill_interval 1 s) to export it.',
     };
   }
+  // Routes live under GatewayProperties.PREFIX = "spring.cloud.gateway.server.webflux"
+  // (spring-cloud-gateway-server-webflux GatewayProperties.java, master 5227205). The old
+  // `spring.cloud.gateway.routes` was deprecated in 4.3.0 and its metadata stays only in the
+  // legacy spring-cloud-gateway-server module, which 5.0 no longer builds: a 5.0 gateway ignores
+  // it, and the route and its limiter would not exist.
   const doc = {
     spring: {
       cloud: {
         gateway: {
-          routes: [
-            {
-              id: 'limited',
-              uri: 'http://localhost:8080',
-              predicates: ['Path=/**'],
-              filters: [
+          server: {
+            webflux: {
+              routes: [
                 {
-                  name: 'RequestRateLimiter',
-                  args: {
-                    'redis-rate-limiter.replenishRate': c.tokensPerFill,
-                    'redis-rate-limiter.burstCapacity': c.maxTokens,
-                    'redis-rate-limiter.requestedTokens': 1,
-                    'key-resolver': '#{@clientKeyResolver}',
-                  },
+                  id: 'limited',
+                  uri: 'http://localhost:8080',
+                  predicates: ['Path=/**'],
+                  filters: [
+                    {
+                      name: 'RequestRateLimiter',
+                      args: {
+                        'redis-rate-limiter.replenishRate': c.tokensPerFill,
+                        'redis-rate-limiter.burstCapacity': c.maxTokens,
+                        'redis-rate-limiter.requestedTokens': 1,
+                        'key-resolver': '#{@clientKeyResolver}',
+                      },
+                    },
+                  ],
                 },
               ],
             },
-          ],
+          },
         },
       },
     },
@@ -57,7 +66,7 @@ export function toSpringGateway(config: AlgorithmConfig): SystemExportOutcome {
     language: 'yaml',
     text: stringify(doc),
     assumes:
-      'Spring Cloud Gateway (WebFlux) with spring-boot-starter-data-redis-reactive; request_rate_limiter.lua read at master 5227205 (5.0.3+)',
+      'Spring Cloud Gateway 5 (WebFlux; routes under spring.cloud.gateway.server.webflux, where 4.x before 4.3 used spring.cloud.gateway) with spring-boot-starter-data-redis-reactive; request_rate_limiter.lua read at master 5227205 (5.0.3+)',
     differences,
     notes: [
       'clientKeyResolver is a KeyResolver bean you define (e.g. exchange -> Mono.just(remote address)).',
