@@ -115,7 +115,9 @@ const applicationYml = v.strictObject({
 type Args = Record<string, unknown>;
 type Doc = {
   spring: {
-    cloud: { gateway: { server: { webflux: { routes: { filters: { args: Args }[] }[] } } } };
+    cloud: {
+      gateway: { server: { webflux: { routes: { filters: { name: string; args: Args }[] }[] } } };
+    };
   };
 };
 const argsOf = (d: Doc): Args => d.spring.cloud.gateway.server.webflux.routes[0]!.filters[0]!.args;
