@@ -44,7 +44,6 @@ import {
   expectRejectedAt,
   expectValid,
   mutated,
-  problems,
   textOf,
   uint32,
 } from './check';
@@ -299,7 +298,7 @@ describe('Envoy global export: the ratelimit service config against config_impl.
       ['empty key', (d) => (d.descriptors[0]!.key = ''), 'descriptors.0.key'],
       [
         'duplicate composite key',
-        (d) => (d.descriptors[1]!.value = d.descriptors[0]!.value),
+        (d) => (d.descriptors[1]!.value = d.descriptors[0]!.value ?? ''),
         'descriptors',
       ],
       ['empty domain', (d) => (d.domain = ''), 'domain'],
