@@ -53,6 +53,38 @@ export function textOf(outcome: SystemExportOutcome | { ok: boolean; reason?: st
   return (outcome as { text: string }).text;
 }
 
+/**
+ * A strict object whose keys are matched after `normalize` (Spring's relaxed names, Go's
+ * case-insensitive field names): a key that matches no field is an issue at that key, and each
+ * value is checked against its field's schema with the issue path kept.
+ */
+export function namedLike(
+  fields: Record<string, v.GenericSchema>,
+  normalize: (name: string) => string,
+): v.GenericSchema {
+  const byName = new Map(Object.entries(fields).map(([k, s]) => [normalize(k), s]));
+  return v.pipe(
+    v.record(v.string(), v.unknown()),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      for (const [key, value] of Object.entries(dataset.value)) {
+        const schema = byName.get(normalize(key));
+        const path = [{ type: 'object', origin: 'value', input: dataset.value, key, value }];
+        if (schema === undefined) {
+          addIssue({ message: `unknown field "${key}"`, path: path as never });
+          continue;
+        }
+        const result = v.safeParse(schema, value);
+        if (!result.success) {
+          for (const issue of result.issues) {
+            addIssue({ message: issue.message, path: [...path, ...(issue.path ?? [])] as never });
+          }
+        }
+      }
+    }),
+  );
+}
+
 /** Unsigned 32-bit integer (protobuf uint32, Go uint32). */
 export const uint32 = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(4_294_967_295));
 /** Signed 64-bit integer as a YAML number can carry it exactly (Go int64 / Java long). */
@@ -97,13 +129,15 @@ export function parseGoDuration(
   if (s === '0') return 0;
   if (s === '') return undefined;
   let total = 0;
-  const part = /^(\d+\.?\d*|\.\d+)([^\d.]+)/;
+  const part = /^(\d*)(?:\.(\d*))?([^\d.]+)/;
   while (s !== '') {
     const m = part.exec(s);
-    if (m === null) return undefined;
-    const scale = units[m[2] as string];
+    if (m === null || (m[1] === '' && (m[2] ?? '') === '')) return undefined;
+    const scale = units[m[3] as string];
     if (scale === undefined) return undefined;
-    total += Number(m[1]) * scale;
+    // Whole part and fraction apart, in integers, as Go does (no binary-fraction rounding).
+    const frac = m[2] ?? '';
+    total += Number(m[1] || '0') * scale + (Number(frac || '0') * scale) / 10 ** frac.length;
     s = s.slice(m[0].length);
   }
   return sign * total;

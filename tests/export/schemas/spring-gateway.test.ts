@@ -31,37 +31,20 @@ import type { TokenBucketConfig } from '../../../src/core';
 import { MAX_COUNT } from '../../../src/core';
 import { toSpringGateway } from '../../../src/export';
 import { springGateway } from '../../../src/systems/spring-gateway';
-import { RUNS, expectRejectedAt, expectValid, javaInt, mutated, problems, textOf } from './check';
+import {
+  RUNS,
+  expectRejectedAt,
+  expectValid,
+  javaInt,
+  mutated,
+  namedLike,
+  problems,
+  textOf,
+} from './check';
 
 /** Spring Boot's uniform form of a property name: lower case, no dashes. */
 const uniform = (name: string): string => name.toLowerCase().replaceAll('-', '');
-
-/** A strict object whose keys are compared in Spring's relaxed (uniform) form. */
-function relaxed(fields: Record<string, v.GenericSchema>): v.GenericSchema {
-  const byUniform = new Map(Object.entries(fields).map(([k, s]) => [uniform(k), s]));
-  return v.pipe(
-    v.record(v.string(), v.unknown()),
-    v.rawCheck(({ dataset, addIssue }) => {
-      if (!dataset.typed) return;
-      for (const [key, value] of Object.entries(dataset.value)) {
-        const schema = byUniform.get(uniform(key));
-        const path = [
-          { type: 'object', origin: 'value', input: dataset.value, key, value },
-        ] as const;
-        if (schema === undefined) {
-          addIssue({ message: `unknown property "${key}"`, path: [...path] as never });
-          continue;
-        }
-        const result = v.safeParse(schema, value);
-        if (!result.success) {
-          for (const issue of result.issues) {
-            addIssue({ message: issue.message, path: [...path, ...(issue.path ?? [])] as never });
-          }
-        }
-      }
-    }),
-  );
-}
+const relaxed = (fields: Record<string, v.GenericSchema>) => namedLike(fields, uniform);
 
 const javaLongRedisSafe = v.pipe(
   v.number(),
