@@ -40,9 +40,8 @@ import {
 const fold = (name: string): string => name.toLowerCase();
 const goStruct = (fields: Record<string, v.GenericSchema>) =>
   v.pipe(
-    v.record(v.string(), v.unknown()),
-    v.check((o) => Object.keys(o).length > 0, 'cannot be a standalone element'),
     namedLike(fields, fold),
+    v.check((o) => Object.keys(o as object).length > 0, 'cannot be a standalone element'),
   );
 
 /** paerser Duration: whole seconds as digits, or a Go duration string. */
