@@ -169,6 +169,9 @@ export function arrivalsOf(runner: SimRunner): Arrivals {
   return a;
 }
 
+/** The traces' version as a run that replays none sees it: never changing. */
+const noTraces = (): number => -1;
+
 /**
  * The simulation of the current inputs (memoised; recomputed only when they change). A small run
  * is computed in this render (a small link opened paused draws its exact result in its first
@@ -182,9 +185,13 @@ export function useSimulation(): SimOutcome | null {
   const arrived = arrivalsOf(runner);
   const [taken, setTaken] = useState(runner.getVersion);
   useEffect(() => arrived.follow(taken, setTaken), [arrived, taken]);
-  // A replayed access log loading (or going) changes the run of a scenario that replays it.
-  const traces = useSyncExternalStore(subscribeTraces, tracesVersion, tracesVersion);
   const run = usePlaygroundShallow(selectRun);
+  // A replayed access log loading (or going) changes the run of a scenario that replays it; a
+  // scenario that replays none is not drawn again when a log loads (the stage's render would
+  // otherwise join the task that shows the log's summary).
+  const replays = run.scenario.sources.some((x) => x.kind === 'trace');
+  const tracesSeen = replays ? tracesVersion : noTraces;
+  const traces = useSyncExternalStore(subscribeTraces, tracesSeen, tracesSeen);
   const cached = cachedOutcome(run);
   const shown = lastRun();
   // The first run too (a link, saved settings): null until the worker answers.

@@ -8,24 +8,10 @@
  * Retry-After = the wait in seconds + 0.5, printed with no decimals (strconv 'f', 0: round half to
  * even).
  */
-import type { SourceRef, SystemInfo } from './types';
+import type { SystemInfo } from './types';
 
 export const CADDY_RATELIMIT_VERSION = 'mholt/caddy-ratelimit master 5625512 (v0.1.0+7)';
 const V = CADDY_RATELIMIT_VERSION;
-
-export const CADDY_SOURCES: readonly SourceRef[] = [
-  {
-    file: 'ringbuffer.go',
-    version: V,
-    what: 'allowed iff now − oldest > window (so an event exactly window old still counts); refused events are not logged; When() = oldest + window − now, 0 at exactly window',
-  },
-  {
-    file: 'handler.go',
-    version: V,
-    what: 'ServeHTTP refuses only when When() > 0 (exactly window after the oldest: passes, not recorded); rateLimitExceeded: 429, Retry-After = FormatFloat(wait.Seconds() + 0.5, f, 0); optional jitter',
-  },
-  { file: 'caddyfile.go', version: V, what: 'zone { key, window, events }' },
-];
 
 export const caddy: SystemInfo = {
   id: 'caddy',
@@ -37,7 +23,6 @@ export const caddy: SystemInfo = {
   urlName: 'caddy',
   summary:
     'Keeps the times of the last `events` passed requests per key in a ring; a request passes once the oldest is more than `window` old.',
-  sources: CADDY_SOURCES,
   // handler.go: `key := repl.ReplaceAll(rl.Key, "")` — an unknown or empty placeholder becomes
   // "", and limitersMap.getOrInsert keys the ring buffer by that string: one shared key "".
   emptyKey: 'shared',

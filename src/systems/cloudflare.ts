@@ -8,10 +8,11 @@
  * for retryable 1xxx errors": 1015 → 30 s). No rate-limit headers.
  */
 import type { AlgorithmConfig } from '../core';
-import type { SourceRef, SystemInfo } from './types';
+import type { SystemInfo } from './types';
 
 /** Cloudflare's rate limiting rule parameters, the page each value set below comes from. */
-const PARAMETERS_PAGE = 'https://developers.cloudflare.com/waf/rate-limiting-rules/parameters/';
+export const PARAMETERS_PAGE =
+  'https://developers.cloudflare.com/waf/rate-limiting-rules/parameters/';
 
 /**
  * The periods a rate limiting rule takes, in seconds (PARAMETERS_PAGE, "Period": one of 10, 60,
@@ -57,29 +58,6 @@ export function cloudflarePeriodOk(windowMs: number): boolean {
   return windowMs % 1000 === 0 && CLOUDFLARE_PERIODS_S.includes(windowMs / 1000);
 }
 
-export const CLOUDFLARE_SOURCES: readonly SourceRef[] = [
-  {
-    file: 'https://blog.cloudflare.com/counting-things-a-lot-of-different-things/',
-    version: 'Cloudflare, 2017',
-    what: 'the sliding-window counter: previous window weighted by its overlap',
-  },
-  {
-    file: PARAMETERS_PAGE,
-    version: 'Cloudflare docs, 2026',
-    what: 'the periods and mitigation timeouts a rule takes',
-  },
-  {
-    file: 'https://developers.cloudflare.com/waf/reference/response-for-blocked-requests/',
-    version: 'Cloudflare docs, 2026',
-    what: '429 is the default response code of a rate limiting rule’s Block action',
-  },
-  {
-    file: 'https://developers.cloudflare.com/changelog/post/2026-03-12-retry-after-header-for-1xxx-errors',
-    version: 'Cloudflare, 2026-03-12',
-    what: 'error 1015 (rate limited) carries Retry-After: 30',
-  },
-];
-
 export const cloudflare: SystemInfo = {
   id: 'cloudflare',
   name: 'Cloudflare rate limiting rule',
@@ -91,7 +69,6 @@ export const cloudflare: SystemInfo = {
   // only when its period is one Cloudflare takes (src/config/url.ts).
   urlName: 'cloudflare',
   summary: SWC_SUMMARY,
-  sources: CLOUDFLARE_SOURCES,
   // waf/rate-limiting-rules/parameters ("Missing field versus empty value", Cloudflare docs,
   // 2026): requests without the header, cookie or field the rule counts by have a counter of
   // their own (unless the counting expression filters them out): one shared counter.

@@ -3,48 +3,10 @@
  * f2fb157, after v1.4.0) with its Redis backend, modelled on the calendar-windows algorithm with
  * epoch-aligned windows that count over-limit hits, and the descriptors' `shadow_mode`.
  */
-import type { SourceRef, SystemInfo, SystemParam } from './types';
+import type { SystemInfo, SystemParam } from './types';
 
 export const ENVOY_RATELIMIT_VERSION = 'envoyproxy/ratelimit master f2fb157 (v1.4.0+287)';
 const V = ENVOY_RATELIMIT_VERSION;
-
-export const ENVOY_GLOBAL_SOURCES: readonly SourceRef[] = [
-  {
-    file: 'src/redis/fixed_cache_impl.go',
-    version: V,
-    what: 'DoLimit: INCRBY key hits then EXPIRE key unit-seconds, for every descriptor, before any comparison',
-  },
-  {
-    file: 'src/limiter/cache_key.go',
-    version: V,
-    what: 'the key ends in (now / divider) · divider: epoch-aligned windows, now in whole seconds',
-  },
-  {
-    file: 'src/limiter/base_limiter.go',
-    version: V,
-    what: 'OVER_LIMIT (0 remaining) iff count after INCRBY > limit; shadow_mode reports it OK',
-  },
-  {
-    file: 'src/service/ratelimit.go',
-    version: V,
-    what: 'overall OVER_LIMIT iff a descriptor is; SHADOW_MODE=true reports OK for all',
-  },
-  {
-    file: 'src/utils/utilities.go',
-    version: V,
-    what: 'UnitToDivider (month 30 d, year 365 d); CalculateReset = divider − now mod divider (s)',
-  },
-  {
-    file: 'source/extensions/filters/http/ratelimit/ratelimit.cc (Envoy)',
-    version: 'Envoy 1.31',
-    what: 'OVER_LIMIT → 429 with x-envoy-ratelimited: true',
-  },
-  {
-    file: 'source/extensions/filters/http/ratelimit/ratelimit_headers.cc (Envoy)',
-    version: 'Envoy 1.31',
-    what: 'x-ratelimit-* of the status with least remaining, "<rpu>;w=<s>" each',
-  },
-];
 
 /** One descriptor's status as envoyproxy/ratelimit returns it (base_limiter.go). */
 const UNIT_PARAMS: readonly SystemParam[] = (['second', 'minute', 'hour', 'day'] as const).map(
@@ -69,7 +31,6 @@ export const envoyGlobal: SystemInfo = {
   urlName: 'envoy-global',
   summary:
     'A shared Redis counter per descriptor and epoch-aligned window (second, minute, hour, day); every hit is counted, over-limit ones too, and a request over any limit gets 429 (with shadow_mode: 200).',
-  sources: ENVOY_GLOBAL_SOURCES,
   // source/common/router/router_ratelimit.cc (Envoy 1.31): a missing request header produces no
   // descriptor (unless skip_if_absent), and source/extensions/filters/http/ratelimit/ratelimit.cc
   // calls the rate limit service only `if (!descriptors.empty())`: the request is not limited.

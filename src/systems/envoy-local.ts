@@ -11,25 +11,7 @@
  * `x-ratelimit-remaining` (tokens left) and `x-ratelimit-reset` to every response only when
  * `enable_x_ratelimit_headers: DRAFT_VERSION_03`. No `Retry-After`.
  */
-import type { SourceRef, SystemInfo } from './types';
-
-export const ENVOY_LOCAL_SOURCES: readonly SourceRef[] = [
-  {
-    file: 'source/extensions/filters/http/local_ratelimit/local_ratelimit.cc',
-    version: 'Envoy 1.31',
-    what: 'sendLocalReply(429, "local_rate_limited"); x-ratelimit-* in encodeHeaders only with enable_x_ratelimit_headers',
-  },
-  {
-    file: 'docs/root/configuration/http/http_filters/local_rate_limit_filter.rst',
-    version: 'Envoy 1.31',
-    what: "429 by default; says the filter sets x-envoy-ratelimited, which local_ratelimit.cc's decodeHeaders never does (the code is followed)",
-  },
-  {
-    file: 'source/common/common/token_bucket_impl.cc',
-    version: 'Envoy 1.31',
-    what: 'AtomicTokenBucketImpl: continuous refill, starts full',
-  },
-];
+import type { SystemInfo } from './types';
 
 export const envoyLocal: SystemInfo = {
   id: 'envoy',
@@ -41,7 +23,6 @@ export const envoyLocal: SystemInfo = {
   urlName: 'envoy',
   summary:
     'A bucket of max_tokens, refilled by tokens_per_fill every fill_interval; each request takes one token. Starts full.',
-  sources: ENVOY_LOCAL_SOURCES,
   // source/common/router/router_ratelimit.cc (Envoy 1.31), RequestHeadersAction::populateDescriptor:
   // a missing header produces no descriptor (unless skip_if_absent); local_ratelimit_impl.cc then
   // finds no descriptor bucket and charges the filter's one default token_bucket: shared.

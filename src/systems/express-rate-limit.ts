@@ -4,29 +4,12 @@
  * the repository's `source/` files named here).
  */
 import type { AlgorithmConfig, AnchoredWindowConfig } from '../core';
-import type { SourceRef, SystemInfo } from './types';
+import type { SystemInfo } from './types';
 
 /** A header the system sends itself. */
 export const EXPRESS_RATE_LIMIT_VERSION = 'express-rate-limit 8.7.5';
 
 const V = EXPRESS_RATE_LIMIT_VERSION;
-export const EXPRESS_RATE_LIMIT_SOURCES: readonly SourceRef[] = [
-  {
-    file: 'source/memory-store.ts',
-    version: V,
-    what: 'increment(): a client whose resetTime ≤ now restarts (0 hits, resetTime = now + windowMs), then totalHits++',
-  },
-  {
-    file: 'source/rate-limit.ts',
-    version: V,
-    what: 'defaults (windowMs 60000, limit 5, statusCode 429, legacyHeaders true, standardHeaders false → true = draft-6); reject iff totalHits > limit; remaining = max(limit − totalHits, 0)',
-  },
-  {
-    file: 'source/headers.ts',
-    version: V,
-    what: 'X-RateLimit-*, draft-6/7/8 RateLimit headers, Retry-After = ⌈(resetTime − now)/1000⌉',
-  },
-];
 
 /** express-rate-limit's own options (those that change decisions or headers). */
 export interface ExpressRateLimitOptions {
@@ -65,7 +48,6 @@ export const expressRateLimit: SystemInfo = {
   urlName: 'express-rate-limit',
   summary:
     "Counts every hit (rejected ones too) in a window that starts at the key's first hit and lasts windowMs; rejects above limit.",
-  sources: EXPRESS_RATE_LIMIT_SOURCES,
   // dist/index.mjs (express-rate-limit 8.7.5): the middleware passes whatever keyGenerator returns
   // to store.increment(key) unchecked; a key of '' is one counter shared by every such request.
   emptyKey: 'shared',

@@ -19,48 +19,9 @@
  */
 import type { AlgorithmConfig } from '../core';
 import { HAPROXY_DENY_STATUSES } from '../core';
-import type { SourceRef, SystemInfo } from './types';
+import type { SystemInfo } from './types';
 
 export const HAPROXY_VERSION = 'HAProxy 2.6.12 (Debian 2.6.12-1+deb12u4)';
-const V = 'HAProxy 2.6';
-
-export const HAPROXY_SOURCES: readonly SourceRef[] = [
-  {
-    file: 'include/haproxy/freq_ctr.h',
-    version: V,
-    what: 'update_freq_ctr_period: add to curr within the period, else rotate (prev ← curr, tick += period, or tick ← now after two periods); the tick’s low bit is a lock and is cleared',
-  },
-  {
-    file: 'src/freq_ctr.c',
-    version: V,
-    what: 'freq_ctr_total / read_freq_ctr_period: rate = ⌊(prev·(tick + period − now) + curr·period) / period⌋',
-  },
-  {
-    file: 'src/http_act.c',
-    version: V,
-    what: 'http_action_track_sc counts the request (http_req_rate) when tracking starts, before later rules; parse_http_deny: default status 403, deny_status N',
-  },
-  {
-    file: 'src/stick_table.c',
-    version: V,
-    what: 'new entries are zeroed (__stksess_init); every touch sets expire = now + expire; process_table_expire frees expired entries; sc_http_req_rate reads the tracked entry',
-  },
-  {
-    file: 'src/http.c',
-    version: V,
-    what: 'http_err_msgs: the built-in reply for each status (status line, content-length, cache-control: no-cache, content-type: text/html)',
-  },
-  {
-    file: 'src/mux_h1.c',
-    version: V,
-    what: 'header names written in lower case; the connection header written last, from the connection mode (checked against 2.6.12)',
-  },
-  {
-    file: 'src/http_htx.c',
-    version: V,
-    what: 'http_parse_http_reply: statuses without a built-in message are refused with default-errorfiles',
-  },
-];
 
 /** HAProxy 2.6's built-in error replies (src/http.c http_err_msgs): reason and body length. */
 export const haproxy: SystemInfo = {
@@ -73,7 +34,6 @@ export const haproxy: SystemInfo = {
   urlName: 'haproxy',
   summary:
     "Counts every request (denied ones too) in a per-client counter whose period starts at the client's first request; denies when this period's count plus the previous period's, weighted by what is left of this one, is above the limit.",
-  sources: HAPROXY_SOURCES,
   // src/http_ana.c (HAProxy 2.6), http_req_get_intercept_rule, ACT_ACTION_TRK_SC0…: when the
   // track-sc sample fetch fails (a missing header) stktable_fetch_key returns NULL and nothing is
   // tracked; sc_http_req_rate(0) then has no entry, the deny ACL does not match: not limited.

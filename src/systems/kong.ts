@@ -7,39 +7,10 @@
  * limit_by consumer, policy local, error_code 429, hide_client_headers false),
  * kong/tools/timestamp.lua (get_timestamps: UTC period starts).
  */
-import type { SourceRef, SystemInfo, SystemParam } from './types';
+import type { SystemInfo, SystemParam } from './types';
 
 export const KONG_VERSION = 'Kong 3.10.0 (master 22246ef)';
 const V = KONG_VERSION;
-
-export const KONG_SOURCES: readonly SourceRef[] = [
-  {
-    file: 'kong/plugins/rate-limiting/handler.lua',
-    version: V,
-    what: 'stop when any period has limit − usage ≤ 0; RateLimit-* from the period with the least remaining (ties: the longer); X-RateLimit-*-<Period>; Retry-After = reset; increment only passed requests',
-  },
-  {
-    file: 'kong/plugins/rate-limiting/policies/init.lua',
-    version: V,
-    what: "local policy: one shm counter per period start, created with a TTL of the period's nominal length",
-  },
-  {
-    file: 'kong/plugins/rate-limiting/expiration.lua',
-    version: V,
-    what: 'second 1, minute 60, hour 3600, day 86400, month 2592000, year 31536000 (seconds)',
-  },
-  { file: 'kong/tools/timestamp.lua', version: V, what: 'UTC starts of second … year' },
-  {
-    file: 'kong/plugins/rate-limiting/policies/cluster.lua',
-    version: V,
-    what: 'cluster policy: read the row, increment later (upsert + 1)',
-  },
-  {
-    file: 'kong/plugins/rate-limiting/schema.lua',
-    version: V,
-    what: 'defaults: error_code 429, error_message "API rate limit exceeded", limit_by consumer, policy local',
-  },
-];
 
 const LIMIT_PARAMS: readonly SystemParam[] = (
   ['second', 'minute', 'hour', 'day', 'month', 'year'] as const
@@ -61,7 +32,6 @@ export const kong: SystemInfo = {
   urlName: 'kong',
   summary:
     'Counts passed requests per UTC second, minute, hour, day, month and year at once; a request passes only while every configured period has room.',
-  sources: KONG_SOURCES,
   // kong/plugins/rate-limiting/handler.lua, get_identifier: `return identifier or
   // kong.client.get_forwarded_ip()` — a consumer, credential, header or path that is missing falls
   // back to the client's address.

@@ -8,25 +8,7 @@
  */
 import { quotaOf, toSeconds } from '../core';
 import type { LeakyBucketConfig } from '../core';
-import type { SourceRef, SystemInfo } from './types';
-
-export const NGINX_SOURCES: readonly SourceRef[] = [
-  {
-    file: 'src/http/modules/ngx_http_limit_req_module.c',
-    version: 'nginx 1.22.1',
-    what: 'the excess arithmetic, burst, delay/nodelay, limit_req_status (default 503), no headers',
-  },
-  {
-    file: 'src/http/ngx_http_special_response.c',
-    version: 'nginx 1.22.1',
-    what: 'the error page a rejected request receives: its bytes, text/html, keep-alive or close',
-  },
-  {
-    file: 'src/http/ngx_http_header_filter_module.c',
-    version: 'nginx 1.22.1',
-    what: 'the status line (nginx’s own reason phrases), Server, Date, Content-Type, Content-Length, Connection, then add_header lines, in that order',
-  },
-];
+import type { SystemInfo } from './types';
 
 /** nginx's `Server` header with `server_tokens on` (its default). */
 export const NGINX_SERVER = 'nginx/1.22.1';
@@ -57,7 +39,6 @@ export const nginxLimitReq: SystemInfo = {
   urlName: 'nginx',
   summary:
     'Requests drain at rate; up to burst more are held and released at the rate (or passed at once with nodelay); beyond that, rejected.',
-  sources: NGINX_SOURCES,
   // ngx_http_limit_req_module.c (nginx 1.22.1), ngx_http_limit_req_handler: a key that evaluates
   // to the empty string is skipped (`if (key.len == 0) continue;`), so the request is neither
   // limited nor accounted; the docs say "requests with an empty key value are not accounted".

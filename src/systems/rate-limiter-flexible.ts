@@ -6,33 +6,10 @@
  * added; Retry-After in whole seconds (RFC 9110 delay-seconds), rounded up.
  */
 import type { AnchoredWindowConfig } from '../core';
-import type { SourceRef, SystemInfo } from './types';
+import type { SystemInfo } from './types';
 
 export const RATE_LIMITER_FLEXIBLE_VERSION = 'rate-limiter-flexible 11.4.0';
 const V = RATE_LIMITER_FLEXIBLE_VERSION;
-
-export const RATE_LIMITER_FLEXIBLE_SOURCES: readonly SourceRef[] = [
-  {
-    file: 'lib/component/MemoryStorage/MemoryStorage.js',
-    version: V,
-    what: 'incrby(): a record lives while expiresAt − now > 0, else a new one expires at now + duration; the value is incremented before any check',
-  },
-  {
-    file: 'lib/RateLimiterMemory.js',
-    version: V,
-    what: 'consume(): reject when consumed > points; blockDuration re-sets the record on the first such request; execEvenly delays ⌈msBeforeNext / (remaining + 2)⌉ or consumed · execEvenlyMinDelayMs',
-  },
-  {
-    file: 'lib/RateLimiterAbstract.js',
-    version: V,
-    what: 'duration 0: never expires; defaults: points 4, duration 1 s, blockDuration 0, execEvenly false, execEvenlyMinDelayMs ⌈duration·1000 / points⌉ (_getExecEvenlyMinDelayMsDefault)',
-  },
-  {
-    file: 'README.md',
-    version: V,
-    what: 'the suggested HTTP headers (Retry-After, X-RateLimit-*)',
-  },
-];
 
 /** RateLimiterMemory's options, in its own units (seconds). */
 export interface RateLimiterFlexibleOptions {
@@ -135,7 +112,6 @@ export const rateLimiterFlexible: SystemInfo = {
   },
   standardHeadersHow:
     "The application sets them from the RateLimiterRes it gets (the README's example); they are marked as added.",
-  sources: RATE_LIMITER_FLEXIBLE_SOURCES,
   // lib/RateLimiterAbstract.js (rate-limiter-flexible 11.4.0), getKey: `${keyPrefix}:${key}` —
   // the key is the app's choice; '' is one key ("rlflx:") shared by every such request.
   emptyKey: 'shared',

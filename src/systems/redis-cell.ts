@@ -5,18 +5,7 @@
  * status. The README maps the array onto X-RateLimit-Limit / -Remaining / -Reset and Retry-After,
  * which is what the "standard headers" option adds (with the IETF RateLimit fields).
  */
-import { RFC_6585 } from './app';
-import type { SourceRef, SystemInfo } from './types';
-
-export const REDIS_CELL_SOURCES: readonly SourceRef[] = [
-  {
-    file: 'README.md',
-    version: 'redis-cell 0.3.1',
-    what: 'CL.THROTTLE arguments and the five-element reply',
-  },
-  { file: 'src/cell/mod.rs', version: 'redis-cell 0.3.1', what: 'the GCRA rate limiter' },
-  RFC_6585,
-];
+import type { SystemInfo } from './types';
 
 export const redisCell: SystemInfo = {
   id: 'redis-cell',
@@ -28,7 +17,6 @@ export const redisCell: SystemInfo = {
   urlName: 'gcra',
   summary:
     'Tracks a theoretical arrival time (TAT) that advances by period/count per request; admits while TAT is within burst+1 intervals of now.',
-  sources: REDIS_CELL_SOURCES,
   // src/lib.rs (redis-cell 0.3.1): CL.THROTTLE takes the key as the caller passes it; an empty
   // key is one Redis key like any other, so every such request shares it.
   emptyKey: 'shared',

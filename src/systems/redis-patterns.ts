@@ -5,36 +5,8 @@
  * overlap). Redis decides nothing about HTTP: the application sends 429 (RFC 6585) and whatever
  * headers it computes.
  */
-import { RFC_6585 } from './app';
 import { SWC_SUMMARY, alignedOnly } from './cloudflare';
-import type { SourceRef, SystemInfo, SystemParam } from './types';
-
-export const REDIS_FIXED_SOURCES: readonly SourceRef[] = [
-  {
-    file: 'https://redis.io/docs/latest/commands/incr/ ("Pattern: Rate limiter")',
-    version: 'Redis 7.0',
-    what: 'INCR the window key, EXPIRE it with the window, refuse above the limit',
-  },
-  RFC_6585,
-];
-
-export const REDIS_LOG_SOURCES: readonly SourceRef[] = [
-  {
-    file: 'https://redis.io/docs/latest/commands/zremrangebyscore/, zcard, zadd',
-    version: 'Redis 7.0',
-    what: 'the sorted-set log: drop entries older than the window, count, add',
-  },
-  RFC_6585,
-];
-
-export const REDIS_TWO_WINDOW_SOURCES: readonly SourceRef[] = [
-  {
-    file: 'src/lua-scripts/single/sliding-window.ts (upstash/ratelimit-js)',
-    version: '@upstash/ratelimit, 2025',
-    what: 'the pattern: the previous window’s count weighted by its overlap, plus the current',
-  },
-  RFC_6585,
-];
+import type { SystemInfo, SystemParam } from './types';
 
 const LIMIT: SystemParam = {
   key: 'limit',
@@ -63,7 +35,6 @@ export const redisFixedWindow: SystemInfo = {
   algorithms: ['fixed-window'],
   urlName: 'fixed-window',
   summary: 'Counts requests per window aligned to t = 0 and admits up to limit per window.',
-  sources: REDIS_FIXED_SOURCES,
   // The key is the application's (the pattern's KEYS[1]); an empty one is one Redis key shared
   // by every such request.
   emptyKey: 'shared',
@@ -83,7 +54,6 @@ export const redisSlidingLog: SystemInfo = {
   urlName: 'sliding-log',
   summary:
     'Keeps a timestamp per admitted request and admits while fewer than limit are younger than the window.',
-  sources: REDIS_LOG_SOURCES,
   // The key is the application's (the pattern's KEYS[1]); an empty one is one Redis key shared
   // by every such request.
   emptyKey: 'shared',
@@ -112,7 +82,6 @@ export const redisTwoWindow: SystemInfo = {
   algorithms: ['sliding-window-counter'],
   urlName: 'redis-sliding-window',
   summary: SWC_SUMMARY,
-  sources: REDIS_TWO_WINDOW_SOURCES,
   // The key is the application's (the pattern's KEYS[1]); an empty one is one Redis key shared
   // by every such request.
   emptyKey: 'shared',

@@ -7,25 +7,10 @@
  * tokens when there are enough. So tokens arrive `replenishRate` at a time at every whole second
  * since the epoch: the interval token bucket with fill_interval = 1 s.
  */
-import type { SourceRef, SystemInfo } from './types';
+import type { SystemInfo } from './types';
 
 export const SPRING_GATEWAY_VERSION = 'spring-cloud-gateway 5.0.3+ (master 5227205)';
 const V = SPRING_GATEWAY_VERSION;
-const SCRIPT =
-  'spring-cloud-gateway-server-webflux/src/main/resources/META-INF/scripts/request_rate_limiter.lua';
-
-export const SPRING_SOURCES: readonly SourceRef[] = [
-  {
-    file: SCRIPT,
-    version: V,
-    what: 'now = TIME seconds; filled = min(capacity, last + (now − last_refreshed) · rate); allowed iff filled ≥ requested; keys expire after ⌊2 · capacity / rate⌋ s and are not written at all when that is 0',
-  },
-  {
-    file: 'spring-cloud-gateway-server-webflux/src/main/java/org/springframework/cloud/gateway/filter/ratelimit/RedisRateLimiter.java',
-    version: V,
-    what: 'args (replenishRate, burstCapacity, "", requestedTokens); X-RateLimit-Remaining / -Replenish-Rate / -Burst-Capacity / -Requested-Tokens',
-  },
-];
 
 /** Spring's key TTL: ⌊2 · burstCapacity / replenishRate⌋ s; 0 means the script stores nothing. */
 export function springTtlSeconds(replenishRate: number, burstCapacity: number): number {
@@ -43,7 +28,6 @@ export const springGateway: SystemInfo = {
   urlName: 'spring-gateway',
   summary:
     'A Redis token bucket of burstCapacity tokens, refilled replenishRate tokens at every whole second (Redis TIME); each request takes requestedTokens.',
-  sources: SPRING_SOURCES,
   // RequestRateLimiterGatewayFilterFactory.java: a KeyResolver that resolves empty becomes
   // EMPTY_KEY; with denyEmptyKey (default true) the request is answered emptyKeyStatusCode
   // (default FORBIDDEN, 403) without consulting the limiter.

@@ -19,31 +19,10 @@
  *   rate ≥ 1/s, else 1 + ⌊1/rate⌋ s; a dropped source starts again with a full bucket.
  */
 import type { AlgorithmConfig } from '../core';
-import type { SourceRef, SystemInfo } from './types';
+import type { SystemInfo } from './types';
 
-const VERSION = 'traefik v3.7.9';
-export const TRAEFIK_SOURCES: readonly SourceRef[] = [
-  {
-    file: 'pkg/middlewares/ratelimiter/rate_limiter.go',
-    version: VERSION,
-    what: 'rate = average/period, burst ≥ 1, maxDelay, ttl, the 429 with Retry-After and X-Retry-In',
-  },
-  {
-    file: 'pkg/middlewares/ratelimiter/in_memory_limiter.go',
-    version: VERSION,
-    what: 'Reserve(), Cancel() when the delay exceeds maxDelay, the ttl refresh on every request',
-  },
-  {
-    file: 'pkg/middlewares/ratelimiter/ttlmap/ttlmap.go',
-    version: VERSION,
-    what: 'expiry in whole Unix seconds',
-  },
-  {
-    file: 'rate/rate.go',
-    version: 'golang.org/x/time 0.3.0',
-    what: 'the token bucket: reserve, delay, cancel (proven against it in tests/export/go.server.test.ts)',
-  },
-];
+export const TRAEFIK_VERSION = 'traefik v3.7.9';
+const VERSION = TRAEFIK_VERSION;
 
 /** ⌊rate⌋ in requests per second for `average` per `periodMs`. */
 function wholeRate(average: number, periodMs: number): number {
@@ -103,7 +82,6 @@ export const traefik: SystemInfo = {
   urlName: 'traefik',
   summary:
     'A golang x/time/rate bucket of burst tokens refilled at average per period; a request without a token waits for it when that takes at most 1/(2·rate), else gets 429.',
-  sources: TRAEFIK_SOURCES,
   // pkg/middlewares/extractor.go (traefik) and vulcand/oxy utils/source.go makeHeaderExtractor:
   // the source is `req.Header.Get(name)` with no error, "" when the header is missing (an
   // ipStrategy depth past the hops gives "" too), and rate_limiter.go buckets by that string:

@@ -94,8 +94,8 @@ export interface SystemModel {
   version: string;
   /** The core algorithm(s) it is built on. */
   algorithms: readonly AlgorithmKind[];
-  /** Files read to build the model, each rule's source. */
-  sources: readonly SourceRef[];
+  // The files read to build the model, each rule's source: SYSTEM_SOURCES (./sources/index.ts),
+  // modules of their own that only the code writing responses loads.
   // What the model leaves out, in plain words: SYSTEM_DIFFERENCES (./differences.ts), a module of
   // its own so the first load does not carry the text.
   /**

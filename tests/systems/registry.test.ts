@@ -21,6 +21,7 @@ import {
   traefikTtlSeconds,
 } from '../../src/systems';
 import { entryResponse } from '../../src/systems/respond';
+import { SYSTEM_SOURCES } from '../../src/systems/sources';
 import { goDurationNs } from '../../src/systems/respond/traefik';
 
 function header(fields: ReadonlyArray<{ name: string; value: string }>, name: string) {
@@ -45,7 +46,7 @@ describe('the registry', () => {
       expect(ids.has(s.id)).toBe(false);
       ids.add(s.id);
       expect(s.version).not.toBe('');
-      expect(s.sources.length).toBeGreaterThan(0);
+      expect(SYSTEM_SOURCES[s.id]?.length).toBeGreaterThan(0);
       expect(SYSTEM_GROUPS).toContain(s.group);
       expect(s.algorithms).toContain(s.kind);
       expect(s.defaultConfig.kind).toBe(s.kind);
@@ -53,6 +54,17 @@ describe('the registry', () => {
       for (const p of s.params) expect(p.key).not.toBe('');
     }
     expect(new Set(SYSTEMS.map((s) => s.urlName)).size).toBe(SYSTEMS.length);
+  });
+
+  it("cites each system's own sources in its responses, and lists sources for no other id", () => {
+    expect(Object.keys(SYSTEM_SOURCES).sort()).toEqual(SYSTEMS.map((s) => s.id).sort());
+    for (const s of SYSTEMS) {
+      const config = deriveConfig(s, s.defaultConfig);
+      const decision = createLimiter(config).decide(0);
+      const response = entryResponse({ system: s.id, config }, decision, 'p');
+      expect(response.sources).toBe(SYSTEM_SOURCES[s.id]);
+      for (const ref of response.sources) expect(ref.file).not.toBe('');
+    }
   });
 
   it('gives an entry without a system the one its algorithm stood for, so old links keep it', () => {

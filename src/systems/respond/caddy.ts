@@ -2,7 +2,7 @@
  * What caddy-ratelimit sends for a decision (caddy.ts has the model): 429 and Retry-After.
  */
 import type { AlgorithmConfig, Decision } from '../../core';
-import { CADDY_SOURCES } from '../caddy';
+import { CADDY_SOURCES } from '../sources/caddy';
 import { makeResponse, standardFields } from '../response';
 import type { SystemHeader, SystemResponse, SystemResponseOptions } from '../types';
 

@@ -2,7 +2,7 @@
  * What a Cloudflare rate limiting rule sends for a decision (cloudflare.ts has the model).
  */
 import type { AlgorithmConfig, Decision } from '../../core';
-import { CLOUDFLARE_SOURCES } from '../cloudflare';
+import { CLOUDFLARE_SOURCES } from '../sources/cloudflare';
 import { makeResponse, standardFields, statusFor, withAdded } from '../response';
 import type { SystemHeader, SystemResponse, SystemResponseOptions } from '../types';
 

@@ -3,7 +3,7 @@
  */
 import { UNIT_SECONDS, calendarUnits, floorDiv } from '../../core';
 import type { AlgorithmConfig, CalendarUnit, Decision, Inspection } from '../../core';
-import { ENVOY_GLOBAL_SOURCES } from '../envoy-global';
+import { ENVOY_GLOBAL_SOURCES } from '../sources/envoy-global';
 import { makeResponse } from '../response';
 import type { SystemHeader, SystemResponse, SystemResponseOptions } from '../types';
 

@@ -3,7 +3,7 @@
  */
 import { toSeconds } from '../../core';
 import type { AlgorithmConfig, Decision } from '../../core';
-import { ENVOY_LOCAL_SOURCES } from '../envoy-local';
+import { ENVOY_LOCAL_SOURCES } from '../sources/envoy-local';
 import { makeResponse, statusFor } from '../response';
 import type { SystemHeader, SystemResponse, SystemResponseOptions } from '../types';
 

@@ -2,7 +2,8 @@
  * What express-rate-limit sends for a decision (express-rate-limit.ts has the model).
  */
 import type { AlgorithmConfig, Decision } from '../../core';
-import { EXPRESS_RATE_LIMIT_DEFAULTS, EXPRESS_RATE_LIMIT_SOURCES } from '../express-rate-limit';
+import { EXPRESS_RATE_LIMIT_DEFAULTS } from '../express-rate-limit';
+import { EXPRESS_RATE_LIMIT_SOURCES } from '../sources/express-rate-limit';
 import type { ExpressRateLimitOptions } from '../express-rate-limit';
 import { httpDate, makeResponse, wallClockMs } from '../response';
 import type { SystemHeader, SystemResponse, SystemResponseOptions } from '../types';

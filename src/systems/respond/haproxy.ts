@@ -3,7 +3,7 @@
  */
 import type { AlgorithmConfig, Decision } from '../../core';
 import { rejectStatus } from '../../core';
-import { HAPROXY_SOURCES } from '../haproxy';
+import { HAPROXY_SOURCES } from '../sources/haproxy';
 import { makeResponse, standardFields, withAdded } from '../response';
 import type { SystemHeader, SystemResponse, SystemResponseOptions } from '../types';
 

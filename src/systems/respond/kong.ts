@@ -3,7 +3,7 @@
  */
 import type { AlgorithmConfig, CalendarUnit, Decision } from '../../core';
 import { UNIT_SECONDS, calendarUnits, periodOf } from '../../core';
-import { KONG_SOURCES } from '../kong';
+import { KONG_SOURCES } from '../sources/kong';
 import { makeResponse } from '../response';
 import type { SystemHeader, SystemResponse, SystemResponseOptions } from '../types';
 

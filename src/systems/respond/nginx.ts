@@ -5,7 +5,8 @@
  */
 import { ceilDiv, nginxRateMilli, toSeconds } from '../../core';
 import type { AlgorithmConfig, Decision } from '../../core';
-import { NGINX_SERVER, NGINX_SOURCES, nginxPolicyName, nginxPolicyValue } from '../nginx';
+import { NGINX_SERVER, nginxPolicyName, nginxPolicyValue } from '../nginx';
+import { NGINX_SOURCES } from '../sources/nginx';
 import { httpDate, makeResponse, wallClockMs } from '../response';
 import type { SystemHeader, SystemResponse, SystemResponseOptions } from '../types';
 

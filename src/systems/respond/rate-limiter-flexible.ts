@@ -3,7 +3,7 @@
  */
 import { NEVER_MS } from '../../core';
 import type { AlgorithmConfig, AnchoredWindowConfig, Decision } from '../../core';
-import { RATE_LIMITER_FLEXIBLE_SOURCES } from '../rate-limiter-flexible';
+import { RATE_LIMITER_FLEXIBLE_SOURCES } from '../sources/rate-limiter-flexible';
 import { makeResponse, wallClockMs } from '../response';
 import type { SystemHeader, SystemResponse, SystemResponseOptions } from '../types';
 

@@ -3,7 +3,7 @@
  */
 import type { AlgorithmConfig, Decision } from '../../core';
 import { appResponse } from './app';
-import { REDIS_CELL_SOURCES } from '../redis-cell';
+import { REDIS_CELL_SOURCES } from '../sources/redis-cell';
 import type { SystemResponse, SystemResponseOptions } from '../types';
 
 /** What redisCell sends for `decision` (SystemModel.response). */

@@ -7,7 +7,7 @@ import {
   REDIS_FIXED_SOURCES,
   REDIS_LOG_SOURCES,
   REDIS_TWO_WINDOW_SOURCES,
-} from '../redis-patterns';
+} from '../sources/redis-patterns';
 import type { SystemResponse, SystemResponseOptions } from '../types';
 
 /** What redisFixedWindow sends for `decision` (SystemModel.response). */

@@ -2,7 +2,7 @@
  * What Spring Cloud Gateway's RedisRateLimiter sends for a decision (spring-gateway.ts has the model).
  */
 import type { AlgorithmConfig, Decision } from '../../core';
-import { SPRING_SOURCES } from '../spring-gateway';
+import { SPRING_SOURCES } from '../sources/spring-gateway';
 import { makeResponse } from '../response';
 import type { SystemHeader, SystemResponse } from '../types';
 

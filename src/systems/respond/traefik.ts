@@ -3,7 +3,7 @@
  */
 import { floorNs } from '../../core';
 import type { AlgorithmConfig, Decision, Inspection } from '../../core';
-import { TRAEFIK_SOURCES } from '../traefik';
+import { TRAEFIK_SOURCES } from '../sources/traefik';
 import { makeResponse, standardFields, statusFor, withAdded } from '../response';
 import type { SystemHeader, SystemResponse, SystemResponseOptions } from '../types';
 
