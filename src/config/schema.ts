@@ -453,6 +453,8 @@ const TRACE_KEY_RULE = 'must be xff-first, xff-last, path, client+path, all or f
 /** The largest file size a trace source names (1 TB: more than any file the page reads). */
 export const MAX_TRACE_FILE_BYTES = 2 ** 40;
 
+const EPOCH_MS = whole({ min: 0, max: 864e13 });
+
 /** A trace replayed: the link carries its fingerprint, never its requests. */
 export const TraceSourceSchema = obj({
   kind: v.literal('trace'),
@@ -470,6 +472,9 @@ export const TraceSourceSchema = obj({
   key: v.exactOptional(
     v.pipe(v.string(TRACE_KEY_RULE), v.regex(TRACE_KEY_PATTERN, TRACE_KEY_RULE)),
   ),
+  // The span of a file too large to hold that the trace was read out of, epoch ms (Date's range).
+  spanFromMs: v.exactOptional(EPOCH_MS),
+  spanToMs: v.exactOptional(EPOCH_MS),
 });
 
 export const SOURCE_SCHEMAS = {
@@ -683,6 +688,8 @@ interface SourceShape {
   endMs?: number;
   boundaryMs?: number;
   spreadMs?: number;
+  spanFromMs?: number;
+  spanToMs?: number;
 }
 
 /**
@@ -700,6 +707,10 @@ function checkSources(
         i,
         'endMs',
       ]);
+    }
+    const { spanFromMs: a, spanToMs: b } = s;
+    if ((a === undefined) !== (b === undefined) || (a ?? 0) >= (b ?? 1)) {
+      addIssue('must come with span_from and be later than it', ['sources', i, 'spanToMs']);
     }
     if (s.kind === 'boundary-burst' && s.boundaryMs !== undefined) {
       const spread = s.spreadMs ?? 0;
