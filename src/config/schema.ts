@@ -30,6 +30,7 @@ import {
   MAX_WEIGHT,
   MAX_SCALE_EVENTS,
   MAX_OUTAGES,
+  racyFleetProblem,
 } from '../sim';
 import type { Fleet, Scenario } from '../sim';
 import { SYSTEM_IDS } from '../systems';
@@ -588,17 +589,8 @@ function checkFleet(
   addIssue: (message: string, keys: Key[]) => void,
 ): void {
   const f = deployment.fleet;
-  const fleetOn =
-    f !== undefined ||
-    !['round-robin', 'random'].includes(deployment.balancer) ||
-    deployment.state === 'local-divided' ||
-    deployment.state === 'layered';
-  if (fleetOn && deployment.state === 'shared-racy') {
-    addIssue(
-      'must be local, shared-atomic, local-divided or layered with fleet balancers or fleet settings (shared-racy is modelled without them)',
-      ['state'],
-    );
-  }
+  const racy = racyFleetProblem(deployment);
+  if (racy !== null) addIssue(racy, ['state']);
   if (f === undefined) return;
   if (f.weights !== undefined) {
     for (const n of [deployment.instances, ...(f.scale ?? []).map((e) => e.instances)]) {
@@ -708,9 +700,9 @@ function checkSources(
         'endMs',
       ]);
     }
-    const { spanFromMs: a, spanToMs: b } = s;
-    if ((a === undefined) !== (b === undefined) || (a ?? 0) >= (b ?? 1)) {
-      addIssue('must come with span_from and be later than it', ['sources', i, 'spanToMs']);
+    // A file's span: both ends, or neither (a comparison with an absent end is false).
+    if ((s.spanFromMs ?? s.spanToMs) !== undefined && !(s.spanFromMs! < s.spanToMs!)) {
+      addIssue('must be later than span_from', ['sources', i, 'spanToMs']);
     }
     if (s.kind === 'boundary-burst' && s.boundaryMs !== undefined) {
       const spread = s.spreadMs ?? 0;
