@@ -10,6 +10,7 @@
  */
 import { createWriteStream, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, open, test } from './fixtures';
 import { combinedLine } from './attacks';
@@ -96,16 +97,22 @@ test('a span picked on the overview (pointer, keys) is read, replayed on the sta
   await page.keyboard.press('Home');
   await expect(to).toHaveValue(iso(FIRST_MS + 1000));
   await page.keyboard.press('PageUp');
-  const toMs = FIRST_MS + 3_601_000;
-  await expect(to).toHaveValue(iso(toMs));
+  await expect(to).toHaveValue(iso(FIRST_MS + 3_601_000));
   await expect(end).toHaveAttribute('aria-valuenow', '3601000');
+  await page.keyboard.press('PageDown');
+  await expect(to).toHaveValue(iso(FIRST_MS + 1000));
+  // Ten bins (minutes) later: a span the stage holds whole (a longer one it cuts, and says so).
+  for (let i = 0; i < 10; i += 1) await page.keyboard.press('ArrowRight');
+  const toMs = FIRST_MS + 601_000;
+  await expect(to).toHaveValue(iso(toMs));
+  await expect(end).toHaveAttribute('aria-valuenow', '601000');
   // Typed: the chart follows the field.
   await to.fill(iso(FIRST_MS + 7_200_000));
   await expect(end).toHaveAttribute('aria-valuenow', '7200000');
   await to.fill(iso(toMs));
-  await expect(end).toHaveAttribute('aria-valuenow', '3601000');
-  // 100 requests a second for 3,601 s.
-  const want = 360_100;
+  await expect(end).toHaveAttribute('aria-valuenow', '601000');
+  // 100 requests a second for 601 s.
+  const want = 60_100;
   await expect(picker.getByTestId('trace-span-bound')).toContainText(
     `the page holds at most ${n(BUDGET)}: it fits.`,
   );
@@ -139,7 +146,7 @@ test('a span picked on the overview (pointer, keys) is read, replayed on the sta
   const other = await page.context().newPage();
   await open(other, link);
   await expect(other.getByTestId('trace-wanted-span')).toHaveText(
-    '2026-01-05 00:00:00 UTC to 2026-01-05 01:00:01 UTC',
+    '2026-01-05 00:00:00 UTC to 2026-01-05 00:10:01 UTC',
   );
   await expect(other.getByTestId('trace-wanted')).toContainText('the span picker');
   await other.getByTestId('trace-file').setInputFiles(BIG);
@@ -150,12 +157,31 @@ test('a span picked on the overview (pointer, keys) is read, replayed on the sta
   await other.close();
 });
 
-test('a span of more than the page holds is cut with words; cancel keeps what the page had', async ({
+test('the span picker, 390 px and 1280 px, light and dark, has no axe violation; a span of more than the page holds is cut with words; cancel keeps what the page had', async ({
   page,
 }) => {
   test.setTimeout(600_000);
   await openBig(page);
   const picker = page.getByTestId('trace-streamed-span');
+  // The streamed panel with its span picker, looked at four ways; axe finds nothing on it.
+  for (const { width, height, scheme } of [
+    { width: 1280, height: 800, scheme: 'light' },
+    { width: 390, height: 844, scheme: 'light' },
+    { width: 1280, height: 800, scheme: 'dark' },
+    { width: 390, height: 844, scheme: 'dark' },
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
+    await expect(picker.getByTestId('trace-overview-chart')).toBeVisible();
+    await picker.screenshot({ path: test.info().outputPath(`span-picker-${width}-${scheme}.png`) });
+    const results = await new AxeBuilder({ page })
+      .include('[data-testid="trace-streamed"]')
+      .analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`)).toEqual([]);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: 'light' });
   // Cancel mid-read: the held 3-request log stays.
   await picker.getByTestId('trace-span-read').click();
   await expect(picker.getByTestId('trace-span-status')).toContainText(/in the span so far…$/, {
