@@ -49,7 +49,7 @@ function storedSpan(from: unknown, to: unknown): Pick<TraceOrigin, 'spanFromMs' 
 }
 
 /** `value` as a TraceOrigin when it is one (stored data is read back with care), else undefined. */
-function originOf(value: unknown): TraceOrigin | undefined {
+export function originOf(value: unknown): TraceOrigin | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const { name, bytes, key, spanFromMs, spanToMs } = value as Record<string, unknown>;
   // A stored key that names no key is dropped: the kept copy then opens keyed by its client column.
