@@ -10,7 +10,13 @@ const port = Number(process.env.E2E_PORT ?? 4173);
  * Specs that time the page's main thread (its longest task against a budget or against the plain
  * page's): each runs after the others, with no other spec beside it. `--no-deps` runs one alone.
  */
-const TIMED = ['trace-attacks', 'trace-stream', 'hostile-runs', 'hostile-links'];
+const TIMED = [
+  'trace-attacks',
+  'trace-stream',
+  'trace-stream-span',
+  'hostile-runs',
+  'hostile-links',
+];
 const specOf = (name: string) => new RegExp(`${name}\\.spec\\.ts$`);
 
 export default defineConfig({

@@ -30,6 +30,7 @@ import {
   MAX_WEIGHT,
   MAX_SCALE_EVENTS,
   MAX_OUTAGES,
+  racyFleetProblem,
 } from '../sim';
 import type { Fleet, Scenario } from '../sim';
 import { SYSTEM_IDS } from '../systems';
@@ -453,6 +454,8 @@ const TRACE_KEY_RULE = 'must be xff-first, xff-last, path, client+path, all or f
 /** The largest file size a trace source names (1 TB: more than any file the page reads). */
 export const MAX_TRACE_FILE_BYTES = 2 ** 40;
 
+const EPOCH_MS = whole({ min: 0, max: 864e13 });
+
 /** A trace replayed: the link carries its fingerprint, never its requests. */
 export const TraceSourceSchema = obj({
   kind: v.literal('trace'),
@@ -470,6 +473,9 @@ export const TraceSourceSchema = obj({
   key: v.exactOptional(
     v.pipe(v.string(TRACE_KEY_RULE), v.regex(TRACE_KEY_PATTERN, TRACE_KEY_RULE)),
   ),
+  // The span of a file too large to hold that the trace was read out of, epoch ms (Date's range).
+  spanFromMs: v.exactOptional(EPOCH_MS),
+  spanToMs: v.exactOptional(EPOCH_MS),
 });
 
 export const SOURCE_SCHEMAS = {
@@ -583,17 +589,8 @@ function checkFleet(
   addIssue: (message: string, keys: Key[]) => void,
 ): void {
   const f = deployment.fleet;
-  const fleetOn =
-    f !== undefined ||
-    !['round-robin', 'random'].includes(deployment.balancer) ||
-    deployment.state === 'local-divided' ||
-    deployment.state === 'layered';
-  if (fleetOn && deployment.state === 'shared-racy') {
-    addIssue(
-      'must be local, shared-atomic, local-divided or layered with fleet balancers or fleet settings (shared-racy is modelled without them)',
-      ['state'],
-    );
-  }
+  const racy = racyFleetProblem(deployment);
+  if (racy !== null) addIssue(racy, ['state']);
   if (f === undefined) return;
   if (f.weights !== undefined) {
     for (const n of [deployment.instances, ...(f.scale ?? []).map((e) => e.instances)]) {
@@ -683,6 +680,8 @@ interface SourceShape {
   endMs?: number;
   boundaryMs?: number;
   spreadMs?: number;
+  spanFromMs?: number;
+  spanToMs?: number;
 }
 
 /**
@@ -700,6 +699,10 @@ function checkSources(
         i,
         'endMs',
       ]);
+    }
+    // A file's span: both ends, or neither (a comparison with an absent end is false).
+    if ((s.spanFromMs ?? s.spanToMs) !== undefined && !(s.spanFromMs! < s.spanToMs!)) {
+      addIssue('must be later than span_from', ['sources', i, 'spanToMs']);
     }
     if (s.kind === 'boundary-burst' && s.boundaryMs !== undefined) {
       const spread = s.spreadMs ?? 0;

@@ -235,6 +235,8 @@ export const SOURCE_URL: Readonly<Record<SourceKind, readonly FieldSpec[]>> = {
     { key: 'hash', field: 'hash', type: 'text' },
     { key: 'from', field: 'fromMs', type: 'duration', optional: true },
     { key: 'key', field: 'key', type: 'text', optional: true },
+    { key: 'span_from', field: 'spanFromMs', type: 'whole', optional: true },
+    { key: 'span_to', field: 'spanToMs', type: 'whole', optional: true },
   ],
 };
 export const SOURCE_KIND_NAMES = Object.keys(SOURCE_URL).join(', ');
@@ -390,8 +392,8 @@ export const URL_GRAMMAR: ReadonlyArray<readonly [param: string, form: string, m
   ],
   [
     '',
-    'trace:name=F,bytes=N,requests=N,hash=H[,from=D][,key=K]',
-    'an access log replayed: its fingerprint only (drop the file to replay it), from D after its first request, keyed by K',
+    'trace:name=F,bytes=N,requests=N,hash=H[,from=D][,key=K][,span_from=T,span_to=T]',
+    'an access log replayed: its fingerprint only (drop the file to replay it), from D after its first request, keyed by K; of a file too large to hold, the span [T, T) in epoch ms it was read out of',
   ],
   ['', 'client=N (any kind)', 'pin the source to client N (0-based)'],
   ['clients', 'N[:keying=shared][,assign=random]', 'number of clients and their keys'],

@@ -23,6 +23,7 @@ export {
   validateScenario,
   validateLimiters,
   validateRun,
+  racyFleetProblem,
   SimulationInputError,
   configOf,
 } from './validate';

@@ -157,6 +157,13 @@ export interface TraceSource {
    * `client+path`, `all`, or `field:<name>`. Absent: the client address (every link before it).
    */
   key?: string;
+  /**
+   * The span of the named file the trace was read out of, epoch ms [spanFromMs, spanToMs): a log
+   * too large to hold is replayed a span at a time, and the fingerprint is the span's. Absent: the
+   * trace is the whole file.
+   */
+  spanFromMs?: number;
+  spanToMs?: number;
 }
 
 /** The requests of a trace source, as the simulator replays them. */

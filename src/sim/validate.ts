@@ -211,17 +211,8 @@ export function validateScenario(scenario: unknown): ScenarioIssue[] {
     c.oneOf('deployment.state', dep.state, STATES);
     c.int('deployment.roundTripMs', dep.roundTripMs, 0, MAX_WAIT_MS);
     if (dep.fleet !== undefined) checkFleet(c, dep.fleet, dep.instances);
-    const fleetOn =
-      dep.fleet !== undefined ||
-      (typeof dep.balancer === 'string' && !['round-robin', 'random'].includes(dep.balancer)) ||
-      dep.state === 'local-divided' ||
-      dep.state === 'layered';
-    if (fleetOn && dep.state === 'shared-racy') {
-      c.add(
-        'deployment.state',
-        "must be 'local', 'shared-atomic', 'local-divided' or 'layered' with fleet balancers or fleet settings ('shared-racy' is modelled without them; batched syncs are fleet.store.syncMs), got 'shared-racy'",
-      );
-    }
+    const racy = racyFleetProblem(dep);
+    if (racy !== null) c.add('deployment.state', racy);
   }
 
   const clock = scenario.clock;
@@ -442,4 +433,24 @@ export class SimulationInputError extends RangeError {
 /** The config of a comparison entry. */
 export function configOf(limiter: SimLimiter): AlgorithmConfig {
   return 'kind' in limiter ? limiter : limiter.config;
+}
+
+/**
+ * Why a deployment's state does not go with its fleet, or null: 'shared-racy' (a read-then-write
+ * with a round trip) is modelled without fleet balancers, fleet settings or a divided or layered
+ * state. The link's schema (src/config/schema.ts) and the simulator's own check both say this.
+ */
+export function racyFleetProblem(dep: {
+  fleet?: unknown;
+  balancer?: unknown;
+  state?: unknown;
+}): string | null {
+  const fleetOn =
+    dep.fleet !== undefined ||
+    (typeof dep.balancer === 'string' && !['round-robin', 'random'].includes(dep.balancer)) ||
+    dep.state === 'local-divided' ||
+    dep.state === 'layered';
+  return fleetOn && dep.state === 'shared-racy'
+    ? 'must be local, shared-atomic, local-divided or layered with fleet balancers or fleet settings (shared-racy is modelled without them)'
+    : null;
 }

@@ -106,10 +106,13 @@ export interface StreamSpanAsked {
 export interface StreamLoadState {
   /** The last span asked for and its state; null before the first. */
   span: { asked: StreamSpanAsked; status: StreamSpanStatus } | null;
-  /** Reads a span into a held trace, given to `onTrace` (the trace load store's holdSpan). */
+  /**
+   * Reads a span into a held trace, given to `onTrace` (the trace load store's holdSpan) with the
+   * span it holds: [fromMs, toMs), or [fromMs, the cut) when the span was cut.
+   */
   loadSpan: (
     asked: StreamSpanAsked,
-    onTrace: (trace: HeldTrace, replay: HeldReplay, file: File) => void,
+    onTrace: (trace: HeldTrace, replay: HeldReplay, file: File, span: [number, number]) => void,
   ) => void;
   cancelSpan: () => void;
   /** The last pass that finished, with what it was asked. */
@@ -169,7 +172,7 @@ export function createStreamStore(makeWorker: StreamWorkerFactory = defaultFacto
         }
         spans.stop();
         if (msg.type === 'span-done') {
-          onTrace(msg.trace, msg.replay, asked.file);
+          onTrace(msg.trace, msg.replay, asked.file, [asked.fromMs, msg.cutAtMs ?? asked.toMs]);
           const status = { kind: 'done' as const, requests: msg.trace.count, cutAtMs: msg.cutAtMs };
           set({ span: { asked, status } });
         } else {

@@ -33,12 +33,25 @@ export interface TraceOrigin {
    * of the original read. Absent: the client address (and traces kept before it was recorded).
    */
   key?: string;
+  /**
+   * The span of the file the trace was read out of, epoch ms [spanFromMs, spanToMs), when the
+   * file was too large to hold (src/store/streamLoad.ts `loadSpan`). Absent: the whole file.
+   */
+  spanFromMs?: number;
+  spanToMs?: number;
+}
+
+/** A span of a file as stored data gives it: two whole epoch ms, the end later, else none. */
+function storedSpan(from: unknown, to: unknown): Pick<TraceOrigin, 'spanFromMs' | 'spanToMs'> {
+  const epoch = (x: unknown): x is number =>
+    typeof x === 'number' && Number.isSafeInteger(x) && x >= 0 && x <= 864e13;
+  return epoch(from) && epoch(to) && from < to ? { spanFromMs: from, spanToMs: to } : {};
 }
 
 /** `value` as a TraceOrigin when it is one (stored data is read back with care), else undefined. */
-function originOf(value: unknown): TraceOrigin | undefined {
+export function originOf(value: unknown): TraceOrigin | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const { name, bytes, key } = value as Record<string, unknown>;
+  const { name, bytes, key, spanFromMs, spanToMs } = value as Record<string, unknown>;
   // A stored key that names no key is dropped: the kept copy then opens keyed by its client column.
   const keyOk = typeof key === 'string' && key.length <= 206 && keySpecOfText(key) !== null;
   return typeof name === 'string' &&
@@ -47,7 +60,7 @@ function originOf(value: unknown): TraceOrigin | undefined {
     typeof bytes === 'number' &&
     Number.isSafeInteger(bytes) &&
     bytes >= 0
-    ? { name, bytes, ...(keyOk ? { key } : {}) }
+    ? { name, bytes, ...(keyOk ? { key } : {}), ...storedSpan(spanFromMs, spanToMs) }
     : undefined;
 }
 

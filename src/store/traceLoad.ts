@@ -53,11 +53,11 @@ export interface TraceLoadState {
   rekey: (keySpec: KeySpec) => void;
   clear: () => void;
   /**
-   * Holds `trace`, a span read out of the streamed `file` (src/store/streamLoad.ts `loadSpan`), as
-   * a loaded trace: the stage, the dry run and the statistics then run on it. The streamed file
-   * stays.
+   * Holds `trace`, the span [from, to) epoch ms read out of the streamed `file`
+   * (src/store/streamLoad.ts `loadSpan`), as a loaded trace: the stage, the dry run and the
+   * statistics then run on it. The streamed file stays; a link names the file and the span.
    */
-  holdSpan: (trace: HeldTrace, replay: HeldReplay, file: File) => void;
+  holdSpan: (trace: HeldTrace, replay: HeldReplay, file: File, span: [number, number]) => void;
 }
 
 /** What a link names for `file` read with `keySpec`: its name, size and key (client: left out). */
@@ -198,12 +198,12 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
       if (f) get().load(f, keySpec, kept);
       else set({ keySpec });
     },
-    holdSpan: (trace, replay, file) => {
+    holdSpan: (trace, replay, file, [spanFromMs, spanToMs]) => {
       set({
         ...heldState(trace, replay, trace.keySpec),
-        // Re-keying reads the streamed file again; a link names that file.
+        // Re-keying reads the streamed file again; a link names that file and the span.
         file: null,
-        origin: originOf(file, trace.keySpec),
+        origin: { ...originOf(file, trace.keySpec), spanFromMs, spanToMs },
       });
     },
     clear: () => {

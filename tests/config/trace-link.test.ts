@@ -123,3 +123,46 @@ describe('the source a loaded trace gives a link', () => {
     expect(traceSourceOf(sim, 'a.log', 10, 'field:a,b').key).toBeUndefined();
   });
 });
+
+describe('the span of a file too large to hold, in a link', () => {
+  const span = { spanFromMs: 1_767_571_200_000, spanToMs: 1_767_657_600_000 };
+  const linked = (): PlaygroundConfig => {
+    const c = withTrace('big.log');
+    const source = c.scenario.sources[0];
+    if (source?.kind !== 'trace') throw new Error('no trace source');
+    c.scenario.sources = [{ ...source, ...span }];
+    return c;
+  };
+
+  it('names the span read out of the file (epoch ms) and round-trips', () => {
+    const q = encodeConfig(linked());
+    expect(q).toContain('hash=0123456789abcdef,span_from=1767571200000,span_to=1767657600000');
+    const back = decodeConfig(q);
+    expect(back.errors).toEqual([]);
+    expect(back.config).toEqual(linked());
+    // A link of a whole file (every link before spans) names none.
+    expect(encodeConfig(withTrace('big.log'))).not.toContain('span_');
+  });
+
+  it.each([
+    ['span_from=1767657600000,span_to=1767571200000', 'span_to', 'must be later than span_from'],
+    ['span_from=1767571200000,span_to=1767571200000', 'span_to', 'must be later than span_from'],
+    ['span_from=1767571200000', 'span_to', 'must be later than span_from'],
+    ['span_to=1767571200000', 'span_to', 'must be later than span_from'],
+    ['span_from=-5,span_to=1767571200000', 'span_from', 'must be a whole number from 0 to'],
+    ['span_from=1.5,span_to=1767571200000', 'span_from', 'must be a whole number from 0 to'],
+    ['span_from=x,span_to=1767571200000', 'span_from', ''],
+  ])(
+    'a bad span (%s) is named by its field, and the rest of the link opens',
+    (tail, field, said) => {
+      const back = decodeConfig(
+        `v=1&l=nginx:rate=1r/s&src=trace:name=big.log,bytes=10,requests=3,hash=0123456789abcdef,${tail}`,
+      );
+      const text = back.errors.map((e) => `${e.path} ${e.message}`).join('\n');
+      // Named as the link writes it, or (when the link leaves it out) as the config names it.
+      expect(text).toMatch(field === 'span_to' ? /span_to|spanToMs/ : /span_from|spanFromMs/);
+      expect(text).toContain(said);
+      expect(back.config.limiters[0]?.config.kind).toBe('leaky-bucket');
+    },
+  );
+});

@@ -87,7 +87,14 @@ describe('a span of the streamed log for the stage', () => {
     });
     expect(traces.getState().trace).toBe(held);
     expect(traces.getState().replay?.timeMs.length).toBe(2);
-    expect(traces.getState().origin).toEqual({ name: 'big.log', bytes: 1, key: 'xff-first' });
+    // A link names the file and the span it holds: from the start asked to the cut.
+    expect(traces.getState().origin).toEqual({
+      name: 'big.log',
+      bytes: 1,
+      key: 'xff-first',
+      spanFromMs: 1_700_000_000_000,
+      spanToMs: 1_700_000_000_006,
+    });
     expect(w.terminated).toBe(true);
   });
 

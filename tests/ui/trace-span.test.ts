@@ -60,6 +60,18 @@ describe('editing the replayed span', () => {
     });
   });
 
+  it('a longer bound (the span of a streamed log: the whole file) lets an end move past 24 h', () => {
+    const span = { fromMs: 10 * 3_600_000, lengthMs: 6 * 3_600_000 };
+    const end = 80 * 3_600_000;
+    // The run's 24 h by default pulls the start; the file's length as the bound does not.
+    expect(editSpan(span, { end: 40 * 3_600_000 }, end).lengthMs).toBe(DAY);
+    expect(editSpan(span, { end: 40 * 3_600_000 }, end, end)).toEqual({
+      fromMs: 10 * 3_600_000,
+      lengthMs: 30 * 3_600_000,
+    });
+    expect(editSpan(span, { start: 0 }, end, end)).toEqual({ fromMs: 0, lengthMs: 16 * 3_600_000 });
+  });
+
   it('starts on the whole trace when it fits in a run, else on its busiest day', () => {
     expect(defaultSpan(Int32Array.from([0, 5000, 70_000]))).toEqual({
       fromMs: null,

@@ -9,7 +9,7 @@ import { usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
 import { useTraceLoad } from '../../store/traceReact';
 import { Measured } from '../experiments/Measured';
 import { formatTime } from '../common/format';
-import { TraceOverviewChart } from './TraceOverviewChart';
+import { TraceOverviewChart, TraceOverviewLegend } from './TraceOverviewChart';
 import {
   clockText,
   clockValue,
@@ -140,19 +140,7 @@ function OverviewPanel({
           )}
         </Measured>
       )}
-      <ul className="trace-overview-legend" aria-label="Legend">
-        <li>
-          <span className="ov-swatch ov-swatch-requests" aria-hidden="true" /> requests per minute
-          (each column its busiest minute)
-        </li>
-        <li>
-          <span className="ov-swatch ov-swatch-rejected" aria-hidden="true" /> rejected by{' '}
-          {s.limiter} (hatched)
-        </li>
-        <li>
-          <span className="ov-swatch ov-swatch-span" aria-hidden="true" /> the replayed span
-        </li>
-      </ul>
+      <TraceOverviewLegend binMs={overview.binMs} limiter={s.limiter} />
       <SpanFields
         base={base}
         span={span}

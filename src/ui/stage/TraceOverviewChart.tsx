@@ -24,6 +24,8 @@ export interface TraceOverviewChartProps {
   span: Span;
   /** A span the person chose (on release of a drag, on each key). */
   onSpan: (span: Span) => void;
+  /** The longest span a person can pick, ms (default: a run's longest, MAX_UNTIL_MS). */
+  maxLengthMs?: number;
 }
 
 const HEIGHT = 150;
@@ -89,6 +91,32 @@ function stepArea(
 
 type Part = 'start' | 'end' | 'body';
 
+/** The bin of an overview in words: `minute`, or `4 minutes` for a long trace's wider bins. */
+export function binWordsOf(binMs: number): string {
+  const minutes = Math.max(1, Math.round(binMs / 60_000));
+  return minutes === 1 ? 'minute' : `${minutes.toLocaleString('en-US')} minutes`;
+}
+
+/** What the overview chart draws, in words beside swatches (colour is not the only signal). */
+export function TraceOverviewLegend({ binMs, limiter }: { binMs: number; limiter: string }) {
+  const bin = binWordsOf(binMs);
+  return (
+    <ul className="trace-overview-legend" aria-label="Legend">
+      <li>
+        <span className="ov-swatch ov-swatch-requests" aria-hidden="true" /> requests per {bin}{' '}
+        (each column its busiest {bin})
+      </li>
+      <li>
+        <span className="ov-swatch ov-swatch-rejected" aria-hidden="true" /> rejected by {limiter}{' '}
+        (hatched)
+      </li>
+      <li>
+        <span className="ov-swatch ov-swatch-span" aria-hidden="true" /> the replayed span
+      </li>
+    </ul>
+  );
+}
+
 /**
  * The whole trace: requests per minute (each column the busiest minute in it, on a square-root
  * scale), the rejections of the limiter being edited hatched over them, the clock in UTC below,
@@ -96,7 +124,10 @@ type Part = 'start' | 'end' | 'body';
  * (a bin), Page Up / Page Down (an hour), Home and End.
  */
 export function TraceOverviewChart(props: TraceOverviewChartProps) {
-  const { baseMs, endMs, binMs, requests, rejected, span, onSpan } = props;
+  const { baseMs, endMs, binMs, requests, rejected, span, onSpan, maxLengthMs } = props;
+  // The bin in words: a minute, or the several minutes a long trace's bins hold.
+  const binWords = binWordsOf(binMs);
+  const perBin = binWords.replace(/minutes?$/, 'min');
   const width = Math.max(280, finite(props.width, 600));
   const box: ChartBox = {
     width,
@@ -145,7 +176,7 @@ export function TraceOverviewChart(props: TraceOverviewChartProps) {
         : part === 'end'
           ? { end: from.fromMs + from.lengthMs + deltaMs }
           : { shift: deltaMs };
-    return editSpan(from, edit, endMs);
+    return editSpan(from, edit, endMs, maxLengthMs);
   };
   const down = (part: Part, e: PointerEvent<SVGElement>) => {
     e.preventDefault();
@@ -239,7 +270,7 @@ export function TraceOverviewChart(props: TraceOverviewChartProps) {
       height={HEIGHT}
       viewBox={`0 0 ${width} ${HEIGHT}`}
       role="group"
-      aria-label={`Requests per minute from ${clockText(baseMs)} to ${clockText(baseMs + endMs)}, and the span the stage replays`}
+      aria-label={`Requests per ${binWords} from ${clockText(baseMs)} to ${clockText(baseMs + endMs)}, and the span the stage replays`}
       data-testid="trace-overview-chart"
     >
       <defs>
@@ -259,7 +290,7 @@ export function TraceOverviewChart(props: TraceOverviewChartProps) {
         box={box}
         ticks={y.ticks(3)}
         format={(v) => v.toLocaleString('en-US')}
-        title="requests / min (square root)"
+        title={`requests / ${perBin} (square root)`}
       />
       <rect
         className="ov-plot"

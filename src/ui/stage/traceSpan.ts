@@ -39,12 +39,18 @@ export type SpanEdit = { start: number } | { end: number } | { shift: number };
 const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, v));
 
 /**
- * `span` after `edit`, kept within [0, endMs) and 1 s – 24 h long: an edge moved too close to the
- * other pushes it, one moved more than 24 h away pulls it. Whole ms.
+ * `span` after `edit`, kept within [0, endMs) and 1 s – `maxMs` long (default 24 h, a run's
+ * longest): an edge moved too close to the other pushes it, one moved more than `maxMs` away
+ * pulls it. Whole ms.
  */
-export function editSpan(span: Span, edit: SpanEdit, endMs: number): Span {
+export function editSpan(
+  span: Span,
+  edit: SpanEdit,
+  endMs: number,
+  maxMs: number = MAX_UNTIL_MS,
+): Span {
   const min = Math.min(MIN_SPAN_MS, endMs);
-  const max = MAX_UNTIL_MS;
+  const max = maxMs;
   const from = span.fromMs;
   const to = span.fromMs + span.lengthMs;
   if ('shift' in edit) {

@@ -8,6 +8,7 @@ import type { KeySpec } from '../../trace';
 import { usePlayground } from '../../store/react';
 import { useTraceLoad } from '../../store/traceReact';
 import { formatBytes } from '../../viz/format';
+import { fileSpanText } from './clockTime';
 
 /** Sizes as every other part of the page writes them (kB = 1,000 bytes). */
 const size = formatBytes;
@@ -152,7 +153,15 @@ export function TraceKeep() {
           <tbody>
             {kept.map((k) => (
               <tr key={k.id}>
-                <td>{quoteText(k.name)}</td>
+                <td>
+                  {quoteText(k.name)}
+                  {k.source !== undefined && fileSpanText(k.source) !== null && (
+                    <span className="muted" data-testid="trace-kept-span">
+                      {' '}
+                      (the span {fileSpanText(k.source)} of {quoteText(k.source.name)})
+                    </span>
+                  )}
+                </td>
                 <td>{k.requests.toLocaleString('en-US')}</td>
                 <td>{size(k.bytes)}</td>
                 <td>

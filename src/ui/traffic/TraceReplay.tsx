@@ -6,6 +6,7 @@ import { usePlayground, usePlaygroundShallow } from '../../store/react';
 import { useTraceLoad } from '../../store/traceReact';
 import { bringStageIntoView } from '../stage/stageIntoView';
 import { defaultSpan } from '../stage/traceSpan';
+import { fileSpanText } from './clockTime';
 
 const n = (v: number): string => v.toLocaleString('en-US');
 
@@ -33,7 +34,14 @@ export function useStartReplay(): (() => void) | null {
   return () => {
     // The file the link names: for a kept copy, the one it was first read from.
     const name = t.origin?.name ?? t.trace?.name ?? 'access.log';
-    const source = traceSourceOf(replay, name, t.origin?.bytes ?? 0, t.origin?.key ?? null);
+    const o = t.origin;
+    const source = {
+      ...traceSourceOf(replay, name, o?.bytes ?? 0, o?.key ?? null),
+      // A span of a file too large to hold: the link names the span it was read out of.
+      ...(o?.spanFromMs === undefined || o.spanToMs === undefined
+        ? {}
+        : { spanFromMs: o.spanFromMs, spanToMs: o.spanToMs }),
+    };
     const span = defaultSpan(replay.timeMs);
     p.setScenario({
       ...p.scenario,
@@ -73,15 +81,22 @@ export function TraceReplay() {
   }, [wantedKey, idle, rekey]);
   const replay = t.replay;
   const replaying = wanted !== undefined && replay !== null && wanted.hash === replay.hash;
+  const fileSpan = wanted === undefined ? null : fileSpanText(wanted);
   return (
     <div className="trace-replay" data-testid="trace-replay">
       {wanted !== undefined && !replaying && (
         <p className="trace-wanted" role="status" data-testid="trace-wanted">
-          This configuration replays the access log <strong>{quoteText(wanted.name)}</strong> (
-          {n(wanted.bytes)} bytes, {plural(wanted.requests, 'request', 'requests', n)}, fingerprint{' '}
+          This configuration replays{' '}
+          {fileSpan !== null && (
+            <>
+              the span <span data-testid="trace-wanted-span">{fileSpan}</span> of{' '}
+            </>
+          )}
+          the access log <strong>{quoteText(wanted.name)}</strong> ({n(wanted.bytes)} bytes,{' '}
+          {plural(wanted.requests, 'request', 'requests', n)}, fingerprint{' '}
           <span className="mono">{wanted.hash}</span>)
           {replay === null
-            ? `: drop that file anywhere on this page (it is read keyed by ${describeKeySpec(keySpecOfText(wantedKey ?? 'client') ?? [])}) to replay it. Everything else works without it.`
+            ? `: drop that file anywhere on this page (it is read keyed by ${describeKeySpec(keySpecOfText(wantedKey ?? 'client') ?? [])}) to replay it.${fileSpan === null ? '' : ' It is too large to hold: the span picker of the file is set to this span; read it for the stage there.'} Everything else works without it.`
             : `, not the loaded one (fingerprint ${replay.hash}: another file, or another key).`}
         </p>
       )}

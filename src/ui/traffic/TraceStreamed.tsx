@@ -11,12 +11,18 @@ import { useShallow } from 'zustand/react/shallow';
 import { emptyKeyOutcome, plural, quoteText } from '../../core';
 import type { AlgorithmConfig } from '../../core';
 import { systemOf } from '../../systems';
-import { BUDGET_REQUESTS, budgetInWords, sweepPlan } from '../../trace';
+import { BUDGET_REQUESTS, budgetInWords, linkName, sweepPlan } from '../../trace';
+import type { TraceSource } from '../../sim';
 import type { KeySpec, StreamOverview, StreamResult } from '../../trace';
 import { usePlayground, usePlaygroundShallow } from '../../store/react';
 import { streamStore } from '../../store/streamLoad';
 import type { StreamSweepStatus } from '../../store/streamLoad';
 import { traceLoadStore } from '../../store/traceReact';
+import { Measured } from '../experiments/Measured';
+import { TraceOverviewChart, TraceOverviewLegend } from '../stage/TraceOverviewChart';
+import { traceEndMs } from '../stage/traceSpan';
+import type { Span } from '../stage/traceSpan';
+import '../stage/traceOverview.css';
 import { EmptyKeyRow } from './EmptyKeyRow';
 import { SweepGrid, SweepStart } from './TraceSweep';
 import './traceStreamed.css';
@@ -26,54 +32,24 @@ const MB = (bytes: number): string => `${n(Math.round(bytes / 1_000_000))} MB`;
 const iso = (ms: number): string =>
   Number.isFinite(ms) ? new Date(ms).toISOString().replace('.000Z', 'Z') : '–';
 
-/** Requests per bin as bars, the limiter's rejections over them; described in words for readers. */
-function OverviewBars({ overview, firstMs }: { overview: StreamOverview; firstMs: number }) {
-  const { requests, rejected, binMs } = overview;
-  const W = 600;
-  const H = 80;
-  const { reqPath, rejPath, peak, peakAt } = useMemo(() => {
-    let max = 1;
-    let at = 0;
-    for (let i = 0; i < requests.length; i += 1) {
-      if ((requests[i] as number) > max) {
-        max = requests[i] as number;
-        at = i;
-      }
-    }
-    const bw = W / Math.max(1, requests.length);
-    const bars = (col: Uint32Array): string => {
-      let d = '';
-      for (let i = 0; i < col.length; i += 1) {
-        const v = col[i] as number;
-        if (v === 0) continue;
-        const h = (v / max) * H;
-        d += `M${(i * bw).toFixed(2)},${H}v${(-h).toFixed(2)}h${Math.max(bw, 0.5).toFixed(2)}v${h.toFixed(2)}z`;
-      }
-      return d;
-    };
-    return { reqPath: bars(requests), rejPath: bars(rejected), peak: max, peakAt: at };
-  }, [requests, rejected]);
-  const minutes = binMs / 60_000;
-  return (
-    <figure className="trace-streamed-overview">
-      <svg
-        viewBox={`0 0 ${W} ${H}`}
-        preserveAspectRatio="none"
-        role="img"
-        aria-label={`Requests per ${minutes === 1 ? 'minute' : `${minutes} minutes`}; the busiest bin holds ${n(peak)}, from ${iso(firstMs + peakAt * binMs)}.`}
-      >
-        <path d={reqPath} className="trace-streamed-req" />
-        <path d={rejPath} className="trace-streamed-rej" />
-      </svg>
-      <figcaption>
-        Requests per {minutes === 1 ? 'minute' : `${n(minutes)} minutes`} (grey bars) and, in front
-        of them, the limiter’s rejections (coloured), {iso(firstMs)} to the last request.
-      </figcaption>
-    </figure>
+const DAY_MS = 86_400_000;
+
+/**
+ * The span [from, to) (epoch ms) a link names for `file`: its trace source names this file (its
+ * name as a link writes it, and its size) and the span the trace was read out of. Else null.
+ */
+function useLinkedSpan(file: File): [number, number] | null {
+  const t = usePlaygroundShallow((s) => {
+    const src = s.scenario.sources.find((x): x is TraceSource => x.kind === 'trace');
+    return { name: src?.name, bytes: src?.bytes, from: src?.spanFromMs, to: src?.spanToMs };
+  });
+  const mine = t.name === linkName(file.name) && t.bytes === file.size;
+  const { from, to } = t;
+  return useMemo(
+    () => (mine && from !== undefined && to !== undefined ? [from, to] : null),
+    [mine, from, to],
   );
 }
-
-const DAY_MS = 86_400_000;
 
 /** The busiest 24 h of the overview (whole bins), epoch ms: the span the stage replays by default. */
 export function busiestDay(overview: StreamOverview, firstMs: number): [number, number] {
@@ -94,10 +70,48 @@ export function busiestDay(overview: StreamOverview, firstMs: number): [number, 
 }
 
 /**
- * The span of the streamed log the stage replays: from and to (UTC, the busiest 24 h by default),
- * read out of the file by a pass in a worker (progress, cancel) into a trace the page holds, at
- * most BUDGET_REQUESTS requests (a longer span is cut, and says where). The held panel below then
- * shows it, its dry run and its replay on the stage.
+ * Requests of the overview in the span [fromMs, toMs) (epoch ms), as far as its bins tell: `low`
+ * counts the bins wholly inside, `high` every bin the span touches. Said before the read, so the
+ * person knows whether the span fits the page.
+ */
+export function spanRequests(
+  overview: StreamOverview,
+  firstMs: number,
+  fromMs: number,
+  toMs: number,
+): { low: number; high: number } {
+  const { requests, binMs } = overview;
+  let low = 0;
+  let high = 0;
+  for (let i = 0; i < requests.length; i += 1) {
+    const a = firstMs + i * binMs;
+    const v = requests[i] as number;
+    if (a + binMs <= fromMs || a >= toMs) continue;
+    high += v;
+    if (a >= fromMs && a + binMs <= toMs) low += v;
+  }
+  return { low, high };
+}
+
+/** The span's size against the page's bound, in words, before it is read. */
+function spanBoundWords({ low, high }: { low: number; high: number }): string {
+  const count = low === high ? n(low) : `${n(low)} to ${n(high)}`;
+  const fits =
+    high <= BUDGET_REQUESTS
+      ? 'it fits.'
+      : low > BUDGET_REQUESTS
+        ? `it will be cut where the first ${n(BUDGET_REQUESTS)} end.`
+        : `it may be cut where the first ${n(BUDGET_REQUESTS)} end.`;
+  return `This span holds ${count} requests by the overview; the page holds at most ${n(BUDGET_REQUESTS)}: ${fits}`;
+}
+
+/**
+ * The span of the streamed log the stage replays, picked on the overview (drag the span or its
+ * ends, or use its sliders' keys) or typed as from and to (UTC); the busiest 24 h by default, or
+ * the span a link names for this file. It is read out of the file by a pass in a worker
+ * (progress, cancel) into a trace the page holds, at most BUDGET_REQUESTS requests (a longer span
+ * is cut, and says where). The held panel below then shows it, its dry run and its replay on the
+ * stage.
  */
 function SpanPicker({
   result,
@@ -109,13 +123,30 @@ function SpanPicker({
   keySpec: KeySpec;
 }) {
   const id = useId();
-  const initial = useMemo(() => busiestDay(result.overview, result.firstMs), [result]);
+  const base = result.firstMs;
+  const endMs = traceEndMs(result.lastMs - base);
+  const linked = useLinkedSpan(file);
+  const initial = useMemo(
+    () => linked ?? busiestDay(result.overview, result.firstMs),
+    [linked, result],
+  );
   const [from, setFrom] = useState(() => iso(initial[0]));
   const [to, setTo] = useState(() => iso(initial[1]));
+  // A link naming another span of this file arrived (or the file was read again): show it.
+  const [shownInitial, setShownInitial] = useState(initial);
+  if (shownInitial !== initial) {
+    setShownInitial(initial);
+    setFrom(iso(initial[0]));
+    setTo(iso(initial[1]));
+  }
   const sp = useStore(
     streamStore(),
     useShallow((s) => ({ span: s.span, loadSpan: s.loadSpan, cancel: s.cancelSpan })),
   );
+  const limiter = usePlayground((s) => {
+    const entry = s.limiters[s.activeLane] ?? s.limiters[0];
+    return entry === undefined ? 'the limiter' : (entry.name ?? systemOf(entry).name);
+  });
   const fromMs = Date.parse(from);
   const toMs = Date.parse(to);
   const problem = !Number.isFinite(fromMs)
@@ -125,21 +156,55 @@ function SpanPicker({
       : toMs <= fromMs
         ? 'To must be later than from.'
         : null;
+  // The chart shows the typed span (within the file), or the last good one while a field is wrong.
+  const [good, setGood] = useState(initial);
+  if (problem === null && (good[0] !== fromMs || good[1] !== toMs)) setGood([fromMs, toMs]);
+  const clamp = (v: number): number => Math.min(endMs, Math.max(0, v - base));
+  const chartSpan: Span = {
+    fromMs: clamp(good[0]),
+    lengthMs: Math.max(0, clamp(good[1]) - clamp(good[0])),
+  };
+  const pick = (s: Span): void => {
+    setFrom(iso(base + s.fromMs));
+    setTo(iso(base + s.fromMs + s.lengthMs));
+  };
+  const bound = spanRequests(result.overview, base, good[0], good[1]);
   const status = sp.span !== null && sp.span.asked.file === file ? sp.span.status : null;
   return (
     <fieldset className="trace-streamed-span" data-testid="trace-streamed-span">
       <legend>The span the stage replays</legend>
       <p className="hint" id={`${id}-hint`}>
-        Times in UTC; the busiest 24 h is picked for you. The span is read out of the file into the
-        page, at most {n(BUDGET_REQUESTS)} requests: a longer span is cut where that many end, and
-        says so.
+        Drag the span or its ends on the overview, use their arrow keys (a bin; Page Up and Down: an
+        hour), or type the times (UTC).{' '}
+        {linked === null
+          ? 'The busiest 24 h is picked for you.'
+          : 'The span the link names is picked for you.'}{' '}
+        The span is read out of the file into the page, at most {n(BUDGET_REQUESTS)} requests: a
+        longer span is cut where that many end, and says so.
       </p>
+      <Measured className="trace-overview-plot trace-streamed-chart">
+        {(w) => (
+          <TraceOverviewChart
+            width={w}
+            baseMs={base}
+            endMs={endMs}
+            binMs={result.overview.binMs}
+            requests={result.overview.requests}
+            rejected={result.overview.rejected}
+            span={chartSpan}
+            onSpan={pick}
+            maxLengthMs={endMs}
+          />
+        )}
+      </Measured>
+      <TraceOverviewLegend binMs={result.overview.binMs} limiter={limiter} />
       <label className="field">
         From{' '}
         <input
           value={from}
           onChange={(e) => setFrom(e.currentTarget.value)}
-          aria-describedby={`${id}-hint`}
+          aria-describedby={`${id}-hint ${id}-bound`}
+          aria-invalid={problem !== null && problem.startsWith('From')}
           data-testid="trace-span-from"
           size={22}
         />
@@ -149,7 +214,8 @@ function SpanPicker({
         <input
           value={to}
           onChange={(e) => setTo(e.currentTarget.value)}
-          aria-describedby={`${id}-hint`}
+          aria-describedby={`${id}-hint ${id}-bound`}
+          aria-invalid={problem !== null && !problem.startsWith('From')}
           data-testid="trace-span-to"
           size={22}
         />
@@ -170,6 +236,9 @@ function SpanPicker({
           Read this span for the stage
         </button>
       )}
+      <p className="hint" id={`${id}-bound`} data-testid="trace-span-bound">
+        {spanBoundWords(bound)}
+      </p>
       {problem !== null && (
         <p className="trace-error" role="alert">
           {problem}
@@ -228,7 +297,6 @@ function Result({
           {n(d.toDelayed)} allowed → delayed.
         </p>
       )}
-      <OverviewBars overview={result.overview} firstMs={result.firstMs} />
       <div className="trace-streamed-scroll">
         <table>
           <caption>Busiest keys</caption>

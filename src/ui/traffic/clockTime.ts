@@ -30,3 +30,12 @@ export function clockOfDay(
     at: (ms) => (day === null ? formatClock(ms) : formatClock(ms).slice(11, -4)),
   };
 }
+
+/**
+ * The span of a file a trace was read out of, `2026-01-05 00:00:00 UTC to 2026-01-06 00:00:00 UTC`;
+ * null when the trace is the whole file (no span given).
+ */
+export function fileSpanText(span: { spanFromMs?: number; spanToMs?: number }): string | null {
+  const { spanFromMs: a, spanToMs: b } = span;
+  return a === undefined || b === undefined ? null : `${formatClock(a)} to ${formatClock(b)}`;
+}
