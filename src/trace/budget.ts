@@ -2,7 +2,8 @@
  * The page's memory budget for a trace. A log whose requests fit it is held as compact columns
  * (16 bytes a request) and everything — stage, dry run, sweep — reads those; a larger log is not
  * held: its statistics and its dry run are passes over the file that hold per-key state only
- * (src/trace/stream.ts), so any size can be read.
+ * (src/trace/stream.ts), and its sweep decides the cells over a compact copy of its requests made
+ * in one read (src/store/stream.worker.ts), so any size can be read.
  */
 import { BYTES_PER_REQUEST, MAX_FILE_BYTES, MAX_TRACE_REQUESTS } from './types';
 
@@ -32,6 +33,8 @@ export function budgetInWords(): string {
   const m = BUDGET_REQUESTS / 1_000_000;
   return (
     `Up to ${m} million requests (${mb} MB of columns, 16 bytes each) are held and replayed on the stage; ` +
-    'a larger log is read as a stream: its statistics and dry run are passes over the file that hold only per-key state.'
+    'a larger log is read as a stream: its statistics and dry run are passes over the file that hold only per-key state, ' +
+    'and its sweep reads the file once into a compact copy in the browser’s storage and decides the cells over that copy, ' +
+    'a worker per core (where no copy can be kept, in passes over the file).'
   );
 }

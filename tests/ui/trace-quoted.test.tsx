@@ -96,6 +96,21 @@ describe('the trace panel shows what a log holds as quoted data', () => {
     expectNoRawText(container);
   });
 
+  it('counts the keys it ranks, and the requests with no key on their own', () => {
+    // Five addresses and the empty key (`-`, no X-Forwarded-For): 3 requests each, round after round.
+    const trace = built(6);
+    const keys = ['-', '203.0.113.1', '203.0.113.2', '203.0.113.3', '203.0.113.4', '203.0.113.5'];
+    const held = holdTrace({ ...trace, keys, keySpec: [{ kind: 'xff-first' }] }).held;
+    act(() => traceLoadStore().setState({ trace: held }));
+    const { container } = renderPanel();
+    expect(screen.getByTestId('trace-keys').textContent).toBe('5');
+    expect(screen.getByTestId('trace-summary').textContent).toContain(
+      '5 keys by first X-Forwarded-For hop, and 4 requests with no X-Forwarded-For.',
+    );
+    expect(container.querySelector('.trace-top-keys caption')?.textContent).toBe('Keys by volume');
+    expect(container.querySelectorAll('.trace-top-keys tbody tr')).toHaveLength(5);
+  });
+
   it('says how much of each list it shows', () => {
     const held = holdTrace(built(60)).held;
     act(() => traceLoadStore().setState({ trace: held }));

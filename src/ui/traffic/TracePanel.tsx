@@ -5,6 +5,7 @@ import {
   arrivalAt,
   describeKeySpec,
   emptyKeyId,
+  missingWhat,
   nameWorst,
   windowStatsById,
 } from '../../trace';
@@ -134,6 +135,8 @@ function useWindowStats(trace: HeldTrace, windowMs: number): WindowStats | strin
 function TraceSummary({ trace }: { trace: HeldTrace }) {
   const [windowMs, setWindowMs] = useState(trace.stats.windowMs);
   const top = trace.top;
+  // The keys ranked in the table: the empty key's requests are counted on a line of their own.
+  const ranked = trace.keys.length - (trace.emptyRequests > 0 ? 1 : 0);
   const stats = useWindowStats(trace, windowMs);
   const r = trace.report;
   const malformedShown = r.malformedFirst.slice(0, MALFORMED_SHOWN);
@@ -147,8 +150,11 @@ function TraceSummary({ trace }: { trace: HeldTrace }) {
         over {formatTime(spanMs)}
         {trace.count > 0 &&
           ` (${formatClock(arrivalAt(trace, 0))} to ${formatClock(arrivalAt(trace, trace.count - 1))})`}
-        , <span data-testid="trace-keys">{n(trace.keys.length)}</span>{' '}
-        {pluralNoun(trace.keys.length, 'key')} by {describeKeySpec(trace.keySpec)}.
+        , <span data-testid="trace-keys">{n(ranked)}</span> {pluralNoun(ranked, 'key')} by{' '}
+        {describeKeySpec(trace.keySpec)}
+        {trace.emptyRequests > 0 &&
+          `, and ${plural(trace.emptyRequests, 'request')} with ${missingWhat(trace.keySpec)}`}
+        .
       </p>
       <p className="trace-time-source">{r.timeSource}.</p>
       {r.notes.length > 0 && (
@@ -177,8 +183,8 @@ function TraceSummary({ trace }: { trace: HeldTrace }) {
       )}
       <table className="trace-top-keys">
         <caption>
-          {top.length < trace.keys.length
-            ? `Top ${plural(top.length, 'key')} by volume, of ${n(trace.keys.length)}`
+          {top.length < ranked
+            ? `Top ${plural(top.length, 'key')} by volume, of ${n(ranked)}`
             : 'Keys by volume'}
         </caption>
         <thead>

@@ -371,8 +371,8 @@ function sweepStatusWords(status: StreamSweepStatus): string {
 
 /**
  * The sweep over the streamed log: the grid laid around the limiter being edited, each cell decided
- * for every request of the file in passes that hold per-key state only; progress, cancel, then the
- * held sweep's heatmap. Picking a cell sets the limiter (the statistics pass then runs for it).
+ * for every request of the file over a compact copy of its requests (the file read once), one
+ * worker per core; progress, cancel, then the held sweep's heatmap. Picking a cell sets the limiter (the statistics pass then runs for it).
  */
 function StreamedSweep({ file, keySpec }: { file: File; keySpec: KeySpec }) {
   const id = useId();
