@@ -66,7 +66,7 @@ export function toSpringGateway(config: AlgorithmConfig): SystemExportOutcome {
     language: 'yaml',
     text: stringify(doc),
     assumes:
-      'Spring Cloud Gateway 5 (WebFlux; routes under spring.cloud.gateway.server.webflux, where 4.x before 4.3 used spring.cloud.gateway) with spring-boot-starter-data-redis-reactive; request_rate_limiter.lua read at master 5227205 (5.0.3+)',
+      'Spring Cloud Gateway 5 (WebFlux) with spring-boot-starter-data-redis-reactive; request_rate_limiter.lua read at master 5227205 (5.0.3+)',
     differences,
     notes: [
       'clientKeyResolver is a KeyResolver bean you define (e.g. exchange -> Mono.just(remote address)).',
