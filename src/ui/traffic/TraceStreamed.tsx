@@ -102,7 +102,7 @@ function spanBoundWords({ low, high }: { low: number; high: number }): string {
       : low > BUDGET_REQUESTS
         ? `it will be cut where the first ${n(BUDGET_REQUESTS)} end.`
         : `it may be cut where the first ${n(BUDGET_REQUESTS)} end.`;
-  return `This span holds ${count} requests by the overview; the page holds at most ${n(BUDGET_REQUESTS)}: ${fits}`;
+  return `By the overview, this span holds ${count} requests; the page holds at most ${n(BUDGET_REQUESTS)}: ${fits}`;
 }
 
 /**
@@ -206,7 +206,7 @@ function SpanPicker({
           aria-describedby={`${id}-hint ${id}-bound`}
           aria-invalid={problem !== null && problem.startsWith('From')}
           data-testid="trace-span-from"
-          size={22}
+          size={20}
         />
       </label>{' '}
       <label className="field">
@@ -217,7 +217,7 @@ function SpanPicker({
           aria-describedby={`${id}-hint ${id}-bound`}
           aria-invalid={problem !== null && !problem.startsWith('From')}
           data-testid="trace-span-to"
-          size={22}
+          size={20}
         />
       </label>{' '}
       {status?.kind === 'running' ? (
