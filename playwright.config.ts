@@ -30,6 +30,8 @@ export default defineConfig({
   retries: 0,
   forbidOnly: true,
   reporter: [['list']],
+  // Deletes the 1.1 GB log the streaming specs share (written once per run).
+  globalTeardown: './tests/e2e/teardown.ts',
   // Timeouts bound a test that hangs; they are not speed checks (those are the TIMED specs' own
   // budgets and `npm run bench`). On a laptop busy with other work every step can take several
   // times longer, so both are generous: a passing run does not wait for them.
