@@ -10,7 +10,7 @@
  * nothing. `STREAM_SHOTS=dir` also saves screenshots of the result (1280 px and 390 px, dark).
  * The file is deleted at the end.
  */
-import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { expect } from '@playwright/test';
@@ -82,10 +82,13 @@ export async function runIngestStreamBench(distDir = 'dist'): Promise<void> {
   const dir = process.env.STREAM_DIR ?? '/tmp/stream';
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `stream-bench-${lines}.log`);
+  const keep = process.env.STREAM_KEEP === '1';
   let browser: Browser | null = null;
   const started = await startPreview(distDir);
   try {
-    const bytes = await writeRealLikeLog(path, lines);
+    // STREAM_KEEP=1 keeps the file for the next run, which reads it again instead of writing it.
+    const bytes =
+      keep && existsSync(path) ? statSync(path).size : await writeRealLikeLog(path, lines);
     console.log(
       `stream: ${lines.toLocaleString('en-US')} combined lines, ${(bytes / 1e9).toFixed(2)} GB (${(bytes / lines).toFixed(0)} bytes a line), seed 44; load average ${load()} on ${cpus().length} cores (shared: wall times are inflated)`,
     );
@@ -140,10 +143,12 @@ export async function runIngestStreamBench(distDir = 'dist'): Promise<void> {
     console.log(
       `  DuckDB 1.5.6, 2 threads, requests per address per second over the same file: ${(d.wallMs / 1000).toFixed(1)} s (${d.groups.toLocaleString('en-US')} groups; CPU ${(d.cpuMs / 1000).toFixed(1)} s); load ${load()}`,
     );
-    console.log(`  file: ${(statSync(path).size / 1e9).toFixed(2)} GB at ${path}, deleted now`);
+    console.log(
+      `  file: ${(statSync(path).size / 1e9).toFixed(2)} GB at ${path}, ${keep ? 'kept (STREAM_KEEP=1)' : 'deleted now'}`,
+    );
   } finally {
     await browser?.close();
     started.child.kill();
-    rmSync(path, { force: true });
+    if (!keep) rmSync(path, { force: true });
   }
 }
