@@ -256,18 +256,24 @@ function manyKeysLog(n: number, keys: number, emptyEvery: number): string {
   return out.join('\n') + '\n';
 }
 
-describe('the sweep over the recorded requests equals the held sweep cell by cell', () => {
-  const spec = [{ kind: 'xff-first' as const }];
-  const bytes = enc(manyKeysLog(20_000, 3_000, 23));
-  const trace = parseTrace(bytes, { name: 'many.log', keySpec: spec });
-  const emptyId = trace.keys.indexOf(emptyKeyName(spec) as string);
+/** The log as a file, and hooks that read it in `segments` segments, two at once. */
+function segmented(bytes: Uint8Array, segments: number) {
   const file = source(bytes);
   const hooks = {
     parallel: 2,
     readRange: rangeReader(file),
     progress: () => {},
-    segmentBytes: Math.ceil(bytes.length / 4),
+    segmentBytes: Math.ceil(bytes.length / segments),
   };
+  return { file, hooks };
+}
+
+describe('the sweep over the recorded requests equals the held sweep cell by cell', () => {
+  const spec = [{ kind: 'xff-first' as const }];
+  const bytes = enc(manyKeysLog(20_000, 3_000, 23));
+  const trace = parseTrace(bytes, { name: 'many.log', keySpec: spec });
+  const emptyId = trace.keys.indexOf(emptyKeyName(spec) as string);
+  const { file, hooks } = segmented(bytes, 4);
   const held = (configs: AlgorithmConfig[], outcome: 'admit' | 'reject' | null) => {
     const prep = prepareSweep({
       timeMs: virtualTimes(trace),
@@ -357,14 +363,7 @@ describe('the statistics pass records the copy the sweep reads', () => {
       )
       .join('\n');
     for (const text of [lines.join('\n'), late]) {
-      const bytes = enc(text);
-      const file = source(bytes);
-      const hooks = {
-        parallel: 2,
-        readRange: rangeReader(file),
-        progress: () => {},
-        segmentBytes: Math.ceil(bytes.length / 3),
-      };
+      const { file, hooks } = segmented(enc(text), 3);
       const statsSink = new BlobSink();
       const stats = new StreamPass(file.name, spec, dry, 'recorded', statsSink);
       const r = await streamRead(file, stats, { keySpec: spec }, hooks);
