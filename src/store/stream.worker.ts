@@ -56,67 +56,115 @@ function post(msg: StreamReply | StreamSweepReply | StreamSpanReply): void {
   (self as unknown as Worker).postMessage(msg);
 }
 
-/** Reads one range of `file` in a worker of its own; the worker ends with its part. */
-const rangeReaderOf =
-  (file: File): RangeReader =>
-  (start, end, options) =>
-    new Promise<TracePart>((resolve, reject) => {
-      const w = new Worker(new URL('./traceRange.worker.ts', import.meta.url), { type: 'module' });
+/**
+ * Range workers kept for one read of the file: each reads one range at a time and then the next, so
+ * a read of thousands of segments starts `size` workers, not one per segment, and each parses with
+ * the code its last range made hot. A worker that failed is let go; the next range gets a new one.
+ */
+class RangePool {
+  private readonly idle: Worker[] = [];
+  private readonly all = new Set<Worker>();
+  private readonly waiting: ((w: Worker) => void)[] = [];
+
+  constructor(
+    private readonly file: File,
+    private readonly size: number,
+  ) {}
+
+  private take(): Promise<Worker> {
+    const w = this.idle.pop();
+    if (w !== undefined) return Promise.resolve(w);
+    if (this.all.size < this.size) {
+      const made = new Worker(new URL('./traceRange.worker.ts', import.meta.url), {
+        type: 'module',
+      });
+      this.all.add(made);
+      return Promise.resolve(made);
+    }
+    return new Promise((r) => this.waiting.push(r));
+  }
+
+  private give(w: Worker): void {
+    const next = this.waiting.shift();
+    if (next !== undefined) next(w);
+    else this.idle.push(w);
+  }
+
+  private drop(w: Worker): void {
+    w.terminate();
+    this.all.delete(w);
+    // A range waiting for a worker gets a new one.
+    const next = this.waiting.shift();
+    if (next !== undefined) void this.take().then(next);
+  }
+
+  /** Reads bytes [start, end) of the file as one part in one of the pool's workers. */
+  readonly read: RangeReader = async (start, end, options) => {
+    const w = await this.take();
+    return new Promise<TracePart>((resolve, reject) => {
       w.onmessage = (e: MessageEvent<RangeReply>) => {
         const msg = e.data;
         if (msg.type === 'progress') return;
-        w.terminate();
-        if (msg.type === 'part') resolve(msg.part);
-        else reject(new TraceError(msg.message));
+        if (msg.type === 'part') {
+          this.give(w);
+          resolve(msg.part);
+        } else {
+          this.drop(w);
+          reject(new TraceError(msg.message));
+        }
       };
       w.onerror = (e) => {
-        w.terminate();
+        this.drop(w);
         reject(new Error(e.message));
       };
-      const r: RangeRequest = { file, start, end, options };
+      const r: RangeRequest = { file: this.file, start, end, options };
       w.postMessage(r);
     });
+  };
+
+  /** Ends every worker of the pool. */
+  close(): void {
+    for (const w of this.all) w.terminate();
+    this.all.clear();
+    this.idle.length = 0;
+  }
+}
 
 /** One read of `file` into `pass`, calling `progress` at most every PROGRESS_EVERY_MS. */
-function read<R>(
+async function read<R>(
   file: File,
   keySpec: KeySpec,
   pass: StreamingPass<R>,
   progress: (bytes: number) => void,
 ): Promise<R> {
   let last = 0;
-  return streamRead(
-    file,
-    pass,
-    { keySpec },
-    {
-      parallel: Math.min(MAX_READERS, navigator.hardwareConcurrency || 1),
-      readRange: rangeReaderOf(file),
-      progress: (bytes) => {
-        const now = performance.now();
-        if (now - last < PROGRESS_EVERY_MS) return;
-        last = now;
-        progress(bytes);
+  const parallel = Math.min(MAX_READERS, navigator.hardwareConcurrency || 1);
+  const pool = new RangePool(file, parallel);
+  try {
+    return await streamRead(
+      file,
+      pass,
+      { keySpec },
+      {
+        parallel,
+        readRange: pool.read,
+        progress: (bytes) => {
+          const now = performance.now();
+          if (now - last < PROGRESS_EVERY_MS) return;
+          last = now;
+          progress(bytes);
+        },
       },
-    },
-  );
+    );
+  } finally {
+    pool.close();
+  }
 }
 
 /** The key volumes of the last statistics pass this worker finished, and what it read. */
 let volumes: { of: string; keys: readonly string[]; counts: Float64Array } | null = null;
 const fileOf = (file: File, keySpec: KeySpec): string =>
   JSON.stringify([file.name, file.size, file.lastModified, keySpec]);
-
-async function run(req: StreamRequest): Promise<void> {
-  const { file } = req;
-  volumes = null;
-  const pass = new StreamPass(file.name, req.keySpec, req.configs, req.baseline);
-  const result = await read(file, req.keySpec, pass, (bytes) =>
-    post({ type: 'progress', gen: req.gen, bytes, total: file.size, figures: pass.figures() }),
-  );
-  volumes = { of: fileOf(file, req.keySpec), ...pass.keyVolumes() };
-  post({ type: 'done', gen: req.gen, result });
-}
 
 /** Names of the recorded request files in the origin's private file system. */
 const RECORD_PREFIX = 'sweep-requests-';
@@ -219,6 +267,45 @@ let recorded:
       remove: () => Promise<void>;
     })
   | null = null;
+
+/**
+ * The statistics pass. It also writes every request compactly (as the sweep's read does), so a
+ * sweep of the same file that follows decides its cells over that copy without reading the text.
+ */
+async function run(req: StreamRequest): Promise<void> {
+  const { file } = req;
+  volumes = null;
+  await recorded?.remove();
+  recorded = null;
+  const open = await openSink();
+  try {
+    const pass = new StreamPass(file.name, req.keySpec, req.configs, req.baseline, open.sink);
+    const result = await read(file, req.keySpec, pass, (bytes) =>
+      post({ type: 'progress', gen: req.gen, bytes, total: file.size, figures: pass.figures() }),
+    );
+    const of = fileOf(file, req.keySpec);
+    const v = pass.keyVolumes();
+    volumes = { of, ...v };
+    const copy = pass.recorded();
+    if (copy.ok) {
+      recorded = {
+        of,
+        blob: await open.done(),
+        count: copy.count,
+        outside: result.outsideWindow,
+        ...v,
+        source: open.source,
+        remove: open.remove,
+      };
+    } else {
+      await open.remove();
+    }
+    post({ type: 'done', gen: req.gen, result });
+  } catch (err) {
+    if (recorded === null) await open.remove();
+    throw err;
+  }
+}
 
 /** Workers that decide a sweep's cells at once, at most (one per core). */
 const SWEEP_CELL_WORKERS_MAX = 4;

@@ -34,6 +34,7 @@ export { sweepPlan, sweepCell, belowP99, belowP99OfCounts, axisValues, satisfies
 export {
   SweepCells,
   StreamSweepPass,
+  RequestRecorder,
   BlobSink,
   belowByName,
   stateBytesPerKey,

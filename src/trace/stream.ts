@@ -18,6 +18,8 @@ import type { Baseline } from './dryrun';
 import { recordedRejection } from './dryrun';
 import { emptyKeyName } from './emptyKeys';
 import { OVERVIEW_BIN_MS, OVERVIEW_MAX_BINS } from './overview';
+import { RequestRecorder } from './streamSweep';
+import type { RequestSink } from './streamSweep';
 import type { KeySpec, ParseReport } from './types';
 
 /** How many keys each list of the result names. */
@@ -121,6 +123,10 @@ export class StreamPass {
   private binReq = new Uint32Array(1024);
   private binRej = new Uint32Array(1024);
   private bins = 0;
+  /** Writes each request compactly for a later sweep (null without a sink, or once it failed). */
+  private recorder: RequestRecorder | null;
+  /** Why the compact copy stopped, or null while it holds every request so far. */
+  private recordError: string | null = null;
 
   constructor(
     name: string,
@@ -128,7 +134,13 @@ export class StreamPass {
     /** The limiters to decide with (each validated by createLimiter, which throws). */
     configs: readonly AlgorithmConfig[],
     private readonly baseline: Baseline = 'recorded',
+    /**
+     * Where the pass also writes every request as a streamed sweep reads them (RequestSink), so the
+     * sweep that follows need not read the text again.
+     */
+    sink: RequestSink | null = null,
   ) {
+    this.recorder = sink === null ? null : new RequestRecorder(sink);
     this.limiters = configs.map((c) => createLimiter(c));
     this.decisions = configs.map(() => ({
       admitted: 0,
@@ -171,7 +183,27 @@ export class StreamPass {
     };
   }
 
+  /**
+   * The compact copy's requests once the pass has finished: their count, or the reason there is no
+   * whole copy (no sink, a write that failed, a log longer than the sweep's time range).
+   */
+  recorded(): { ok: true; count: number } | { ok: false; message: string } {
+    if (this.recorder !== null) return { ok: true, count: this.recorder.count };
+    return { ok: false, message: this.recordError ?? 'Not recorded.' };
+  }
+
+  private record(t: number, key: number): void {
+    try {
+      (this.recorder as RequestRecorder).push(t, key);
+    } catch (e) {
+      // The figures stand; only the copy is given up (a sweep then reads the text).
+      this.recorder = null;
+      this.recordError = e instanceof Error ? e.message : String(e);
+    }
+  }
+
   private request(t: number, key: number, status: number): void {
+    if (this.recorder !== null) this.record(t, key);
     if (this.count === 0) this.t0 = t;
     this.count += 1;
     if (!(t <= this.lastMs)) this.lastMs = t;
@@ -242,6 +274,14 @@ export class StreamPass {
 
   /** The result, given the report the read ended with (TraceStream.finishReport, or the merger's). */
   finish(report: ParseReport): StreamResult {
+    if (this.recorder !== null) {
+      try {
+        this.recorder.flush();
+      } catch (e) {
+        this.recorder = null;
+        this.recordError = e instanceof Error ? e.message : String(e);
+      }
+    }
     const k = this.perKey;
     const keys = this.merger.keys;
     const row = (id: number): StreamKey => ({

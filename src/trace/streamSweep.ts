@@ -521,23 +521,70 @@ export interface RecordedRequests {
 }
 
 /**
+ * Requests as the cells take them: whole ms since the first request (never going down: one further
+ * back than the reorder window is put at the latest time so far, as the kernels need), gathered in
+ * chunks of SWEEP_CHUNK; each full chunk goes to `sink` (8 bytes a request, as RequestSink says)
+ * and to `chunk`. `push` throws past MAX_VIRTUAL_MS from the first request.
+ */
+export class RequestRecorder {
+  private readonly t = new Int32Array(SWEEP_CHUNK);
+  private readonly k = new Uint32Array(SWEEP_CHUNK);
+  private readonly bytes: Uint8Array;
+  private n = 0;
+  private t0 = Number.NaN;
+  private lastV = 0;
+  /** Requests taken. */
+  count = 0;
+
+  constructor(
+    private readonly sink: RequestSink | null,
+    private readonly chunk: (t: Int32Array, k: Uint32Array, n: number) => void = () => {},
+  ) {
+    this.bytes = new Uint8Array(sink === null ? 0 : SWEEP_CHUNK * 8);
+  }
+
+  /** Takes one request: epoch ms `t` (fractional), key id `key`. */
+  push(t: number, key: number): void {
+    if (this.count === 0) this.t0 = t;
+    const v = Math.max(this.lastV, Math.floor(t - this.t0));
+    if (v > MAX_VIRTUAL_MS) {
+      throw new Error(
+        `The sweep covers at most ${Math.floor(MAX_VIRTUAL_MS / 86_400_000)} days from the first request; this log goes on further (request ${this.count + 1}).`,
+      );
+    }
+    this.count += 1;
+    this.lastV = v;
+    this.t[this.n] = v;
+    this.k[this.n] = key;
+    this.n += 1;
+    if (this.n === SWEEP_CHUNK) this.flush();
+  }
+
+  /** Hands on the requests gathered since the last full chunk. */
+  flush(): void {
+    const n = this.n;
+    if (this.sink !== null && n > 0) {
+      const b = this.bytes;
+      b.set(new Uint8Array(this.t.buffer, 0, n * 4), 0);
+      b.set(new Uint8Array(this.k.buffer, 0, n * 4), n * 4);
+      this.sink.write(b.subarray(0, n * 8));
+    }
+    this.chunk(this.t, this.k, n);
+    this.n = 0;
+  }
+}
+
+/**
  * The pass: give its `merger` to the readers (as StreamPass's), then call `finish` with the report
- * the read ends with. Requests are timed as StreamPass times them: whole ms since the first request
- * let out; one further back than the reorder window is decided at the latest time so far (the
- * kernels need times that never go down) and the result says it is not exact. It counts each key's
- * requests, and with a `sink` it writes every request as the cells get it (so later passes need not
- * read the text again); with no configs it only counts and records.
+ * the read ends with. Requests are timed as RequestRecorder times them; one further back than the
+ * reorder window makes the result say it is not exact. It counts each key's requests, and with a
+ * `sink` it writes every request as the cells get it (so later passes need not read the text
+ * again); with no configs it only counts and records.
  */
 export class StreamSweepPass {
   readonly merger: TraceMerger;
   private readonly cells: SweepCells;
-  private readonly t = new Int32Array(SWEEP_CHUNK);
-  private readonly k = new Uint32Array(SWEEP_CHUNK);
-  private readonly bytes = new Uint8Array(SWEEP_CHUNK * 8);
-  private n = 0;
-  private t0 = Number.NaN;
-  private lastV = 0;
-  private count = 0;
+  private readonly recorder: RequestRecorder;
   private outside = 0;
   private counts = new Float64Array(1024);
 
@@ -550,7 +597,9 @@ export class StreamSweepPass {
     options: { emptyKey?: StreamEmptyKey | null; sink?: RequestSink | null } = {},
   ) {
     this.cells = new SweepCells(configs, windowMs, belowOf, options.emptyKey ?? null);
-    this.sink = options.sink ?? null;
+    this.recorder = new RequestRecorder(options.sink ?? null, (t, k, n) =>
+      this.cells.push(t, k, n, this.merger.keys),
+    );
     this.merger = new TraceMerger(name, spec, Number.MAX_SAFE_INTEGER, undefined, {
       ordered: (c, from, n) => {
         for (let i = from; i < from + n; i += 1) this.request(c.t[i] as number, c.key[i] as number);
@@ -562,10 +611,8 @@ export class StreamSweepPass {
     });
   }
 
-  private readonly sink: RequestSink | null;
-
   figures(): StreamSweepFigures {
-    return { requests: this.count, outsideWindow: this.outside };
+    return { requests: this.recorder.count, outsideWindow: this.outside };
   }
 
   /** Each key's requests so far, by key id (as StreamPass.keyVolumes). */
@@ -575,41 +622,17 @@ export class StreamSweepPass {
   }
 
   private request(t: number, key: number): void {
-    if (this.count === 0) this.t0 = t;
-    this.count += 1;
-    const v = Math.max(this.lastV, Math.floor(t - this.t0));
-    if (v > MAX_VIRTUAL_MS) {
-      throw new Error(
-        `The sweep covers at most ${Math.floor(MAX_VIRTUAL_MS / 86_400_000)} days from the first request; this log goes on further (request ${this.count}).`,
-      );
-    }
+    this.recorder.push(t, key);
     if (key >= this.counts.length) {
       const c = new Float64Array(Math.max(key + 1, this.counts.length * 2));
       c.set(this.counts);
       this.counts = c;
     }
     this.counts[key] = (this.counts[key] as number) + 1;
-    this.lastV = v;
-    this.t[this.n] = v;
-    this.k[this.n] = key;
-    this.n += 1;
-    if (this.n === SWEEP_CHUNK) this.flush();
-  }
-
-  private flush(): void {
-    const n = this.n;
-    if (this.sink !== null && n > 0) {
-      const b = this.bytes;
-      b.set(new Uint8Array(this.t.buffer, 0, n * 4), 0);
-      b.set(new Uint8Array(this.k.buffer, 0, n * 4), n * 4);
-      this.sink.write(b.subarray(0, n * 8));
-    }
-    this.cells.push(this.t, this.k, n, this.merger.keys);
-    this.n = 0;
   }
 
   finish(report: ParseReport): StreamSweepResult {
-    this.flush();
+    this.recorder.flush();
     return {
       ...this.figures(),
       report,

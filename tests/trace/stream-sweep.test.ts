@@ -256,18 +256,24 @@ function manyKeysLog(n: number, keys: number, emptyEvery: number): string {
   return out.join('\n') + '\n';
 }
 
-describe('the sweep over the recorded requests equals the held sweep cell by cell', () => {
-  const spec = [{ kind: 'xff-first' as const }];
-  const bytes = enc(manyKeysLog(20_000, 3_000, 23));
-  const trace = parseTrace(bytes, { name: 'many.log', keySpec: spec });
-  const emptyId = trace.keys.indexOf(emptyKeyName(spec) as string);
+/** The log as a file, and hooks that read it in `segments` segments, two at once. */
+function segmented(bytes: Uint8Array, segments: number) {
   const file = source(bytes);
   const hooks = {
     parallel: 2,
     readRange: rangeReader(file),
     progress: () => {},
-    segmentBytes: Math.ceil(bytes.length / 4),
+    segmentBytes: Math.ceil(bytes.length / segments),
   };
+  return { file, hooks };
+}
+
+describe('the sweep over the recorded requests equals the held sweep cell by cell', () => {
+  const spec = [{ kind: 'xff-first' as const }];
+  const bytes = enc(manyKeysLog(20_000, 3_000, 23));
+  const trace = parseTrace(bytes, { name: 'many.log', keySpec: spec });
+  const emptyId = trace.keys.indexOf(emptyKeyName(spec) as string);
+  const { file, hooks } = segmented(bytes, 4);
   const held = (configs: AlgorithmConfig[], outcome: 'admit' | 'reject' | null) => {
     const prep = prepareSweep({
       timeMs: virtualTimes(trace),
@@ -338,4 +344,78 @@ describe('the sweep over the recorded requests equals the held sweep cell by cel
       expect(held(configs, null)).not.toEqual(want);
     },
   );
+});
+
+describe('the statistics pass records the copy the sweep reads', () => {
+  const spec = [{ kind: 'xff-first' as const }];
+  const dry: AlgorithmConfig[] = [{ kind: 'fixed-window', limit: 3, windowMs: 1000 }];
+
+  const bytesOf = async (b: Blob): Promise<Uint8Array> => new Uint8Array(await b.arrayBuffer());
+
+  it('the same bytes as the sweep’s own read, in order or not, and the same cells', async () => {
+    // A log in order, and one whose every 5000th line is 10 minutes late (outside the window).
+    const lines = manyKeysLog(80_000, 2_000, 31).split('\n');
+    const late = lines
+      .map((l, i) =>
+        i % 500 === 499
+          ? l.replace(/ (\d+)\.(\d{3})$/, (_, s: string, ms: string) => ` ${Number(s) - 600}.${ms}`)
+          : l,
+      )
+      .join('\n');
+    for (const text of [lines.join('\n'), late]) {
+      const { file, hooks } = segmented(enc(text), 3);
+      const statsSink = new BlobSink();
+      const stats = new StreamPass(file.name, spec, dry, 'recorded', statsSink);
+      const r = await streamRead(file, stats, { keySpec: spec }, hooks);
+      const copy = stats.recorded();
+      expect(copy).toEqual({ ok: true, count: r.requests });
+      const sweepSink = new BlobSink();
+      const own = new StreamSweepPass(file.name, spec, [], 1000, () => 0, { sink: sweepSink });
+      const o = await streamRead(file, own, { keySpec: spec }, hooks);
+      expect(o.requests).toBe(r.requests);
+      expect(r.outsideWindow > 0).toBe(text === late);
+      expect(o.outsideWindow).toBe(r.outsideWindow);
+      expect(await bytesOf(statsSink.blob())).toEqual(await bytesOf(sweepSink.blob()));
+      expect(stats.keyVolumes().counts).toEqual(own.keyVolumes().counts);
+      const v = stats.keyVolumes();
+      const below = belowP99OfCounts(Array.from(v.counts));
+      const configs = gridOf({ kind: 'gcra', count: 5, periodMs: 1000, burst: 3 });
+      const rec = { blob: statsSink.blob(), count: copy.ok ? copy.count : 0, keys: v.keys };
+      const overCopy = await sweepRecorded(rec, configs, 1000, below, null);
+      const overText = new StreamSweepPass(
+        file.name,
+        spec,
+        configs,
+        1000,
+        belowByName(v.keys, v.counts),
+      );
+      expect(overCopy).toEqual((await streamRead(file, overText, { keySpec: spec }, hooks)).cells);
+      expect(overCopy.some((c) => c.ok && c.result.rejected > 0)).toBe(true);
+    }
+  });
+
+  it('a log longer than the sweep’s time range: the figures stand, the copy is given up and says why', async () => {
+    const line = (ms: number) =>
+      `10.0.0.1 - - [05/Jan/2026:00:00:00 +0000] "GET /p HTTP/1.1" 200 1 "-" "UA" "203.0.0.1" 0.001 ${Math.floor(ms / 1000)}.${String(ms % 1000).padStart(3, '0')}`;
+    const t = 1_767_571_200_000;
+    const file = source(
+      enc([line(t), line(t + 1000), line(t + 30 * 86_400_000)].join('\n') + '\n'),
+    );
+    const pass = new StreamPass(file.name, spec, dry, 'recorded', new BlobSink());
+    const r = await streamRead(
+      file,
+      pass,
+      { keySpec: spec },
+      {
+        parallel: 1,
+        readRange: null,
+        progress: () => {},
+      },
+    );
+    expect(r.requests).toBe(3);
+    expect(r.exact).toBe(true);
+    const copy = pass.recorded();
+    expect(copy.ok).toBe(false);
+    if (!copy.ok) expect(copy.message).toMatch(/at most 24 days from the first request.*request 3/);
+  });
 });

@@ -151,31 +151,46 @@ describe('a streaming pass gives the held trace’s figures', () => {
 });
 
 describe('bad input while streaming', () => {
-  it('lines further back than the reorder window: counted, named, and the result is not exact', async () => {
-    // 20 requests a second for 10,000 s; every 20,000th line is 20 minutes late.
-    const bytes = enc(log(200_000, 20_000, 20 * 60_000, 50));
-    const h = parseTrace(bytes, { name: 'big.log', keySpec: [{ kind: 'client' }] });
-    const late = h.report.outsideWindow ?? 0;
-    expect(late).toBeGreaterThan(5);
-    const r = await stream(bytes, { configs: CONFIGS.slice(0, 1) });
-    expect(r.requests).toBe(h.count);
-    expect(r.outsideWindow).toBe(late);
-    expect(r.exact).toBe(false);
-    expect(r.report.outsideWindow).toBe(late);
-    expect(r.report.firstOutsideLine).toBe(h.report.firstOutsideLine);
-    expect(r.report.notes.join(' ')).toContain(
-      `${late} requests were further back than the 5-minute reorder window (the first at line ${(h.report.firstOutsideLine ?? 0).toLocaleString('en-US')}`,
-    );
-    expect(r.report.notes.join(' ')).toContain('figures that depend on order are not exact');
-  });
+  it.each([
+    ['one stream', undefined],
+    ['4 segments', 4],
+  ])(
+    'lines further back than the reorder window: counted, named, and the result is not exact (%s)',
+    async (_how, segments) => {
+      // 20 requests a second for 10,000 s; every 20,000th line is 20 minutes late.
+      const bytes = enc(log(200_000, 20_000, 20 * 60_000, 50));
+      const h = parseTrace(bytes, { name: 'big.log', keySpec: [{ kind: 'client' }] });
+      const late = h.report.outsideWindow ?? 0;
+      expect(late).toBeGreaterThan(5);
+      const r = await stream(bytes, {
+        configs: CONFIGS.slice(0, 1),
+        ...(segments === undefined ? {} : { segments }),
+      });
+      expect(r.requests).toBe(h.count);
+      expect(r.outsideWindow).toBe(late);
+      expect(r.exact).toBe(false);
+      expect(r.report.outsideWindow).toBe(late);
+      expect(r.report.firstOutsideLine).toBe(h.report.firstOutsideLine);
+      expect(r.report.notes.join(' ')).toContain(
+        `${late} requests were further back than the 5-minute reorder window (the first at line ${(h.report.firstOutsideLine ?? 0).toLocaleString('en-US')}`,
+      );
+      expect(r.report.notes.join(' ')).toContain('figures that depend on order are not exact');
+    },
+  );
 
-  it('a log that ends mid-line: the cut line is read as what it is (here malformed), counted', async () => {
-    const text = log(1000);
-    const cut = text.slice(0, text.length - 40);
-    const r = await stream(enc(cut));
-    expect(r.requests + r.report.malformed).toBe(1000 + 5);
-    expect(r.report.malformedFirst.at(-1)?.line).toBe(1005);
-  });
+  it.each([
+    ['one stream', undefined],
+    ['3 segments', 3],
+  ])(
+    'a log that ends mid-line: the cut line is read as what it is (here malformed), counted (%s)',
+    async (_how, segments) => {
+      const text = log(1000);
+      const cut = text.slice(0, text.length - 40);
+      const r = await stream(enc(cut), segments === undefined ? {} : { segments });
+      expect(r.requests + r.report.malformed).toBe(1000 + 5);
+      expect(r.report.malformedFirst.at(-1)?.line).toBe(1005);
+    },
+  );
 
   it('a gzip that ends mid-member is refused, naming where; no figures', async () => {
     const gz = new Uint8Array(gzipSync(enc(log(5000))));
