@@ -51,7 +51,7 @@ export async function readBytes(
       if (done || value === undefined) return;
       onBytes(value);
       // The read took the buffer over; its view gives it back for the next read.
-      buffer = value.buffer as ArrayBuffer;
+      buffer = value.buffer;
     }
   } catch (e) {
     void reader.cancel().catch(() => {});
