@@ -42,7 +42,7 @@ function source(bytes: Uint8Array, byob: boolean): Pick<Blob, 'stream'> {
             at += n;
             req?.respond(n);
           },
-        }) as ReadableStream<Uint8Array<ArrayBuffer>>;
+        });
       }
       return new ReadableStream<Uint8Array<ArrayBuffer>>({
         pull(c) {
