@@ -56,15 +56,34 @@ export function profileByThread(
   return out;
 }
 
-/** Busy intervals [start, end] µs of every thread's top-level tasks (RunTask), by thread. */
+/** Trace events that are a thread's top-level work in Chromium 143 (tasks and microtask runs). */
+const TOP_LEVEL = new Set([
+  'RunTask',
+  'ThreadControllerImpl::RunTask',
+  'ThreadPool_RunTask',
+  'V8.RunMicrotasks',
+]);
+
+/** Busy intervals [start, end] µs of every thread's top-level work, overlaps joined, by thread. */
 function tasksByThread(events: readonly TraceEvent[]): Map<string, [number, number][]> {
-  const out = new Map<string, [number, number][]>();
+  const all = new Map<string, [number, number][]>();
   for (const e of events) {
-    if (e.ph !== 'X' || e.name !== 'RunTask' || (e.dur ?? 0) <= 0) continue;
+    if (e.ph !== 'X' || !TOP_LEVEL.has(e.name) || (e.dur ?? 0) <= 0) continue;
     const k = `${e.pid}:${e.tid}`;
-    let list = out.get(k);
-    if (list === undefined) out.set(k, (list = []));
+    let list = all.get(k);
+    if (list === undefined) all.set(k, (list = []));
     list.push([e.ts, e.ts + (e.dur ?? 0)]);
+  }
+  const out = new Map<string, [number, number][]>();
+  for (const [k, list] of all) {
+    list.sort((a, b) => a[0] - b[0]);
+    const joined: [number, number][] = [];
+    for (const [a, b] of list) {
+      const last = joined[joined.length - 1];
+      if (last !== undefined && a <= last[1]) last[1] = Math.max(last[1], b);
+      else joined.push([a, b]);
+    }
+    out.set(k, joined);
   }
   return out;
 }
