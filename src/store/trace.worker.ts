@@ -25,8 +25,10 @@ import { readParquetFile } from './traceParquet';
 import type {
   RangeReply,
   RangeRequest,
+  RangeWarm,
   TraceWorkerReply,
   TraceWorkerRequest,
+  TraceWorkerWarm,
 } from './traceProtocol';
 
 const PROGRESS_EVERY_MS = 100;
@@ -34,6 +36,24 @@ const PROGRESS_EVERY_MS = 100;
 const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
 /** Range workers at most (each holds its range's columns until they are merged). */
 const MAX_RANGES = 8;
+
+/** Range workers the machine's cores allow (1: the file is read by one stream here). */
+const rangeCount = (): number => Math.min(MAX_RANGES, navigator.hardwareConcurrency || 1);
+
+const newRangeWorker = (): Worker =>
+  new Worker(new URL('./traceRange.worker.ts', import.meta.url), { type: 'module' });
+
+/**
+ * Range workers started ahead of the read (on a warm-up message, before a file is chosen): their
+ * code is loaded by the time the file comes, instead of after. A read takes them in turn; one
+ * this worker never uses ends with it (the page terminates a parsing worker after its one read).
+ */
+let started: Worker[] = [];
+
+/** A started range worker, or a new one. */
+function rangeWorker(): Worker {
+  return started.shift() ?? newRangeWorker();
+}
 
 function post(msg: TraceWorkerReply, transfer: Transferable[] = []): void {
   (self as unknown as Worker).postMessage(msg, transfer);
@@ -57,8 +77,7 @@ async function lineBoundaries(file: File, n: number): Promise<number[]> {
 
 /** The text the format is decided from, or null when the file must be read by one stream. */
 async function parallelHead(file: File, opts: ParseOptions): Promise<string | null> {
-  const cores = Math.min(MAX_RANGES, navigator.hardwareConcurrency || 1);
-  if (file.size < PARALLEL_MIN_BYTES || cores < 2) return null;
+  if (file.size < PARALLEL_MIN_BYTES || rangeCount() < 2) return null;
   return rangeHead(new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer()), opts);
 }
 
@@ -68,8 +87,7 @@ async function readInRanges(
   head: string,
 ): Promise<BuiltTrace> {
   const { file } = req;
-  const cores = Math.min(MAX_RANGES, navigator.hardwareConcurrency || 1);
-  const cuts = await lineBoundaries(file, cores);
+  const cuts = await lineBoundaries(file, rangeCount());
   const options: ParseOptions = { ...opts, detectFrom: head };
   const sum = { bytes: 0, requests: 0, lines: 0, malformed: 0 };
   let last = 0;
@@ -79,9 +97,7 @@ async function readInRanges(
       cuts.slice(0, -1).map(
         (start, i) =>
           new Promise<TracePart>((resolve, reject) => {
-            const w = new Worker(new URL('./traceRange.worker.ts', import.meta.url), {
-              type: 'module',
-            });
+            const w = rangeWorker();
             workers.push(w);
             w.onmessage = (e: MessageEvent<RangeReply>) => {
               const msg = e.data;
@@ -167,14 +183,27 @@ function done(req: TraceWorkerRequest, built: BuiltTrace): void {
   post({ type: 'done', gen: req.gen, trace: held, replay }, transfer);
 }
 
-self.onmessage = (e: MessageEvent<TraceWorkerRequest>) => {
-  run(e.data).catch((err: unknown) => {
+self.onmessage = (e: MessageEvent<TraceWorkerRequest | TraceWorkerWarm>) => {
+  const req = e.data;
+  if ('type' in req) {
+    // Made ahead of a read: start the range workers now (a machine of one core reads here).
+    if (started.length === 0 && rangeCount() >= 2) {
+      const warm: RangeWarm = { type: 'warm' };
+      started = Array.from({ length: rangeCount() }, () => {
+        const w = newRangeWorker();
+        w.postMessage(warm);
+        return w;
+      });
+    }
+    return;
+  }
+  run(req).catch((err: unknown) => {
     // A cap throws synchronously from the decoder, so this is the moment it was passed.
     const stoppedAt = performance.timeOrigin + performance.now();
     const message =
       err instanceof TraceError
         ? err.message
-        : `Could not read ${quoteText(e.data.file.name)}: ${err instanceof Error ? err.message : String(err)}`;
-    post({ type: 'error', gen: e.data.gen, message, stoppedAt });
+        : `Could not read ${quoteText(req.file.name)}: ${err instanceof Error ? err.message : String(err)}`;
+    post({ type: 'error', gen: req.gen, message, stoppedAt });
   });
 };

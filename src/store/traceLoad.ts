@@ -8,7 +8,7 @@ import { emptyKeyId, heldVirtualTimes, keySpecText, overBudget, streamsFromStart
 import type { SimTrace } from '../sim';
 import type { HeldReplay, HeldTrace, KeySpec } from '../trace';
 import { setLoadedTrace } from './traceSim';
-import type { TraceWorkerReply, TraceWorkerRequest } from './traceProtocol';
+import type { TraceWorkerReply, TraceWorkerRequest, TraceWorkerWarm } from './traceProtocol';
 import type { TraceOrigin } from './traceKeep';
 import { WorkerSlot } from './workerSlot';
 
@@ -46,6 +46,12 @@ export interface TraceLoadState {
    * (src/store/streamLoad.ts); the held trace, if any, stays. Null when none.
    */
   streamed: { file: File; keySpec: KeySpec } | null;
+  /**
+   * Makes the parsing worker of the next read now (and it, its range workers), before a file is
+   * chosen: the read then starts on loaded code instead of waiting for it. Does nothing when one
+   * is made already.
+   */
+  prewarm: () => void;
   /** Reads `file` (keyed by `keySpec`); `origin`: the file a link names for it (default `file`). */
   load: (file: File, keySpec?: KeySpec, origin?: TraceOrigin) => void;
   cancel: () => void;
@@ -110,7 +116,13 @@ const defaultFactory: WorkerFactory = () =>
   new Worker(new URL('./trace.worker.ts', import.meta.url), { type: 'module' });
 
 export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory) {
-  const slot = new WorkerSlot(makeWorker);
+  // The worker `prewarm` made, taken by the next read (null when none waits).
+  let spare: Worker | null = null;
+  const slot = new WorkerSlot(() => {
+    const w = spare ?? makeWorker();
+    spare = null;
+    return w;
+  });
   const stop = (): void => slot.stop();
   return createStore<TraceLoadState>()((set, get) => ({
     trace: null,
@@ -121,6 +133,12 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
     keySpec: [{ kind: 'client' }],
     status: { kind: 'idle' },
     streamed: null,
+    prewarm: () => {
+      if (spare !== null) return;
+      spare = makeWorker();
+      const warm: TraceWorkerWarm = { type: 'warm' };
+      spare.postMessage(warm);
+    },
     load: (file, keySpec = get().keySpec, origin = originOf(file, keySpec)) => {
       if (streamsFromStart(file.size)) {
         slot.cancel();

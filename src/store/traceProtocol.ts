@@ -8,6 +8,14 @@ export interface TraceWorkerRequest {
   options: Omit<ParseOptions, 'name'>;
 }
 
+/**
+ * To a parsing worker made ahead of a read (`TraceLoadState.prewarm`): start the range workers
+ * now, so the next read in ranges finds them started.
+ */
+export interface TraceWorkerWarm {
+  type: 'warm';
+}
+
 export type TraceWorkerReply =
   | {
       type: 'progress';
@@ -49,6 +57,11 @@ export interface RangeRequest {
   end: number;
   /** With `detectFrom`: the file's start, which decides the format for every range. */
   options: ParseOptions;
+}
+
+/** To a range worker started ahead of a read: nothing to do yet (its code is loaded). */
+export interface RangeWarm {
+  type: 'warm';
 }
 
 export type RangeReply =

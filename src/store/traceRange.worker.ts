@@ -6,7 +6,8 @@
  */
 import { quoteText } from '../core';
 import { TraceError, TraceStream } from '../trace';
-import type { RangeReply, RangeRequest } from './traceProtocol';
+import { readBytes } from './readBytes';
+import type { RangeReply, RangeRequest, RangeWarm } from './traceProtocol';
 
 const PROGRESS_EVERY_MS = 100;
 
@@ -16,7 +17,6 @@ function post(msg: RangeReply, transfer: Transferable[] = []): void {
 
 async function run(req: RangeRequest): Promise<void> {
   const stream = new TraceStream({ ...req.options, rangeStart: req.start });
-  const reader = req.file.slice(req.start, req.end).stream().getReader();
   let last = 0;
   let posted = { bytes: 0, requests: 0, lines: 0, malformed: 0 };
   const progress = (): void => {
@@ -35,16 +35,16 @@ async function run(req: RangeRequest): Promise<void> {
     });
     posted = now;
   };
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    stream.push(value);
+  // The stream copies what it keeps of each piece (a line cut at a piece's end, keys), so one
+  // buffer is read into again and again.
+  await readBytes(req.file.slice(req.start, req.end), (bytes) => {
+    stream.push(bytes);
     const now = performance.now();
     if (now - last >= PROGRESS_EVERY_MS) {
       last = now;
       progress();
     }
-  }
+  });
   const part = stream.finishPart();
   progress();
   post({ type: 'part', part }, [
@@ -56,14 +56,17 @@ async function run(req: RangeRequest): Promise<void> {
   ]);
 }
 
-self.onmessage = (e: MessageEvent<RangeRequest>) => {
-  run(e.data).catch((err: unknown) => {
+self.onmessage = (e: MessageEvent<RangeRequest | RangeWarm>) => {
+  const req = e.data;
+  // Started ahead of a read: its code is loaded and compiled by now; the range comes later.
+  if ('type' in req) return;
+  run(req).catch((err: unknown) => {
     post({
       type: 'error',
       message:
         err instanceof TraceError
           ? err.message
-          : `Could not read ${quoteText(e.data.file.name)}: ${err instanceof Error ? err.message : String(err)}`,
+          : `Could not read ${quoteText(req.file.name)}: ${err instanceof Error ? err.message : String(err)}`,
     });
   });
 };

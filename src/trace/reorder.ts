@@ -70,6 +70,16 @@ export class Columns {
   /** Grows to at least `n`, keeping [from, to) at [0, to − from). */
   reserve(n: number, from: number, to: number): void {
     if (n <= this.capacity && from === 0) return;
+    if (n <= this.capacity) {
+      // Room enough: the held requests move to the front in place (no new arrays to fill and
+      // collect; the window does this once a tail of requests).
+      this.t.copyWithin(0, from, to);
+      this.key.copyWithin(0, from, to);
+      this.cost.copyWithin(0, from, to);
+      this.status.copyWithin(0, from, to);
+      this.line.copyWithin(0, from, to);
+      return;
+    }
     const c = n <= this.capacity ? this.capacity : Math.max(n, this.capacity * 2);
     const next = new Columns(c);
     next.t.set(this.t.subarray(from, to));

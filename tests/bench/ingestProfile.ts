@@ -9,9 +9,14 @@ import type { Browser } from '@playwright/test';
 import { loadavg } from 'node:os';
 import { launchPinned, startPreview } from './frames';
 import type { TraceEvent } from './longTaskTrace';
+import { originalName } from './sourceMaps';
+import { writeFileSync } from 'node:fs';
 
 /** Self time per function per thread from a Chrome trace's ProfileChunk events, ms. */
-export function profileByThread(events: readonly TraceEvent[]): Map<string, Map<string, number>> {
+export function profileByThread(
+  events: readonly TraceEvent[],
+  dist = 'dist',
+): Map<string, Map<string, number>> {
   const threadName = new Map<string, string>();
   for (const e of events) {
     if (e.ph === 'M' && e.name === 'thread_name')
@@ -29,7 +34,14 @@ export function profileByThread(events: readonly TraceEvent[]): Map<string, Map<
     for (const n of data?.cpuProfile?.nodes ?? []) {
       const f = n.callFrame;
       const file = (f.url ?? '').split('/').pop() ?? '';
-      nodes.set(n.id, `${f.functionName || '(anonymous)'} ${file}:${(f.lineNumber ?? -1) + 1}`);
+      const fallback = `${f.functionName || '(anonymous)'} ${file}:${(f.lineNumber ?? -1) + 1}`;
+      // The built site's minified names read back through its source maps.
+      nodes.set(
+        n.id,
+        file.endsWith('.js') && f.lineNumber !== undefined
+          ? `${originalName(dist, file, f.lineNumber, f.columnNumber ?? 0, fallback)} (${file.replace(/-[\w-]{8}\.js$/, '')})`
+          : fallback,
+      );
     }
     const thread = `${threadName.get(`${e.pid}:${e.tid}`) ?? 'thread'} ${e.pid}:${e.tid}`;
     let self = out.get(thread);
@@ -44,6 +56,100 @@ export function profileByThread(events: readonly TraceEvent[]): Map<string, Map<
   return out;
 }
 
+/** Trace events that are a thread's top-level work in Chromium 143 (tasks and microtask runs). */
+const TOP_LEVEL = new Set([
+  'RunTask',
+  'ThreadControllerImpl::RunTask',
+  'ThreadPool_RunTask',
+  'V8.RunMicrotasks',
+]);
+
+/** Busy intervals [start, end] µs of every thread's top-level work, overlaps joined, by thread. */
+function tasksByThread(events: readonly TraceEvent[]): Map<string, [number, number][]> {
+  const all = new Map<string, [number, number][]>();
+  for (const e of events) {
+    if (e.ph !== 'X' || !TOP_LEVEL.has(e.name) || (e.dur ?? 0) <= 0) continue;
+    const k = `${e.pid}:${e.tid}`;
+    let list = all.get(k);
+    if (list === undefined) all.set(k, (list = []));
+    list.push([e.ts, e.ts + (e.dur ?? 0)]);
+  }
+  const out = new Map<string, [number, number][]>();
+  for (const [k, list] of all) {
+    list.sort((a, b) => a[0] - b[0]);
+    const joined: [number, number][] = [];
+    for (const [a, b] of list) {
+      const last = joined[joined.length - 1];
+      if (last !== undefined && a <= last[1]) last[1] = Math.max(last[1], b);
+      else joined.push([a, b]);
+    }
+    out.set(k, joined);
+  }
+  return out;
+}
+
+/** ms, as the timeline prints them. */
+const ms = (us: number): string => `${(us / 1000).toFixed(0)} ms`;
+
+/**
+ * When each thread worked, from the file input's change (its `change` dispatch on the main
+ * thread) to the last task: per thread its first and last task, its busy time, and a row of
+ * 100 ms cells, each the tenths of that cell the thread was busy (`.` idle, `9` ≥ 90 %).
+ */
+function printTimeline(events: readonly TraceEvent[]): void {
+  const names = new Map<string, string>();
+  for (const e of events) {
+    if (e.ph === 'M' && e.name === 'thread_name')
+      names.set(`${e.pid}:${e.tid}`, e.args?.name ?? '?');
+  }
+  const change = events.find(
+    (e) =>
+      e.name === 'EventDispatch' &&
+      (e.args?.data as { type?: string } | undefined)?.type === 'change',
+  );
+  if (change === undefined) {
+    console.log('    timeline: no change event in the trace');
+    return;
+  }
+  const t0 = change.ts;
+  const CELL = 100_000;
+  const rows: { name: string; first: number; last: number; busy: number; cells: string }[] = [];
+  let end = t0;
+  for (const [k, tasks] of tasksByThread(events)) {
+    const after = tasks.filter(([, b]) => b > t0);
+    const busy = after.reduce((s, [a, b]) => s + b - Math.max(a, t0), 0);
+    if (busy < 10_000) continue;
+    const last = Math.max(...after.map(([, b]) => b));
+    end = Math.max(end, last);
+    const cellBusy: number[] = [];
+    for (const [a, b] of after) {
+      for (let c = Math.floor((Math.max(a, t0) - t0) / CELL); c * CELL + t0 < b; c += 1) {
+        const lo = Math.max(a, t0 + c * CELL);
+        const hi = Math.min(b, t0 + (c + 1) * CELL);
+        cellBusy[c] = (cellBusy[c] ?? 0) + Math.max(0, hi - lo);
+      }
+    }
+    const cells = Array.from({ length: cellBusy.length }, (_, c) => {
+      const f = (cellBusy[c] ?? 0) / CELL;
+      return f < 0.05 ? '.' : String(Math.min(9, Math.floor(f * 10)));
+    }).join('');
+    rows.push({
+      name: `${names.get(k) ?? 'thread'} ${k}`,
+      first: Math.min(...after.map(([a]) => Math.max(a, t0))) - t0,
+      last: last - t0,
+      busy,
+      cells,
+    });
+  }
+  console.log(
+    `    timeline from the choice (100 ms cells, busy tenths), tasks end ${ms(end - t0)} after it:`,
+  );
+  for (const r of rows.sort((a, b) => a.first - b.first))
+    console.log(
+      `      ${r.name.padEnd(34)} ${ms(r.first).padStart(8)} → ${ms(r.last).padStart(8)}, busy ${ms(r.busy).padStart(8)} |${r.cells}`,
+    );
+}
+
 /** Reads `path` through the page's file input under the profiler; prints where the time went. */
 export async function profileIngestInPage(path: string, distDir = 'dist'): Promise<void> {
   const started = await startPreview(distDir);
@@ -54,7 +160,7 @@ export async function profileIngestInPage(path: string, distDir = 'dist'): Promi
     await page.goto(new URL('./?v=1&paused', started.url).href);
     await page.getByTestId('trace-file').waitFor({ state: 'attached' });
     await browser.startTracing(page, {
-      categories: ['devtools.timeline', 'v8', 'disabled-by-default-v8.cpu_profiler'],
+      categories: ['toplevel', 'devtools.timeline', 'v8', 'disabled-by-default-v8.cpu_profiler'],
     });
     const t0 = performance.now();
     await page.getByTestId('trace-file').setInputFiles(path);
@@ -63,12 +169,16 @@ export async function profileIngestInPage(path: string, distDir = 'dist'): Promi
     const json = (await browser.stopTracing()).toString('utf8');
     const parsed = JSON.parse(json) as { traceEvents: TraceEvent[] } | TraceEvent[];
     const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
+    // INGEST_TRACE_OUT=path: the Chrome trace kept there (for chrome://tracing or Perfetto).
+    if (process.env.INGEST_TRACE_OUT !== undefined)
+      writeFileSync(process.env.INGEST_TRACE_OUT, json);
     console.log(
       `  profile: choice → summary ${(wallMs / 1000).toFixed(2)} s wall (with the profiler on); load ${loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')}`,
     );
-    for (const self of profileByThread(events).values()) {
+    printTimeline(events);
+    for (const self of profileByThread(events, distDir).values()) {
       const rows = [...self].filter(([n]) => n !== '(idle) :0').sort((a, b) => b[1] - a[1]);
       const busy = rows.reduce((s, [, ms]) => s + ms, 0);
       if (busy < 20) continue;
@@ -76,7 +186,7 @@ export async function profileIngestInPage(path: string, distDir = 'dist'): Promi
       // ids say nothing).
       const byScript = new Map<string, number>();
       for (const [n, ms] of rows) {
-        const script = /\s(\S+?)(?:-[\w-]{8})?\.js:/.exec(n)?.[1];
+        const script = /\((\S+?)\)$/.exec(n)?.[1] ?? /\s(\S+?)(?:-[\w-]{8})?\.js:/.exec(n)?.[1];
         if (script !== undefined) byScript.set(script, (byScript.get(script) ?? 0) + ms);
       }
       const script = [...byScript].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'page';

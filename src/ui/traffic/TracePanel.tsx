@@ -273,6 +273,7 @@ export function TracePanel() {
     cancel: st.cancel,
     rekey: st.rekey,
     streamed: st.streamed,
+    prewarm: st.prewarm,
   }));
   const status = s.status;
   // The log's own parts (its summary, dry run and sweep) are drawn from a deferred copy: the
@@ -290,7 +291,8 @@ export function TracePanel() {
       </p>
       <PageDrop />
       <OverviewOnStage />
-      <label className="trace-file">
+      {/* Pointing at or focusing the chooser starts the parsing workers while the person picks. */}
+      <label className="trace-file" onPointerEnter={s.prewarm} onFocus={s.prewarm}>
         Access log{' '}
         <input
           type="file"

@@ -1,0 +1,94 @@
+/**
+ * A byte range read through one reused buffer (src/store/readBytes.ts, as the range workers read
+ * a log) parses to the trace a stream of fresh pieces gives: the stream keeps no view of a piece
+ * past its push (a line cut at a piece's end, a key, the first line are copies), so filling the
+ * buffer again changes nothing. Read with a BYOB reader, and the default way where the stream has
+ * none.
+ */
+import { describe, expect, it } from 'vitest';
+import { readBytes } from '../../src/store/readBytes';
+import { TraceStream, mergeParts, parseTrace, simTraceOf } from '../../src/trace';
+
+function log(n: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < n; i += 1) {
+    const s = 1_767_571_200 + Math.floor(i / 10) - (i % 97 === 0 ? 30 : 0);
+    if (i % 71 === 0) out.push(`garbage line ${i}`);
+    out.push(
+      `10.${i % 7}.${i % 5}.${i % 11} - - [05/Jan/2026:00:00:${String(i % 60).padStart(2, '0')} +0000] "GET /p${i % 3} HTTP/1.1" ${i % 13 === 0 ? 429 : 200} 1 "-" "UA${i % 23}" "-" 0.00${i % 10} ${s}.${String(i % 1000).padStart(3, '0')}`,
+    );
+  }
+  return out.join('\n');
+}
+
+/** A Blob-like source of `bytes`: a byte stream (BYOB reads) or a default one, in pieces. */
+function source(bytes: Uint8Array, byob: boolean): Pick<Blob, 'stream'> {
+  return {
+    stream: () => {
+      let at = 0;
+      if (byob) {
+        return new ReadableStream({
+          type: 'bytes',
+          pull(c) {
+            const req = c.byobRequest;
+            if (at >= bytes.length) {
+              c.close();
+              req?.respond(0);
+              return;
+            }
+            const view = req?.view as Uint8Array;
+            const n = Math.min(view.byteLength, bytes.length - at);
+            view.set(bytes.subarray(at, at + n));
+            at += n;
+            req?.respond(n);
+          },
+        });
+      }
+      return new ReadableStream<Uint8Array<ArrayBuffer>>({
+        pull(c) {
+          if (at >= bytes.length) return c.close();
+          c.enqueue(bytes.slice(at, at + 4_001));
+          at += 4_001;
+        },
+      });
+    },
+  };
+}
+
+describe('a range read through one reused buffer', () => {
+  for (const byob of [true, false]) {
+    it(`parses as fresh pieces do (${byob ? 'BYOB reads' : 'default reads'})`, async () => {
+      const bytes = new TextEncoder().encode(log(5_000));
+      const whole = parseTrace(bytes, { name: 'p.log' });
+      expect(whole.report.malformed).toBeGreaterThan(50);
+      const head = new TextDecoder().decode(bytes.subarray(0, 128 * 1024));
+      const opts = { name: 'p.log', detectFrom: head };
+      const cut = bytes.indexOf(10, bytes.length >> 1) + 1;
+      const parts = [];
+      for (const [start, end] of [
+        [0, cut],
+        [cut, bytes.length],
+      ] as const) {
+        const s = new TraceStream({ ...opts, rangeStart: start });
+        let pieces = 0;
+        // A buffer of 3,001 bytes: lines are cut at most pieces' ends.
+        await readBytes(
+          source(bytes.subarray(start, end), byob),
+          (b) => {
+            pieces += 1;
+            s.push(b);
+          },
+          3_001,
+        );
+        expect(pieces).toBeGreaterThan(20);
+        parts.push(s.finishPart());
+      }
+      const merged = mergeParts(parts, opts);
+      expect({ ...merged, arrivalMs: [...merged.arrivalMs] }).toEqual({
+        ...whole,
+        arrivalMs: [...whole.arrivalMs],
+      });
+      expect(simTraceOf(merged).hash).toBe(simTraceOf(whole).hash);
+    });
+  }
+});
