@@ -49,9 +49,16 @@ export default [
     gzip: true,
   },
   {
-    name: 'export & import panel, loaded when opened (gzip)',
+    // The readers of pasted configs left this chunk for the import form's own (62.0 → 51.2 kB).
+    name: 'export panel, loaded when opened (gzip)',
     path: 'dist/assets/ExportPanel-*.js',
-    limit: '62 kB',
+    limit: '56 kB',
+    gzip: true,
+  },
+  {
+    name: 'import form and its config readers, fetched as the export panel opens (gzip)',
+    path: 'dist/assets/ImportForm-*.js',
+    limit: '14 kB',
     gzip: true,
   },
   {

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import type { AlgorithmConfig } from '../../src/core';
 import { toEnvoy, toGo, toNginx } from '../../src/export';
@@ -7,9 +7,12 @@ import type { ExportResult } from '../../src/export';
 import { createPlaygroundStore, defaultInputs } from '../../src/store';
 import type { PlaygroundStoreApi } from '../../src/store';
 import { PlaygroundProvider } from '../../src/store/react';
-import { ExportPanel } from '../../src/ui/export/ExportPanel';
+import { ExportPanel, ImportPart } from '../../src/ui/export/ExportPanel';
 import { ExportSection } from '../../src/ui/export/ExportSection';
 import { ALGORITHM_ORDER } from '../../src/ui/limiter/algorithms';
+
+// The import form is a chunk of its own: fetched once here, so every render shows it at once.
+beforeAll(() => ImportPart.preload());
 
 const LEAKY: AlgorithmConfig = {
   kind: 'leaky-bucket',

@@ -3,16 +3,19 @@
  * The Export panel's gateway tabs: every system's own export comes first, shows the
  * same text as its exporter, and downloads under its file name.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { exportAll, exportSystems } from '../../src/export';
 import { createPlaygroundStore, defaultInputs } from '../../src/store';
 import type { PlaygroundStoreApi } from '../../src/store';
 import { PlaygroundProvider } from '../../src/store/react';
 import { SYSTEMS } from '../../src/systems';
-import { ExportPanel } from '../../src/ui/export/ExportPanel';
+import { ExportPanel, ImportPart } from '../../src/ui/export/ExportPanel';
 import type { AnyExportTarget } from '../../src/ui/export/exportText';
 import { EXPORT_FILE_NAMES, SYSTEM_EXPORTS, exportLabel } from '../../src/ui/export/exportText';
+
+// The import form is a chunk of its own: fetched once here, so every render shows it at once.
+beforeAll(() => ImportPart.preload());
 
 let saved: Array<{ filename: string; blob: Blob }> = [];
 

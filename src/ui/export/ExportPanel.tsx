@@ -1,7 +1,7 @@
 import { Suspense, useCallback, useId, useMemo, useState } from 'react';
 import type { AlgorithmConfig } from '../../core';
-import type { ExportOptions } from '../../export';
-import { exportAll, exportSystems, toEnvoy, toHaproxy, toNginx } from '../../export';
+import type { ExportOptions } from '../../export/exporters';
+import { exportAll, exportSystems, toEnvoy, toHaproxy, toNginx } from '../../export/exporters';
 import { isDefaultSystem, systemOf } from '../../systems';
 import { MAX_LIMITERS } from '../../store';
 import { usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
@@ -9,8 +9,16 @@ import { laneNames } from '../../config/laneNames';
 import type { AnyExportOutcome, AnyExportTarget } from './exportText';
 import { ExportView } from './ExportView';
 import type { Imported } from './ImportForm';
-import { ImportForm } from './ImportForm';
 import { Loading, lazyPart } from '../common/lazyPart';
+
+/**
+ * The import form with its readers of pasted nginx, Envoy, HAProxy and Ingress configs: a chunk of
+ * its own, fetched as the panel opens, so the exports show without waiting for the readers.
+ */
+export const ImportPart = lazyPart(
+  () => import('./ImportForm').then((m) => m.ImportForm),
+  'import form',
+);
 
 // Checking a live gateway (its plan, the verdict, the diagnosis): a chunk of its own.
 const ProbePart = lazyPart(
@@ -169,7 +177,9 @@ export function ExportPanel() {
       </section>
       <section className="export-part" aria-labelledby={`${id}-import`}>
         <h3 id={`${id}-import`}>Import</h3>
-        <ImportForm target={target} onImport={onImport} />
+        <Suspense fallback={<Loading what="import form" />}>
+          <ImportPart target={target} onImport={onImport} />
+        </Suspense>
       </section>
       <Suspense fallback={<Loading what="gateway check" />}>
         <ProbePart />

@@ -1,8 +1,8 @@
 import { useId, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { AlgorithmKind } from '../../core';
-import type { ExportResult, SystemExportResult } from '../../export';
-import { REDIS_OUTCOME } from '../../export';
+import type { ExportResult, SystemExportResult } from '../../export/exporters';
+import { REDIS_OUTCOME } from '../../export/exporters';
 import { CopyButton } from '../share/CopyButton';
 import { downloadBlob } from '../share/download';
 import type { AnyExportOutcome, AnyExportTarget } from './exportText';

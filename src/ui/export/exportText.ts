@@ -4,8 +4,8 @@ import type {
   ExportTarget,
   SystemExportOutcome,
   SystemExportTarget,
-} from '../../export';
-import { envoyDuration } from '../../export';
+} from '../../export/exporters';
+import { envoyDuration } from '../../export/exporters';
 import { ALGORITHMS } from '../limiter/algorithms';
 import { plural } from '../../core';
 
