@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import * as v from 'valibot';
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
 import type {
   AlgorithmConfig,
   CalendarWindowsConfig,
@@ -45,6 +45,21 @@ export function mutated<T>(value: T, edit: (copy: T) => void): T {
   const copy = structuredClone(value);
   edit(copy);
   return copy;
+}
+
+/**
+ * One test per mutation: `good` passes `schema`, and each case's edit of a copy is rejected at
+ * the path it names (so every field's check is shown to fail when it should).
+ */
+export function itRejectsEach<T>(
+  schema: v.GenericSchema,
+  good: T,
+  cases: [label: string, edit: (copy: T) => void, path: string][],
+): void {
+  it.each(cases)('%s', (_label, edit, path) => {
+    expectValid(schema, good);
+    expectRejectedAt(schema, mutated(good, edit), path);
+  });
 }
 
 /** The text of a successful export (fails the test with the reason otherwise). */

@@ -38,15 +38,7 @@ import type { CalendarWindowsConfig } from '../../../src/core';
 import { calendarUnits } from '../../../src/core';
 import { toEnvoyGlobal } from '../../../src/export';
 import { envoyGlobal } from '../../../src/systems/envoy-global';
-import {
-  RUNS,
-  calendarWindows,
-  expectRejectedAt,
-  expectValid,
-  mutated,
-  textOf,
-  uint32,
-} from './check';
+import { RUNS, calendarWindows, expectValid, textOf, uint32, itRejectsEach } from './check';
 
 // ---- envoyproxy/ratelimit config (config_impl.go) ----
 
@@ -303,10 +295,7 @@ describe('Envoy global export: the ratelimit service config against config_impl.
       ],
       ['empty domain', (d) => (d.domain = ''), 'domain'],
     ];
-    it.each(cases)('%s', (_label, edit, path) => {
-      expectValid(serviceConfig, good);
-      expectRejectedAt(serviceConfig, mutated(good, edit), path);
-    });
+    itRejectsEach(serviceConfig, good, cases);
   });
 });
 
@@ -362,10 +351,7 @@ describe('Envoy global export: the Envoy part against rate_limit.proto and route
       ],
       ['no actions', (d) => (d.route.rate_limits[0]!.actions = []), 'route.rate_limits.0.actions'],
     ];
-    it.each(cases)('%s', (_label, edit, path) => {
-      expectValid(envoyPart, good);
-      expectRejectedAt(envoyPart, mutated(good, edit), path);
-    });
+    itRejectsEach(envoyPart, good, cases);
   });
 });
 

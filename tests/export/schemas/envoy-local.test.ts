@@ -37,11 +37,11 @@ import {
   RUNS,
   expectRejectedAt,
   expectValid,
-  mutated,
   problems,
   textOf,
   tokenBuckets,
   uint32,
+  itRejectsEach,
 } from './check';
 
 /** google.protobuf.Duration in its JSON form; its value in ms. */
@@ -246,10 +246,7 @@ describe('Envoy local_ratelimit export against local_rate_limit.proto (Envoy 1.3
       ],
       ['stage 11', (d) => (d.typed_config.stage = 11), 'typed_config.stage'],
     ];
-    it.each(cases)('%s', (_label, edit, path) => {
-      expectValid(httpFilter, good);
-      expectRejectedAt(httpFilter, mutated(good, edit), path);
-    });
+    itRejectsEach(httpFilter, good, cases);
 
     it('a mutation in the text (a renamed key) is caught after parsing as the user pastes it', () => {
       const text = textOf(toEnvoy(DEFAULT));

@@ -33,13 +33,13 @@ import { toSpringGateway } from '../../../src/export';
 import { springGateway } from '../../../src/systems/spring-gateway';
 import {
   RUNS,
-  expectRejectedAt,
   expectValid,
   javaInt,
   mutated,
   namedLike,
   problems,
   textOf,
+  itRejectsEach,
 } from './check';
 
 /** Spring Boot's uniform form of a property name: lower case, no dashes. */
@@ -231,10 +231,7 @@ describe('Spring Cloud Gateway export against RedisRateLimiter / GatewayProperti
         `${at}.url`,
       ],
     ];
-    it.each(cases)('%s', (_label, edit, path) => {
-      expectValid(applicationYml, good);
-      expectRejectedAt(applicationYml, mutated(good, edit), path);
-    });
+    itRejectsEach(applicationYml, good, cases);
     it('relaxed names are accepted as Spring binds them', () => {
       const kebab = mutated(good, (d) => {
         const args = argsOf(d);
