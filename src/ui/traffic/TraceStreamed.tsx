@@ -95,14 +95,15 @@ export function spanRequests(
 
 /** The span's size against the page's bound, in words, before it is read. */
 function spanBoundWords({ low, high }: { low: number; high: number }): string {
-  const count = low === high ? n(low) : `${n(low)} to ${n(high)}`;
+  // A range's noun follows its upper end ("0 to 2 requests").
+  const count = low === high ? plural(low, 'request') : `${n(low)} to ${plural(high, 'request')}`;
   const fits =
     high <= BUDGET_REQUESTS
       ? 'it fits.'
       : low > BUDGET_REQUESTS
         ? `it will be cut where the first ${n(BUDGET_REQUESTS)} end.`
         : `it may be cut where the first ${n(BUDGET_REQUESTS)} end.`;
-  return `By the overview, this span holds ${count} requests; the page holds at most ${n(BUDGET_REQUESTS)}: ${fits}`;
+  return `By the overview, this span holds ${count}; the page holds at most ${n(BUDGET_REQUESTS)}: ${fits}`;
 }
 
 /**
