@@ -12,7 +12,8 @@ import {
   MIN_EPOCH_MS,
   TraceError,
 } from './types';
-import type { KeySpec, Malformed, ParseReport, Trace, TraceFormat } from './types';
+import type { EmptyKeyClients, KeySpec, Malformed, ParseReport, Trace, TraceFormat } from './types';
+import { emptyKeyName } from './emptyKeys';
 import { plural } from '../core';
 import { Columns, REORDER_WINDOW_MS, ReorderWindow } from './reorder';
 import type { OrderedSink } from './reorder';
@@ -33,6 +34,44 @@ export interface NatHint {
 export interface BuiltTrace extends Trace {
   /** Addresses with ≥ NAT_USER_AGENTS distinct user agents, most first (at most 10). */
   natHints: NatHint[];
+}
+
+/** Empty-key requests a reader read, in line order: their times, lines and addresses ('' none). */
+interface EmptyRows {
+  t: number[];
+  line: number[];
+  client: string[];
+}
+
+function optional<K extends string, V>(k: K, v: V | undefined): { [P in K]?: V } {
+  return (v === undefined ? {} : { [k]: v }) as { [P in K]?: V };
+}
+
+/** Sorts a merged trace's empty-key rows as the trace's requests are (time, then line). */
+function emptyKeyClients(rows: EmptyRows): EmptyKeyClients | undefined {
+  const n = rows.t.length;
+  if (!rows.client.some((c) => c !== '')) return undefined;
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort(
+    (a, b) =>
+      (rows.t[a] as number) - (rows.t[b] as number) ||
+      (rows.line[a] as number) - (rows.line[b] as number),
+  );
+  const ids = new Map<string, number>();
+  const names: string[] = [];
+  const client = new Uint32Array(n);
+  order.forEach((r, i) => {
+    const c = rows.client[r] as string;
+    if (c === '') return;
+    let id = ids.get(c);
+    if (id === undefined) {
+      id = names.length;
+      names.push(c);
+      ids.set(c, id);
+    }
+    client[i] = id + 1;
+  });
+  return { client, names };
 }
 
 function isoOf(ms: number): string {
@@ -213,6 +252,8 @@ export interface ReaderEnd {
   agents: ClientAgents[];
   firstLine: string | null;
   allSameLine: boolean;
+  /** Its empty-key requests' addresses (EmptyKeyClients), when the key is not the address. */
+  empties?: EmptyRows;
 }
 
 /**
@@ -269,6 +310,9 @@ export class TraceBuilder {
   private allSameLine = true;
   private readonly mixed = new Map<string, number>();
   private firstBytes: Uint8Array | null = null;
+  /** The key a request with every key part empty gets, when the key is not the address alone. */
+  private readonly emptyName: string | null;
+  private readonly empties: EmptyRows = { t: [], line: [], client: [] };
 
   constructor(
     private readonly spec: KeySpec,
@@ -276,6 +320,7 @@ export class TraceBuilder {
     private readonly maxRequests = MAX_TRACE_REQUESTS,
   ) {
     this.agentsById = this.natById ? new AgentTable() : null;
+    this.emptyName = this.natById ? null : emptyKeyName(spec);
   }
 
   /** `noteLine` of an ASCII line given as bytes b[s, e). */
@@ -325,8 +370,16 @@ export class TraceBuilder {
       return;
     }
     this.checkRoom(line);
-    const id = this.idOf(keyOf(rec, this.spec), line);
+    const key = keyOf(rec, this.spec);
+    const id = this.idOf(key, line);
     this.put(t, id, rec.cost, rec.status, line);
+    if (key === this.emptyName) {
+      // Rare rows only: the common path pays one string comparison.
+      const e = this.empties;
+      e.t.push(t);
+      e.line.push(line);
+      e.client.push(rec.client === '' ? '' : detach(rec.client));
+    }
     if (rec.client !== '' && rec.userAgent !== '') {
       const ua = agentHash(rec.userAgent);
       if (this.agentsById !== null) this.agentsById.add(id, ua);
@@ -464,6 +517,7 @@ export class TraceBuilder {
         agents,
         firstLine: this.firstLine,
         allSameLine: this.allSameLine,
+        ...(this.empties.t.length > 0 ? { empties: this.empties } : {}),
       },
     };
   }
@@ -533,6 +587,8 @@ export class TraceMerger {
   private readonly agents = new Map<string, { uas: Set<number>; requests: number }>();
   private firstLine: string | null = null;
   private allSameLine = true;
+  /** Every reader's empty-key rows, lines counted from the file's start. */
+  private readonly empties: EmptyRows = { t: [], line: [], client: [] };
 
   constructor(
     private readonly name: string,
@@ -634,6 +690,14 @@ export class TraceMerger {
         addAgent(this.agents, a.client, a.uas, a.requests);
       }
     }
+    if (end.empties !== undefined) {
+      const e = end.empties;
+      for (let i = 0; i < e.t.length; i += 1) {
+        this.empties.t.push(e.t[i] as number);
+        this.empties.line.push((e.line[i] as number) + off);
+        this.empties.client.push(e.client[i] as string);
+      }
+    }
     this.lineOffset += end.lineCount;
     this.mapN = 0;
   }
@@ -698,6 +762,7 @@ export class TraceMerger {
       keySpec: this.spec,
       natHints: this.natHints(),
       report,
+      ...optional('emptyClients', emptyKeyClients(this.empties)),
     };
   }
 
