@@ -36,11 +36,30 @@ export interface BuiltTrace extends Trace {
   natHints: NatHint[];
 }
 
-/** Empty-key requests a reader read, in line order: their times, lines and addresses ('' none). */
+/**
+ * Empty-key requests a reader read, in line order: their times, lines and addresses (0: none, else
+ * 1 + an index into `names`, each address once).
+ */
 interface EmptyRows {
   t: number[];
   line: number[];
-  client: string[];
+  client: number[];
+  names: string[];
+}
+
+function emptyRows(): EmptyRows {
+  return { t: [], line: [], client: [], names: [] };
+}
+
+/** Adds address `c` ('' none) to `rows.names` via `ids`: its code for `rows.client`. */
+function addressCode(rows: EmptyRows, ids: Map<string, number>, c: string): number {
+  if (c === '') return 0;
+  let id = ids.get(c);
+  if (id === undefined) {
+    id = rows.names.push(detach(c));
+    ids.set(rows.names[id - 1] as string, id);
+  }
+  return id;
 }
 
 function optional<K extends string, V>(k: K, v: V | undefined): { [P in K]?: V } {
@@ -49,29 +68,17 @@ function optional<K extends string, V>(k: K, v: V | undefined): { [P in K]?: V }
 
 /** Sorts a merged trace's empty-key rows as the trace's requests are (time, then line). */
 function emptyKeyClients(rows: EmptyRows): EmptyKeyClients | undefined {
+  if (rows.names.length === 0) return undefined;
   const n = rows.t.length;
-  if (!rows.client.some((c) => c !== '')) return undefined;
   const order = Array.from({ length: n }, (_, i) => i);
   order.sort(
     (a, b) =>
       (rows.t[a] as number) - (rows.t[b] as number) ||
       (rows.line[a] as number) - (rows.line[b] as number),
   );
-  const ids = new Map<string, number>();
-  const names: string[] = [];
   const client = new Uint32Array(n);
-  order.forEach((r, i) => {
-    const c = rows.client[r] as string;
-    if (c === '') return;
-    let id = ids.get(c);
-    if (id === undefined) {
-      id = names.length;
-      names.push(c);
-      ids.set(c, id);
-    }
-    client[i] = id + 1;
-  });
-  return { client, names };
+  for (let i = 0; i < n; i += 1) client[i] = rows.client[order[i] as number] as number;
+  return { client, names: rows.names };
 }
 
 function isoOf(ms: number): string {
@@ -312,7 +319,8 @@ export class TraceBuilder {
   private firstBytes: Uint8Array | null = null;
   /** The key a request with every key part empty gets, when the key is not the address alone. */
   private readonly emptyName: string | null;
-  private readonly empties: EmptyRows = { t: [], line: [], client: [] };
+  private readonly empties = emptyRows();
+  private readonly emptyIds = new Map<string, number>();
 
   constructor(
     private readonly spec: KeySpec,
@@ -378,7 +386,7 @@ export class TraceBuilder {
       const e = this.empties;
       e.t.push(t);
       e.line.push(line);
-      e.client.push(rec.client === '' ? '' : detach(rec.client));
+      e.client.push(addressCode(e, this.emptyIds, rec.client));
     }
     if (rec.client !== '' && rec.userAgent !== '') {
       const ua = agentHash(rec.userAgent);
@@ -588,7 +596,8 @@ export class TraceMerger {
   private firstLine: string | null = null;
   private allSameLine = true;
   /** Every reader's empty-key rows, lines counted from the file's start. */
-  private readonly empties: EmptyRows = { t: [], line: [], client: [] };
+  private readonly empties = emptyRows();
+  private readonly emptyIds = new Map<string, number>();
 
   constructor(
     private readonly name: string,
@@ -692,10 +701,12 @@ export class TraceMerger {
     }
     if (end.empties !== undefined) {
       const e = end.empties;
+      // The reader's address codes → this merger's.
+      const codes = [0, ...e.names.map((c) => addressCode(this.empties, this.emptyIds, c))];
       for (let i = 0; i < e.t.length; i += 1) {
         this.empties.t.push(e.t[i] as number);
         this.empties.line.push((e.line[i] as number) + off);
-        this.empties.client.push(e.client[i] as string);
+        this.empties.client.push(codes[e.client[i] as number] as number);
       }
     }
     this.lineOffset += end.lineCount;
