@@ -12,7 +12,8 @@ import {
   MIN_EPOCH_MS,
   TraceError,
 } from './types';
-import type { KeySpec, Malformed, ParseReport, Trace, TraceFormat } from './types';
+import type { EmptyKeyClients, KeySpec, Malformed, ParseReport, Trace, TraceFormat } from './types';
+import { emptyKeyName } from './emptyKeys';
 import { plural } from '../core';
 import { Columns, REORDER_WINDOW_MS, ReorderWindow } from './reorder';
 import type { OrderedSink } from './reorder';
@@ -33,6 +34,51 @@ export interface NatHint {
 export interface BuiltTrace extends Trace {
   /** Addresses with ≥ NAT_USER_AGENTS distinct user agents, most first (at most 10). */
   natHints: NatHint[];
+}
+
+/**
+ * Empty-key requests a reader read, in line order: their times, lines and addresses (0: none, else
+ * 1 + an index into `names`, each address once).
+ */
+interface EmptyRows {
+  t: number[];
+  line: number[];
+  client: number[];
+  names: string[];
+}
+
+function emptyRows(): EmptyRows {
+  return { t: [], line: [], client: [], names: [] };
+}
+
+/** Adds address `c` ('' none) to `rows.names` via `ids`: its code for `rows.client`. */
+function addressCode(rows: EmptyRows, ids: Map<string, number>, c: string): number {
+  if (c === '') return 0;
+  let id = ids.get(c);
+  if (id === undefined) {
+    id = rows.names.push(detach(c));
+    ids.set(rows.names[id - 1] as string, id);
+  }
+  return id;
+}
+
+function optional<K extends string, V>(k: K, v: V | undefined): { [P in K]?: V } {
+  return (v === undefined ? {} : { [k]: v }) as { [P in K]?: V };
+}
+
+/** Sorts a merged trace's empty-key rows as the trace's requests are (time, then line). */
+function emptyKeyClients(rows: EmptyRows): EmptyKeyClients | undefined {
+  if (rows.names.length === 0) return undefined;
+  const n = rows.t.length;
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort(
+    (a, b) =>
+      (rows.t[a] as number) - (rows.t[b] as number) ||
+      (rows.line[a] as number) - (rows.line[b] as number),
+  );
+  const client = new Uint32Array(n);
+  for (let i = 0; i < n; i += 1) client[i] = rows.client[order[i] as number] as number;
+  return { client, names: rows.names };
 }
 
 function isoOf(ms: number): string {
@@ -213,6 +259,8 @@ export interface ReaderEnd {
   agents: ClientAgents[];
   firstLine: string | null;
   allSameLine: boolean;
+  /** Its empty-key requests' addresses (EmptyKeyClients), when the key is not the address. */
+  empties?: EmptyRows;
 }
 
 /**
@@ -269,6 +317,10 @@ export class TraceBuilder {
   private allSameLine = true;
   private readonly mixed = new Map<string, number>();
   private firstBytes: Uint8Array | null = null;
+  /** The key a request with every key part empty gets, when the key is not the address alone. */
+  private readonly emptyName: string | null;
+  private readonly empties = emptyRows();
+  private readonly emptyIds = new Map<string, number>();
 
   constructor(
     private readonly spec: KeySpec,
@@ -276,6 +328,7 @@ export class TraceBuilder {
     private readonly maxRequests = MAX_TRACE_REQUESTS,
   ) {
     this.agentsById = this.natById ? new AgentTable() : null;
+    this.emptyName = this.natById ? null : emptyKeyName(spec);
   }
 
   /** `noteLine` of an ASCII line given as bytes b[s, e). */
@@ -325,8 +378,16 @@ export class TraceBuilder {
       return;
     }
     this.checkRoom(line);
-    const id = this.idOf(keyOf(rec, this.spec), line);
+    const key = keyOf(rec, this.spec);
+    const id = this.idOf(key, line);
     this.put(t, id, rec.cost, rec.status, line);
+    if (key === this.emptyName) {
+      // Rare rows only: the common path pays one string comparison.
+      const e = this.empties;
+      e.t.push(t);
+      e.line.push(line);
+      e.client.push(addressCode(e, this.emptyIds, rec.client));
+    }
     if (rec.client !== '' && rec.userAgent !== '') {
       const ua = agentHash(rec.userAgent);
       if (this.agentsById !== null) this.agentsById.add(id, ua);
@@ -464,6 +525,7 @@ export class TraceBuilder {
         agents,
         firstLine: this.firstLine,
         allSameLine: this.allSameLine,
+        ...(this.empties.t.length > 0 ? { empties: this.empties } : {}),
       },
     };
   }
@@ -533,6 +595,9 @@ export class TraceMerger {
   private readonly agents = new Map<string, { uas: Set<number>; requests: number }>();
   private firstLine: string | null = null;
   private allSameLine = true;
+  /** Every reader's empty-key rows, lines counted from the file's start. */
+  private readonly empties = emptyRows();
+  private readonly emptyIds = new Map<string, number>();
 
   constructor(
     private readonly name: string,
@@ -634,6 +699,16 @@ export class TraceMerger {
         addAgent(this.agents, a.client, a.uas, a.requests);
       }
     }
+    if (end.empties !== undefined) {
+      const e = end.empties;
+      // The reader's address codes → this merger's.
+      const codes = [0, ...e.names.map((c) => addressCode(this.empties, this.emptyIds, c))];
+      for (let i = 0; i < e.t.length; i += 1) {
+        this.empties.t.push(e.t[i] as number);
+        this.empties.line.push((e.line[i] as number) + off);
+        this.empties.client.push(codes[e.client[i] as number] as number);
+      }
+    }
     this.lineOffset += end.lineCount;
     this.mapN = 0;
   }
@@ -698,6 +773,7 @@ export class TraceMerger {
       keySpec: this.spec,
       natHints: this.natHints(),
       report,
+      ...optional('emptyClients', emptyKeyClients(this.empties)),
     };
   }
 

@@ -12,7 +12,7 @@ import { replayColumns } from './overview';
 import type { OverviewColumns } from './overview';
 import { ADMIT, REJECT } from './replay';
 import type { Replay } from './replay';
-import type { EmptyKeyExempt, KeySpec } from './types';
+import type { EmptyKeyClients, EmptyKeyExempt, KeySpec } from './types';
 
 /**
  * The key the trace gives a request whose every key part is empty (src/trace/keys.ts writes an
@@ -94,6 +94,51 @@ export function replayWithEmptyKey(
   };
 }
 
+/**
+ * The trace's key column with each empty-key request that has a client address moved to the key of
+ * that address, as a system whose rule is `client` counts it (Kong: its identifier falls back to
+ * `kong.client.get_forwarded_ip()`, which is nginx's `$remote_addr` — kong/pdk/client.lua, Kong
+ * 3.10.0 (master 22246ef); realip, when trusted_ips and real_ip_header are set, rewrites that
+ * variable to the forwarded address before the plugin runs). The lab takes the address the log line
+ * recorded (the combined log's `%h`, which nginx writes from the same `$remote_addr`). An address
+ * that is already a key (a trace keyed by X-Forwarded-For's first hop, where a header value equals
+ * it) shares that key's id, since Kong's counter is named by the identifier alone; other addresses
+ * get new ids after the trace's keys. Requests whose line has no address stay under the empty key.
+ * Null when no empty-key request has an address (nothing moves).
+ */
+export function keyEmptyByClient(
+  trace: { keyId: Uint32Array; keys: readonly string[]; count: number; keySpec: KeySpec },
+  clients: EmptyKeyClients | undefined,
+): { keyId: Uint32Array; keys: string[]; moved: number } | null {
+  const emptyId = emptyKeyId(trace);
+  if (clients === undefined || emptyId < 0) return null;
+  const keys = trace.keys.slice();
+  // The trace's own keys by name, made only when some address needs one.
+  let known: Map<string, number> | null = null;
+  const ids = new Map<string, number>();
+  const idOf = (name: string): number => {
+    let id = ids.get(name);
+    if (id === undefined) {
+      known ??= new Map(trace.keys.map((k, i) => [k, i]));
+      const at = known.get(name);
+      id = at !== undefined && at !== emptyId ? at : keys.push(name) - 1;
+      ids.set(name, id);
+    }
+    return id;
+  };
+  const keyId = trace.keyId.slice(0, trace.count);
+  let moved = 0;
+  for (let i = 0, e = 0; i < trace.count; i += 1) {
+    if (keyId[i] !== emptyId) continue;
+    const c = clients.client[e] ?? 0;
+    e += 1;
+    if (c === 0) continue;
+    keyId[i] = idOf(clients.names[c - 1] as string);
+    moved += 1;
+  }
+  return moved === 0 ? null : { keyId, keys, moved };
+}
+
 /** What is missing from a request keyed by `spec` when its key is empty, in words. */
 export function missingWhat(spec: KeySpec): string {
   if (spec.length !== 1) return 'an empty key';
@@ -119,6 +164,8 @@ export function emptyKeyWords(
   count: number,
   spec: KeySpec,
   system: { name: string; shortName?: string; emptyKey?: EmptyKeyRule },
+  /** Of the `count`, those whose log line has a client address (`keyEmptyByClient`). */
+  withAddress = 0,
 ): string {
   const who = system.shortName ?? system.name.split(' ')[0] ?? system.name;
   const have = count === 1 ? 'has' : 'have';
@@ -128,10 +175,26 @@ export function emptyKeyWords(
   if (rule === 'not-limited') return `${head}: ${who} does not limit ${them} (not counted).`;
   if (typeof rule === 'object')
     return `${head}: ${who} denies ${them} with ${rule.denied}, without counting ${them}.`;
+  if (rule === 'client' && withAddress > 0) {
+    // The dry run keys them by address (keyEmptyByClient); the stage's lanes share one key table,
+    // so it still counts them together.
+    const rest = count - withAddress;
+    const n = (k: number) => k.toLocaleString('en-US');
+    const which =
+      rest === 0
+        ? them
+        : `the ${n(withAddress)} that ${withAddress === 1 ? 'has' : 'have'} one (the other ` +
+          `${n(rest)} under one shared key)`;
+    return (
+      `${head}: ${who} uses the client address as the key instead. The dry run counts ${which} ` +
+      `with ${withAddress === 1 && rest === 0 ? 'its' : 'their'} address's other requests; the ` +
+      `stage replay still counts ${count === 1 ? 'it' : 'them all'} under one shared key.`
+    );
+  }
   if (rule === 'client')
     return (
-      `${head}: ${who} uses the client address as the key instead; the log has no address under ` +
-      `this key, so the lab counts ${them} under one shared key.`
+      `${head}: ${who} uses the client address as the key instead; the lab has no address for ` +
+      `${them} here, so it counts ${them} under one shared key.`
     );
   const all = count === 1 ? 'it' : 'them all';
   if (rule === 'shared') return `${head}: ${who} counts ${all} under one empty key.`;

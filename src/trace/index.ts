@@ -74,6 +74,7 @@ export {
   emptyKeyId,
   emptyKeyOutcome,
   emptyKeyWords,
+  keyEmptyByClient,
   countKey,
   missingWhat,
   replayWithEmptyKey,

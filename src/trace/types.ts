@@ -91,6 +91,23 @@ export interface Trace {
   status: Uint16Array;
   keySpec: KeySpec;
   report: ParseReport;
+  /** The addresses of the requests whose key is empty, when the log has them (see the type). */
+  emptyClients?: EmptyKeyClients;
+}
+
+/**
+ * The client address of each request whose key is empty (src/trace/emptyKeys.ts), kept only for
+ * those requests and only when the key is not the address itself: a system that falls back to the
+ * client address for them (Kong) counts each with its address's other requests.
+ */
+export interface EmptyKeyClients {
+  /**
+   * One entry per empty-key request, in trace order (the i-th request of the empty key): 0 when its
+   * line has no address, else 1 + an index into `names`.
+   */
+  client: Uint32Array;
+  /** The addresses, each once. */
+  names: string[];
 }
 
 /** The file is refused before reading more than this many bytes (compressed or not). */

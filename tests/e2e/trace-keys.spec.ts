@@ -1,10 +1,13 @@
 import {
   emptyKeyId,
+  holdTrace,
+  keyEmptyByClient,
   parseTrace,
   replayColumns,
   replayWithEmptyKey,
   virtualTimes,
 } from '../../src/trace';
+import { systemById } from '../../src/systems';
 import { NGINX_1RS, NGINX_1RS_PAGE, expect, open, test } from './fixtures';
 
 const T = Date.UTC(2026, 11, 6, 18, 0, 0);
@@ -88,3 +91,49 @@ for (const width of [1280, 390]) {
     expect(errors).toEqual([]);
   });
 }
+
+/** nginx `main` lines: 203.0.113.7 behind a proxy (named by X-Forwarded-For) and directly (none). */
+const kongLog = Array.from({ length: 12 }, (_, i) => {
+  const stamp = `06/Dec/2026:18:00:${String(i).padStart(2, '0')} +0000`;
+  const direct = i % 2 === 1;
+  const addr = direct ? (i % 4 === 1 ? '203.0.113.7' : '198.51.100.9') : '10.0.0.9';
+  return `${addr} - - [${stamp}] "GET /a HTTP/1.1" 200 3 "-" "ua" "${direct ? '-' : '203.0.113.7'}"`;
+}).join('\n');
+
+test("Kong counts a request without X-Forwarded-For with its address's other requests", async ({
+  page,
+  errors,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await open(page, './?v=1&l=kong:minute=5&paused');
+  await page.getByTestId('trace-key').selectOption('xff-first');
+  await page.getByTestId('trace-file').setInputFiles({
+    name: 'main.log',
+    mimeType: 'text/plain',
+    buffer: Buffer.from(kongLog),
+  });
+  await expect(page.getByTestId('trace-count')).toHaveText('12');
+  await expect(page.getByTestId('trace-empty-keys')).toHaveText(
+    "6 requests have no X-Forwarded-For: Kong uses the client address as the key instead. The dry run counts them with their address's other requests; the stage replay still counts them all under one shared key.",
+  );
+  // The dry run: 203.0.113.7's nine requests (six by header, three direct) against 5 a minute.
+  const { held } = holdTrace(
+    parseTrace(Buffer.from(kongLog), { name: 'main.log', keySpec: [{ kind: 'xff-first' }] }),
+  );
+  const moved = keyEmptyByClient(held, held.emptyClients)!;
+  const kong = systemById('kong')!;
+  const config = kong.derive!({ kind: 'calendar-windows', minute: 5 });
+  const run = replayColumns(
+    { timeMs: held.times as Int32Array, keyId: moved.keyId, keys: moved.keys },
+    config,
+  );
+  expect(run.rejected).toBe(4);
+  await expect(page.getByTestId('trace-dry-run-counts')).toContainText(
+    `${run.admitted} admitted, 0 delayed, ${run.rejected} rejected`,
+  );
+  await page.getByTestId('trace-empty-keys').scrollIntoViewIfNeeded();
+  await page
+    .locator('.trace-panel')
+    .screenshot({ path: test.info().outputPath('trace-empty-keys-kong.png') });
+  expect(errors).toEqual([]);
+});

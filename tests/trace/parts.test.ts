@@ -42,7 +42,11 @@ function inParts(bytes: Uint8Array, n: number, keySpec: KeySpec): BuiltTrace {
 }
 
 describe('ranges read apart and merged', () => {
-  for (const keySpec of [[{ kind: 'client' }], [{ kind: 'path' }]] as KeySpec[]) {
+  for (const keySpec of [
+    [{ kind: 'client' }],
+    [{ kind: 'path' }],
+    [{ kind: 'xff-first' }],
+  ] as KeySpec[]) {
     it(`equal one stream (key ${keySpec[0]?.kind})`, () => {
       const bytes = enc(log(6_000));
       const whole = parseTrace(bytes, { name: 'p.log', keySpec });
@@ -59,6 +63,20 @@ describe('ranges read apart and merged', () => {
       }
     });
   }
+
+  it("keeps each empty-key request's address in trace order, however the log is cut", () => {
+    // No line has X-Forwarded-For: every request's key is empty, and the address kept for the
+    // i-th is the key the same log keyed by address gives request i (the same time-sorted order).
+    const bytes = enc(log(6_000));
+    const byAddress = parseTrace(bytes, { name: 'p.log', keySpec: [{ kind: 'client' }] });
+    const want = Array.from(byAddress.keyId, (k) => byAddress.keys[k]);
+    for (const n of [1, 3, 7]) {
+      const t = inParts(bytes, n, [{ kind: 'xff-first' }]);
+      const ec = t.emptyClients!;
+      expect(ec.client.length).toBe(t.count);
+      expect(Array.from(ec.client, (c) => ec.names[c - 1])).toEqual(want);
+    }
+  });
 
   it('the request cap holds across ranges, naming how far the log got', () => {
     const bytes = enc(log(3_000));

@@ -10,6 +10,7 @@ import {
   emptyKeyId,
   emptyKeyOutcome,
   emptyKeyWords,
+  keyEmptyByClient,
   groupsInTrace,
   replayWithEmptyKey,
   spanColumns,
@@ -127,7 +128,7 @@ function runHere(asked: Asked): RunState {
  * replays the trace, the dry run replays the same span the same way (an idle limiter at its
  * start), so the two agree.
  */
-export function TraceDryRun({ trace }: { trace: HeldTrace }) {
+export function TraceDryRun({ trace: held }: { trace: HeldTrace }) {
   const hash = useTraceLoad((st) => ({ hash: st.replay?.hash ?? null })).hash;
   const { config, system, fromMs, lengthMs } = usePlaygroundShallow((s) => {
     const source = s.scenario.sources.find((x) => x.kind === 'trace' && x.hash === hash);
@@ -144,14 +145,26 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
     (): SpanChoice | null => (fromMs === null ? null : { fromMs, lengthMs }),
     [fromMs, lengthMs],
   );
-  // Requests with an empty key, and what the limiter's system does with them.
-  const emptyId = emptyKeyId(trace);
-  const emptyCount = useMemo(() => {
-    if (emptyId < 0) return 0;
-    if (span === null) return countKey(trace.keyId, trace.count, emptyId);
-    const keyId = requestsOf(trace, span).columns.keyId;
-    return countKey(keyId, keyId.length, emptyId);
-  }, [trace, span, emptyId]);
+  // A system that keys an empty-key request by its client address (Kong) counts those the log
+  // has an address for with that address's other requests: the run replays that key column.
+  const byClient = system?.emptyKey === 'client';
+  const trace = useMemo((): HeldTrace => {
+    const moved = byClient ? keyEmptyByClient(held, held.emptyClients) : null;
+    return moved === null ? held : { ...held, keyId: moved.keyId, keys: moved.keys };
+  }, [held, byClient]);
+  // Requests with an empty key, those of them keyed by their address, and what the limiter's
+  // system does with them.
+  const emptyId = emptyKeyId(held);
+  const [emptyCount, withAddress] = useMemo(() => {
+    if (emptyId < 0) return [0, 0];
+    const count = (t: HeldTrace) => {
+      const keyId =
+        span === null ? t.keyId.subarray(0, t.count) : requestsOf(t, span).columns.keyId;
+      return countKey(keyId, keyId.length, emptyId);
+    };
+    const all = count(held);
+    return [all, trace === held ? 0 : all - count(trace)];
+  }, [held, trace, span, emptyId]);
   const outcome = emptyKeyOutcome(system?.emptyKey);
   const exempt = useMemo(
     (): EmptyKeyExempt | null =>
@@ -274,7 +287,7 @@ export function TraceDryRun({ trace }: { trace: HeldTrace }) {
       </label>
       {emptyCount > 0 && system !== undefined && (
         <p className="trace-empty-keys" data-testid="trace-empty-keys">
-          {emptyKeyWords(emptyCount, trace.keySpec, system)}
+          {emptyKeyWords(emptyCount, trace.keySpec, system, withAddress)}
         </p>
       )}
       {shown?.kind === 'error' && <p role="alert">{shown.message}</p>}

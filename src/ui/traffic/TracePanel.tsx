@@ -19,7 +19,7 @@ import { usePlayground } from '../../store/react';
 import { NumberField } from '../common/fields';
 import { TraceDryRun } from './TraceDryRun';
 import { plural, pluralNoun, quoteText } from '../../core';
-import { EmptyKeyRow } from './EmptyKeyRow';
+import { EmptyKeyRow, addressed } from './EmptyKeyRow';
 import { KeyPicker } from './KeyPicker';
 import { PageDrop } from './PageDrop';
 import { TraceKeep } from './TraceKeep';
@@ -204,7 +204,11 @@ function TraceSummary({ trace }: { trace: HeldTrace }) {
           ))}
         </tbody>
       </table>
-      <EmptyKeyRow count={trace.emptyRequests} keySpec={trace.keySpec} />
+      <EmptyKeyRow
+        count={trace.emptyRequests}
+        keySpec={trace.keySpec}
+        withAddress={addressed(trace.emptyClients)}
+      />
       {trace.natHints.length > 0 && (
         <p className="trace-nat" data-testid="trace-nat">
           Possible NAT:{' '}
