@@ -45,6 +45,22 @@ export interface StreamReadHooks {
   progress: (bytes: number) => void;
   /** Bytes of a segment (default SEGMENT_BYTES). */
   segmentBytes?: number;
+  /**
+   * Reads the whole file as one stream, handing on each piece (the page's BYOB reader,
+   * src/store/readBytes.ts, which fills one buffer again and again); a piece may be overwritten
+   * once `onBytes` returns. Default: the stream's own reader, a new buffer per piece.
+   */
+  readAll?: (file: StreamSource, onBytes: (bytes: Uint8Array) => void) => Promise<void>;
+}
+
+/** Reads `file` with the stream's default reader (a new buffer for every piece). */
+async function readPieces(file: StreamSource, onBytes: (bytes: Uint8Array) => void): Promise<void> {
+  const reader = file.stream().getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    onBytes(value);
+  }
 }
 
 /** The offset just after the first newline at or after `at` (within MAX_LINE_BYTES), or `size`. */
@@ -96,13 +112,16 @@ export async function streamRead<R>(
     return readSegments(file, pass, { ...opts, detectFrom: head }, hooks, hooks.readRange);
   }
   const stream = new TraceStream({ ...opts, merger: pass.merger });
-  const reader = file.stream().getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    stream.push(value);
+  // Plain text is copied by the stream where it keeps any (a line cut at a piece's end, keys), so
+  // a reused buffer is safe; gzip is not: the inflater keeps references to its input, so a file
+  // that may be gzip (first byte 0x1f) has each piece copied first.
+  let copy: boolean | null = null;
+  await (hooks.readAll ?? readPieces)(file, (bytes) => {
+    if (bytes.length === 0) return;
+    copy ??= bytes[0] === 0x1f;
+    stream.push(copy ? bytes.slice() : bytes);
     hooks.progress(stream.bytesIn);
-  }
+  });
   return pass.finish(stream.finishReport());
 }
 
