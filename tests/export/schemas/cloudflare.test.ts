@@ -5,8 +5,8 @@
  *   field), `requests_to_origin` (boolean, optional), `characteristics` (array of strings,
  *   `cf.colo.id` mandatory; `ip.src` and `cf.unique_visitor_id` exclusive of each other),
  *   `period` (10, 60, 120, 300, 600 or 3600), `requests_per_period` (number), `mitigation_timeout`
- *   (30, 60, 600, 3600 or 86400, or 0: "To configure this behavior via API, set
- *   mitigation_timeout to 0" — the throttle behaviour), `counting_expression` (optional string).
+ *   (30, 60, 600, 3600 or 86400, or 0, which the page gives as the API spelling of the throttle
+ *   behaviour), `counting_expression` (optional string).
  *   The period and timeout lists are the same constants the Cloudflare system refuses with
  *   (src/systems/cloudflare.ts cites the same page).
  * - waf/rate-limiting-rules/create-api/: the rule sits in the `http_ratelimit` phase entry point
