@@ -15,7 +15,7 @@
  *   `phase = "http_ratelimit"` and `rules = [{ … ratelimit = { … } }]`.
  */
 import type { AlgorithmConfig } from '../core';
-import { assertAlgorithmConfig } from '../core';
+import { assertAlgorithmConfig, plural } from '../core';
 import { CLOUDFLARE_PERIODS_TEXT, cloudflarePeriodOk } from '../systems/cloudflare';
 import type { SystemExportOutcome, SystemExportTarget } from './systems-types';
 
@@ -103,7 +103,7 @@ export function cloudflareEntrypoint(
     requests_to_origin: false,
   };
   const rule: CloudflareRule = {
-    description: `${c.limit} requests per ${c.windowMs / 1000} s per IP`,
+    description: `${plural(c.limit, 'request', 'requests')} per ${c.windowMs / 1000} s per IP`,
     // "If incoming requests match" (the rule's expression): every request. No
     // counting_expression: it defaults to the rule expression, so every matching request counts.
     expression: 'true',
