@@ -59,11 +59,13 @@ export { toCaddy } from './caddy';
 export { toSpringGateway } from './spring-gateway';
 export { toExpressRateLimit, toRateLimiterFlexible } from './express-rate-limit';
 export type * from './systems-types';
+export { toCloudflare, toCloudflareTerraform, cloudflareEntrypoint } from './cloudflare';
 
 // ---- Traefik, every system export at once, imports ----
 export { toTraefik, traefikPeriod } from './traefik';
 export type { TraefikOptions } from './traefik';
 import { toCaddy as caddyOf } from './caddy';
+import { toCloudflare as cloudflareOf, toCloudflareTerraform as terraformOf } from './cloudflare';
 import { toEnvoyGlobal as envoyGlobalOf } from './envoy-global';
 import {
   toExpressRateLimit as expressOf,
@@ -91,5 +93,7 @@ export function exportSystems(
     'spring-gateway': springOf(config),
     'express-rate-limit': expressOf(config),
     'rate-limiter-flexible': flexibleOf(config),
+    cloudflare: cloudflareOf(config),
+    'cloudflare-terraform': terraformOf(config),
   };
 }

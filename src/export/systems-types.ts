@@ -12,12 +12,14 @@ export type SystemExportTarget =
   | 'spring-gateway'
   | 'express-rate-limit'
   | 'rate-limiter-flexible'
-  | 'traefik';
+  | 'traefik'
+  | 'cloudflare'
+  | 'cloudflare-terraform';
 
 /** Like ExportResult, for a system target. */
 export interface SystemExportResult extends Omit<ExportResult, 'target' | 'language'> {
   target: SystemExportTarget;
-  language: 'yaml' | 'javascript' | 'caddyfile';
+  language: 'yaml' | 'javascript' | 'caddyfile' | 'json' | 'hcl';
 }
 
 export interface SystemExportUnsupported extends Omit<ExportUnsupported, 'target'> {

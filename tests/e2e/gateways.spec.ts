@@ -43,3 +43,26 @@ test('Traefik exports first; an Ingress imports as ingress-nginx beside Traefik'
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.length}`)).toEqual([]);
   expect(errors).toEqual([]);
 });
+
+test('Cloudflare exports its Rulesets API body, then its Terraform resource, with nothing for axe', async ({
+  page,
+  errors,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await open(page, './?v=1&paused&l=cloudflare:requests_per_period=40,period=1m');
+  await page.getByRole('button', { name: 'Export & import' }).click();
+  const tabs = page.getByRole('tab');
+  await expect(tabs.first()).toHaveText('Cloudflare API');
+  await expect(tabs.first()).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('export-code')).toContainText('"requests_per_period": 40');
+  await expect(page.getByTestId('export-code')).toContainText('"period": 60');
+  const section = page.locator('.export-section');
+  await section.scrollIntoViewIfNeeded();
+  await section.screenshot({ path: '/tmp/cf41/export-cloudflare-api.png' });
+  await tabs.nth(1).click();
+  await expect(page.getByTestId('export-code')).toContainText('kind = "zone"');
+  await section.screenshot({ path: '/tmp/cf41/export-cloudflare-terraform.png' });
+  const results = await new AxeBuilder({ page }).include('.export-section').analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.length}`)).toEqual([]);
+  expect(errors).toEqual([]);
+});

@@ -98,6 +98,37 @@ describe('Export: the gateway systems', () => {
     expect(screen.getByTestId('export-output')).toHaveTextContent(/Assumes Traefik v3/);
   });
 
+  it('Cloudflare: its Rulesets API body, then its Terraform resource, each with what to fill in', async () => {
+    renderPanel(storeOf('cloudflare'));
+    expect(tabNames().slice(0, 3)).toEqual(['Cloudflare API', 'Cloudflare Terraform', 'Redis Lua']);
+    const body = JSON.parse(screen.getByTestId('export-code').textContent) as {
+      rules: { action: string; ratelimit: Record<string, unknown> }[];
+    };
+    // The system's default: 50 requests per 10 s, thrown back as Cloudflare's own field names.
+    expect(body.rules[0]?.action).toBe('block');
+    expect(body.rules[0]?.ratelimit).toMatchObject({
+      characteristics: ['cf.colo.id', 'ip.src'],
+      period: 10,
+      requests_per_period: 50,
+      mitigation_timeout: 0,
+    });
+    const output = screen.getByTestId('export-output');
+    expect(output).toHaveTextContent(/JSON/);
+    expect(output).toHaveTextContent(
+      /zones\/\{zone_id\}\/rulesets\/phases\/http_ratelimit\/entrypoint/,
+    );
+    expect(output).toHaveTextContent(/cf\.colo\.id is a mandatory characteristic/);
+    fireEvent.click(screen.getByRole('tab', { name: 'Cloudflare Terraform' }));
+    const hcl = screen.getByTestId('export-code').textContent;
+    expect(hcl).toContain('resource "cloudflare_ruleset" "rate_limit"');
+    expect(hcl).toContain('phase = "http_ratelimit"');
+    expect(hcl).toContain('requests_per_period = 50');
+    expect(hcl).toMatch(/Fill in: zone_id/);
+    fireEvent.click(screen.getByRole('button', { name: /Download cloudflare-ratelimit\.tf/ }));
+    expect(saved.map((s) => s.filename)).toEqual(['cloudflare-ratelimit.tf']);
+    expect(await saved[0]?.blob.text()).toBe(hcl);
+  });
+
   it('Envoy local shows what Traefik would do differently (its fixed maxDelay)', () => {
     renderPanel(storeOf('envoy'));
     fireEvent.click(screen.getByRole('tab', { name: 'Traefik' }));

@@ -132,6 +132,8 @@ const LANGUAGE_NAMES: Record<ExportResult['language'] | SystemExportResult['lang
   go: 'Go',
   javascript: 'JavaScript',
   caddyfile: 'Caddyfile',
+  json: 'JSON',
+  hcl: 'Terraform',
   haproxy: 'haproxy.cfg',
 };
 

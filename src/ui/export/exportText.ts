@@ -33,6 +33,8 @@ export const SYSTEM_EXPORT_TARGETS: ReadonlyArray<{ target: SystemExportTarget; 
   { target: 'spring-gateway', label: 'Spring' },
   { target: 'express-rate-limit', label: 'express-rate-limit' },
   { target: 'rate-limiter-flexible', label: 'rate-limiter-flexible' },
+  { target: 'cloudflare', label: 'Cloudflare API' },
+  { target: 'cloudflare-terraform', label: 'Cloudflare Terraform' },
 ];
 
 /** Every tab's label. */
@@ -51,7 +53,7 @@ export const SYSTEM_EXPORTS: Readonly<Record<string, readonly AnyExportTarget[]>
   'redis-fixed-window': ['redis'],
   'redis-sliding-log': ['redis'],
   'redis-sliding-window': ['redis'],
-  cloudflare: ['redis'],
+  cloudflare: ['cloudflare', 'cloudflare-terraform', 'redis'],
   kong: ['kong'],
   'envoy-global': ['envoy-global'],
   caddy: ['caddy'],
@@ -75,6 +77,8 @@ export const EXPORT_FILE_NAMES: Readonly<Record<AnyExportTarget, string>> = {
   'spring-gateway': 'application.yml',
   'express-rate-limit': 'rate-limit.mjs',
   'rate-limiter-flexible': 'rate-limiter.mjs',
+  cloudflare: 'http_ratelimit-entrypoint.json',
+  'cloudflare-terraform': 'cloudflare-ratelimit.tf',
 };
 
 /**
