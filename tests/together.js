@@ -1,8 +1,11 @@
 /**
  * Runs the npm scripts named on the command line at the same time (`node tests/together.js lint
  * typecheck`), each with its own output held and printed whole when it ends, and fails when any
- * fails. `npm test` runs its checks this way: each is one process that keeps one core busy, and
- * the machine has more than one.
+ * fails. `npm test` pairs its jobs this way on a 2-core machine: ESLint (one process keeping one
+ * core busy) beside the real-server proofs (one file at a time, much of it waiting on nginx, Redis,
+ * haproxy, PostgreSQL and Go, so they leave that core's neighbour mostly free: their timed
+ * requests are never beside a job that takes both cores, like the build), then `tsc` beside
+ * prettier.
  */
 import { spawn } from 'node:child_process';
 
