@@ -88,7 +88,14 @@ export type {
   StreamOverview,
   StreamResult,
 } from './stream';
-export { streamRead, nextLineStart, rangeHead, SEGMENT_BYTES, HEAD_BYTES } from './streamRead';
+export {
+  streamRead,
+  nextLineStart,
+  rangeHead,
+  releaseBuffers,
+  SEGMENT_BYTES,
+  HEAD_BYTES,
+} from './streamRead';
 export type { RangeReader, StreamReadHooks, StreamSource, StreamingPass } from './streamRead';
 export {
   BUDGET_REQUESTS,

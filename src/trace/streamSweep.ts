@@ -19,6 +19,7 @@ import { TraceMerger } from './builder';
 import { kernelState, runKernel } from './kernels';
 import type { KernelInput, KernelState } from './kernels';
 import { mergeAscending } from './fastSweep';
+import { releaseBuffers } from './streamRead';
 import { belowP99OfCounts } from './sweep';
 import type { CellResult } from './sweep';
 import type { KeySpec, ParseReport } from './types';
@@ -672,6 +673,8 @@ export async function sweepRecorded(
       throw new Error(`The recorded requests end early (chunk ${c + 1} of ${chunks}).`);
     }
     cells.push(new Int32Array(buf, 0, n), new Uint32Array(buf, n * 4, n), n, rec.keys);
+    // The cells keep nothing of a chunk: its memory is freed now, not at a collection later.
+    releaseBuffers(buf);
     progress(c * SWEEP_CHUNK + n);
   }
   return cells.finish();

@@ -112,13 +112,19 @@ export function freePort(): Promise<number> {
  * the base switches only, as a person's browser draws frames. The tests' screenshot switches
  * (SCREENSHOT_CHROMIUM_ARGS) serialise raster and drawing: EXTRA_ARGS can add them back to compare.
  */
-export async function launchPinned(): Promise<{ browser: Browser; pinned: PinnedChromium }> {
+export async function launchPinned(
+  extraArgs: string[] = [],
+): Promise<{ browser: Browser; pinned: PinnedChromium }> {
   const pinned = await pinnedChromium();
   const browser = await chromium.launch({
     executablePath: pinned.executablePath,
     env: { ...process.env, ...pinned.env },
     // EXTRA_ARGS (space-separated): more switches for a diagnostic run, e.g. --js-flags=--no-maglev.
-    args: [...BASE_CHROMIUM_ARGS, ...(process.env.EXTRA_ARGS?.split(' ').filter(Boolean) ?? [])],
+    args: [
+      ...BASE_CHROMIUM_ARGS,
+      ...extraArgs,
+      ...(process.env.EXTRA_ARGS?.split(' ').filter(Boolean) ?? []),
+    ],
   });
   return { browser, pinned };
 }

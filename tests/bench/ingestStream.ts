@@ -17,7 +17,9 @@ import { expect } from '@playwright/test';
 import type { Browser, Page } from '@playwright/test';
 import { TRACE_RECORD, measureLoad, rendererMb } from '../e2e/attacks';
 import { longTasksIn, pageRecord, recordPage, resetRecord } from '../e2e/pageRecorder';
-import { launchPinned, startPreview } from './frames';
+import { freePort, launchPinned, startPreview } from './frames';
+import { IsolateHeaps, describeIsolates } from './isolateHeaps';
+import type { IsolateFigures } from './isolateHeaps';
 import { duckdb, writeRealLikeLog } from './ingest';
 import { defaultConfig } from '../../src/config';
 import type { AlgorithmConfig } from '../../src/core';
@@ -92,6 +94,42 @@ async function measureSweep(
   const r = await pageRecord(page);
   if (!reading) readMs = 0;
   return { ok, cells, ms, readMs, peakMb, longestTaskMs: longTasksIn(r, from).longestMs, shown };
+}
+
+/**
+ * Samples the renderer's resident memory and every isolate's heap (page, pass worker, range and
+ * cell workers) until stopped: the breakdown at the renderer's peak, and each kind's own peak.
+ */
+function watchMemory(
+  browser: Browser,
+  heaps: IsolateHeaps,
+): { stop: () => Promise<{ peakMb: number; atPeak: string; kindPeaks: string }> } {
+  let sampling = true;
+  let peakMb = 0;
+  let atPeak = new Map<string, IsolateFigures>();
+  const kindPeaks = new Map<string, IsolateFigures>();
+  const sampler = (async () => {
+    while (sampling) {
+      const [mb, m] = await Promise.all([rendererMb(browser), heaps.sample()]);
+      if (mb > peakMb) {
+        peakMb = mb;
+        atPeak = m;
+      }
+      for (const [kind, f] of m) {
+        const was = kindPeaks.get(kind);
+        if (was === undefined || f.heapMb + f.buffersMb > was.heapMb + was.buffersMb)
+          kindPeaks.set(kind, f);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  })();
+  return {
+    stop: async () => {
+      sampling = false;
+      await sampler;
+      return { peakMb, atPeak: describeIsolates(atPeak), kindPeaks: describeIsolates(kindPeaks) };
+    },
+  };
 }
 
 const cpuMs = (c: NodeJS.CpuUsage): number => (c.user + c.system) / 1000;
@@ -216,13 +254,21 @@ export async function runIngestStreamBench(distDir = 'dist'): Promise<void> {
         console.log(`  phases: could not be measured: ${String(e)}`),
       );
     }
-    const launched = await launchPinned();
+    // A DevTools port of its own: a second client asks every isolate for its heap.
+    const devtools = await freePort();
+    const launched = await launchPinned([`--remote-debugging-port=${devtools}`]);
     browser = launched.browser;
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await page.addInitScript(recordPage, TRACE_RECORD);
     await page.goto(new URL('./?v=1&paused', started.url).href);
     await page.getByTestId('trace-file').waitFor({ state: 'attached' });
+    const heaps = await IsolateHeaps.attach(devtools, started.url);
+    const idle = await heaps.sample();
+    console.log(
+      `  memory before the file: renderer ${Math.round(await rendererMb(browser))} MB; isolates: ${describeIsolates(idle)}`,
+    );
+    const passMemory = watchMemory(browser, heaps);
     const f = await measureLoad(page, path, async () => {
       await page
         .getByTestId('trace-streamed-result')
@@ -231,6 +277,7 @@ export async function runIngestStreamBench(distDir = 'dist'): Promise<void> {
         .or(page.getByTestId('trace-streamed-error'))
         .waitFor({ timeout: 1_800_000 });
     });
+    const passMem = await passMemory.stop();
     const streamed = (await page.getByTestId('trace-streamed-result').count()) > 0;
     const shown = streamed
       ? ((await page.getByTestId('trace-streamed-result').locator('p').first().textContent()) ?? '')
@@ -242,13 +289,25 @@ export async function runIngestStreamBench(distDir = 'dist'): Promise<void> {
     console.log(
       `  renderer peak memory ${Math.round(f.peakMb)} MB (target ≤ 300 MB); longest main-thread task ${Math.round(f.longestTaskMs)} ms (target ≤ 50 ms); load ${load()}`,
     );
-    if (streamed) {
+    console.log(
+      `    at the renderer's peak (${Math.round(passMem.peakMb)} MB as sampled with the heaps), MB: ${passMem.atPeak}`,
+    );
+    console.log(`    each kind's own peak, MB: ${passMem.kindPeaks}`);
+    // STREAM_SWEEP=0 leaves the sweep out (a run that only looks at the statistics pass).
+    if (streamed && process.env.STREAM_SWEEP !== '0') {
+      const sweepMemory = watchMemory(browser, heaps);
       const sw = await measureSweep(page, browser);
+      const sweepMem = await sweepMemory.stop();
       console.log(
         `  20 × 20 sweep as a streaming pass (${sw.cells} cells): ${sw.ok ? `${(sw.ms / 1000).toFixed(1)} s` : 'did not finish'} (target ≤ 120 s): ${sw.readMs > 0 ? `one read of the file ${(sw.readMs / 1000).toFixed(1)} s, ` : 'no read of the text (the copy the statistics pass recorded), '}the cells over its compact copy ${((sw.ms - sw.readMs) / 1000).toFixed(1)} s; renderer peak memory ${Math.round(sw.peakMb)} MB (target ≤ 300 MB); longest main-thread task ${Math.round(sw.longestTaskMs)} ms (target ≤ 50 ms); load ${load()}`,
       );
       console.log(`    shown: ${sw.shown.slice(0, 200)}`);
+      console.log(
+        `    at the renderer's peak (${Math.round(sweepMem.peakMb)} MB as sampled with the heaps), MB: ${sweepMem.atPeak}`,
+      );
+      console.log(`    each kind's own peak, MB: ${sweepMem.kindPeaks}`);
     }
+    heaps.close();
     const shots = process.env.STREAM_SHOTS;
     if (shots !== undefined && streamed) {
       mkdirSync(shots, { recursive: true });
