@@ -703,7 +703,11 @@ function decode(original: string): DecodeResult {
       const own = (system.defaultConfig as unknown as Record<string, number | undefined>)[
         refusal.field
       ];
-      if (filled && own !== undefined) {
+      const withOwn =
+        filled && own !== undefined
+          ? deriveConfig(system, { ...config, [refusal.field]: own })
+          : undefined;
+      if (withOwn !== undefined && (system.refuses?.(withOwn) ?? null) === null) {
         const text = reader.origins.get(path)?.text;
         const label =
           system.params
@@ -714,7 +718,9 @@ function decode(original: string): DecodeResult {
           param,
           message: `${param}: ${text === undefined ? 'missing' : `${quoteText(text)} unreadable`}; set to ${label}, ${system.name}'s default`,
         });
-        return { ...entry, config: deriveConfig(system, { ...config, [refusal.field]: own }) };
+        return isDefaultSystem(id, withOwn.kind)
+          ? { ...rest, config: withOwn }
+          : { ...entry, config: withOwn };
       }
       const instead = DEFAULT_SYSTEM[config.kind];
       // When the default system refuses it too (express-rate-limit's windowMs 0), the field takes
