@@ -696,6 +696,32 @@ function decode(original: string): DecodeResult {
     if (refusal !== undefined && refusal !== null) {
       const path: PathKey[] = ['limiters', i, 'config', refusal.field];
       const param = reader.origins.get(path)?.param ?? `l[${i}]`;
+      // A field the link left out or wrote unreadably was filled in by the repair with the
+      // algorithm's default, which the system may not take (Cloudflare has no 1 s period): it
+      // takes the system's own default instead, and the limiter stays the system the link named.
+      const filled = repaired.issues.some((issue) => configPath(issue.path) === configPath(path));
+      const own = (system.defaultConfig as unknown as Record<string, number | undefined>)[
+        refusal.field
+      ];
+      const withOwn =
+        filled && own !== undefined
+          ? deriveConfig(system, { ...config, [refusal.field]: own })
+          : undefined;
+      if (withOwn !== undefined && (system.refuses?.(withOwn) ?? null) === null) {
+        const text = reader.origins.get(path)?.text;
+        const label =
+          system.params
+            .find((p) => p.field === refusal.field)
+            ?.choices?.find((c) => c.value === String(own))?.label ?? String(own);
+        refused.push({
+          path: configPath(path),
+          param,
+          message: `${param}: ${text === undefined ? 'missing' : `${quoteText(text)} unreadable`}; set to ${label}, ${system.name}'s default`,
+        });
+        return isDefaultSystem(id, withOwn.kind)
+          ? { ...rest, config: withOwn }
+          : { ...entry, config: withOwn };
+      }
       const instead = DEFAULT_SYSTEM[config.kind];
       // When the default system refuses it too (express-rate-limit's windowMs 0), the field takes
       // that system's default value instead, and the message says which.

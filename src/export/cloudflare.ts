@@ -16,7 +16,13 @@
  */
 import type { AlgorithmConfig } from '../core';
 import { assertAlgorithmConfig, plural } from '../core';
-import { CLOUDFLARE_PERIODS_TEXT, cloudflarePeriodOk } from '../systems/cloudflare';
+import {
+  CLOUDFLARE_PERIOD_PLANS,
+  CLOUDFLARE_PERIODS_TEXT,
+  CLOUDFLARE_TIMEOUTS_TEXT,
+  THROTTLE_TIMEOUT_S,
+  cloudflarePeriodOk,
+} from '../systems/cloudflare';
 import type { SystemExportOutcome, SystemExportTarget } from './systems-types';
 
 /** The rate limiting rule parameters page (field names, allowed values). */
@@ -33,7 +39,7 @@ export interface CloudflareRatelimit {
   /** Seconds; one of CLOUDFLARE_PERIODS_S. */
   period: number;
   requests_per_period: number;
-  /** Seconds; 0 is the "throttle" behaviour. */
+  /** Seconds; 0 (THROTTLE_TIMEOUT_S) or one of CLOUDFLARE_TIMEOUTS_S. */
   mitigation_timeout: number;
   requests_to_origin: boolean;
 }
@@ -62,7 +68,8 @@ const DIFFERENCES = [
 ];
 
 const NOTES = [
-  'mitigation_timeout 0 is Cloudflare’s “Throttle requests over the maximum configured rate” behaviour (Enterprise with Advanced Rate Limiting): requests pass again as soon as the estimated rate is below requests_per_period, which is what the lab simulates. On other plans pick a Duration (30 s, 1 min, 10 min, 1 h or 1 day, by plan): Cloudflare then blocks every request of the key for that whole time, which the lab does not simulate.',
+  `mitigation_timeout 0 is Cloudflare’s “Throttle requests over the maximum configured rate” behaviour, which with the Block action only Enterprise plans have: requests pass again as soon as the estimated rate is below requests_per_period, which is what the lab simulates. On other plans set a duration (mitigation_timeout ${CLOUDFLARE_TIMEOUTS_TEXT}, by plan): Cloudflare then blocks every request of the key for that whole time, which the lab does not simulate.`,
+  `The period must be one your plan offers (${CLOUDFLARE_PERIOD_PLANS}); the API refuses the rest.`,
   'Blocked requests get 429 with Cloudflare’s 1015 page and Retry-After: 30 (as the lab’s response shows); no rate-limit headers.',
   'expression true matches every request, as the lab counts every request of the trace; the Free plan takes only URI path and verified-bot fields there, so write a path condition instead, e.g. (http.request.uri.path wildcard "/*").',
 ];
@@ -94,10 +101,11 @@ export function cloudflareEntrypoint(
     characteristics: ['cf.colo.id', 'ip.src'],
     // "When rate exceeds … Period": seconds, one of 10, 60, 120, 300, 600, 3600.
     period: c.windowMs / 1000,
-    // "When rate exceeds … Requests": the number of requests per period that triggers the action.
+    // "When rate exceeds … Requests": the number of requests per period that triggers the action,
+    // an integer ≥ 1 (CLOUDFLARE_MIN_REQUESTS; the lab's limit is one already).
     requests_per_period: c.limit,
     // "With the following behavior": 0 throttles (passes again once the rate is below the limit).
-    mitigation_timeout: 0,
+    mitigation_timeout: THROTTLE_TIMEOUT_S,
     // "Also apply rate limiting to cached assets" on (requests_to_origin false): cached responses
     // count too, as the lab counts every request.
     requests_to_origin: false,

@@ -15,19 +15,50 @@ export const PARAMETERS_PAGE =
   'https://developers.cloudflare.com/waf/rate-limiting-rules/parameters/';
 
 /**
- * The periods a rate limiting rule takes, in seconds (PARAMETERS_PAGE, "Period": one of 10, 60,
- * 120, 300, 600 or 3600). Which of them the dashboard offers depends on the plan; the API refuses
- * any other value.
+ * Cloudflare's docs source, read at cloudflare/cloudflare-docs
+ * src/content/docs/waf/rate-limiting-rules/parameters.mdx @ 5d2cc64b (PARAMETERS_PAGE) and
+ * src/content/partials/waf/rate-limiting-availability-by-plan.mdx @ 8bce8c0d (the plan table).
+ */
+
+/**
+ * The periods a rate limiting rule takes, in seconds (parameters.mdx, "When rate exceeds >
+ * Period": the API takes 10, 60, 120, 300, 600 or 3600). Which of them a zone may use depends on
+ * its plan (CLOUDFLARE_PERIOD_PLANS); the API refuses any other value.
  */
 export const CLOUDFLARE_PERIODS_S: readonly number[] = [10, 60, 120, 300, 600, 3600];
 
 /**
- * The mitigation timeouts (`mitigation_timeout`, the rule's "Duration") the API takes, in seconds
- * (PARAMETERS_PAGE, "Duration": 30, 60, 600, 3600 or 86400; the dashboard offers a plan-dependent
- * subset; 0 with a challenge action). Not modelled: the lab's counter admits again as soon as the
- * estimate is below the limit, as Cloudflare's "throttle" behaviour does.
+ * The longest period each plan offers, in seconds (the plan table's "Counting periods": Free
+ * 10 s; Pro 10 s and 1 min; Business up to 10 min without 2 and 5 min; Enterprise with app
+ * security up to 10 min; Enterprise with Advanced Rate Limiting all of them, 1 h included).
  */
-export const CLOUDFLARE_TIMEOUTS_S: readonly number[] = [30, 60, 600, 3600, 86400];
+export const CLOUDFLARE_PERIOD_PLANS =
+  'Free: 10 s; Pro: 10 s, 1 min; Business: 10 s, 1 min, 10 min; Enterprise: up to 10 min; 1 h only with Advanced Rate Limiting';
+
+/**
+ * The mitigation timeouts (`mitigation_timeout`, the dashboard's "For duration") the API takes
+ * when the rule blocks for a while, in seconds (parameters.mdx, "For duration": 0, 10, 60, 120,
+ * 300, 600, 3600 or 86400; 0 is listed apart as THROTTLE_TIMEOUT_S). The plan table limits them
+ * too: Free 10 s; Pro 10 s, 1 min, 1 h; Business adds 1 day; Enterprise all, and a custom value
+ * through the API.
+ */
+export const CLOUDFLARE_TIMEOUTS_S: readonly number[] = [10, 60, 120, 300, 600, 3600, 86400];
+
+/**
+ * `mitigation_timeout: 0`: "Throttle requests over the maximum configured rate" (parameters.mdx,
+ * "With the following behavior"), the behaviour the lab simulates: a request passes again as soon
+ * as the estimate is below the limit. With the Block action only Enterprise plans may throttle
+ * ("Only Enterprise customers can throttle requests using the Block action"; the plan table's
+ * "Throttle requests above rate with block action" is in both Enterprise columns only).
+ */
+export const THROTTLE_TIMEOUT_S = 0;
+
+/**
+ * The least `requests_per_period` (cloudflare/terraform-provider-cloudflare
+ * internal/services/ruleset/schema.go @ 252f3bd3: `int64validator.AtLeast(1)`; parameters.mdx
+ * gives the field as an Integer with no upper bound).
+ */
+export const CLOUDFLARE_MIN_REQUESTS = 1;
 
 /** How the aligned sliding-window counter decides, in one sentence. */
 export const SWC_SUMMARY =
@@ -45,6 +76,7 @@ export function alignedOnly(config: AlgorithmConfig): AlgorithmConfig {
 
 /** A Cloudflare period as its dashboard writes it: 10 s, 1 min, 1 h. */
 function periodLabel(seconds: number): string {
+  if (seconds % 86400 === 0) return `${seconds / 86400} day`;
   if (seconds % 3600 === 0) return `${seconds / 3600} h`;
   if (seconds % 60 === 0) return `${seconds / 60} min`;
   return `${seconds} s`;
@@ -52,6 +84,9 @@ function periodLabel(seconds: number): string {
 
 /** The periods in words: "10 s, 1 min, 2 min, 5 min, 10 min or 1 h". */
 export const CLOUDFLARE_PERIODS_TEXT = `${CLOUDFLARE_PERIODS_S.slice(0, -1).map(periodLabel).join(', ')} or ${periodLabel(CLOUDFLARE_PERIODS_S.at(-1) ?? 0)}`;
+
+/** The mitigation timeouts in words: "10 s, 1 min, 2 min, 5 min, 10 min, 1 h or 1 day". */
+export const CLOUDFLARE_TIMEOUTS_TEXT = `${CLOUDFLARE_TIMEOUTS_S.slice(0, -1).map(periodLabel).join(', ')} or ${periodLabel(CLOUDFLARE_TIMEOUTS_S.at(-1) ?? 0)}`;
 
 /** Whether a Cloudflare rule takes a window of `windowMs` as its period. */
 export function cloudflarePeriodOk(windowMs: number): boolean {
@@ -85,7 +120,8 @@ export const cloudflare: SystemInfo = {
       key: 'period',
       field: 'windowMs',
       url: 'duration',
-      help: 'Cloudflare takes only these periods.',
+      // Every period is offered; the plan table says which a zone may use, so the help names it.
+      help: `Cloudflare takes only these periods, by plan (${CLOUDFLARE_PERIOD_PLANS}).`,
       input: 'choice',
       choices: CLOUDFLARE_PERIODS_S.map((s) => ({
         value: String(s * 1000),

@@ -19,7 +19,7 @@ export const SYSTEM_DIFFERENCES: Readonly<Record<SystemId, readonly string[]>> =
     APP_STATUS,
   ],
   cloudflare: [
-    'Cloudflare counts at each data centre and only approximately; it also keeps blocking for the rule’s mitigation timeout (30 s to 1 day, or throttling on Enterprise plans), which the playground does not model.',
+    'Cloudflare counts at each data centre and only approximately; it also keeps blocking for the rule’s mitigation timeout (10 s to 1 day, or throttling with the Block action on Enterprise plans), which the playground does not model.',
     'Which periods the dashboard offers depends on the plan; the API takes 10 s, 1, 2, 5 or 10 min and 1 h.',
     'Retry-After on the 1015 page is a fixed 30 s, not the time the window needs.',
   ],

@@ -43,6 +43,7 @@ export {
   CLOUDFLARE_PERIODS_S,
   CLOUDFLARE_PERIODS_TEXT,
   CLOUDFLARE_TIMEOUTS_S,
+  CLOUDFLARE_TIMEOUTS_TEXT,
   cloudflarePeriodOk,
 } from './cloudflare';
 export {

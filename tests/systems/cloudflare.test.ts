@@ -13,6 +13,7 @@ import type { PlaygroundConfig } from '../../src/config';
 import {
   CLOUDFLARE_PERIODS_S,
   CLOUDFLARE_TIMEOUTS_S,
+  CLOUDFLARE_TIMEOUTS_TEXT,
   DEFAULT_SYSTEM,
   SYSTEMS,
   systemById,
@@ -37,8 +38,17 @@ function withLimiter(entry: PlaygroundConfig['limiters'][number]): PlaygroundCon
 
 describe("Cloudflare's periods", () => {
   it('are the values the parameters page lists, and so are the mitigation timeouts', () => {
+    // parameters.mdx @ 5d2cc64b, "When rate exceeds > Period" and "For duration".
     expect(CLOUDFLARE_PERIODS_S).toEqual([10, 60, 120, 300, 600, 3600]);
-    expect(CLOUDFLARE_TIMEOUTS_S).toEqual([30, 60, 600, 3600, 86400]);
+    expect(CLOUDFLARE_TIMEOUTS_S).toEqual([10, 60, 120, 300, 600, 3600, 86400]);
+    expect(CLOUDFLARE_TIMEOUTS_TEXT).toBe('10 s, 1 min, 2 min, 5 min, 10 min, 1 h or 1 day');
+  });
+
+  it('the period field says which plans take which periods (every period is offered)', () => {
+    const period = cloudflare.params.find((p) => p.field === 'windowMs');
+    expect(period?.help).toBe(
+      'Cloudflare takes only these periods, by plan (Free: 10 s; Pro: 10 s, 1 min; Business: 10 s, 1 min, 10 min; Enterprise: up to 10 min; 1 h only with Advanced Rate Limiting).',
+    );
   });
 
   it('the form offers exactly those periods, under the API’s names', () => {
@@ -107,6 +117,34 @@ describe('Cloudflare links', () => {
       const entry = opened.config.limiters[0] ?? { config: swc(1, 1) };
       expect(entry).toEqual({ config: swc(5, ms) });
       expect(systemOf(entry).id).toBe('redis-sliding-window');
+    }
+  });
+
+  it('a Cloudflare link without a period (duration=1m is not its name) stays Cloudflare at its default period', () => {
+    const cases = [
+      // `duration` is no Cloudflare link option (Cloudflare's "For duration" is the mitigation
+      // timeout, which the lab does not model): ignored, and the missing period says so.
+      [
+        'v=1&l=cloudflare:requests_per_period=5,duration=1m',
+        [
+          'l[0]: unknown option "duration" for cloudflare (known: name, requests_per_period, period, std_headers); ignored',
+          "l[0] period: missing; set to 10 s, Cloudflare rate limiting rule's default",
+        ],
+      ],
+      [
+        'v=1&l=cloudflare:requests_per_period=5',
+        ["l[0] period: missing; set to 10 s, Cloudflare rate limiting rule's default"],
+      ],
+      [
+        'v=1&l=cloudflare:requests_per_period=5,period=soon',
+        ['l[0] period: "soon" unreadable; set to 10 s, Cloudflare rate limiting rule\'s default'],
+      ],
+    ] as const;
+    for (const [link, messages] of cases) {
+      const opened = decodeConfig(link);
+      expect(opened.errors.map((e) => e.message)).toEqual(messages);
+      // Not a silently invented 1 s period under another system: Cloudflare, its own default.
+      expect(opened.config.limiters[0]).toEqual({ system: 'cloudflare', config: swc(5, 10_000) });
     }
   });
 

@@ -371,6 +371,17 @@ describe('ExportSection', () => {
     vi.stubGlobal('navigator', { ...navigator, clipboard: undefined });
   });
 
+  it('the closed section’s summary line names the exports people look for, Cloudflare among them', () => {
+    const { container } = render(
+      <PlaygroundProvider store={storeWith(LEAKY)}>
+        <ExportSection />
+      </PlaygroundProvider>,
+    );
+    const hint = container.querySelector('.export-section-hint')?.textContent ?? '';
+    for (const name of ['nginx', 'Envoy', 'Traefik', 'Kong', 'Cloudflare', 'HAProxy', 'Redis Lua'])
+      expect(hint.split(' · ')).toContain(name);
+  });
+
   it('loads the panel when first opened and keeps its state while closed', async () => {
     render(
       <PlaygroundProvider store={storeWith(LEAKY)}>

@@ -34,8 +34,9 @@ export function ExportSection() {
             Export &amp; import
           </button>
         </h2>
+        {/* What the closed section holds: the gateways and clouds people look for first. */}
         <span className="export-section-hint muted">
-          nginx · Envoy · Traefik · Kong · Redis Lua · Go · …
+          nginx · Envoy · Traefik · Kong · Cloudflare · HAProxy · Redis Lua · Go · …
         </span>
       </div>
       <div id={`${id}-body`} hidden={!open}>

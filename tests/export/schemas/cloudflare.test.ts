@@ -1,12 +1,14 @@
 /**
  * The Cloudflare export, field by field, against Cloudflare's documented schema (Cloudflare does
  * not run here):
- * - waf/rate-limiting-rules/parameters/ (Cloudflare docs, 2026): `expression` (string, the rule's
- *   field), `requests_to_origin` (boolean, optional), `characteristics` (array of strings,
+ * - waf/rate-limiting-rules/parameters/ (cloudflare/cloudflare-docs
+ *   src/content/docs/waf/rate-limiting-rules/parameters.mdx @ 5d2cc64b): `expression` (string, the
+ *   rule's field), `requests_to_origin` (boolean, optional), `characteristics` (array of strings,
  *   `cf.colo.id` mandatory; `ip.src` and `cf.unique_visitor_id` exclusive of each other),
- *   `period` (10, 60, 120, 300, 600 or 3600), `requests_per_period` (number), `mitigation_timeout`
- *   (30, 60, 600, 3600 or 86400, or 0, which the page gives as the API spelling of the throttle
- *   behaviour), `counting_expression` (optional string).
+ *   `period` (10, 60, 120, 300, 600 or 3600), `requests_per_period` (integer; at least 1 in
+ *   terraform-provider-cloudflare internal/services/ruleset/schema.go @ 252f3bd3),
+ *   `mitigation_timeout` ("For duration": 0, 10, 60, 120, 300, 600, 3600 or 86400; 0 is the
+ *   throttle behaviour), `counting_expression` (optional string).
  *   The period and timeout lists are the same constants the Cloudflare system refuses with
  *   (src/systems/cloudflare.ts cites the same page).
  * - waf/rate-limiting-rules/create-api/: the rule sits in the `http_ratelimit` phase entry point
@@ -23,13 +25,15 @@ import type { SlidingWindowCounterConfig } from '../../../src/core';
 import { MAX_COUNT } from '../../../src/core';
 import { toCloudflare, toCloudflareTerraform } from '../../../src/export';
 import {
+  CLOUDFLARE_MIN_REQUESTS,
   CLOUDFLARE_PERIODS_S,
   CLOUDFLARE_TIMEOUTS_S,
+  THROTTLE_TIMEOUT_S,
   cloudflare,
 } from '../../../src/systems/cloudflare';
 import { RUNS, expectRejectedAt, expectValid, mutated, problems, textOf } from './check';
 
-const positiveInt = v.pipe(v.number(), v.integer(), v.minValue(1));
+const positiveInt = v.pipe(v.number(), v.integer(), v.minValue(CLOUDFLARE_MIN_REQUESTS));
 
 /** `ratelimit`, as RULE_PAGE lists its fields (score fields left out: the lab has no scores). */
 const ratelimit = v.pipe(
@@ -37,7 +41,7 @@ const ratelimit = v.pipe(
     characteristics: v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1)),
     period: v.picklist(CLOUDFLARE_PERIODS_S as number[]),
     requests_per_period: positiveInt,
-    mitigation_timeout: v.picklist([0, ...CLOUDFLARE_TIMEOUTS_S]),
+    mitigation_timeout: v.picklist([THROTTLE_TIMEOUT_S, ...CLOUDFLARE_TIMEOUTS_S]),
     requests_to_origin: v.optional(v.boolean()),
     counting_expression: v.optional(v.string()),
   }),
@@ -199,6 +203,12 @@ describe('Cloudflare export against the rate limiting rule parameters (Cloudflar
         (b) => (ruleOf(b).ratelimit.mitigation_timeout = 45),
         `${at}.mitigation_timeout`,
       ],
+      // Not in the API's list: 30 s (the dashboard's old list had it; parameters.mdx does not).
+      [
+        'mitigation_timeout 30',
+        (b) => (ruleOf(b).ratelimit.mitigation_timeout = 30),
+        `${at}.mitigation_timeout`,
+      ],
       [
         'requests_per_period 0',
         (b) => (ruleOf(b).ratelimit.requests_per_period = 0),
@@ -227,6 +237,14 @@ describe('Cloudflare export against the rate limiting rule parameters (Cloudflar
       ['no rules', (b) => (b.rules = []), 'rules'],
     ];
     const good = bodyOf(DEFAULT);
+    it('every mitigation_timeout the API lists passes: 0, 10, 60, 120, 300, 600, 3600, 86400', () => {
+      for (const t of [0, 10, 60, 120, 300, 600, 3600, 86400]) {
+        expectValid(
+          entrypoint,
+          mutated(good, (b) => (ruleOf(b).ratelimit.mitigation_timeout = t)),
+        );
+      }
+    });
     it.each(cases)('%s', (_name, edit, path) => {
       expectValid(entrypoint, good);
       expectRejectedAt(entrypoint, mutated(good, edit), path);
