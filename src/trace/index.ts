@@ -75,6 +75,7 @@ export {
   emptyKeyOutcome,
   emptyKeyWords,
   keyEmptyByClient,
+  keyEmptyIdByClient,
   countKey,
   missingWhat,
   replayWithEmptyKey,
