@@ -112,7 +112,7 @@ export function assignClients(
   let traceRow = 0;
   // An empty-key request with an address is that address's client (see keysWithTrace).
   const emptyId = names.length === 0 ? -1 : ((trace as SimTrace).emptyKeyId as number);
-  const address = (trace as SimTrace | null)?.emptyClients?.client;
+  const address = trace?.emptyClients?.client;
   const addressClient = k + (trace?.keys.length ?? 0) - 1;
   let emptyRow = 0;
   for (let i = 0; i < count; i += 1) {
