@@ -147,6 +147,11 @@ export function keyEmptyIdByClient(
   return moved === 0 ? null : { keyId, keys, moved };
 }
 
+/** A system's name in a sentence: its short name, else the first word of its name. */
+export function systemWho(system: { name: string; shortName?: string }): string {
+  return system.shortName ?? system.name.split(' ')[0] ?? system.name;
+}
+
 /** What is missing from a request keyed by `spec` when its key is empty, in words. */
 export function missingWhat(spec: KeySpec): string {
   if (spec.length !== 1) return 'an empty key';
@@ -175,7 +180,7 @@ export function emptyKeyWords(
   /** Of the `count`, those whose log line has a client address (`keyEmptyByClient`). */
   withAddress = 0,
 ): string {
-  const who = system.shortName ?? system.name.split(' ')[0] ?? system.name;
+  const who = systemWho(system);
   const have = count === 1 ? 'has' : 'have';
   const head = `${plural(count, 'request')} ${have} ${missingWhat(spec)}`;
   const rule = system.emptyKey;

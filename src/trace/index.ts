@@ -76,6 +76,7 @@ export {
   emptyKeyWords,
   keyEmptyByClient,
   keyEmptyIdByClient,
+  systemWho,
   countKey,
   missingWhat,
   replayWithEmptyKey,

@@ -2,6 +2,7 @@ import { statusText } from '../../core';
 import type { Explanation } from '../../core';
 import type { LaneResult, SimResult } from '../../sim';
 import type { SystemInfo, SystemResponse } from '../../systems';
+import { systemWho } from '../../trace';
 
 /**
  * What the inspector says of a row its lane decided without the limiter: a replayed trace request
@@ -32,8 +33,7 @@ export function addressKeyNote(
   const client = result.arrivals.client[origin] as number;
   // Only an address's own client is keyed apart from the run's keys (under the empty key there).
   if (own[client] === result.clientKey[client]) return null;
-  const who = system.shortName ?? system.name.split(' ')[0] ?? system.name;
-  return `the client address: ${who}'s fallback for an empty key`;
+  return `the client address: ${systemWho(system)}'s fallback for an empty key`;
 }
 
 /** See EmptyKeyRow; `response` is what the system's respond code wrote for the row. */
