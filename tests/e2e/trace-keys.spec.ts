@@ -143,12 +143,16 @@ for (const width of [1280, 390]) {
     await expect(page.getByTestId('summary-offered')).toHaveText('12');
     await expect(page.getByTestId('summary-admitted')).toHaveText(String(run.admitted));
     await expect(page.getByTestId('summary-rejected')).toHaveText(String(run.rejected));
-    // Request #2 came straight from 203.0.113.7 with no header: keyed by that address, marked so.
+    // Request #2 came straight from 203.0.113.7 with no header: keyed by that address, marked so
+    // (the stage is paused at 0, where request #1 is; the inspector steps to the next).
     await page
-      .getByRole('button', { name: /^Request #2,/ })
+      .getByRole('button', { name: /^Request #1,/ })
       .first()
       .click();
     const inspector = page.getByTestId('inspector');
+    await expect(inspector.getByTestId('inspector-key-note')).toHaveCount(0);
+    await inspector.getByRole('button', { name: 'Next →' }).click();
+    await expect(inspector.getByRole('heading', { level: 2 })).toContainText('Request #2');
     await expect(inspector.getByTestId('inspector-key-note')).toHaveText(
       "(the client address: Kong's fallback for an empty key)",
     );
