@@ -32,7 +32,8 @@ export function runKey(config: PlaygroundConfig): string {
  * The limiter list as `simulate` takes it, each lane named by `laneNames` (its own name, else its
  * system's): the run's lanes carry the names every view, answer and download shows. A lane whose
  * system keeps requests with an empty key from its limiter says so (`emptyKey`: not limited, or
- * denied), so a replayed trace's empty-key requests get that system's rule.
+ * denied), and one that keys them by their client address (Kong) says `'client'`, so a replayed
+ * trace's empty-key requests get that system's rule.
  */
 export function simLimiters(config: Pick<PlaygroundConfig, 'limiters'>): NamedLimiter[] {
   const names = laneNames(config.limiters);
@@ -40,7 +41,8 @@ export function simLimiters(config: Pick<PlaygroundConfig, 'limiters'>): NamedLi
     // Read defensively: a list being validated may hold anything (laneNames reads it alike).
     const kind = (l.config as { kind?: unknown } | undefined)?.kind;
     const system = typeof kind === 'string' ? (systemOf(l) as SystemInfo | undefined) : undefined;
-    const outcome: EmptyKeyLaneOutcome | null = emptyKeyOutcome(system?.emptyKey);
+    const outcome: EmptyKeyLaneOutcome | 'client' | null =
+      system?.emptyKey === 'client' ? 'client' : emptyKeyOutcome(system?.emptyKey);
     return {
       name: names[i] as string,
       config: l.config,

@@ -183,6 +183,7 @@ const FIELD_NOTES: Readonly<Record<keyof Row, string>> = {
 function rowReader(result: SimResult, lane: LaneResult): (row: number) => Row {
   const c = lane.columns;
   const status = rejectStatus(lane.config);
+  const clientKey = lane.clientKey ?? result.clientKey;
   return (r) => {
     const code = c.outcome[r] as number;
     const wait = c.waitMs[r] as number;
@@ -196,7 +197,7 @@ function rowReader(result: SimResult, lane: LaneResult): (row: number) => Row {
       row: r + 1,
       attempt: c.attempt[r] as number,
       arrivalMs,
-      key: result.keyNames[result.clientKey[client] as number] as string,
+      key: result.keyNames[clientKey[client] as number] as string,
       client: client + 1,
       instance: (c.instance[r] as number) + 1,
       outcome: OUTCOMES[code] ?? 'reject',

@@ -54,7 +54,8 @@ export function testVectors(
   for (let r = 0; r < rows; r += 1) {
     const t = c.arrivalMs[r] as number;
     const client = result.arrivals.client[c.origin[r] as number] as number;
-    const key = result.keyNames[result.clientKey[client] as number] ?? 'default';
+    const key =
+      result.keyNames[(lane.clientKey ?? result.clientKey)[client] as number] ?? 'default';
     const d = limiter.decide(t, key);
     vectors.push({
       t,

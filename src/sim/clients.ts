@@ -29,29 +29,61 @@ export function keysOf(clients: ClientModel): { keyNames: string[]; clientKey: U
  * Keys and clients with a trace replayed: the client model's clients first, then one
  * client per trace key (client `clients.count + j` is the trace's key j). A trace key named like a
  * client model key is that same key (the limiter sees one key).
+ *
+ * With `byAddress` (some lane keys the trace's empty-key requests by their client address) and a
+ * trace that has those addresses (`SimTrace.emptyClients`), each address is a client of its own
+ * after the trace keys' (`clients.count + trace.keys.length + a` for `names[a]`): `clientKey` puts
+ * it under the empty key (the other lanes' rule), `addressKey` under the address, a key of the
+ * trace when one is named so (Kong's counter is named by the identifier alone), else a new key.
  */
 export function keysWithTrace(
   clients: ClientModel,
   trace: SimTrace | null,
-): { keyNames: string[]; clientKey: Uint16Array | Uint32Array } {
+  byAddress = false,
+): {
+  keyNames: string[];
+  clientKey: Uint16Array | Uint32Array;
+  addressKey: Uint16Array | Uint32Array | null;
+} {
   const base = keysOf(clients);
-  if (trace === null) return base;
+  if (trace === null) return { ...base, addressKey: null };
   const keyNames = base.keyNames;
   const index = new Map<string, number>();
   keyNames.forEach((k, i) => index.set(k, i));
-  const total = clients.count + trace.keys.length;
+  const names = addressesOf(trace, byAddress);
+  const traceClients = clients.count + trace.keys.length;
+  const total = traceClients + names.length;
   const clientKey = total > 0xffff ? new Uint32Array(total) : new Uint16Array(total);
   clientKey.set(base.clientKey);
-  trace.keys.forEach((k, j) => {
+  const indexOf = (k: string): number => {
     let i = index.get(k);
     if (i === undefined) {
       i = keyNames.length;
       keyNames.push(k);
       index.set(k, i);
     }
-    clientKey[clients.count + j] = i;
+    return i;
+  };
+  trace.keys.forEach((k, j) => {
+    clientKey[clients.count + j] = indexOf(k);
   });
-  return { keyNames, clientKey };
+  if (names.length === 0) return { keyNames, clientKey, addressKey: null };
+  const emptyKey = clientKey[clients.count + (trace.emptyKeyId as number)] as number;
+  clientKey.fill(emptyKey, traceClients);
+  const addressKey = clientKey.slice();
+  names.forEach((name, a) => {
+    const i = index.get(name);
+    addressKey[traceClients + a] = i !== undefined && i !== emptyKey ? i : indexOf(name);
+  });
+  return { keyNames, clientKey, addressKey };
+}
+
+/** The trace's empty-key addresses when a lane keys by them, else none. */
+function addressesOf(trace: SimTrace, byAddress: boolean): readonly string[] {
+  const empty = trace.emptyKeyId ?? -1;
+  return byAddress && empty >= 0 && trace.emptyClients !== undefined
+    ? trace.emptyClients.names
+    : [];
 }
 
 /**
@@ -66,19 +98,29 @@ export function assignClients(
   clients: ClientModel,
   seed: number,
   trace: SimTrace | null = null,
+  byAddress = false,
 ): Uint16Array | Uint32Array {
   const traceSource = trace === null ? -1 : sources.findIndex((s) => s.kind === 'trace');
-  const total = clients.count + (traceSource < 0 || trace === null ? 0 : trace.keys.length);
+  const names = traceSource < 0 || trace === null ? [] : addressesOf(trace, byAddress);
+  const total =
+    clients.count + (traceSource < 0 || trace === null ? 0 : trace.keys.length) + names.length;
   const out = total > 0xffff ? new Uint32Array(count) : new Uint16Array(count);
   const k = clients.count;
   if (k === 1 && traceSource < 0) return out;
   const pinned = sources.map((s) => (s.kind === 'trace' || s.client === undefined ? -1 : s.client));
   let turn = 0;
   let traceRow = 0;
+  // An empty-key request with an address is that address's client (see keysWithTrace).
+  const emptyId = names.length === 0 ? -1 : ((trace as SimTrace).emptyKeyId as number);
+  const address = trace?.emptyClients?.client;
+  const addressClient = k + (trace?.keys.length ?? 0) - 1;
+  let emptyRow = 0;
   for (let i = 0; i < count; i += 1) {
     const src = sourceOf[i] as number;
     if (src === traceSource) {
-      out[i] = k + ((trace as SimTrace).keyId[traceRow++] as number);
+      const id = (trace as SimTrace).keyId[traceRow++] as number;
+      const a = id === emptyId ? ((address as Uint32Array)[emptyRow++] ?? 0) : 0;
+      out[i] = a === 0 ? k + id : addressClient + a;
       continue;
     }
     const p = pinned[src] as number;

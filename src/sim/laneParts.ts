@@ -304,11 +304,13 @@ export interface LaneContext {
   /** The fleet store's jitter per first attempt, made once for all lanes (null: no jitter). */
   firstJitter: () => Int32Array | null;
   /**
-   * The client whose requests skip the limiter (a trace's empty key, `LaneResult.emptyKey`): −1
-   * for none. Compared per row as a number, never as a key name.
+   * The key index (in `clientKey`'s terms) whose requests skip the limiter (a trace's empty key,
+   * `LaneResult.emptyKey`): −1 for none. Compared per row as a number, never as a key name; by
+   * key, not client, so the empty-key requests a trace keeps addresses for (their own clients,
+   * `keysWithTrace`) skip it too.
    */
-  emptyClient: number;
-  /** The outcome those requests get (`NamedLimiter.emptyKey`); read only when emptyClient ≥ 0. */
+  emptyKeyIndex: number;
+  /** The outcome those requests get (`NamedLimiter.emptyKey`); read only when emptyKeyIndex ≥ 0. */
   emptyOutcome: EmptyKeyLaneOutcome;
 }
 

@@ -107,7 +107,7 @@ export function runPlainLane(ctx: LaneContext): LaneRun {
   let spanRetryAtMs = 0;
   let spanResetAtMs = 0;
   // The trace's empty-key requests, when this lane's system does not give them to its limiter.
-  const { emptyClient } = ctx;
+  const { emptyKeyIndex } = ctx;
   const emptyDecision = emptyKeyDecision(ctx.emptyOutcome);
   let outcomeCol = cols.outcome;
   let waitCol = cols.waitMs;
@@ -161,7 +161,7 @@ export function runPlainLane(ctx: LaneContext): LaneRun {
     let retryAfterMs: number;
     let remaining: number;
     let resetMs: number;
-    const exempt = clientOf[origin] === emptyClient;
+    const exempt = keyIndex === emptyKeyIndex;
     const inSpan =
       !exempt &&
       k >= 0 &&
@@ -269,8 +269,7 @@ export function runPlainLane(ctx: LaneContext): LaneRun {
       while (row < stopRow && a < nA) {
         const tb = times[a] as number;
         const ca = clientOf[a] as number;
-        if (tb >= spanUntilMs || tb >= horizonMs || ca === emptyClient || clientKey[ca] !== spanKey)
-          break;
+        if (tb >= spanUntilMs || tb >= horizonMs || clientKey[ca] !== spanKey) break;
         outcomeCol[row] = OUTCOME_REJECT;
         waitCol[row] = spanRetryAtMs - tb;
         remainingCol[row] = 0;

@@ -105,6 +105,14 @@ export function decisionAt(result: SimResult, lane: number, row: number): Decisi
   };
 }
 
+/**
+ * The key index per client lane `lane` decided with: its own (`LaneResult.clientKey`, a lane that
+ * keys a trace's empty-key requests by their address), else the run's.
+ */
+export function laneClientKey(result: SimResult, lane: number): Uint16Array | Uint32Array {
+  return result.lanes[lane]?.clientKey ?? result.clientKey;
+}
+
 /** Everything about one row. */
 export function requestAt(result: SimResult, lane: number, row: number): RequestInfo {
   const decision = decisionAt(result, lane, row);
@@ -121,7 +129,7 @@ export function requestAt(result: SimResult, lane: number, row: number): Request
     arrivalMs,
     releaseMs: decision.outcome === 'reject' ? -1 : arrivalMs + decision.delayMs,
     client,
-    key: result.keyNames[result.clientKey[client] as number] as string,
+    key: result.keyNames[laneClientKey(result, lane)[client] as number] as string,
     instance: c.instance[row] as number,
     attempt: c.attempt[row] as number,
     isRetry: (c.attempt[row] as number) > 1,

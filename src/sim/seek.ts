@@ -143,7 +143,8 @@ export class Seeker {
       this.cursors[i] = cursor;
     }
     const { engine } = cursor;
-    const { keyNames, clientKey, arrivals } = this.result;
+    const { keyNames, arrivals } = this.result;
+    const clientKey = lane.clientKey ?? this.result.clientKey;
     const wallAt = this.clock.cursor();
     const laneInternals = this.internals[i] as LaneInternals;
     const record = this.useCheckpoints && laneInternals.lazy === true;
@@ -154,7 +155,8 @@ export class Seeker {
     const startRow = cursor.flushedMs === Number.NEGATIVE_INFINITY ? -1 : cursor.row;
     const oneZero = cols.instance.length < target;
     // Rows the lane decided without its limiter (a trace's empty key) changed no state.
-    const emptyClient = lane.emptyKey?.client ?? -1;
+    // By key: the empty-key requests a trace keeps addresses for are clients of their own.
+    const emptyKey = lane.emptyKey === undefined ? -1 : (clientKey[lane.emptyKey.client] as number);
     for (let r = cursor.row; r < target; r += 1) {
       if (record && r % every === 0 && r > lastRow && r > startRow) {
         checkpoints.push({ row: r, snapshot: engine.snapshot(), bytes: 0 });
@@ -162,9 +164,10 @@ export class Seeker {
       const t = cols.arrivalMs[r] as number;
       const origin = cols.origin[r] as number;
       const client = arrivals.client[origin] as number;
-      if (client === emptyClient) continue;
+      const keyIndex = clientKey[client] as number;
+      if (keyIndex === emptyKey) continue;
       const instance = oneZero ? 0 : (cols.instance[r] as number);
-      const key = keyNames[clientKey[client] as number] as string;
+      const key = keyNames[keyIndex] as string;
       if (engine instanceof FleetEngine)
         engine.decide(t, wallAt(t), instance, key, origin, cols.attempt[r] as number);
       else engine.decide(t, wallAt(t), instance, key);
@@ -212,7 +215,9 @@ export class Seeker {
           ? engine.batchedCopy(
               instance,
               r.keyNames[
-                r.clientKey[r.arrivals.client[l.columns.origin[row] as number] as number] as number
+                (l.clientKey ?? r.clientKey)[
+                  r.arrivals.client[l.columns.origin[row] as number] as number
+                ] as number
               ] as string,
             )
           : undefined;

@@ -214,7 +214,7 @@ function runLane(ctx: LaneContext): LaneRun {
   let nextProgress = 0;
   const localState = deployment.state === 'local';
   // The trace's empty-key requests, when this lane's system does not give them to its limiter.
-  const { emptyClient } = ctx;
+  const { emptyKeyIndex } = ctx;
   const emptyDecision = emptyKeyDecision(ctx.emptyOutcome);
 
   for (;;) {
@@ -264,7 +264,7 @@ function runLane(ctx: LaneContext): LaneRun {
     let instance: number;
     let d: Decision;
     let wallMs: number;
-    const exempt = clientOf[origin] === emptyClient;
+    const exempt = keyIndex === emptyKeyIndex;
     if (fleet === null) {
       instance = pick(origin, attempt);
       wallMs = wallAt(t);
@@ -503,6 +503,11 @@ interface PreparedArrivals {
   merged: ReturnType<typeof mergeSources>;
   keyNames: string[];
   clientKey: Uint16Array | Uint32Array;
+  /**
+   * The key index per client for a lane that keys the trace's empty-key requests by their
+   * address (`keysWithTrace`), or null when no lane does or the trace has no addresses.
+   */
+  addressKey: Uint16Array | Uint32Array | null;
   /** What the run should say about its trace source (missing, or going on past the end). */
   traceNotes: string[];
   /** The client of the trace's empty-key requests (`SimTrace.emptyKeyId`), or −1. */
@@ -560,7 +565,15 @@ export function traceSpan(
   const timeMs = trace.timeMs.slice(first, lowerBound(trace.timeMs, fromMs + lengthMs));
   for (let j = 0; j < timeMs.length; j += 1) timeMs[j] = (timeMs[j] as number) - fromMs;
   const keyId = trace.keyId.subarray(first, first + timeMs.length);
-  return { trace: { ...trace, timeMs, keyId }, first };
+  const { emptyClients: ec, emptyKeyId: emptyId = -1 } = trace;
+  if (ec === undefined || emptyId < 0 || first === 0) {
+    return { trace: { ...trace, timeMs, keyId }, first };
+  }
+  // The addresses are one per empty-key request: the span's start after those before it.
+  let before = 0;
+  for (let i = 0; i < first; i += 1) if (trace.keyId[i] === emptyId) before += 1;
+  const emptyClients = { client: ec.client.subarray(before), names: ec.names };
+  return { trace: { ...trace, timeMs, keyId, emptyClients }, first };
 }
 
 /** The scenario's trace source's requests, when given, and what to say about them. */
@@ -602,20 +615,30 @@ function prepareArrivals(
   untilMs: number,
   traces: readonly SimTrace[],
   cache?: SimCache,
+  /** Some lane keys the trace's empty-key requests by their client address. */
+  byAddress = false,
 ): PreparedArrivals {
   const { trace, notes: traceNotes } = traceOf(sc, untilMs, traces);
   const key =
     cache === undefined
       ? ''
-      : JSON.stringify([sc.sources, sc.seed, sc.clients, untilMs, trace !== null]);
+      : JSON.stringify([sc.sources, sc.seed, sc.clients, untilMs, trace !== null, byAddress]);
   if (cache?.arrivals?.key === key) return cache.arrivals.value;
   const traceMap = new Map<string, SimTrace>(trace === null ? [] : [[trace.hash, trace]]);
   const merged = mergeSources(sc.sources, sc.seed, untilMs, MAX_FIRST_ATTEMPTS, traceMap);
-  const { keyNames, clientKey } = keysWithTrace(sc.clients, trace);
+  const { keyNames, clientKey, addressKey } = keysWithTrace(sc.clients, trace, byAddress);
   const arrivals: ArrivalTable = {
     count: merged.count,
     timeMs: merged.timeMs,
-    client: assignClients(merged.source, merged.count, sc.sources, sc.clients, sc.seed, trace),
+    client: assignClients(
+      merged.source,
+      merged.count,
+      sc.sources,
+      sc.clients,
+      sc.seed,
+      trace,
+      byAddress,
+    ),
     source: merged.source,
   };
   let firstAttempts: SharedColumns['firstAttempts'] = null;
@@ -625,6 +648,7 @@ function prepareArrivals(
     merged,
     keyNames,
     clientKey,
+    addressKey,
     traceNotes,
     // A trace request's client is the client model's count plus its key id (assignClients).
     emptyClient:
@@ -695,7 +719,16 @@ export function simulate(
   };
   const names = laneNames(limiters);
 
-  const prepared = prepareArrivals(sc, untilMs, traces, cache);
+  // A lane that keys the trace's empty-key requests by their client address (Kong) runs on the
+  // same arrivals with its own key per client (PreparedArrivals.addressKey).
+  const ruleOf = limiters.map((l) => ('kind' in l ? undefined : l.emptyKey));
+  const prepared = prepareArrivals(
+    sc,
+    untilMs,
+    traces,
+    cache,
+    ruleOf.some((r) => r === 'client'),
+  );
   const { merged, keyNames, clientKey, arrivals } = prepared;
   const truncation: string[] = [...prepared.traceNotes];
   if (merged.truncated) {
@@ -736,18 +769,22 @@ export function simulate(
   const firstJitterOf = (): Int32Array | null =>
     (firstJitter ??= jitterMs > 0 ? storeFirstJitters(sc.seed, jitterMs, arrivals.count) : null);
   // Each lane's rule for the trace's empty-key requests, where the trace has them.
-  const emptyOf = limiters.map((l): LaneResult['emptyKey'] => {
-    const outcome = 'kind' in l ? undefined : l.emptyKey;
-    return outcome === undefined || prepared.emptyClient < 0
+  const emptyOf = ruleOf.map((outcome): LaneResult['emptyKey'] =>
+    outcome === undefined || outcome === 'client' || prepared.emptyClient < 0
       ? undefined
-      : { client: prepared.emptyClient, outcome };
-  });
+      : { client: prepared.emptyClient, outcome },
+  );
+  // Each lane's key per client: its own when it keys empty-key requests by their address.
+  const clientKeyOf = ruleOf.map((r) =>
+    r === 'client' && prepared.addressKey !== null ? prepared.addressKey : clientKey,
+  );
   const runKeys: string[] = [];
   const runs = configs.map((config, lane) => {
     report(lane, 0);
     const empty = emptyOf[lane];
-    const key =
-      cache === undefined ? '' : `${JSON.stringify(config)}|${empty?.outcome ?? ''}|${laneContext}`;
+    const laneKeys = clientKeyOf[lane] as Uint16Array | Uint32Array;
+    const rule = laneKeys === clientKey ? (empty?.outcome ?? '') : 'client';
+    const key = cache === undefined ? '' : `${JSON.stringify(config)}|${rule}|${laneContext}`;
     runKeys.push(key);
     const cached = cache === undefined ? undefined : prepared.lanes.get(key);
     if (cached !== undefined && !used.has(cached)) {
@@ -764,7 +801,7 @@ export function simulate(
       scenario: sc,
       arrivals,
       keyNames,
-      clientKey,
+      clientKey: laneKeys,
       clock,
       horizonMs: merged.completeUntilMs,
       maxRows,
@@ -772,7 +809,7 @@ export function simulate(
       retainBudget,
       shared,
       firstJitter: firstJitterOf,
-      emptyClient: empty?.client ?? -1,
+      emptyKeyIndex: empty === undefined ? -1 : (clientKey[empty.client] as number),
       emptyOutcome: empty?.outcome ?? 'admit',
       ...(onProgress === undefined
         ? {}
@@ -819,10 +856,11 @@ export function simulate(
     if (kept !== undefined && kept.sig === sig && kept.instance === columns.instance) {
       return kept.lane;
     }
+    const laneKeys = clientKeyOf[i] as Uint16Array | Uint32Array;
     const { metrics, releasesMs } = laneMetrics({
       columns,
       arrivals,
-      clientKey,
+      clientKey: laneKeys,
       keyCount: keyNames.length,
       clientCount: clientKey.length,
       untilMs: run.completeUntilMs,
@@ -839,6 +877,7 @@ export function simulate(
       releasesMs,
       ...(run.fleet === undefined ? {} : { fleet: run.fleet }),
       ...(emptyOf[i] === undefined ? {} : { emptyKey: emptyOf[i] }),
+      ...(laneKeys === clientKey ? {} : { clientKey: laneKeys }),
     };
     if (cache !== undefined) {
       prepared.laneResults.set(run, { sig, instance: columns.instance, lane });

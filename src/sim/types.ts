@@ -180,6 +180,13 @@ export interface SimTrace {
    * the trace is read, so a run compares ids, not strings); absent or −1: no request has one.
    */
   emptyKeyId?: number;
+  /**
+   * The client address of each empty-key request, when the log has them: `client[e]` is 0 when
+   * the e-th request of the empty key (in trace order) has no address, else 1 + an index into
+   * `names`. A lane whose system keys such a request by its address (`NamedLimiter.emptyKey`
+   * `'client'`) counts it with that address's other requests.
+   */
+  emptyClients?: { client: Uint32Array; names: readonly string[] };
 }
 
 export type TrafficSource =
@@ -447,9 +454,11 @@ export interface NamedLimiter {
    * What this lane's system does with a replayed trace request whose key is empty
    * (`SimTrace.emptyKeyId`): `'admit'` — passes it without its limiter (not limited, not counted);
    * `'reject'` — denies it without its limiter (not counted, and not retried: a denial is not a
-   * rate-limit answer). Absent: the limiter decides it under the empty key like any other key.
+   * rate-limit answer). `'client'` — the limiter decides it under its client address
+   * (`SimTrace.emptyClients`), with that address's other requests; one without an address stays
+   * under the empty key. Absent: the limiter decides it under the empty key like any other key.
    */
-  emptyKey?: EmptyKeyLaneOutcome;
+  emptyKey?: EmptyKeyLaneOutcome | 'client';
 }
 
 /** See `NamedLimiter.emptyKey`. */
@@ -672,6 +681,13 @@ export interface LaneResult {
    * the outcome each got. Rows of that client changed no state.
    */
   emptyKey?: { client: number; outcome: EmptyKeyLaneOutcome };
+  /**
+   * Present when this lane keyed the trace's empty-key requests by their client address
+   * (`NamedLimiter.emptyKey` `'client'`): the lane's own key index per client, read instead of
+   * `SimResult.clientKey` (see `laneClientKey`). The other lanes count those requests' clients
+   * under the empty key.
+   */
+  clientKey?: Uint16Array | Uint32Array;
 }
 
 /** Where two limiters first decide differently on the same first attempt. */

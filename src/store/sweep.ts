@@ -8,7 +8,7 @@
  */
 import type { AlgorithmConfig } from '../core';
 import type { SimTrace } from '../sim';
-import { fastSweepCell, prepareSweep } from '../trace';
+import { fastSweepCell, keyEmptyIdByClient, prepareSweep } from '../trace';
 import type { CellResult, EmptyKeyExempt } from '../trace';
 import type { SweepReply, SweepRequest } from './sweepProtocol';
 
@@ -47,25 +47,51 @@ export function sweepWorkers(cells: number): number {
   return Math.max(1, Math.min(4, cores, cells));
 }
 
+/** Each trace as a system that keys its empty-key requests by their address sees it. */
+const byAddress = new WeakMap<SimTrace, SimTrace>();
+
+/**
+ * `trace` with each empty-key request that has an address (`SimTrace.emptyClients`) under that
+ * address's key, as the stage's lane for such a system (Kong) and the dry run count it; `trace`
+ * itself when none has one. Made once per trace.
+ */
+export function traceByAddress(trace: SimTrace): SimTrace {
+  let out = byAddress.get(trace);
+  if (out === undefined) {
+    const moved = keyEmptyIdByClient(
+      { keyId: trace.keyId, keys: trace.keys, count: trace.keyId.length },
+      trace.emptyKeyId ?? -1,
+      trace.emptyClients,
+    );
+    out = moved === null ? trace : { ...trace, keyId: moved.keyId, keys: moved.keys };
+    byAddress.set(trace, out);
+  }
+  return out;
+}
+
 /**
  * Sweeps `configs` over `trace`. `emptyOutcome`: what the limiter's system does with the trace's
- * empty-key requests (`SimTrace.emptyKeyId`) — admit or deny them without the limiter — or null to
- * give them to the limiter like the stage and the dry run do for that system.
+ * empty-key requests (`SimTrace.emptyKeyId`) — admit or deny them without the limiter, or key
+ * each by its client address (`'client'`, see `traceByAddress`) — or null to give them to the
+ * limiter under one key, like the stage and the dry run do for that system.
  */
 export function runSweep(
-  trace: SimTrace,
+  given: SimTrace,
   configs: readonly AlgorithmConfig[],
   windowMs: number,
   cb: SweepCallbacks,
-  emptyOutcome: 'admit' | 'reject' | null = null,
+  emptyOutcome: 'admit' | 'reject' | 'client' | null = null,
 ): () => void {
+  const trace = emptyOutcome === 'client' ? traceByAddress(given) : given;
   gen += 1;
   const mine = gen;
   const order = spreadOrder(configs.length);
   let next = 0;
   const emptyId = trace.emptyKeyId ?? -1;
   const emptyKey: EmptyKeyExempt | null =
-    emptyOutcome === null || emptyId < 0 ? null : { id: emptyId, outcome: emptyOutcome };
+    emptyOutcome === null || emptyOutcome === 'client' || emptyId < 0
+      ? null
+      : { id: emptyId, outcome: emptyOutcome };
   if (typeof Worker === 'undefined') {
     let prep: ReturnType<typeof prepareSweep> | null = null;
     let stopped = false;

@@ -92,6 +92,8 @@ function heldState(
           keys: t.keys,
           // The empty key found once here: runs compare ids (SimTrace.emptyKeyId).
           emptyKeyId: emptyKeyId({ keys: t.keys, keySpec }),
+          // Their addresses, for a lane that keys them so (Kong).
+          ...(t.emptyClients === undefined ? {} : { emptyClients: t.emptyClients }),
         }
       : null;
   setLoadedTrace(replay);

@@ -110,7 +110,15 @@ export function keyEmptyByClient(
   trace: { keyId: Uint32Array; keys: readonly string[]; count: number; keySpec: KeySpec },
   clients: EmptyKeyClients | undefined,
 ): { keyId: Uint32Array; keys: string[]; moved: number } | null {
-  const emptyId = emptyKeyId(trace);
+  return keyEmptyIdByClient(trace, emptyKeyId(trace), clients);
+}
+
+/** `keyEmptyByClient` with the empty key's id given (−1: none), as a replay's trace marks it. */
+export function keyEmptyIdByClient(
+  trace: { keyId: Uint32Array; keys: readonly string[]; count: number },
+  emptyId: number,
+  clients: (Pick<EmptyKeyClients, 'client'> & { names: readonly string[] }) | undefined,
+): { keyId: Uint32Array; keys: string[]; moved: number } | null {
   if (clients === undefined || emptyId < 0) return null;
   const keys = trace.keys.slice();
   // The trace's own keys by name, made only when some address needs one.
@@ -137,6 +145,11 @@ export function keyEmptyByClient(
     moved += 1;
   }
   return moved === 0 ? null : { keyId, keys, moved };
+}
+
+/** A system's name in a sentence: its short name, else the first word of its name. */
+export function systemWho(system: { name: string; shortName?: string }): string {
+  return system.shortName ?? system.name.split(' ')[0] ?? system.name;
 }
 
 /** What is missing from a request keyed by `spec` when its key is empty, in words. */
@@ -167,7 +180,7 @@ export function emptyKeyWords(
   /** Of the `count`, those whose log line has a client address (`keyEmptyByClient`). */
   withAddress = 0,
 ): string {
-  const who = system.shortName ?? system.name.split(' ')[0] ?? system.name;
+  const who = systemWho(system);
   const have = count === 1 ? 'has' : 'have';
   const head = `${plural(count, 'request')} ${have} ${missingWhat(spec)}`;
   const rule = system.emptyKey;
@@ -176,19 +189,18 @@ export function emptyKeyWords(
   if (typeof rule === 'object')
     return `${head}: ${who} denies ${them} with ${rule.denied}, without counting ${them}.`;
   if (rule === 'client' && withAddress > 0) {
-    // The dry run keys them by address (keyEmptyByClient); the stage's lanes share one key table,
-    // so it still counts them together.
+    // The stage, the dry run and the sweep key them by address (keysWithTrace, keyEmptyByClient).
     const rest = count - withAddress;
     const n = (k: number) => k.toLocaleString('en-US');
     const which =
       rest === 0
-        ? them
-        : `the ${n(withAddress)} that ${withAddress === 1 ? 'has' : 'have'} one (the other ` +
-          `${n(rest)} under one shared key)`;
+        ? `${them} with ${count === 1 ? 'its' : 'their'} address's other requests`
+        : `the ${n(withAddress)} that ${withAddress === 1 ? 'has' : 'have'} one with ` +
+          `${withAddress === 1 ? 'its' : 'their'} address's other requests, and the other ` +
+          `${n(rest)} (no address on ${rest === 1 ? 'its line' : 'their lines'}) under one shared key`;
     return (
-      `${head}: ${who} uses the client address as the key instead. The dry run counts ${which} ` +
-      `with ${withAddress === 1 && rest === 0 ? 'its' : 'their'} address's other requests; the ` +
-      `stage replay still counts ${count === 1 ? 'it' : 'them all'} under one shared key.`
+      `${head}: ${who} uses the client address as the key instead. The stage, the dry run and ` +
+      `the sweep count ${which}.`
     );
   }
   if (rule === 'client')

@@ -75,6 +75,8 @@ export {
   emptyKeyOutcome,
   emptyKeyWords,
   keyEmptyByClient,
+  keyEmptyIdByClient,
+  systemWho,
   countKey,
   missingWhat,
   replayWithEmptyKey,

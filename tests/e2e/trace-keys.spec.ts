@@ -100,40 +100,67 @@ const kongLog = Array.from({ length: 12 }, (_, i) => {
   return `${addr} - - [${stamp}] "GET /a HTTP/1.1" 200 3 "-" "ua" "${direct ? '-' : '203.0.113.7'}"`;
 }).join('\n');
 
-test("Kong counts a request without X-Forwarded-For with its address's other requests", async ({
-  page,
-  errors,
-}) => {
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await open(page, './?v=1&l=kong:minute=5&paused');
-  await page.getByTestId('trace-key').selectOption('xff-first');
-  await page.getByTestId('trace-file').setInputFiles({
-    name: 'main.log',
-    mimeType: 'text/plain',
-    buffer: Buffer.from(kongLog),
+for (const width of [1280, 390]) {
+  test(`Kong counts a request without X-Forwarded-For with its address's other requests, on the stage as in the dry run (${width} px, dark)`, async ({
+    page,
+    errors,
+  }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await open(page, './?v=1&l=kong:minute=5&paused');
+    await page.getByTestId('trace-key').selectOption('xff-first');
+    await page.getByTestId('trace-file').setInputFiles({
+      name: 'main.log',
+      mimeType: 'text/plain',
+      buffer: Buffer.from(kongLog),
+    });
+    await expect(page.getByTestId('trace-count')).toHaveText('12');
+    await expect(page.getByTestId('trace-empty-keys')).toHaveText(
+      "6 requests have no X-Forwarded-For: Kong uses the client address as the key instead. The stage, the dry run and the sweep count them with their address's other requests.",
+    );
+    // The dry run: 203.0.113.7's nine requests (six by header, three direct) against 5 a minute.
+    const { held } = holdTrace(
+      parseTrace(Buffer.from(kongLog), { name: 'main.log', keySpec: [{ kind: 'xff-first' }] }),
+    );
+    const moved = keyEmptyByClient(held, held.emptyClients)!;
+    const kong = systemById('kong')!;
+    const config = kong.derive!({ kind: 'calendar-windows', minute: 5 });
+    const run = replayColumns(
+      { timeMs: held.times as Int32Array, keyId: moved.keyId, keys: moved.keys },
+      config,
+    );
+    expect(run.rejected).toBe(4);
+    await expect(page.getByTestId('trace-dry-run-counts')).toContainText(
+      `${run.admitted} admitted, 0 delayed, ${run.rejected} rejected`,
+    );
+    await page.getByTestId('trace-empty-keys').scrollIntoViewIfNeeded();
+    await page
+      .locator('.trace-panel')
+      .screenshot({ path: test.info().outputPath(`trace-empty-keys-kong-${width}.png`) });
+    // The stage replays the log the same way: the same numbers as the dry run.
+    await page.getByRole('button', { name: 'Replay this log through the limiters' }).click();
+    await expect(page.getByTestId('trace-replaying')).toBeVisible();
+    await expect(page.getByTestId('summary-offered')).toHaveText('12');
+    await expect(page.getByTestId('summary-admitted')).toHaveText(String(run.admitted));
+    await expect(page.getByTestId('summary-rejected')).toHaveText(String(run.rejected));
+    // Request #2 came straight from 203.0.113.7 with no header: keyed by that address, marked so
+    // (the stage is paused at 0, where request #1 is; the inspector steps to the next).
+    await page
+      .getByRole('button', { name: /^Request #1,/ })
+      .first()
+      .click();
+    const inspector = page.getByTestId('inspector');
+    await expect(inspector.getByTestId('inspector-key-note')).toHaveCount(0);
+    await inspector.getByRole('button', { name: 'Next →' }).click();
+    await expect(inspector.getByRole('heading', { level: 2 })).toContainText('Request #2');
+    await expect(inspector.getByTestId('inspector-key-note')).toHaveText(
+      "(the client address: Kong's fallback for an empty key)",
+    );
+    await expect(inspector.locator('dd.mono').filter({ hasText: '203.0.113.7' })).toBeVisible();
+    await inspector.screenshot({
+      path: test.info().outputPath(`inspector-kong-address-${width}.png`),
+    });
+    await page.screenshot({ path: test.info().outputPath(`stage-kong-${width}.png`) });
+    expect(errors).toEqual([]);
   });
-  await expect(page.getByTestId('trace-count')).toHaveText('12');
-  await expect(page.getByTestId('trace-empty-keys')).toHaveText(
-    "6 requests have no X-Forwarded-For: Kong uses the client address as the key instead. The dry run counts them with their address's other requests; the stage replay still counts them all under one shared key.",
-  );
-  // The dry run: 203.0.113.7's nine requests (six by header, three direct) against 5 a minute.
-  const { held } = holdTrace(
-    parseTrace(Buffer.from(kongLog), { name: 'main.log', keySpec: [{ kind: 'xff-first' }] }),
-  );
-  const moved = keyEmptyByClient(held, held.emptyClients)!;
-  const kong = systemById('kong')!;
-  const config = kong.derive!({ kind: 'calendar-windows', minute: 5 });
-  const run = replayColumns(
-    { timeMs: held.times as Int32Array, keyId: moved.keyId, keys: moved.keys },
-    config,
-  );
-  expect(run.rejected).toBe(4);
-  await expect(page.getByTestId('trace-dry-run-counts')).toContainText(
-    `${run.admitted} admitted, 0 delayed, ${run.rejected} rejected`,
-  );
-  await page.getByTestId('trace-empty-keys').scrollIntoViewIfNeeded();
-  await page
-    .locator('.trace-panel')
-    .screenshot({ path: test.info().outputPath('trace-empty-keys-kong.png') });
-  expect(errors).toEqual([]);
-});
+}

@@ -12,7 +12,7 @@ import { InspectorLanes } from './InspectorLanes';
 import { explainFleetRow } from './fleetExplain';
 import { OutcomeBadge } from './OutcomeBadge';
 import { systemNameIn, systemOf } from '../../systems';
-import { emptyKeyRow } from './emptyKeyRow';
+import { addressKeyNote, emptyKeyRow } from './emptyKeyRow';
 import { entryResponse } from '../../systems/respond';
 import { formatCount, formatTime } from '../common/format';
 import { replicaColor, replicaLabel } from '../../viz/replicaColors';
@@ -99,6 +99,8 @@ export function Inspector({ result }: { result: SimResult }) {
     );
     // A trace request with an empty key that this lane's system does not limit (or denies).
     const empty = emptyKeyRow(result, lane, selected.row, systemOf(entry), response);
+    // Or one whose system counted it under its client address instead (Kong).
+    const keyNote = addressKeyNote(result, lane, selected.row, systemOf(entry));
     return {
       lane,
       info,
@@ -110,13 +112,15 @@ export function Inspector({ result }: { result: SimResult }) {
         explainFleetRow(result, lane, selected.row, info, explainDecision(before, info.decision)),
       response: empty?.response ?? response,
       emptyLabel: empty?.label ?? null,
+      keyNote,
       systemName: systemNameIn(entry, result.scenario.deployment),
       attempts: attemptsOf(result, selected.lane, info.origin),
     };
   }, [result, selected, limiters]);
 
   if (selected === null || details === null) return <InspectorHint ref={ref} />;
-  const { info, lane, explanation, response, attempts, wallMs, systemName, emptyLabel } = details;
+  const { info, lane, explanation, response, attempts, wallMs, systemName, emptyLabel, keyNote } =
+    details;
   const rows = lane.columns.rows;
   return (
     <section
@@ -174,7 +178,15 @@ export function Inspector({ result }: { result: SimResult }) {
           )}
         </dd>
         <dt>key</dt>
-        <dd className="mono">{safeText(info.key, KEY_SHOWN)}</dd>
+        <dd className="mono">
+          {safeText(info.key, KEY_SHOWN)}
+          {keyNote !== null && (
+            <span className="muted" data-testid="inspector-key-note">
+              {' '}
+              ({keyNote})
+            </span>
+          )}
+        </dd>
         <dt>client</dt>
         <dd className="mono">client {info.client + 1}</dd>
         {result.instances > 1 && lane.fleet === undefined && (

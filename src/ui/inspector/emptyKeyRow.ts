@@ -2,6 +2,7 @@ import { statusText } from '../../core';
 import type { Explanation } from '../../core';
 import type { LaneResult, SimResult } from '../../sim';
 import type { SystemInfo, SystemResponse } from '../../systems';
+import { systemWho } from '../../trace';
 
 /**
  * What the inspector says of a row its lane decided without the limiter: a replayed trace request
@@ -16,6 +17,25 @@ export interface EmptyKeyRow {
   response: SystemResponse;
 }
 
+/**
+ * The words beside the key of a row whose key was empty and that its lane counted under the
+ * client address instead (`NamedLimiter.emptyKey` `'client'`: Kong), else null.
+ */
+export function addressKeyNote(
+  result: SimResult,
+  lane: LaneResult,
+  row: number,
+  system: Pick<SystemInfo, 'name' | 'shortName'>,
+): string | null {
+  const own = lane.clientKey;
+  const origin = lane.columns.origin[row];
+  if (own === undefined || origin === undefined) return null;
+  const client = result.arrivals.client[origin] as number;
+  // Only an address's own client is keyed apart from the run's keys (under the empty key there).
+  if (own[client] === result.clientKey[client]) return null;
+  return `the client address: ${systemWho(system)}'s fallback for an empty key`;
+}
+
 /** See EmptyKeyRow; `response` is what the system's respond code wrote for the row. */
 export function emptyKeyRow(
   result: SimResult,
@@ -27,7 +47,11 @@ export function emptyKeyRow(
   const rule = lane.emptyKey;
   if (rule === undefined) return null;
   const origin = lane.columns.origin[row];
-  if (origin === undefined || result.arrivals.client[origin] !== rule.client) return null;
+  if (origin === undefined) return null;
+  // By key: the empty-key requests a trace keeps addresses for are clients of their own when
+  // another lane keys them by address (keysWithTrace), and this lane skips them all the same.
+  const keys = result.clientKey;
+  if (keys[result.arrivals.client[origin] as number] !== keys[rule.client]) return null;
   if (rule.outcome === 'admit') {
     return {
       label: 'not limited (no key)',

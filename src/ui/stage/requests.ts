@@ -292,6 +292,7 @@ export function requestsNear(
   const c = l.columns;
   const { start, end } = handedRange(c, lookbackMs(l.config), tMs, aheadMs, maxRows, aheadRows);
   const status = rejectStatus(l.config);
+  const clientKey = l.clientKey ?? result.clientKey;
   let lanes = handedOut.get(result);
   if (lanes === undefined) {
     lanes = new Map();
@@ -312,7 +313,7 @@ export function requestsNear(
     out.push({
       id: row,
       arrivalMs,
-      key: result.keyNames[result.clientKey[client] as number] as string,
+      key: result.keyNames[clientKey[client] as number] as string,
       outcome: OUTCOMES[code] ?? 'admit',
       delayMs: code === OUTCOME_DELAY ? wait : 0,
       releaseMs: code === OUTCOME_DELAY ? arrivalMs + wait : arrivalMs,

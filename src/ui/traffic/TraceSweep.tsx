@@ -46,7 +46,8 @@ export function TraceSweep() {
   const entry = p.limiters[p.lane];
   const base = entry?.config;
   // The limiter's system's rule for requests with an empty key, as the stage and dry run apply it.
-  const emptyOutcome = entry === undefined ? null : emptyKeyOutcome(systemOf(entry).emptyKey);
+  const rule = entry === undefined ? undefined : systemOf(entry).emptyKey;
+  const emptyOutcome = rule === 'client' ? 'client' : emptyKeyOutcome(rule);
   const plan = useMemo(() => (base === undefined ? null : sweepPlan(base, 20)), [base]);
   const replaying = useReplaying();
   const startReplay = useStartReplay();
