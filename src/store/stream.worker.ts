@@ -31,6 +31,7 @@ import type {
   StreamingPass,
   TracePart,
 } from '../trace';
+import { readBytes } from './readBytes';
 import type { RangeReply, RangeRequest } from './traceProtocol';
 import type {
   StreamSpanReply,
@@ -148,9 +149,8 @@ async function read<R>(
       {
         parallel,
         readRange: pool.read,
-        // A file read as one stream (gzip, HAR, CSV, a small log) is read with the stream's
-        // default reader: the reused-buffer BYOB reader (readBytes) left a held read of a large
-        // log unanswered in the pinned Chromium (src/store/traceRange.worker.ts).
+        // A file read as one stream (gzip, HAR, CSV, a small log) fills one reused buffer.
+        readAll: (_, onBytes) => readBytes(file, onBytes),
         progress: (bytes) => {
           const now = performance.now();
           if (now - last < PROGRESS_EVERY_MS) return;

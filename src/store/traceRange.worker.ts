@@ -6,6 +6,7 @@
  */
 import { quoteText } from '../core';
 import { TraceError, TraceStream } from '../trace';
+import { readBytes } from './readBytes';
 import type { RangeReply, RangeRequest, RangeWarm } from './traceProtocol';
 
 const PROGRESS_EVERY_MS = 100;
@@ -34,21 +35,16 @@ async function run(req: RangeRequest): Promise<void> {
     });
     posted = now;
   };
-  // The default reader, not the reused-buffer BYOB reader (readBytes): with BYOB reads of the
-  // range's slice, the held read of a 5.1M-line log stopped short of its end and never answered,
-  // twice in the pinned Chromium (tests/e2e/trace-stream-span.spec.ts); read the default way, it
-  // finished.
-  const reader = req.file.slice(req.start, req.end).stream().getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    stream.push(value);
+  // The stream copies what it keeps of each piece (a line cut at a piece's end, keys), so one
+  // buffer is read into again and again.
+  await readBytes(req.file.slice(req.start, req.end), (bytes) => {
+    stream.push(bytes);
     const now = performance.now();
     if (now - last >= PROGRESS_EVERY_MS) {
       last = now;
       progress();
     }
-  }
+  });
   const part = stream.finishPart();
   progress();
   post({ type: 'part', part }, [

@@ -22,8 +22,9 @@ function log(n: number): string {
 }
 
 /** A Blob-like source of `bytes`: a byte stream (BYOB reads) or a default one, in pieces. */
-function source(bytes: Uint8Array, byob: boolean): Pick<Blob, 'stream'> {
+function source(bytes: Uint8Array, byob: boolean): Pick<Blob, 'stream' | 'size'> {
   return {
+    size: bytes.length,
     stream: () => {
       let at = 0;
       if (byob) {
@@ -91,4 +92,91 @@ describe('a range read through one reused buffer', () => {
       expect(simTraceOf(merged).hash).toBe(simTraceOf(whole).hash);
     });
   }
+});
+
+/**
+ * A Blob-like byte stream of `bytes` that hands them out as asked and then, like the stream
+ * Chromium 143 sometimes gave a range worker, never answers another read (no close). `asked`
+ * records the bytes each read asked for, `cancelled` whether the reader let the stream go.
+ */
+function silentAtEnd(bytes: Uint8Array): {
+  blob: Pick<Blob, 'stream' | 'size'>;
+  asked: number[];
+  cancelled: () => boolean;
+} {
+  const asked: number[] = [];
+  let cancelled = false;
+  const blob = {
+    size: bytes.length,
+    stream: () => {
+      let at = 0;
+      return new ReadableStream({
+        type: 'bytes',
+        pull(c) {
+          const req = c.byobRequest;
+          if (req === null || req.view === null) return;
+          asked.push(req.view.byteLength);
+          // Past the last byte: no answer, ever (the read stays pending).
+          if (at >= bytes.length) return new Promise<void>(() => {});
+          const view = new Uint8Array(req.view.buffer, req.view.byteOffset, req.view.byteLength);
+          const n = Math.min(view.byteLength, bytes.length - at, 7_000);
+          view.set(bytes.subarray(at, at + n));
+          at += n;
+          req.respond(n);
+        },
+        cancel() {
+          cancelled = true;
+        },
+      });
+    },
+  };
+  return { blob, asked, cancelled: () => cancelled };
+}
+
+describe('a BYOB read of a known size', () => {
+  it('resolves once every byte was handed on, without the read that waits for the end', async () => {
+    const bytes = new TextEncoder().encode(log(2_000));
+    const { blob, asked, cancelled } = silentAtEnd(bytes);
+    const got: number[] = [];
+    let total = 0;
+    const result = await Promise.race([
+      readBytes(
+        blob,
+        (b) => {
+          got.push(b[0] as number);
+          total += b.length;
+        },
+        10_000,
+      ).then(() => 'read'),
+      new Promise<string>((r) => setTimeout(() => r('hung'), 2_000)),
+    ]);
+    expect(result).toBe('read');
+    expect(total).toBe(bytes.length);
+    expect(got.length).toBeGreaterThan(10);
+    // No read asked past the end: the last asked for exactly the bytes still to come.
+    expect(asked.length).toBe(got.length);
+    let left = bytes.length;
+    for (const a of asked) {
+      expect(a).toBeLessThanOrEqual(left);
+      left -= Math.min(a, 7_000, left);
+    }
+    expect(cancelled()).toBe(true);
+  });
+
+  it('rejects, saying how far it got, when the stream ends short of the size', async () => {
+    const bytes = new TextEncoder().encode(log(300));
+    const short = source(bytes.subarray(0, 10_000), true);
+    const blob = { size: bytes.length, stream: short.stream };
+    await expect(readBytes(blob, () => {}, 4_096)).rejects.toThrow(
+      `the file ended after 10,000 of its ${bytes.length.toLocaleString('en-US')} bytes`,
+    );
+  });
+
+  it('reads an empty blob without a read', async () => {
+    const { blob, asked } = silentAtEnd(new Uint8Array(0));
+    let calls = 0;
+    await readBytes(blob, () => (calls += 1));
+    expect(calls).toBe(0);
+    expect(asked).toEqual([]);
+  });
 });
