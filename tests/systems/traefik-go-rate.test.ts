@@ -57,7 +57,10 @@ describe('x/time/rate float64 bucket (Traefik)', () => {
     const { idleResetS, ...bucket } = config;
     expect(idleResetS).toBe(2);
     const limiter = createLimiter(bucket);
-    const sent = new Map<number, { after?: string; retryIn?: string; exact: number }>();
+    const sent = new Map<
+      number,
+      { after: string | undefined; retryIn: string | undefined; exact: number }
+    >();
     TIMES.forEach((ms, i) => {
       const before = limiter.inspect(ms, 'k');
       const d = limiter.decide(ms, 'k');
