@@ -242,6 +242,39 @@ export class Seeker {
     };
   }
 
+  /**
+   * The wall times (ms) the limiter was given for every row of lane `lane` that met the same store
+   * with the same key as row `row`, in order, up to and including `row`: the key's history, for a
+   * system whose answer depends on it (Traefik's float64 bucket). Undefined where a row's store is
+   * not fixed by its instance alone (fleets; racy shared state, whose writes land late).
+   */
+  keyTimesUpTo(lane: number, row: number): number[] | undefined {
+    const l = this.result.lanes[lane];
+    if (l === undefined || row < 0 || row >= l.columns.rows) {
+      throw new RangeError(`no row ${row} in lane ${lane}`);
+    }
+    const { deployment } = this.result.scenario;
+    if (isFleet(deployment) || deployment.state === 'shared-racy') return undefined;
+    const { arrivals, clientKey } = this.result;
+    const cols = l.columns;
+    const keyOf = (r: number) => clientKey[arrivals.client[cols.origin[r] as number] as number];
+    const key = keyOf(row);
+    // Local state: one store per instance (LaneEngine); a lane without its instance column (one
+    // instance) sent every row to store 0, as advanceTo reads it.
+    const oneZero = cols.instance.length <= row;
+    const instanceOf = (r: number) => (oneZero ? 0 : (cols.instance[r] as number));
+    const instance = deployment.state === 'local' ? instanceOf(row) : -1;
+    const emptyClient = l.emptyKey?.client ?? -1;
+    const wallAt = this.clock.cursor();
+    const times: number[] = [];
+    for (let r = 0; r <= row; r += 1) {
+      if (keyOf(r) !== key || (instance >= 0 && instanceOf(r) !== instance)) continue;
+      if (arrivals.client[cols.origin[r] as number] === emptyClient) continue;
+      times.push(wallAt(cols.arrivalMs[r] as number));
+    }
+    return times;
+  }
+
   /** Every lane's state for `key` (default: the first key) at virtual time tMs. */
   stateAt(timeMs: number, key: string = this.result.keyNames[0] as string): SimState {
     const tMs = wholeMs(timeMs);

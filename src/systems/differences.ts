@@ -76,7 +76,7 @@ export const SYSTEM_DIFFERENCES: Readonly<Record<SystemId, readonly string[]>> =
   ],
   traefik: [
     'x/time/rate keeps float64 tokens and nanoseconds; the playground keeps exact tokens and requests on whole ms, and decides with Traefik’s maxDelay to the ns (16,000 decisions compared with the real library, none differs). A delayed request is drawn waiting to the next whole ms.',
-    'X-Retry-In is Go’s string of the exact wait (83.333333ms). Where that wait is a whole number of ns, x/time/rate’s float64 tokens often land a fraction of a ns below it and Traefik writes 1 ns less (13.999999ms for 14ms): about a third of the 429s in the proof.',
+    'Where a key’s requests did not all meet one store (fleets, racy shared state), the inspector cannot replay x/time/rate’s float64 bucket and shows X-Retry-In from the exact wait, which Traefik can write 1 ns shorter (13.999999ms for 14ms).',
     'sourceCriterion (ipStrategy, requestHeaderName, requestHost) picks the key; the playground’s clients are the keys. The Redis-backed limiter (redis:) is not modelled.',
   ],
 };

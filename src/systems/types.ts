@@ -60,6 +60,11 @@ export interface SystemResponseOptions {
   key?: string;
   /** The key's state just before the decision (Kong's per-period usage). */
   before?: Inspection;
+  /**
+   * The times (scenario ms, ascending) of every request to this key up to and including this one:
+   * Traefik replays its float64 bucket from them to write the delay to the ns.
+   */
+  keyHistoryMs?: readonly number[];
 }
 
 /** A header field with where it comes from: the system itself, or added by the user's option. */

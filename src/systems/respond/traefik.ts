@@ -4,6 +4,7 @@
 import { floorNs } from '../../core';
 import type { AlgorithmConfig, Decision, Inspection } from '../../core';
 import { TRAEFIK_SOURCES } from '../sources/traefik';
+import { goDelaysNs, goSeconds } from './goRate';
 import { makeResponse, standardFields, statusFor, withAdded } from '../response';
 import type { SystemHeader, SystemResponse, SystemResponseOptions } from '../types';
 
@@ -33,18 +34,29 @@ export function goDurationNs(ns: number): string {
 }
 
 /**
- * The rejected reservation's delay in whole ns, as x/time/rate computes it (durationFromTokens of
- * the token's shortfall, truncated): from the key's state just before the request (`before`), the
- * wait (1 − tokens) / rate exactly. Without `before` (or for interval refill, whose waits are whole
- * ms): Retry-After's ms plus the maximum delay, exact when both are whole ms.
+ * The rejected reservation's delay in whole ns. With the key's request times (`history`, this
+ * request last): x/time/rate's own float64 bucket replayed over them (goRate.ts), the delay Traefik
+ * writes to the ns. Else from the key's state just before the request (`before`): the exact wait
+ * (1 − tokens) / rate truncated to ns, which x/time/rate's float64 tokens can undershoot by 1 ns.
+ * Without either (or for interval refill, whose waits are whole ms): Retry-After's ms plus the
+ * maximum delay, exact when both are whole ms.
  */
 export function traefikDelayNs(
   config: AlgorithmConfig,
   decision: Decision,
   before?: Inspection,
+  history?: readonly number[],
 ): number {
   if (config.kind !== 'token-bucket') return decision.retryAfterMs * 1_000_000;
   const maxNs = config.maxDelayNs ?? (config.maxDelayMs ?? 0) * 1_000_000;
+  const continuous = config.refill !== 'interval';
+  if (continuous && history !== undefined && history.length > 0) {
+    // rate_limiter.go (traefik v3.7.9): rtl = float64(average·int64(time.Second)) / float64(period),
+    // average and period being the config's tokensPerFill per fillIntervalMs; burst = maxTokens.
+    const limit = (config.tokensPerFill * 1e9) / (config.fillIntervalMs * 1e6);
+    const delays = goDelaysNs(limit, config.maxTokens, maxNs, history, config.idleResetS ?? 0);
+    return delays[delays.length - 1] as number;
+  }
   if (before?.kind === 'token-bucket' && before.refill === 'continuous') {
     // Continuous refill keeps tokens in units of 1/fillIntervalMs (token-bucket.ts): whole numbers.
     const unit = config.fillIntervalMs;
@@ -62,10 +74,11 @@ export function traefikResponse(
 ): SystemResponse {
   const own: SystemHeader[] = [];
   if (decision.outcome === 'reject') {
-    // serveDelayError: Retry-After is ⌈delay.Seconds()⌉, X-Retry-In is delay.String().
-    const delayNs = traefikDelayNs(config, decision, options.before);
+    // serveDelayError (rate_limiter.go, traefik v3.7.9): Retry-After is
+    // fmt.Sprintf("%.0f", math.Ceil(delay.Seconds())), X-Retry-In is delay.String().
+    const delayNs = traefikDelayNs(config, decision, options.before, options.keyHistoryMs);
     own.push(
-      { name: 'Retry-After', value: String(Math.ceil(delayNs / 1_000_000_000)) },
+      { name: 'Retry-After', value: String(Math.ceil(goSeconds(delayNs))) },
       { name: 'X-Retry-In', value: goDurationNs(delayNs) },
       { name: 'Content-Type', value: 'text/plain; charset=utf-8' },
     );

@@ -26,7 +26,7 @@ export const TRAEFIK_SOURCES: readonly SourceRef[] = [
   },
   {
     file: 'rate/rate.go',
-    version: 'golang.org/x/time 0.3.0',
-    what: 'the token bucket: reserve, delay, cancel (proven against it in tests/export/go.server.test.ts)',
+    version: 'golang.org/x/time v0.15.0 (traefik v3.7.9 go.mod)',
+    what: 'the token bucket in float64 tokens: reserve, delay, cancel; the 429’s delay replayed to the ns (proven against Debian’s 0.3.0, the same arithmetic, in tests/export/go.server.test.ts)',
   },
 ];

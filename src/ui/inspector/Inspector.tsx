@@ -87,6 +87,11 @@ export function Inspector({ result }: { result: SimResult }) {
       info.key,
     );
     const entry = limiters[selected.lane] ?? { config: lane.config };
+    // Traefik's 429 carries a delay its float64 bucket got from the key's whole history.
+    const history =
+      info.decision.outcome === 'reject' && systemOf(entry).id === 'traefik'
+        ? seekerFor(result).keyTimesUpTo(selected.lane, selected.row)
+        : undefined;
     const response = fleetResponse(
       result,
       lane,
@@ -95,6 +100,7 @@ export function Inspector({ result }: { result: SimResult }) {
         nowMs: wallMs,
         key: info.key,
         before,
+        ...(history === undefined ? {} : { keyHistoryMs: history }),
       }),
     );
     // A trace request with an empty key that this lane's system does not limit (or denies).

@@ -54,10 +54,16 @@ export function InspectorLanes({
           const { stores, store, wallMs } = seekerFor(result).storesBefore(i, row);
           const before = stores[store]?.inspect(wallMs, key);
           const entry = limiters[i] ?? { config: lane.config };
+          // Traefik's 429 carries a delay its float64 bucket got from the key's whole history.
+          const history =
+            decision.outcome === 'reject' && systemOf(entry).id === 'traefik'
+              ? seekerFor(result).keyTimesUpTo(i, row)
+              : undefined;
           const sent = entryResponse(entry, decision, lane.name, {
             nowMs: wallMs,
             key,
             ...(before === undefined ? {} : { before }),
+            ...(history === undefined ? {} : { keyHistoryMs: history }),
           });
           // A trace request with an empty key that this lane's system does not limit (or denies).
           const empty = emptyKeyRow(result, lane, row, systemOf(entry), sent);
