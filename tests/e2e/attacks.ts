@@ -20,7 +20,7 @@ import { createGzip } from 'node:zlib';
 import type { Browser, Page } from '@playwright/test';
 import { describeMainThread, stretchOf, traceMainThread } from './mainThread';
 import type { MainThreadRecord } from './mainThread';
-import { pageRecord, resetRecord } from './pageRecorder';
+import { CHOSEN_MARK, pageRecord, resetRecord } from './pageRecorder';
 import type { RecordOptions } from './pageRecorder';
 
 /** Where the made files live (kept between runs: some take seconds to write). */
@@ -270,7 +270,8 @@ export async function measureLoad(
     }
   })();
   await resetRecord(page);
-  const trace = await traceMainThread(browser);
+  // Tasks from the moment the file input changed, as the long-task record counted them.
+  const trace = await traceMainThread(browser, CHOSEN_MARK);
   let mainThread: MainThreadRecord;
   await page.getByTestId('trace-file').setInputFiles(file);
   try {

@@ -26,9 +26,9 @@ export interface MainThreadTask {
 export interface MainThreadRecord {
   /** Tasks of 50 ms or more, by wall-clock or CPU time, in the order they ran. */
   long: MainThreadTask[];
-  /** The longest task's CPU time, ms (0 when there was no task). */
+  /** The most CPU time any one task took, ms (0 when there was no task). */
   longestCpuMs: number;
-  /** The longest task's wall-clock time, ms (0 when there was no task). */
+  /** The most wall-clock time any one task took, ms (0 when there was no task). */
   longestWallMs: number;
   /** Every task's CPU time, summed, ms. */
   cpuMs: number;
@@ -38,7 +38,7 @@ export interface MainThreadRecord {
   tasks: number;
 }
 
-/** Tasks shorter than this (wall-clock, µs) are only summed, not listed. */
+/** Tasks shorter than this (wall-clock or CPU, µs) are only summed, not listed. */
 const LONG_US = 50_000;
 
 interface TraceEvent {
@@ -46,31 +46,29 @@ interface TraceEvent {
   ph?: string;
   pid?: number;
   tid?: number;
+  ts?: number;
   dur?: number;
   tdur?: number;
   args?: { name?: string };
 }
 
-interface ThreadSums {
-  long: MainThreadTask[];
-  cpuUs: number;
-  wallUs: number;
-  tasks: number;
-}
-
 /**
  * Starts tracing `browser`'s main-thread tasks; `stop()` ends the trace and resolves to what they
- * did meanwhile. One trace at a time per browser.
+ * did meanwhile. With `from`, the name of a `performance.mark` the page makes during the trace,
+ * only the tasks that started at or after the mark count (the tasks before it, such as the one
+ * that hands a chosen file to the page, are the test's, not the page's). One trace at a time per
+ * browser.
  */
 export async function traceMainThread(
   browser: Browser,
+  from?: string,
 ): Promise<{ stop: () => Promise<MainThreadRecord> }> {
   const cdp: CDPSession = await browser.newBrowserCDPSession();
-  // Filtered as they arrive (a pass over a 1 GB log makes millions of events): per thread, the
-  // sums and the long tasks; which threads are renderer main threads is known only at the end
-  // (the trace's thread-name metadata).
-  const threads = new Map<string, ThreadSums>();
+  // Per thread, each task's start, wall-clock and CPU time (µs, three numbers a task); which threads
+  // are renderer main threads is known only at the end (the trace's thread-name metadata).
+  const threads = new Map<string, number[]>();
   const names = new Map<string, string>();
+  let fromUs = Number.NEGATIVE_INFINITY;
   cdp.on('Tracing.dataCollected', ({ value }: { value: TraceEvent[] }) => {
     for (const e of value) {
       const key = `${e.pid}:${e.tid}`;
@@ -78,26 +76,30 @@ export async function traceMainThread(
         names.set(key, e.args?.name ?? '');
         continue;
       }
+      // The mark, as Blink traces a performance.mark (category blink.user_timing): its time.
+      if (from !== undefined && e.name === from && e.ph !== 'X') {
+        fromUs = Math.max(fromUs, e.ts ?? fromUs);
+        continue;
+      }
       if (e.ph !== 'X' || e.name !== 'ThreadControllerImpl::RunTask') continue;
       const wallUs = e.dur ?? 0;
-      // A task with no thread time (a platform without it) counts as all CPU: never excused.
-      const cpuUs = e.tdur ?? wallUs;
       let t = threads.get(key);
       if (t === undefined) {
-        t = { long: [], cpuUs: 0, wallUs: 0, tasks: 0 };
+        t = [];
         threads.set(key, t);
       }
-      t.cpuUs += cpuUs;
-      t.wallUs += wallUs;
-      t.tasks += 1;
-      if (wallUs >= LONG_US || cpuUs >= LONG_US)
-        t.long.push({ wallMs: wallUs / 1000, cpuMs: cpuUs / 1000 });
+      // A task with no thread time (a platform without it) counts as all CPU: never excused.
+      t.push(e.ts ?? 0, wallUs, e.tdur ?? wallUs);
     }
   });
   await cdp.send('Tracing.start', {
     transferMode: 'ReportEvents',
     traceConfig: {
-      includedCategories: ['toplevel', '__metadata'],
+      includedCategories: [
+        'toplevel',
+        '__metadata',
+        ...(from === undefined ? [] : ['blink.user_timing']),
+      ],
       recordMode: 'recordAsMuchAsPossible',
     },
   });
@@ -109,6 +111,9 @@ export async function traceMainThread(
       await cdp.send('Tracing.end');
       await complete;
       await cdp.detach();
+      // A mark asked for and never made: nothing would be judged, so that is an error.
+      if (from !== undefined && fromUs === Number.NEGATIVE_INFINITY)
+        throw new Error(`the trace holds no mark "${from}"`);
       const r: MainThreadRecord = {
         long: [],
         longestCpuMs: 0,
@@ -119,14 +124,17 @@ export async function traceMainThread(
       };
       for (const [key, t] of threads) {
         if (names.get(key) !== 'CrRendererMain') continue;
-        r.long.push(...t.long);
-        r.cpuMs += t.cpuUs / 1000;
-        r.wallMs += t.wallUs / 1000;
-        r.tasks += t.tasks;
-      }
-      for (const t of r.long) {
-        r.longestCpuMs = Math.max(r.longestCpuMs, t.cpuMs);
-        r.longestWallMs = Math.max(r.longestWallMs, t.wallMs);
+        for (let i = 0; i < t.length; i += 3) {
+          const [ts, wallUs, cpuUs] = [t[i] as number, t[i + 1] as number, t[i + 2] as number];
+          if (ts < fromUs) continue;
+          r.cpuMs += cpuUs / 1000;
+          r.wallMs += wallUs / 1000;
+          r.tasks += 1;
+          r.longestCpuMs = Math.max(r.longestCpuMs, cpuUs / 1000);
+          r.longestWallMs = Math.max(r.longestWallMs, wallUs / 1000);
+          if (wallUs >= LONG_US || cpuUs >= LONG_US)
+            r.long.push({ wallMs: wallUs / 1000, cpuMs: cpuUs / 1000 });
+        }
       }
       return r;
     },
