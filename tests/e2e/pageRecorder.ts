@@ -45,8 +45,12 @@ export function recordPage(options: RecordOptions): void {
   document.addEventListener(
     'change',
     (e) => {
-      if ((e.target as HTMLElement).getAttribute('data-testid') === options.input)
+      if ((e.target as HTMLElement).getAttribute('data-testid') === options.input) {
         r.chosenAt = performance.now();
+        // The same moment in a main-thread trace (tests/e2e/mainThread.ts `traceMainThread`); the
+        // name is CHOSEN_MARK's (this function runs in the page and sees nothing outside it).
+        performance.mark('rate-limit-lab-test:chosen');
+      }
     },
     true,
   );
@@ -70,6 +74,9 @@ export function recordPage(options: RecordOptions): void {
     }).observe(document, { childList: true, subtree: true });
   }
 }
+
+/** The `performance.mark` the recorder makes when the file input changes. */
+export const CHOSEN_MARK = 'rate-limit-lab-test:chosen';
 
 /** The record so far. */
 export function pageRecord(page: Page): Promise<PageRecord> {

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, open, test } from './fixtures';
+import { expectOpenWithin, traceMainThread } from './mainThread';
 
 /**
  * saved settings the page could not have written (src/config/saved.ts) are not opened
@@ -19,6 +20,7 @@ const OVER = JSON.stringify({
 test('saved settings over the size limit: not opened, kept, offered as a download', async ({
   page,
   context,
+  browser,
 }) => {
   expect(OVER.length).toBe(4_050_097);
   // Planted before the page's own scripts run, once (not again after a reload). JSON.parse is
@@ -40,7 +42,9 @@ test('saved settings over the size limit: not opened, kept, offered as a downloa
     },
     [KEY, OVER] as const,
   );
+  const trace = await traceMainThread(browser);
   await open(page, './');
+  const opening = await trace.stop();
   const problems = page.getByTestId('link-problems');
   await expect(problems).toBeVisible();
   await expect(problems.getByRole('heading')).toHaveText(
@@ -60,15 +64,9 @@ test('saved settings over the size limit: not opened, kept, offered as a downloa
   );
   expect(parsed).toBeLessThan(OVER.length);
   // The page's own measure of deciding the start, printed; the bound is a frozen tab's, not a
-  // speed check (it is well under 50 ms on a quiet machine; `npm run bench` measures speed).
-  const openMs = await page.evaluate(
-    () => performance.getEntriesByName('rate-limit-lab:open')[0]?.duration ?? -1,
-  );
-  console.log(
-    `saved record over the size limit: the page decided its start in ${openMs.toFixed(1)} ms`,
-  );
-  expect(openMs).toBeGreaterThanOrEqual(0);
-  expect(openMs).toBeLessThan(1000);
+  // speed check (it is well under 50 ms on a quiet machine; `npm run bench` measures speed), judged
+  // in CPU time, which a busy machine does not stretch.
+  await expectOpenWithin('saved record over the size limit', page, opening, 1000);
 
   // The record as it was stored, as a download.
   const [download] = await Promise.all([

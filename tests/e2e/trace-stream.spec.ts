@@ -57,6 +57,7 @@ test('a 1.1 GB log is read as a stream: progress, then every request counted and
   await expect(page.getByTestId('trace-error')).toHaveCount(0);
   // The trace the page had is still the one the stage replays.
   await expect(page.getByTestId('trace-count')).toHaveText('3');
+  // CPU time of the longest main-thread task (its wall-clock time is in the line printed above).
   expect(f.longestTaskMs).toBeLessThanOrEqual(200);
   expect(f.peakMb).toBeLessThanOrEqual(500);
 });
