@@ -35,15 +35,16 @@ export function toExpressRateLimit(
         "express-rate-limit's MemoryStore is a window anchored at each key's first hit, without block or delay: choose the express-rate-limit system to export it.",
     };
   }
-  // dist/index.mjs (express-rate-limit 8.7.5), validations.windowMs: the MemoryStore throws
-  // ERR_ERL_WINDOW_MS for a windowMs below 1, so a window that never ends has no such app.
+  // dist/index.mjs (express-rate-limit 8.7.5), validations.windowMs: the MemoryStore reports
+  // ERR_ERL_WINDOW_MS for a windowMs below 1 and then lets every hit through, as each starts a
+  // window already over; a window that never ends has no such app.
   if (c.windowMs < 1) {
     return {
       ok: false,
       target: 'express-rate-limit',
       kind: c.kind,
       reason:
-        'express-rate-limit refuses windowMs 0 (ERR_ERL_WINDOW_MS): its windows always end. Give the window a length of at least 1 ms to export it.',
+        'express-rate-limit refuses windowMs 0 (ERR_ERL_WINDOW_MS) and then limits nothing: its windows always end. Give the window a length of at least 1 ms to export it.',
     };
   }
   // Each hit counts 1 (source/memory-store.ts increment); a cost of k per request out of `limit`

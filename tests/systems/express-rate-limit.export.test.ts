@@ -315,11 +315,36 @@ describe('the exported express-rate-limit app sends what the page shows', () => 
     const out = toExpressRateLimit(config);
     expect(out.ok).toBe(false);
     expect(!out.ok && out.reason).toMatch(/refuses windowMs 0 \(ERR_ERL_WINDOW_MS\)/);
-    // What the text would do: the real package reports ERR_ERL_WINDOW_MS for windowMs 0.
-    const { rateLimit } = (await import('express-rate-limit')) as unknown as {
-      rateLimit: (o: Record<string, unknown>) => unknown;
-    };
-    rateLimit({ windowMs: 0, limit: 1 });
+    // What such a text would do, run: the real package reports ERR_ERL_WINDOW_MS for windowMs 0
+    // and then lets every request through, where the page refuses all but the first.
+    vi.setSystemTime(SCENARIO_EPOCH_MS);
+    const server = await startExport(
+      `import express from 'express';
+import { rateLimit } from 'express-rate-limit';
+
+const app = express();
+app.use(rateLimit({ windowMs: 0, limit: 1 }));
+
+// Your routes here.
+
+app.listen(process.env.PORT ?? 3000);
+`,
+      path.join(CACHE, 'window0.mjs'),
+    );
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const lines: string[] = [];
+      for (let i = 0; i < 3; i++) lines.push((await get(port, CLIENTS[0])).statusLine);
+      expect(lines).toEqual(Array.from({ length: 3 }, () => 'HTTP/1.1 200 OK'));
+      const model = createLimiter(config);
+      expect([0, 0, 0].map((t) => model.decide(t, CLIENTS[0]).outcome)).toEqual([
+        'admit',
+        'reject',
+        'reject',
+      ]);
+    } finally {
+      await close(server);
+    }
     expect(String(warned.flat().join(' '))).toMatch(/ERR_ERL_WINDOW_MS/);
     warned.length = 0;
   });
