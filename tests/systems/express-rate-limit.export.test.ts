@@ -1,10 +1,11 @@
 /**
  * The express-rate-limit export run as written: the text the Export panel gives, completed only
  * where its own comment says (a route under "// Your routes here."), run with the real express
- * 5.3.0 and express-rate-limit 8.7.5 in this process, listening on 127.0.0.1 (PORT=0 picks a free
- * port), and asked over real HTTP from two loopback addresses (two clients, two keys). The clock
- * is faked (Date and the MemoryStore's setInterval; the sockets' own timers stay real) and starts
- * at the scenario's wall-clock epoch, so `Date` and `X-RateLimit-Reset` are compared too. Every
+ * 5.3.0 and express-rate-limit 8.7.5 in this process, listening where the export's own
+ * `app.listen(process.env.PORT ?? 3000)` puts it (PORT=0: a free port), and asked over real HTTP at
+ * 127.0.0.1 from two loopback addresses (two clients, two keys). The clock is faked (Date and
+ * the MemoryStore's setInterval; the sockets' own timers stay real) and starts at the scenario's
+ * wall-clock epoch, so `Date` and `X-RateLimit-Reset` are compared too. Every
  * response's status line, rate-limit headers (names, values, order) and body are compared with
  * what the page shows for the same limiter, arrivals and client.
  */
