@@ -58,6 +58,7 @@ export type { EnvoyGlobalOptions } from './envoy-global';
 export { toCaddy } from './caddy';
 export { toSpringGateway } from './spring-gateway';
 export { toExpressRateLimit, toRateLimiterFlexible } from './express-rate-limit';
+export type { ExpressExportOptions } from './express-rate-limit';
 export type * from './systems-types';
 export { toCloudflare, toCloudflareTerraform, cloudflareEntrypoint } from './cloudflare';
 
@@ -79,11 +80,13 @@ import type { KongOptions } from './kong';
 
 /**
  * Every gateway system's export of `config`, in the order the Export panel lists them; `kongPolicy`
- * is the fleet's Kong store policy, when one is set.
+ * is the fleet's Kong store policy, when one is set; `standardHeaders`: the limiter's standard
+ * headers are added (express-rate-limit then sends draft 6, as the page shows).
  */
 export function exportSystems(
   config: AlgorithmConfig,
   kongPolicy?: KongOptions['policy'],
+  standardHeaders = false,
 ): Record<SystemExportTarget, SystemExportOutcome> {
   return {
     traefik: traefikOf(config),
@@ -91,7 +94,7 @@ export function exportSystems(
     'envoy-global': envoyGlobalOf(config),
     caddy: caddyOf(config),
     'spring-gateway': springOf(config),
-    'express-rate-limit': expressOf(config),
+    'express-rate-limit': expressOf(config, standardHeaders ? { standardHeaders: 'draft-6' } : {}),
     'rate-limiter-flexible': flexibleOf(config),
     cloudflare: cloudflareOf(config),
     'cloudflare-terraform': terraformOf(config),

@@ -5,9 +5,25 @@ import type { AlgorithmConfig } from '../core';
 import { assertAlgorithmConfig } from '../core';
 import type { SystemExportOutcome } from './systems-types';
 
+/** The headers the exported express-rate-limit sends (its own options of the same names). */
+export interface ExpressExportOptions {
+  /**
+   * `standardHeaders`: false, or the IETF draft whose RateLimit fields it sends. Default false, as
+   * the page shows the system until its standard headers are added (then 'draft-6', the library's
+   * `true`).
+   */
+  standardHeaders?: false | 'draft-6' | 'draft-7' | 'draft-8';
+  /** `legacyHeaders` (X-RateLimit-Limit, -Remaining, Date, -Reset). Default true, the library's. */
+  legacyHeaders?: boolean;
+}
+
+/**
+ * express-rate-limit's middleware in an Express app, sending the headers the page shows for the
+ * same options: run as written (routes added where its comment says), it answers as the page does.
+ */
 export function toExpressRateLimit(
   config: AlgorithmConfig,
-  standardHeaders: false | 'draft-6' | 'draft-7' | 'draft-8' = 'draft-8',
+  options: ExpressExportOptions = {},
 ): SystemExportOutcome {
   const c = assertAlgorithmConfig(config);
   if (c.kind !== 'anchored-window' || (c.blockMs ?? 0) > 0 || c.execEvenly === true) {
@@ -19,6 +35,24 @@ export function toExpressRateLimit(
         "express-rate-limit's MemoryStore is a window anchored at each key's first hit, without block or delay: choose the express-rate-limit system to export it.",
     };
   }
+  // dist/index.mjs (express-rate-limit 8.7.5), validations.windowMs: the MemoryStore reports
+  // ERR_ERL_WINDOW_MS for a windowMs below 1 and then lets every hit through, as each starts a
+  // window already over; a window that never ends has no such app.
+  if (c.windowMs < 1) {
+    return {
+      ok: false,
+      target: 'express-rate-limit',
+      kind: c.kind,
+      reason:
+        'express-rate-limit refuses windowMs 0 (ERR_ERL_WINDOW_MS) and then limits nothing: its windows always end. Give the window a length of at least 1 ms to export it.',
+    };
+  }
+  // Each hit counts 1 (source/memory-store.ts increment); a cost of k per request out of `limit`
+  // points admits ⌊limit / k⌋ requests per window, the same decisions.
+  const cost = c.cost ?? 1;
+  const limit = Math.floor(c.limit / cost);
+  const standardHeaders = options.standardHeaders ?? false;
+  const legacyHeaders = options.legacyHeaders ?? true;
   const text = `import express from 'express';
 import { rateLimit } from 'express-rate-limit';
 
@@ -26,11 +60,15 @@ const app = express();
 app.use(
   rateLimit({
     windowMs: ${c.windowMs}, // from each client's first hit
-    limit: ${c.limit},
+    limit: ${limit},${cost === 1 ? '' : ` // ${c.limit} points, ${cost} per request`}
     standardHeaders: ${standardHeaders === false ? 'false' : `'${standardHeaders}'`},
-    legacyHeaders: false,
+    legacyHeaders: ${legacyHeaders},
   }),
 );
+
+// Your routes here.
+
+app.listen(process.env.PORT ?? 3000);
 `;
   return {
     ok: true,
@@ -39,13 +77,24 @@ app.use(
     text,
     assumes:
       'express-rate-limit 8.x (proven against 8.7.5) with the default MemoryStore, Node ≥ 16',
-    differences:
-      c.countRejected === true
+    differences: [
+      ...(c.countRejected === true
         ? []
         : [
             'express-rate-limit counts rejected hits too (remaining stays 0 until the window ends); decisions are the same.',
-          ],
+          ]),
+      ...(cost === 1
+        ? []
+        : [
+            `Each hit counts 1 in express-rate-limit: limit ${limit} (${c.limit} points at ${cost} per request) makes the same decisions, and its headers count requests, not points.`,
+          ]),
+    ],
     notes: [
+      ...(standardHeaders === false
+        ? [
+            "standardHeaders: 'draft-8' adds the IETF RateLimit and RateLimit-Policy fields (add the standard headers to the limiter to see draft 6).",
+          ]
+        : []),
       'The key is the client IP (IPv6 grouped by /56) unless you pass keyGenerator; behind a proxy set app.set("trust proxy", 1).',
       'Each process has its own MemoryStore: N processes allow N times the limit. Use a shared store (rate-limit-redis) to share it.',
     ],

@@ -137,6 +137,16 @@ describe('Export: the gateway systems', () => {
     );
   });
 
+  it('express-rate-limit: the app sends the headers the page shows, draft 6 once they are added', () => {
+    const store = storeOf('express-rate-limit');
+    renderPanel(store);
+    const code = () => screen.getByTestId('export-code').textContent;
+    expect(code()).toContain('standardHeaders: false,\n    legacyHeaders: true,');
+    expect(code()).toContain('// Your routes here.');
+    act(() => store.getState().setStandardHeaders(0, true));
+    expect(code()).toContain("standardHeaders: 'draft-6',\n    legacyHeaders: true,");
+  });
+
   it('Download saves the shown text under the export’s file name', async () => {
     renderPanel(storeOf('kong'));
     fireEvent.click(screen.getByRole('button', { name: /^Download kong\.yml$/ }));

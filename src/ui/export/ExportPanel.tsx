@@ -35,9 +35,13 @@ function exportsOf(
   config: AlgorithmConfig,
   options: ExportOptions,
   kongPolicy: 'cluster' | 'redis' | undefined,
+  standardHeaders = false,
 ): Record<AnyExportTarget, AnyExportOutcome> | string {
   try {
-    return { ...exportAll(config, options), ...exportSystems(config, kongPolicy) };
+    return {
+      ...exportAll(config, options),
+      ...exportSystems(config, kongPolicy, standardHeaders),
+    };
   } catch (e) {
     return e instanceof Error ? e.message : String(e);
   }
@@ -92,7 +96,7 @@ export function ExportPanel() {
           envoy: { ...options.envoy, standardHeaders },
         }
       : {};
-    return exportsOf(config, { ...options, ...added }, kongPolicy);
+    return exportsOf(config, { ...options, ...added }, kongPolicy, standardHeaders);
   }, [config, options, standardHeaders, policyName, kongPolicy]);
   const onImport = useCallback(
     (imported: Imported): number[] => {
