@@ -19,14 +19,17 @@ import {
   belowByName,
   belowP99OfCounts,
   emptyKeyName,
+  keysByAddress,
   streamRead,
   sweepPasses,
 } from '../trace';
 import type {
   KeySpec,
+  KeyVolumes,
   RangeReader,
   RecordedRequests,
   RequestSink,
+  StreamAddressing,
   StreamEmptyKey,
   StreamingPass,
   TracePart,
@@ -165,7 +168,7 @@ async function read<R>(
 }
 
 /** The key volumes of the last statistics pass this worker finished, and what it read. */
-let volumes: { of: string; keys: readonly string[]; counts: Float64Array } | null = null;
+let volumes: (KeyVolumes & { of: string }) | null = null;
 const fileOf = (file: File, keySpec: KeySpec): string =>
   JSON.stringify([file.name, file.size, file.lastModified, keySpec]);
 
@@ -282,7 +285,14 @@ async function run(req: StreamRequest): Promise<void> {
   recorded = null;
   const open = await openSink();
   try {
-    const pass = new StreamPass(file.name, req.keySpec, req.configs, req.baseline, open.sink);
+    const pass = new StreamPass(
+      file.name,
+      req.keySpec,
+      req.configs,
+      req.baseline,
+      open.sink,
+      req.emptyByAddress,
+    );
     const result = await read(file, req.keySpec, pass, (bytes) =>
       post({ type: 'progress', gen: req.gen, bytes, total: file.size, figures: pass.figures() }),
     );
@@ -319,6 +329,7 @@ function sweepCells(
   rec: RecordedRequests,
   below: Uint8Array,
   emptyKey: StreamEmptyKey | null,
+  addressing: StreamAddressing | null,
 ): Promise<number> {
   const { gen, configs } = req;
   const workers = Math.max(
@@ -374,6 +385,7 @@ function sweepCells(
         keys: rec.keys,
         below,
         emptyKey,
+        addressing,
         configs: indexes.map((i) => configs[i] as AlgorithmConfig),
         indexes,
         windowMs: req.windowMs,
@@ -401,8 +413,14 @@ async function sweep(req: StreamSweepRequest): Promise<void> {
   const { file, gen, keySpec, configs } = req;
   const of = fileOf(file, keySpec);
   const empty = emptyKeyName(keySpec);
+  const outcome = req.emptyOutcome;
   const emptyKey: StreamEmptyKey | null =
-    req.emptyOutcome === null || empty === null ? null : { name: empty, outcome: req.emptyOutcome };
+    outcome === null || outcome === 'client' || empty === null ? null : { name: empty, outcome };
+  // Empty-key requests read with an address: the empty key's, or (Kong) their address's.
+  const addressing = (v: KeyVolumes): StreamAddressing | null =>
+    empty === null
+      ? null
+      : { emptyName: empty, byAddress: outcome === 'client' ? keysByAddress(v, empty) : null };
   const counting = (bytes: number, requests: number): void =>
     post({
       type: 'sweep-progress',
@@ -445,8 +463,9 @@ async function sweep(req: StreamSweepRequest): Promise<void> {
   }
   if (recorded !== null) {
     const rec = recorded;
-    const mask = belowP99OfCounts(Array.from(rec.counts));
-    const workers = await sweepCells(req, rec, mask, emptyKey);
+    const how = addressing(rec);
+    const mask = how?.byAddress?.below ?? belowP99OfCounts(Array.from(rec.counts));
+    const workers = await sweepCells(req, rec, mask, emptyKey, how);
     post({
       type: 'sweep-done',
       gen,
@@ -466,8 +485,9 @@ async function sweep(req: StreamSweepRequest): Promise<void> {
   }
   const { keys, counts } = volumes;
   const below = belowByName(keys, counts);
+  const byAddress = addressing(volumes)?.byAddress ?? null;
   // Cells per pass: as many as their per-key state fits SWEEP_STATE_BYTES (arrays that double).
-  const groups = sweepPasses(configs, keys.length, SWEEP_STATE_BYTES, 2);
+  const groups = sweepPasses(configs, byAddress?.names.length ?? keys.length, SWEEP_STATE_BYTES, 2);
   let at = 0;
   let requests = 0;
   let outside = 0;
@@ -479,7 +499,7 @@ async function sweep(req: StreamSweepRequest): Promise<void> {
       configs.slice(at, at + n),
       req.windowMs,
       below,
-      { emptyKey },
+      { emptyKey, byAddress },
     );
     const result = await read(file, keySpec, pass, (bytes) =>
       post({

@@ -38,6 +38,8 @@ export interface StreamAsked {
   keySpec: KeySpec;
   configs: AlgorithmConfig[];
   baseline: Baseline;
+  /** The limiter's system keys an empty-key request by its client address (Kong). */
+  emptyByAddress: boolean;
 }
 
 /** What a sweep was asked: the grid's configs, and the limiter the grid was laid around. */
@@ -48,8 +50,11 @@ export interface StreamSweepAsked {
   configs: AlgorithmConfig[];
   /** W of the peak backend load, ms. */
   windowMs: number;
-  /** The limiter's system's rule for requests with an empty key (emptyKeyOutcome). */
-  emptyOutcome: 'admit' | 'reject' | null;
+  /**
+   * The limiter's system's rule for requests with an empty key (emptyKeyOutcome), or 'client':
+   * keyed by their client address where their line has one (Kong).
+   */
+  emptyOutcome: 'admit' | 'reject' | 'client' | null;
 }
 
 export type StreamSweepStatus =
@@ -228,6 +233,7 @@ export function createStreamStore(makeWorker: StreamWorkerFactory = defaultFacto
         keySpec: asked.keySpec,
         configs: asked.configs,
         baseline: asked.baseline,
+        emptyByAddress: asked.emptyByAddress,
       };
       w.postMessage(req);
     },

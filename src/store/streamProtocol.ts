@@ -7,6 +7,7 @@ import type {
   CellResult,
   KeySpec,
   StreamFigures,
+  StreamAddressing,
   StreamEmptyKey,
   StreamResult,
   StreamSweepFigures,
@@ -22,6 +23,11 @@ export interface StreamRequest {
   /** The limiters each request is decided by (the first one's rejections are drawn). */
   configs: AlgorithmConfig[];
   baseline: Baseline;
+  /**
+   * The limiters' system keys an empty-key request by its client address (Kong): one whose line
+   * has an address is decided under that address (src/trace/stream.ts `byAddress`).
+   */
+  emptyByAddress: boolean;
 }
 
 export type StreamReply =
@@ -51,9 +57,10 @@ export interface StreamSweepRequest {
   windowMs: number;
   /**
    * What the limiter's system does with a request whose key is empty (emptyKeyOutcome): admit or
-   * deny it without the limiter, or null — give it to the limiter under one key.
+   * deny it without the limiter, key it by its client address where its line has one ('client',
+   * Kong), or null — give it to the limiter under one key.
    */
-  emptyOutcome: 'admit' | 'reject' | null;
+  emptyOutcome: 'admit' | 'reject' | 'client' | null;
 }
 
 /** A share of the cells, decided over the recorded requests by a worker of its own. */
@@ -65,6 +72,8 @@ export interface SweepCellsRequest {
   /** 1 for a key at most the p99 of key volumes, by key id. */
   below: Uint8Array;
   emptyKey: StreamEmptyKey | null;
+  /** How requests recorded with their client address are taken (streamSweep.ts). */
+  addressing: StreamAddressing | null;
   /** This worker's configs and their indexes in the sweep's. */
   configs: AlgorithmConfig[];
   indexes: number[];

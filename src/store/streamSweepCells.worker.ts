@@ -14,7 +14,9 @@ function post(msg: SweepCellsReply): void {
 }
 
 async function run(req: SweepCellsRequest): Promise<void> {
-  const groups = sweepPasses(req.configs, req.keys.length, req.budgetBytes);
+  // Keyed by address, the cells hold state for the addresses that are no key too.
+  const keyCount = req.addressing?.byAddress?.names.length ?? req.keys.length;
+  const groups = sweepPasses(req.configs, keyCount, req.budgetBytes);
   let at = 0;
   let decided = 0;
   let last = 0;

@@ -40,7 +40,7 @@ export interface BuiltTrace extends Trace {
  * Empty-key requests a reader read, in line order: their times, lines and addresses (0: none, else
  * 1 + an index into `names`, each address once).
  */
-interface EmptyRows {
+export interface EmptyRows {
   t: number[];
   line: number[];
   client: number[];
@@ -61,6 +61,16 @@ function addressCode(rows: EmptyRows, ids: Map<string, number>, c: string): numb
   }
   return id;
 }
+
+/**
+ * In a streaming pass (TraceMerger with `pass`), an empty-key request whose line has a client
+ * address comes out of the reorder window with key `ADDRESS_KEY + a` instead of the empty key's
+ * id: `a` indexes the merger's `addresses`. The pass counts it as the empty key's (`emptyId`) and a
+ * system that keys such requests by address (Kong) decides it under that address, as the held
+ * trace's `emptyClients` let the stage and the dry run do. Key ids stay below MAX_TRACE_KEYS, far
+ * under this.
+ */
+export const ADDRESS_KEY = 0x8000_0000;
 
 function optional<K extends string, V>(k: K, v: V | undefined): { [P in K]?: V } {
   return (v === undefined ? {} : { [k]: v }) as { [P in K]?: V };
@@ -259,8 +269,6 @@ export interface ReaderEnd {
   agents: ClientAgents[];
   firstLine: string | null;
   allSameLine: boolean;
-  /** Its empty-key requests' addresses (EmptyKeyClients), when the key is not the address. */
-  empties?: EmptyRows;
 }
 
 /**
@@ -280,6 +288,12 @@ export interface TraceChunk {
   line: Float64Array;
   /** Keys first seen in this chunk, in the order of their ids. */
   keys: string[];
+  /**
+   * This chunk's empty-key requests, in line order (one row for each request of the empty key, its
+   * line counted from the reader's first line), with their addresses (EmptyKeyClients), when the
+   * key is not the address; absent when the chunk has none.
+   */
+  empties?: EmptyRows;
   /** Set on the reader's last chunk. */
   end: ReaderEnd | null;
 }
@@ -319,8 +333,9 @@ export class TraceBuilder {
   private firstBytes: Uint8Array | null = null;
   /** The key a request with every key part empty gets, when the key is not the address alone. */
   private readonly emptyName: string | null;
-  private readonly empties = emptyRows();
-  private readonly emptyIds = new Map<string, number>();
+  /** Empty-key rows since the last chunk (handed on with it), and their addresses' codes. */
+  private empties = emptyRows();
+  private emptyIds = new Map<string, number>();
 
   constructor(
     private readonly spec: KeySpec,
@@ -485,8 +500,15 @@ export class TraceBuilder {
       status: cut(this.status),
       line: cut(this.line),
       keys: this.keys.slice(this.keysTaken),
+      ...(this.empties.t.length > 0 ? { empties: this.empties } : {}),
       end: null,
     };
+    if (this.empties.t.length > 0) {
+      // The rows go with the requests they stand for (a streaming pass needs each request's
+      // address as it leaves the reorder window, not when the reader ends).
+      this.empties = emptyRows();
+      this.emptyIds = new Map();
+    }
     if (last) {
       // A later add starts on arrays of its own.
       this.capacity = 0;
@@ -525,7 +547,6 @@ export class TraceBuilder {
         agents,
         firstLine: this.firstLine,
         allSameLine: this.allSameLine,
-        ...(this.empties.t.length > 0 ? { empties: this.empties } : {}),
       },
     };
   }
@@ -595,9 +616,18 @@ export class TraceMerger {
   private readonly agents = new Map<string, { uas: Set<number>; requests: number }>();
   private firstLine: string | null = null;
   private allSameLine = true;
-  /** Every reader's empty-key rows, lines counted from the file's start. */
+  /** Every reader's empty-key rows, lines counted from the file's start (held reads only). */
   private readonly empties = emptyRows();
   private readonly emptyIds = new Map<string, number>();
+  /** The key a request with every key part empty gets (emptyKeyName), and its id once seen. */
+  private readonly emptyName: string | null;
+  emptyId = -1;
+  /**
+   * In a streaming pass, the addresses of the empty-key requests handed on as `ADDRESS_KEY + a`
+   * (`a` indexes this list), each once, in the order first met.
+   */
+  readonly addresses: string[] = [];
+  private readonly addressIds = new Map<string, number>();
 
   constructor(
     private readonly name: string,
@@ -616,6 +646,7 @@ export class TraceMerger {
     } | null = null,
   ) {
     this.agentsById = spec.length === 1 && spec[0]?.kind === 'client' ? new AgentTable() : null;
+    this.emptyName = emptyKeyName(spec);
     this.window = new ReorderWindow(
       pass?.ordered ?? ((c, from, n) => this.keep(c, from, n)),
       pass?.outside ??
@@ -649,12 +680,15 @@ export class TraceMerger {
         id = this.keys.length;
         this.keys.push(k);
         this.keyIds.set(k, id);
+        if (k === this.emptyName) this.emptyId = id;
       }
       this.map[this.mapN++] = id;
     }
+    const keyId =
+      chunk.empties === undefined ? chunk.keyId : this.takeEmpties(chunk, chunk.empties);
     this.window.pushMany(
       chunk.arrivalMs,
-      chunk.keyId,
+      keyId,
       this.map,
       chunk.cost,
       chunk.status,
@@ -664,6 +698,57 @@ export class TraceMerger {
     );
     this.count += chunk.count;
     if (chunk.end !== null) this.endReader(chunk.end);
+  }
+
+  /**
+   * The chunk's empty-key rows. A held read keeps them (lines from the file's start) for the
+   * trace's `emptyClients`. A streaming pass keeps nothing: each empty-key request with an address
+   * is handed on as `ADDRESS_KEY + a` (see ADDRESS_KEY) through scratch entries of the key map
+   * past the reader's keys, in a copy of the chunk's key column. The rows are the chunk's
+   * empty-key requests one for one, both in line order.
+   */
+  private takeEmpties(chunk: TraceChunk, e: EmptyRows): Uint32Array {
+    if (this.pass === null) {
+      const off = this.lineOffset;
+      // The reader's address codes → this merger's.
+      const codes = [0, ...e.names.map((c) => addressCode(this.empties, this.emptyIds, c))];
+      for (let i = 0; i < e.t.length; i += 1) {
+        this.empties.t.push(e.t[i] as number);
+        this.empties.line.push((e.line[i] as number) + off);
+        this.empties.client.push(codes[e.client[i] as number] as number);
+      }
+      return chunk.keyId;
+    }
+    let addressed = 0;
+    for (const c of e.client) if (c !== 0) addressed += 1;
+    if (addressed === 0 || this.emptyId < 0) return chunk.keyId;
+    const codes = e.names.map((name) => {
+      let a = this.addressIds.get(name);
+      if (a === undefined) {
+        a = this.addresses.push(name) - 1;
+        this.addressIds.set(name, a);
+      }
+      return ADDRESS_KEY + a;
+    });
+    const base = this.mapN;
+    if (base + addressed > this.map.length) {
+      const m = new Uint32Array(Math.max(this.map.length * 2, base + addressed));
+      m.set(this.map.subarray(0, base));
+      this.map = m;
+    }
+    const keyId = chunk.keyId.slice(0, chunk.count);
+    let row = 0;
+    let scratch = base;
+    for (let i = 0; i < chunk.count && row < e.client.length; i += 1) {
+      if (this.map[keyId[i] as number] !== this.emptyId) continue;
+      const c = e.client[row] as number;
+      row += 1;
+      if (c === 0) continue;
+      this.map[scratch] = codes[c - 1] as number;
+      keyId[i] = scratch;
+      scratch += 1;
+    }
+    return keyId;
   }
 
   /** The line of the chunk where the reader's key numbered `mapN` (the next to map) first appears. */
@@ -697,16 +782,6 @@ export class TraceMerger {
         for (let i = 1; i < a.uas.length; i += 1) this.agentsById.add(id, a.uas[i] as number, 0);
       } else {
         addAgent(this.agents, a.client, a.uas, a.requests);
-      }
-    }
-    if (end.empties !== undefined) {
-      const e = end.empties;
-      // The reader's address codes → this merger's.
-      const codes = [0, ...e.names.map((c) => addressCode(this.empties, this.emptyIds, c))];
-      for (let i = 0; i < e.t.length; i += 1) {
-        this.empties.t.push(e.t[i] as number);
-        this.empties.line.push((e.line[i] as number) + off);
-        this.empties.client.push(codes[e.client[i] as number] as number);
       }
     }
     this.lineOffset += end.lineCount;

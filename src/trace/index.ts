@@ -42,8 +42,12 @@ export {
   sweepPasses,
   sweepRecorded,
   SWEEP_CHUNK,
+  keysByAddress,
 } from './streamSweep';
 export type {
+  AddressKeys,
+  KeyVolumes,
+  StreamAddressing,
   RecordedRequests,
   RequestSink,
   StreamCell,

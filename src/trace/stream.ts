@@ -13,13 +13,13 @@
  */
 import { createLimiter } from '../core';
 import type { AlgorithmConfig, Limiter } from '../core';
-import { TraceMerger } from './builder';
+import { ADDRESS_KEY, TraceMerger } from './builder';
 import type { Baseline } from './dryrun';
 import { recordedRejection } from './dryrun';
 import { emptyKeyName } from './emptyKeys';
 import { OVERVIEW_BIN_MS, OVERVIEW_MAX_BINS } from './overview';
 import { RequestRecorder } from './streamSweep';
-import type { RequestSink } from './streamSweep';
+import type { KeyVolumes, RequestSink } from './streamSweep';
 import type { KeySpec, ParseReport } from './types';
 
 /** How many keys each list of the result names. */
@@ -79,8 +79,10 @@ export interface StreamResult extends StreamFigures {
   /**
    * The requests whose key is empty (src/trace/emptyKeys.ts), or null when there are none: kept
    * out of the lists, since each system has its own rule for them and the page says which.
+   * `withAddress`: those whose line has a client address (a held trace's `emptyClients`); its
+   * `rejected` counts them too, wherever the rule keyed them.
    */
-  empty: StreamKey | null;
+  empty: (StreamKey & { withAddress: number }) | null;
 }
 
 /** Per-key columns, grown on demand. */
@@ -127,6 +129,9 @@ export class StreamPass {
   private recorder: RequestRecorder | null;
   /** Why the compact copy stopped, or null while it holds every request so far. */
   private recordError: string | null = null;
+  /** Empty-key requests with an address (`ADDRESS_KEY + a`), in all and per address. */
+  private addressed = 0;
+  private addressCounts: Float64Array = new Float64Array(0);
 
   constructor(
     name: string,
@@ -139,6 +144,11 @@ export class StreamPass {
      * sweep that follows need not read the text again.
      */
     sink: RequestSink | null = null,
+    /**
+     * The limiters' system keys an empty-key request by its client address (Kong, src/trace/
+     * emptyKeys.ts): one whose line has an address is decided under it, as the held dry run does.
+     */
+    private readonly byAddress = false,
   ) {
     this.recorder = sink === null ? null : new RequestRecorder(sink);
     this.limiters = configs.map((c) => createLimiter(c));
@@ -176,10 +186,15 @@ export class StreamPass {
   }
 
   /** Every key seen so far, and its requests (index by key id): what the sweep's p99 rule needs. */
-  keyVolumes(): { keys: readonly string[]; counts: Float64Array } {
+  keyVolumes(): KeyVolumes {
+    const addresses = this.merger.addresses;
+    const addressCounts = new Float64Array(addresses.length);
+    addressCounts.set(this.addressCounts.subarray(0, addresses.length));
     return {
       keys: this.merger.keys,
       counts: this.perKey.requests.subarray(0, this.merger.keys.length),
+      addresses,
+      addressCounts,
     };
   }
 
@@ -202,8 +217,24 @@ export class StreamPass {
     }
   }
 
-  private request(t: number, key: number, status: number): void {
-    if (this.recorder !== null) this.record(t, key);
+  private request(t: number, given: number, status: number): void {
+    if (this.recorder !== null) this.record(t, given);
+    // An empty-key request with an address: the empty key's in the figures (as a held trace
+    // counts it), its address's for a limiter that keys it so.
+    let key = given;
+    let address: string | null = null;
+    if (given >= ADDRESS_KEY) {
+      const a = given - ADDRESS_KEY;
+      key = this.merger.emptyId;
+      this.addressed += 1;
+      if (a >= this.addressCounts.length) {
+        const more = new Float64Array(Math.max(a + 1, this.addressCounts.length * 2, 64));
+        more.set(this.addressCounts);
+        this.addressCounts = more;
+      }
+      this.addressCounts[a] = (this.addressCounts[a] as number) + 1;
+      if (this.byAddress) address = this.merger.addresses[a] as string;
+    }
     if (this.count === 0) this.t0 = t;
     this.count += 1;
     if (!(t <= this.lastMs)) this.lastMs = t;
@@ -223,7 +254,7 @@ export class StreamPass {
     const bin = this.binOf(v);
     this.binReq[bin] = (this.binReq[bin] as number) + 1;
     if (this.limiters.length === 0) return;
-    const name = this.merger.keys[key] as string;
+    const name = address ?? (this.merger.keys[key] as string);
     const wasRejected = this.baseline === 'recorded' && recordedRejection(status);
     for (let j = 0; j < this.limiters.length; j += 1) {
       const d = (this.limiters[j] as Limiter).decide(v, name);
@@ -315,7 +346,7 @@ export class StreamPass {
       },
       top,
       topRejected,
-      empty: emptyId < 0 ? null : row(emptyId),
+      empty: emptyId < 0 ? null : { ...row(emptyId), withAddress: this.addressed },
     };
   }
 }

@@ -9,10 +9,9 @@
  * back than the reorder window is still taken when it is inside the span (and sorted into place),
  * so the trace is the span of a stable sort of the whole log by time, as a held read gives.
  */
-import { TraceMerger } from './builder';
+import { ADDRESS_KEY, TraceMerger } from './builder';
 import type { BuiltTrace } from './builder';
-import type { ParseReport } from './types';
-import type { KeySpec } from './types';
+import type { EmptyKeyClients, KeySpec, ParseReport } from './types';
 import type { StreamingPass } from './streamRead';
 
 /** What the span pass read, with the trace of its requests. */
@@ -114,7 +113,13 @@ export class StreamSpanPass implements StreamingPass<SpanResult> {
     if (Number.isFinite(this.cut)) {
       while (n > 0 && (c.t[order[n - 1] as number] as number) >= this.cut) n -= 1;
     }
-    // Keys renumbered in the order of their first request in the span.
+    // Keys renumbered in the order of their first request in the span. An empty-key request with
+    // an address (`ADDRESS_KEY + a`) is the empty key's, its address kept in `emptyClients` as a
+    // held read keeps it (one entry per empty-key request, in trace order).
+    const emptyOf = this.merger.emptyId;
+    const client: number[] = [];
+    const names: string[] = [];
+    const codeOf = new Map<number, number>();
     const ids = new Map<number, number>();
     const keys: string[] = [];
     const arrivalMs = new Float64Array(n);
@@ -123,7 +128,16 @@ export class StreamSpanPass implements StreamingPass<SpanResult> {
     const status = new Uint16Array(n);
     for (let j = 0; j < n; j += 1) {
       const i = order[j] as number;
-      const k = c.k[i] as number;
+      let k = c.k[i] as number;
+      if (k >= ADDRESS_KEY) {
+        let code = codeOf.get(k);
+        if (code === undefined) {
+          code = names.push(this.merger.addresses[k - ADDRESS_KEY] as string);
+          codeOf.set(k, code);
+        }
+        client.push(code);
+        k = emptyOf;
+      } else if (k === emptyOf) client.push(0);
       let id = ids.get(k);
       if (id === undefined) {
         id = keys.length;
@@ -147,6 +161,11 @@ export class StreamSpanPass implements StreamingPass<SpanResult> {
         keySpec: this.spec,
         natHints: [],
         report,
+        ...(names.length === 0
+          ? {}
+          : {
+              emptyClients: { client: Uint32Array.from(client), names } satisfies EmptyKeyClients,
+            }),
       },
       fileRequests: this.all,
       cutAtMs: Number.isFinite(this.cut) ? this.cut : null,

@@ -15,13 +15,14 @@
  */
 import { assertAlgorithmConfig, createLimiter } from '../core';
 import type { AlgorithmConfig, Limiter } from '../core';
-import { TraceMerger } from './builder';
+import { ADDRESS_KEY, TraceMerger } from './builder';
 import { kernelState, runKernel } from './kernels';
 import type { KernelInput, KernelState } from './kernels';
 import { mergeAscending } from './fastSweep';
 import { releaseBuffers } from './streamRead';
 import { belowP99OfCounts } from './sweep';
 import type { CellResult } from './sweep';
+import { emptyKeyName } from './emptyKeys';
 import type { KeySpec, ParseReport } from './types';
 
 /** Requests decided together by every cell (the chunk each kernel run covers). */
@@ -256,8 +257,63 @@ export interface StreamEmptyKey {
 }
 
 /**
+ * Every key a pass saw with its requests (by key id; the empty key's requests all under it), and
+ * the addresses of the empty-key requests it handed on as `ADDRESS_KEY + a` with how many each.
+ */
+export interface KeyVolumes {
+  keys: readonly string[];
+  counts: Float64Array;
+  addresses: readonly string[];
+  addressCounts: Float64Array;
+}
+
+/**
+ * The keys as a system that keys an empty-key request by its client address (Kong) counts them,
+ * as src/trace/emptyKeys.ts `keyEmptyIdByClient` moves a held trace's: each address's cell key id
+ * (the key of the same name, else a new one after the keys), every key's name by id, and the p99
+ * mask over the volumes so moved.
+ */
+export interface AddressKeys {
+  ids: Uint32Array;
+  names: string[];
+  below: Uint8Array;
+}
+
+/** `AddressKeys` of a pass's volumes; `emptyName` is the empty key's (emptyKeyName). */
+export function keysByAddress(v: KeyVolumes, emptyName: string): AddressKeys {
+  const emptyId = v.keys.indexOf(emptyName);
+  const index = new Map<string, number>();
+  v.keys.forEach((k, i) => index.set(k, i));
+  const names = v.keys.slice();
+  const counts = Array.from({ length: names.length }, (_, i) => v.counts[i] ?? 0);
+  const ids = new Uint32Array(v.addresses.length);
+  for (let a = 0; a < v.addresses.length; a += 1) {
+    const name = v.addresses[a] as string;
+    const at = index.get(name);
+    // As the held trace: an address that is a key (not the empty one) shares its id.
+    const id = at !== undefined && at !== emptyId ? at : names.push(name) - 1;
+    if (id === counts.length) counts.push(0);
+    ids[a] = id;
+    const c = v.addressCounts[a] ?? 0;
+    counts[id] = (counts[id] as number) + c;
+    if (emptyId >= 0) counts[emptyId] = (counts[emptyId] as number) - c;
+  }
+  return { ids, names, below: belowP99OfCounts(counts) };
+}
+
+/**
+ * How the cells take an empty-key request handed on with its address (`ADDRESS_KEY + a`): under
+ * the empty key (named `emptyName`), or with `byAddress` under its address's key (Kong).
+ */
+export interface StreamAddressing {
+  emptyName: string;
+  byAddress: AddressKeys | null;
+}
+
+/**
  * The cells of a streamed sweep, fed chunks of requests in time order (whole ms from the first
- * request, ascending; key ids into `keys`, which may grow between chunks).
+ * request, ascending; key ids into `keys`, which may grow between chunks; an empty-key request
+ * with an address as `ADDRESS_KEY + a`, taken as `addressing` says).
  */
 export class SweepCells {
   private readonly cells: Cell[];
@@ -275,6 +331,11 @@ export class SweepCells {
   private kk = new Uint32Array(0);
   private et = new Float64Array(0);
   private merged = new Float64Array(0);
+  /** The empty key's id once it has appeared (for `addressing`), and scratch for moved key ids. */
+  private emptyAt = -1;
+  private moved = new Uint32Array(0);
+  /** Kong: the keys as it keys empty-key requests by address (`addressing.byAddress`). */
+  private readonly byAddress: AddressKeys | null;
 
   constructor(
     configs: readonly AlgorithmConfig[],
@@ -286,8 +347,13 @@ export class SweepCells {
     private readonly belowOf: ((key: string) => number) | Uint8Array,
     /** The system's empty-key rule; null: the empty key's requests go to the limiter. */
     private readonly emptyKey: StreamEmptyKey | null = null,
+    /** How requests handed on with their address are taken (none may come without it). */
+    private readonly addressing: StreamAddressing | null = null,
   ) {
     if (belowOf instanceof Uint8Array) this.below = belowOf;
+    // Keyed by address, the cells' keys are those of `byAddress` and so is the p99 mask.
+    this.byAddress = addressing?.byAddress ?? null;
+    if (this.byAddress !== null) this.below = this.byAddress.below;
     this.cells = configs.map((c) => {
       let config: AlgorithmConfig | null = null;
       let error: string | null = null;
@@ -313,7 +379,9 @@ export class SweepCells {
 
   /** Learns the p99 mask and the empty key of keys that appeared since the last chunk. */
   private learnKeys(keys: readonly string[]): void {
-    const byName = this.belowOf instanceof Uint8Array ? null : this.belowOf;
+    // Keyed by address, the mask is `byAddress`'s, by id, whole from the start.
+    const byName =
+      this.belowOf instanceof Uint8Array || this.byAddress !== null ? null : this.belowOf;
     if (byName !== null && keys.length > this.below.length) {
       const b = new Uint8Array(Math.max(keys.length, this.below.length * 2));
       b.set(this.below);
@@ -323,13 +391,49 @@ export class SweepCells {
       const name = keys[this.belowKnown] as string;
       if (byName !== null) this.below[this.belowKnown] = byName(name);
       if (this.emptyKey !== null && name === this.emptyKey.name) this.emptyId = this.belowKnown;
+      if (name === this.addressing?.emptyName) this.emptyAt = this.belowKnown;
     }
+  }
+
+  /**
+   * `keyId` with each request handed on with its address given the key `addressing` says: its
+   * address's (keyed by address) or the empty key's. The array itself when none is.
+   */
+  private keyedByRule(keyId: Uint32Array, n: number): Uint32Array {
+    let first = -1;
+    for (let i = 0; i < n && first < 0; i += 1) if ((keyId[i] as number) >= ADDRESS_KEY) first = i;
+    if (first < 0) return keyId;
+    const rule = this.addressing;
+    if (rule === null || (rule.byAddress === null && this.emptyAt < 0)) {
+      throw new Error('The sweep got requests keyed by client address without the rule for them.');
+    }
+    if (this.moved.length < n) this.moved = new Uint32Array(n);
+    const out = this.moved;
+    out.set(keyId.subarray(0, n));
+    const ids = rule.byAddress?.ids ?? null;
+    for (let i = first; i < n; i += 1) {
+      const k = out[i] as number;
+      if (k < ADDRESS_KEY) continue;
+      if (ids === null) {
+        out[i] = this.emptyAt;
+        continue;
+      }
+      const id = ids[k - ADDRESS_KEY];
+      if (id === undefined) {
+        throw new Error(`The sweep has no key for client address ${k - ADDRESS_KEY + 1}.`);
+      }
+      out[i] = id;
+    }
+    return out;
   }
 
   /** Decides `n` requests (times `t`, keys `keyId`) through every cell. */
   push(t: Int32Array, keyId: Uint32Array, n: number, keys: readonly string[]): void {
     if (n === 0) return;
     this.learnKeys(keys);
+    keyId = this.keyedByRule(keyId, n);
+    // Keyed by address, a key may be an address that is no key of the log: `byAddress` names all.
+    if (this.byAddress !== null) keys = this.byAddress.names;
     const below = this.below;
     for (let i = 0; i < n; i += 1) this.offeredBelow += below[keyId[i] as number] as number;
     this.offered += n;
@@ -512,13 +616,14 @@ export class BlobSink implements RequestSink {
   }
 }
 
-/** What a recorded read leaves: the compact requests, their count, the keys and their volumes. */
-export interface RecordedRequests {
+/**
+ * What a recorded read leaves: the compact requests (an empty-key request with an address as
+ * `ADDRESS_KEY + a`), their count, the keys and their volumes.
+ */
+export interface RecordedRequests extends KeyVolumes {
   /** Chunks as RequestSink writes them. */
   blob: Blob;
   count: number;
-  keys: readonly string[];
-  counts: Float64Array;
 }
 
 /**
@@ -575,6 +680,51 @@ export class RequestRecorder {
   }
 }
 
+/** Requests per key id, and per address of the empty-key requests handed on with one. */
+export class Volumes {
+  private counts: Float64Array = new Float64Array(1024);
+  private byAddress: Float64Array = new Float64Array(0);
+  /** Empty-key requests that came with an address. */
+  addressed = 0;
+
+  private static add(a: Float64Array, i: number): Float64Array {
+    let out = a;
+    if (i >= a.length) {
+      out = new Float64Array(Math.max(i + 1, a.length * 2, 64));
+      out.set(a);
+    }
+    out[i] = (out[i] as number) + 1;
+    return out;
+  }
+
+  /** Counts a request of key `key` (`ADDRESS_KEY + a`: the empty key's, `emptyId`); its key id. */
+  count(key: number, emptyId: number): number {
+    if (key < ADDRESS_KEY) {
+      this.counts = Volumes.add(this.counts, key);
+      return key;
+    }
+    this.byAddress = Volumes.add(this.byAddress, key - ADDRESS_KEY);
+    this.addressed += 1;
+    this.counts = Volumes.add(this.counts, emptyId);
+    return emptyId;
+  }
+
+  /** A request's count by key id so far. */
+  at(key: number): number {
+    return this.counts[key] ?? 0;
+  }
+
+  of(merger: TraceMerger): KeyVolumes {
+    const keys = merger.keys;
+    const addresses = merger.addresses;
+    const addressCounts = new Float64Array(addresses.length);
+    addressCounts.set(this.byAddress.subarray(0, addresses.length));
+    const counts = new Float64Array(keys.length);
+    counts.set(this.counts.subarray(0, keys.length));
+    return { keys, counts, addresses, addressCounts };
+  }
+}
+
 /**
  * The pass: give its `merger` to the readers (as StreamPass's), then call `finish` with the report
  * the read ends with. Requests are timed as RequestRecorder times them; one further back than the
@@ -587,7 +737,7 @@ export class StreamSweepPass {
   private readonly cells: SweepCells;
   private readonly recorder: RequestRecorder;
   private outside = 0;
-  private counts = new Float64Array(1024);
+  private readonly volumes = new Volumes();
 
   constructor(
     name: string,
@@ -595,9 +745,21 @@ export class StreamSweepPass {
     configs: readonly AlgorithmConfig[],
     windowMs: number,
     belowOf: (key: string) => number,
-    options: { emptyKey?: StreamEmptyKey | null; sink?: RequestSink | null } = {},
+    options: {
+      emptyKey?: StreamEmptyKey | null;
+      sink?: RequestSink | null;
+      /** Kong: empty-key requests with an address under that address's key (keysByAddress). */
+      byAddress?: AddressKeys | null;
+    } = {},
   ) {
-    this.cells = new SweepCells(configs, windowMs, belowOf, options.emptyKey ?? null);
+    const emptyName = emptyKeyName(spec);
+    this.cells = new SweepCells(
+      configs,
+      windowMs,
+      belowOf,
+      options.emptyKey ?? null,
+      emptyName === null ? null : { emptyName, byAddress: options.byAddress ?? null },
+    );
     this.recorder = new RequestRecorder(options.sink ?? null, (t, k, n) =>
       this.cells.push(t, k, n, this.merger.keys),
     );
@@ -617,19 +779,13 @@ export class StreamSweepPass {
   }
 
   /** Each key's requests so far, by key id (as StreamPass.keyVolumes). */
-  keyVolumes(): { keys: readonly string[]; counts: Float64Array } {
-    const keys = this.merger.keys;
-    return { keys, counts: this.counts.slice(0, keys.length) };
+  keyVolumes(): KeyVolumes {
+    return this.volumes.of(this.merger);
   }
 
   private request(t: number, key: number): void {
     this.recorder.push(t, key);
-    if (key >= this.counts.length) {
-      const c = new Float64Array(Math.max(key + 1, this.counts.length * 2));
-      c.set(this.counts);
-      this.counts = c;
-    }
-    this.counts[key] = (this.counts[key] as number) + 1;
+    this.volumes.count(key, this.merger.emptyId);
   }
 
   finish(report: ParseReport): StreamSweepResult {
@@ -650,14 +806,20 @@ export class StreamSweepPass {
  * decided so far after each chunk.
  */
 export async function sweepRecorded(
-  rec: { blob: Blob; count: number; keys: readonly string[] },
+  rec: {
+    blob: Blob;
+    count: number;
+    keys: readonly string[];
+    /** How requests recorded with their address are taken (needed when there are any). */
+    addressing?: StreamAddressing | null;
+  },
   configs: readonly AlgorithmConfig[],
   windowMs: number,
   below: Uint8Array,
   emptyKey: StreamEmptyKey | null,
   progress: (requests: number) => void = () => {},
 ): Promise<StreamCell[]> {
-  const cells = new SweepCells(configs, windowMs, below, emptyKey);
+  const cells = new SweepCells(configs, windowMs, below, emptyKey, rec.addressing ?? null);
   const chunks = Math.ceil(rec.count / SWEEP_CHUNK);
   const read = (c: number): Promise<ArrayBuffer> => {
     const n = Math.min(SWEEP_CHUNK, rec.count - c * SWEEP_CHUNK);

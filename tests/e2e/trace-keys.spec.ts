@@ -56,9 +56,11 @@ for (const width of [1280, 390]) {
       buffer: Buffer.from(mainLog),
     });
     await expect(page.getByTestId('trace-count')).toHaveText('30');
-    await expect(page.getByTestId('trace-empty-keys')).toHaveText(
-      '10 requests have no X-Forwarded-For: nginx does not limit them (not counted).',
+    // The rule is said once, under the statistics; the dry run does not repeat it.
+    await expect(page.getByTestId('trace-stats-empty')).toHaveText(
+      '10 requests have no X-Forwarded-For: nginx does not limit them (not counted). Not ranked with the keys above.',
     );
+    await expect(page.getByText(/nginx does not limit them/)).toHaveCount(1);
     // The dry run decides them as nginx does: admitted, and not counted against anyone.
     const trace = parseTrace(Buffer.from(mainLog), {
       name: 'main.log',
@@ -72,7 +74,7 @@ for (const width of [1280, 390]) {
     await expect(page.getByTestId('trace-dry-run-counts')).toContainText(
       `${nginx.admitted} admitted, 0 delayed, ${nginx.rejected} rejected`,
     );
-    await page.getByTestId('trace-empty-keys').scrollIntoViewIfNeeded();
+    await page.getByTestId('trace-stats-empty').scrollIntoViewIfNeeded();
     await panel.screenshot({ path: test.info().outputPath(`trace-empty-keys-${width}.png`) });
     // The stage replays the log with nginx's rule too: request #1 has no X-Forwarded-For, and the
     // inspector says nginx let it through without a limiter.
@@ -115,9 +117,11 @@ for (const width of [1280, 390]) {
       buffer: Buffer.from(kongLog),
     });
     await expect(page.getByTestId('trace-count')).toHaveText('12');
-    await expect(page.getByTestId('trace-empty-keys')).toHaveText(
-      "6 requests have no X-Forwarded-For: Kong uses the client address as the key instead. The stage, the dry run and the sweep count them with their address's other requests.",
+    await expect(page.getByTestId('trace-stats-empty')).toHaveText(
+      "6 requests have no X-Forwarded-For: Kong uses the client address as the key instead. The stage, the dry run and the sweep count them with their address's other requests. Not ranked with the keys above.",
     );
+    // Said once in the panel.
+    await expect(page.getByText(/Kong uses the client address/)).toHaveCount(1);
     // The dry run: 203.0.113.7's nine requests (six by header, three direct) against 5 a minute.
     const { held } = holdTrace(
       parseTrace(Buffer.from(kongLog), { name: 'main.log', keySpec: [{ kind: 'xff-first' }] }),
@@ -133,7 +137,7 @@ for (const width of [1280, 390]) {
     await expect(page.getByTestId('trace-dry-run-counts')).toContainText(
       `${run.admitted} admitted, 0 delayed, ${run.rejected} rejected`,
     );
-    await page.getByTestId('trace-empty-keys').scrollIntoViewIfNeeded();
+    await page.getByTestId('trace-stats-empty').scrollIntoViewIfNeeded();
     await page
       .locator('.trace-panel')
       .screenshot({ path: test.info().outputPath(`trace-empty-keys-kong-${width}.png`) });

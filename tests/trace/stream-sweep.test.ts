@@ -294,7 +294,9 @@ describe('the sweep over the recorded requests equals the held sweep cell by cel
     expect(r.exact).toBe(true);
     expect(r.requests).toBe(trace.count);
     const v = pass.keyVolumes();
-    const rec = { blob: sink.blob(), count: r.requests, keys: v.keys };
+    // Lines without X-Forwarded-For carry their address in the copy: under the empty key here.
+    const addressing = { emptyName: emptyKeyName(spec) as string, byAddress: null };
+    const rec = { blob: sink.blob(), count: r.requests, keys: v.keys, addressing };
     expect(rec.blob.size).toBe(8 * trace.count);
     const below = belowP99OfCounts(Array.from(v.counts));
     for (const base of [
@@ -380,7 +382,12 @@ describe('the statistics pass records the copy the sweep reads', () => {
       const v = stats.keyVolumes();
       const below = belowP99OfCounts(Array.from(v.counts));
       const configs = gridOf({ kind: 'gcra', count: 5, periodMs: 1000, burst: 3 });
-      const rec = { blob: statsSink.blob(), count: copy.ok ? copy.count : 0, keys: v.keys };
+      const rec = {
+        blob: statsSink.blob(),
+        count: copy.ok ? copy.count : 0,
+        keys: v.keys,
+        addressing: { emptyName: emptyKeyName(spec) as string, byAddress: null },
+      };
       const overCopy = await sweepRecorded(rec, configs, 1000, below, null);
       const overText = new StreamSweepPass(
         file.name,

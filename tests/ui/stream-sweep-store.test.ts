@@ -59,7 +59,13 @@ function setup() {
 describe('streamed sweep store', () => {
   it('reuses the statistics pass’s idle worker; cells fill in per pass; done says exact or not', () => {
     const { store, workers } = setup();
-    store.getState().start({ file, keySpec, configs: [base], baseline: 'recorded' });
+    store.getState().start({
+      file,
+      keySpec,
+      configs: [base],
+      baseline: 'recorded',
+      emptyByAddress: false,
+    });
     const stats = workers[0] as FakeWorker;
     const gen = (stats.sent[0] as { gen: number }).gen;
     stats.reply({ type: 'done', gen, result: {} as StreamResult });

@@ -9,8 +9,9 @@ import {
   dryRunCsv,
   emptyKeyId,
   emptyKeyOutcome,
-  emptyKeyWords,
   keyEmptyByClient,
+  missingWhat,
+  systemWho,
   groupsInTrace,
   replayWithEmptyKey,
   spanColumns,
@@ -285,11 +286,20 @@ export function TraceDryRun({ trace: held }: { trace: HeldTrace }) {
           <option value="no-limit">no limit</option>
         </select>
       </label>
-      {emptyCount > 0 && system !== undefined && (
-        <p className="trace-empty-keys" data-testid="trace-empty-keys">
-          {emptyKeyWords(emptyCount, trace.keySpec, system, withAddress)}
-        </p>
-      )}
+      {/* The system's rule for empty-key requests is said once, under the log's statistics
+          (EmptyKeyRow); here only how many of them the stage's span holds, when it replays a
+          span that leaves some out. */}
+      {span !== null &&
+        emptyCount > 0 &&
+        emptyCount < held.emptyRequests &&
+        system !== undefined && (
+          <p className="trace-empty-keys" data-testid="trace-empty-keys">
+            In the stage&apos;s span: {plural(emptyCount, 'request')}{' '}
+            {emptyCount === 1 ? 'has' : 'have'} {missingWhat(trace.keySpec)}
+            {withAddress > 0 ? ` (${n(withAddress)} with a client address)` : ''}, decided by{' '}
+            {systemWho(system)}&apos;s rule above.
+          </p>
+        )}
       {shown?.kind === 'error' && <p role="alert">{shown.message}</p>}
       {shown?.kind === 'cancelled' && (
         <p className="hint" data-testid="trace-dry-run-cancelled">

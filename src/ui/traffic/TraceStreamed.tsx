@@ -321,7 +321,13 @@ function Result({
           </tbody>
         </table>
       </div>
-      {result.empty !== null && <EmptyKeyRow count={result.empty.requests} keySpec={keySpec} />}
+      {result.empty !== null && (
+        <EmptyKeyRow
+          count={result.empty.requests}
+          keySpec={keySpec}
+          withAddress={result.empty.withAddress}
+        />
+      )}
       {r.notes.length > 0 && (
         <ul className="trace-streamed-notes">
           {r.notes.map((note) => (
@@ -384,8 +390,10 @@ function StreamedSweep({ file, keySpec }: { file: File; keySpec: KeySpec }) {
     windowMs: s.scenario.metrics?.windowMs ?? 1000,
     setLimiterConfig: s.setLimiterConfig,
   }));
-  // The limiter's system's rule for requests with an empty key, as the held sweep applies it.
-  const emptyOutcome = p.entry === undefined ? null : emptyKeyOutcome(systemOf(p.entry).emptyKey);
+  // The limiter's system's rule for requests with an empty key, as the held sweep applies it
+  // (src/store/sweep.ts runSweep): 'client' keys those with an address by it (Kong).
+  const rule = p.entry === undefined ? undefined : systemOf(p.entry).emptyKey;
+  const emptyOutcome = rule === 'client' ? 'client' : emptyKeyOutcome(rule);
   const sw = useStore(
     streamStore(),
     useShallow((s) => ({ sweep: s.sweep, startSweep: s.startSweep, cancel: s.cancelSweep })),
@@ -448,6 +456,12 @@ export function TraceStreamed({ file, keySpec }: { file: File; keySpec: KeySpec 
   const id = useId();
   const config = usePlayground((s) => s.limiters[s.activeLane]?.config ?? s.limiters[0]?.config);
   const configText = config === undefined ? '' : JSON.stringify(config);
+  // A system that keys an empty-key request by its client address (Kong): the pass decides those
+  // with an address under it, as the held dry run does.
+  const emptyByAddress = usePlayground((s) => {
+    const entry = s.limiters[s.activeLane] ?? s.limiters[0];
+    return entry !== undefined && systemOf(entry).emptyKey === 'client';
+  });
   const st = useStore(
     streamStore(),
     useShallow((s) => ({ status: s.status, result: s.result, start: s.start, cancel: s.cancel })),
@@ -455,8 +469,8 @@ export function TraceStreamed({ file, keySpec }: { file: File; keySpec: KeySpec 
   const start = st.start;
   useEffect(() => {
     const configs = configText === '' ? [] : [JSON.parse(configText) as AlgorithmConfig];
-    start({ file, keySpec, configs, baseline: 'recorded' });
-  }, [file, keySpec, configText, start]);
+    start({ file, keySpec, configs, baseline: 'recorded', emptyByAddress });
+  }, [file, keySpec, configText, emptyByAddress, start]);
   const status = st.status;
   const shown =
     st.result !== null && st.result.asked.file === file && st.result.asked.keySpec === keySpec

@@ -1,0 +1,298 @@
+/**
+ * Under Kong, a log too large to hold (read by streaming passes) keys an empty-key request by its
+ * client address exactly as the held log does: the per-key statistics, the one-limiter dry run, the
+ * sweep's cells (over the compact copy and over the text) and the span the stage replays agree with
+ * the held read, read as one stream or in segments. The log mixes keyed lines, lines without a key
+ * but with an address (one of them an address that is also a key), and lines with neither, which
+ * stay under the one empty key in both.
+ */
+import { describe, expect, it } from 'vitest';
+import type { AlgorithmConfig } from '../../src/core';
+import { systemById } from '../../src/systems';
+import {
+  BUDGET_REQUESTS,
+  BlobSink,
+  StreamPass,
+  StreamSpanPass,
+  StreamSweepPass,
+  TraceStream,
+  belowByName,
+  belowP99OfCounts,
+  dryRun,
+  emptyKeyId,
+  emptyKeyName,
+  fastSweepCell,
+  holdTrace,
+  keyEmptyByClient,
+  keysByAddress,
+  parseTrace,
+  prepareSweep,
+  replayColumns,
+  streamRead,
+  sweepPlan,
+  sweepRecorded,
+} from '../../src/trace';
+import type { HeldTrace, KeySpec, RangeReader, StreamSource, StreamResult } from '../../src/trace';
+import { addressed } from '../../src/ui/traffic/EmptyKeyRow';
+
+const SPEC: KeySpec = [{ kind: 'field', name: 'user' }];
+const EMPTY = emptyKeyName(SPEC) as string;
+const T0 = 1_767_571_200_000;
+
+/**
+ * JSON lines, `n` requests a few ms apart: most name a user (five users); every 4th names none but
+ * has an address (six addresses, one of which, `bob`, is also a user's name, so Kong counts them
+ * under one key); every 9th has neither a user nor an address.
+ */
+function log(n: number): string {
+  const users = ['alice', 'bob', 'carol', 'dave', 'erin'];
+  const addresses = ['10.0.0.1', '10.0.0.2', 'bob', '10.0.0.3', '10.0.0.4', '10.0.0.5'];
+  const out: string[] = [];
+  let ms = T0;
+  let x = 7;
+  for (let i = 0; i < n; i += 1) {
+    x = (x * 1_103_515_245 + 12_345) % 2 ** 31;
+    const r = Math.floor(x / 65_536);
+    ms += r % 11 === 0 ? 400 : r % 6;
+    const time = new Date(ms).toISOString();
+    const status = r % 13 === 0 ? 429 : 200;
+    if (i % 9 === 0) {
+      out.push(JSON.stringify({ time, ip: '', user: '', status }));
+    } else if (i % 4 === 0) {
+      out.push(JSON.stringify({ time, ip: addresses[r % addresses.length], user: '', status }));
+    } else {
+      out.push(JSON.stringify({ time, ip: '192.0.2.9', user: users[r % users.length], status }));
+    }
+  }
+  return out.join('\n') + '\n';
+}
+
+const BYTES = new TextEncoder().encode(log(12_000));
+
+function source(): StreamSource {
+  const blob = new Blob([BYTES]);
+  return {
+    name: 'big.jsonl',
+    size: blob.size,
+    slice: (a, b) => blob.slice(a, b),
+    stream: () => blob.stream(),
+  };
+}
+
+/** Ranges read in segments so far (the segmented mode must really read in ranges). */
+let rangesRead = 0;
+
+/** A range reader in this thread, as traceRange.worker.ts reads a range. */
+function rangeReader(file: StreamSource): RangeReader {
+  return async (start, end, options) => {
+    rangesRead += 1;
+    const s = new TraceStream({ ...options, rangeStart: start });
+    s.push(new Uint8Array(await file.slice(start, end).arrayBuffer()));
+    return s.finishPart();
+  };
+}
+
+const MODES = [
+  ['one stream', { parallel: 0, readRange: null, progress: () => {} }],
+  [
+    '5 segments, 2 at once',
+    {
+      parallel: 2,
+      readRange: rangeReader(source()),
+      progress: () => {},
+      segmentBytes: Math.ceil(BYTES.length / 5),
+    },
+  ],
+] as const;
+
+const KONG = systemById('kong')!;
+const CONFIG: AlgorithmConfig = { kind: 'fixed-window', limit: 4, windowMs: 1000 };
+
+/** The held read, and its key column as Kong keys it (keyEmptyByClient). */
+function heldRead() {
+  const { held } = holdTrace(parseTrace(BYTES, { name: 'big.jsonl', keySpec: SPEC }));
+  const moved = keyEmptyByClient(held, held.emptyClients)!;
+  return { held, moved };
+}
+
+/** Requests per key name of a key column. */
+function volumes(keyId: Uint32Array, keys: readonly string[], n: number): Map<string, number> {
+  const m = new Map<string, number>();
+  for (let i = 0; i < n; i += 1) {
+    const k = keys[keyId[i] as number] as string;
+    m.set(k, (m.get(k) ?? 0) + 1);
+  }
+  return m;
+}
+
+/** The held dry run of one limiter over a key column, as the stream's figures name it. */
+function heldDecisions(held: HeldTrace, keyId: Uint32Array, keys: string[]) {
+  const timeMs = held.times as Int32Array;
+  const r = replayColumns({ timeMs, keyId, keys }, CONFIG);
+  const d = dryRun({ ...held, keyId, keys }, r, 'recorded');
+  // Rejections per key of the held trace's own column (the statistics' rows).
+  const rejected = new Map<string, number>();
+  for (let i = 0; i < held.count; i += 1) {
+    if (r.outcome[i] !== 2) continue;
+    const k = held.keys[held.keyId[i] as number] as string;
+    rejected.set(k, (rejected.get(k) ?? 0) + 1);
+  }
+  return {
+    decisions: {
+      admitted: r.admitted,
+      delayed: r.delayed,
+      rejected: r.rejected,
+      toRejected: d.toRejected,
+      toAllowed: d.toAllowed,
+      toDelayed: d.toDelayed,
+    },
+    rejected,
+  };
+}
+
+describe('Kong keys a streamed log’s empty-key requests by address, as the held log', () => {
+  const { held, moved } = heldRead();
+  const emptyId = emptyKeyId(held);
+  const empties = held.emptyRequests;
+  const withAddress = addressed(held.emptyClients);
+
+  it('the log has keyed lines, empty-key lines with an address, and lines with neither', () => {
+    expect(emptyId).toBeGreaterThanOrEqual(0);
+    expect(withAddress).toBeGreaterThan(1000);
+    // Lines with neither stay under the empty key in the held read.
+    expect(empties - withAddress).toBeGreaterThan(1000);
+    expect(moved.moved).toBe(withAddress);
+    expect(moved.keyId.filter((k) => k === emptyId).length).toBe(empties - withAddress);
+    // The address `bob` is a user's key: Kong counts both under one key.
+    expect(moved.keys.filter((k) => k === 'bob')).toHaveLength(1);
+  });
+
+  for (const [mode, hooks] of MODES) {
+    describe(mode, () => {
+      const run = async (byAddress: boolean): Promise<{ r: StreamResult; pass: StreamPass }> => {
+        const file = source();
+        const pass = new StreamPass(
+          file.name,
+          SPEC,
+          [CONFIG],
+          'recorded',
+          new BlobSink(),
+          byAddress,
+        );
+        const before = rangesRead;
+        const r = await streamRead(file, pass, { keySpec: SPEC }, hooks);
+        expect(rangesRead - before).toBe(hooks.readRange === null ? 0 : 5);
+        return { r, pass };
+      };
+
+      it('per-key statistics: the same keys and volumes, the empty key and its addresses', async () => {
+        const { r, pass } = await run(true);
+        expect(r.exact).toBe(true);
+        expect(r.requests).toBe(held.count);
+        expect(r.keys).toBe(held.keys.length);
+        const v = pass.keyVolumes();
+        const streamed = new Map(v.keys.map((k, i) => [k, v.counts[i] as number]));
+        expect(streamed).toEqual(volumes(held.keyId, held.keys, held.count));
+        expect(r.empty).toMatchObject({ key: EMPTY, requests: empties, withAddress });
+        expect(r.top.map((k) => [k.key, k.requests])).toEqual(
+          held.top.map((k) => [k.key, k.requests]),
+        );
+      });
+
+      it('the dry run under Kong: each with its address’s other requests', async () => {
+        const { r } = await run(true);
+        const want = heldDecisions(held, moved.keyId, moved.keys);
+        expect(r.decisions[0]).toEqual(want.decisions);
+        const got = new Map([...r.top, r.empty!].map((k) => [k.key, k.rejected]));
+        for (const [k, n] of got) expect(n).toBe(want.rejected.get(k) ?? 0);
+        // A system with one shared empty key gets the held figures without the move, and they
+        // differ: the rule is what changes them.
+        const shared = heldDecisions(held, held.keyId, held.keys);
+        const { r: sharedRun } = await run(false);
+        expect(sharedRun.decisions[0]).toEqual(shared.decisions);
+        expect(shared.decisions.rejected).not.toBe(want.decisions.rejected);
+      });
+
+      it('the sweep’s cells, over the compact copy and over the text, equal the held sweep', async () => {
+        const file = source();
+        const sink = new BlobSink();
+        const stats = new StreamPass(file.name, SPEC, [CONFIG], 'recorded', sink);
+        const r = await streamRead(file, stats, { keySpec: SPEC }, hooks);
+        const v = stats.keyVolumes();
+        const byAddress = keysByAddress(v, EMPTY);
+        const configs = (() => {
+          const plan = sweepPlan(CONFIG, 6)!;
+          const out: AlgorithmConfig[] = [];
+          for (let x = 0; x < plan.x.values.length; x += 1)
+            for (let y = 0; y < plan.y.values.length; y += 1) out.push(plan.configAt(x, y));
+          return out;
+        })();
+        const prep = prepareSweep({
+          timeMs: held.times as Int32Array,
+          keyId: moved.keyId,
+          keyCount: moved.keys.length,
+          keys: moved.keys,
+          emptyKey: null,
+        });
+        const want = configs.map((c) => ({ ok: true, result: fastSweepCell(prep, c, 1000) }));
+        const rec = {
+          blob: sink.blob(),
+          count: r.requests,
+          keys: v.keys,
+          addressing: { emptyName: EMPTY, byAddress },
+        };
+        expect(await sweepRecorded(rec, configs, 1000, byAddress.below, null)).toEqual(want);
+        const text = new StreamSweepPass(
+          file.name,
+          SPEC,
+          configs,
+          1000,
+          belowByName(v.keys, v.counts),
+          { byAddress },
+        );
+        expect((await streamRead(file, text, { keySpec: SPEC }, hooks)).cells).toEqual(want);
+        // Under one shared key the cells differ.
+        const sharedPrep = prepareSweep({
+          timeMs: held.times as Int32Array,
+          keyId: held.keyId,
+          keyCount: held.keys.length,
+          keys: held.keys,
+          emptyKey: null,
+        });
+        const shared = configs.map((c) => ({
+          ok: true,
+          result: fastSweepCell(sharedPrep, c, 1000),
+        }));
+        expect(
+          await sweepRecorded(
+            { ...rec, addressing: { emptyName: EMPTY, byAddress: null } },
+            configs,
+            1000,
+            belowP99OfCounts(Array.from(v.counts)),
+            null,
+          ),
+        ).toEqual(shared);
+        expect(shared).not.toEqual(want);
+      });
+
+      it('the span read for the stage keeps each empty-key request’s address, request by request', async () => {
+        const file = source();
+        const pass = new StreamSpanPass(file.name, SPEC, T0, T0 + 86_400_000, BUDGET_REQUESTS);
+        const r = await streamRead(file, pass, { keySpec: SPEC }, hooks);
+        const { held: span } = holdTrace(r.trace);
+        expect(span.count).toBe(held.count);
+        expect(span.emptyClients?.client.length).toBe(empties);
+        const spanMoved = keyEmptyByClient(span, span.emptyClients)!;
+        for (let i = 0; i < held.count; i += 1) {
+          const want = moved.keys[moved.keyId[i] as number];
+          const got = spanMoved.keys[spanMoved.keyId[i] as number];
+          if (got !== want) throw new Error(`request ${i + 1}: span key ${got}, held key ${want}`);
+        }
+      });
+    });
+  }
+
+  it('Kong’s rule is to key by address', () => {
+    expect(KONG.emptyKey).toBe('client');
+  });
+});
