@@ -30,7 +30,9 @@ export default defineConfig({
   retries: 0,
   forbidOnly: true,
   reporter: [['list']],
-  // Deletes the 1.1 GB log the streaming specs share (written once per run).
+  // Each run has a folder of its own for the 1.1 GB log its streaming specs share (written once per
+  // run), named before the workers start and deleted at the end (tests/e2e/runFolder.ts).
+  globalSetup: './tests/e2e/setup.ts',
   globalTeardown: './tests/e2e/teardown.ts',
   // Timeouts bound a test that hangs; they are not speed checks (those are the TIMED specs' own
   // budgets and `npm run bench`). On a laptop busy with other work every step can take several

@@ -14,7 +14,6 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGzip } from 'node:zlib';
 import type { Browser, Page } from '@playwright/test';
@@ -22,9 +21,9 @@ import { describeMainThread, stretchOf, traceMainThread } from './mainThread';
 import type { MainThreadRecord } from './mainThread';
 import { CHOSEN_MARK, pageRecord, resetRecord } from './pageRecorder';
 import type { RecordOptions } from './pageRecorder';
+import { ATTACK_DIR, runDir } from './runFolder';
 
-/** Where the made files live (kept between runs: some take seconds to write). */
-export const ATTACK_DIR = join(tmpdir(), 'rate-limit-lab-attacks');
+export { ATTACK_DIR };
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const p2 = (n: number): string => String(n).padStart(2, '0');
@@ -60,16 +59,17 @@ export function combinedLine(i: number, long = true): string {
 }
 
 /**
- * Writes `name` once (kept between runs when its size matches a previous write): `lines(write)`
+ * Writes `name` in `dir` once (kept while its size matches a previous write): `lines(write)`
  * produces the text, gzip-compressed when `gzip`. Resolves to the path.
  */
 async function made(
   name: string,
   gzip: boolean,
   produce: (write: (s: string | Uint8Array) => Promise<void>) => Promise<void>,
+  dir = ATTACK_DIR,
 ): Promise<string> {
-  mkdirSync(ATTACK_DIR, { recursive: true });
-  const path = join(ATTACK_DIR, name);
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, name);
   const done = `${path}.size`;
   if (
     existsSync(path) &&
@@ -188,7 +188,7 @@ export const longKeys = (): Promise<string> =>
     ),
   );
 
-/** File name of `streamedLog` under ATTACK_DIR. */
+/** File name of `streamedLog` in the run's folder. */
 export const STREAMED_LOG = 'combined-1.1GB.log';
 
 /** Lines of `streamedLog`: ~397 bytes each, 1.11 GB in all. */
@@ -196,12 +196,13 @@ export const STREAMED_LINES = 2_800_000;
 
 /**
  * 2,800,000 valid combined lines (~397 bytes each; 1.11 GB, over the 1 GiB the page holds, so the
- * page reads it by streaming passes), uncompressed. Written once per run of the browser tests and
- * shared by the specs that stream a file; the run's global teardown deletes it
- * (tests/e2e/teardown.ts).
+ * page reads it by streaming passes), uncompressed. Written once per run of the browser tests, in
+ * the run's own folder (tests/e2e/runFolder.ts: another checkout's run at the same time has its
+ * own), and shared by the specs of the run that stream a file; the run's global teardown deletes
+ * the folder (tests/e2e/teardown.ts).
  */
 export const streamedLog = (): Promise<string> =>
-  made(STREAMED_LOG, false, (w) => lines(w, STREAMED_LINES, (i) => combinedLine(i)));
+  made(STREAMED_LOG, false, (w) => lines(w, STREAMED_LINES, (i) => combinedLine(i)), runDir());
 
 /** What the access-log tests record in the page (tests/e2e/pageRecorder.ts `recordPage`). */
 export const TRACE_RECORD: RecordOptions = { input: 'trace-file', shown: 'trace-error' };

@@ -1,7 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import { RUN_ATTACKS, savedRecordOf } from './hostileInputs';
 import { expect, open, test } from './fixtures';
-import { watchLongTasks } from './longTasks';
 import { describeMainThread, traceMainThread } from './mainThread';
 
 /**
@@ -98,7 +97,6 @@ for (const attack of RUN_ATTACKS) {
 test('a large first run is computed in the worker: the stage says so, then draws it', async ({
   page,
 }) => {
-  await watchLongTasks(page.context());
   const attack = RUN_ATTACKS.find((a) => a.worker === true);
   if (attack === undefined) throw new Error('no attack run in the worker');
   await page.goto(`./?${attack.link}`);

@@ -43,6 +43,7 @@ const LONG_US = 50_000;
 
 interface TraceEvent {
   name?: string;
+  cat?: string;
   ph?: string;
   pid?: number;
   tid?: number;
@@ -52,23 +53,38 @@ interface TraceEvent {
   args?: { name?: string };
 }
 
+/** A trace of the main threads' tasks (`traceMainThread`). */
+export interface MainThreadTrace {
+  /** Ends the trace: what the main threads did from the trace's `from` mark (or its start) on. */
+  stop: () => Promise<MainThreadRecord>;
+  /**
+   * Once stopped, what they did between two `performance.mark`s the page made while `marks` were
+   * traced (the last of each name): the tasks that started at or after `from` and before `to`
+   * (to the end of the trace without it). A mark the trace does not hold is an error.
+   */
+  between: (from: string, to?: string) => MainThreadRecord;
+}
+
 /**
  * Starts tracing `browser`'s main-thread tasks; `stop()` ends the trace and resolves to what they
  * did meanwhile. With `from`, the name of a `performance.mark` the page makes during the trace,
  * only the tasks that started at or after the mark count (the tasks before it, such as the one
- * that hands a chosen file to the page, are the test's, not the page's). One trace at a time per
- * browser.
+ * that hands a chosen file to the page, are the test's, not the page's). With `marks`, the page's
+ * marks are traced too, for `between`. One trace at a time per browser.
  */
 export async function traceMainThread(
   browser: Browser,
   from?: string,
-): Promise<{ stop: () => Promise<MainThreadRecord> }> {
+  { marks = from !== undefined }: { marks?: boolean } = {},
+): Promise<MainThreadTrace> {
   const cdp: CDPSession = await browser.newBrowserCDPSession();
   // Per thread, each task's start, wall-clock and CPU time (µs, three numbers a task); which threads
   // are renderer main threads is known only at the end (the trace's thread-name metadata).
   const threads = new Map<string, number[]>();
   const names = new Map<string, string>();
-  let fromUs = Number.NEGATIVE_INFINITY;
+  // Each mark's time (µs), the last of each name.
+  const markUs = new Map<string, number>();
+  let stopped = false;
   cdp.on('Tracing.dataCollected', ({ value }: { value: TraceEvent[] }) => {
     for (const e of value) {
       const key = `${e.pid}:${e.tid}`;
@@ -76,9 +92,14 @@ export async function traceMainThread(
         names.set(key, e.args?.name ?? '');
         continue;
       }
-      // The mark, as Blink traces a performance.mark (category blink.user_timing): its time.
-      if (from !== undefined && e.name === from && e.ph !== 'X') {
-        fromUs = Math.max(fromUs, e.ts ?? fromUs);
+      // A mark, as Blink traces a performance.mark (category blink.user_timing): its time.
+      if (
+        marks &&
+        e.name !== undefined &&
+        e.ph !== 'X' &&
+        (e.cat ?? '').split(',').includes('blink.user_timing')
+      ) {
+        markUs.set(e.name, Math.max(markUs.get(e.name) ?? Number.NEGATIVE_INFINITY, e.ts ?? 0));
         continue;
       }
       if (e.ph !== 'X' || e.name !== 'ThreadControllerImpl::RunTask') continue;
@@ -95,14 +116,41 @@ export async function traceMainThread(
   await cdp.send('Tracing.start', {
     transferMode: 'ReportEvents',
     traceConfig: {
-      includedCategories: [
-        'toplevel',
-        '__metadata',
-        ...(from === undefined ? [] : ['blink.user_timing']),
-      ],
+      includedCategories: ['toplevel', '__metadata', ...(marks ? ['blink.user_timing'] : [])],
       recordMode: 'recordAsMuchAsPossible',
     },
   });
+  // A mark asked for and never made: nothing would be judged, so that is an error.
+  const markAt = (name: string): number => {
+    const us = markUs.get(name);
+    if (us === undefined) throw new Error(`the trace holds no mark "${name}"`);
+    return us;
+  };
+  const tally = (fromUs: number, toUs: number): MainThreadRecord => {
+    const r: MainThreadRecord = {
+      long: [],
+      longestCpuMs: 0,
+      longestWallMs: 0,
+      cpuMs: 0,
+      wallMs: 0,
+      tasks: 0,
+    };
+    for (const [key, t] of threads) {
+      if (names.get(key) !== 'CrRendererMain') continue;
+      for (let i = 0; i < t.length; i += 3) {
+        const [ts, wallUs, cpuUs] = [t[i] as number, t[i + 1] as number, t[i + 2] as number];
+        if (ts < fromUs || ts >= toUs) continue;
+        r.cpuMs += cpuUs / 1000;
+        r.wallMs += wallUs / 1000;
+        r.tasks += 1;
+        r.longestCpuMs = Math.max(r.longestCpuMs, cpuUs / 1000);
+        r.longestWallMs = Math.max(r.longestWallMs, wallUs / 1000);
+        if (wallUs >= LONG_US || cpuUs >= LONG_US)
+          r.long.push({ wallMs: wallUs / 1000, cpuMs: cpuUs / 1000 });
+      }
+    }
+    return r;
+  };
   return {
     stop: async () => {
       const complete = new Promise<void>((resolve) =>
@@ -111,32 +159,15 @@ export async function traceMainThread(
       await cdp.send('Tracing.end');
       await complete;
       await cdp.detach();
-      // A mark asked for and never made: nothing would be judged, so that is an error.
-      if (from !== undefined && fromUs === Number.NEGATIVE_INFINITY)
-        throw new Error(`the trace holds no mark "${from}"`);
-      const r: MainThreadRecord = {
-        long: [],
-        longestCpuMs: 0,
-        longestWallMs: 0,
-        cpuMs: 0,
-        wallMs: 0,
-        tasks: 0,
-      };
-      for (const [key, t] of threads) {
-        if (names.get(key) !== 'CrRendererMain') continue;
-        for (let i = 0; i < t.length; i += 3) {
-          const [ts, wallUs, cpuUs] = [t[i] as number, t[i + 1] as number, t[i + 2] as number];
-          if (ts < fromUs) continue;
-          r.cpuMs += cpuUs / 1000;
-          r.wallMs += wallUs / 1000;
-          r.tasks += 1;
-          r.longestCpuMs = Math.max(r.longestCpuMs, cpuUs / 1000);
-          r.longestWallMs = Math.max(r.longestWallMs, wallUs / 1000);
-          if (wallUs >= LONG_US || cpuUs >= LONG_US)
-            r.long.push({ wallMs: wallUs / 1000, cpuMs: cpuUs / 1000 });
-        }
-      }
-      return r;
+      stopped = true;
+      return tally(
+        from === undefined ? Number.NEGATIVE_INFINITY : markAt(from),
+        Number.POSITIVE_INFINITY,
+      );
+    },
+    between: (a, b) => {
+      if (!stopped) throw new Error('the trace is still running: stop it first');
+      return tally(markAt(a), b === undefined ? Number.POSITIVE_INFINITY : markAt(b));
     },
   };
 }

@@ -1,14 +1,13 @@
 /**
  * What a person feels while the page works on a file they chose, recorded in the page itself and
- * read back by the browser tests and the benches: every long main-thread task, the moment the file
- * input changes, the figures the page's workers send back, and when a message first appears.
+ * read back by the browser tests and the benches: the moment the file input changes, the figures
+ * the page's workers send back, and when a message first appears. (The main thread's tasks are
+ * traced from outside the page, with their CPU time: tests/e2e/mainThread.ts.)
  */
 import type { Page } from '@playwright/test';
 
 /** What `recordPage` keeps (in the page, as `window.__record`). */
 export interface PageRecord {
-  /** Main-thread tasks over 50 ms (PerformanceObserver 'longtask'), page time, ms. */
-  long: { start: number; duration: number }[];
   /** When the file input last changed, page time, ms (0 before). */
   chosenAt: number;
   /** Every worker reply's own `ms` (a worker's time for its work), in order. */
@@ -32,16 +31,12 @@ export interface RecordOptions {
  */
 export function recordPage(options: RecordOptions): void {
   const r: PageRecord = {
-    long: [],
     chosenAt: 0,
     workerMs: [],
     stoppedAt: Number.NaN,
     shownAt: Number.NaN,
   };
   (window as unknown as { __record: PageRecord }).__record = r;
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) r.long.push({ start: e.startTime, duration: e.duration });
-  }).observe({ type: 'longtask', buffered: true });
   document.addEventListener(
     'change',
     (e) => {
@@ -83,23 +78,12 @@ export function pageRecord(page: Page): Promise<PageRecord> {
   return page.evaluate(() => (window as unknown as { __record: PageRecord }).__record);
 }
 
-/** Forgets the tasks and stamps recorded so far (before choosing another file in the same page). */
+/** Forgets the stamps recorded so far (before choosing another file in the same page). */
 export async function resetRecord(page: Page): Promise<void> {
   await page.evaluate(() => {
     const r = (window as unknown as { __record: PageRecord }).__record;
-    r.long = [];
     r.workerMs = [];
     r.stoppedAt = Number.NaN;
     r.shownAt = Number.NaN;
   });
-}
-
-/** The long tasks that started in [from, to] (page time, ms): how many, and the longest's ms. */
-export function longTasksIn(
-  r: PageRecord,
-  from: number,
-  to = Number.POSITIVE_INFINITY,
-): { count: number; longestMs: number } {
-  const tasks = r.long.filter((t) => t.start >= from && t.start <= to);
-  return { count: tasks.length, longestMs: Math.max(0, ...tasks.map((t) => t.duration)) };
 }

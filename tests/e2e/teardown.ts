@@ -1,13 +1,10 @@
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { ATTACK_DIR, STREAMED_LOG } from './attacks';
+import { endRun } from './runFolder';
 
 /**
- * Playwright's global teardown: deletes the 1.1 GB streamed log (tests/e2e/attacks.ts
- * `streamedLog`) that the specs of this run shared. The smaller made files stay for the next run.
+ * Playwright's global teardown: deletes this run's own folder (tests/e2e/runFolder.ts) with the
+ * 1.1 GB streamed log (tests/e2e/attacks.ts `streamedLog`) that the specs of this run shared. Other
+ * runs' folders and the kept made files stay.
  */
 export default function teardown(): void {
-  const path = join(ATTACK_DIR, STREAMED_LOG);
-  rmSync(path, { force: true });
-  rmSync(`${path}.size`, { force: true });
+  endRun();
 }

@@ -32,9 +32,9 @@ import {
   traceHash,
   traceSourceOf,
 } from '../../src/trace';
-import type { EmptyKeyExempt, KeySpec } from '../../src/trace';
+import type { EmptyKeyExempt } from '../../src/trace';
+import { SPEC } from './emptyKeyLog';
 
-const SPEC: KeySpec = [{ kind: 'xff-first' }];
 const EMPTY = emptyKeyName(SPEC) as string;
 
 /**

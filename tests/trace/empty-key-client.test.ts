@@ -13,18 +13,7 @@ import {
   parseTrace,
   replayWithEmptyKey,
 } from '../../src/trace';
-import type { KeySpec } from '../../src/trace';
-
-const MAIN =
-  '$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent ' +
-  '"$http_referer" "$http_user_agent" "$http_x_forwarded_for"';
-const SPEC: KeySpec = [{ kind: 'xff-first' }];
-
-/** One `main` line at second `s` of 10:00 UTC from `addr`, with X-Forwarded-For `xff` ('-': none). */
-function line(s: number, addr: string, xff: string): string {
-  const t = `07/Dec/2026:10:00:${String(s).padStart(2, '0')} +0000`;
-  return `${addr} - - [${t}] "GET / HTTP/1.1" 200 5 "-" "curl/8" "${xff}"`;
-}
+import { MAIN, SPEC, mainLine as line } from './emptyKeyLog';
 
 /**
  * 203.0.113.7 behind a proxy (X-Forwarded-For names it) four times, and directly (no header)

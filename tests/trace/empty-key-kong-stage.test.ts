@@ -34,12 +34,8 @@ import {
   traceHash,
   traceSourceOf,
 } from '../../src/trace';
-import type { CellResult, KeySpec } from '../../src/trace';
-
-const MAIN =
-  '$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent ' +
-  '"$http_referer" "$http_user_agent" "$http_x_forwarded_for"';
-const SPEC: KeySpec = [{ kind: 'xff-first' }];
+import type { CellResult } from '../../src/trace';
+import { MAIN, SPEC, mainLine } from './emptyKeyLog';
 
 /**
  * 90 `main` lines over three minutes: behind the proxy 10.0.0.1, X-Forwarded-For names one of
@@ -51,13 +47,11 @@ function log(): string {
   const viaProxy = ['203.0.113.7', '203.0.113.8', '203.0.113.9'];
   const lines: string[] = [];
   for (let i = 0; i < 90; i += 1) {
-    const s = i * 2;
-    const stamp = `07/Dec/2026:10:${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')} +0000`;
     const [addr, xff] =
       i % 3 === 0
         ? [direct[(i / 3) % direct.length] as string, '-']
         : ['10.0.0.1', viaProxy[i % viaProxy.length] as string];
-    lines.push(`${addr} - - [${stamp}] "GET / HTTP/1.1" 200 5 "-" "curl/8" "${xff}"`);
+    lines.push(mainLine(i * 2, addr, xff));
   }
   return `${lines.join('\n')}\n`;
 }

@@ -1,9 +1,10 @@
 /**
  * A throwaway PostgreSQL 15 for the SQL proofs: a cluster made with initdb in a temporary folder,
  * started as the `postgres` user (PostgreSQL refuses to run as root) on 127.0.0.1 with a free port,
- * queried with psql, and stopped by the PID in its postmaster.pid. Every wait is bounded.
+ * queried with psql, and stopped by the PID in its postmaster.pid. Every wait is bounded. A
+ * watchdog stops it and removes the folder if this process ends without `stop()` (a signal).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -68,6 +69,25 @@ export async function startPostgres(): Promise<Postgres> {
     40_000,
   );
   const pid = Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  // pg_ctl starts the server in a session of its own, so a Ctrl-C or a signal that ends this process
+  // does not reach it, and this process, blocked in psql (execFileSync) or ended by the signal, runs
+  // no handler of its own. A watchdog, in a session of its own too, checks twice a second that this
+  // process is still there; once it is gone, it stops the server (immediate shutdown: the cluster is
+  // thrown away) and removes the folder. `stop()` ends the watchdog once it has done both itself.
+  const watchdog = spawn(
+    'sh',
+    [
+      '-c',
+      'while kill -0 "$1" 2>/dev/null; do sleep 0.5; done; runuser -u postgres -- "$2/pg_ctl" -D "$3" -m immediate -w -t 20 stop; rm -rf "$4"',
+      'rll-pg-watchdog',
+      String(process.pid),
+      PG_BIN,
+      data,
+      dir,
+    ],
+    { detached: true, stdio: 'ignore' },
+  );
+  watchdog.unref();
   let n = 0;
   const psql = (args: string[], input?: string) =>
     execFileSync(
@@ -121,6 +141,8 @@ export async function startPostgres(): Promise<Postgres> {
         }
       } finally {
         rmSync(dir, { recursive: true, force: true });
+        // Only now: a signal that ends this process while it stops the server leaves the rest to it.
+        watchdog.kill();
       }
     },
   };
