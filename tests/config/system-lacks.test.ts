@@ -9,8 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { decodeConfig, defaultConfig, encodeConfig, repairConfig } from '../../src/config';
 import type { PlaygroundConfig } from '../../src/config';
 import { OUTCOME_DELAY, simulate } from '../../src/sim';
-import { SYSTEMS, systemById } from '../../src/systems';
+import { SYSTEMS, systemById, systemOf } from '../../src/systems';
 import { openSaved } from '../../src/ui/share/openSaved';
+import { EXPERIMENTS } from '../../src/config/experiments';
 
 /** Requests that waited in the run of `config`'s first limiter (a burst well past the bucket). */
 function delayedIn(config: PlaygroundConfig): number {
@@ -155,6 +156,22 @@ describe('Envoy local_ratelimit has no max_delay', () => {
     expect(issues[0]?.message).toMatch(
       /^Spring Cloud Gateway RedisRateLimiter never delays a request .*; max_delay=300 ms was dropped/,
     );
+  });
+
+  it('no experiment gives a limiter a field its system does not have (no Envoy lane waits)', () => {
+    for (const x of EXPERIMENTS) {
+      for (const inputs of [x.inputs, ...(x.variants ?? []).map((v) => v.inputs)]) {
+        for (const entry of inputs.limiters) {
+          const fields = entry.config as unknown as Record<string, unknown>;
+          for (const lack of systemOf(entry).lacks ?? []) {
+            const value = fields[lack.field];
+            expect(value === undefined || value === lack.neutral, `${x.id}: ${lack.key}`).toBe(
+              true,
+            );
+          }
+        }
+      }
+    }
   });
 
   it('every field a system lacks is one no parameter of it sets', () => {

@@ -7,7 +7,7 @@ import { expect, open, test } from './fixtures';
  */
 const VIEWS: ReadonlyArray<readonly [name: string, query: string]> = [
   // The token bucket that makes requests wait is Traefik's (Envoy never delays).
-  ['token-bucket', 'l=traefik:average=2,burst=5&t=2.3s'],
+  ['token-bucket', 'l=traefik:average=1,burst=5&t=1.8s'],
   ['leaky-bucket', 'l=nginx:rate=2r/s,burst=5,delay=2&t=2.3s'],
   ['fixed-window', 'l=fixed-window:limit=10,window=2s&t=2.1s'],
   ['sliding-log', 'l=sliding-log:limit=10,window=2s,log_rejected&t=2.5s'],
