@@ -58,7 +58,7 @@ describe('ParamFields', () => {
 
 describe('the Envoy local_ratelimit form', () => {
   it('offers only what Envoy has: no max_delay (Envoy never delays a request)', () => {
-    const envoy = systemById('envoy');
+    const envoy = systemById('envoy')!;
     render(
       <ParamFields
         system={envoy}
