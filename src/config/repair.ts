@@ -31,6 +31,7 @@ import {
   SOURCE_SCHEMAS,
 } from './schema';
 import type { PlaygroundConfig, SourceKind } from './schema';
+import { systemOf } from '../systems';
 
 export type PathKey = string | number;
 
@@ -47,9 +48,10 @@ export interface RepairIssue {
   /**
    * What replaced it: 'default' (its default), 'removed', 'truncated' (the first items kept) or
    * 'related' (its default did not fit either, so `replacedPath` was replaced by its default: the
-   * field it is checked against, or the part holding it).
+   * field it is checked against, or the part holding it), or 'dropped': a valid field the
+   * limiter's system has no option for (SystemInfo.lacks), taken out; `message` then says it all.
    */
-  fix: 'default' | 'removed' | 'truncated' | 'related';
+  fix: 'default' | 'removed' | 'truncated' | 'related' | 'dropped';
   /** For fix 'related' (and 'removed' of a holder): the part that was replaced. */
   replacedPath?: PathKey[];
   /** For fix 'truncated': how many items were kept. */
@@ -611,6 +613,7 @@ function repair(input: unknown, base: PlaygroundConfig, owned: boolean): RepairR
     if (result.success) {
       // Listed in the order of the config's parts, whatever round found them (the lists set aside
       // hold only numbers, which take their list's place: the order is the same without them).
+      dropLacking(result.output, issues);
       const sorted = sortByOrder(result.output, issues, (i) => i.path);
       putBack(root.config, result.output, setAside);
       return { config: result.output, issues: sorted };
@@ -737,6 +740,35 @@ function repair(input: unknown, base: PlaygroundConfig, owned: boolean): RepairR
   };
 }
 
+/**
+ * Takes out of each limiter's config the fields its system has no option for (SystemInfo.lacks:
+ * Envoy's local_ratelimit never delays, so a `maxDelayMs` an older page wrote under Envoy goes),
+ * each with an issue naming the field, the value and why; a value that asks for nothing the system
+ * does not do (`neutral`, max_delay 0) is left as it is, the decisions being the system's. The config stays valid: every such field
+ * is optional in the schema.
+ */
+function dropLacking(config: PlaygroundConfig, issues: RepairIssue[]): void {
+  config.limiters.forEach((entry, i) => {
+    const system = systemOf(entry);
+    for (const lack of system.lacks ?? []) {
+      const fields = entry.config as unknown as Record<string, unknown>;
+      if (!(lack.field in fields)) continue;
+      const value = fields[lack.field];
+      if (value === lack.neutral) continue;
+      Reflect.deleteProperty(fields, lack.field);
+      const shown = `${lack.key}=${String(value)}${lack.unit === undefined ? '' : ` ${lack.unit}`}`;
+      const instead = lack.instead === undefined ? '' : ` — ${lack.instead}`;
+      issues.push({
+        path: ['limiters', i, 'config', lack.field],
+        message: `${system.name} ${lack.why}; ${shown} was dropped${instead}`,
+        value,
+        missing: false,
+        fix: 'dropped',
+      });
+    }
+  });
+}
+
 /** "limiters[1].config.burst" for ['limiters', 1, 'config', 'burst']. */
 export function formatPath(path: readonly PathKey[]): string {
   let out = '';
@@ -747,6 +779,7 @@ export function formatPath(path: readonly PathKey[]): string {
 
 /** A sentence for an issue: place, rule, value found, and what replaced it when not its default. */
 export function formatRepairIssue(issue: RepairIssue, place = formatPath(issue.path)): string {
+  if (issue.fix === 'dropped') return `${place}: ${issue.message}`;
   const got = issue.missing ? '' : `, got ${describeValue(issue.value)}`;
   return `${place}: ${issue.message}${got}${fixNote(issue)}`;
 }

@@ -6,9 +6,9 @@
  * in storage.
  *
  * The limits sit above the largest record the page itself writes: a config at every cap (32
- * manual sources × 10,000 times of 24 h, six limiters with the longest names, 32 clock jumps, a
+ * manual sources × 10,000 times of 24 h, six Traefik limiters with the longest names, 32 clock jumps, a
  * full fleet), which tests/config/saved.test.ts builds, checks against the schema and measures:
- * 2,887,018 characters, no backslash, 320,383 values, 446 strings, 177 objects and lists, 8 deep,
+ * 2,887,090 characters, no backslash, 320,389 values, 446 strings, 177 objects and lists, 8 deep,
  * 2 fractions.
  * Not part of the first load (its budget): it runs in the chunk that opens saved settings
  * (src/ui/share/openSaved.ts), and the messages live with the list of problems.
@@ -17,9 +17,9 @@ import { MAX_MANUAL_TIMES, MAX_SOURCES } from '../sim';
 
 /** The limits of a saved record the page opens, each above the largest record it writes. */
 export const SAVED_LIMITS = {
-  /** Characters (the largest record the page writes has 2,887,018). */
+  /** Characters (the largest record the page writes has 2,887,090). */
   chars: 3_000_000,
-  /** Values in all, counted by their separators, commas (320,383). */
+  /** Values in all, counted by their separators, commas (320,389). */
   values: MAX_SOURCES * MAX_MANUAL_TIMES + 10_000,
   /** Strings, keys included (446). */
   strings: 5000,

@@ -62,6 +62,12 @@ export interface FieldSpec {
   alias?: string;
   /** Written as the value minus this under `key` (not under `alias`): SystemParam.urlOffset. */
   offset?: number;
+  /**
+   * A field the system does not have, read from links older pages wrote and not listed among the
+   * known options: the repair drops it with a message (SystemInfo.lacks), so a config holds it only
+   * at its neutral value (max_delay=0, Envoy's own), the one value still written.
+   */
+  legacy?: boolean;
 }
 
 export const NAME_FIELD: FieldSpec = { key: 'name', field: 'name', type: 'text', optional: true };
@@ -78,7 +84,9 @@ export const LIMITER_URL: Readonly<
       { key: 'tokens_per_fill', field: 'tokensPerFill', type: 'whole', implied: 1 },
       { key: 'fill_interval', field: 'fillIntervalMs', type: 'duration' },
       { key: 'refill', field: 'refill', type: 'text', optional: true },
-      { key: 'max_delay', field: 'maxDelayMs', type: 'duration', optional: true },
+      // Envoy has no such option: read from links older pages wrote, and dropped by the repair
+      // with a message saying so unless 0 (src/systems/envoy-local.ts `lacks`).
+      { key: 'max_delay', field: 'maxDelayMs', type: 'duration', optional: true, legacy: true },
     ],
   },
   'leaky-bucket': {
@@ -361,7 +369,7 @@ export const URL_GRAMMAR: ReadonlyArray<readonly [param: string, form: string, m
   ['l', `<kind>:<option>,…  (kind: ${LIMITER_NAMES})`, 'a limiter, repeated for 1–6 lanes'],
   [
     '',
-    'envoy:max_tokens=N,tokens_per_fill=N,fill_interval=D[,refill=interval][,max_delay=D]',
+    'envoy:max_tokens=N,tokens_per_fill=N,fill_interval=D[,refill=interval]',
     'Envoy token bucket (tokens_per_fill defaults to 1)',
   ],
   [

@@ -207,7 +207,10 @@ class Reader {
         continue;
       }
       if (!byKey.has(key) && !extraKeys.includes(key)) {
-        const known = [...specs.map((s) => s.key), ...extraKeys].join(', ');
+        const known = [
+          ...specs.filter((s) => s.legacy !== true).map((s) => s.key),
+          ...extraKeys,
+        ].join(', ');
         this.error(
           param,
           `unknown option ${quoteText(key)} for ${what} (known: ${known}); ignored`,
@@ -815,7 +818,10 @@ function describeIssue(issue: RepairIssue, origins: Origins): ConfigError {
     originOf(path, origins)?.param ?? configPath(path);
   const note = fixNote(issue, place);
   let message: string;
-  if (origin !== undefined && exact && origin.text === undefined) {
+  if (issue.fix === 'dropped') {
+    // The message names the field, the value and why itself (repair.ts, dropLacking).
+    message = `${param}: ${issue.message}`;
+  } else if (origin !== undefined && exact && origin.text === undefined) {
     message = `${param}: missing (${rule})${note}`;
   } else if (origin !== undefined && exact) {
     const got =

@@ -151,9 +151,11 @@ ${
       );
     }
   }
+  // Only a token bucket that waits gets here: Traefik's (its maxDelay), exported as Envoy from the
+  // export panel. An Envoy limiter has no delay (src/systems/envoy-local.ts `lacks`).
   if ((c.maxDelayMs ?? 0) > 0) {
     differences.push(
-      `Envoy never delays a request: those the playground holds for up to ${c.maxDelayMs} ms get 429 at once.`,
+      `Envoy never delays a request: those this limiter holds for up to ${c.maxDelayMs} ms get 429 at once.`,
     );
   }
   const result: ExportResult = {

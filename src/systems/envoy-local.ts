@@ -61,14 +61,23 @@ export const envoyLocal: SystemInfo = {
         { value: 'interval', label: 'interval' },
       ],
     },
+  ],
+  // The filter has no way to make a request wait. Its options
+  // (api/envoy/extensions/filters/http/local_ratelimit/v3/local_rate_limit.proto, Envoy 1.31:
+  // stat_prefix, status, token_bucket, filter_enabled, filter_enforced, headers to add,
+  // descriptors, stage, per-connection and cluster scope, x-ratelimit headers, …) and its bucket's
+  // (api/envoy/type/v3/token_bucket.proto: max_tokens, tokens_per_fill, fill_interval) hold no
+  // delay or queue, and local_ratelimit.cc's decodeHeaders answers a request without a token with
+  // sendLocalReply at once. The algorithm's maxDelayMs (x/time/rate's Reserve) is Traefik's.
+  lacks: [
     {
-      key: 'max_delay',
       field: 'maxDelayMs',
+      key: 'max_delay',
       unit: 'ms',
-      url: 'duration',
-      help: 'Wait for a reserved token up to this long instead of rejecting (golang x/time/rate Reserve). 0 = reject.',
-      input: 'int',
-      optional: { placeholder: '0' },
+      neutral: 0,
+      why: 'never delays a request (local_rate_limit.proto has no such option; local_ratelimit.cc answers 429 at once)',
+      instead:
+        "Traefik's RateLimit makes a request wait for its token (up to its maxDelay): choose Traefik to see requests wait",
     },
   ],
   defaultConfig: { kind: 'token-bucket', maxTokens: 10, tokensPerFill: 5, fillIntervalMs: 1000 },

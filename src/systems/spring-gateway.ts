@@ -53,6 +53,19 @@ export const springGateway: SystemInfo = {
     fillIntervalMs: 1000,
     refill: 'interval',
   },
+  // request_rate_limiter.lua answers allowed or not at once (it returns { allowed, tokens_left }):
+  // no request waits, so a config's maxDelayMs is dropped with a message.
+  lacks: [
+    {
+      field: 'maxDelayMs',
+      key: 'max_delay',
+      unit: 'ms',
+      neutral: 0,
+      why: 'never delays a request (request_rate_limiter.lua answers allowed or denied at once)',
+      instead:
+        "Traefik's RateLimit makes a request wait for its token (up to its maxDelay): choose Traefik to see requests wait",
+    },
+  ],
   // request_rate_limiter.lua: whole seconds of Redis TIME, so one fill of `rate` per second (a
   // link names only the two parameters).
   fixedFields: { fillIntervalMs: 1000, refill: 'interval' },

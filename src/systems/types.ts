@@ -157,6 +157,28 @@ export interface SystemParam {
   choices?: ReadonlyArray<{ value: string; label: string }>;
 }
 
+/** A config field a system has no option for (SystemInfo.lacks). */
+export interface SystemLack {
+  /** The algorithm config field (`maxDelayMs`). */
+  field: string;
+  /** The name the message gives it, as links wrote it (`max_delay`). */
+  key: string;
+  /** The unit of its value in the message (`ms`). */
+  unit?: string;
+  /**
+   * Why the system has no such option, after the system's name, citing the source: "never delays
+   * a request: …".
+   */
+  why: string;
+  /** Where the behaviour the field asked for is found instead (another system), or absent. */
+  instead?: string;
+  /**
+   * The value that asks for nothing the system does not do (maxDelayMs 0: reject at once): left
+   * in the config without a message, the decisions being the system's.
+   */
+  neutral?: number;
+}
+
 /** Where a system sits in the limiter chooser. */
 export type SystemGroup = 'Proxies and gateways' | 'Redis and app libraries' | 'CDN and edge';
 
@@ -192,6 +214,13 @@ export interface SystemInfo extends Omit<SystemModel, 'response'> {
    * takes it. Absent: the system takes every valid config of its algorithm.
    */
   refuses?(config: AlgorithmConfig): { field: string; message: string } | null;
+  /**
+   * Fields of the algorithm's config that the real system has no option for (Envoy's
+   * local_ratelimit never delays a request, so it has no maxDelayMs). A config read from a link,
+   * saved settings or an import under this system loses each of them, with a message naming the
+   * field, the value found and why (src/config/repair.ts): never silently. Default: none.
+   */
+  lacks?: readonly SystemLack[];
   /**
    * Config fields every limiter of this system has whatever its parameters (HAProxy's
    * `anchor: 'entry'`): set when a link is read, before it is validated. Default: none.

@@ -303,7 +303,7 @@ describe('hostile text', () => {
       'link: unknown parameter "__proto__"; ignored',
       'link: unknown parameter "constructor"; ignored',
       'link: unknown parameter "__proto__[polluted]"; ignored',
-      'l[1]: unknown option "__proto__" for envoy (known: name, max_tokens, tokens_per_fill, fill_interval, refill, max_delay, std_headers); ignored',
+      'l[1]: unknown option "__proto__" for envoy (known: name, max_tokens, tokens_per_fill, fill_interval, refill, std_headers); ignored',
       'l[0]: must start with an algorithm: envoy, nginx, gcra, fixed-window, sliding-log, sliding-window-counter, anchored-window, calendar-windows, traefik, haproxy, redis-sliding-window, cloudflare, kong, envoy-global, caddy, spring-gateway, express-rate-limit, rate-limiter-flexible, got "__proto__" (replaced l[0] by its default)',
       'src[0]: must start with a traffic source: poisson, constant, on-off, burst, boundary-burst, manual, trace, got "constructor" (removed)',
       'l[2]: must start with an algorithm: envoy, nginx, gcra, fixed-window, sliding-log, sliding-window-counter, anchored-window, calendar-windows, traefik, haproxy, redis-sliding-window, cloudflare, kong, envoy-global, caddy, spring-gateway, express-rate-limit, rate-limiter-flexible, got "toString" (replaced l[2] by its default)',

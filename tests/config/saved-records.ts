@@ -6,6 +6,7 @@
 import { defaultConfig } from '../../src/config';
 import { SAVED_LIMITS } from '../../src/config/saved';
 import type { PlaygroundConfig } from '../../src/config';
+import { deriveConfig, systemById } from '../../src/systems';
 import {
   MAX_CLIENTS,
   MAX_CLOCK_JUMPS,
@@ -17,6 +18,8 @@ import {
   MAX_UNTIL_MS,
   MAX_WEIGHT,
 } from '../../src/sim';
+
+const traefik = systemById('traefik')!;
 
 /** A record as `save` (src/ui/share/session.ts) writes it. */
 export const record = (config: unknown, experiment: unknown = null): string =>
@@ -35,15 +38,16 @@ export function largestConfig(): PlaygroundConfig {
     ...base,
     limiters: Array.from({ length: 6 }, (_, i) => ({
       name: name(i),
-      config: {
+      // Traefik: the token bucket with the most fields (its maxDelay to the ns and its ttl, which it
+      // computes itself; Envoy has no max_delay).
+      config: deriveConfig(traefik, {
         kind: 'token-bucket',
         maxTokens: 1_000_000,
         tokensPerFill: 1_000_000,
         fillIntervalMs: MAX_UNTIL_MS,
         refill: 'continuous',
-        maxDelayMs: 3_600_000,
-      },
-      system: 'envoy',
+      }),
+      system: 'traefik',
       standardHeaders: true,
     })),
     scenario: {

@@ -7,7 +7,8 @@ import { expect, open, test } from './fixtures';
  * again as soon as a strip of it shows below the bar.
  */
 const SIX =
-  'l=envoy:max_tokens=5,tokens_per_fill=2,fill_interval=1s,max_delay=2s' +
+  // The token bucket that makes requests wait is Traefik's (Envoy never delays).
+  'l=traefik:average=2,burst=5' +
   '&l=nginx:rate=2r/s,burst=5,delay=2&l=fixed-window:limit=10,window=2s' +
   '&l=sliding-log:limit=10,window=2s,log_rejected&l=sliding-window-counter:limit=10,window=2s' +
   '&l=gcra:max_burst=9,count=5,period=1s';

@@ -6,7 +6,8 @@ import { expect, open, test } from './fixtures';
  * and dark. Each link holds everything the picture depends on.
  */
 const VIEWS: ReadonlyArray<readonly [name: string, query: string]> = [
-  ['token-bucket', 'l=envoy:max_tokens=5,tokens_per_fill=2,fill_interval=1s,max_delay=2s&t=2.3s'],
+  // The token bucket that makes requests wait is Traefik's (Envoy never delays).
+  ['token-bucket', 'l=traefik:average=1,burst=5&t=1.8s'],
   ['leaky-bucket', 'l=nginx:rate=2r/s,burst=5,delay=2&t=2.3s'],
   ['fixed-window', 'l=fixed-window:limit=10,window=2s&t=2.1s'],
   ['sliding-log', 'l=sliding-log:limit=10,window=2s,log_rejected&t=2.5s'],

@@ -5,6 +5,7 @@ import type { AlgorithmConfig, TokenBucketConfig } from '../../src/core';
 import { createLimiter } from '../../src/core';
 import { envoyDuration, importEnvoy, toEnvoy } from '../../src/export';
 import { randomTrace, seeded } from './gen';
+import { systemById } from '../../src/systems';
 
 function yamlOf(config: AlgorithmConfig): Record<string, unknown> {
   const out = toEnvoy(config);
@@ -60,6 +61,17 @@ describe('toEnvoy', () => {
       '60s',
       '86400s',
     ]);
+  });
+
+  it("says Envoy never delays only for a limiter that waits (Traefik's), never for Envoy's own", () => {
+    const envoy = systemById('envoy')!;
+    const traefik = systemById('traefik')!;
+    const own = toEnvoy(envoy.defaultConfig);
+    expect(own.ok && own.differences.join(' ')).not.toMatch(/never delays/);
+    const waits = toEnvoy(traefik.defaultConfig);
+    expect(waits.ok && waits.differences.join(' ')).toMatch(
+      /Envoy never delays a request: those this limiter holds for up to 100 ms get 429 at once/,
+    );
   });
 
   it('assumes Envoy ≥ 1.31 for continuous refill and < 1.31 for the timer, and says what differs', () => {

@@ -56,6 +56,23 @@ describe('ParamFields', () => {
   });
 });
 
+describe('the Envoy local_ratelimit form', () => {
+  it('offers only what Envoy has: no max_delay (Envoy never delays a request)', () => {
+    const envoy = systemById('envoy')!;
+    render(
+      <ParamFields
+        system={envoy}
+        config={{ kind: 'token-bucket', maxTokens: 10, tokensPerFill: 5, fillIntervalMs: 1000 }}
+        onChange={() => {}}
+      />,
+    );
+    expect(screen.getByLabelText('max_tokens')).toHaveValue('10');
+    expect(screen.getByLabelText('fill_interval')).toHaveValue('1000');
+    expect(screen.queryByLabelText('max_delay')).toBeNull();
+    expect(screen.queryByText(/x\/time\/rate|Reserve/)).toBeNull();
+  });
+});
+
 describe('parseDrafts', () => {
   it('treats an empty optional field as its default and rejects text in a number field', () => {
     expect(
