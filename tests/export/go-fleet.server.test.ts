@@ -20,6 +20,7 @@ import { deriveConfig, systemById } from '../../src/systems';
 import { traefikResponse } from '../../src/systems/respond/traefik';
 import { scenario } from '../sim/helpers';
 import { findBinary } from './servers';
+import { proofCount } from '../systems/proofCounts';
 
 const GO = findBinary('go');
 const GOPATH = '/usr/share/gocode';
@@ -268,6 +269,9 @@ describe.skipIf(missing !== undefined)(
         );
         expect(disagreements.slice(0, 20)).toEqual([]);
         expect(headers).toBeGreaterThan(1000);
+        // The counts the README's proof table states.
+        expect(compared).toBe(proofCount('Traefik `RateLimit`', 'fleetDecisions'));
+        expect(headers).toBe(proofCount('Traefik `RateLimit`', 'fleetRetryIn'));
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
