@@ -37,7 +37,7 @@ export const PROOF_TABLE = {
     counts: {
       timedRequests: 168,
       denied: 66,
-      denyStatuses: 19,
+      denyReplies: 19,
       freqCtr: 12_000,
       atTick: 1_722,
       besideTick: 3_581,
