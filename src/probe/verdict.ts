@@ -10,6 +10,7 @@
 import type { Decision } from '../core';
 import { plural, quoteText } from '../core';
 import type { SystemHeader } from '../systems';
+import { systemOf } from '../systems';
 import { entryResponse } from '../systems/respond';
 import type { Diagnosis } from './diagnose';
 import { diagnose } from './diagnose';
@@ -261,6 +262,32 @@ interface PlannedDecision {
   replica: number;
   /** The planned send time on the run's model clock. */
   modelMs: number;
+  /**
+   * The model times of every request the same limiter decided for the same key up to and including
+   * this one (its key's history, for Traefik's float64 bucket: respond/goRate.ts).
+   */
+  historyMs: number[];
+}
+
+/**
+ * Per request decided in order (its slot, replica and model time): the history of the limiter
+ * it met for its key, as `ModelRun` keeps limiters (one shared, or one per replica) and keys.
+ */
+function histories(
+  plan: Plan,
+  decided: ReadonlyArray<{ slot: number; replica: number; modelMs: number }>,
+): number[][] {
+  // Only Traefik's answer depends on it: other systems get none (no copies made).
+  if (systemOf(plan.subject.entry).id !== 'traefik') return decided.map(() => []);
+  const h = configuredHypothesis(plan.subject);
+  const byStore = new Map<string, number[]>();
+  return decided.map(({ slot, replica, modelMs }) => {
+    const store = `${h.state === 'shared' ? 0 : replica} ${modelKey(h, slot)}`;
+    let times = byStore.get(store);
+    if (times === undefined) byStore.set(store, (times = []));
+    times.push(modelMs);
+    return times.slice();
+  });
 }
 
 /**
@@ -277,11 +304,18 @@ function plannedDecisions(
 ): Array<PlannedDecision | null> {
   const run = ModelRun.start(configuredHypothesis(plan.subject));
   // Plan order is sending order (planned time, then index).
-  const atPlan = plan.requests.map((q) => {
+  const decided = plan.requests.map((q) => {
     const modelMs = modelTime(result.epochStartMs, q.atMs);
     const { decision, replica } = run.decide({ timeMs: modelMs, slot: q.slot });
-    return { decision, replica, modelMs };
+    return { decision, replica, modelMs, slot: q.slot };
   });
+  const historyOf = histories(plan, decided);
+  const atPlan = decided.map(({ decision, replica, modelMs }, i) => ({
+    decision,
+    replica,
+    modelMs,
+    historyMs: historyOf[i] as number[],
+  }));
   const out: Array<PlannedDecision | null> = plan.requests.map(() => null);
   for (let from = 0; from < p.order.length;) {
     const group = plan.requests[p.order[from] as number]?.group;
@@ -314,6 +348,15 @@ function expectations(
   const entry = plan.subject.entry;
   const policy = policyNameOf(entry);
   const h = configuredHypothesis(plan.subject);
+  // The searched decisions' key histories (the replay decided them in this order at these times).
+  const searchedHistory = histories(
+    plan,
+    p.order.map((_, k) => ({
+      slot: p.slots[k] as number,
+      replica: r.replicas[k] as number,
+      modelMs: r.timesMs[k] as number,
+    })),
+  );
   p.order.forEach((_, k) => {
     const o = p.observed[k] as Observation;
     const fit = r.fit[k] === true;
@@ -332,6 +375,8 @@ function expectations(
         nowMs: Math.round(result.epochStartMs + o.sentMs),
         epochMs: 0,
         key: modelKey(h, request?.slot ?? 0),
+        // Traefik's 429 carries the delay its float64 bucket got from the key's whole history.
+        keyHistoryMs: atPlan?.historyMs ?? (searchedHistory[k] as number[]),
       });
       fields = response.fields;
       status = response.status;

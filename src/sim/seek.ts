@@ -4,7 +4,7 @@
  * cursor per lane makes playing forward incremental (no restore while t only grows).
  */
 import { createLimiter } from '../core';
-import type { Inspection, KeyState, Limiter, StateSize } from '../core';
+import type { AlgorithmConfig, Inspection, KeyState, Limiter, StateSize } from '../core';
 import { LaneEngine } from './deployment';
 import type { EngineSnapshot } from './deployment';
 import { WallClock } from './clock';
@@ -14,7 +14,7 @@ import { attachInternals, hasInternals, internalsOf } from './internal';
 import type { Checkpoint, LaneInternals, ResultKeys } from './internal';
 import { rowsDecidedBy } from './query';
 import { CHECKPOINT_EVERY } from './simulate';
-import { WHY_BATCHED, WHY_DOWN_LOCAL, WHY_LAYER_LOCAL, WHY_REPLICA } from './types';
+import { WHY_BATCHED, WHY_DOWN_LOCAL, WHY_LAYER_LOCAL, WHY_REPLICA, WHY_STORE } from './types';
 import type { LaneResult, SimResult } from './types';
 
 /** One store's state for one key. Plain data: safe to keep after the next seek. */
@@ -243,36 +243,131 @@ export class Seeker {
   }
 
   /**
-   * The wall times (ms) the limiter was given for every row of lane `lane` that met the same store
-   * with the same key as row `row`, in order, up to and including `row`: the key's history, for a
-   * system whose answer depends on it (Traefik's float64 bucket). Undefined where a row's store is
-   * not fixed by its instance alone (fleets; racy shared state, whose writes land late).
+   * Per lane, built on first use: the rows of each key, in row order (`rows` from `start[k]` to
+   * `start[k + 1]`), so a key's history is read without scanning every other key's rows.
    */
-  keyTimesUpTo(lane: number, row: number): number[] | undefined {
+  private readonly keyRows: Array<{ start: Int32Array; rows: Int32Array } | undefined> = [];
+
+  private rowsByKey(lane: number): { start: Int32Array; rows: Int32Array } {
+    let index = this.keyRows[lane];
+    if (index !== undefined) return index;
+    const l = this.result.lanes[lane] as LaneResult;
+    const { arrivals } = this.result;
+    const clientKey = l.clientKey ?? this.result.clientKey;
+    const cols = l.columns;
+    const n = cols.rows;
+    const keyOfRow = new Int32Array(n);
+    const start = new Int32Array(this.result.keyNames.length + 1);
+    for (let r = 0; r < n; r += 1) {
+      const k = clientKey[arrivals.client[cols.origin[r] as number] as number] as number;
+      keyOfRow[r] = k;
+      start[k + 1] = (start[k + 1] as number) + 1;
+    }
+    for (let k = 1; k < start.length; k += 1)
+      start[k] = (start[k] as number) + (start[k - 1] as number);
+    const next = start.slice(0, -1);
+    const rows = new Int32Array(n);
+    for (let r = 0; r < n; r += 1) {
+      const k = keyOfRow[r] as number;
+      rows[next[k] as number] = r;
+      next[k] = (next[k] as number) + 1;
+    }
+    index = { start, rows };
+    this.keyRows[lane] = index;
+    return index;
+  }
+
+  /**
+   * The key's history at the store row `row` met: the wall times (ms) the limiter was given for
+   * every row of lane `lane` that met that same store with the same key, in order, up to and
+   * including `row`, and the config that store decides with (a fleet's replicas may run a divided
+   * limit). For a system whose answer depends on the whole history (Traefik's float64 bucket).
+   *
+   * Which store a row met: local state, the instance's own; shared atomic state, the one store. In
+   * a fleet, the fleet's record of what decided the row: a replica's own limiter (local limits, the
+   * layered fleet's local limit, a replica's fallback while the store is down), whose history starts
+   * again when a scale-in removed that replica (its state is lost); or the shared store, which sees
+   * exactly the rows it decided. Undefined where no one store holds the row's history: racy shared
+   * state (writes land late, in another order), a fleet's batched copies, Kong's reads, the
+   * over-limit cache and store outages that decided without a limiter.
+   */
+  keyHistoryUpTo(
+    lane: number,
+    row: number,
+  ): { timesMs: number[]; config: AlgorithmConfig } | undefined {
     const l = this.result.lanes[lane];
     if (l === undefined || row < 0 || row >= l.columns.rows) {
       throw new RangeError(`no row ${row} in lane ${lane}`);
     }
     const { deployment } = this.result.scenario;
-    if (isFleet(deployment) || deployment.state === 'shared-racy') return undefined;
-    const { arrivals, clientKey } = this.result;
     const cols = l.columns;
-    const keyOf = (r: number) => clientKey[arrivals.client[cols.origin[r] as number] as number];
-    const key = keyOf(row);
-    // Local state: one store per instance (LaneEngine); a lane without its instance column (one
-    // instance) sent every row to store 0, as advanceTo reads it.
+    // A lane without its instance column (one instance) sent every row to instance 0.
     const oneZero = cols.instance.length <= row;
     const instanceOf = (r: number) => (oneZero ? 0 : (cols.instance[r] as number));
-    const instance = deployment.state === 'local' ? instanceOf(row) : -1;
-    const emptyClient = l.emptyKey?.client ?? -1;
-    const wallAt = this.clock.cursor();
-    const times: number[] = [];
-    for (let r = 0; r <= row; r += 1) {
-      if (keyOf(r) !== key || (instance >= 0 && instanceOf(r) !== instance)) continue;
-      if (arrivals.client[cols.origin[r] as number] === emptyClient) continue;
-      times.push(wallAt(cols.arrivalMs[r] as number));
+    const instance = instanceOf(row);
+    let meets: (r: number) => boolean;
+    let config = l.config;
+    let fromMs = Number.NEGATIVE_INFINITY;
+    if (isFleet(deployment)) {
+      const fleet = l.fleet;
+      if (fleet === undefined) return undefined;
+      const why = fleet.why;
+      const w = why[row] as number;
+      if (w === WHY_REPLICA || w === WHY_LAYER_LOCAL || w === WHY_DOWN_LOCAL) {
+        // The replica's own limiter: every row it took in local and layered fleets (the layered
+        // fleet's local limit decides each row first); behind a store, only its fallback's rows.
+        const own = deployment.state !== 'shared-atomic';
+        meets = (r) => instanceOf(r) === instance && (own || (why[r] as number) === WHY_DOWN_LOCAL);
+        config = fleet.replicaConfig;
+        // A scale-in below this slot replaced its limiter with a fresh one (FleetEngine.setAlive),
+        // before deciding the rows at that same ms.
+        const atMs = cols.arrivalMs[row] as number;
+        let alive = fleet.replicas[0]?.count ?? deployment.instances;
+        for (const change of fleet.replicas) {
+          if (change.atMs > atMs) break;
+          if (change.count <= instance && alive > instance) fromMs = change.atMs;
+          alive = change.count;
+        }
+      } else if (w === WHY_STORE) {
+        meets = (r) => (why[r] as number) === WHY_STORE;
+      } else return undefined;
+    } else if (deployment.state === 'shared-racy') {
+      return undefined;
+    } else if (deployment.state === 'local') {
+      meets = (r) => instanceOf(r) === instance;
+    } else {
+      meets = () => true;
     }
-    return times;
+    const { arrivals } = this.result;
+    const clientKey = l.clientKey ?? this.result.clientKey;
+    // Rows the lane decided without its limiter (a trace's empty key) changed no state.
+    const emptyKey = l.emptyKey === undefined ? -1 : (clientKey[l.emptyKey.client] as number);
+    const key = clientKey[arrivals.client[cols.origin[row] as number] as number] as number;
+    const { start, rows } = this.rowsByKey(lane);
+    const from = start[key] as number;
+    // The row's place in its key's list (rows are ascending there).
+    let lo = from;
+    let hi = (start[key + 1] as number) - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((rows[mid] as number) < row) lo = mid + 1;
+      else hi = mid;
+    }
+    const wallAt = this.clock.cursor();
+    const timesMs: number[] = [];
+    if (key === emptyKey) return { timesMs, config };
+    for (let i = from; i <= lo; i += 1) {
+      const r = rows[i] as number;
+      const t = cols.arrivalMs[r] as number;
+      if (t < fromMs || !meets(r)) continue;
+      timesMs.push(wallAt(t));
+    }
+    return { timesMs, config };
+  }
+
+  /** The wall times of `keyHistoryUpTo` (undefined where it is). */
+  keyTimesUpTo(lane: number, row: number): number[] | undefined {
+    return this.keyHistoryUpTo(lane, row)?.timesMs;
   }
 
   /** Every lane's state for `key` (default: the first key) at virtual time tMs. */

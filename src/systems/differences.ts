@@ -76,7 +76,8 @@ export const SYSTEM_DIFFERENCES: Readonly<Record<SystemId, readonly string[]>> =
   ],
   traefik: [
     'x/time/rate keeps float64 tokens and nanoseconds; the playground keeps exact tokens and requests on whole ms, and decides with Traefik’s maxDelay to the ns (16,000 decisions compared with the real library, none differs). A delayed request is drawn waiting to the next whole ms.',
-    'Where a key’s requests did not all meet one store (fleets, racy shared state), the inspector cannot replay x/time/rate’s float64 bucket and shows X-Retry-In from the exact wait, which Traefik can write 1 ns shorter (13.999999ms for 14ms).',
-    'sourceCriterion (ipStrategy, requestHeaderName, requestHost) picks the key; the playground’s clients are the keys. The Redis-backed limiter (redis:) is not modelled.',
+    'X-Retry-In replays x/time/rate’s float64 bucket over the requests that met the row’s own bucket: one instance’s, or in a fleet the replica the balancer chose (started again when a scale-in removed it), as proven per replica against the real library. Where no one bucket holds the key’s history (racy shared state, a fleet’s batched copies), it shows the exact wait, which Traefik can write 1 ns shorter (13.999999ms for 14ms).',
+    'Traefik shares buckets only through its Redis limiter (redis:, pkg/middlewares/ratelimiter/redis_limiter.go and lua.go @ v3.7.9): one Lua script, run atomically, so racy shared state has no Traefik counterpart. That script keeps the bucket in µs and returns the wait through Lua’s tostring (14 significant digits), which Traefik reads back as a Duration: with shared state the playground writes x/time/rate’s ns delay, which can differ from it in the last ns, and Redis drops an idle key after ttl seconds to the ms, not on ttlmap’s whole seconds.',
+    'sourceCriterion (ipStrategy, requestHeaderName, requestHost) picks the key; the playground’s clients are the keys.',
   ],
 };

@@ -65,6 +65,11 @@ export interface SystemResponseOptions {
    * Traefik replays its float64 bucket from them to write the delay to the ns.
    */
   keyHistoryMs?: readonly number[];
+  /**
+   * The config of the store that history met, where it is not the lane's own (a fleet replica's
+   * divided limit). Default: the config the response is for.
+   */
+  keyHistoryConfig?: AlgorithmConfig;
 }
 
 /** A header field with where it comes from: the system itself, or added by the user's option. */

@@ -24,6 +24,7 @@ import { deriveConfig, systemById } from '../../src/systems';
 import { goDurationNs, traefikDelayNs, traefikResponse } from '../../src/systems/respond/traefik';
 import { int, seeded } from './gen';
 import { findBinary } from './servers';
+import { proofCount } from '../systems/proofCounts';
 
 const GO = findBinary('go');
 const GOPATH = '/usr/share/gocode';
@@ -323,6 +324,12 @@ describe.skipIf(missing !== undefined)('golang.org/x/time/rate against the core'
       expect(disagreements.slice(0, 20)).toEqual([]);
       // Every Traefik 429 was compared (boundary traces reject in every case).
       expect(retryIn).toBeGreaterThan(10_000);
+      // The counts the README's proof table states.
+      expect(perGroup.get('Traefik')).toBe(proofCount('Traefik `RateLimit`', 'decisions'));
+      expect(retryIn).toBe(proofCount('Traefik `RateLimit`', 'retryIn'));
+      expect(floatBelow).toBe(proofCount('Traefik `RateLimit`', 'exactWaitLong'));
+      expect(perGroup.get('Go')).toBe(proofCount('Go `x/time/rate`', 'allow'));
+      expect(perGroup.get('Reserve')).toBe(proofCount('Go `x/time/rate`', 'reserve'));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

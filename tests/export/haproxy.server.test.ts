@@ -30,6 +30,7 @@ import { findBinary, freePort, loudSkip, startServer, timedProof } from './serve
 import type { Group } from './timed-trace';
 import { fragility } from './timed-trace';
 import { responseOf } from '../../src/systems/respond';
+import { proofCount } from '../systems/proofCounts';
 
 const HAPROXY = findBinary('haproxy');
 if (HAPROXY === undefined)
@@ -340,6 +341,8 @@ describe.skipIf(HAPROXY === undefined)('HAProxy model and export against a real 
     expect(report.failures).toEqual([]);
     const requests = CASES.reduce((n, c) => n + c.groups.reduce((m, g) => m + g.count, 0), 0);
     expect(report.requests).toBe(requests);
+    // The count the README's proof table states.
+    expect(report.requests).toBe(proofCount('HAProxy stick-table', 'timedRequests'));
     console.info(
       `haproxy vs core: ${report.requests} requests compared (${denied} denied responses' status line and headers compared), 0 disagreements; ${report.attempts} attempt(s), ${report.widened} key(s) judged at their measured times, ${report.retried} replayed`,
     );
@@ -359,6 +362,8 @@ describe.skipIf(HAPROXY === undefined)('HAProxy model and export against a real 
       compared += 1;
     }
     console.info(`haproxy deny replies vs the page: ${compared} statuses compared`);
+    // The count the README's proof table states (every deny_status, and the default).
+    expect(compared).toBe(proofCount('HAProxy stick-table', 'denyReplies'));
   }, 15_000);
 
   it('real haproxy accepts every exported config with no warning (haproxy -c), for random limiters', async () => {

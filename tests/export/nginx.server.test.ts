@@ -30,6 +30,7 @@ import {
 import type { Group } from './timed-trace';
 import { fragility, plan } from './timed-trace';
 import { entryResponse } from '../../src/systems/respond';
+import { proofCount } from '../systems/proofCounts';
 
 const NGINX = findBinary('nginx');
 if (NGINX === undefined)
@@ -319,6 +320,8 @@ describe.skipIf(NGINX === undefined)('nginx export against a real nginx', () => 
     const rejected = plans.flat().reduce((n, p) => n + p.reject, 0);
     const requests = CASES.reduce((n, c) => n + c.groups.reduce((m, g) => m + g.count, 0), 0);
     expect(report.requests).toBe(requests);
+    // The count the README's proof table states.
+    expect(report.requests).toBe(proofCount('nginx `limit_req`', 'timedRequests'));
     console.info(
       `nginx vs core: ${report.requests} requests compared (${delayed} delayed, ${rejected} rejected), 0 disagreements; ${report.attempts} attempt(s), ${report.widened} key(s) judged at their measured times, ${report.retried} replayed`,
     );
@@ -573,6 +576,9 @@ ${CASES_ALL.map((c, i) => `    location /${c.name}/ {\n${(parts[i]?.location ?? 
       }
       expect(rejections).toBe(CASES_ALL.length);
       expect(drops.sort((a, b) => a - b)).toEqual([408, 444, 444, 499]);
+      // The counts the README's proof table states.
+      expect(compared).toBe(proofCount('nginx `limit_req`', 'responses'));
+      expect(rejections).toBe(proofCount('nginx `limit_req`', 'rejections'));
       console.info(
         `nginx responses vs the page: ${compared} responses compared byte for byte (${rejections} rejections, limit_req_status 400–599; ${drops.length} of them closed without a reply: ${drops.join(', ')}), 0 disagreements`,
       );

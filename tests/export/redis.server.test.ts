@@ -11,6 +11,7 @@ import type { Request } from './gen';
 import { boundaryTrace, randomConfig, randomTrace, seeded } from './gen';
 import type { RedisClient } from './servers';
 import { findBinary, loudSkip, startRedis } from './servers';
+import { proofCount } from '../systems/proofCounts';
 
 const REDIS = findBinary('redis-server');
 if (REDIS === undefined)
@@ -25,6 +26,15 @@ const SLACK_MS = 600_000;
 function asDecisionTuple(d: Decision): Reply {
   return [OUTCOMES.indexOf(d.outcome), d.delayMs, d.retryAfterMs, d.remaining, d.resetMs];
 }
+
+/** The README's proof table rows that state one algorithm's random-trace count on redis-server. */
+const STATED_PER_KIND: Partial<Record<AlgorithmConfig['kind'], () => number>> = {
+  gcra: () => proofCount('redis-cell `CL.THROTTLE`', 'lua'),
+  'fixed-window': () => proofCount('Redis INCR + EXPIRE', 'each'),
+  'sliding-log': () => proofCount('Redis INCR + EXPIRE', 'each'),
+  'sliding-window-counter': () => proofCount('Redis two-window counter', 'lua'),
+  'calendar-windows': () => proofCount('Kong `rate-limiting`', 'lua'),
+};
 
 describe.skipIf(REDIS === undefined)('Redis Lua export against a real redis-server', () => {
   let redis: { client: RedisClient; stop(): Promise<void> } | undefined;
@@ -145,6 +155,9 @@ describe.skipIf(REDIS === undefined)('Redis Lua export against a real redis-serv
         n += await replay(config, trace, `${kind}:${run}`, seed * 31 + run);
       }
       checked[kind] = n;
+      // The count the README's proof table states for the rows this kind's script proves.
+      const stated = STATED_PER_KIND[kind];
+      if (stated !== undefined) expect(n).toBe(stated());
     }, 60_000);
   }
 
@@ -171,6 +184,10 @@ describe.skipIf(REDIS === undefined)('Redis Lua export against a real redis-serv
       `Redis vs core at window boundaries: ${n} decisions compared (${edges} exactly on a boundary), 0 disagreements`,
     );
     expect(edges).toBeGreaterThan(1000);
+    // The counts the README's proof table states.
+    expect(n).toBe(proofCount('Redis INCR + EXPIRE', 'edges'));
+    expect(n).toBe(proofCount('Redis two-window counter', 'edges'));
+    expect(edges).toBe(proofCount('Redis INCR + EXPIRE', 'onBoundary'));
   }, 120_000);
 
   it('anchored window with windowMs 0 (rate-limiter-flexible duration 0: points never expire) decides as the core', async () => {

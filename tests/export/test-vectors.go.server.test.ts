@@ -17,6 +17,7 @@ import type { AlgorithmConfig } from '../../src/core';
 import { VECTOR_FILE, testVectorFiles, testVectors } from '../../src/export/test-vectors';
 import { defaultScenario, simulate } from '../../src/sim';
 import { findBinary } from './servers';
+import { proofCount } from '../systems/proofCounts';
 
 const run = promisify(execFile);
 const GO = findBinary('go');
@@ -165,6 +166,8 @@ describe.skipIf(missing !== undefined)('the generated Go test file', () => {
     expect(pass.out).toContain(
       `compared: outcome ${n}, delayMs ${n}, retryAfterMs ${n}, remaining ${n}`,
     );
+    // The count the README's proof table states.
+    expect(n).toBe(proofCount('Go `x/time/rate`', 'vectors'));
     console.info(
       `generated Go test on golang.org/x/time/rate 0.3.0: ${n} vectors × 4 fields compared (${file.vectors.filter((v) => v.outcome === 'delay').length} delayed, ${file.vectors.filter((v) => v.outcome === 'reject').length} rejected), 0 differences`,
     );

@@ -13,6 +13,7 @@ import { toCaddy } from '../../src/export';
 import { deriveConfig, systemById } from '../../src/systems';
 import { int, seeded } from '../export/gen';
 import { entryResponse } from '../../src/systems/respond';
+import { proofCount } from './proofCounts';
 
 const caddy = systemById('caddy');
 if (caddy === undefined) throw new Error('caddy is registered');
@@ -122,6 +123,10 @@ describe('Caddy rate_limit = its ring buffer and handler', () => {
     );
     expect(rejected).toBeGreaterThan(500);
     expect(edge).toBeGreaterThan(100);
+    // The counts the README's proof table states.
+    expect(compared).toBe(proofCount('Caddy `rate_limit`', 'decisions'));
+    expect(rejected).toBe(proofCount('Caddy `rate_limit`', 'refused'));
+    expect(edge).toBe(proofCount('Caddy `rate_limit`', 'passedUnrecorded'));
   });
 
   it("the export's window is Caddy's: the model's window − 1 ms", () => {

@@ -19,6 +19,7 @@ import { int, seeded } from '../export/gen';
 import { findBinary, loudSkip, startRedis } from '../export/servers';
 import type { RedisClient } from '../export/servers';
 import { responseOf } from '../../src/systems/respond';
+import { proofCount } from './proofCounts';
 
 const REDIS = findBinary('redis-server');
 if (REDIS === undefined)
@@ -175,6 +176,10 @@ describe.skipIf(REDIS === undefined)(
       );
       expect(rejects).toBeGreaterThan(50);
       expect(shadowed).toBeGreaterThan(50);
+      // The counts the README's proof table states.
+      expect(compared).toBe(proofCount('Envoy global rate limit service', 'decisions'));
+      expect(rejects).toBe(proofCount('Envoy global rate limit service', 'rejected'));
+      expect(shadowed).toBe(proofCount('Envoy global rate limit service', 'shadowPassed'));
     }, 120_000);
 
     it('at every window boundary, exactly and 1 ms either side, as the service counts', async () => {
@@ -184,6 +189,13 @@ describe.skipIf(REDIS === undefined)(
       );
       expect(atEdge.every((n) => n > 100)).toBe(true);
       expect(rejects).toBeGreaterThan(50);
+      // The counts the README's proof table states.
+      expect(compared).toBe(proofCount('Envoy global rate limit service', 'edges'));
+      expect(atEdge).toEqual([
+        proofCount('Envoy global rate limit service', 'before'),
+        proofCount('Envoy global rate limit service', 'onBoundary'),
+        proofCount('Envoy global rate limit service', 'after'),
+      ]);
     }, 120_000);
   },
 );

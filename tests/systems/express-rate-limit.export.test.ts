@@ -26,6 +26,7 @@ import {
 } from '../../src/systems/respond/express-rate-limit';
 import { int, seeded } from '../export/gen';
 import type { Rng } from '../export/gen';
+import { proofCount } from './proofCounts';
 
 const CACHE = path.join(process.cwd(), 'node_modules', '.cache', 'rll-export-express');
 
@@ -251,6 +252,11 @@ describe('the exported express-rate-limit app sends what the page shows', () => 
     expect(atBoundary).toBeGreaterThan(50);
     expect(rejects).toBeGreaterThan(100);
     expect(compared - rejects).toBeGreaterThan(100);
+    // The counts the README's proof table states.
+    const row = 'express-rate-limit (memory store)';
+    expect(compared).toBe(proofCount(row, 'exportResponses'));
+    expect(rejects).toBe(proofCount(row, 'exportRejected'));
+    expect(atBoundary).toBe(proofCount(row, 'exportAtWindowEnd'));
   }, 120_000);
 
   it('a cost per request is exported as the requests it admits: the same decisions and remaining', async () => {

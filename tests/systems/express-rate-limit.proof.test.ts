@@ -20,6 +20,7 @@ import { deriveConfig, systemById } from '../../src/systems';
 import { int, seeded } from '../export/gen';
 import type { Rng } from '../export/gen';
 import { SCENARIO_EPOCH_MS, entryResponse } from '../../src/systems/respond';
+import { proofCount } from './proofCounts';
 
 /** The middleware, typed here: the package's own types need @types/express, not installed. */
 type Middleware = (req: unknown, res: unknown, next: () => void) => Promise<void>;
@@ -179,6 +180,11 @@ describe('express-rate-limit 8.7.5 (real middleware) = model', () => {
     expect(atBoundary).toBeGreaterThan(50);
     expect(rejects).toBeGreaterThan(100);
     expect(compared - rejects).toBeGreaterThan(100);
+    // The counts the README's proof table states.
+    const row = 'express-rate-limit (memory store)';
+    expect(compared).toBe(proofCount(row, 'decisions'));
+    expect(rejects).toBe(proofCount(row, 'rejected'));
+    expect(atBoundary).toBe(proofCount(row, 'atWindowEnd'));
   });
 
   it("the page's answer is the real middleware's at the scenario's wall clock (Date is not 1970)", async () => {

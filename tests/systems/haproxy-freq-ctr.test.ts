@@ -20,6 +20,7 @@ import { describe, expect, it } from 'vitest';
 import { createLimiter } from '../../src/core';
 import type { AlgorithmConfig } from '../../src/core';
 import { int, seeded } from '../export/gen';
+import { proofCount } from './proofCounts';
 
 /** One stick-table entry's freq_ctr, as HAProxy 2.6 keeps it (32-bit ticks). */
 class FreqCtr {
@@ -109,5 +110,11 @@ describe('HAProxy 2.6 freq_ctr (reference from the source) = model, at period bo
     );
     expect(Math.min(...atEdge)).toBeGreaterThan(500);
     expect(rejects).toBeGreaterThan(1000);
+    // The counts the README's proof table states.
+    const row = 'HAProxy stick-table';
+    expect(compared).toBe(proofCount(row, 'freqCtr'));
+    expect(atEdge[1]).toBe(proofCount(row, 'atTick'));
+    expect((atEdge[0] as number) + (atEdge[2] as number)).toBe(proofCount(row, 'besideTick'));
+    expect(rejects).toBe(proofCount(row, 'freqCtrDenied'));
   });
 });

@@ -25,6 +25,7 @@ import { int, seeded } from '../export/gen';
 import type { Rng } from '../export/gen';
 import { findBinary, loudSkip, startRedis } from '../export/servers';
 import type { RedisClient } from '../export/servers';
+import { proofCount } from './proofCounts';
 
 const REDIS = findBinary('redis-server');
 if (REDIS === undefined)
@@ -196,5 +197,16 @@ describe.skipIf(REDIS === undefined)('Kong rate-limiting (local) at window bound
     expect(Math.min(...atEdge)).toBeGreaterThan(100);
     expect(Math.min(...atExpiry)).toBeGreaterThan(30);
     expect(rejects).toBeGreaterThan(200);
+    // The counts the README's proof table states.
+    expect(compared).toBe(proofCount('Kong `rate-limiting`', 'edges'));
+    expect(atEdge[1]).toBe(proofCount('Kong `rate-limiting`', 'atPeriodStart'));
+    expect((atEdge[0] as number) + (atEdge[2] as number)).toBe(
+      proofCount('Kong `rate-limiting`', 'besidePeriodStart'),
+    );
+    expect(atExpiry[1]).toBe(proofCount('Kong `rate-limiting`', 'atTtlEnd'));
+    expect((atExpiry[0] as number) + (atExpiry[2] as number)).toBe(
+      proofCount('Kong `rate-limiting`', 'besideTtlEnd'),
+    );
+    expect(rejects).toBe(proofCount('Kong `rate-limiting`', 'rejected'));
   }, 120_000);
 });

@@ -1,13 +1,16 @@
 /**
  * The README's systems table is the proof table: every registered system has a row, every row says
  * what it is proven against, and every test file a row names exists. A system added to the registry
- * without a row, or a row pointing at a test that was moved or deleted, fails here.
+ * without a row, or a row pointing at a test that was moved or deleted, fails here. Every number a
+ * row's proof cell states is one its proofs assert (proofCounts.ts) or one of its listed words: a
+ * count mistyped in the README fails here.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SYSTEMS } from '../../src/systems';
 import type { SystemId } from '../../src/systems';
+import { PROOF_TABLE } from './proofCounts';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -63,6 +66,27 @@ describe('the README proof table', () => {
         /real |known answers|source|tests\//,
       );
     }
+  });
+
+  it('states exactly the counts its proofs run, and no other number', () => {
+    const named = Object.keys(PROOF_TABLE);
+    for (const row of rows) {
+      const system = row['System'] ?? '';
+      const rowName = named.find((n) => system.startsWith(n));
+      if (rowName === undefined) throw new Error(`${system}: add the row to proofCounts.ts`);
+      const { counts, words } = PROOF_TABLE[rowName as keyof typeof PROOF_TABLE];
+      // Numbers outside code spans (file names, options): counts with thousands separators,
+      // versions whole ("3.7.9").
+      const stated = (row['Proven, and how'] ?? '')
+        .replace(/`[^`]*`/g, '')
+        .match(/\d+(?:[.,]\d+)*/g);
+      const expected = [
+        ...Object.values(counts as Record<string, number>).map((n) => n.toLocaleString('en-US')),
+        ...words,
+      ];
+      expect([...(stated ?? [])].sort(), system).toEqual(expected.sort());
+    }
+    expect(named).toHaveLength(rows.length);
   });
 
   it('names only test files that exist', () => {

@@ -24,6 +24,7 @@ import { rateLimiterFlexibleConfig } from '../../src/systems/rate-limiter-flexib
 import { int, seeded } from '../export/gen';
 import type { Rng } from '../export/gen';
 import { entryResponse } from '../../src/systems/respond';
+import { proofCount } from './proofCounts';
 
 interface Res {
   msBeforeNext: number;
@@ -253,6 +254,17 @@ describe('rate-limiter-flexible 11.4.0 RateLimiterMemory (real) = model', () => 
     expect(atBoundary).toBeGreaterThan(100);
     // evenly / evenly+min × block × cost × whole / fractional / 0 durations: all 36 met.
     expect(combos.size).toBe(36);
+    // The counts the README's proof table states.
+    const row = 'rate-limiter-flexible `RateLimiterMemory`';
+    expect(compared).toBe(proofCount(row, 'decisions'));
+    expect(combos.size).toBe(proofCount(row, 'combinations'));
+    expect(seen).toEqual({
+      admit: proofCount(row, 'admitted'),
+      delay: proofCount(row, 'delayed'),
+      reject: proofCount(row, 'rejected'),
+    });
+    expect(zero.admit + zero.delay + zero.reject).toBe(proofCount(row, 'durationZero'));
+    expect(atBlockEnd).toBe(proofCount(row, 'atBlockEnd'));
   });
 
   it('execEvenlyMinDelayMs left out is ⌈duration / points⌉, in the library and the model', async () => {
@@ -438,6 +450,10 @@ describe('the exported rate-limiter-flexible middleware sends what the page show
     }
     console.info(
       `rate-limiter-flexible export run as written vs the page: ${compared} responses compared (status and every header), 0 disagreements`,
+    );
+    // The count the README's proof table states.
+    expect(compared).toBe(
+      proofCount('rate-limiter-flexible `RateLimiterMemory`', 'exportResponses'),
     );
   });
 });

@@ -147,6 +147,68 @@ describe('a key’s history for the inspector (Seeker.keyTimesUpTo)', () => {
     });
   }
 
+  // Fleets: replicas that scale in (losing their state) and back out; divided and layered limits,
+  // and a store with a replica fallback while it is down.
+  const scale = [
+    { atMs: 1200, instances: 1 },
+    { atMs: 2100, instances: 3 },
+  ];
+  const fleets: Deployment[] = [
+    { instances: 3, balancer: 'weighted', state: 'local', roundTripMs: 5, fleet: { scale } },
+    { instances: 2, balancer: 'least-outstanding', state: 'local-divided', roundTripMs: 5 },
+    { instances: 3, balancer: 'hash', state: 'layered', roundTripMs: 5, fleet: { scale } },
+    {
+      instances: 2,
+      balancer: 'least-outstanding',
+      state: 'shared-atomic',
+      roundTripMs: 5,
+      fleet: {
+        store: { rttMs: 1, jitterMs: 0, outages: [{ fromMs: 1000, toMs: 2500 }], onDown: 'local' },
+      },
+    },
+  ];
+  for (const deployment of fleets) {
+    it(`replays a fleet row's own store to its decision (${deployment.state}, ${deployment.balancer})`, () => {
+      const sc = scenario({
+        seed: 11,
+        sources: [{ kind: 'poisson', ratePerSec: 300, startMs: 0, endMs: 4000 }],
+        clients: { count: 3, keying: 'per-client', assign: 'round-robin' },
+        deployment,
+      });
+      // 2 per 1 s, burst 4: a replica scaled in and out again starts full, as the old one
+      // would not have been.
+      const slow = deriveConfig(traefik, {
+        kind: 'token-bucket',
+        maxTokens: 4,
+        tokensPerFill: 2,
+        fillIntervalMs: 1000,
+      });
+      const result = simulate([slow], sc, 4000);
+      const seeker = new Seeker(result);
+      const lane = result.lanes[0];
+      const rows = lane?.columns.rows ?? 0;
+      let rejects = 0;
+      let replayed = 0;
+      for (let row = 0; row < rows; row += 7) {
+        const history = seeker.keyHistoryUpTo(0, row);
+        const lane = decisionAt(result, 0, row);
+        if (history === undefined) {
+          // Only rows no limiter decided (the store down, failing open) have none.
+          expect(deployment.state, `row ${row}`).toBe('shared-atomic');
+          continue;
+        }
+        const limiter = createLimiter(history.config);
+        let last = limiter.decide(history.timesMs[0] as number, 'k');
+        for (const t of history.timesMs.slice(1)) last = limiter.decide(t, 'k');
+        expect(last.outcome, `row ${row}`).toBe(lane.outcome);
+        replayed += 1;
+        if (lane.outcome === 'reject') rejects += 1;
+      }
+      expect(replayed).toBeGreaterThan(100);
+      expect(rejects).toBeGreaterThan(20);
+    });
+  }
+
   it('has none where the store a row met is not fixed by its instance', () => {
     const result = simulate(
       [config],

@@ -3,9 +3,16 @@
  * error pages), kept out of the registry so the first load does not carry it. Imported only by the
  * parts that show a response (the inspector, the probe, the experiments' notes, exports).
  */
-import type { AlgorithmConfig, Decision, Inspection } from '../../core';
+import type { AlgorithmConfig, Decision } from '../../core';
 import { systemOf } from '../index';
-import type { SystemId, SystemInfo, SystemModel, SystemResponder, SystemResponse } from '../types';
+import type {
+  SystemId,
+  SystemInfo,
+  SystemModel,
+  SystemResponder,
+  SystemResponse,
+  SystemResponseOptions,
+} from '../types';
 import { caddyResponse } from './caddy';
 import { cloudflareResponse } from './cloudflare';
 import { envoyGlobalResponse } from './envoy-global';
@@ -73,7 +80,10 @@ export function entryResponse(
   entry: { system?: SystemId; config: AlgorithmConfig; standardHeaders?: boolean; name?: string },
   decision: Decision,
   policyName: string,
-  at: { nowMs?: number; epochMs?: number; key?: string; before?: Inspection } = {},
+  at: Pick<
+    SystemResponseOptions,
+    'nowMs' | 'epochMs' | 'key' | 'before' | 'keyHistoryMs' | 'keyHistoryConfig'
+  > = {},
 ): SystemResponse {
   return responseOf(systemOf(entry))(entry.config, decision, {
     standardHeaders: entry.standardHeaders === true,

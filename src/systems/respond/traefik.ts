@@ -46,15 +46,24 @@ export function traefikDelayNs(
   decision: Decision,
   before?: Inspection,
   history?: readonly number[],
+  historyConfig: AlgorithmConfig = config,
 ): number {
   if (config.kind !== 'token-bucket') return decision.retryAfterMs * 1_000_000;
   const maxNs = config.maxDelayNs ?? (config.maxDelayMs ?? 0) * 1_000_000;
   const continuous = config.refill !== 'interval';
-  if (continuous && history !== undefined && history.length > 0) {
+  if (
+    continuous &&
+    history !== undefined &&
+    history.length > 0 &&
+    historyConfig.kind === 'token-bucket'
+  ) {
     // rate_limiter.go (traefik v3.7.9): rtl = float64(average·int64(time.Second)) / float64(period),
     // average and period being the config's tokensPerFill per fillIntervalMs; burst = maxTokens.
-    const limit = (config.tokensPerFill * 1e9) / (config.fillIntervalMs * 1e6);
-    const delays = goDelaysNs(limit, config.maxTokens, maxNs, history, config.idleResetS ?? 0);
+    // The bucket is the one the history met (a fleet replica's may hold a divided limit).
+    const b = historyConfig;
+    const limit = (b.tokensPerFill * 1e9) / (b.fillIntervalMs * 1e6);
+    const bMaxNs = b.maxDelayNs ?? (b.maxDelayMs ?? 0) * 1_000_000;
+    const delays = goDelaysNs(limit, b.maxTokens, bMaxNs, history, b.idleResetS ?? 0);
     return delays[delays.length - 1] as number;
   }
   if (before?.kind === 'token-bucket' && before.refill === 'continuous') {
@@ -76,7 +85,13 @@ export function traefikResponse(
   if (decision.outcome === 'reject') {
     // serveDelayError (rate_limiter.go, traefik v3.7.9): Retry-After is
     // fmt.Sprintf("%.0f", math.Ceil(delay.Seconds())), X-Retry-In is delay.String().
-    const delayNs = traefikDelayNs(config, decision, options.before, options.keyHistoryMs);
+    const delayNs = traefikDelayNs(
+      config,
+      decision,
+      options.before,
+      options.keyHistoryMs,
+      options.keyHistoryConfig,
+    );
     own.push(
       { name: 'Retry-After', value: String(Math.ceil(goSeconds(delayNs))) },
       { name: 'X-Retry-In', value: goDurationNs(delayNs) },

@@ -90,7 +90,7 @@ export function Inspector({ result }: { result: SimResult }) {
     // Traefik's 429 carries a delay its float64 bucket got from the key's whole history.
     const history =
       info.decision.outcome === 'reject' && systemOf(entry).id === 'traefik'
-        ? seekerFor(result).keyTimesUpTo(selected.lane, selected.row)
+        ? seekerFor(result).keyHistoryUpTo(selected.lane, selected.row)
         : undefined;
     const response = fleetResponse(
       result,
@@ -100,7 +100,9 @@ export function Inspector({ result }: { result: SimResult }) {
         nowMs: wallMs,
         key: info.key,
         before,
-        ...(history === undefined ? {} : { keyHistoryMs: history }),
+        ...(history === undefined
+          ? {}
+          : { keyHistoryMs: history.timesMs, keyHistoryConfig: history.config }),
       }),
     );
     // A trace request with an empty key that this lane's system does not limit (or denies).

@@ -57,13 +57,15 @@ export function InspectorLanes({
           // Traefik's 429 carries a delay its float64 bucket got from the key's whole history.
           const history =
             decision.outcome === 'reject' && systemOf(entry).id === 'traefik'
-              ? seekerFor(result).keyTimesUpTo(i, row)
+              ? seekerFor(result).keyHistoryUpTo(i, row)
               : undefined;
           const sent = entryResponse(entry, decision, lane.name, {
             nowMs: wallMs,
             key,
             ...(before === undefined ? {} : { before }),
-            ...(history === undefined ? {} : { keyHistoryMs: history }),
+            ...(history === undefined
+              ? {}
+              : { keyHistoryMs: history.timesMs, keyHistoryConfig: history.config }),
           });
           // A trace request with an empty key that this lane's system does not limit (or denies).
           const empty = emptyKeyRow(result, lane, row, systemOf(entry), sent);
