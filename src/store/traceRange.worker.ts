@@ -16,7 +16,13 @@ function post(msg: RangeReply, transfer: Transferable[] = []): void {
 }
 
 async function run(req: RangeRequest): Promise<void> {
-  const stream = new TraceStream({ ...req.options, rangeStart: req.start });
+  // Columns given back by the pass that merged an earlier part are filled again: no new arrays to
+  // grow, and none left behind for the collector on either side.
+  const stream = new TraceStream({
+    ...req.options,
+    rangeStart: req.start,
+    columns: req.columns ?? null,
+  });
   let last = 0;
   let posted = { bytes: 0, requests: 0, lines: 0, malformed: 0 };
   const progress = (): void => {

@@ -23,7 +23,8 @@ export {
 } from './held';
 export type { HeldTrace, HeldReplay } from './held';
 export { NAT_USER_AGENTS } from './builder';
-export type { BuiltTrace, NatHint, TracePart } from './builder';
+export type { BuiltTrace, NatHint, PartColumns, TracePart } from './builder';
+export { partColumns } from './builder';
 export { parseTimeLocal, parseIso, parseEpoch, parseAnyTime } from './time';
 export { replayTrace, virtualTimes, ADMIT, DELAY, REJECT, MAX_REPLAY_SPAN_MS } from './replay';
 export type { Replay } from './replay';
@@ -44,6 +45,7 @@ export {
   SWEEP_CHUNK,
 } from './streamSweep';
 export type {
+  BlobBytesReader,
   RecordedRequests,
   RequestSink,
   StreamCell,

@@ -1,0 +1,24 @@
+/** Giving the memory of array buffers back as soon as nothing reads them. */
+
+/**
+ * Frees the memory of array buffers no longer used, now, by detaching them
+ * (`ArrayBuffer.prototype.transfer(0)`, ES2024): a dropped buffer's memory lies outside the
+ * JavaScript heap and is only given back at the isolate's next garbage collection, which V8 starts
+ * for outside memory after about 64 MB of it (its external allocation soft limit), so every worker
+ * that reads pieces of a file, or takes parts from other workers, would hold up to that much in
+ * dead buffers. A buffer that cannot be detached (shared, or already detached) is left alone, and
+ * where `transfer` is missing (Node 20) this does nothing. Only for buffers that nothing reads
+ * again, made in JavaScript or by `Blob.arrayBuffer()` — never a stream reader's pieces (readPieces
+ * says why).
+ */
+export function releaseBuffers(...buffers: ArrayBufferLike[]): void {
+  for (const b of buffers) {
+    const transfer = (b as { transfer?: (length: number) => ArrayBuffer }).transfer;
+    if (typeof transfer !== 'function' || b.byteLength === 0) continue;
+    try {
+      transfer.call(b, 0);
+    } catch {
+      // Not detachable: it is collected as any other.
+    }
+  }
+}
