@@ -11,6 +11,12 @@ import type { RangeReply, RangeRequest, RangeWarm } from './traceProtocol';
 
 const PROGRESS_EVERY_MS = 100;
 
+/**
+ * The read buffer, kept from one range to the next: a worker reads dozens of ranges of a large
+ * file, and a new buffer for each was left to the collector.
+ */
+const readBuffer: { buffer: ArrayBuffer | null } = { buffer: null };
+
 function post(msg: RangeReply, transfer: Transferable[] = []): void {
   (self as unknown as Worker).postMessage(msg, transfer);
 }
@@ -43,14 +49,19 @@ async function run(req: RangeRequest): Promise<void> {
   };
   // The stream copies what it keeps of each piece (a line cut at a piece's end, keys), so one
   // buffer is read into again and again.
-  await readBytes(req.file.slice(req.start, req.end), (bytes) => {
-    stream.push(bytes);
-    const now = performance.now();
-    if (now - last >= PROGRESS_EVERY_MS) {
-      last = now;
-      progress();
-    }
-  });
+  await readBytes(
+    req.file.slice(req.start, req.end),
+    (bytes) => {
+      stream.push(bytes);
+      const now = performance.now();
+      if (now - last >= PROGRESS_EVERY_MS) {
+        last = now;
+        progress();
+      }
+    },
+    undefined,
+    readBuffer,
+  );
   const part = stream.finishPart();
   progress();
   post({ type: 'part', part }, [

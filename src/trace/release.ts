@@ -7,9 +7,14 @@
  * for outside memory after about 64 MB of it (its external allocation soft limit), so every worker
  * that reads pieces of a file, or takes parts from other workers, would hold up to that much in
  * dead buffers. A buffer that cannot be detached (shared, or already detached) is left alone, and
- * where `transfer` is missing (Node 20) this does nothing. Only for buffers that nothing reads
- * again, made in JavaScript or by `Blob.arrayBuffer()` — never a stream reader's pieces (readPieces
- * says why).
+ * where `transfer` is missing (Node 20) this does nothing. Only for buffers made in JavaScript
+ * that nothing reads again — never one the browser made or handed over (a stream reader's piece,
+ * a Blob's `arrayBuffer()`, a buffer received in a message): the browser keeps such a buffer's
+ * memory until its own wrapper is collected, while the detached buffer is no longer counted by the
+ * heap, so no collection comes for it. In the pinned Chromium (143), detaching the parts a pass
+ * worker received grew the renderer by what the worker's buffers shrank, and detaching each 512 kB
+ * chunk of the sweep's copy read with `arrayBuffer()` left some 300 MB of a 16M-request sweep
+ * resident outside every isolate (tests/bench/ingestStream.ts).
  */
 export function releaseBuffers(...buffers: ArrayBufferLike[]): void {
   for (const b of buffers) {

@@ -87,7 +87,7 @@ export async function nextLineStart(file: StreamSource, at: number): Promise<num
     const buf = await file.slice(at, at + n).arrayBuffer();
     const nl = new Uint8Array(buf).indexOf(10);
     const got = buf.byteLength;
-    releaseBuffers(buf);
+    // Not detached: a Blob's arrayBuffer is the browser's (releaseBuffers says why).
     if (nl >= 0) return at + nl + 1;
     if (got < n) return Math.min(file.size, at + got);
   }
