@@ -511,10 +511,10 @@ export class TraceBuilder {
     this.line = l;
     this.capacity = cap;
     // Outgrown arrays made here are held by nothing else (a chunk taken before is a copy): their
-    // memory is given back now, not at the worker's next collection (a range worker grows them
-    // some seven times a segment). Given ones are left to the collector: detaching a buffer that
-    // came in a message leaves its memory held by the browser, and no longer counted by the
-    // worker's heap, so no collection comes for it (seen in the pinned Chromium).
+    // memory is given back now, not at the worker's next collection (a range worker starting from
+    // its own grows them six times in a 32 MB segment). Given ones are left to the collector:
+    // detaching a buffer that came in a message leaves its memory held by the browser and no
+    // longer counted by the worker's heap, so no collection comes for it (src/trace/release.ts).
     if (this.madeHere) releaseBuffers(...outgrown);
     this.madeHere = true;
   }
