@@ -31,6 +31,11 @@ export async function readBytes(
   blob: Pick<Blob, 'stream' | 'size'>,
   onBytes: (bytes: Uint8Array) => void,
   bufferBytes = READ_BUFFER_BYTES,
+  /**
+   * A buffer kept from one read to the next (a worker reading range after range): used when it
+   * is there, and given the read's buffer at the end, so each read makes no buffer of its own.
+   */
+  keep: { buffer: ArrayBuffer | null } | null = null,
 ): Promise<void> {
   const stream = blob.stream();
   let byob: ReadableStreamBYOBReader | null = null;
@@ -54,7 +59,13 @@ export async function readBytes(
   }
   const reader = byob;
   const size = blob.size;
-  let buffer = new ArrayBuffer(Math.max(1, Math.min(bufferBytes, size)));
+  const kept = keep?.buffer ?? null;
+  let buffer =
+    kept !== null && kept.byteLength > 0
+      ? kept
+      : new ArrayBuffer(Math.max(1, Math.min(bufferBytes, size)));
+  // Lent to this read: a read that fails leaves no buffer to keep.
+  if (keep !== null) keep.buffer = null;
   let got = 0;
   try {
     while (got < size) {
@@ -77,4 +88,5 @@ export async function readBytes(
   }
   // Every byte was handed on: the stream is let go without a read waiting for its end.
   void reader.cancel().catch(() => {});
+  if (keep !== null) keep.buffer = buffer;
 }

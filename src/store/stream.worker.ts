@@ -13,6 +13,7 @@ import {
   BlobSink,
   StreamSpanPass,
   holdTrace,
+  partColumns,
   StreamPass,
   StreamSweepPass,
   TraceError,
@@ -26,6 +27,7 @@ import {
 import type {
   KeySpec,
   KeyVolumes,
+  PartColumns,
   RangeReader,
   RecordedRequests,
   RequestSink,
@@ -69,6 +71,12 @@ class RangePool {
   private readonly idle: Worker[] = [];
   private readonly all = new Set<Worker>();
   private readonly waiting: ((w: Worker) => void)[] = [];
+  /**
+   * Columns of parts merged already, given back to be filled by the next ranges (at most one per
+   * range in flight): the parts' arrays go round between this worker and the range workers instead
+   * of each range making new ones and this worker holding the old ones until a collection.
+   */
+  private readonly spare: PartColumns[] = [];
 
   constructor(
     private readonly file: File,
@@ -121,9 +129,27 @@ class RangePool {
         this.drop(w);
         reject(new Error(e.message));
       };
-      const r: RangeRequest = { file: this.file, start, end, options };
-      w.postMessage(r);
+      const columns = this.spare.pop() ?? null;
+      const r: RangeRequest = { file: this.file, start, end, options, columns };
+      w.postMessage(
+        r,
+        columns === null
+          ? []
+          : [
+              columns.arrivalMs.buffer,
+              columns.keyId.buffer,
+              columns.cost.buffer,
+              columns.status.buffer,
+              columns.line.buffer,
+            ],
+      );
     });
+  };
+
+  /** Takes a merged part's columns back for a later range (streamRead's `recycle`). */
+  readonly recycle = (part: TracePart): void => {
+    const columns = partColumns(part);
+    if (columns !== null && this.spare.length <= this.size) this.spare.push(columns);
   };
 
   /** Ends every worker of the pool. */
@@ -152,6 +178,7 @@ async function read<R>(
       {
         parallel,
         readRange: pool.read,
+        recycle: pool.recycle,
         // A file read as one stream (gzip, HAR, CSV, a small log) fills one reused buffer.
         readAll: (_, onBytes) => readBytes(file, onBytes),
         progress: (bytes) => {

@@ -5,6 +5,7 @@
  * runs one of these per core, each with every other cell, and terminating it stops it.
  */
 import { sweepPasses, sweepRecorded } from '../trace';
+import { readBytes } from './readBytes';
 import type { SweepCellsReply, SweepCellsRequest } from './streamProtocol';
 
 const PROGRESS_EVERY_MS = 100;
@@ -35,6 +36,8 @@ async function run(req: SweepCellsRequest): Promise<void> {
         last = now;
         post({ type: 'progress', decided: decided + requests * n });
       },
+      // One buffer filled again and again: no new buffer for each piece of the copy.
+      (blob, onBytes) => readBytes(blob, onBytes),
     );
     decided += req.count * n;
     post({

@@ -1,5 +1,5 @@
 /** Messages between the page and the trace-parsing worker (trace.worker.ts). */
-import type { HeldReplay, HeldTrace, ParseOptions, TracePart } from '../trace';
+import type { HeldReplay, HeldTrace, ParseOptions, PartColumns, TracePart } from '../trace';
 
 export interface TraceWorkerRequest {
   /** Generation: replies of an older request are dropped. */
@@ -57,6 +57,8 @@ export interface RangeRequest {
   end: number;
   /** With `detectFrom`: the file's start, which decides the format for every range. */
   options: ParseOptions;
+  /** Columns to read the requests into (a merged part's, given back and transferred). */
+  columns?: PartColumns | null;
 }
 
 /** To a range worker started ahead of a read: nothing to do yet (its code is loaded). */

@@ -11,12 +11,24 @@ import type { RangeReply, RangeRequest, RangeWarm } from './traceProtocol';
 
 const PROGRESS_EVERY_MS = 100;
 
+/**
+ * The read buffer, kept from one range to the next: a worker reads dozens of ranges of a large
+ * file, and a new buffer for each was left to the collector.
+ */
+const readBuffer: { buffer: ArrayBuffer | null } = { buffer: null };
+
 function post(msg: RangeReply, transfer: Transferable[] = []): void {
   (self as unknown as Worker).postMessage(msg, transfer);
 }
 
 async function run(req: RangeRequest): Promise<void> {
-  const stream = new TraceStream({ ...req.options, rangeStart: req.start });
+  // Columns given back by the pass that merged an earlier part are filled again: no new arrays to
+  // grow, and none left behind for the collector on either side.
+  const stream = new TraceStream({
+    ...req.options,
+    rangeStart: req.start,
+    columns: req.columns ?? null,
+  });
   let last = 0;
   let posted = { bytes: 0, requests: 0, lines: 0, malformed: 0 };
   const progress = (): void => {
@@ -37,14 +49,19 @@ async function run(req: RangeRequest): Promise<void> {
   };
   // The stream copies what it keeps of each piece (a line cut at a piece's end, keys), so one
   // buffer is read into again and again.
-  await readBytes(req.file.slice(req.start, req.end), (bytes) => {
-    stream.push(bytes);
-    const now = performance.now();
-    if (now - last >= PROGRESS_EVERY_MS) {
-      last = now;
-      progress();
-    }
-  });
+  await readBytes(
+    req.file.slice(req.start, req.end),
+    (bytes) => {
+      stream.push(bytes);
+      const now = performance.now();
+      if (now - last >= PROGRESS_EVERY_MS) {
+        last = now;
+        progress();
+      }
+    },
+    undefined,
+    readBuffer,
+  );
   const part = stream.finishPart();
   progress();
   post({ type: 'part', part }, [

@@ -17,6 +17,7 @@ import { emptyKeyName } from './emptyKeys';
 import { plural } from '../core';
 import { Columns, REORDER_WINDOW_MS, ReorderWindow } from './reorder';
 import type { OrderedSink } from './reorder';
+import { releaseBuffers } from './release';
 
 /** Distinct user agents on one client address from which the page hints at NAT. */
 export const NAT_USER_AGENTS = 10;
@@ -301,6 +302,33 @@ export interface TraceChunk {
 /** All a reader read, as one chunk (a byte range read in a worker of its own). */
 export type TracePart = TraceChunk & { end: ReaderEnd };
 
+/** A reader's request columns, all of one length (its capacity). */
+export interface PartColumns {
+  arrivalMs: Float64Array<ArrayBuffer>;
+  keyId: Uint32Array<ArrayBuffer>;
+  cost: Uint16Array<ArrayBuffer>;
+  status: Uint16Array<ArrayBuffer>;
+  line: Float64Array<ArrayBuffer>;
+}
+
+/**
+ * The whole columns under a part once it is merged (a part's arrays are views of its reader's
+ * columns), for a reader to fill again instead of making new ones; null when they differ in length.
+ */
+export function partColumns(part: TraceChunk): PartColumns | null {
+  const whole = (a: ArrayBufferView): ArrayBuffer => a.buffer as ArrayBuffer;
+  const c: PartColumns = {
+    arrivalMs: new Float64Array(whole(part.arrivalMs)),
+    keyId: new Uint32Array(whole(part.keyId)),
+    cost: new Uint16Array(whole(part.cost)),
+    status: new Uint16Array(whole(part.status)),
+    line: new Float64Array(whole(part.line)),
+  };
+  const n = c.arrivalMs.length;
+  const same = [c.keyId, c.cost, c.status, c.line].every((a) => a.length === n);
+  return same && n > 0 ? c : null;
+}
+
 /**
  * Collects what one reader parses: requests in line order with their line numbers, its own key
  * ids, malformed lines, user agents per client. `takeChunk` hands the requests read so far on.
@@ -319,6 +347,8 @@ export class TraceBuilder {
   private cost = new Uint16Array(this.capacity);
   private status = new Uint16Array(this.capacity);
   private line = new Float64Array(this.capacity);
+  /** Whether the columns were made here (not given): only those are freed when outgrown. */
+  private madeHere = true;
   private readonly keyIds = new Map<string, number>();
   private readonly keys: string[] = [];
   /** Keys handed on in earlier chunks. */
@@ -341,9 +371,20 @@ export class TraceBuilder {
     private readonly spec: KeySpec,
     /** Requests read before the log is refused. */
     private readonly maxRequests = MAX_TRACE_REQUESTS,
+    /** Columns to fill (a merged part's, given back: `partColumns`) instead of new ones. */
+    columns: PartColumns | null = null,
   ) {
     this.agentsById = this.natById ? new AgentTable() : null;
     this.emptyName = this.natById ? null : emptyKeyName(spec);
+    if (columns !== null && columns.arrivalMs.length > 0) {
+      this.capacity = columns.arrivalMs.length;
+      this.arrival = columns.arrivalMs;
+      this.key = columns.keyId;
+      this.cost = columns.cost;
+      this.status = columns.status;
+      this.line = columns.line;
+      this.madeHere = false;
+    }
   }
 
   /** `noteLine` of an ASCII line given as bytes b[s, e). */
@@ -461,6 +502,13 @@ export class TraceBuilder {
   private grow(): void {
     const cap = Math.max(4096, this.capacity * 2);
     const n = this.held;
+    const outgrown = [
+      this.arrival.buffer,
+      this.key.buffer,
+      this.cost.buffer,
+      this.status.buffer,
+      this.line.buffer,
+    ];
     const a = new Float64Array(cap);
     a.set(this.arrival.subarray(0, n));
     this.arrival = a;
@@ -477,6 +525,13 @@ export class TraceBuilder {
     l.set(this.line.subarray(0, n));
     this.line = l;
     this.capacity = cap;
+    // Outgrown arrays made here are held by nothing else (a chunk taken before is a copy): their
+    // memory is given back now, not at the worker's next collection (a range worker starting from
+    // its own grows them six times in a 32 MB segment). Given ones are left to the collector:
+    // detaching a buffer that came in a message leaves its memory held by the browser and no
+    // longer counted by the worker's heap, so no collection comes for it (src/trace/release.ts).
+    if (this.madeHere) releaseBuffers(...outgrown);
+    this.madeHere = true;
   }
 
   /** Requests read since the last chunk was taken (held: `count` of them). */

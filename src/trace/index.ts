@@ -23,7 +23,8 @@ export {
 } from './held';
 export type { HeldTrace, HeldReplay } from './held';
 export { NAT_USER_AGENTS } from './builder';
-export type { BuiltTrace, NatHint, TracePart } from './builder';
+export type { BuiltTrace, NatHint, PartColumns, TracePart } from './builder';
+export { partColumns } from './builder';
 export { parseTimeLocal, parseIso, parseEpoch, parseAnyTime } from './time';
 export { replayTrace, virtualTimes, ADMIT, DELAY, REJECT, MAX_REPLAY_SPAN_MS } from './replay';
 export type { Replay } from './replay';
@@ -48,6 +49,7 @@ export type {
   AddressKeys,
   KeyVolumes,
   StreamAddressing,
+  BlobBytesReader,
   RecordedRequests,
   RequestSink,
   StreamCell,

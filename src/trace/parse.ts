@@ -6,7 +6,7 @@
 import { Gunzip } from 'fflate';
 import { ALB_LINE, parseAlbLine } from './alb';
 import { TraceBuilder, TraceMerger } from './builder';
-import type { BuiltTrace, TracePart } from './builder';
+import type { BuiltTrace, PartColumns, TracePart } from './builder';
 import { jsonLineParser, parseDelimited } from './delimited';
 import type { ColumnOptions } from './delimited';
 import { parseHar } from './har';
@@ -51,6 +51,8 @@ export interface ParseOptions extends ColumnOptions {
   rangeStart?: number;
   /** The merger read requests go to (a streaming pass's, src/trace/stream.ts); default its own. */
   merger?: TraceMerger;
+  /** Columns for the requests read (a merged part's, given back), instead of new ones. */
+  columns?: PartColumns | null;
 }
 
 /** The key when none is given: the client address. */
@@ -335,7 +337,7 @@ export class TraceStream {
   constructor(private readonly opts: ParseOptions) {
     const spec = opts.keySpec ?? DEFAULT_KEY;
     const max = opts.maxRequests ?? MAX_TRACE_REQUESTS;
-    this.builder = new TraceBuilder(spec, max);
+    this.builder = new TraceBuilder(spec, max, opts.columns ?? null);
     this.merger =
       opts.rangeStart !== undefined ? null : (opts.merger ?? new TraceMerger(opts.name, spec, max));
     this.maxTextBytes = opts.maxTextBytes ?? MAX_TEXT_BYTES;

@@ -12,6 +12,9 @@ import type { ParseOptions } from './parse';
 import type { TraceMerger, TracePart } from './builder';
 import { MAX_LINE_BYTES } from './types';
 import type { ParseReport } from './types';
+import { releaseBuffers } from './release';
+
+export { releaseBuffers };
 
 /** A pass the reader feeds: its merger takes the requests, `finish` the report the read ends with. */
 export interface StreamingPass<R> {
@@ -51,29 +54,11 @@ export interface StreamReadHooks {
    * once `onBytes` returns. Default: the stream's own reader, a new buffer per piece.
    */
   readAll?: (file: StreamSource, onBytes: (bytes: Uint8Array) => void) => Promise<void>;
-}
-
-/**
- * Frees the memory of array buffers no longer used, now, by detaching them
- * (`ArrayBuffer.prototype.transfer(0)`, ES2024): a dropped buffer's memory lies outside the
- * JavaScript heap and is only given back at the isolate's next garbage collection, which V8 starts
- * for outside memory after about 64 MB of it (its external allocation soft limit), so every worker
- * that reads pieces of a file, or takes parts from other workers, would hold up to that much in
- * dead buffers. A buffer that cannot be detached (shared, or already detached) is left alone, and
- * where `transfer` is missing (Node 20) this does nothing. Only for buffers that nothing reads
- * again, made in JavaScript or by `Blob.arrayBuffer()` — never a stream reader's pieces (readPieces
- * says why).
- */
-export function releaseBuffers(...buffers: ArrayBufferLike[]): void {
-  for (const b of buffers) {
-    const transfer = (b as { transfer?: (length: number) => ArrayBuffer }).transfer;
-    if (typeof transfer !== 'function' || b.byteLength === 0) continue;
-    try {
-      transfer.call(b, 0);
-    } catch {
-      // Not detachable: it is collected as any other.
-    }
-  }
+  /**
+   * Takes each part back once the pass has merged it (the merger copies what it keeps), so its
+   * arrays can be filled by the next range read instead of being left to the collector.
+   */
+  recycle?: (part: TracePart) => void;
 }
 
 /** Reads `file` with the stream's default reader (a new buffer for every piece). */
@@ -102,7 +87,7 @@ export async function nextLineStart(file: StreamSource, at: number): Promise<num
     const buf = await file.slice(at, at + n).arrayBuffer();
     const nl = new Uint8Array(buf).indexOf(10);
     const got = buf.byteLength;
-    releaseBuffers(buf);
+    // Not detached: a Blob's arrayBuffer is the browser's (releaseBuffers says why).
     if (nl >= 0) return at + nl + 1;
     if (got < n) return Math.min(file.size, at + got);
   }
@@ -186,6 +171,7 @@ async function readSegments<R>(
     const next = pending.shift() as { end: number; part: Promise<TracePart> };
     const part = await next.part;
     pass.merger.add(part);
+    hooks.recycle?.(part);
     hooks.progress(next.end);
     while (cut < file.size && pending.length < hooks.parallel + 1) await startNext();
   }

@@ -11,7 +11,16 @@
  * nothing. `STREAM_SHOTS=dir` also saves screenshots of the result (1280 px and 390 px, dark).
  * The file is deleted at the end.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { expect } from '@playwright/test';
@@ -99,6 +108,68 @@ async function measureSweep(
   return { ok, cells, ms, readMs, peakMb, mainThread, shown };
 }
 
+/** CPU seconds (user + system) the renderer processes have used so far (/proc/PID/stat). */
+async function rendererCpuS(browser: Browser): Promise<number> {
+  const cdp = await browser.newBrowserCDPSession();
+  try {
+    const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as {
+      processInfo: { type: string; id: number }[];
+    };
+    let ticks = 0;
+    for (const p of processInfo) {
+      if (p.type !== 'renderer') continue;
+      try {
+        // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+        const stat = readFileSync(`/proc/${p.id}/stat`, 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        ticks += Number(f[11]) + Number(f[12]);
+      } catch {
+        // the process ended
+      }
+    }
+    return ticks / 100;
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/**
+ * The renderers' resident memory split as Linux counts it (/proc/PID/status, MB): anonymous pages
+ * (malloc and PartitionAlloc, V8 heaps, ArrayBuffer stores), file pages mapped in, and shared
+ * memory (Mojo data pipes and shared buffers, which carry a Blob's or a file's bytes between the
+ * browser and the renderer). Their sum is what `rendererMb` reports.
+ */
+async function rendererRss(
+  browser: Browser,
+): Promise<{ totalMb: number; anonMb: number; fileMb: number; shmemMb: number }> {
+  const cdp = await browser.newBrowserCDPSession();
+  try {
+    const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as {
+      processInfo: { type: string; id: number }[];
+    };
+    const kb = { VmRSS: 0, RssAnon: 0, RssFile: 0, RssShmem: 0 };
+    for (const p of processInfo) {
+      if (p.type !== 'renderer') continue;
+      try {
+        const status = readFileSync(`/proc/${p.id}/status`, 'utf8');
+        for (const k of Object.keys(kb) as (keyof typeof kb)[]) {
+          kb[k] += Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+        }
+      } catch {
+        // the process ended
+      }
+    }
+    return {
+      totalMb: kb.VmRSS / 1024,
+      anonMb: kb.RssAnon / 1024,
+      fileMb: kb.RssFile / 1024,
+      shmemMb: kb.RssShmem / 1024,
+    };
+  } finally {
+    await cdp.detach();
+  }
+}
+
 /**
  * Samples the renderer's resident memory and every isolate's heap (page, pass worker, range and
  * cell workers) until stopped: the breakdown at the renderer's peak, and each kind's own peak.
@@ -110,13 +181,16 @@ function watchMemory(
   let sampling = true;
   let peakMb = 0;
   let atPeak = new Map<string, IsolateFigures>();
+  let rssAtPeak = '';
   const kindPeaks = new Map<string, IsolateFigures>();
   const sampler = (async () => {
     while (sampling) {
-      const [mb, m] = await Promise.all([rendererMb(browser), heaps.sample()]);
+      const [rss, m] = await Promise.all([rendererRss(browser), heaps.sample()]);
+      const mb = rss.totalMb;
       if (mb > peakMb) {
         peakMb = mb;
         atPeak = m;
+        rssAtPeak = `anonymous ${rss.anonMb.toFixed(0)} + file ${rss.fileMb.toFixed(0)} + shared ${rss.shmemMb.toFixed(0)}`;
       }
       for (const [kind, f] of m) {
         const was = kindPeaks.get(kind);
@@ -130,7 +204,11 @@ function watchMemory(
     stop: async () => {
       sampling = false;
       await sampler;
-      return { peakMb, atPeak: describeIsolates(atPeak), kindPeaks: describeIsolates(kindPeaks) };
+      return {
+        peakMb,
+        atPeak: `${describeIsolates(atPeak)}; resident ${rssAtPeak}`,
+        kindPeaks: describeIsolates(kindPeaks),
+      };
     },
   };
 }
@@ -271,6 +349,7 @@ export async function runIngestStreamBench(distDir = 'dist'): Promise<void> {
     console.log(
       `  memory before the file: renderer ${Math.round(await rendererMb(browser))} MB; isolates: ${describeIsolates(idle)}`,
     );
+    const passCpu0 = await rendererCpuS(browser);
     const passMemory = watchMemory(browser, heaps);
     const f = await measureLoad(page, path, async () => {
       await page
@@ -281,6 +360,7 @@ export async function runIngestStreamBench(distDir = 'dist'): Promise<void> {
         .waitFor({ timeout: 1_800_000 });
     });
     const passMem = await passMemory.stop();
+    const passCpu = (await rendererCpuS(browser)) - passCpu0;
     const streamed = (await page.getByTestId('trace-streamed-result').count()) > 0;
     const shown = streamed
       ? ((await page.getByTestId('trace-streamed-result').locator('p').first().textContent()) ?? '')
@@ -296,11 +376,14 @@ export async function runIngestStreamBench(distDir = 'dist'): Promise<void> {
       `    at the renderer's peak (${Math.round(passMem.peakMb)} MB as sampled with the heaps), MB: ${passMem.atPeak}`,
     );
     console.log(`    each kind's own peak, MB: ${passMem.kindPeaks}`);
+    console.log(`    renderer CPU over the pass: ${passCpu.toFixed(1)} s (every thread)`);
     // STREAM_SWEEP=0 leaves the sweep out (a run that only looks at the statistics pass).
     if (streamed && process.env.STREAM_SWEEP !== '0') {
+      const sweepCpu0 = await rendererCpuS(browser);
       const sweepMemory = watchMemory(browser, heaps);
       const sw = await measureSweep(page, browser);
       const sweepMem = await sweepMemory.stop();
+      const sweepCpu = (await rendererCpuS(browser)) - sweepCpu0;
       console.log(
         `  20 × 20 sweep as a streaming pass (${sw.cells} cells): ${sw.ok ? `${(sw.ms / 1000).toFixed(1)} s` : 'did not finish'} (target ≤ 120 s): ${sw.readMs > 0 ? `one read of the file ${(sw.readMs / 1000).toFixed(1)} s, ` : 'no read of the text (the copy the statistics pass recorded), '}the cells over its compact copy ${((sw.ms - sw.readMs) / 1000).toFixed(1)} s; renderer peak memory ${Math.round(sw.peakMb)} MB (target ≤ 300 MB); ${describeMainThread(sw.mainThread, 50)}; load ${load()}`,
       );
@@ -309,6 +392,7 @@ export async function runIngestStreamBench(distDir = 'dist'): Promise<void> {
         `    at the renderer's peak (${Math.round(sweepMem.peakMb)} MB as sampled with the heaps), MB: ${sweepMem.atPeak}`,
       );
       console.log(`    each kind's own peak, MB: ${sweepMem.kindPeaks}`);
+      console.log(`    renderer CPU over the sweep: ${sweepCpu.toFixed(1)} s (every thread)`);
     }
     heaps.close();
     const shots = process.env.STREAM_SHOTS;

@@ -180,3 +180,37 @@ describe('a BYOB read of a known size', () => {
     expect(asked).toEqual([]);
   });
 });
+
+describe('a buffer kept from one read to the next', () => {
+  it('each read fills the kept buffer and leaves it kept for the next; the bytes are whole', async () => {
+    const bytes = new TextEncoder().encode(log(300));
+    const keep: { buffer: ArrayBuffer | null } = { buffer: new ArrayBuffer(777) };
+    for (let round = 0; round < 3; round += 1) {
+      const got: number[] = [];
+      const sizes = new Set<number>();
+      await readBytes(
+        source(bytes, true),
+        (b) => {
+          // Lent to the read while it lasts.
+          expect(keep.buffer).toBeNull();
+          sizes.add(b.buffer.byteLength);
+          got.push(...b);
+        },
+        undefined,
+        keep,
+      );
+      expect(got).toEqual(Array.from(bytes));
+      // Every piece was read into the kept buffer (777 bytes), none into one made for the read.
+      expect([...sizes]).toEqual([777]);
+      expect(keep.buffer?.byteLength).toBe(777);
+    }
+  });
+
+  it('a read that fails keeps no buffer (the next read makes its own)', async () => {
+    const bytes = new TextEncoder().encode(log(50));
+    const keep: { buffer: ArrayBuffer | null } = { buffer: new ArrayBuffer(512) };
+    const short = { ...source(bytes, true), size: bytes.length + 10 };
+    await expect(readBytes(short, () => {}, undefined, keep)).rejects.toThrow('the file ended');
+    expect(keep.buffer).toBeNull();
+  });
+});
