@@ -318,7 +318,7 @@ async function run(req: StreamRequest): Promise<void> {
       req.configs,
       req.baseline,
       open.sink,
-      req.emptyByAddress,
+      req.emptyOutcome,
     );
     const result = await read(file, req.keySpec, pass, (bytes) =>
       post({ type: 'progress', gen: req.gen, bytes, total: file.size, figures: pass.figures() }),

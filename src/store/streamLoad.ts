@@ -13,6 +13,7 @@ import type {
   HeldReplay,
   HeldTrace,
   KeySpec,
+  StreamEmptyOutcome,
   StreamFigures,
   StreamResult,
 } from '../trace';
@@ -38,8 +39,8 @@ export interface StreamAsked {
   keySpec: KeySpec;
   configs: AlgorithmConfig[];
   baseline: Baseline;
-  /** The limiter's system keys an empty-key request by its client address (Kong). */
-  emptyByAddress: boolean;
+  /** The limiter's system's rule for requests with an empty key (src/trace/stream.ts). */
+  emptyOutcome: StreamEmptyOutcome;
 }
 
 /** What a sweep was asked: the grid's configs, and the limiter the grid was laid around. */
@@ -233,7 +234,7 @@ export function createStreamStore(makeWorker: StreamWorkerFactory = defaultFacto
         keySpec: asked.keySpec,
         configs: asked.configs,
         baseline: asked.baseline,
-        emptyByAddress: asked.emptyByAddress,
+        emptyOutcome: asked.emptyOutcome,
       };
       w.postMessage(req);
     },

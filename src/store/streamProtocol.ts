@@ -9,6 +9,7 @@ import type {
   StreamFigures,
   StreamAddressing,
   StreamEmptyKey,
+  StreamEmptyOutcome,
   StreamResult,
   StreamSweepFigures,
 } from '../trace';
@@ -24,10 +25,11 @@ export interface StreamRequest {
   configs: AlgorithmConfig[];
   baseline: Baseline;
   /**
-   * The limiters' system keys an empty-key request by its client address (Kong): one whose line
-   * has an address is decided under that address (src/trace/stream.ts `byAddress`).
+   * What the limiters' system does with a request whose key is empty (src/trace/stream.ts
+   * `StreamEmptyOutcome`): admit or deny it without the limiter, key it by its client address
+   * where its line has one (Kong), or null — one key.
    */
-  emptyByAddress: boolean;
+  emptyOutcome: StreamEmptyOutcome;
 }
 
 export type StreamReply =

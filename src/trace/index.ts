@@ -91,6 +91,7 @@ export type { EmptyKeyOutcome } from './emptyKeys';
 export { StreamPass, STREAM_TOP_KEYS } from './stream';
 export type {
   StreamDecisions,
+  StreamEmptyOutcome,
   StreamFigures,
   StreamKey,
   StreamOverview,

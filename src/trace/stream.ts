@@ -22,6 +22,13 @@ import { RequestRecorder } from './streamSweep';
 import type { KeyVolumes, RequestSink } from './streamSweep';
 import type { KeySpec, ParseReport } from './types';
 
+/**
+ * What a limiter's system does with a request whose key is empty (src/trace/emptyKeys.ts): admit
+ * or deny it without the limiter ('admit', 'reject': emptyKeyOutcome), key it by its client
+ * address where its line has one ('client', Kong), or null — give it to the limiter under one key.
+ */
+export type StreamEmptyOutcome = 'admit' | 'reject' | 'client' | null;
+
 /** How many keys each list of the result names. */
 export const STREAM_TOP_KEYS = 10;
 
@@ -129,6 +136,8 @@ export class StreamPass {
   private recorder: RequestRecorder | null;
   /** Why the compact copy stopped, or null while it holds every request so far. */
   private recordError: string | null = null;
+  /** Each limiter's system's rule for empty-key requests (one per config). */
+  private readonly emptyRules: StreamEmptyOutcome[];
   /** Empty-key requests with an address (`ADDRESS_KEY + a`), in all and per address. */
   private addressed = 0;
   private addressCounts: Float64Array = new Float64Array(0);
@@ -145,11 +154,16 @@ export class StreamPass {
      */
     sink: RequestSink | null = null,
     /**
-     * The limiters' system keys an empty-key request by its client address (Kong, src/trace/
-     * emptyKeys.ts): one whose line has an address is decided under it, as the held dry run does.
+     * What each limiter's system does with an empty-key request, as the held dry run applies it
+     * (replayWithEmptyKey, keyEmptyByClient): one rule for every limiter, or one per config (a
+     * compare can hold several systems). 'admit' and 'reject' decide the request without the
+     * limiter (no delay, no state); 'client' decides one whose line has an address under it.
      */
-    private readonly byAddress = false,
+    empty: StreamEmptyOutcome | readonly StreamEmptyOutcome[] = null,
   ) {
+    this.emptyRules = configs.map((_, j) =>
+      typeof empty === 'string' || empty === null ? empty : (empty[j] ?? null),
+    );
     this.recorder = sink === null ? null : new RequestRecorder(sink);
     this.limiters = configs.map((c) => createLimiter(c));
     this.decisions = configs.map(() => ({
@@ -233,7 +247,7 @@ export class StreamPass {
         this.addressCounts = more;
       }
       this.addressCounts[a] = (this.addressCounts[a] as number) + 1;
-      if (this.byAddress) address = this.merger.addresses[a] as string;
+      address = this.merger.addresses[a] as string;
     }
     if (this.count === 0) this.t0 = t;
     this.count += 1;
@@ -254,12 +268,22 @@ export class StreamPass {
     const bin = this.binOf(v);
     this.binReq[bin] = (this.binReq[bin] as number) + 1;
     if (this.limiters.length === 0) return;
-    const name = address ?? (this.merger.keys[key] as string);
+    const name = this.merger.keys[key] as string;
+    const isEmpty = key === this.merger.emptyId;
     const wasRejected = this.baseline === 'recorded' && recordedRejection(status);
     for (let j = 0; j < this.limiters.length; j += 1) {
-      const d = (this.limiters[j] as Limiter).decide(v, name);
+      const rule = isEmpty ? (this.emptyRules[j] as StreamEmptyOutcome) : null;
+      // The system's rule: admitted or denied without the limiter (no state), or (Kong) decided
+      // under the address the line has; else the limiter decides it under its key.
+      const outcome =
+        rule === 'admit' || rule === 'reject'
+          ? rule
+          : (this.limiters[j] as Limiter).decide(
+              v,
+              rule === 'client' && address !== null ? address : name,
+            ).outcome;
       const tally = this.decisions[j] as StreamDecisions;
-      if (d.outcome === 'reject') {
+      if (outcome === 'reject') {
         tally.rejected += 1;
         if (!wasRejected) tally.toRejected += 1;
         if (j === 0) {
@@ -267,10 +291,10 @@ export class StreamPass {
           this.binRej[bin] = (this.binRej[bin] as number) + 1;
         }
       } else {
-        if (d.outcome === 'delay') tally.delayed += 1;
+        if (outcome === 'delay') tally.delayed += 1;
         else tally.admitted += 1;
         if (wasRejected) tally.toAllowed += 1;
-        else if (d.outcome === 'delay') tally.toDelayed += 1;
+        else if (outcome === 'delay') tally.toDelayed += 1;
       }
     }
   }

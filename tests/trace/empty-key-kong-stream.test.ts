@@ -177,7 +177,7 @@ describe('Kong keys a streamed log’s empty-key requests by address, as the hel
           [CONFIG],
           'recorded',
           new BlobSink(),
-          byAddress,
+          byAddress ? 'client' : null,
         );
         const before = rangesRead;
         const r = await streamRead(file, pass, { keySpec: SPEC }, hooks);

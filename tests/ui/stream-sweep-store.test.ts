@@ -64,7 +64,7 @@ describe('streamed sweep store', () => {
       keySpec,
       configs: [base],
       baseline: 'recorded',
-      emptyByAddress: false,
+      emptyOutcome: null,
     });
     const stats = workers[0] as FakeWorker;
     const gen = (stats.sent[0] as { gen: number }).gen;

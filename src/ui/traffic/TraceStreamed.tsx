@@ -456,11 +456,12 @@ export function TraceStreamed({ file, keySpec }: { file: File; keySpec: KeySpec 
   const id = useId();
   const config = usePlayground((s) => s.limiters[s.activeLane]?.config ?? s.limiters[0]?.config);
   const configText = config === undefined ? '' : JSON.stringify(config);
-  // A system that keys an empty-key request by its client address (Kong): the pass decides those
-  // with an address under it, as the held dry run does.
-  const emptyByAddress = usePlayground((s) => {
+  // The limiter's system's rule for requests with an empty key, as the held dry run applies it:
+  // not limited (nginx, HAProxy), denied (Spring), keyed by client address (Kong), or one key.
+  const emptyOutcome = usePlayground((s) => {
     const entry = s.limiters[s.activeLane] ?? s.limiters[0];
-    return entry !== undefined && systemOf(entry).emptyKey === 'client';
+    const rule = entry === undefined ? undefined : systemOf(entry).emptyKey;
+    return rule === 'client' ? 'client' : emptyKeyOutcome(rule);
   });
   const st = useStore(
     streamStore(),
@@ -469,8 +470,8 @@ export function TraceStreamed({ file, keySpec }: { file: File; keySpec: KeySpec 
   const start = st.start;
   useEffect(() => {
     const configs = configText === '' ? [] : [JSON.parse(configText) as AlgorithmConfig];
-    start({ file, keySpec, configs, baseline: 'recorded', emptyByAddress });
-  }, [file, keySpec, configText, emptyByAddress, start]);
+    start({ file, keySpec, configs, baseline: 'recorded', emptyOutcome });
+  }, [file, keySpec, configText, emptyOutcome, start]);
   const status = st.status;
   const shown =
     st.result !== null && st.result.asked.file === file && st.result.asked.keySpec === keySpec

@@ -1,0 +1,264 @@
+/**
+ * A log too large to hold (read by streaming passes) applies each system's rule for requests with
+ * an empty key exactly as the held log does (src/trace/emptyKeys.ts): nginx and HAProxy do not
+ * limit them (admitted, no state), Spring Cloud Gateway denies them (rejected, no state), Caddy
+ * counts them under one shared key. The one-limiter dry run (totals, flips against the recorded
+ * statuses, rejections per key), a pass of several limiters each with its own system's rule, and
+ * the sweep's cells (over the compact copy and over the text) agree with the held read, read as
+ * one stream or in segments. The log mixes keyed lines, empty-key lines with an address and empty-
+ * key lines without one, some of each recorded as 429.
+ */
+import { describe, expect, it } from 'vitest';
+import type { AlgorithmConfig } from '../../src/core';
+import { emptyKeyOutcome } from '../../src/core';
+import { systemById } from '../../src/systems';
+import {
+  BlobSink,
+  StreamPass,
+  StreamSweepPass,
+  TraceStream,
+  belowByName,
+  belowP99OfCounts,
+  dryRun,
+  emptyKeyId,
+  emptyKeyName,
+  fastSweepCell,
+  holdTrace,
+  parseTrace,
+  prepareSweep,
+  replayWithEmptyKey,
+  streamRead,
+  sweepPlan,
+  sweepRecorded,
+} from '../../src/trace';
+import type {
+  HeldTrace,
+  KeySpec,
+  RangeReader,
+  StreamEmptyOutcome,
+  StreamSource,
+  StreamResult,
+} from '../../src/trace';
+
+const SPEC: KeySpec = [{ kind: 'field', name: 'user' }];
+const EMPTY = emptyKeyName(SPEC) as string;
+const T0 = 1_767_571_200_000;
+
+/**
+ * JSON lines, `n` requests a few ms apart: most name a user (five users); every 4th names none but
+ * has an address; every 9th has neither. About one in thirteen is recorded as 429.
+ */
+function log(n: number): string {
+  const users = ['alice', 'bob', 'carol', 'dave', 'erin'];
+  const addresses = ['10.0.0.1', '10.0.0.2', '10.0.0.3'];
+  const out: string[] = [];
+  let ms = T0;
+  let x = 11;
+  for (let i = 0; i < n; i += 1) {
+    x = (x * 1_103_515_245 + 12_345) % 2 ** 31;
+    const r = Math.floor(x / 65_536);
+    ms += r % 11 === 0 ? 400 : r % 6;
+    const time = new Date(ms).toISOString();
+    const status = r % 13 === 0 ? 429 : 200;
+    if (i % 9 === 0) out.push(JSON.stringify({ time, ip: '', user: '', status }));
+    else if (i % 4 === 0)
+      out.push(JSON.stringify({ time, ip: addresses[r % addresses.length], user: '', status }));
+    else out.push(JSON.stringify({ time, ip: '192.0.2.9', user: users[r % users.length], status }));
+  }
+  return out.join('\n') + '\n';
+}
+
+const BYTES = new TextEncoder().encode(log(12_000));
+
+function source(): StreamSource {
+  const blob = new Blob([BYTES]);
+  return {
+    name: 'big.jsonl',
+    size: blob.size,
+    slice: (a, b) => blob.slice(a, b),
+    stream: () => blob.stream(),
+  };
+}
+
+/** Ranges read in segments so far (the segmented mode must really read in ranges). */
+let rangesRead = 0;
+
+/** A range reader in this thread, as traceRange.worker.ts reads a range. */
+function rangeReader(file: StreamSource): RangeReader {
+  return async (start, end, options) => {
+    rangesRead += 1;
+    const s = new TraceStream({ ...options, rangeStart: start });
+    s.push(new Uint8Array(await file.slice(start, end).arrayBuffer()));
+    return s.finishPart();
+  };
+}
+
+const MODES = [
+  ['one stream', { parallel: 0, readRange: null, progress: () => {} }],
+  [
+    '5 segments, 2 at once',
+    {
+      parallel: 2,
+      readRange: rangeReader(source()),
+      progress: () => {},
+      segmentBytes: Math.ceil(BYTES.length / 5),
+    },
+  ],
+] as const;
+
+const CONFIG: AlgorithmConfig = { kind: 'fixed-window', limit: 4, windowMs: 1000 };
+const OTHER: AlgorithmConfig = { kind: 'fixed-window', limit: 2, windowMs: 500 };
+
+/** Each system's rule as the page takes it (TraceDryRun, TraceStreamed). */
+const SYSTEMS = ['nginx', 'haproxy', 'spring-gateway', 'caddy'].map((id) => {
+  const system = systemById(id);
+  if (system === undefined) throw new Error(`no system ${id}`);
+  return { id, outcome: emptyKeyOutcome(system.emptyKey) };
+});
+
+const { held } = holdTrace(parseTrace(BYTES, { name: 'big.jsonl', keySpec: SPEC }));
+const EMPTY_ID = emptyKeyId(held);
+
+/** The held dry run of `config` under a rule, as TraceDryRun runs it, named as the stream's. */
+function heldDryRun(h: HeldTrace, config: AlgorithmConfig, outcome: StreamEmptyOutcome) {
+  const exempt =
+    outcome === 'admit' || outcome === 'reject' ? { id: emptyKeyId(h), outcome } : null;
+  const columns = { timeMs: h.times as Int32Array, keyId: h.keyId, keys: h.keys };
+  const r = replayWithEmptyKey(columns, config, exempt);
+  const d = dryRun(h, r, 'recorded');
+  const rejected = new Map<string, number>();
+  for (let i = 0; i < h.count; i += 1) {
+    if (r.outcome[i] !== 2) continue;
+    const k = h.keys[h.keyId[i] as number] as string;
+    rejected.set(k, (rejected.get(k) ?? 0) + 1);
+  }
+  return {
+    decisions: {
+      admitted: r.admitted,
+      delayed: r.delayed,
+      rejected: r.rejected,
+      toRejected: d.toRejected,
+      toAllowed: d.toAllowed,
+      toDelayed: d.toDelayed,
+    },
+    rejected,
+  };
+}
+
+/** The sweep's configs around CONFIG. */
+const CONFIGS = (() => {
+  const plan = sweepPlan(CONFIG, 5)!;
+  const out: AlgorithmConfig[] = [];
+  for (let x = 0; x < plan.x.values.length; x += 1)
+    for (let y = 0; y < plan.y.values.length; y += 1) out.push(plan.configAt(x, y));
+  return out;
+})();
+
+/** The held sweep's cells under a rule (src/store/sweep.ts runSweep, without workers). */
+function heldCells(outcome: 'admit' | 'reject' | null) {
+  const prep = prepareSweep({
+    timeMs: held.times as Int32Array,
+    keyId: held.keyId,
+    keyCount: held.keys.length,
+    keys: held.keys,
+    emptyKey: outcome === null ? null : { id: EMPTY_ID, outcome },
+  });
+  return CONFIGS.map((c) => ({ ok: true, result: fastSweepCell(prep, c, 1000) }));
+}
+
+describe('a streamed log’s empty-key requests follow each system’s rule, as the held log', () => {
+  it('the log has keyed lines, empty-key lines with and without an address, and recorded 429s', () => {
+    expect(EMPTY_ID).toBeGreaterThanOrEqual(0);
+    expect(held.emptyRequests).toBeGreaterThan(3000);
+    let recorded = 0;
+    for (let i = 0; i < held.count; i += 1)
+      if (held.keyId[i] === EMPTY_ID && held.status[i] === 429) recorded += 1;
+    expect(recorded).toBeGreaterThan(50);
+    expect(SYSTEMS.map((s) => [s.id, s.outcome])).toEqual([
+      ['nginx', 'admit'],
+      ['haproxy', 'admit'],
+      ['spring-gateway', 'reject'],
+      ['caddy', null],
+    ]);
+  });
+
+  it('the rule changes the held figures (so equal figures below are the rule’s)', () => {
+    const admit = heldDryRun(held, CONFIG, 'admit').decisions;
+    const reject = heldDryRun(held, CONFIG, 'reject').decisions;
+    const shared = heldDryRun(held, CONFIG, null).decisions;
+    expect(new Set([admit.rejected, reject.rejected, shared.rejected]).size).toBe(3);
+    expect(new Set([admit.toAllowed, reject.toAllowed, shared.toAllowed]).size).toBe(3);
+    expect(heldCells('admit')).not.toEqual(heldCells(null));
+    expect(heldCells('reject')).not.toEqual(heldCells(null));
+  });
+
+  for (const [mode, hooks] of MODES) {
+    describe(mode, () => {
+      const run = async (
+        configs: AlgorithmConfig[],
+        empty: StreamEmptyOutcome | StreamEmptyOutcome[],
+      ): Promise<StreamResult> => {
+        const file = source();
+        const pass = new StreamPass(file.name, SPEC, configs, 'recorded', new BlobSink(), empty);
+        const before = rangesRead;
+        const r = await streamRead(file, pass, { keySpec: SPEC }, hooks);
+        expect(rangesRead - before).toBe(hooks.readRange === null ? 0 : 5);
+        expect(r.exact).toBe(true);
+        return r;
+      };
+
+      for (const { id, outcome } of SYSTEMS) {
+        it(`${id}: the dry run’s totals, flips and rejections per key equal the held dry run’s`, async () => {
+          const r = await run([CONFIG], outcome);
+          const want = heldDryRun(held, CONFIG, outcome);
+          expect(r.decisions[0]).toEqual(want.decisions);
+          const got = new Map([...r.top, r.empty!].map((k) => [k.key, k.rejected]));
+          expect(got.get(EMPTY)).toBe(want.rejected.get(EMPTY) ?? 0);
+          for (const [k, n] of got) expect(n, k).toBe(want.rejected.get(k) ?? 0);
+          expect(r.topRejected.map((k) => [k.key, k.rejected])).toEqual(
+            r.topRejected.map((k) => [k.key, want.rejected.get(k.key) ?? 0]),
+          );
+        });
+      }
+
+      it('several limiters, each under its own system’s rule, in one pass', async () => {
+        const rules: StreamEmptyOutcome[] = ['admit', 'reject', null];
+        const configs = [CONFIG, OTHER, CONFIG];
+        const r = await run(configs, rules);
+        expect(r.decisions).toEqual(
+          configs.map((c, j) => heldDryRun(held, c, rules[j] as StreamEmptyOutcome).decisions),
+        );
+      });
+
+      for (const { id, outcome } of SYSTEMS) {
+        it(`${id}: the sweep’s cells, over the compact copy and over the text, equal the held sweep’s`, async () => {
+          const file = source();
+          const sink = new BlobSink();
+          const stats = new StreamPass(file.name, SPEC, [CONFIG], 'recorded', sink, outcome);
+          const r = await streamRead(file, stats, { keySpec: SPEC }, hooks);
+          const v = stats.keyVolumes();
+          // As the stream worker asks the cells (src/store/stream.worker.ts sweep).
+          const emptyKey = outcome === null ? null : { name: EMPTY, outcome };
+          const rec = {
+            blob: sink.blob(),
+            count: r.requests,
+            keys: v.keys,
+            addressing: { emptyName: EMPTY, byAddress: null },
+          };
+          const want = heldCells(outcome);
+          const mask = belowP99OfCounts(Array.from(v.counts));
+          expect(await sweepRecorded(rec, CONFIGS, 1000, mask, emptyKey)).toEqual(want);
+          const text = new StreamSweepPass(
+            file.name,
+            SPEC,
+            CONFIGS,
+            1000,
+            belowByName(v.keys, v.counts),
+            { emptyKey, byAddress: null },
+          );
+          expect((await streamRead(file, text, { keySpec: SPEC }, hooks)).cells).toEqual(want);
+        });
+      }
+    });
+  }
+});
