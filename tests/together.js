@@ -1,16 +1,20 @@
 /**
- * Runs lanes of npm scripts at the same time (`node tests/together.js lint,typecheck test:server`):
- * each argument is a lane, its comma-separated scripts run one after another (every one of them,
- * even after one fails, so a run reports every failure), and the lanes run side by side. Each
- * script's output is held and printed whole when it ends; the run fails when any script fails.
- * `npm test` uses two lanes on a 2-core machine: ESLint, then `tsc`, then prettier (each one
- * process keeping one core busy) beside the real-server proofs (one file at a time, much of it
- * waiting on nginx, Redis, haproxy, PostgreSQL and Go, so they leave that core's neighbour mostly
- * free: their timed requests are never beside a job that takes both cores, like the build). The
- * proofs take about as long as the three checks one after the other, so neither lane waits long
- * for the other.
+ * Runs the npm scripts named on the command line two at a time, in the order given: each starts as
+ * soon as one of the two slots is free (`node tests/together.js test:server lint typecheck`). Each
+ * script's output is held and printed whole when it ends; every script runs even after one fails,
+ * so a run reports every failure, and the run fails when any failed.
+ *
+ * `npm test` starts the real-server proofs (one file at a time, much of it waiting on nginx,
+ * Redis, haproxy, PostgreSQL and Go) and ESLint, then `tsc` and prettier as slots free up: on a
+ * 2-core machine each of these checks keeps one core busy, so the proofs' timed requests are never
+ * beside a job that takes both cores (like the build), and neither core waits while a check is
+ * left. On a quiet machine the proofs take longest and the three checks run one after another
+ * beside them; on a busy one, where ESLint outlasts the proofs, `tsc` starts in the proofs' slot.
  */
 import { spawn } from 'node:child_process';
+
+/** Scripts run at once: one per core of the 2-core machines the tests are sized for. */
+const SLOTS = 2;
 
 /** Runs one npm script with its output held; resolves true when it passed. */
 function run(name) {
@@ -32,17 +36,19 @@ function run(name) {
   });
 }
 
-/** Runs a lane's scripts one after another; resolves true when every one passed. */
-async function lane(names) {
+const queue = process.argv.slice(2);
+if (queue.length === 0) {
+  process.stderr.write('usage: node tests/together.js script [script …]\n');
+  process.exit(2);
+}
+
+/** One slot: takes the next script from the queue until none is left; true when all passed. */
+async function slot() {
   let ok = true;
-  for (const name of names) ok = (await run(name)) && ok;
+  for (let name = queue.shift(); name !== undefined; name = queue.shift())
+    ok = (await run(name)) && ok;
   return ok;
 }
 
-const lanes = process.argv.slice(2).map((arg) => arg.split(',').filter((n) => n !== ''));
-if (lanes.length === 0 || lanes.some((l) => l.length === 0)) {
-  process.stderr.write('usage: node tests/together.js script[,script…] [script[,script…] …]\n');
-  process.exit(2);
-}
-const results = await Promise.all(lanes.map(lane));
+const results = await Promise.all(Array.from({ length: SLOTS }, slot));
 process.exit(results.every(Boolean) ? 0 : 1);
