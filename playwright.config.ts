@@ -18,6 +18,13 @@ const TIMED = [
   'hostile-links',
 ];
 const specOf = (name: string) => new RegExp(`${name}\\.spec\\.ts$`);
+/**
+ * The page specs whose one test takes the longest (a walk through all 16 experiments on a phone,
+ * every system's link): a project of their own, listed first, so the two workers start them at
+ * the beginning instead of one worker running them alone at the end while the other is done.
+ * Playwright hands out the test groups of the projects of one phase in the order they are listed.
+ */
+const LONG = ['walk-phone-experiments', 'system-links'];
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -56,11 +63,12 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'page', testIgnore: TIMED.map(specOf) },
+    { name: 'page-long', testMatch: LONG.map(specOf) },
+    { name: 'page', testIgnore: [...TIMED, ...LONG].map(specOf) },
     ...TIMED.map((name, i) => ({
       name,
       testMatch: specOf(name),
-      dependencies: [i === 0 ? 'page' : (TIMED[i - 1] as string)],
+      dependencies: i === 0 ? ['page-long', 'page'] : [TIMED[i - 1] as string],
     })),
   ],
   webServer: {

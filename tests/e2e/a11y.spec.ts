@@ -3,6 +3,11 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, open, test } from './fixtures';
 
+// Each test opens its own page in a browser context of its own, sharing nothing with the others:
+// they may run on both workers at once, so this long file does not keep one worker busy at the end
+// of the run while the other waits.
+test.describe.configure({ mode: 'parallel' });
+
 /**
  * axe-core on the pages people use, asserting no violation at all (WCAG 2.x A/AA and best
  * practices as axe ships them). Each test names the state it checks; a failure lists the rule, the
@@ -29,35 +34,41 @@ const SIX =
   '&l=sliding-log:limit=10,window=2s,log_rejected&l=sliding-window-counter:limit=10,window=2s' +
   '&l=gcra:max_burst=9,count=5,period=1s';
 
-test('the default page', async ({ page }) => {
+// Two states of one page load, each checked whole: the default page, then the same page with the
+// export panel open (opening it changes nothing else, so the default page needs no load of its own).
+test('the default page, then the export panel', async ({ page }) => {
   await open(page);
-  await expectNoViolations(page);
+  await test.step('axe on the default page', () => expectNoViolations(page));
+  await page.getByRole('button', { name: 'Export & import' }).click();
+  await expect(
+    page.locator('.export-section [role="tablist"], .export-section pre').first(),
+  ).toBeVisible();
+  await test.step('axe with the export panel open', () => expectNoViolations(page));
 });
 
-test('compare mode with six limiters', async ({ page }) => {
+// Compare mode with six limiters, paused, in three states of one page load: light, dark (the page
+// follows the system's colour scheme as it changes, src/ui/app/theme.ts, as it does on opening),
+// then light again with the inspector open on a rejected request. Each state is checked whole, as
+// when each had a page load of its own; computing and drawing six lanes is done once instead of
+// three times.
+test('compare mode with six limiters: light, dark, and the inspector on a rejected request', async ({
+  page,
+}) => {
+  await page.emulateMedia({ colorScheme: 'light' });
   await open(page, `./?v=1&${SIX}&mode=compare&t=2.5s&paused`);
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
   await expect(page.getByTestId('limiter-view')).toHaveCount(6);
   await expect(page.locator('.charts-panel svg')).toHaveCount(3);
-  await expectNoViolations(page);
-});
+  await test.step('axe, light', () => expectNoViolations(page));
 
-test('compare mode playing, its strips painted by the worker, on a phone', async ({ page }) => {
-  await page.setViewportSize({ width: 390, height: 844 });
-  // A link without "paused" plays as it opens.
-  await open(page, `./?v=1&${SIX}&mode=compare&t=2.5s`);
-  await expect(page.getByTestId('request-flow-painted')).toHaveCount(6);
-  await expect(page.getByTestId('request-flow-painted').first()).toBeVisible();
-  await expectNoViolations(page);
-});
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect(page.getByTestId('limiter-view')).toHaveCount(6);
+  await expect(page.locator('.charts-panel svg')).toHaveCount(3);
+  await test.step('axe, dark', () => expectNoViolations(page));
 
-test('an experiment', async ({ page }) => {
-  await open(page, './?x=nginx-burst&paused');
-  await expect(page.getByTestId('limiter-view').first()).toBeVisible();
-  await expectNoViolations(page);
-});
-
-test('the inspector on a rejected request', async ({ page }) => {
-  await open(page, `./?v=1&${SIX}&mode=compare&t=2.5s&paused`);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
   const mark = page.getByRole('button', { name: /^Request #\d+, rejected/ }).first();
   const name = (await mark.getAttribute('aria-label')) ?? '';
   await mark.click();
@@ -73,23 +84,21 @@ test('the inspector on a rejected request', async ({ page }) => {
   await expect(page.getByTestId('inspector-lanes').locator('li')).toHaveCount(6);
   await expect(inspector).toBeInViewport();
   await expect(page.getByTestId('timeline')).toBeInViewport();
+  await test.step('axe, the inspector open', () => expectNoViolations(page));
+});
+
+test('compare mode playing, its strips painted by the worker, on a phone', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  // A link without "paused" plays as it opens.
+  await open(page, `./?v=1&${SIX}&mode=compare&t=2.5s`);
+  await expect(page.getByTestId('request-flow-painted')).toHaveCount(6);
+  await expect(page.getByTestId('request-flow-painted').first()).toBeVisible();
   await expectNoViolations(page);
 });
 
-test('the export panel', async ({ page }) => {
-  await open(page);
-  await page.getByRole('button', { name: 'Export & import' }).click();
-  await expect(
-    page.locator('.export-section [role="tablist"], .export-section pre').first(),
-  ).toBeVisible();
-  await expectNoViolations(page);
-});
-
-test('dark theme, compare mode', async ({ page }) => {
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await open(page, `./?v=1&${SIX}&mode=compare&t=2.5s&paused`);
-  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-  await expect(page.locator('.charts-panel svg')).toHaveCount(3);
+test('an experiment', async ({ page }) => {
+  await open(page, './?x=nginx-burst&paused');
+  await expect(page.getByTestId('limiter-view').first()).toBeVisible();
   await expectNoViolations(page);
 });
 

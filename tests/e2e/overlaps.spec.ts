@@ -4,6 +4,11 @@ import { SYSTEMS } from '../../src/systems';
 import { expect, open, test } from './fixtures';
 import { findClashes } from './overlaps';
 
+// Each test opens its own page in a browser context of its own, sharing nothing with the others:
+// they may run on both workers at once, so this long file does not keep one worker busy at the end
+// of the run while the other waits.
+test.describe.configure({ mode: 'parallel' });
+
 /**
  * No label runs into another, and no label covers a request's outcome mark, in any SVG of the stage
  * (algorithm views, request-flow strips, fleet strips, compare lanes, the timeline, the charts and
