@@ -64,7 +64,12 @@ describe('the runner against a server that misbehaves', { timeout: 60_000 }, () 
       probePath('/slow'),
     ]);
 
-    expect(reset.result.requests.every((r) => r.status === null && r.error === 'reset')).toBe(true);
+    // Every request reset; any other fate is listed whole (it once failed at load ~23 unseen).
+    expect(
+      reset.result.requests
+        .filter((r) => !(r.status === null && r.error === 'reset'))
+        .map((r) => ({ i: r.i, status: r.status, error: r.error, detail: r.detail })),
+    ).toEqual([]);
     expect(reset.verdict.overall).toBe('inconclusive');
     expect(reset.verdict.headline).toMatch(
       /^No verdict: 71 requests got no answer \(71 had the connection reset by the server/,
