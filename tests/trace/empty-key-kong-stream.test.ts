@@ -15,10 +15,8 @@ import {
   StreamPass,
   StreamSpanPass,
   StreamSweepPass,
-  TraceStream,
   belowByName,
   belowP99OfCounts,
-  dryRun,
   emptyKeyId,
   emptyKeyName,
   fastSweepCell,
@@ -29,81 +27,27 @@ import {
   prepareSweep,
   replayColumns,
   streamRead,
-  sweepPlan,
   sweepRecorded,
 } from '../../src/trace';
-import type { HeldTrace, KeySpec, RangeReader, StreamSource, StreamResult } from '../../src/trace';
+import type { HeldTrace, KeySpec, StreamResult } from '../../src/trace';
 import { addressed } from '../../src/ui/traffic/EmptyKeyRow';
+import {
+  T0,
+  emptyKeyJsonLog,
+  heldFigures,
+  readModes,
+  streamSource,
+  sweepGrid,
+} from './emptyKeyStream';
 
 const SPEC: KeySpec = [{ kind: 'field', name: 'user' }];
 const EMPTY = emptyKeyName(SPEC) as string;
-const T0 = 1_767_571_200_000;
-
-/**
- * JSON lines, `n` requests a few ms apart: most name a user (five users); every 4th names none but
- * has an address (six addresses, one of which, `bob`, is also a user's name, so Kong counts them
- * under one key); every 9th has neither a user nor an address.
- */
-function log(n: number): string {
-  const users = ['alice', 'bob', 'carol', 'dave', 'erin'];
-  const addresses = ['10.0.0.1', '10.0.0.2', 'bob', '10.0.0.3', '10.0.0.4', '10.0.0.5'];
-  const out: string[] = [];
-  let ms = T0;
-  let x = 7;
-  for (let i = 0; i < n; i += 1) {
-    x = (x * 1_103_515_245 + 12_345) % 2 ** 31;
-    const r = Math.floor(x / 65_536);
-    ms += r % 11 === 0 ? 400 : r % 6;
-    const time = new Date(ms).toISOString();
-    const status = r % 13 === 0 ? 429 : 200;
-    if (i % 9 === 0) {
-      out.push(JSON.stringify({ time, ip: '', user: '', status }));
-    } else if (i % 4 === 0) {
-      out.push(JSON.stringify({ time, ip: addresses[r % addresses.length], user: '', status }));
-    } else {
-      out.push(JSON.stringify({ time, ip: '192.0.2.9', user: users[r % users.length], status }));
-    }
-  }
-  return out.join('\n') + '\n';
-}
-
-const BYTES = new TextEncoder().encode(log(12_000));
-
-function source(): StreamSource {
-  const blob = new Blob([BYTES]);
-  return {
-    name: 'big.jsonl',
-    size: blob.size,
-    slice: (a, b) => blob.slice(a, b),
-    stream: () => blob.stream(),
-  };
-}
-
-/** Ranges read in segments so far (the segmented mode must really read in ranges). */
-let rangesRead = 0;
-
-/** A range reader in this thread, as traceRange.worker.ts reads a range. */
-function rangeReader(file: StreamSource): RangeReader {
-  return async (start, end, options) => {
-    rangesRead += 1;
-    const s = new TraceStream({ ...options, rangeStart: start });
-    s.push(new Uint8Array(await file.slice(start, end).arrayBuffer()));
-    return s.finishPart();
-  };
-}
-
-const MODES = [
-  ['one stream', { parallel: 0, readRange: null, progress: () => {} }],
-  [
-    '5 segments, 2 at once',
-    {
-      parallel: 2,
-      readRange: rangeReader(source()),
-      progress: () => {},
-      segmentBytes: Math.ceil(BYTES.length / 5),
-    },
-  ],
-] as const;
+/** Six addresses, one of which, `bob`, is also a user's name: Kong counts both under one key. */
+const BYTES = new TextEncoder().encode(
+  emptyKeyJsonLog(12_000, 7, ['10.0.0.1', '10.0.0.2', 'bob', '10.0.0.3', '10.0.0.4', '10.0.0.5']),
+);
+const source = () => streamSource(BYTES);
+const { modes: MODES, rangesRead } = readModes(BYTES);
 
 const KONG = systemById('kong')!;
 const CONFIG: AlgorithmConfig = { kind: 'fixed-window', limit: 4, windowMs: 1000 };
@@ -127,27 +71,8 @@ function volumes(keyId: Uint32Array, keys: readonly string[], n: number): Map<st
 
 /** The held dry run of one limiter over a key column, as the stream's figures name it. */
 function heldDecisions(held: HeldTrace, keyId: Uint32Array, keys: string[]) {
-  const timeMs = held.times as Int32Array;
-  const r = replayColumns({ timeMs, keyId, keys }, CONFIG);
-  const d = dryRun({ ...held, keyId, keys }, r, 'recorded');
-  // Rejections per key of the held trace's own column (the statistics' rows).
-  const rejected = new Map<string, number>();
-  for (let i = 0; i < held.count; i += 1) {
-    if (r.outcome[i] !== 2) continue;
-    const k = held.keys[held.keyId[i] as number] as string;
-    rejected.set(k, (rejected.get(k) ?? 0) + 1);
-  }
-  return {
-    decisions: {
-      admitted: r.admitted,
-      delayed: r.delayed,
-      rejected: r.rejected,
-      toRejected: d.toRejected,
-      toAllowed: d.toAllowed,
-      toDelayed: d.toDelayed,
-    },
-    rejected,
-  };
+  const r = replayColumns({ timeMs: held.times as Int32Array, keyId, keys }, CONFIG);
+  return heldFigures(held, r, keyId, keys);
 }
 
 describe('Kong keys a streamed log’s empty-key requests by address, as the held log', () => {
@@ -179,9 +104,9 @@ describe('Kong keys a streamed log’s empty-key requests by address, as the hel
           new BlobSink(),
           byAddress ? 'client' : null,
         );
-        const before = rangesRead;
+        const before = rangesRead();
         const r = await streamRead(file, pass, { keySpec: SPEC }, hooks);
-        expect(rangesRead - before).toBe(hooks.readRange === null ? 0 : 5);
+        expect(rangesRead() - before).toBe(hooks.readRange === null ? 0 : 5);
         return { r, pass };
       };
 
@@ -220,13 +145,7 @@ describe('Kong keys a streamed log’s empty-key requests by address, as the hel
         const r = await streamRead(file, stats, { keySpec: SPEC }, hooks);
         const v = stats.keyVolumes();
         const byAddress = keysByAddress(v, EMPTY);
-        const configs = (() => {
-          const plan = sweepPlan(CONFIG, 6)!;
-          const out: AlgorithmConfig[] = [];
-          for (let x = 0; x < plan.x.values.length; x += 1)
-            for (let y = 0; y < plan.y.values.length; y += 1) out.push(plan.configAt(x, y));
-          return out;
-        })();
+        const configs = sweepGrid(CONFIG, 6);
         const prep = prepareSweep({
           timeMs: held.times as Int32Array,
           keyId: moved.keyId,

@@ -16,10 +16,8 @@ import {
   BlobSink,
   StreamPass,
   StreamSweepPass,
-  TraceStream,
   belowByName,
   belowP99OfCounts,
-  dryRun,
   emptyKeyId,
   emptyKeyName,
   fastSweepCell,
@@ -28,83 +26,18 @@ import {
   prepareSweep,
   replayWithEmptyKey,
   streamRead,
-  sweepPlan,
   sweepRecorded,
 } from '../../src/trace';
-import type {
-  HeldTrace,
-  KeySpec,
-  RangeReader,
-  StreamEmptyOutcome,
-  StreamSource,
-  StreamResult,
-} from '../../src/trace';
+import type { HeldTrace, KeySpec, StreamEmptyOutcome, StreamResult } from '../../src/trace';
+import { emptyKeyJsonLog, heldFigures, readModes, streamSource, sweepGrid } from './emptyKeyStream';
 
 const SPEC: KeySpec = [{ kind: 'field', name: 'user' }];
 const EMPTY = emptyKeyName(SPEC) as string;
-const T0 = 1_767_571_200_000;
-
-/**
- * JSON lines, `n` requests a few ms apart: most name a user (five users); every 4th names none but
- * has an address; every 9th has neither. About one in thirteen is recorded as 429.
- */
-function log(n: number): string {
-  const users = ['alice', 'bob', 'carol', 'dave', 'erin'];
-  const addresses = ['10.0.0.1', '10.0.0.2', '10.0.0.3'];
-  const out: string[] = [];
-  let ms = T0;
-  let x = 11;
-  for (let i = 0; i < n; i += 1) {
-    x = (x * 1_103_515_245 + 12_345) % 2 ** 31;
-    const r = Math.floor(x / 65_536);
-    ms += r % 11 === 0 ? 400 : r % 6;
-    const time = new Date(ms).toISOString();
-    const status = r % 13 === 0 ? 429 : 200;
-    if (i % 9 === 0) out.push(JSON.stringify({ time, ip: '', user: '', status }));
-    else if (i % 4 === 0)
-      out.push(JSON.stringify({ time, ip: addresses[r % addresses.length], user: '', status }));
-    else out.push(JSON.stringify({ time, ip: '192.0.2.9', user: users[r % users.length], status }));
-  }
-  return out.join('\n') + '\n';
-}
-
-const BYTES = new TextEncoder().encode(log(12_000));
-
-function source(): StreamSource {
-  const blob = new Blob([BYTES]);
-  return {
-    name: 'big.jsonl',
-    size: blob.size,
-    slice: (a, b) => blob.slice(a, b),
-    stream: () => blob.stream(),
-  };
-}
-
-/** Ranges read in segments so far (the segmented mode must really read in ranges). */
-let rangesRead = 0;
-
-/** A range reader in this thread, as traceRange.worker.ts reads a range. */
-function rangeReader(file: StreamSource): RangeReader {
-  return async (start, end, options) => {
-    rangesRead += 1;
-    const s = new TraceStream({ ...options, rangeStart: start });
-    s.push(new Uint8Array(await file.slice(start, end).arrayBuffer()));
-    return s.finishPart();
-  };
-}
-
-const MODES = [
-  ['one stream', { parallel: 0, readRange: null, progress: () => {} }],
-  [
-    '5 segments, 2 at once',
-    {
-      parallel: 2,
-      readRange: rangeReader(source()),
-      progress: () => {},
-      segmentBytes: Math.ceil(BYTES.length / 5),
-    },
-  ],
-] as const;
+const BYTES = new TextEncoder().encode(
+  emptyKeyJsonLog(12_000, 11, ['10.0.0.1', '10.0.0.2', '10.0.0.3']),
+);
+const source = () => streamSource(BYTES);
+const { modes: MODES, rangesRead } = readModes(BYTES);
 
 const CONFIG: AlgorithmConfig = { kind: 'fixed-window', limit: 4, windowMs: 1000 };
 const OTHER: AlgorithmConfig = { kind: 'fixed-window', limit: 2, windowMs: 500 };
@@ -124,35 +57,11 @@ function heldDryRun(h: HeldTrace, config: AlgorithmConfig, outcome: StreamEmptyO
   const exempt =
     outcome === 'admit' || outcome === 'reject' ? { id: emptyKeyId(h), outcome } : null;
   const columns = { timeMs: h.times as Int32Array, keyId: h.keyId, keys: h.keys };
-  const r = replayWithEmptyKey(columns, config, exempt);
-  const d = dryRun(h, r, 'recorded');
-  const rejected = new Map<string, number>();
-  for (let i = 0; i < h.count; i += 1) {
-    if (r.outcome[i] !== 2) continue;
-    const k = h.keys[h.keyId[i] as number] as string;
-    rejected.set(k, (rejected.get(k) ?? 0) + 1);
-  }
-  return {
-    decisions: {
-      admitted: r.admitted,
-      delayed: r.delayed,
-      rejected: r.rejected,
-      toRejected: d.toRejected,
-      toAllowed: d.toAllowed,
-      toDelayed: d.toDelayed,
-    },
-    rejected,
-  };
+  return heldFigures(h, replayWithEmptyKey(columns, config, exempt));
 }
 
 /** The sweep's configs around CONFIG. */
-const CONFIGS = (() => {
-  const plan = sweepPlan(CONFIG, 5)!;
-  const out: AlgorithmConfig[] = [];
-  for (let x = 0; x < plan.x.values.length; x += 1)
-    for (let y = 0; y < plan.y.values.length; y += 1) out.push(plan.configAt(x, y));
-  return out;
-})();
+const CONFIGS = sweepGrid(CONFIG, 5);
 
 /** The held sweep's cells under a rule (src/store/sweep.ts runSweep, without workers). */
 function heldCells(outcome: 'admit' | 'reject' | null) {
@@ -200,9 +109,9 @@ describe('a streamed log’s empty-key requests follow each system’s rule, as 
       ): Promise<StreamResult> => {
         const file = source();
         const pass = new StreamPass(file.name, SPEC, configs, 'recorded', new BlobSink(), empty);
-        const before = rangesRead;
+        const before = rangesRead();
         const r = await streamRead(file, pass, { keySpec: SPEC }, hooks);
-        expect(rangesRead - before).toBe(hooks.readRange === null ? 0 : 5);
+        expect(rangesRead() - before).toBe(hooks.readRange === null ? 0 : 5);
         expect(r.exact).toBe(true);
         return r;
       };
