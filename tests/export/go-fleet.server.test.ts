@@ -8,8 +8,7 @@
  * X-Retry-In, built as the inspector builds them (the seeker's history of the store the row met),
  * must be Go's bytes.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,20 +18,10 @@ import type { Deployment, SimResult } from '../../src/sim';
 import { deriveConfig, systemById } from '../../src/systems';
 import { traefikResponse } from '../../src/systems/respond/traefik';
 import { scenario } from '../sim/helpers';
-import { findBinary } from './servers';
+import { goMissing, runGo } from './goRate';
 import { proofCount } from '../systems/proofCounts';
 
-const GO = findBinary('go');
-const GOPATH = '/usr/share/gocode';
-const X_TIME = path.join(GOPATH, 'src/golang.org/x/time/rate/rate.go');
-const missing =
-  GO === undefined ? 'go (Debian golang-go)' : !existsSync(X_TIME) ? X_TIME : undefined;
-if (missing !== undefined) {
-  const line = '!'.repeat(78);
-  console.warn(
-    `\n${line}\n!! SKIPPED: the x/time/rate fleet proof (tests/export/go-fleet.server.test.ts)\n!! ${missing} is not installed (.ci/run installs golang-go and golang-golang-x-time-dev).\n${line}\n`,
-  );
-}
+const missing = goMissing('the x/time/rate fleet proof', 'tests/export/go-fleet.server.test.ts');
 
 /**
  * Input: "scale N" (replicas N and up lose their limiters) or "ms replica key"; output per request
@@ -101,34 +90,6 @@ func main() {
 	}
 }
 `;
-}
-
-function runGo(dir: string, source: string, input: string): Promise<string> {
-  const file = path.join(dir, 'prog.go');
-  writeFileSync(file, source);
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      GO as string,
-      ['run', file],
-      {
-        cwd: dir,
-        timeout: 120_000,
-        maxBuffer: 64 * 1024 * 1024,
-        env: {
-          ...process.env,
-          GO111MODULE: 'off',
-          GOPATH,
-          GOCACHE: path.join(dir, 'cache'),
-          GOFLAGS: '',
-        },
-      },
-      (error, stdout, stderr) => {
-        if (error !== null) reject(new Error(`go run failed: ${stderr || error.message}`));
-        else resolve(stdout);
-      },
-    );
-    child.stdin?.end(input);
-  });
 }
 
 /** The key of row `row` of the first lane. */

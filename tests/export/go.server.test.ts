@@ -12,8 +12,7 @@
  * bucket over the key's requests (src/systems/respond/goRate.ts), where the exact wait alone
  * would be 1 ns long on about a third of them.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -23,20 +22,10 @@ import { toGo } from '../../src/export';
 import { deriveConfig, systemById } from '../../src/systems';
 import { goDurationNs, traefikDelayNs, traefikResponse } from '../../src/systems/respond/traefik';
 import { int, seeded } from './gen';
-import { findBinary } from './servers';
+import { goMissing, runGo } from './goRate';
 import { proofCount } from '../systems/proofCounts';
 
-const GO = findBinary('go');
-const GOPATH = '/usr/share/gocode';
-const X_TIME = path.join(GOPATH, 'src/golang.org/x/time/rate/rate.go');
-const missing =
-  GO === undefined ? 'go (Debian golang-go)' : !existsSync(X_TIME) ? X_TIME : undefined;
-if (missing !== undefined) {
-  const line = '!'.repeat(78);
-  console.warn(
-    `\n${line}\n!! SKIPPED: the x/time/rate proof (tests/export/go.server.test.ts)\n!! ${missing} is not installed (.ci/run installs golang-go and golang-golang-x-time-dev).\n${line}\n`,
-  );
-}
+const missing = goMissing('the x/time/rate proof', 'tests/export/go.server.test.ts');
 
 /** The Go program: one line per request "ms key" on stdin, one line per decision on stdout. */
 function program(limitLines: string, maxDelayNs: number): string {
@@ -99,34 +88,6 @@ func main() {
 	}
 }
 `;
-}
-
-function runGo(dir: string, source: string, input: string): Promise<string> {
-  const file = path.join(dir, 'prog.go');
-  writeFileSync(file, source);
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      GO as string,
-      ['run', file],
-      {
-        cwd: dir,
-        timeout: 120_000,
-        maxBuffer: 64 * 1024 * 1024,
-        env: {
-          ...process.env,
-          GO111MODULE: 'off',
-          GOPATH,
-          GOCACHE: path.join(dir, 'cache'),
-          GOFLAGS: '',
-        },
-      },
-      (error, stdout, stderr) => {
-        if (error !== null) reject(new Error(`go run failed: ${stderr || error.message}`));
-        else resolve(stdout);
-      },
-    );
-    child.stdin?.end(input);
-  });
 }
 
 interface Trace {

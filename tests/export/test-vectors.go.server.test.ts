@@ -8,7 +8,7 @@
  * fail and name the vector and field. Skips loudly without Go.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -16,21 +16,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { AlgorithmConfig } from '../../src/core';
 import { VECTOR_FILE, testVectorFiles, testVectors } from '../../src/export/test-vectors';
 import { defaultScenario, simulate } from '../../src/sim';
-import { findBinary } from './servers';
+import { GO, goEnv, goMissing } from './goRate';
 import { proofCount } from '../systems/proofCounts';
 
 const run = promisify(execFile);
-const GO = findBinary('go');
-const GOPATH = '/usr/share/gocode';
-const X_TIME = path.join(GOPATH, 'src/golang.org/x/time/rate/rate.go');
-const missing =
-  GO === undefined ? 'go (Debian golang-go)' : !existsSync(X_TIME) ? X_TIME : undefined;
-if (missing !== undefined) {
-  const line = '!'.repeat(78);
-  console.warn(
-    `\n${line}\n!! SKIPPED: the generated Go test file (tests/export/test-vectors.go.server.test.ts)\n!! ${missing} is not installed (.ci/run installs golang-go and golang-golang-x-time-dev).\n${line}\n`,
-  );
-}
+const missing = goMissing(
+  'the generated Go test file',
+  'tests/export/test-vectors.go.server.test.ts',
+);
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -127,13 +120,7 @@ async function goTest(dir: string): Promise<{ code: number; out: string }> {
     const { stdout, stderr } = await run(GO as string, ['test', '-count=1', '-v', '.'], {
       cwd: dir,
       timeout: 180_000,
-      env: {
-        ...process.env,
-        GO111MODULE: 'off',
-        GOPATH,
-        GOCACHE: path.join(tmpdir(), 'rll-go-cache'),
-        GOFLAGS: '',
-      },
+      env: goEnv(path.join(tmpdir(), 'rll-go-cache')),
     });
     return { code: 0, out: stdout + stderr };
   } catch (e) {
