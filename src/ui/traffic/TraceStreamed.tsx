@@ -8,6 +8,7 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
+import { laneNames } from '../../config/laneNames';
 import { emptyKeyOutcome, plural, quoteText } from '../../core';
 import type { AlgorithmConfig } from '../../core';
 import { systemOf } from '../../systems';
@@ -265,11 +266,12 @@ function SpanPicker({
 
 function Result({
   result,
-  config,
+  name,
   keySpec,
 }: {
   result: StreamResult;
-  config: AlgorithmConfig;
+  /** The limiter the dry run decided with, as the page names its lane. */
+  name: string;
   keySpec: KeySpec;
 }) {
   const d = result.decisions[0];
@@ -292,7 +294,7 @@ function Result({
       )}
       {d !== undefined && (
         <p data-testid="trace-streamed-dry">
-          {config.kind}: {n(d.admitted)} admitted, {n(d.delayed)} delayed,{' '}
+          {name}: {n(d.admitted)} admitted, {n(d.delayed)} delayed,{' '}
           <strong>{n(d.rejected)} rejected</strong>. Against the log’s recorded 429/503s:{' '}
           {n(d.toRejected)} allowed → rejected, {n(d.toAllowed)} rejected → allowed,{' '}
           {n(d.toDelayed)} allowed → delayed.
@@ -456,6 +458,11 @@ export function TraceStreamed({ file, keySpec }: { file: File; keySpec: KeySpec 
   const id = useId();
   const config = usePlayground((s) => s.limiters[s.activeLane]?.config ?? s.limiters[0]?.config);
   const configText = config === undefined ? '' : JSON.stringify(config);
+  // The lane as every other view names it ("Kong", "nginx #2", or the person's own name).
+  const limiterName = usePlayground((s) => {
+    const i = s.limiters[s.activeLane] === undefined ? 0 : s.activeLane;
+    return laneNames(s.limiters)[i] ?? null;
+  });
   // The limiter's system's rule for requests with an empty key, as the held dry run applies it:
   // not limited (nginx, HAProxy), denied (Spring), keyed by client address (Kong), or one key.
   const emptyOutcome = usePlayground((s) => {
@@ -517,7 +524,13 @@ export function TraceStreamed({ file, keySpec }: { file: File; keySpec: KeySpec 
       {shown !== null && shown.asked.configs[0] !== undefined && (
         <Result
           result={shown.result}
-          config={shown.asked.configs[0]}
+          // The limiter's name while the figures are its config's; figures of another config
+          // (a pass for the edited one still running) keep the algorithm's name.
+          name={
+            limiterName !== null && JSON.stringify(shown.asked.configs[0]) === configText
+              ? limiterName
+              : shown.asked.configs[0].kind
+          }
           keySpec={shown.asked.keySpec}
         />
       )}
