@@ -752,6 +752,22 @@ function dropLacking(config: PlaygroundConfig, issues: RepairIssue[]): void {
     const system = systemOf(entry);
     for (const lack of system.lacks ?? []) {
       const fields = entry.config as unknown as Record<string, unknown>;
+      if (lack.always !== undefined) {
+        // A behaviour the system always has: set, and said where it changes a decision.
+        if (fields[lack.field] === lack.neutral) continue;
+        const value = fields[lack.field];
+        const matters = lack.always.matters(entry.config);
+        fields[lack.field] = lack.neutral;
+        if (!matters) continue;
+        issues.push({
+          path: ['limiters', i, 'config', lack.field],
+          message: `${system.name} ${lack.why}; ${lack.always.changed}`,
+          value,
+          missing: value === undefined,
+          fix: 'dropped',
+        });
+        continue;
+      }
       if (!(lack.field in fields)) continue;
       const value = fields[lack.field];
       if (value === lack.neutral) continue;

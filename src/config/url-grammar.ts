@@ -192,6 +192,17 @@ function systemField(p: SystemParam): FieldSpec {
 }
 
 /**
+ * A behaviour the system always has, written as a flag its links have always carried (Kong's
+ * `counter_ttl`): still written and read, so a link keeps saying it, though no form field sets it;
+ * a link without it is given it by the repair, with a message where it changes a decision.
+ */
+function alwaysFields(sys: SystemInfo): FieldSpec[] {
+  return (sys.lacks ?? [])
+    .filter((l) => l.always !== undefined && l.neutral === true)
+    .map((l) => ({ key: l.key, field: l.field, type: 'flag', optional: true }));
+}
+
+/**
  * Systems written under their own head and parameter names (`l=traefik:average=5,burst=10`):
  * every system but the six the algorithms' heads already stand for.
  */
@@ -199,7 +210,7 @@ export const SYSTEM_URL: ReadonlyMap<string, { system: SystemInfo; fields: reado
   new Map(
     SYSTEMS.filter((sys) => !KIND_BY_NAME.has(sys.urlName)).map((sys) => [
       sys.urlName,
-      { system: sys, fields: sys.params.map(systemField) },
+      { system: sys, fields: [...sys.params.map(systemField), ...alwaysFields(sys)] },
     ]),
   );
 

@@ -36,24 +36,34 @@ export const kong: SystemInfo = {
   // kong.client.get_forwarded_ip()` — a consumer, credential, header or path that is missing falls
   // back to the client's address.
   emptyKey: 'client',
-  params: [
-    ...LIMIT_PARAMS,
+  params: LIMIT_PARAMS,
+  // policies/init.lua ("local"): every counter is made by `shm:incr(key, 1, 0,
+  // EXPIRATION[period])`, so it always lives for the period's nominal length (expiration.lua: month
+  // 30 d, year 365 d) and can end before a 31-day month or a leap year does; schema.lua has no
+  // option to turn that off. A config without it (links before this rule) is given it.
+  lacks: [
     {
-      key: 'counter_ttl',
       field: 'counterTtl',
-      help: "Local policy: a counter lives for the period's nominal TTL (month 30 d, year 365 d), so it can end before a 31-day month or leap year does.",
-      input: 'bool',
-      absentMeans: 'false',
+      key: 'counter_ttl',
+      neutral: true,
+      why: "always gives a counter its period's nominal lifetime (policies/init.lua: shm:incr with EXPIRATION[period], month 30 days, year 365 days; schema.lua has no option to turn it off)",
+      always: {
+        matters: (c) =>
+          c.kind === 'calendar-windows' && (c.month !== undefined || c.year !== undefined),
+        changed:
+          'this limiter’s counters did not expire, and now do: a month’s count can end after 30 days, a year’s after 365',
+      },
     },
   ],
   defaultConfig: { kind: 'calendar-windows', minute: 5, hour: 100, counterTtl: true },
   derive(config) {
-    // Kong counts only passed requests, in UTC calendar periods (handler.lua, timestamp.lua).
+    // Kong counts only passed requests, in UTC calendar periods (handler.lua, timestamp.lua), and
+    // its counters always expire (above).
     if (config.kind !== 'calendar-windows') return config;
     const { countRejected: _c, align: _a, ...rest } = config;
     void _c;
     void _a;
-    return rest;
+    return { ...rest, counterTtl: true };
   },
   standardHeadersHow:
     'Kong sends RateLimit-Limit/-Remaining/-Reset and X-RateLimit-*-<Period> itself (unless hide_client_headers), and Retry-After on a 429.',

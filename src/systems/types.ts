@@ -181,7 +181,13 @@ export interface SystemLack {
    * The value that asks for nothing the system does not do (maxDelayMs 0: reject at once): left
    * in the config without a message, the decisions being the system's.
    */
-  neutral?: number;
+  neutral?: number | boolean;
+  /**
+   * For a behaviour the product always has (Kong's counters always expire): a config without the
+   * field, or with another value, is given `neutral` instead of losing the field, and the message
+   * (`why`, then `changed`) is shown only where `matters` says the decisions can differ.
+   */
+  always?: { matters: (config: AlgorithmConfig) => boolean; changed: string };
 }
 
 /** Where a system sits in the limiter chooser. */

@@ -182,3 +182,78 @@ describe('Envoy local_ratelimit has no max_delay', () => {
     }
   });
 });
+
+describe("Kong's counters always expire: counter_ttl is not an option", () => {
+  const MONTHLY =
+    "Kong rate-limiting plugin (local policy) always gives a counter its period's nominal lifetime";
+
+  it('the form offers no counter_ttl, and every Kong limiter has counterTtl', () => {
+    const kong = systemById('kong');
+    expect(kong?.params.map((p) => p.key)).toEqual([
+      'second',
+      'minute',
+      'hour',
+      'day',
+      'month',
+      'year',
+    ]);
+    expect(kong?.derive?.({ kind: 'calendar-windows', minute: 5 })).toEqual({
+      kind: 'calendar-windows',
+      minute: 5,
+      counterTtl: true,
+    });
+  });
+
+  it('a link with a month limit and no counter_ttl opens with it, saying so', () => {
+    const { config, errors } = decodeConfig('v=1&l=kong:minute=5,month=1000');
+    expect(config.limiters[0]?.config).toEqual({
+      kind: 'calendar-windows',
+      minute: 5,
+      month: 1000,
+      counterTtl: true,
+    });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.message).toContain(MONTHLY);
+    expect(errors[0]?.message).toContain('a month’s count can end after 30 days');
+  });
+
+  it('without a month or year limit the lifetime changes nothing, and nothing is said', () => {
+    const { config, errors } = decodeConfig('v=1&l=kong:minute=5,hour=100');
+    expect(errors).toEqual([]);
+    expect(config.limiters[0]?.config).toMatchObject({ counterTtl: true });
+  });
+
+  it('saved settings without it under Kong are given it', () => {
+    const saved = defaultConfig();
+    saved.limiters = [{ config: { kind: 'calendar-windows', year: 100_000 } }];
+    const start = openSaved(JSON.stringify({ config: saved }), false);
+    expect(start.config.limiters[0]?.config).toEqual({
+      kind: 'calendar-windows',
+      year: 100_000,
+      counterTtl: true,
+    });
+    expect(start.problems).toHaveLength(1);
+    expect(start.problems[0]).toContain(MONTHLY);
+  });
+
+  it('Envoy global (also calendar windows) is not touched: its counters are its own', () => {
+    const input = defaultConfig();
+    input.limiters = [
+      { system: 'envoy-global', config: { kind: 'calendar-windows', align: 'epoch', month: 5 } },
+    ];
+    const { config, issues } = repairConfig(input);
+    expect(issues).toEqual([]);
+    expect(config.limiters[0]?.config).not.toHaveProperty('counterTtl');
+  });
+
+  it('every experiment’s Kong lane has the lifetime Kong always gives', () => {
+    for (const x of EXPERIMENTS) {
+      for (const inputs of [x.inputs, ...(x.variants ?? []).map((v) => v.inputs)]) {
+        for (const entry of inputs.limiters) {
+          if (systemOf(entry).id !== 'kong') continue;
+          expect(entry.config, x.id).toMatchObject({ counterTtl: true });
+        }
+      }
+    }
+  });
+});
