@@ -3,9 +3,11 @@
  * file is read in segments by range workers (traceRange.worker.ts, as many as the machine has
  * cores) or, for gzip and formats read whole, as one stream here; each request is counted and
  * decided as it comes out of the reorder window. Posts the running figures at most every 100 ms,
- * then the result. After a statistics pass the worker keeps its key volumes (per-key state, as the
- * pass held) for a sweep over the same file. Terminating this worker stops the pass and the range
- * workers it started.
+ * then the result. A statistics pass hands the page its key volumes and the compact copy of the
+ * requests it wrote, and the page ends the worker: a sweep then runs in a new worker, given them,
+ * not in one still holding the pass's garbage (tens of MB of heap and of buffers the browser made,
+ * freed only at a collection that an idle worker may never make). Terminating this worker stops
+ * the pass and the range workers it started.
  */
 import type { AlgorithmConfig } from '../core';
 import {
@@ -29,7 +31,6 @@ import type {
   KeyVolumes,
   PartColumns,
   RangeReader,
-  RecordedRequests,
   RequestSink,
   StreamAddressing,
   StreamEmptyKey,
@@ -39,6 +40,8 @@ import type {
 import { readBytes } from './readBytes';
 import type { RangeReply, RangeRequest } from './traceProtocol';
 import type {
+  StreamCopy,
+  StreamKept,
   StreamSpanReply,
   StreamSpanRequest,
   StreamReply,
@@ -194,11 +197,6 @@ async function read<R>(
   }
 }
 
-/** The key volumes of the last statistics pass this worker finished, and what it read. */
-let volumes: (KeyVolumes & { of: string }) | null = null;
-const fileOf = (file: File, keySpec: KeySpec): string =>
-  JSON.stringify([file.name, file.size, file.lastModified, keySpec]);
-
 /** Names of the recorded request files in the origin's private file system. */
 const RECORD_PREFIX = 'sweep-requests-';
 
@@ -215,6 +213,8 @@ interface SyncFile {
 interface OpenSink {
   sink: RequestSink;
   source: 'opfs' | 'blob';
+  /** The Web Lock held while the private file is in use (null in the blob store). */
+  lock: string | null;
   done: () => Promise<Blob>;
   remove: () => Promise<void>;
 }
@@ -230,7 +230,9 @@ async function opfsSink(): Promise<OpenSink | null> {
   }
   try {
     const dir = await navigator.storage.getDirectory();
-    const held = new Set(((await navigator.locks.query()).held ?? []).map((l) => l.name));
+    // A lock asked for and not yet given counts as held: the page may be taking one over.
+    const locks = await navigator.locks.query();
+    const held = new Set([...(locks.held ?? []), ...(locks.pending ?? [])].map((l) => l.name));
     const stale: string[] = [];
     for await (const name of (dir as unknown as { keys(): AsyncIterable<string> }).keys()) {
       if (name.startsWith(RECORD_PREFIX) && !held.has(name)) stale.push(name);
@@ -239,10 +241,13 @@ async function opfsSink(): Promise<OpenSink | null> {
     const name = `${RECORD_PREFIX}${crypto.randomUUID()}`;
     let release = (): void => undefined;
     await new Promise<void>((locked) => {
-      void navigator.locks.request(name, () => {
-        locked();
-        return new Promise<void>((r) => (release = r));
-      });
+      navigator.locks
+        .request(name, () => {
+          locked();
+          return new Promise<void>((r) => (release = r));
+        })
+        // Taken over by the page (a steal rejects the request): the page keeps the file now.
+        .catch(() => undefined);
     });
     const fh = await dir.getFileHandle(name, { create: true });
     const handle = await (fh as unknown as SyncFile).createSyncAccessHandle();
@@ -255,6 +260,7 @@ async function opfsSink(): Promise<OpenSink | null> {
     };
     return {
       source: 'opfs',
+      lock: name,
       sink: {
         write: (bytes) => {
           const wrote = handle.write(bytes, { at });
@@ -285,32 +291,27 @@ async function openSink(): Promise<OpenSink> {
   const sink = new BlobSink();
   return {
     source: 'blob',
+    lock: null,
     sink,
     done: () => Promise.resolve(sink.blob()),
     remove: () => Promise.resolve(),
   };
 }
 
-/** The requests of the file this worker last recorded (kept for the next sweep of it). */
-let recorded:
-  | (RecordedRequests & {
-      of: string;
-      outside: number;
-      source: 'opfs' | 'blob';
-      remove: () => Promise<void>;
-    })
-  | null = null;
+/** A finished read's copy as the page takes it (the sink's Blob, its count and its lock). */
+async function copyOf(open: OpenSink, count: number, outside: number): Promise<StreamCopy> {
+  return { blob: await open.done(), count, outside, source: open.source, lock: open.lock };
+}
 
 /**
  * The statistics pass. It also writes every request compactly (as the sweep's read does), so a
  * sweep of the same file that follows decides its cells over that copy without reading the text.
+ * The copy goes to the page with the key volumes; this worker no longer removes it.
  */
 async function run(req: StreamRequest): Promise<void> {
   const { file } = req;
-  volumes = null;
-  await recorded?.remove();
-  recorded = null;
   const open = await openSink();
+  let handed = false;
   try {
     const pass = new StreamPass(
       file.name,
@@ -323,26 +324,15 @@ async function run(req: StreamRequest): Promise<void> {
     const result = await read(file, req.keySpec, pass, (bytes) =>
       post({ type: 'progress', gen: req.gen, bytes, total: file.size, figures: pass.figures() }),
     );
-    const of = fileOf(file, req.keySpec);
-    const v = pass.keyVolumes();
-    volumes = { of, ...v };
-    const copy = pass.recorded();
-    if (copy.ok) {
-      recorded = {
-        of,
-        blob: await open.done(),
-        count: copy.count,
-        outside: result.outsideWindow,
-        ...v,
-        source: open.source,
-        remove: open.remove,
-      };
-    } else {
-      await open.remove();
-    }
-    post({ type: 'done', gen: req.gen, result });
+    const volumes = pass.keyVolumes();
+    const written = pass.recorded();
+    let copy: StreamCopy | null = null;
+    if (written.ok) copy = await copyOf(open, written.count, result.outsideWindow);
+    else await open.remove();
+    handed = true;
+    post({ type: 'done', gen: req.gen, result, kept: { volumes, copy } });
   } catch (err) {
-    if (recorded === null) await open.remove();
+    if (!handed) await open.remove();
     throw err;
   }
 }
@@ -353,7 +343,8 @@ const SWEEP_CELL_WORKERS_MAX = 4;
 /** The cells over the recorded requests, shared out among workers (every `w`-th cell to each). */
 function sweepCells(
   req: StreamSweepRequest,
-  rec: RecordedRequests,
+  volumes: KeyVolumes,
+  copy: StreamCopy,
   below: Uint8Array,
   emptyKey: StreamEmptyKey | null,
   addressing: StreamAddressing | null,
@@ -363,7 +354,7 @@ function sweepCells(
     1,
     Math.min(SWEEP_CELL_WORKERS_MAX, navigator.hardwareConcurrency || 1, configs.length),
   );
-  const total = rec.count * configs.length;
+  const total = copy.count * configs.length;
   const decided = new Array<number>(workers).fill(0);
   const passOf = new Array<[number, number]>(workers).fill([0, 0]);
   let last = 0;
@@ -379,7 +370,7 @@ function sweepCells(
       passes: passOf.reduce((a, [, n]) => a + n, 0),
       bytes: decided.reduce((a, b) => a + b, 0),
       total,
-      figures: { requests: rec.count, outsideWindow: recorded?.outside ?? 0 },
+      figures: { requests: copy.count, outsideWindow: copy.outside },
     });
   };
   const started: Worker[] = [];
@@ -407,9 +398,9 @@ function sweepCells(
       };
       worker.onerror = (e) => reject(new Error(e.message));
       const r: SweepCellsRequest = {
-        blob: rec.blob,
-        count: rec.count,
-        keys: rec.keys,
+        blob: copy.blob,
+        count: copy.count,
+        keys: volumes.keys,
         below,
         emptyKey,
         addressing,
@@ -438,7 +429,6 @@ function sweepCells(
  */
 async function sweep(req: StreamSweepRequest): Promise<void> {
   const { file, gen, keySpec, configs } = req;
-  const of = fileOf(file, keySpec);
   const empty = emptyKeyName(keySpec);
   const outcome = req.emptyOutcome;
   const emptyKey: StreamEmptyKey | null =
@@ -459,9 +449,11 @@ async function sweep(req: StreamSweepRequest): Promise<void> {
       total: file.size,
       figures: { requests, outsideWindow: 0 },
     });
-  if (recorded?.of !== of) {
-    await recorded?.remove();
-    recorded = null;
+  // Given by the page (what the statistics pass or the last sweep left), or read here once.
+  let volumes: KeyVolumes | null = req.kept?.volumes ?? null;
+  let copy: StreamCopy | null = req.kept?.copy ?? null;
+  let own: StreamKept | null = null;
+  if (copy === null) {
     let open: OpenSink | null = null;
     try {
       open = await openSink();
@@ -471,44 +463,36 @@ async function sweep(req: StreamSweepRequest): Promise<void> {
       const r = await read(file, keySpec, pass, (bytes) =>
         counting(bytes, pass.figures().requests),
       );
-      const v = pass.keyVolumes();
-      volumes = { of, ...v };
-      recorded = {
-        of,
-        blob: await open.done(),
-        count: r.requests,
-        outside: r.outsideWindow,
-        ...v,
-        source: open.source,
-        remove: open.remove,
-      };
+      volumes = pass.keyVolumes();
+      copy = await copyOf(open, r.requests, r.outsideWindow);
+      own = { volumes, copy };
     } catch (err) {
       await open?.remove();
       // A read that failed is the file's fault: said as it is. A copy that failed falls back.
       if (err instanceof TraceError) throw err;
     }
   }
-  if (recorded !== null) {
-    const rec = recorded;
-    const how = addressing(rec);
-    const mask = how?.byAddress?.below ?? belowP99OfCounts(Array.from(rec.counts));
-    const workers = await sweepCells(req, rec, mask, emptyKey, how);
+  if (copy !== null && volumes !== null) {
+    const how = addressing(volumes);
+    const mask = how?.byAddress?.below ?? belowP99OfCounts(Array.from(volumes.counts));
+    const workers = await sweepCells(req, volumes, copy, mask, emptyKey, how);
     post({
       type: 'sweep-done',
       gen,
-      requests: rec.count,
-      outsideWindow: rec.outside,
+      requests: copy.count,
+      outsideWindow: copy.outside,
       passes: 1,
-      source: rec.source,
+      source: copy.source,
       workers,
+      kept: own,
     });
     return;
   }
   // Nothing recorded: passes over the text, the key volumes from the last pass that read it.
-  if (volumes?.of !== of) {
+  if (volumes === null) {
     const pass = new StreamPass(file.name, keySpec, []);
     await read(file, keySpec, pass, (bytes) => counting(bytes, pass.figures().requests));
-    volumes = { of, ...pass.keyVolumes() };
+    volumes = pass.keyVolumes();
   }
   const { keys, counts } = volumes;
   const below = belowByName(keys, counts);
@@ -561,6 +545,8 @@ async function sweep(req: StreamSweepRequest): Promise<void> {
     passes: groups.length,
     source: 'text',
     workers: 1,
+    // The volumes read here, for the next sweep of the file (no copy could be kept).
+    kept: req.kept === null ? { volumes, copy: null } : null,
   });
 }
 

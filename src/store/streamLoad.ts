@@ -2,8 +2,10 @@
  * The streaming passes over a log too large to hold (src/trace/budget.ts), kept apart from the
  * held trace: one worker per statistics pass; a new pass or a cancel terminates the running one
  * (the newest wins). A pass that fails or is cancelled leaves the last finished result in place.
- * The sweep runs in a worker of its own: the one the last statistics pass over the same file ran
- * in when it is idle (it keeps the key volumes the sweep's p99 rule needs), else a new one.
+ * A finished pass hands the page its key volumes (the sweep's p99 rule needs them) and the compact
+ * copy of the requests it wrote, and its worker is ended: its heap and the buffers the browser
+ * made for its reads are let go with it. Every sweep runs in a new worker, given what the last
+ * read of the same file left, so a sweep after the pass, or a second sweep, reads no text.
  */
 import { createStore } from 'zustand/vanilla';
 import type { AlgorithmConfig } from '../core';
@@ -18,6 +20,7 @@ import type {
   StreamResult,
 } from '../trace';
 import type {
+  StreamKept,
   StreamSpanReply,
   StreamSpanRequest,
   StreamReply,
@@ -134,6 +137,61 @@ export interface StreamLoadState {
   cancelSweep: () => void;
 }
 
+/**
+ * What the last read of a file left (stream.worker.ts), kept by the page for the next sweep of
+ * the file. A copy in the private file system stays while the page holds its Web Lock: the page
+ * steals the lock from the worker that wrote it before ending that worker (a file whose lock
+ * nobody holds is a stopped worker's leftover, removed by the next read that opens one).
+ */
+class KeptRead {
+  /** Resolves once the page holds the copy's lock; null when there is none to hold. */
+  readonly held: Promise<void> | null;
+  /** The volumes and the copy; a private file's copy is left out where the page has no locks. */
+  readonly kept: StreamKept;
+  private let: () => void = () => undefined;
+  private gone = false;
+
+  constructor(
+    readonly file: File,
+    readonly keySpec: KeySpec,
+    kept: StreamKept,
+  ) {
+    const lock = kept.copy?.lock ?? null;
+    const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+    this.kept = lock !== null && locks === undefined ? { volumes: kept.volumes, copy: null } : kept;
+    if (lock === null || locks === undefined) {
+      this.held = null;
+      return;
+    }
+    this.held = new Promise<void>((granted) => {
+      locks
+        .request(lock, { steal: true }, () => {
+          granted();
+          return new Promise<void>((r) => (this.let = r));
+        })
+        .catch(() => granted());
+    });
+  }
+
+  /** Lets go of the copy: the private file is removed and its lock released. */
+  drop(): void {
+    if (this.gone) return;
+    this.gone = true;
+    const lock = this.kept.copy?.lock ?? null;
+    if (lock === null || this.held === null) return;
+    void this.held.then(async () => {
+      try {
+        const dir = await navigator.storage.getDirectory();
+        await dir.removeEntry(lock);
+      } catch {
+        // Left for the next read's clean-up of leftovers, once the lock is gone.
+      } finally {
+        this.let();
+      }
+    });
+  }
+}
+
 /** How the page makes a pass worker (tests may pass their own). */
 export type StreamWorkerFactory = () => Worker;
 
@@ -144,16 +202,34 @@ export function createStreamStore(makeWorker: StreamWorkerFactory = defaultFacto
   const passes = new WorkerSlot(makeWorker);
   /** The span reader: a worker of its own, so the statistics pass and the sweep keep theirs. */
   const spans = new WorkerSlot(makeWorker);
-  /** The statistics pass the idle worker in `passes` finished (it keeps that pass's key volumes). */
-  let idleAfter: StreamAsked | null = null;
+  /** What the last finished read (a pass, or a sweep's own) left, for a sweep of its file. */
+  let last: KeptRead | null = null;
+  /** What the running sweep was given (kept until it ends, even when `last` moves on). */
+  let inSweep: KeptRead | null = null;
+  const dropUnused = (k: KeptRead | null): void => {
+    if (k !== null && k !== last && k !== inSweep) k.drop();
+  };
+  /** Keeps what a worker's read left, and ends the worker once the page holds the copy's lock. */
+  const keep = (asked: { file: File; keySpec: KeySpec }, kept: StreamKept, w: Worker): void => {
+    const old = last;
+    last = new KeptRead(asked.file, asked.keySpec, kept);
+    dropUnused(old);
+    if (last.held === null) w.terminate();
+    else void last.held.then(() => w.terminate());
+  };
+  const forget = (): void => {
+    const old = last;
+    last = null;
+    dropUnused(old);
+  };
   let sweepWorker: Worker | null = null;
-  /** The file and key the idle sweepWorker last swept (it keeps their key volumes). */
-  let sweepIdleFor: { file: File; keySpec: KeySpec } | null = null;
   let sweepGen = 0;
   const stopSweep = (): void => {
     sweepWorker?.terminate();
     sweepWorker = null;
-    sweepIdleFor = null;
+    const used = inSweep;
+    inSweep = null;
+    dropUnused(used);
     sweepGen += 1;
   };
   const same = (a: { file: File; keySpec: KeySpec } | null, b: { file: File; keySpec: KeySpec }) =>
@@ -201,7 +277,8 @@ export function createStreamStore(makeWorker: StreamWorkerFactory = defaultFacto
         set({ span: { asked: s.asked, status: { kind: 'cancelled' } } });
     },
     start: (asked) => {
-      idleAfter = null;
+      // The new pass writes a new copy; a sweep running over the old one keeps it till it ends.
+      forget();
       const { worker: w, gen: mine } = passes.start();
       set({
         asked,
@@ -215,8 +292,9 @@ export function createStreamStore(makeWorker: StreamWorkerFactory = defaultFacto
             status: { kind: 'running', bytes: msg.bytes, total: msg.total, figures: msg.figures },
           });
         } else if (msg.type === 'done') {
-          // The worker stays, idle, holding the key volumes a sweep of this file starts from.
-          idleAfter = asked;
+          // Its key volumes and copy are the page's now; the worker and all it held are let go.
+          passes.take();
+          keep(asked, msg.kept, w);
           set({ result: { asked, result: msg.result }, status: { kind: 'idle' } });
         } else {
           passes.stop();
@@ -239,23 +317,15 @@ export function createStreamStore(makeWorker: StreamWorkerFactory = defaultFacto
       w.postMessage(req);
     },
     cancel: () => {
-      idleAfter = null;
       passes.cancel();
       set({ status: { kind: 'cancelled' } });
     },
     startSweep: (asked) => {
-      // A worker that holds this file's key volumes: the last sweep's, or the statistics pass's.
-      let w: Worker | null = null;
-      if (same(sweepIdleFor, asked)) {
-        w = sweepWorker;
-        sweepWorker = null;
-      }
       stopSweep();
-      if (w === null && same(idleAfter, asked)) {
-        w = passes.take();
-        idleAfter = null;
-      }
-      w ??= makeWorker();
+      // A new worker, given what the last read of this file left (then it reads no text).
+      const given = last !== null && same(last, asked) ? last : null;
+      inSweep = given;
+      const w = makeWorker();
       const mine = sweepGen;
       sweepWorker = w;
       set({
@@ -314,8 +384,13 @@ export function createStreamStore(makeWorker: StreamWorkerFactory = defaultFacto
               workers: msg.workers,
             },
           }));
-          // Kept, idle: it holds the key volumes for the next sweep of the same file.
-          sweepIdleFor = { file: asked.file, keySpec: asked.keySpec };
+          // Done: what its own read left is kept for the next sweep, and the worker let go.
+          sweepWorker = null;
+          const used = inSweep;
+          inSweep = null;
+          if (msg.kept !== null) keep(asked, msg.kept, w);
+          else w.terminate();
+          dropUnused(used);
         } else {
           stopSweep();
           update(() => ({ status: { kind: 'error', message: msg.message } }));
@@ -334,6 +409,7 @@ export function createStreamStore(makeWorker: StreamWorkerFactory = defaultFacto
         configs: asked.configs,
         windowMs: asked.windowMs,
         emptyOutcome: asked.emptyOutcome,
+        kept: given?.kept ?? null,
       };
       w.postMessage(req);
     },

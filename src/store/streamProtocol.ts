@@ -6,6 +6,7 @@ import type {
   Baseline,
   CellResult,
   KeySpec,
+  KeyVolumes,
   StreamFigures,
   StreamAddressing,
   StreamEmptyKey,
@@ -32,6 +33,30 @@ export interface StreamRequest {
   emptyOutcome: StreamEmptyOutcome;
 }
 
+/**
+ * The compact copy of a file's requests a pass or a sweep wrote (8 bytes a request, as RequestSink
+ * writes them), handed to the page so a sweep in a new worker decides its cells over it.
+ */
+export interface StreamCopy {
+  blob: Blob;
+  count: number;
+  /** Requests that came out of the reorder window out of time order. */
+  outside: number;
+  source: 'opfs' | 'blob';
+  /**
+   * The Web Lock that keeps the private file from being removed as a stopped worker's leftover
+   * (stream.worker.ts `opfsSink`); the page takes it over (steals it) before it ends the worker
+   * that wrote the file. Null for a copy in the blob store, which lives while a Blob refers to it.
+   */
+  lock: string | null;
+}
+
+/** What a read of the file leaves for a sweep of it: each key's volume, and the copy if kept. */
+export interface StreamKept {
+  volumes: KeyVolumes;
+  copy: StreamCopy | null;
+}
+
 export type StreamReply =
   | {
       type: 'progress';
@@ -41,7 +66,7 @@ export type StreamReply =
       total: number;
       figures: StreamFigures;
     }
-  | { type: 'done'; gen: number; result: StreamResult }
+  | { type: 'done'; gen: number; result: StreamResult; kept: StreamKept }
   | { type: 'error'; gen: number; message: string };
 
 /**
@@ -63,6 +88,11 @@ export interface StreamSweepRequest {
    * Kong), or null — give it to the limiter under one key.
    */
   emptyOutcome: 'admit' | 'reject' | 'client' | null;
+  /**
+   * What the last read of this file (the statistics pass, or an earlier sweep) left: with it the
+   * sweep reads no text; null — the sweep reads the file once first.
+   */
+  kept: StreamKept | null;
 }
 
 /** A share of the cells, decided over the recorded requests by a worker of its own. */
@@ -138,6 +168,8 @@ export type StreamSweepReply =
       source: 'opfs' | 'blob' | 'text';
       /** Workers that decided the cells at once. */
       workers: number;
+      /** What this sweep's own read of the file left (null when it was given `kept`). */
+      kept: StreamKept | null;
     }
   | { type: 'sweep-error'; gen: number; message: string };
 
