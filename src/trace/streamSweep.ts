@@ -151,9 +151,9 @@ class MinHeap {
 /**
  * The most backend arrivals in any W, fed arrivals in time order (admitted at arrival, delayed at
  * release): the count `peakWindow` gives over the same sorted times. Holds the arrivals of the last
- * W as (ms, count) runs and the releases not yet due.
+ * W as (ms, count) runs and the releases not yet due. Exported for its tests.
  */
-class BackendPeak {
+export class BackendPeak {
   private t = new Float64Array(64);
   private c = new Float64Array(64);
   private head = 0;
@@ -169,15 +169,21 @@ class BackendPeak {
       this.c[this.tail - 1] = (this.c[this.tail - 1] as number) + 1;
     } else {
       if (this.tail === this.t.length) {
-        // Slide the live runs to the front, growing when more than half is live.
+        // Slide the live runs to the front, in place; new arrays only when more than half is live.
+        // (New arrays at every slide were garbage outside the heap at every W's worth of runs, in
+        // every cell: a sweep's cell worker held tens of MB of them between collections.)
         const live = this.tail - this.head;
-        const size = live * 2 > this.t.length ? this.t.length * 2 : this.t.length;
-        const t = new Float64Array(size);
-        const c = new Float64Array(size);
-        t.set(this.t.subarray(this.head, this.tail));
-        c.set(this.c.subarray(this.head, this.tail));
-        this.t = t;
-        this.c = c;
+        if (live * 2 > this.t.length) {
+          const t = new Float64Array(this.t.length * 2);
+          const c = new Float64Array(this.t.length * 2);
+          t.set(this.t.subarray(this.head, this.tail));
+          c.set(this.c.subarray(this.head, this.tail));
+          this.t = t;
+          this.c = c;
+        } else {
+          this.t.copyWithin(0, this.head, this.tail);
+          this.c.copyWithin(0, this.head, this.tail);
+        }
         this.head = 0;
         this.tail = live;
       }
