@@ -232,6 +232,14 @@ export function createStreamStore(makeWorker: StreamWorkerFactory = defaultFacto
     dropUnused(used);
     sweepGen += 1;
   };
+  /**
+   * Stops a sweep that was cancelled or failed; the copy it was given goes with it (it may be the
+   * cause), so the next sweep reads the file once again.
+   */
+  const endSweep = (): void => {
+    if (inSweep !== null && inSweep === last) forget();
+    stopSweep();
+  };
   const same = (a: { file: File; keySpec: KeySpec } | null, b: { file: File; keySpec: KeySpec }) =>
     a !== null && a.file === b.file && a.keySpec === b.keySpec;
   return createStore<StreamLoadState>()((set, get) => ({
@@ -392,13 +400,13 @@ export function createStreamStore(makeWorker: StreamWorkerFactory = defaultFacto
           else w.terminate();
           dropUnused(used);
         } else {
-          stopSweep();
+          endSweep();
           update(() => ({ status: { kind: 'error', message: msg.message } }));
         }
       };
       w.onerror = (e) => {
         if (sweepGen !== mine) return;
-        stopSweep();
+        endSweep();
         update(() => ({ status: { kind: 'error', message: `The sweep stopped: ${e.message}` } }));
       };
       const req: StreamSweepRequest = {
@@ -414,7 +422,7 @@ export function createStreamStore(makeWorker: StreamWorkerFactory = defaultFacto
       w.postMessage(req);
     },
     cancelSweep: () => {
-      stopSweep();
+      endSweep();
       const s = get().sweep;
       if (s !== null && s.status.kind === 'running') {
         set({ sweep: { ...s, status: { kind: 'cancelled' } } });

@@ -262,6 +262,37 @@ describe('streamed sweep store', () => {
     expect(locks.asked[0]?.release).toBeNull();
   });
 
+  it('a cancelled or failed sweep lets its copy go: the next sweep reads the file once again', () => {
+    const { store, workers } = setup();
+    const pass = () => {
+      store.getState().start({
+        file,
+        keySpec,
+        configs: [base],
+        baseline: 'recorded',
+        emptyOutcome: null,
+      });
+      const w = workers[workers.length - 1] as FakeWorker;
+      const gen = (w.sent[0] as { gen: number }).gen;
+      w.reply({ type: 'done', gen, result: {} as StreamResult, kept: kept() });
+    };
+    pass();
+    store.getState().startSweep(asked());
+    expect((workers[1] as FakeWorker).sent[0]).toMatchObject({ kept: { copy: { count: 10 } } });
+    store.getState().cancelSweep();
+    store.getState().startSweep(asked());
+    expect((workers[2] as FakeWorker).sent[0]).toMatchObject({ kept: null });
+
+    pass();
+    store.getState().startSweep(asked());
+    const failing = workers[4] as FakeWorker;
+    expect(failing.sent[0]).toMatchObject({ kept: { copy: { count: 10 } } });
+    const gen = (failing.sent[0] as { gen: number }).gen;
+    failing.reply({ type: 'sweep-error', gen, message: 'The recorded requests end early' });
+    store.getState().startSweep(asked());
+    expect((workers[5] as FakeWorker).sent[0]).toMatchObject({ kept: null });
+  });
+
   it('without Web Locks on the page a private-file copy is not handed on, the volumes are', () => {
     vi.stubGlobal('navigator', {});
     const { store, workers } = setup();
