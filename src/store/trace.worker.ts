@@ -229,20 +229,28 @@ function done(req: TraceWorkerRequest, built: BuiltTrace): void {
   post({ type: 'done', gen: req.gen, trace: held, replay }, transfer);
 }
 
+/** Starts the range workers now, unless started (a machine of one core reads here). */
+function startRangeWorkers(): void {
+  if (started.length > 0 || rangeCount() < 2) return;
+  const warm: RangeWarm = { type: 'warm' };
+  started = Array.from({ length: rangeCount() }, () => {
+    const w = newRangeWorker();
+    w.postMessage(warm);
+    return w;
+  });
+}
+
 self.onmessage = (e: MessageEvent<TraceWorkerRequest | TraceWorkerWarm>) => {
   const req = e.data;
   if ('type' in req) {
-    // Made ahead of a read: start the range workers now (a machine of one core reads here).
-    if (started.length === 0 && rangeCount() >= 2) {
-      const warm: RangeWarm = { type: 'warm' };
-      started = Array.from({ length: rangeCount() }, () => {
-        const w = newRangeWorker();
-        w.postMessage(warm);
-        return w;
-      });
-    }
+    // Made ahead of a read: start the range workers now.
+    startRangeWorkers();
     return;
   }
+  // A file large enough to be read in ranges: its range workers load their code while this one
+  // looks at the file's start (Parquet? gzip? which format?), not after. Any it does not use end
+  // with it.
+  if (req.file.size >= PARALLEL_MIN_BYTES) startRangeWorkers();
   run(req).catch((err: unknown) => {
     // A cap throws synchronously from the decoder, so this is the moment it was passed.
     const stoppedAt = performance.timeOrigin + performance.now();

@@ -1,14 +1,17 @@
 /**
  * Reads a plain line log the page holds in byte ranges parsed at once by range readers (workers
- * on the page), merging each part as soon as it and every part before it have been read.
+ * on the page), merging each part as soon as it and every part before it have been read: while a
+ * later range is still being parsed, not after the last one.
  *
- * The file is cut into more ranges than there are readers, largest first: each range is
- * `remaining / (2 × parallel)` bytes, kept between a least and a most. Cutting it into exactly one
- * range per reader, as this did first, left a core idle while the slower reader finished (about
- * 100 ms of a 247 MB log in the pinned Chromium), and the whole merge waited for the last range;
- * with shrinking ranges the readers end close together, and all but the last few ranges are merged
- * while the others are still being parsed. Parts are merged in file order, as `mergeParts` merges
- * them, so the trace is the same as one stream reading the whole file (tests/trace/parts.test.ts).
+ * By default each reader reads one range (the file cut into `parallel` equal ranges at line ends).
+ * Smaller ranges would balance the readers better and let more of the merge run early, but each
+ * range costs its reader a stream, key table and user-agent table of its own, and the merge a part
+ * to map: in the pinned Chromium (143) on a 247 MB combined log, 12 shrinking ranges for 2 readers
+ * took about 0.2 s more renderer CPU than 2 ranges, 4 ranges about 0.1 s (load 14–20, so wall
+ * times could not show what it bought); `leastBytes`/`mostBytes` cut smaller ranges, each
+ * `remaining / (2 × parallel)` bytes between the two. Parts are merged in file order, as
+ * `mergeParts` merges them, so the trace is the same as one stream reading the whole file
+ * (tests/trace/held-ranges.test.ts).
  */
 import { PartsMerge } from './parse';
 import type { ParseOptions } from './parse';
@@ -16,17 +19,15 @@ import type { BuiltTrace, TracePart } from './builder';
 import { nextLineStart } from './streamRead';
 import type { RangeReader, StreamSource } from './streamRead';
 
-/** The least bytes of a range (about 34,000 combined lines): smaller ones cost more than they save. */
-export const MIN_RANGE_BYTES = 8 * 1024 * 1024;
-/** The most bytes of a range: the first parts come back (and are merged) early. */
-export const MAX_RANGE_BYTES = 64 * 1024 * 1024;
-
-/** Bytes of the next range when `remaining` bytes are still to be cut for `parallel` readers. */
+/**
+ * Bytes of the next range when `remaining` bytes are still to be cut for `parallel` readers, kept
+ * between `least` and `most`.
+ */
 export function nextRangeBytes(
   remaining: number,
   parallel: number,
-  least = MIN_RANGE_BYTES,
-  most = MAX_RANGE_BYTES,
+  least: number,
+  most: number,
 ): number {
   return Math.max(least, Math.min(most, Math.ceil(remaining / (2 * Math.max(1, parallel)))));
 }
@@ -38,7 +39,7 @@ export interface HeldRangeHooks {
   readRange: RangeReader;
   /** Takes a part back once it is merged (the merge copied what it keeps). */
   recycle?: (part: TracePart) => void;
-  /** Least and most bytes of a range (default MIN_RANGE_BYTES, MAX_RANGE_BYTES). */
+  /** Least and most bytes of a range (default: the file's size over `parallel`, both). */
   leastBytes?: number;
   mostBytes?: number;
 }
@@ -53,15 +54,17 @@ export async function readHeldInRanges(
   hooks: HeldRangeHooks,
 ): Promise<BuiltTrace> {
   const merge = new PartsMerge(opts);
-  const inFlight = Math.max(1, hooks.parallel) * 2;
+  const parallel = Math.max(1, hooks.parallel);
+  const inFlight = parallel * 2;
+  const even = Math.ceil(file.size / parallel);
   const pending: { start: number; end: number; part: Promise<TracePart> }[] = [];
   let cut = 0;
   const startNext = async (): Promise<void> => {
     const size = nextRangeBytes(
       file.size - cut,
-      hooks.parallel,
-      hooks.leastBytes ?? MIN_RANGE_BYTES,
-      hooks.mostBytes ?? MAX_RANGE_BYTES,
+      parallel,
+      hooks.leastBytes ?? even,
+      hooks.mostBytes ?? even,
     );
     const end = await nextLineStart(file, Math.min(file.size, cut + size));
     const part = hooks.readRange(cut, end, opts);

@@ -79,6 +79,8 @@ async function inRanges(
   lastFirst: boolean,
   events: string[] = [],
   maxRequests?: number,
+  /** Cut ranges of 20–120 kB (many), or by default one range per reader. */
+  small = true,
 ): Promise<BuiltTrace> {
   const head = new TextDecoder().decode(bytes.subarray(0, 128 * 1024));
   const opts: ParseOptions = {
@@ -97,16 +99,15 @@ async function inRanges(
       events.push(`merged ${merged}`);
       merged += 1;
     },
-    leastBytes: 20_000,
-    mostBytes: 120_000,
+    ...(small ? { leastBytes: 20_000, mostBytes: 120_000 } : {}),
   });
 }
 
 describe('a held log read in shrinking ranges, merged as the parts come', () => {
   it('ranges shrink from the most to the least as the file is cut', () => {
-    expect(nextRangeBytes(1_000_000_000, 2)).toBe(64 * 1024 * 1024);
-    expect(nextRangeBytes(100 * 1024 * 1024, 2)).toBe(25 * 1024 * 1024);
-    expect(nextRangeBytes(1024, 2)).toBe(8 * 1024 * 1024);
+    expect(nextRangeBytes(1_000_000_000, 2, 1_000, 64_000_000)).toBe(64_000_000);
+    expect(nextRangeBytes(100_000_000, 2, 1_000, 64_000_000)).toBe(25_000_000);
+    expect(nextRangeBytes(1_024, 2, 8_000, 64_000_000)).toBe(8_000);
     expect(nextRangeBytes(400_000, 4, 10_000, 1_000_000)).toBe(50_000);
   });
 
@@ -134,6 +135,29 @@ describe('a held log read in shrinking ranges, merged as the parts come', () => 
       });
     }
   }
+
+  it('by default, one range per reader: the file cut in equal ranges at line ends', async () => {
+    const bytes = enc(log(40_000));
+    const whole = parseTrace(bytes, { name: 'p.log', keySpec: [{ kind: 'client' }] });
+    for (const lastFirst of [false, true]) {
+      const events: string[] = [];
+      const merged = await inRanges(
+        bytes,
+        [{ kind: 'client' }],
+        lastFirst,
+        events,
+        undefined,
+        false,
+      );
+      expect(events.filter((e) => e.startsWith('ask'))).toEqual(['ask 0', 'ask 1']);
+      // The first range read first is merged before the second is read.
+      if (!lastFirst) expect(events.indexOf('merged 0')).toBeLessThan(events.indexOf('read 1'));
+      expect({ ...merged, arrivalMs: [...merged.arrivalMs] }).toEqual({
+        ...whole,
+        arrivalMs: [...whole.arrivalMs],
+      });
+    }
+  });
 
   it('merges the first parts while later ranges are still being read', async () => {
     const events: string[] = [];
