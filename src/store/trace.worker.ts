@@ -4,10 +4,10 @@
  * transferred. Cancelling terminates the worker (and the range workers it started).
  *
  * A large plain line log (nginx, ALB, JSON lines; not gzip, which can only be read from its start)
- * is split into as many byte ranges as the machine has cores, each ending just after a newline,
- * read by range workers at once (traceRange.worker.ts) with the format decided from the file's
- * start, and merged in file order (src/trace `mergeParts`): the same trace as one stream reading
- * the whole file. Anything else is read by one stream here.
+ * is cut into byte ranges, each ending just after a newline, read by as many range workers as the
+ * machine has cores (traceRange.worker.ts) with the format decided from the file's start, and
+ * merged in file order as the parts come (src/trace/heldRanges.ts): the same trace as one stream
+ * reading the whole file. Anything else is read by one stream here.
  */
 import {
   TraceError,
@@ -15,10 +15,12 @@ import {
   HEAD_BYTES,
   checkFileSize,
   holdTrace,
-  mergeParts,
+  partColumns,
   rangeHead,
 } from '../trace';
-import type { BuiltTrace, ParseOptions, TracePart } from '../trace';
+import type { BuiltTrace, ParseOptions, PartColumns, TracePart } from '../trace';
+import { readHeldInRanges } from '../trace/heldRanges';
+import type { RangeReader } from '../trace/streamRead';
 import { quoteText } from '../core';
 import { isParquetFile } from '../trace/parquetDetect';
 import { readParquetFile } from './traceParquet';
@@ -59,26 +61,84 @@ function post(msg: TraceWorkerReply, transfer: Transferable[] = []): void {
   (self as unknown as Worker).postMessage(msg, transfer);
 }
 
-/** Byte offsets splitting `file` into about `n` ranges, each ending just after a newline. */
-async function lineBoundaries(file: File, n: number): Promise<number[]> {
-  const cuts = [0];
-  for (let k = 1; k < n; k += 1) {
-    const at = Math.max(Math.floor((file.size * k) / n), (cuts[cuts.length - 1] as number) + 1);
-    // A line is at most 1 MB (longer ones are skipped whole by the stream that meets them).
-    const probe = new Uint8Array(await file.slice(at, at + 2 * 1024 * 1024).arrayBuffer());
-    const nl = probe.indexOf(10);
-    if (nl < 0) continue;
-    const cut = at + nl + 1;
-    if (cut < file.size && cut > (cuts[cuts.length - 1] as number)) cuts.push(cut);
-  }
-  cuts.push(file.size);
-  return cuts;
-}
-
 /** The text the format is decided from, or null when the file must be read by one stream. */
 async function parallelHead(file: File, opts: ParseOptions): Promise<string | null> {
   if (file.size < PARALLEL_MIN_BYTES || rangeCount() < 2) return null;
   return rangeHead(new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer()), opts);
+}
+
+/** A range worker and the replies it still owes, in the order its ranges were asked for. */
+interface RangeSlot {
+  worker: Worker;
+  owed: { resolve: (part: TracePart) => void; reject: (e: Error) => void }[];
+}
+
+/**
+ * The range workers of one read. Each is asked for its next range while it still reads the one
+ * before (a worker reads its ranges one after another, traceRange.worker.ts), so none waits for a
+ * round trip through this worker (which may be merging a part) between two ranges; a range goes to
+ * the worker owing the fewest. Columns of merged parts go back to be filled by later ranges.
+ */
+class RangeWorkers {
+  private readonly slots: RangeSlot[] = [];
+  private readonly spare: PartColumns[] = [];
+
+  constructor(
+    private readonly file: File,
+    count: number,
+    private readonly onProgress: (p: RangeReply & { type: 'progress' }) => void,
+  ) {
+    for (let i = 0; i < count; i += 1) {
+      const slot: RangeSlot = { worker: rangeWorker(), owed: [] };
+      slot.worker.onmessage = (e: MessageEvent<RangeReply>) => {
+        const msg = e.data;
+        if (msg.type === 'progress') {
+          this.onProgress(msg);
+          return;
+        }
+        const owed = slot.owed.shift();
+        if (owed === undefined) return;
+        if (msg.type === 'part') owed.resolve(msg.part);
+        else owed.reject(new TraceError(msg.message));
+      };
+      slot.worker.onerror = (e) => {
+        for (const o of slot.owed.splice(0)) o.reject(new Error(e.message));
+      };
+      this.slots.push(slot);
+    }
+  }
+
+  readonly read: RangeReader = (start, end, options) =>
+    new Promise<TracePart>((resolve, reject) => {
+      let slot = this.slots[0] as RangeSlot;
+      for (const s of this.slots) if (s.owed.length < slot.owed.length) slot = s;
+      slot.owed.push({ resolve, reject });
+      const columns = this.spare.pop() ?? null;
+      const r: RangeRequest = { file: this.file, start, end, options, columns };
+      slot.worker.postMessage(
+        r,
+        columns === null
+          ? []
+          : [
+              columns.arrivalMs.buffer,
+              columns.keyId.buffer,
+              columns.cost.buffer,
+              columns.status.buffer,
+              columns.line.buffer,
+            ],
+      );
+    });
+
+  /** Takes a merged part's columns back for a later range. */
+  readonly recycle = (part: TracePart): void => {
+    const columns = partColumns(part);
+    if (columns !== null && this.spare.length < this.slots.length) this.spare.push(columns);
+  };
+
+  close(): void {
+    for (const s of this.slots) s.worker.terminate();
+    this.slots.length = 0;
+  }
 }
 
 async function readInRanges(
@@ -87,42 +147,28 @@ async function readInRanges(
   head: string,
 ): Promise<BuiltTrace> {
   const { file } = req;
-  const cuts = await lineBoundaries(file, rangeCount());
   const options: ParseOptions = { ...opts, detectFrom: head };
   const sum = { bytes: 0, requests: 0, lines: 0, malformed: 0 };
   let last = 0;
-  const workers: Worker[] = [];
+  const workers = new RangeWorkers(file, rangeCount(), (msg) => {
+    sum.bytes += msg.bytes;
+    sum.requests += msg.requests;
+    sum.lines += msg.lines;
+    sum.malformed += msg.malformed;
+    const now = performance.now();
+    if (now - last >= PROGRESS_EVERY_MS) {
+      last = now;
+      post({ type: 'progress', gen: req.gen, total: file.size, ...sum });
+    }
+  });
   try {
-    const parts = await Promise.all(
-      cuts.slice(0, -1).map(
-        (start, i) =>
-          new Promise<TracePart>((resolve, reject) => {
-            const w = rangeWorker();
-            workers.push(w);
-            w.onmessage = (e: MessageEvent<RangeReply>) => {
-              const msg = e.data;
-              if (msg.type === 'progress') {
-                sum.bytes += msg.bytes;
-                sum.requests += msg.requests;
-                sum.lines += msg.lines;
-                sum.malformed += msg.malformed;
-                const now = performance.now();
-                if (now - last >= PROGRESS_EVERY_MS) {
-                  last = now;
-                  post({ type: 'progress', gen: req.gen, total: file.size, ...sum });
-                }
-              } else if (msg.type === 'part') resolve(msg.part);
-              else reject(new TraceError(msg.message));
-            };
-            w.onerror = (e) => reject(new Error(e.message));
-            const r: RangeRequest = { file, start, end: cuts[i + 1] as number, options };
-            w.postMessage(r);
-          }),
-      ),
-    );
-    return mergeParts(parts, options);
+    return await readHeldInRanges(file, options, {
+      parallel: rangeCount(),
+      readRange: workers.read,
+      recycle: workers.recycle,
+    });
   } finally {
-    for (const w of workers) w.terminate();
+    workers.close();
   }
 }
 
@@ -183,20 +229,28 @@ function done(req: TraceWorkerRequest, built: BuiltTrace): void {
   post({ type: 'done', gen: req.gen, trace: held, replay }, transfer);
 }
 
+/** Starts the range workers now, unless started (a machine of one core reads here). */
+function startRangeWorkers(): void {
+  if (started.length > 0 || rangeCount() < 2) return;
+  const warm: RangeWarm = { type: 'warm' };
+  started = Array.from({ length: rangeCount() }, () => {
+    const w = newRangeWorker();
+    w.postMessage(warm);
+    return w;
+  });
+}
+
 self.onmessage = (e: MessageEvent<TraceWorkerRequest | TraceWorkerWarm>) => {
   const req = e.data;
   if ('type' in req) {
-    // Made ahead of a read: start the range workers now (a machine of one core reads here).
-    if (started.length === 0 && rangeCount() >= 2) {
-      const warm: RangeWarm = { type: 'warm' };
-      started = Array.from({ length: rangeCount() }, () => {
-        const w = newRangeWorker();
-        w.postMessage(warm);
-        return w;
-      });
-    }
+    // Made ahead of a read: start the range workers now.
+    startRangeWorkers();
     return;
   }
+  // A file large enough to be read in ranges: its range workers load their code while this one
+  // looks at the file's start (Parquet? gzip? which format?), not after. Any it does not use end
+  // with it.
+  if (req.file.size >= PARALLEL_MIN_BYTES) startRangeWorkers();
   run(req).catch((err: unknown) => {
     // A cap throws synchronously from the decoder, so this is the moment it was passed.
     const stoppedAt = performance.timeOrigin + performance.now();

@@ -57,6 +57,7 @@ export interface TraceLoadState {
   cancel: () => void;
   /** Parses the same file again with another key. */
   rekey: (keySpec: KeySpec) => void;
+  /** Lets the trace go, and ends every worker of this store (one made ahead of a read too). */
   clear: () => void;
   /**
    * Holds `trace`, the span [from, to) epoch ms read out of the streamed `file`
@@ -228,6 +229,9 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
     },
     clear: () => {
       slot.cancel();
+      // A worker made ahead of a read that never came ends too (it and its range workers).
+      spare?.terminate();
+      spare = null;
       setLoadedTrace(null);
       set({
         trace: null,

@@ -1,7 +1,7 @@
 /**
- * Reads one byte range of an access log (it starts at a line's start and ends just after a
- * newline) for trace.worker.ts, which splits a large log into as many ranges as the machine has
- * cores and merges what each worker read (src/trace `mergeParts`). Posts the bytes read now and
+ * Reads byte ranges of an access log (each starts at a line's start and ends just after a
+ * newline) for trace.worker.ts and stream.worker.ts, which cut a large log into ranges and merge
+ * what the workers read in file order. Posts the bytes read now and
  * then, and at the end the part with its arrays transferred.
  */
 import { quoteText } from '../core';
@@ -73,17 +73,25 @@ async function run(req: RangeRequest): Promise<void> {
   ]);
 }
 
+/**
+ * The ranges asked for, read one after another: a range may be asked for while the one before is
+ * still read (its reads wait on the file), and reading both at once would finish neither early.
+ */
+let queue: Promise<void> = Promise.resolve();
+
 self.onmessage = (e: MessageEvent<RangeRequest | RangeWarm>) => {
   const req = e.data;
   // Started ahead of a read: its code is loaded and compiled by now; the range comes later.
   if ('type' in req) return;
-  run(req).catch((err: unknown) => {
-    post({
-      type: 'error',
-      message:
-        err instanceof TraceError
-          ? err.message
-          : `Could not read ${quoteText(req.file.name)}: ${err instanceof Error ? err.message : String(err)}`,
-    });
-  });
+  queue = queue.then(() =>
+    run(req).catch((err: unknown) => {
+      post({
+        type: 'error',
+        message:
+          err instanceof TraceError
+            ? err.message
+            : `Could not read ${quoteText(req.file.name)}: ${err instanceof Error ? err.message : String(err)}`,
+      });
+    }),
+  );
 };

@@ -62,12 +62,42 @@ function rankKeys(
  * compact file in time order; the same requests under the same key names give the same hash.
  */
 export function traceHash(timeMs: Int32Array, keyId: Uint32Array, keys: readonly string[]): string {
+  const { rank, ranked } = rankKeys(keyId, keys, timeMs.length);
+  return hashRanked(timeMs, keyId, rank, ranked);
+}
+
+/**
+ * `traceHash` of a trace whose keys are numbered in the order of their first request already (as
+ * `keysInTimeOrder` leaves them, and the page holds them): every key's rank is its id, so the pass
+ * that ranks them is not made again. The same hash.
+ */
+export function traceHashInTimeOrder(
+  timeMs: Int32Array,
+  keyId: Uint32Array,
+  keys: readonly string[],
+): string {
+  return hashRanked(timeMs, keyId, null, keys);
+}
+
+/** The hash over times, each request's key rank (`rank[id]`, or the id itself) and the names. */
+function hashRanked(
+  timeMs: Int32Array,
+  keyId: Uint32Array,
+  rank: Int32Array | null,
+  ranked: readonly string[],
+): string {
   const h = new Hash64();
   h.word(timeMs.length);
-  const { rank, ranked } = rankKeys(keyId, keys, timeMs.length);
-  for (let i = 0; i < timeMs.length; i += 1) {
-    h.word(timeMs[i] as number);
-    h.word(rank[keyId[i] as number] as number);
+  if (rank === null) {
+    for (let i = 0; i < timeMs.length; i += 1) {
+      h.word(timeMs[i] as number);
+      h.word(keyId[i] as number);
+    }
+  } else {
+    for (let i = 0; i < timeMs.length; i += 1) {
+      h.word(timeMs[i] as number);
+      h.word(rank[keyId[i] as number] as number);
+    }
   }
   h.word(ranked.length);
   for (const k of ranked) {

@@ -13,7 +13,7 @@
  */
 import type { BuiltTrace } from './builder';
 import { countKey, emptyKeyId } from './emptyKeys';
-import { keysInTimeOrder, traceHash } from './fingerprint';
+import { keysInTimeOrder, traceHashInTimeOrder } from './fingerprint';
 import { virtualTimes } from './replay';
 import { topKeys, windowStats } from './stats';
 import type { KeyVolume, WindowStats } from './stats';
@@ -68,7 +68,11 @@ export function holdTrace(built: BuiltTrace): { held: HeldTrace; replay: HeldRep
     if (exact) {
       times = t;
       baseMs = t0;
-      replay = { ok: true, hash: traceHash(t, trace.keyId.subarray(0, n), trace.keys) };
+      // Its keys are numbered in the order of their first request (above): not ranked again.
+      replay = {
+        ok: true,
+        hash: traceHashInTimeOrder(t, trace.keyId.subarray(0, n), trace.keys),
+      };
     } else {
       replay = {
         ok: false,

@@ -784,21 +784,55 @@ export function parseTrace(bytes: Uint8Array, opts: ParseOptions): BuiltTrace {
  * reading the whole file.
  */
 export function mergeParts(parts: readonly TracePart[], opts: ParseOptions): BuiltTrace {
-  const plan = partsPlan(opts);
-  const merger = new TraceMerger(
-    opts.name,
-    opts.keySpec ?? DEFAULT_KEY,
-    opts.maxRequests ?? MAX_TRACE_REQUESTS,
-  );
-  merger.reserve(parts.reduce((n, p) => n + p.count, 0));
-  for (const p of parts) merger.add(p);
-  const built = merger.finish(formatOfPlan(plan));
-  // JSON lines: this plan read no line; its fields are the first object's, read from the head.
-  if (plan.fields !== undefined) {
-    const first = (opts.detectFrom ?? '').split('\n').find((l) => l.trim() !== '');
-    if (first !== undefined) plan.parse(first);
+  const merge = new PartsMerge(opts);
+  merge.reserve(parts.reduce((n, p) => n + p.count, 0));
+  for (const p of parts) merge.add(p);
+  return merge.finish();
+}
+
+/**
+ * `mergeParts` one part at a time: each part is taken as soon as it and every part before it in
+ * the file have been read, so the merge runs while later ranges are still being parsed. Parts are
+ * taken in file order, exactly as `mergeParts` takes them, so the trace is the same.
+ */
+export class PartsMerge {
+  private readonly plan: ReturnType<typeof partsPlan>;
+  private readonly merger: TraceMerger;
+
+  constructor(private readonly opts: ParseOptions) {
+    this.plan = partsPlan(opts);
+    this.merger = new TraceMerger(
+      opts.name,
+      opts.keySpec ?? DEFAULT_KEY,
+      opts.maxRequests ?? MAX_TRACE_REQUESTS,
+    );
   }
-  return withKeyFields(built, plan.fields?.());
+
+  /** Requests taken so far. */
+  get count(): number {
+    return this.merger.count;
+  }
+
+  /** Makes room for `n` requests in all (an estimate may be off either way: it only saves copies). */
+  reserve(n: number): void {
+    this.merger.reserve(n);
+  }
+
+  /** Takes the next part in file order (the merger copies what it keeps: its arrays may be reused). */
+  add(part: TracePart): void {
+    this.merger.add(part);
+  }
+
+  finish(): BuiltTrace {
+    const plan = this.plan;
+    const built = this.merger.finish(formatOfPlan(plan));
+    // JSON lines: this plan read no line; its fields are the first object's, read from the head.
+    if (plan.fields !== undefined) {
+      const first = (this.opts.detectFrom ?? '').split('\n').find((l) => l.trim() !== '');
+      if (first !== undefined) plan.parse(first);
+    }
+    return withKeyFields(built, plan.fields?.());
+  }
 }
 
 /** The line plan of a log read in parts (from `opts.detectFrom`). */

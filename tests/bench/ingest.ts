@@ -15,7 +15,8 @@
  * `INGEST_PROFILE=1` adds the page's CPU profile per thread and a timeline of every thread's work
  * (tests/bench/ingestProfile.ts). `INGEST_RUNS=n` reads the file in n fresh pages;
  * `INGEST_PAGE=only` measures the page alone; `INGEST_FILE=path` reads that file (written first
- * when absent) and keeps it. Otherwise the file is deleted at the end.
+ * when absent) and keeps it. Otherwise the file is deleted at the end. `INGEST_DIST=dir` serves
+ * another build of the page (another commit's `dist`, to compare the two in one sitting).
  */
 import {
   createWriteStream,
@@ -105,6 +106,39 @@ export async function writeRealLikeLog(path: string, lines: number, seed = 44): 
   }
   await new Promise<void>((r) => file.end(r));
   return bytes;
+}
+
+/**
+ * Installed before the page's scripts: stamps (page time) the moment the parsed trace reaches the
+ * main thread (`window.__doneAt`: the parsing worker's `done` reply), the summary is first in the
+ * document (`__summaryAt`) and the frame after it (`__summaryFrameAt`: the next animation frame,
+ * when it is drawn). Runs in the page, so it uses nothing from outside itself.
+ */
+function stampSummary(): void {
+  const w = window as unknown as {
+    __summaryAt?: number;
+    __summaryFrameAt?: number;
+    __doneAt?: number;
+  };
+  const Native = window.Worker;
+  window.Worker = class extends Native {
+    constructor(url: string | URL, workerOptions?: WorkerOptions) {
+      super(url, workerOptions);
+      this.addEventListener('message', (e: MessageEvent<unknown>) => {
+        const d = e.data as { type?: unknown } | null;
+        if (d !== null && typeof d === 'object' && d.type === 'done')
+          w.__doneAt ??= performance.now();
+      });
+    }
+  };
+  new MutationObserver((_, observer) => {
+    if (document.querySelector('[data-testid="trace-summary"]') === null) return;
+    w.__summaryAt = performance.now();
+    requestAnimationFrame(() => {
+      w.__summaryFrameAt = performance.now();
+    });
+    observer.disconnect();
+  }).observe(document, { childList: true, subtree: true });
 }
 
 /** How long the pointed run waits between hovering the chooser and the choice (a file dialog), ms. */
@@ -208,6 +242,7 @@ export async function runIngestBench(distDir = 'dist'): Promise<void> {
   // INGEST_PAGE=only: the page alone (no Node or DuckDB run; nothing to compare it with).
   const pageOnly = process.env.INGEST_PAGE === 'only';
   const runs = Math.max(1, Number(process.env.INGEST_RUNS ?? 1));
+  const dist = process.env.INGEST_DIST ?? distDir;
   let browser: Browser | null = null;
   try {
     const bytes =
@@ -234,7 +269,7 @@ export async function runIngestBench(distDir = 'dist'): Promise<void> {
         `  target one thread ≤ DuckDB one thread: ${s2(node.wallMs)} vs ${s2(d1.wallMs)} wall → ${node.wallMs <= d1.wallMs ? 'met' : 'MISSED'}; CPU ${s2(node.cpuMs)} vs ${s2(d1.cpuMs)} → ${node.cpuMs <= d1.cpuMs ? 'met' : 'MISSED'}`,
       );
     }
-    const started = await startPreview(distDir);
+    const started = await startPreview(dist);
     try {
       const launched = await launchPinned();
       browser = launched.browser;
@@ -246,6 +281,7 @@ export async function runIngestBench(distDir = 'dist'): Promise<void> {
           // A fresh page each time: the first file a page reads.
           const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
           await page.addInitScript(recordPage, TRACE_RECORD);
+          await page.addInitScript(stampSummary);
           await page.goto(new URL('./?v=1&paused', started.url).href);
           await page.getByTestId('trace-file').waitFor({ state: 'attached' });
           if (pointed) {
@@ -259,12 +295,29 @@ export async function runIngestBench(distDir = 'dist'): Promise<void> {
           const cpu = cpuSpent(cpu0, await chromeCpuMs(browser));
           const count = (await page.getByTestId('trace-count').textContent()) ?? '';
           const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+          // In the page: from the change of the input to the summary in the document, and to the
+          // frame that draws it. `toResultMs` also holds the trace's stop and a round trip to the
+          // page after Playwright saw the summary.
+          const inPage = await page.evaluate(() => {
+            const w = window as unknown as {
+              __summaryAt: number;
+              __summaryFrameAt: number;
+              __doneAt: number;
+              __record: { chosenAt: number };
+            };
+            return {
+              trace: w.__doneAt - w.__record.chosenAt,
+              dom: w.__summaryAt - w.__record.chosenAt,
+              frame: w.__summaryFrameAt - w.__record.chosenAt,
+            };
+          });
+          const resultMs = inPage.frame;
           console.log(
-            `  Chromium ${browser.version()}, ${cores} range workers, ${pointed ? `pointed (chooser hovered ${DIALOG_MS} ms before)` : 'cold'}: choice → summary ${s2(f.toResultMs)} (${count} requests), longest main-thread task ${Math.round(f.longestTaskMs)} ms, renderer peak ${Math.round(f.peakMb)} MB; Chromium's CPU ${cpu}; load ${load()}`,
+            `  Chromium ${browser.version()}, ${cores} range workers, ${pointed ? `pointed (chooser hovered ${DIALOG_MS} ms before)` : 'cold'}: choice → summary drawn ${s2(inPage.frame)} (trace on the main thread ${s2(inPage.trace)}, summary in the document ${s2(inPage.dom)}; seen from Playwright after the trace stopped ${s2(f.toResultMs)}) (${count} requests), longest main-thread task ${Math.round(f.longestTaskMs)} ms, renderer peak ${Math.round(f.peakMb)} MB; Chromium's CPU ${cpu}; load ${load()}`,
           );
           if (!pageOnly)
             console.log(
-              `    target ≤ 1.0 s and ≤ 1.5 × DuckDB 2 threads (${s2(1.5 * d2WallMs)}): ${f.toResultMs <= 1000 && f.toResultMs <= 1.5 * d2WallMs ? 'met' : 'MISSED'}`,
+              `    target ≤ 1.0 s and ≤ 1.5 × DuckDB 2 threads (${s2(1.5 * d2WallMs)}): ${resultMs <= 1000 && resultMs <= 1.5 * d2WallMs ? 'met' : 'MISSED'}`,
             );
           await page.close();
         }
@@ -274,7 +327,7 @@ export async function runIngestBench(distDir = 'dist'): Promise<void> {
       started.child.kill();
     }
     // INGEST_PROFILE=1: where the page's time goes, per thread (V8's sampling profiler).
-    if (process.env.INGEST_PROFILE === '1') await profileIngestInPage(path, distDir);
+    if (process.env.INGEST_PROFILE === '1') await profileIngestInPage(path, dist);
     console.log(
       '  4 GB / 16M lines (statistics, dry run, sweep as streaming passes): measured by `BENCH=ingest INGEST=stream npm run bench` (tests/bench/ingestStream.ts)',
     );

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dryRun, parseTrace, replayTrace, windowStats } from '../../src/trace';
+import { dryRun, parseTrace, replayTrace, simTraceOf, windowStats } from '../../src/trace';
 import { NGINX_1RS, NGINX_1RS_PAGE, expect, open, test } from './fixtures';
 
 const fixtures = join(import.meta.dirname, '..', 'trace', 'fixtures');
@@ -167,6 +167,45 @@ test('the log replays as the traffic; its link carries the fingerprint and asks 
   await other.getByTestId('trace-file').setInputFiles(join(fixtures, 'msec.log'));
   await expect(other.getByTestId('trace-replaying')).toBeVisible();
   await expect(other.getByTestId('summary-rejected')).toHaveText(String(replay.rejected));
+});
+
+test('a log over 16 MB is read in ranges by range workers, merged as they come: the trace one stream reads', async ({
+  page,
+}) => {
+  // ~19 MB of combined lines (over PARALLEL_MIN_BYTES, so the page reads it in ranges), times a
+  // little out of order throughout, some far back (past the reorder window), some malformed.
+  const lines: string[] = [];
+  for (let i = 0; i < 90_000; i += 1) {
+    if (i % 7_001 === 3) lines.push(`not a log line ${i}`);
+    const back = i % 97 === 0 ? 2 : i % 20_011 === 12_000 ? 900 : 0;
+    const s = 1_772_409_600 + Math.floor(i / 40) - back;
+    const d = new Date(s * 1000);
+    const mon = ['Jan', 'Feb', 'Mar', 'Apr'][d.getUTCMonth()] as string;
+    const p = (n: number): string => String(n).padStart(2, '0');
+    lines.push(
+      `10.${i % 7}.${(i * 13) % 251}.${i % 199} - - [${p(d.getUTCDate())}/${mon}/${d.getUTCFullYear()}:${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())} +0000] "GET /api/items?page=${i % 40}&sort=price_desc HTTP/1.1" ${i % 31 === 0 ? 429 : 200} ${i % 4_000} "https://www.example.com/search/results?q=rate+limit" "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0 agent-${i % 17}"`,
+    );
+  }
+  const text = `${lines.join('\n')}\n`;
+  expect(text.length).toBeGreaterThan(17 * 1024 * 1024);
+  const path = test.info().outputPath('ranges.log');
+  writeFileSync(path, text);
+  const whole = parseTrace(new TextEncoder().encode(text), { name: 'ranges.log' });
+  expect(whole.report.outsideWindow).toBeGreaterThan(0);
+  expect(whole.report.malformed).toBeGreaterThan(0);
+  await open(page, NGINX_1RS_PAGE);
+  await page.getByTestId('trace-file').setInputFiles(path);
+  const summary = page.getByTestId('trace-summary');
+  await expect(summary).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('trace-count')).toHaveText(whole.count.toLocaleString('en-US'));
+  await expect(page.getByTestId('trace-keys')).toHaveText(
+    whole.keys.length.toLocaleString('en-US'),
+  );
+  for (const note of whole.report.notes) await expect(summary).toContainText(note);
+  // The same requests in the same order under the same keys: the replay's fingerprint.
+  await page.getByRole('button', { name: 'Replay this log through the limiters' }).click();
+  await expect(page.getByTestId('trace-replaying')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`hash=${simTraceOf(whole).hash}`));
 });
 
 test('the sweep fills a heatmap in workers; picking a cell sets the limiter and the main view agrees', async ({

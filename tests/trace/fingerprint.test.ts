@@ -12,6 +12,7 @@ import {
   simTraceOf,
   traceHash,
 } from '../../src/trace';
+import { keysInTimeOrder, traceHashInTimeOrder } from '../../src/trace/fingerprint';
 
 const apache = gunzipSync(readFileSync(join(import.meta.dirname, 'fixtures', 'apache.log.gz')));
 
@@ -62,6 +63,14 @@ describe('a trace keeps its fingerprint', () => {
           const renamed = [...a.keys];
           renamed[a.keyId[0] as number] = 'elsewhere';
           expect(traceHash(a.timeMs, a.keyId, renamed)).not.toBe(a.hash);
+          // Keys numbered in the order of their first request (as the page holds them): the same
+          // hash without ranking them again.
+          const t = trace((k) => (k + shift) % 8);
+          const inOrder = keysInTimeOrder(t.keyId, t.keys, t.count);
+          expect(traceHashInTimeOrder(a.timeMs, t.keyId, inOrder)).toBe(a.hash);
+          const other = [...inOrder];
+          other[t.keyId[0] as number] = 'elsewhere';
+          expect(traceHashInTimeOrder(a.timeMs, t.keyId, other)).not.toBe(a.hash);
         },
       ),
       { numRuns: 60 },

@@ -104,3 +104,38 @@ describe('trace loading store', () => {
     expect(store.getState().streamed?.file).toBe(big);
   });
 });
+
+describe('a parsing worker made ahead of a read', () => {
+  it('is the one the next read uses, told to start its range workers first', () => {
+    const workers: FakeWorker[] = [];
+    const store = createTraceLoadStore(() => {
+      const w = new FakeWorker();
+      workers.push(w);
+      return w as unknown as Worker;
+    });
+    store.getState().prewarm();
+    store.getState().prewarm();
+    expect(workers).toHaveLength(1);
+    expect(workers[0]?.sent).toEqual([{ type: 'warm' }]);
+    store.getState().load(file('a.log', 'x'));
+    expect(workers).toHaveLength(1);
+    expect(workers[0]?.sent[1]).toMatchObject({ file: { name: 'a.log' } });
+  });
+
+  it('ends when the trace is cleared, and the next read makes its own', () => {
+    const workers: FakeWorker[] = [];
+    const store = createTraceLoadStore(() => {
+      const w = new FakeWorker();
+      workers.push(w);
+      return w as unknown as Worker;
+    });
+    store.getState().prewarm();
+    const warm = workers[0] as FakeWorker;
+    store.getState().clear();
+    expect(warm.terminated).toBe(true);
+    store.getState().load(file('a.log', 'x'));
+    expect(workers).toHaveLength(2);
+    expect(workers[1]?.sent[0]).toMatchObject({ file: { name: 'a.log' } });
+    expect(warm.sent).toHaveLength(1);
+  });
+});
