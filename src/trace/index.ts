@@ -29,6 +29,7 @@ export { parseTimeLocal, parseIso, parseEpoch, parseAnyTime } from './time';
 export { replayTrace, virtualTimes, ADMIT, DELAY, REJECT, MAX_REPLAY_SPAN_MS } from './replay';
 export type { Replay } from './replay';
 export { dryRun, dryRunCsv, recordedRejection } from './dryrun';
+export { clockWindowsNote } from './clockWindows';
 export type { Baseline, Change, DryRun, Flip, KeyChanges } from './dryrun';
 export { traceHash, simTraceOf, linkName, traceSourceOf } from './fingerprint';
 export { sweepPlan, sweepCell, belowP99, belowP99OfCounts, axisValues, satisfies } from './sweep';
