@@ -31,7 +31,7 @@ export type { Replay } from './replay';
 export { dryRun, dryRunCsv, recordedRejection } from './dryrun';
 export type { Baseline, Change, DryRun, Flip, KeyChanges } from './dryrun';
 export { traceHash, simTraceOf, linkName, traceSourceOf } from './fingerprint';
-export { sweepPlan, sweepCell, belowP99, belowP99OfCounts, axisValues, satisfies } from './sweep';
+export { sweepPlan, sweepCell, belowP99, belowP99OfCounts, axisValues, axisText, satisfies } from './sweep';
 export {
   SweepCells,
   StreamSweepPass,
@@ -57,7 +57,7 @@ export type {
   StreamSweepFigures,
   StreamSweepResult,
 } from './streamSweep';
-export type { SweepAxis, SweepPlan, CellResult, SweepConstraints } from './sweep';
+export type { SweepAxis, SweepPlan, CellResult, SweepConstraints, SweepWords } from './sweep';
 export { traceCsv, compactTrace, compactName } from './compact';
 export { prepareSweep, fastSweepCell, fastOutcomes } from './fastSweep';
 export type { PreparedSweep, SweepTraceInput } from './fastSweep';
