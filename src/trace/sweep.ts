@@ -19,7 +19,9 @@ export interface SweepAxis {
   values: number[];
   /**
    * What a value of 0 means when it does not mean the number: 'none' for a calendar unit that
-   * has no limit at 0 (the field is left out of that cell's config). Absent: 0 is the number.
+   * has no limit at 0 (the field is left out of that cell's config), placed last, as the loosest
+   * value, so the axis still goes from strictest to loosest (the grid's "smallest limit that fits"
+   * takes the lowest index). Absent: 0 is the number.
    */
   zero?: string;
 }
@@ -173,7 +175,7 @@ export function sweepPlan(base: AlgorithmConfig, n = 20, words: SweepWords = [])
 /**
  * Calendar windows: the limits of the two shortest units set (Kong `second` × `minute`), each
  * around its current value; the longer units keep their limits. With one unit set, that unit's
- * limit × the next longer unit's limit from none (0: the field left out), or the next shorter
+ * limit × the next longer unit's limit up to none (0: the field left out), or the next shorter
  * unit's when the one set is a year. Why that second axis: a Kong or Envoy user with one limit
  * tunes its number, and the question the other axis answers is whether a cap over a longer period
  * (an hour's on top of a minute's) would help and at what size; sweeping the unit itself instead
@@ -224,7 +226,7 @@ function calendarPlan(
   const x = axis(first, cap(around(firstLimit, 1, n)));
   const y = axis(
     other,
-    [0, ...cap(axisValues(lo, Math.min(hi, MAX_CALENDAR_LIMIT), n - 1))],
+    [...cap(axisValues(lo, Math.min(hi, MAX_CALENDAR_LIMIT), n - 1)), 0],
     'none',
   );
   return hasLonger

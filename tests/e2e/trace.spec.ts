@@ -253,7 +253,7 @@ test('Kong: the sweep lays out second × minute in Kong’s words; a picked cell
   expect(Number(m?.[3])).toBeCloseTo((replay.rejected / trace.count) * 100, 1);
 });
 
-test('Envoy’s service with one unit: its limit × the next unit’s from “none”, named requests_per_unit', async ({
+test('Envoy’s service with one unit: its limit × the next unit’s up to “none”, named requests_per_unit', async ({
   page,
 }) => {
   await open(page, './?v=1&l=envoy-global:minute=8&paused');
@@ -266,7 +266,7 @@ test('Envoy’s service with one unit: its limit × the next unit’s from “no
   const cells = sweep.getByTestId('sweep-cell');
   const total = await cells.count();
   await expect(sweep.getByTestId('sweep-progress')).toHaveText(`${total} of ${total} cells`);
-  // The bottom left cell: the least per minute, and no hour limit.
+  // The top left cell: the least per minute, and no hour limit (the loosest, on top).
   await expect(
     sweep.locator(
       '[aria-label^="requests_per_unit (unit: minute) 1, requests_per_unit (unit: hour) none: "]',

@@ -79,31 +79,32 @@ describe('the grid, as a user of each system tunes it', () => {
     }
   });
 
-  it('Envoy with one unit: its limit × the next unit’s from none, in requests_per_unit words', () => {
+  it('Envoy with one unit: its limit × the next unit’s up to none, in requests_per_unit words', () => {
     const base = ENVOY.derive!({ kind: 'calendar-windows', minute: 10, shadowMode: true });
     const plan = sweepPlan(base, 20, ENVOY.params)!;
     expect(plan.x.label).toBe('requests_per_unit (unit: minute)');
     expect(plan.y.label).toBe('requests_per_unit (unit: hour)');
-    expect(plan.y.values[0]).toBe(0);
+    // None last: the loosest value at the top, the axis going from strictest to loosest.
+    expect(plan.y.values.at(-1)).toBe(0);
     expect(axisText(plan.y, 0)).toBe('none');
     expect(axisText(plan.y, plan.y.values[3]!)).toBe(String(plan.y.values[3]));
     expect(axisText(plan.x, plan.x.values[0]!)).toBe('1');
     // 0 is no hour limit: the field is left out, and the rest is Envoy's (epoch, counted, shadow).
-    const none = plan.configAt(2, 0);
+    const none = plan.configAt(2, plan.y.values.length - 1);
     expect(none).toEqual({ ...base, minute: plan.x.values[2] });
     expect('hour' in none).toBe(false);
     const some = plan.configAt(2, 4);
     expect(some).toEqual({ ...base, minute: plan.x.values[2], hour: plan.y.values[4] });
     for (const c of cells(plan)) expect(assertAlgorithmConfig(c)).toEqual(c);
-    // Up to 10 times what 10 a minute allows in an hour.
-    expect(plan.y.values.at(-1)).toBe(6000);
+    // Up to 10 times what 10 a minute allows in an hour, then none.
+    expect(plan.y.values.at(-2)).toBe(6000);
   });
 
-  it('a year alone: the month’s limit (from none) across, the year’s up; month alone: × year', () => {
+  it('a year alone: the month’s limit (up to none) across, the year’s up; month alone: × year', () => {
     const year = sweepPlan({ kind: 'calendar-windows', year: 1000, counterTtl: true }, 20)!;
     expect([year.x.field, year.y.field]).toEqual(['month', 'year']);
-    expect(year.x.values[0]).toBe(0);
-    expect(year.configAt(0, 3)).toEqual({
+    expect(year.x.values.at(-1)).toBe(0);
+    expect(year.configAt(year.x.values.length - 1, 3)).toEqual({
       kind: 'calendar-windows',
       year: year.y.values[3],
       counterTtl: true,
@@ -246,7 +247,7 @@ const BASES: Array<[string, AlgorithmConfig, readonly { field: string; key: stri
     KONG.params,
   ],
   [
-    'Kong minute alone (× hour from none)',
+    'Kong minute alone (× hour up to none)',
     { kind: 'calendar-windows', minute: 3, counterTtl: true },
     KONG.params,
   ],
