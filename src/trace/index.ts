@@ -31,7 +31,15 @@ export type { Replay } from './replay';
 export { dryRun, dryRunCsv, recordedRejection } from './dryrun';
 export type { Baseline, Change, DryRun, Flip, KeyChanges } from './dryrun';
 export { traceHash, simTraceOf, linkName, traceSourceOf } from './fingerprint';
-export { sweepPlan, sweepCell, belowP99, belowP99OfCounts, axisValues, axisText, satisfies } from './sweep';
+export {
+  sweepPlan,
+  sweepCell,
+  belowP99,
+  belowP99OfCounts,
+  axisValues,
+  axisText,
+  satisfies,
+} from './sweep';
 export {
   SweepCells,
   StreamSweepPass,
