@@ -29,6 +29,7 @@ export {
   ALGORITHM_KINDS,
   MAX_COUNT,
   MAX_DURATION_MS,
+  MAX_CALENDAR_LIMIT,
 } from './validate';
 export type { ConfigIssue } from './validate';
 export { QUOTE_MAX, quoteText, safeText } from './quote';

@@ -32,7 +32,15 @@ export { dryRun, dryRunCsv, recordedRejection } from './dryrun';
 export { clockWindowsNote } from './clockWindows';
 export type { Baseline, Change, DryRun, Flip, KeyChanges } from './dryrun';
 export { traceHash, simTraceOf, linkName, traceSourceOf } from './fingerprint';
-export { sweepPlan, sweepCell, belowP99, belowP99OfCounts, axisValues, satisfies } from './sweep';
+export {
+  sweepPlan,
+  sweepCell,
+  belowP99,
+  belowP99OfCounts,
+  axisValues,
+  axisText,
+  satisfies,
+} from './sweep';
 export {
   SweepCells,
   StreamSweepPass,
@@ -58,7 +66,7 @@ export type {
   StreamSweepFigures,
   StreamSweepResult,
 } from './streamSweep';
-export type { SweepAxis, SweepPlan, CellResult, SweepConstraints } from './sweep';
+export type { SweepAxis, SweepPlan, CellResult, SweepConstraints, SweepWords } from './sweep';
 export { traceCsv, compactTrace, compactName } from './compact';
 export { prepareSweep, fastSweepCell, fastOutcomes } from './fastSweep';
 export type { PreparedSweep, SweepTraceInput } from './fastSweep';

@@ -1,11 +1,12 @@
 /**
  * Sweep kernels: one tight loop per algorithm, over a trace held as typed arrays (whole-ms times,
  * ascending; integer key ids) with each key's limiter state in typed arrays indexed by key id.
- * Long file on purpose: the six kernels belong together (one shape, one sink, one set of
+ * Long file on purpose: the eight kernels belong together (one shape, one sink, one set of
  * preconditions), and each is a line-by-line transcription of the `decideAt` in
  * src/core/algorithms/<name>.ts it stands for, which carries the source citations (nginx
  * ngx_http_limit_req_module.c, Envoy token_bucket_impl.cc, redis-cell src/cell/mod.rs, HAProxy 2.6
- * freq_ctr.h, Cloudflare's sliding-window counter).
+ * freq_ctr.h, Cloudflare's sliding-window counter, express-rate-limit and rate-limiter-flexible's
+ * anchored window, Kong's and envoyproxy/ratelimit's calendar windows).
  *
  * Exactness. Each kernel makes the decision core's limiter makes for every request, given two
  * facts the caller checks (src/trace/fastSweep.ts `prepareSweep`):
@@ -24,9 +25,20 @@
  * delayed requests the delay and the release time; the rejected count, overall and for keys below
  * the p99. src/trace/fastSweep.ts turns that into a CellResult as sweepCell does.
  */
-import { ceilDiv, floorDiv, waitFits } from '../core';
+import {
+  CALENDAR_UNITS,
+  NEVER_MS,
+  UNIT_SECONDS,
+  ceilDiv,
+  floorDiv,
+  periodOf,
+  waitFits,
+} from '../core';
 import type {
   AlgorithmConfig,
+  AnchoredWindowConfig,
+  CalendarUnit,
+  CalendarWindowsConfig,
   FixedWindowConfig,
   GcraConfig,
   LeakyBucketConfig,
@@ -526,9 +538,157 @@ function gcra(io: KernelInput, c: GcraConfig): KernelTally {
 }
 
 /**
+ * anchored-window, express-rate-limit and rate-limiter-flexible (src/core/algorithms/
+ * anchored-window.ts). `reset` −∞ stands for a key never seen: core makes a new record then, as it
+ * does for one whose window has ended, so one test covers both. windowMs 0 (never expires) makes
+ * the reset +∞, ended only by a block.
+ */
+function anchoredWindow(io: KernelInput, c: AnchoredWindowConfig): KernelTally {
+  const { timeMs, keyId, below, adm } = io;
+  const { limit, windowMs } = c;
+  const countRejected = c.countRejected === true;
+  const blockMs = c.blockMs ?? 0;
+  const execEvenly = c.execEvenly === true;
+  const minDelayMs = c.execEvenlyMinDelayMs ?? Math.ceil(windowMs / limit);
+  const cost = c.cost ?? 1;
+  const reset = perKey(io, 'reset', f64, Number.NEGATIVE_INFINITY);
+  const count = perKey(io, 'count', f64, 0);
+  const blocked = perKey(io, 'blocked', u8, 0);
+  const out = io.outcome;
+  const dOut = io.delayOut;
+  let nAdm = 0;
+  let nDel = 0;
+  let rej = 0;
+  let rejBelow = 0;
+  for (let i = 0; i < timeMs.length; i += 1) {
+    const t = timeMs[i] as number;
+    const k = keyId[i] as number;
+    let first = false;
+    if ((reset[k] as number) <= t) {
+      reset[k] = windowMs === 0 ? Number.POSITIVE_INFINITY : t + windowMs;
+      count[k] = 0;
+      blocked[k] = 0;
+      first = true;
+    }
+    const n = count[k] as number;
+    if (n + cost <= limit) {
+      count[k] = n + cost;
+      if (execEvenly && !first) {
+        const untilReset = Math.min((reset[k] as number) - t, NEVER_MS);
+        if (untilReset !== NEVER_MS) {
+          let d = Math.ceil(untilReset / (limit - (n + cost) + 2));
+          if (d < minDelayMs) d = (n + cost) * minDelayMs;
+          if (d > 0) {
+            pushDelay(io, nDel++, d, t + d);
+            if (out !== undefined) out[i] = 1;
+            if (dOut !== undefined) dOut[i] = d;
+            continue;
+          }
+        }
+      }
+      adm[nAdm++] = t;
+      if (out !== undefined) out[i] = 0;
+      continue;
+    }
+    if (countRejected) count[k] = n + cost;
+    if (blockMs > 0 && blocked[k] === 0) {
+      blocked[k] = 1;
+      reset[k] = t + blockMs;
+    }
+    rej += 1;
+    rejBelow += below[k] as number;
+    if (out !== undefined) out[i] = 2;
+  }
+  return { admitted: nAdm, delayed: nDel, rejected: rej, rejectedBelow: rejBelow };
+}
+
+/**
+ * A per-key array of `width` numbers a key (key k's at k · width …), as `perKey` keeps one: fresh
+ * without io.state, else the last run's, grown when keys appeared since.
+ */
+function perKeyWide(io: KernelInput, name: string, width: number, fill: number): Float64Array {
+  const n = io.keyCount * width;
+  if (io.state === undefined) return new Float64Array(n).fill(fill);
+  const old = io.state.arrays.get(name) as Float64Array | undefined;
+  if (old !== undefined && old.length >= n) return old;
+  const a = new Float64Array(Math.max(n, (old?.length ?? 0) * 2)).fill(fill);
+  if (old !== undefined) a.set(old);
+  io.state.arrays.set(name, a);
+  return a;
+}
+
+/**
+ * calendar-windows, Kong and envoyproxy/ratelimit (src/core/algorithms/calendar-windows.ts): per
+ * key and unit set, the start of the period its counter belongs to (−1: none), the count and the
+ * counter's end, the units of a key side by side. Times ascend, so each unit's current period is
+ * one for every key, worked out again only when a request reaches its end.
+ */
+function calendarWindows(io: KernelInput, c: CalendarWindowsConfig): KernelTally {
+  const { timeMs, keyId, below, adm } = io;
+  const align = c.align ?? 'calendar';
+  const countAll = c.countRejected === true || c.shadowMode === true;
+  const shadow = c.shadowMode === true;
+  const ttl = c.counterTtl === true;
+  const units: CalendarUnit[] = CALENDAR_UNITS.filter((u) => c[u] !== undefined);
+  const m = units.length;
+  const limits = Float64Array.from(units, (u) => c[u] as number);
+  const ttlMs = Float64Array.from(units, (u) => UNIT_SECONDS[u] * 1000);
+  const start = perKeyWide(io, 'start', m, -1);
+  const count = perKeyWide(io, 'count', m, 0);
+  const ends = perKeyWide(io, 'end', m, 0);
+  // The current period of each unit, [pStart, pEnd): none yet.
+  const pStart = new Float64Array(m);
+  const pEnd = new Float64Array(m).fill(Number.NEGATIVE_INFINITY);
+  const live = new Float64Array(m);
+  const out = io.outcome;
+  let nAdm = 0;
+  let rej = 0;
+  let rejBelow = 0;
+  for (let i = 0; i < timeMs.length; i += 1) {
+    const t = timeMs[i] as number;
+    const k = keyId[i] as number;
+    const at = k * m;
+    let over = false;
+    for (let u = 0; u < m; u += 1) {
+      if (t >= (pEnd[u] as number)) {
+        const [a, b] = periodOf(units[u] as CalendarUnit, t, align);
+        pStart[u] = a;
+        pEnd[u] = b;
+      }
+      const j = at + u;
+      const n = start[j] === pStart[u] && t < (ends[j] as number) ? (count[j] as number) : 0;
+      live[u] = n;
+      if (n >= (limits[u] as number)) over = true;
+    }
+    if (!over || countAll) {
+      for (let u = 0; u < m; u += 1) {
+        const j = at + u;
+        const n = live[u] as number;
+        if (n > 0) {
+          count[j] = n + 1;
+          continue;
+        }
+        start[j] = pStart[u] as number;
+        count[j] = 1;
+        ends[j] = ttl ? Math.min(pEnd[u] as number, t + (ttlMs[u] as number)) : (pEnd[u] as number);
+      }
+    }
+    if (!over || shadow) {
+      adm[nAdm++] = t;
+      if (out !== undefined) out[i] = 0;
+    } else {
+      rej += 1;
+      rejBelow += below[k] as number;
+      if (out !== undefined) out[i] = 2;
+    }
+  }
+  return { admitted: nAdm, delayed: 0, rejected: rej, rejectedBelow: rejBelow };
+}
+
+/**
  * Runs the kernel for `config` (already validated by core's assertAlgorithmConfig), or returns null
- * for a config with no kernel (anchored and calendar windows, Caddy's sliding log: the caller
- * replays through core).
+ * for a config with no kernel (Caddy's sliding log, and a held sliding log decided chunk by chunk:
+ * the caller replays through core).
  */
 export function runKernel(io: KernelInput, config: AlgorithmConfig): KernelTally | null {
   switch (config.kind) {
@@ -548,7 +708,9 @@ export function runKernel(io: KernelInput, config: AlgorithmConfig): KernelTally
       return leakyBucket(io, config);
     case 'gcra':
       return gcra(io, config);
-    default:
-      return null;
+    case 'anchored-window':
+      return anchoredWindow(io, config);
+    case 'calendar-windows':
+      return calendarWindows(io, config);
   }
 }

@@ -6,8 +6,8 @@
  * requests). So a cell's numbers are the ones the main view shows for that config, replaying the
  * same trace with no retries and one instance (tests/trace/sweep.test.ts checks it cell by cell).
  */
-import type { AlgorithmConfig } from '../core';
-import { createLimiter } from '../core';
+import type { AlgorithmConfig, CalendarUnit, CalendarWindowsConfig } from '../core';
+import { CALENDAR_UNITS, MAX_CALENDAR_LIMIT, UNIT_SECONDS, createLimiter } from '../core';
 import { nearestRank, peakWindow } from '../sim';
 import type { SimTrace } from '../sim';
 import type { EmptyKeyExempt } from './types';
@@ -17,7 +17,26 @@ export interface SweepAxis {
   field: string;
   label: string;
   values: number[];
+  /**
+   * What a value of 0 means when it does not mean the number: 'none' for a calendar unit that
+   * has no limit at 0 (the field is left out of that cell's config), placed last, as the loosest
+   * value, so the axis still goes from strictest to loosest (the grid's "smallest limit that fits"
+   * takes the lowest index). Absent: 0 is the number.
+   */
+  zero?: string;
 }
+
+/** An axis value as the grid shows it: the number, or the axis's word for 0. */
+export function axisText(axis: SweepAxis, v: number): string {
+  return v === 0 && axis.zero !== undefined ? axis.zero : String(v);
+}
+
+/**
+ * The system's own names for config fields (a system's `params`: `points` for `limit` in
+ * rate-limiter-flexible, `requests_per_unit (unit: minute)` for `minute` in Envoy's service),
+ * so the axes of anchored and calendar windows read in the words of the system being tuned.
+ */
+export type SweepWords = ReadonlyArray<{ field: string; key: string; unit?: string | undefined }>;
 
 export interface SweepPlan {
   x: SweepAxis;
@@ -63,10 +82,17 @@ function around(current: number, min: number, n: number): number[] {
 
 /**
  * The grid for `base` (`n` × `n` at most): nginx `rate` × `burst`; Envoy `tokens_per_fill` ×
- * `max_tokens`; redis-cell `count` × `max_burst`; windows `limit` × window length. Null for the
- * algorithms without two such parameters here (anchored and calendar windows).
+ * `max_tokens`; redis-cell `count` × `max_burst`; windows `limit` × window length, anchored windows
+ * (express-rate-limit, rate-limiter-flexible) too; calendar windows (Kong, Envoy's rate limit
+ * service) as `calendarPlan` lays them out. Every other field of `base` (countRejected,
+ * blockMs, execEvenly, cost, align, counterTtl, shadowMode …) is kept in every cell. `words`
+ * names the anchored and calendar axes as the system does; absent, by the config's fields.
  */
-export function sweepPlan(base: AlgorithmConfig, n = 20): SweepPlan | null {
+export function sweepPlan(base: AlgorithmConfig, n = 20, words: SweepWords = []): SweepPlan | null {
+  const label = (field: string, fallback: string): string => {
+    const w = words.find((p) => p.field === field);
+    return w === undefined ? fallback : w.unit === undefined ? w.key : `${w.key} (${w.unit})`;
+  };
   const set = (xf: string, yf: string, x: SweepAxis, y: SweepAxis): SweepPlan => ({
     x,
     y,
@@ -119,9 +145,94 @@ export function sweepPlan(base: AlgorithmConfig, n = 20): SweepPlan | null {
           values: around(base.windowMs, 1, n).filter((v) => v <= 86_400_000),
         },
       );
+    case 'anchored-window': {
+      // As the fixed window's axes. A request costing `cost` points needs limit ≥ cost (core
+      // refuses less), so the limits start there.
+      const cost = base.cost ?? 1;
+      const limits = around(base.limit, 1, n).filter((v) => v >= cost);
+      if (limits.length === 0 || limits[0] !== cost) limits.unshift(cost);
+      while (limits.length > n) limits.pop();
+      // windowMs 0 is rate-limiter-flexible's "never expires": kept as a value of its own, the
+      // rest from a second to a day (a range around 0 ms would be 1 – 21 ms).
+      const windows =
+        base.windowMs === 0
+          ? [0, ...axisValues(1000, 86_400_000, n - 1)]
+          : around(base.windowMs, 1, n).filter((v) => v <= 86_400_000);
+      return set(
+        'limit',
+        'windowMs',
+        { field: 'limit', label: label('limit', 'limit'), values: limits },
+        { field: 'windowMs', label: label('windowMs', 'window (ms)'), values: windows },
+      );
+    }
+    case 'calendar-windows':
+      return calendarPlan(base, n, label);
     default:
       return null;
   }
+}
+
+/**
+ * Calendar windows: the limits of the two shortest units set (Kong `second` × `minute`), each
+ * around its current value; the longer units keep their limits. With one unit set, that unit's
+ * limit × the next longer unit's limit up to none (0: the field left out), or the next shorter
+ * unit's when the one set is a year. Why that second axis: a Kong or Envoy user with one limit
+ * tunes its number, and the question the other axis answers is whether a cap over a longer period
+ * (an hour's on top of a minute's) would help and at what size; sweeping the unit itself instead
+ * would change the period the counters and headers are named by, another limit altogether. The
+ * other unit's values go from ⌊limit / 10⌋ to 10 times what the set unit allows over it (its
+ * limit × the units' nominal ratio, Kong's expiration.lua lengths), capped at core's maximum.
+ */
+function calendarPlan(
+  base: CalendarWindowsConfig,
+  n: number,
+  label: (field: string, fallback: string) => string,
+): SweepPlan {
+  const set = CALENDAR_UNITS.filter((u) => base[u] !== undefined);
+  const cap = (vs: number[]) => vs.filter((v) => v <= MAX_CALENDAR_LIMIT);
+  const axis = (u: CalendarUnit, values: number[], zero?: string): SweepAxis => ({
+    field: u,
+    label: label(u, u),
+    values,
+    ...(zero === undefined ? {} : { zero }),
+  });
+  const configAt = (x: SweepAxis, y: SweepAxis) => (xi: number, yi: number) => {
+    const out: Record<string, unknown> = { ...base };
+    for (const [a, i] of [
+      [x, xi],
+      [y, yi],
+    ] as const) {
+      const v = a.values[i] as number;
+      if (v === 0 && a.zero !== undefined) delete out[a.field];
+      else out[a.field] = v;
+    }
+    return out as unknown as AlgorithmConfig;
+  };
+  const first = set[0] as CalendarUnit;
+  const firstLimit = base[first] as number;
+  if (set.length >= 2) {
+    const second = set[1] as CalendarUnit;
+    const x = axis(first, cap(around(firstLimit, 1, n)));
+    const y = axis(second, cap(around(base[second] as number, 1, n)));
+    return { x, y, configAt: configAt(x, y) };
+  }
+  const at = CALENDAR_UNITS.indexOf(first);
+  const hasLonger = at + 1 < CALENDAR_UNITS.length;
+  const other = CALENDAR_UNITS[hasLonger ? at + 1 : at - 1] as CalendarUnit;
+  // How many of the set unit's periods one period of the other holds (or the reverse).
+  const ratio = UNIT_SECONDS[other] / UNIT_SECONDS[first];
+  const lo = Math.max(1, Math.floor((firstLimit * Math.min(1, ratio)) / 10));
+  const hi = Math.max(lo + n, Math.ceil(firstLimit * ratio * 10));
+  const x = axis(first, cap(around(firstLimit, 1, n)));
+  const y = axis(
+    other,
+    [...cap(axisValues(lo, Math.min(hi, MAX_CALENDAR_LIMIT), n - 1)), 0],
+    'none',
+  );
+  return hasLonger
+    ? { x, y, configAt: configAt(x, y) }
+    : // The shorter unit across, as with two units set.
+      { x: y, y: x, configAt: (xi, yi) => configAt(y, x)(xi, yi) };
 }
 
 /** Keys whose volume is at most the p99 of key volumes (nearest rank): 1 per such key id. */

@@ -253,6 +253,67 @@ test('the sweep fills a heatmap in workers; picking a cell sets the limiter and 
   await page.screenshot({ path: test.info().outputPath('trace-sweep-picked.png'), fullPage: true });
 });
 
+test('Kong: the sweep lays out second × minute in Kong’s words; a picked cell sets both and the main view agrees', async ({
+  page,
+}) => {
+  await open(page, './?v=1&l=kong:second=2,minute=12&paused');
+  await page.getByTestId('trace-file').setInputFiles(join(fixtures, 'msec.log'));
+  const sweep = page.getByTestId('trace-sweep');
+  await expect(sweep).toContainText('second × minute');
+  await expect(sweep).not.toContainText('pick one of those');
+  await sweep.getByRole('button', { name: /^Sweep \d+ settings$/ }).click();
+  const cells = sweep.getByTestId('sweep-cell');
+  const total = await cells.count();
+  expect(total).toBeGreaterThan(100);
+  await expect(sweep.getByTestId('sweep-progress')).toHaveText(`${total} of ${total} cells`);
+  await sweep.screenshot({ path: test.info().outputPath('trace-sweep-kong.png') });
+  await sweep.getByTestId('trace-heatmap').focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(sweep.getByTestId('sweep-detail')).toContainText('second 2, minute');
+  // A cell with some requests rejected: its second and minute limits, and its share.
+  const labels = await cells.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+  const i = labels.findIndex((l) => /: (?!0\.0%)[\d.]+% rejected/.test(l ?? ''));
+  expect(i).toBeGreaterThanOrEqual(0);
+  const label = labels[i] ?? '';
+  const m = /^second (\d+), minute (\d+): ([\d.]+)% rejected/.exec(label);
+  expect(m, label).not.toBeNull();
+  await cells.nth(i).click();
+  await expect(page.getByTestId('trace-replaying')).toBeVisible();
+  const second = Number(m?.[1]);
+  const minute = Number(m?.[2]);
+  await expect(page).toHaveURL(new RegExp(`second=${second},minute=${minute}`));
+  const trace = parseTrace(new Uint8Array(readFileSync(join(fixtures, 'msec.log'))), {
+    name: 'msec.log',
+  });
+  // Kong's counters always expire (the system gives every limiter counterTtl).
+  const replay = replayTrace(trace, { kind: 'calendar-windows', second, minute, counterTtl: true });
+  expect(replay.rejected).toBeGreaterThan(0);
+  await expect(page.getByTestId('summary-rejected')).toHaveText(String(replay.rejected));
+  expect(Number(m?.[3])).toBeCloseTo((replay.rejected / trace.count) * 100, 1);
+});
+
+test('Envoy’s service with one unit: its limit × the next unit’s up to “none”, named requests_per_unit', async ({
+  page,
+}) => {
+  await open(page, './?v=1&l=envoy-global:minute=8&paused');
+  await page.getByTestId('trace-file').setInputFiles(join(fixtures, 'msec.log'));
+  const sweep = page.getByTestId('trace-sweep');
+  await expect(sweep).toContainText(
+    'requests_per_unit (unit: minute) × requests_per_unit (unit: hour)',
+  );
+  await sweep.getByRole('button', { name: /^Sweep \d+ settings$/ }).click();
+  const cells = sweep.getByTestId('sweep-cell');
+  const total = await cells.count();
+  await expect(sweep.getByTestId('sweep-progress')).toHaveText(`${total} of ${total} cells`);
+  // The top left cell: the least per minute, and no hour limit (the loosest, on top).
+  await expect(
+    sweep.locator(
+      '[aria-label^="requests_per_unit (unit: minute) 1, requests_per_unit (unit: hour) none: "]',
+    ),
+  ).toHaveCount(1);
+  await expect(sweep.getByTestId('trace-heatmap')).toContainText('none');
+});
+
 test('a trace is kept in the browser until deleted, exported compact, and re-imported', async ({
   page,
 }) => {

@@ -83,11 +83,16 @@ describe('sweep kernels equal core', () => {
       ],
       2,
     );
-    const anchored: AlgorithmConfig = { kind: 'anchored-window', limit: 1, windowMs: 1000 };
+    const caddy: AlgorithmConfig = {
+      kind: 'sliding-log',
+      limit: 1,
+      windowMs: 1000,
+      lastMsPasses: true,
+    };
     const prep = prepareSweep({ timeMs: trace.timeMs, keyId: trace.keyId, keyCount: 2 });
-    expect(fastOutcomes(prep, anchored)).toBeNull();
-    expect(fastSweepCell(prep, anchored, 1000)).toEqual(
-      sweepCell(trace, anchored, 1000, belowP99(trace)),
+    expect(fastOutcomes(prep, caddy)).toBeNull();
+    expect(fastSweepCell(prep, caddy, 1000)).toEqual(
+      sweepCell(trace, caddy, 1000, belowP99(trace)),
     );
     const back = prepareSweep({
       timeMs: Int32Array.from([5, 0, 7]),

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AlgorithmConfig } from '../../src/core';
+import { ALGORITHM_KINDS } from '../../src/core';
+import { DEFAULTS } from '../../src/config/defaults';
 import { defaultScenario, simulate } from '../../src/sim';
 import type { SimTrace } from '../../src/sim';
 import { axisValues, belowP99, sweepCell, sweepPlan, traceSourceOf } from '../../src/trace';
@@ -99,6 +101,8 @@ describe('sweep', () => {
     expect(plan?.x.values.at(-1)).toBe(100);
     expect(plan?.y.values[0]).toBe(2);
     expect(plan?.y.values.length).toBeLessThanOrEqual(20);
-    expect(sweepPlan({ kind: 'anchored-window', limit: 1, windowMs: 1000 })).toBeNull();
+    // Every algorithm has a grid (anchored and calendar windows too: tests/trace/sweep-windows.test.ts).
+    for (const kind of ALGORITHM_KINDS)
+      expect(sweepPlan(DEFAULTS.limiter[kind]), kind).not.toBeNull();
   });
 });

@@ -81,6 +81,44 @@ export const configArb: fc.Arbitrary<AlgorithmConfig> = fc.oneof(
     periodMs: duration,
     burst: fc.integer({ min: 0, max: 5 }),
   }),
+  fc
+    .record({
+      limit: small(8),
+      windowMs: fc.oneof(fc.constant(0), duration),
+      countRejected: fc.boolean(),
+      blockMs: fc.option(fc.integer({ min: 0, max: 4000 }), { nil: undefined }),
+      execEvenly: fc.boolean(),
+      execEvenlyMinDelayMs: fc.option(fc.integer({ min: 0, max: 300 }), { nil: undefined }),
+      cost: fc.option(small(3), { nil: undefined }),
+    })
+    .map(({ blockMs, execEvenlyMinDelayMs, cost, ...rest }) => ({
+      kind: 'anchored-window' as const,
+      ...rest,
+      ...(blockMs === undefined ? {} : { blockMs }),
+      ...(execEvenlyMinDelayMs === undefined ? {} : { execEvenlyMinDelayMs }),
+      ...(cost === undefined ? {} : { cost: Math.min(cost, rest.limit) }),
+    })),
+  fc
+    .record({
+      second: fc.option(small(4), { nil: undefined }),
+      minute: fc.option(small(12), { nil: undefined }),
+      hour: fc.option(small(40), { nil: undefined }),
+      day: fc.option(small(60), { nil: undefined }),
+      month: fc.option(small(80), { nil: undefined }),
+      year: fc.option(small(90), { nil: undefined }),
+      align: fc.constantFrom('calendar' as const, 'epoch' as const),
+      countRejected: fc.boolean(),
+      counterTtl: fc.boolean(),
+      shadowMode: fc.boolean(),
+    })
+    .map((r) => {
+      const out: Record<string, unknown> = { kind: 'calendar-windows' };
+      for (const [f, v] of Object.entries(r)) if (v !== undefined) out[f] = v;
+      // At least one unit: a minute's when the draw set none.
+      if (!['second', 'minute', 'hour', 'day', 'month', 'year'].some((u) => u in out))
+        out.minute = 3;
+      return out as unknown as AlgorithmConfig;
+    }),
 );
 
 /**

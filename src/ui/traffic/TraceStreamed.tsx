@@ -407,25 +407,29 @@ function StreamedSweep({ file, keySpec }: { file: File; keySpec: KeySpec }) {
   }));
   // The limiter's system's rule for requests with an empty key, as the held sweep applies it
   // (src/store/sweep.ts runSweep): 'client' keys those with an address by it (Kong).
-  const rule = p.entry === undefined ? undefined : systemOf(p.entry).emptyKey;
+  const system = p.entry === undefined ? undefined : systemOf(p.entry);
+  const rule = system?.emptyKey;
   const emptyOutcome = rule === 'client' ? 'client' : emptyKeyOutcome(rule);
   const sw = useStore(
     streamStore(),
     useShallow((s) => ({ sweep: s.sweep, startSweep: s.startSweep, cancel: s.cancelSweep })),
   );
-  const plan = useMemo(() => (p.config === undefined ? null : sweepPlan(p.config, 20)), [p.config]);
+  // The axes named as the limiter's system names its fields (as the held sweep's).
+  const words = system?.params;
+  const plan = useMemo(
+    () => (p.config === undefined ? null : sweepPlan(p.config, 20, words)),
+    [p.config, words],
+  );
   const mine =
     sw.sweep !== null && sw.sweep.asked.file === file && sw.sweep.asked.keySpec === keySpec
       ? sw.sweep
       : null;
-  const shownPlan = useMemo(() => (mine === null ? null : sweepPlan(mine.asked.base, 20)), [mine]);
+  const shownPlan = useMemo(
+    () => (mine === null ? null : sweepPlan(mine.asked.base, 20, words)),
+    [mine, words],
+  );
   if (plan === null) {
-    return (
-      <p className="muted">
-        The sweep covers nginx, Envoy, redis-cell and the fixed, sliding and sliding-window limits;
-        pick one of those to sweep.
-      </p>
-    );
+    return <p className="muted">The sweep has no two parameters to lay out for this limiter.</p>;
   }
   const start = () => {
     if (p.config === undefined) return;

@@ -7,7 +7,7 @@ import { systemOf } from '../../systems';
 import { usePlayground, usePlaygroundShallow } from '../../store/react';
 import { runSweep } from '../../store/sweep';
 import { useTraceLoad } from '../../store/traceReact';
-import { satisfies, sweepPlan } from '../../trace';
+import { axisText, satisfies, sweepPlan } from '../../trace';
 import type { CellResult, SweepConstraints, SweepPlan } from '../../trace';
 import { NumberField } from '../common/fields';
 import { useReplaying, useStartReplay } from './TraceReplay';
@@ -23,7 +23,7 @@ const color = scaleLinear<string>().domain([0, 0.5, 1]).range(['#e6f0fa', '#e08a
 type Metric = 'overall' | 'p99';
 
 function describe(plan: SweepPlan, xi: number, yi: number, r: CellResult | undefined, w: number) {
-  const at = `${plan.x.label} ${plan.x.values[xi]}, ${plan.y.label} ${plan.y.values[yi]}`;
+  const at = `${plan.x.label} ${axisText(plan.x, plan.x.values[xi] as number)}, ${plan.y.label} ${axisText(plan.y, plan.y.values[yi] as number)}`;
   if (r === undefined) return `${at}: not computed yet`;
   return `${at}: ${pct(r.rejectedShare)} rejected (${pct(r.rejectedShareP99)} of keys up to the p99), peak backend ${r.peakBackend} per ${w} ms, p95 delay ${r.p95DelayMs} ms`;
 }
@@ -46,9 +46,15 @@ export function TraceSweep() {
   const entry = p.limiters[p.lane];
   const base = entry?.config;
   // The limiter's system's rule for requests with an empty key, as the stage and dry run apply it.
-  const rule = entry === undefined ? undefined : systemOf(entry).emptyKey;
+  const system = entry === undefined ? undefined : systemOf(entry);
+  const rule = system?.emptyKey;
   const emptyOutcome = rule === 'client' ? 'client' : emptyKeyOutcome(rule);
-  const plan = useMemo(() => (base === undefined ? null : sweepPlan(base, 20)), [base]);
+  // The axes named as the limiter's system names its fields (Kong `minute`, rate-limiter-flexible
+  // `points`).
+  const plan = useMemo(
+    () => (base === undefined ? null : sweepPlan(base, 20, system?.params)),
+    [base, system],
+  );
   const replaying = useReplaying();
   const startReplay = useStartReplay();
   const seek = usePlayground((st) => st.seek);
@@ -66,10 +72,7 @@ export function TraceSweep() {
     return (
       <section className="trace-sweep" aria-labelledby={`${id}-h`}>
         <h3 id={`${id}-h`}>Numbers that fit</h3>
-        <p className="muted">
-          The sweep covers nginx, Envoy, redis-cell and the fixed, sliding and sliding-window
-          limits; pick one of those to sweep.
-        </p>
+        <p className="muted">The sweep has no two parameters to lay out for this limiter.</p>
       </section>
     );
   }
@@ -360,7 +363,7 @@ export function SweepGrid({
                     fontSize={10}
                     className="axis-label"
                   >
-                    {xv}
+                    {axisText(plan.x, xv)}
                   </text>
                 ) : null,
               )}
@@ -377,7 +380,7 @@ export function SweepGrid({
                     fontSize={10}
                     className="axis-label"
                   >
-                    {yv}
+                    {axisText(plan.y, yv)}
                   </text>
                 ) : null,
               )}
