@@ -81,9 +81,8 @@ export function createLimiter(config: AlgorithmConfig): Limiter {
  * (algorithms/traefik-redis.ts). Any other config: createLimiter's.
  */
 export function createSharedLimiter(config: AlgorithmConfig): Limiter {
-  if (config.kind === 'token-bucket' && config.idleResetS !== undefined) {
-    const valid = Object.freeze({ ...assertAlgorithmConfig(config) });
-    if (valid.kind === 'token-bucket') return new TraefikRedisLimiter(valid);
-  }
-  return createLimiter(config);
+  const limiter = createLimiter(config);
+  return limiter instanceof TokenBucketLimiter && limiter.config.idleResetS !== undefined
+    ? new TraefikRedisLimiter(limiter.config)
+    : limiter;
 }

@@ -19,11 +19,8 @@ import type { Deployment, SimResult } from '../../src/sim';
 import { deriveConfig, systemById } from '../../src/systems';
 import { SCENARIO_EPOCH_MS } from '../../src/systems/response';
 import { traefikResponse } from '../../src/systems/respond/traefik';
-import {
-  luaNumberString,
-  traefikRedisParams,
-  traefikRedisStep,
-} from '../../src/core/algorithms/traefik-redis';
+import { traefikRedisParams, traefikRedisStep } from '../../src/core/algorithms/traefik-redis';
+import { luaNumberString } from '../../src/systems/respond/traefikRedis';
 import type { TraefikRedisKey, TraefikRedisParams } from '../../src/core/algorithms/traefik-redis';
 import { scenario } from '../sim/helpers';
 import { seeded } from './gen';
@@ -176,8 +173,9 @@ describe.skipIf(REDIS === undefined)(
         const state = new Map<string, TraefikRedisKey | undefined>();
         const lastMs = new Map<string, number>();
         const requests: Array<{ nowMs: number; key: string }> = [];
-        const expected: Array<ReturnType<typeof traefikRedisStep>['step'] & { tokens: string }> =
-          [];
+        const expected: Array<
+          ReturnType<typeof traefikRedisStep>['step'] & { wait: string; tokens: string }
+        > = [];
         let nowMs = SCENARIO_EPOCH_MS + Math.floor(rng() * 1000);
         const intervalMs = periodMs / average;
         for (let i = 0; i < 400; i += 1) {
@@ -205,10 +203,14 @@ describe.skipIf(REDIS === undefined)(
           const r = traefikRedisStep(p, s, at);
           state.set(key, r.key);
           if (Math.abs(r.step.delayNs - p.maxDelayNs) <= 1000) atMaxDelay += 1;
-          if (r.step.outcome !== 'reject' && Number(r.step.wait) > p.maxDelayUs) passedUntaken += 1;
+          if (r.step.outcome !== 'reject' && r.step.waitUs > p.maxDelayUs) passedUntaken += 1;
           if (r.step.outcome === 'reject') rejected += 1;
           requests.push({ nowMs: at, key });
-          expected.push({ ...r.step, tokens: luaNumberString(r.key.tokens) });
+          expected.push({
+            ...r.step,
+            wait: luaNumberString(r.step.waitUs),
+            tokens: luaNumberString(r.key.tokens),
+          });
         }
         const got = await runScript(p, requests);
         got.forEach(([wait, tokens], i) => {

@@ -8,7 +8,9 @@ import type { TokenBucketConfig } from '../../src/core';
 import { Seeker, decisionAt, simulate } from '../../src/sim';
 import type { Deployment } from '../../src/sim';
 import { deriveConfig, systemById } from '../../src/systems';
+import { luaRoundTrip } from '../../src/core/algorithms/traefik-redis';
 import { traefikResponse } from '../../src/systems/respond/traefik';
+import { luaNumberString } from '../../src/systems/respond/traefikRedis';
 import { scenario } from '../sim/helpers';
 
 const traefik = systemById('traefik');
@@ -116,5 +118,32 @@ describe("Traefik's shared bucket (its Redis limiter)", () => {
     // instance's bucket is new and full.
     const local = { ...SHARED, instances: 1, state: 'local' } as const;
     expect(tail([...drained, 2001, 2001, 2001], local)).toEqual(['admit', 'admit', 'admit']);
+  });
+});
+
+describe("the wait as Traefik reads it back from Lua's tostring", () => {
+  it('keeps 14 significant digits, a tie rounded to even as glibc does', () => {
+    expect(luaRoundTrip(0)).toBe(0);
+    expect(luaRoundTrip(166666.66666666666)).toBe(166666.66666667);
+    expect(luaRoundTrip(169999.99999999997)).toBe(170000);
+    expect(luaRoundTrip(1234567890123.25)).toBe(1234567890123.2);
+    expect(luaRoundTrip(1234567890123.75)).toBe(1234567890123.8);
+    expect(luaRoundTrip(166666.001953125)).toBe(166666.00195312);
+    expect(luaRoundTrip(166666.005859375)).toBe(166666.00585938);
+  });
+
+  it('equals the decimal luaNumberString writes, read back', () => {
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let i = 0; i < 20_000; i += 1) {
+      // Waits from 10^-4 µs to 10^12 µs, and short dyadic fractions (where ties are).
+      const x =
+        i % 2 === 0 ? 10 ** (16 * next() - 4) : Math.floor(next() * 2 ** 30) / 2 ** (i % 40);
+      if (x < 1e-4) continue;
+      expect(luaRoundTrip(x), String(x)).toBe(Number(luaNumberString(x)));
+    }
   });
 });

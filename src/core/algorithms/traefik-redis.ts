@@ -35,72 +35,21 @@ import { addRelease, pendingReleases, pruneReleases } from './releases';
 export const TRAEFIK_REDIS_EPOCH_MS = 1_767_225_600_000;
 
 /**
- * The 14 significant digits of a finite a > 0, rounded half to even on its exact value (as glibc's
- * printf rounds), and the decimal exponent of the first. JavaScript's toPrecision rounds the exact
- * value too, but a tie away from zero; a tie needs an exact value of 15 significant digits ending
- * in 5, so only then are the exact digits worked out (from the binary mantissa and exponent).
+ * What Traefik reads back from Lua's tostring of a wait a ≥ 0: Lua 5.1 writes "%.14g" (luaconf.h
+ * LUA_NUMBER_FMT: 14 significant digits, glibc rounding the exact value half to even) and
+ * strconv.ParseFloat reads the decimal back, correctly rounded, as Number does. toPrecision rounds
+ * the exact value too, but a tie away from zero: a tie (an exact value of 15 significant digits
+ * ending in 5) whose 14th digit is even is rounded down instead.
  */
-function digits14(a: number): { head: string; e10: number } {
-  const p15 = a.toPrecision(15);
-  const tie = Number(p15) === a && /5(e|$)/.test(p15);
-  if (!tie) {
-    const s = a.toPrecision(14);
-    const e = s.indexOf('e');
-    if (e >= 0) return { head: s.slice(0, e).replace('.', ''), e10: Number(s.slice(e + 1)) };
-    if (s.startsWith('0.')) {
-      const zeros = /^0\.(0*)/.exec(s)?.[1]?.length ?? 0;
-      return { head: s.slice(2 + zeros), e10: -zeros - 1 };
-    }
-    const point = s.indexOf('.');
-    return { head: s.replace('.', ''), e10: (point < 0 ? s.length : point) - 1 };
-  }
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, a);
-  const bits = view.getBigUint64(0);
-  const biased = Number((bits >> 52n) & 0x7ffn);
-  let mantissa = bits & 0xfffffffffffffn;
-  let e2 = biased - 1075;
-  if (biased === 0) e2 = -1074;
-  else mantissa |= 1n << 52n;
-  const digits =
-    e2 >= 0 ? (mantissa << BigInt(e2)).toString() : (mantissa * 5n ** BigInt(-e2)).toString();
-  let e10 = e2 >= 0 ? digits.length - 1 : digits.length - 1 + e2;
-  let head = digits.slice(0, 14).padEnd(14, '0');
-  const rest = digits.slice(14);
-  const first = rest.charCodeAt(0) - 48;
-  const beyond = /[1-9]/.test(rest.slice(1));
-  const odd = (head.charCodeAt(13) - 48) % 2 === 1;
-  if (rest.length > 0 && (first > 5 || (first === 5 && (beyond || odd)))) {
-    const up = (BigInt(head) + 1n).toString();
-    if (up.length > 14) {
-      head = up.slice(0, 14);
-      e10 += 1;
-    } else head = up;
-  }
-  return { head, e10 };
-}
-
-/**
- * Lua 5.1's tostring of a number, C's sprintf "%.14g" (luaconf.h LUA_NUMBER_FMT): 14 significant
- * digits rounded half to even on the double's exact value (glibc), trailing zeros cut, exponent
- * form below 1e-4 or from 1e14.
- */
-export function luaNumberString(x: number): string {
-  if (Number.isNaN(x)) return 'nan';
-  if (x === Infinity) return 'inf';
-  if (x === -Infinity) return '-inf';
-  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
-  const sign = x < 0 ? '-' : '';
-  const { head, e10 } = digits14(Math.abs(x));
-  const cut = (s: string) => s.replace(/0+$/, '');
-  if (e10 < -4 || e10 >= 14) {
-    const frac = cut(head.slice(1));
-    const exp = `${e10 < 0 ? '-' : '+'}${String(Math.abs(e10)).padStart(2, '0')}`;
-    return `${sign}${head[0]}${frac === '' ? '' : `.${frac}`}e${exp}`;
-  }
-  if (e10 < 0) return `${sign}0.${cut('0'.repeat(-e10 - 1) + head)}`;
-  const frac = cut(head.slice(e10 + 1));
-  return `${sign}${head.slice(0, e10 + 1)}${frac === '' ? '' : `.${frac}`}`;
+export function luaRoundTrip(a: number): number {
+  // Below 10^-4 µs the delay truncates to 0 ns however the wait is written.
+  if (a < 1e-4) return a;
+  // Exact: a double of at least 10^-4 has fewer than 70 significant digits.
+  const s = a.toExponential(99);
+  const e = s.indexOf('e');
+  const tie = s[15] === '5' && /^0*$/.test(s.slice(16, e));
+  if (tie && '02468'.includes(s[14] as string)) return Number(s.slice(0, 15) + s.slice(e));
+  return Number(a.toPrecision(14));
 }
 
 /** The script's arguments and Traefik's own limits for a config (average per period, burst). */
@@ -142,8 +91,8 @@ export interface TraefikRedisKey {
 
 /** What one request got from the script and what Traefik did with it. */
 export interface TraefikRedisStep {
-  /** The script's wait, the string it returns ("166666.66666667"). */
-  wait: string;
+  /** The script's wait in µs (it returns tostring of it). */
+  waitUs: number;
   /** time.Duration of the wait: ns, truncated. */
   delayNs: number;
   /** 429 when delayNs > maxDelay; 'delay' when it waits a positive delay; else 'admit'. */
@@ -181,12 +130,10 @@ export function traefikRedisStep(
       tokens = Math.min(tokens, p.burst);
     }
   }
-  const waitText = luaNumberString(wait);
-  // strconv.ParseFloat and JavaScript's Number both round a decimal correctly.
-  const delayNs = Math.trunc(Number(waitText) * 1000);
+  const delayNs = Math.trunc(luaRoundTrip(wait) * 1000);
   const outcome = delayNs > p.maxDelayNs ? 'reject' : delayNs > 0 ? 'delay' : 'admit';
   return {
-    step: { wait: waitText, delayNs, outcome },
+    step: { waitUs: wait, delayNs, outcome },
     key: { tokens, lastUs: t, expiresAtMs: nowMs + p.ttl * 1000 },
   };
 }
