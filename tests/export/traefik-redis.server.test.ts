@@ -233,6 +233,20 @@ describe.skipIf(REDIS === undefined)(
       expect(compared).toBe(proofCount('Traefik `RateLimit`', 'redisDecisions'));
     }, 120_000);
 
+    it("writes numbers as the real Lua's tostring does, ties rounded to even", async () => {
+      const values = [
+        1234567890123.25, 1234567890123.75, 166666.001953125, 166666.005859375, 1e-5, 0.0001,
+        166666.66666666666, 99999999999999.5, 1e14, -1.1102230246251565e-16,
+      ];
+      const got = (await client.eval(
+        `local out = {}
+      for i, v in ipairs(ARGV) do out[i] = tostring(tonumber(v)) end
+      return out`,
+        { keys: [], arguments: values.map((v) => String(v)) },
+      )) as string[];
+      expect(got).toEqual(values.map((v) => luaNumberString(v)));
+    });
+
     /** The key of row `row` of the first lane. */
     function keyOf(result: SimResult, row: number): string {
       const origin = result.lanes[0]?.columns.origin[row] as number;
