@@ -13,6 +13,7 @@ import { EntryCounterLimiter } from './algorithms/entry-counter';
 import { TokenBucketLimiter } from './algorithms/token-bucket';
 import { AnchoredWindowLimiter } from './algorithms/anchored-window';
 import { CalendarWindowsLimiter } from './algorithms/calendar-windows';
+import { TraefikRedisLimiter } from './algorithms/traefik-redis';
 import type { AlgorithmConfig, Limiter } from './types';
 import { assertAlgorithmConfig } from './validate';
 
@@ -72,4 +73,17 @@ export function createLimiter(config: AlgorithmConfig): Limiter {
     case 'calendar-windows':
       return new CalendarWindowsLimiter(valid);
   }
+}
+
+/**
+ * The limiter of a store that every instance shares (shared state, a fleet's store) for `config`.
+ * A token bucket with Traefik's bucket ttl (`idleResetS`, which only Traefik's model sets) is
+ * Traefik's, and Traefik shares a bucket only through its Redis limiter: that script's limiter
+ * (algorithms/traefik-redis.ts). Any other config: createLimiter's.
+ */
+export function createSharedLimiter(config: AlgorithmConfig): Limiter {
+  const limiter = createLimiter(config);
+  return limiter instanceof TokenBucketLimiter && limiter.config.idleResetS !== undefined
+    ? new TraefikRedisLimiter(limiter.config)
+    : limiter;
 }

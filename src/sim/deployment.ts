@@ -3,7 +3,7 @@
  * store updated atomically, or a shared store read at arrival and written back a round trip later.
  * The same engine runs the simulation and the replays behind seeking, so both decide alike.
  */
-import { createLimiter } from '../core';
+import { createLimiter, createSharedLimiter } from '../core';
 import type { AlgorithmConfig, Decision, KeyState, Limiter } from '../core';
 import { DRAW_BALANCE } from './clients';
 import { hash32 } from './random';
@@ -81,9 +81,12 @@ export class LaneEngine {
       this.writes = from.writes.slice();
     } else {
       this.stores = [];
-      for (let i = 0; i < n; i += 1) this.stores.push(createLimiter(config));
+      // One store every instance shares, unless state is local (createSharedLimiter: Traefik's
+      // shared bucket is its Redis limiter's).
+      const make = this.local ? createLimiter : createSharedLimiter;
+      for (let i = 0; i < n; i += 1) this.stores.push(make(config));
     }
-    this.scratch = this.racy ? createLimiter(config) : null;
+    this.scratch = this.racy ? createSharedLimiter(config) : null;
   }
 
   /** Lands every write due at or before `tMs` (a write lands before a read at the same instant). */

@@ -17,7 +17,7 @@
  * redis-cell's tat starts at now; the windows start empty, i.e. with the full limit available).
  * None of the modelled systems starts a new replica with an empty allowance.
  */
-import { createLimiter, quotaOf } from '../core';
+import { createLimiter, createSharedLimiter, quotaOf } from '../core';
 import type { AlgorithmConfig, Decision, Limiter } from '../core';
 import { hash32, lnUnit, mix32, toUnit } from './random';
 import {
@@ -343,14 +343,16 @@ export class FleetEngine {
         for (let i = 0; i < FLEET_SLOTS; i += 1)
           this.replicas.push(createLimiter(this.replicaConfig));
       this.store = this.usesStore
-        ? createLimiter(this.storeModel.kong === undefined ? config : kongStoreConfig(config))
+        ? this.storeModel.kong === undefined
+          ? createSharedLimiter(config)
+          : createLimiter(kongStoreConfig(config))
         : null;
       const sync = this.storeModel.syncMs;
       this.copies = [];
       this.copyEpoch = [];
       if (this.usesStore && sync !== undefined) {
         for (let i = 0; i < FLEET_SLOTS; i += 1) {
-          this.copies.push(createLimiter(config));
+          this.copies.push(createSharedLimiter(config));
           this.copyEpoch.push(new Map());
         }
       }
@@ -467,7 +469,7 @@ export class FleetEngine {
           this.dirty[s] = 1;
         }
         if (this.copies.length > 0) {
-          this.copies[s] = createLimiter(this.config);
+          this.copies[s] = createSharedLimiter(this.config);
           (this.copyEpoch[s] as Map<string, number>).clear();
         }
         this.outstanding[s] = 0;

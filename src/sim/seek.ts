@@ -3,7 +3,7 @@
  * before t and replay the recorded rows up to t through the same engine the simulation used. A
  * cursor per lane makes playing forward incremental (no restore while t only grows).
  */
-import { createLimiter } from '../core';
+import { createLimiter, createSharedLimiter } from '../core';
 import type { AlgorithmConfig, Inspection, KeyState, Limiter, StateSize } from '../core';
 import { LaneEngine } from './deployment';
 import type { EngineSnapshot } from './deployment';
@@ -290,11 +290,15 @@ export class Seeker {
    * exactly the rows it decided. Undefined where no one store holds the row's history: racy shared
    * state (writes land late, in another order), a fleet's batched copies, Kong's reads, the
    * over-limit cache and store outages that decided without a limiter.
+   *
+   * `shared` is true when that store is the one every instance shares (shared atomic state, a
+   * fleet's store): Traefik shares a bucket only through its Redis limiter, which keeps it in
+   * another arithmetic than an instance's own x/time/rate bucket.
    */
   keyHistoryUpTo(
     lane: number,
     row: number,
-  ): { timesMs: number[]; config: AlgorithmConfig } | undefined {
+  ): { timesMs: number[]; config: AlgorithmConfig; shared: boolean } | undefined {
     const l = this.result.lanes[lane];
     if (l === undefined || row < 0 || row >= l.columns.rows) {
       throw new RangeError(`no row ${row} in lane ${lane}`);
@@ -308,6 +312,7 @@ export class Seeker {
     let meets: (r: number) => boolean;
     let config = l.config;
     let fromMs = Number.NEGATIVE_INFINITY;
+    let shared = false;
     if (isFleet(deployment)) {
       const fleet = l.fleet;
       if (fleet === undefined) return undefined;
@@ -330,13 +335,16 @@ export class Seeker {
         }
       } else if (w === WHY_STORE) {
         meets = (r) => (why[r] as number) === WHY_STORE;
+        shared = true;
       } else return undefined;
     } else if (deployment.state === 'shared-racy') {
       return undefined;
     } else if (deployment.state === 'local') {
       meets = (r) => instanceOf(r) === instance;
     } else {
+      // Shared atomic state: one store, the shared one even while one instance uses it.
       meets = () => true;
+      shared = deployment.state === 'shared-atomic';
     }
     const { arrivals } = this.result;
     const clientKey = l.clientKey ?? this.result.clientKey;
@@ -355,14 +363,14 @@ export class Seeker {
     }
     const wallAt = this.clock.cursor();
     const timesMs: number[] = [];
-    if (key === emptyKey) return { timesMs, config };
+    if (key === emptyKey) return { timesMs, config, shared };
     for (let i = from; i <= lo; i += 1) {
       const r = rows[i] as number;
       const t = cols.arrivalMs[r] as number;
       if (t < fromMs || !meets(r)) continue;
       timesMs.push(wallAt(t));
     }
-    return { timesMs, config };
+    return { timesMs, config, shared };
   }
 
   /** The wall times of `keyHistoryUpTo` (undefined where it is). */
@@ -549,7 +557,11 @@ export function adoptResult(
             get snapshot(): EngineSnapshot {
               snapshot ??= {
                 stores: cp.stores.map((entries) => {
-                  const store = createLimiter(lane.config);
+                  // As LaneEngine makes them: shared state's store is createSharedLimiter's.
+                  const store =
+                    result.scenario.deployment.state === 'local'
+                      ? createLimiter(lane.config)
+                      : createSharedLimiter(lane.config);
                   for (const [key, state] of entries) store.setState(key, state);
                   return store;
                 }),

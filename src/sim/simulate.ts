@@ -11,7 +11,7 @@
  * 3. Every K rows the lane's state is cloned (a checkpoint), so seek.ts can rebuild any moment.
  * 4. metrics.ts summarises each lane and compares lanes.
  */
-import { DEFAULT_KEY, createLimiter, plural, quoteText } from '../core';
+import { DEFAULT_KEY, createSharedLimiter, plural, quoteText } from '../core';
 import type { AlgorithmConfig, Decision, Limiter } from '../core';
 import { assignClients, keysWithTrace, retryWaitMs } from './clients';
 import { WallClock } from './clock';
@@ -141,7 +141,7 @@ function runLane(ctx: LaneContext): LaneRun {
     fleet.firstJitter = ctx.firstJitter();
     oracleMirrorsStore = fleet.storeIsGlobal;
     try {
-      const ideal = createLimiter(fleet.globalConfig);
+      const ideal = createSharedLimiter(fleet.globalConfig);
       measured = true;
       if (!oracleMirrorsStore) oracle = ideal;
     } catch {

@@ -16,7 +16,9 @@
  *   body "Too Many Requests".
  * - a source's bucket is dropped when no request touched it for `ttl` whole Unix seconds
  *   (ttlmap.go: expiry = ⌊touch⌋ + ttl seconds, expired when expiry ≤ ⌊now⌋), ttl = 2 s when
- *   rate ≥ 1/s, else 1 + ⌊1/rate⌋ s; a dropped source starts again with a full bucket.
+ *   rate ≥ 1/s, else 1 + int(1/rate) s on float64; a dropped source starts again with a full bucket.
+ * - with a store every instance shares, Traefik's bucket is its Redis limiter's (`redis:`,
+ *   redis_limiter.go and lua.go): src/core/algorithms/traefik-redis.ts (createSharedLimiter).
  */
 import type { AlgorithmConfig } from '../core';
 import type { SystemInfo } from './types';
@@ -50,9 +52,11 @@ export function traefikMaxDelayExact(average: number, periodMs: number): boolean
 
 /** The ttl in seconds after which an untouched source starts afresh. */
 export function traefikTtlSeconds(average: number, periodMs: number): number {
-  // rtl = average·1e9 / period_ns; 1 + (rtl ≥ 1 ? 1 : ⌊1/rtl⌋)
+  // rtl = float64(average·1e9) / float64(period in ns); 1 + (rtl ≥ 1 ? 1 : int(1 / rtl)), the
+  // float64 quotient 1 / rtl truncated: 98 + 1 at 1 per 99 s, where 1/rtl is 98.99999999999999.
   if (average * 1000 >= periodMs) return 2;
-  return 1 + Math.floor(periodMs / (average * 1000));
+  const rtl = (average * 1e9) / (periodMs * 1e6);
+  return 1 + Math.trunc(1 / rtl);
 }
 
 /** Go's time.Duration.String() for whole ms ("450ms", "1.5s", "2m0.5s"). */

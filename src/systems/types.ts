@@ -70,6 +70,11 @@ export interface SystemResponseOptions {
    * divided limit). Default: the config the response is for.
    */
   keyHistoryConfig?: AlgorithmConfig;
+  /**
+   * That history met the store every instance shares (shared atomic state, a fleet's store):
+   * Traefik then decides through its Redis limiter's script, not an in-memory x/time/rate bucket.
+   */
+  keyHistoryShared?: boolean;
 }
 
 /** A header field with where it comes from: the system itself, or added by the user's option. */

@@ -201,6 +201,8 @@ describe('Traefik RateLimit', () => {
     expect(traefikMaxDelayNs(100, 1000)).toBe(5_000_000);
     expect(traefikTtlSeconds(100, 1000)).toBe(2);
     expect(traefikTtlSeconds(6, 60_000)).toBe(11); // 1 + ⌊1 / 0.1⌋
+    // int(1 / rtl) on float64: 1 / (1/99) is 98.99999999999999 in Go, so 1 + 98.
+    expect(traefikTtlSeconds(1, 99_000)).toBe(99);
   });
 
   it('answers 429 with Retry-After (whole s, up) and X-Retry-In (Go duration) from the delay', () => {

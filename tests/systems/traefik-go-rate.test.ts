@@ -3,7 +3,7 @@
  * answers from the real library, the 429's headers, and the key history the inspector replays.
  */
 import { describe, expect, it } from 'vitest';
-import { createLimiter } from '../../src/core';
+import { createLimiter, createSharedLimiter } from '../../src/core';
 import type { TokenBucketConfig } from '../../src/core';
 import { Seeker, decisionAt, simulate } from '../../src/sim';
 import type { Deployment } from '../../src/sim';
@@ -133,10 +133,13 @@ describe('a key’s history for the inspector (Seeker.keyTimesUpTo)', () => {
       const rows = result.lanes[0]?.columns.rows ?? 0;
       let rejects = 0;
       for (let row = 0; row < rows; row += 17) {
-        const times = seeker.keyTimesUpTo(0, row);
-        if (times === undefined) throw new Error('local and atomic stores have a history');
-        // The key's history alone, through a fresh limiter, decides the row as the lane did.
-        const limiter = createLimiter(slow);
+        const history = seeker.keyHistoryUpTo(0, row);
+        if (history === undefined) throw new Error('local and atomic stores have a history');
+        const times = history.timesMs;
+        // The key's history alone, through a fresh limiter, decides the row as the lane did: the
+        // shared store's is Traefik's Redis limiter.
+        expect(history.shared).toBe(deployment.state === 'shared-atomic');
+        const limiter = history.shared ? createSharedLimiter(slow) : createLimiter(slow);
         let last = limiter.decide(times[0] as number, 'k');
         for (const t of times.slice(1)) last = limiter.decide(t, 'k');
         const lane = decisionAt(result, 0, row);
@@ -197,7 +200,9 @@ describe('a key’s history for the inspector (Seeker.keyTimesUpTo)', () => {
           expect(deployment.state, `row ${row}`).toBe('shared-atomic');
           continue;
         }
-        const limiter = createLimiter(history.config);
+        const limiter = history.shared
+          ? createSharedLimiter(history.config)
+          : createLimiter(history.config);
         let last = limiter.decide(history.timesMs[0] as number, 'k');
         for (const t of history.timesMs.slice(1)) last = limiter.decide(t, 'k');
         expect(last.outcome, `row ${row}`).toBe(lane.outcome);

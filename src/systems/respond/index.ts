@@ -82,7 +82,13 @@ export function entryResponse(
   policyName: string,
   at: Pick<
     SystemResponseOptions,
-    'nowMs' | 'epochMs' | 'key' | 'before' | 'keyHistoryMs' | 'keyHistoryConfig'
+    | 'nowMs'
+    | 'epochMs'
+    | 'key'
+    | 'before'
+    | 'keyHistoryMs'
+    | 'keyHistoryConfig'
+    | 'keyHistoryShared'
   > = {},
 ): SystemResponse {
   return responseOf(systemOf(entry))(entry.config, decision, {

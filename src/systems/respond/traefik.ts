@@ -5,7 +5,8 @@ import { floorNs } from '../../core';
 import type { AlgorithmConfig, Decision, Inspection } from '../../core';
 import { TRAEFIK_SOURCES } from '../sources/traefik';
 import { goDelaysNs, goSeconds } from './goRate';
-import { makeResponse, standardFields, statusFor, withAdded } from '../response';
+import { traefikRedisReplay } from './traefikRedis';
+import { makeResponse, standardFields, statusFor, wallClockMs, withAdded } from '../response';
 import type { SystemHeader, SystemResponse, SystemResponseOptions } from '../types';
 
 /**
@@ -39,7 +40,9 @@ export function goDurationNs(ns: number): string {
  * writes to the ns. Else from the key's state just before the request (`before`): the exact wait
  * (1 − tokens) / rate truncated to ns, which x/time/rate's float64 tokens can undershoot by 1 ns.
  * Without either (or for interval refill, whose waits are whole ms): Retry-After's ms plus the
- * maximum delay, exact when both are whole ms.
+ * maximum delay, exact when both are whole ms. With `sharedEpochMs` (the history met the store
+ * every instance shares, at that Unix ms for scenario time 0), the wait Traefik's Redis limiter
+ * script returns, read back as Traefik reads it (traefikRedis.ts).
  */
 export function traefikDelayNs(
   config: AlgorithmConfig,
@@ -47,6 +50,7 @@ export function traefikDelayNs(
   before?: Inspection,
   history?: readonly number[],
   historyConfig: AlgorithmConfig = config,
+  sharedEpochMs?: number,
 ): number {
   if (config.kind !== 'token-bucket') return decision.retryAfterMs * 1_000_000;
   const maxNs = config.maxDelayNs ?? (config.maxDelayMs ?? 0) * 1_000_000;
@@ -61,6 +65,10 @@ export function traefikDelayNs(
     // average and period being the config's tokensPerFill per fillIntervalMs; burst = maxTokens.
     // The bucket is the one the history met (a fleet replica's may hold a divided limit).
     const b = historyConfig;
+    if (sharedEpochMs !== undefined) {
+      const steps = traefikRedisReplay(b, history, sharedEpochMs);
+      return (steps[steps.length - 1] as { delayNs: number }).delayNs;
+    }
     const limit = (b.tokensPerFill * 1e9) / (b.fillIntervalMs * 1e6);
     const bMaxNs = b.maxDelayNs ?? (b.maxDelayMs ?? 0) * 1_000_000;
     const delays = goDelaysNs(limit, b.maxTokens, bMaxNs, history, b.idleResetS ?? 0);
@@ -91,6 +99,7 @@ export function traefikResponse(
       options.before,
       options.keyHistoryMs,
       options.keyHistoryConfig,
+      options.keyHistoryShared === true ? wallClockMs({ ...options, nowMs: 0 }) : undefined,
     );
     own.push(
       { name: 'Retry-After', value: String(Math.ceil(goSeconds(delayNs))) },

@@ -102,7 +102,11 @@ export function Inspector({ result }: { result: SimResult }) {
         before,
         ...(history === undefined
           ? {}
-          : { keyHistoryMs: history.timesMs, keyHistoryConfig: history.config }),
+          : {
+              keyHistoryMs: history.timesMs,
+              keyHistoryConfig: history.config,
+              keyHistoryShared: history.shared,
+            }),
       }),
     );
     // A trace request with an empty key that this lane's system does not limit (or denies).

@@ -65,7 +65,11 @@ export function InspectorLanes({
             ...(before === undefined ? {} : { before }),
             ...(history === undefined
               ? {}
-              : { keyHistoryMs: history.timesMs, keyHistoryConfig: history.config }),
+              : {
+                  keyHistoryMs: history.timesMs,
+                  keyHistoryConfig: history.config,
+                  keyHistoryShared: history.shared,
+                }),
           });
           // A trace request with an empty key that this lane's system does not limit (or denies).
           const empty = emptyKeyRow(result, lane, row, systemOf(entry), sent);
