@@ -109,7 +109,11 @@ export class KeyTable {
   private lengths: number[] = [];
   private ids: number[] = [];
   private pool = new Uint8Array(1 << 16);
+  private poolView = new DataView(this.pool.buffer);
   private used = 0;
+  /** A DataView over the bytes last looked up in. */
+  private viewOf: Uint8Array | null = null;
+  private view: DataView = new DataView(new ArrayBuffer(0));
 
   /** The id of key b[s, e) of hash `h`, or −1. */
   find(b: Uint8Array, s: number, e: number, hash: number): number {
@@ -119,11 +123,23 @@ export class KeyTable {
       const slot = this.slots[at] as number;
       if (slot < 0) return -1;
       if (this.hashes[at] !== h || this.lengths[slot] !== e - s) continue;
-      const p = this.starts[slot] as number;
-      let same = true;
-      for (let i = s; i < e && same; i += 1) same = this.pool[p + i - s] === b[i];
-      if (same) return this.ids[slot] as number;
+      if (this.same(b, s, e, this.starts[slot] as number)) return this.ids[slot] as number;
     }
+  }
+
+  /** Whether b[s, e) is the pool's bytes from `p`: four at a time, then one at a time. */
+  private same(b: Uint8Array, s: number, e: number, p: number): boolean {
+    if (b !== this.viewOf) {
+      this.viewOf = b;
+      this.view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    }
+    const v = this.view;
+    const pv = this.poolView;
+    let i = s;
+    for (; i + 4 <= e; i += 4)
+      if (v.getInt32(i, true) !== pv.getInt32(p + i - s, true)) return false;
+    for (; i < e; i += 1) if (b[i] !== this.pool[p + i - s]) return false;
+    return true;
   }
 
   /** Adds key b[s, e) of hash `h` (not in the table) as `id`. */
@@ -135,6 +151,7 @@ export class KeyTable {
       const bigger = new Uint8Array(Math.max(this.pool.length * 2, this.used + len));
       bigger.set(this.pool.subarray(0, this.used));
       this.pool = bigger;
+      this.poolView = new DataView(bigger.buffer);
     }
     this.pool.set(b.subarray(s, e), this.used);
     const slot = this.ids.length;
@@ -179,7 +196,9 @@ export type FastLineReader = (
 
 /** A literal of one byte. */
 const OP_LIT1 = 0;
-/** A literal of several bytes. */
+/** A literal of 2 – 4 bytes, compared as one word. */
+const OP_LITW = 7;
+/** A literal of five bytes or more. */
 const OP_LIT = 1;
 /** A variable whose bounds are read later (`from`, `to`). */
 const OP_VAR = 2;
@@ -249,14 +268,21 @@ export function fastLineReader(
   const arg = new Int32Array(nSteps);
   const varOf = new Int32Array(nSteps);
   const litLen = new Int32Array(nSteps);
+  /** A short literal's bytes as a little-endian word, and the mask of its length. */
+  const litWord = new Int32Array(nSteps);
+  const litMask = new Int32Array(nSteps);
   /** A variable's stop byte in each of a word's four bytes (findStop). */
   const pattern = new Int32Array(nSteps);
   const pool: number[] = [];
   steps.forEach((st, k) => {
     if (st.kind === 'lit') {
-      ops[k] = st.bytes.length === 1 ? OP_LIT1 : OP_LIT;
-      arg[k] = st.bytes.length === 1 ? (st.bytes[0] as number) : pool.length;
-      litLen[k] = st.bytes.length;
+      const len = st.bytes.length;
+      ops[k] = len === 1 ? OP_LIT1 : len <= 4 ? OP_LITW : OP_LIT;
+      arg[k] = len === 1 ? (st.bytes[0] as number) : pool.length;
+      litLen[k] = len;
+      for (let j = 0; j < len && j < 4; j += 1)
+        litWord[k] = (litWord[k] as number) | ((st.bytes[j] as number) << (8 * j));
+      litMask[k] = len >= 4 ? -1 : (1 << (8 * len)) - 1;
       pool.push(...st.bytes);
     } else if (st.kind === 'var') {
       ops[k] = st.index === iAddr || st.index === iUa ? OP_HASH : used(st.index) ? OP_VAR : OP_SKIP;
@@ -314,8 +340,8 @@ export function fastLineReader(
         const q = scanHash(b, d, p, arg[k] as number, pattern[k] as number);
         if (q < 0) return -1;
         const v = varOf[k] as number;
-        if (v === iUa) uaHash = scannedHash;
-        else addrHash = scannedHash;
+        if (v === iUa) uaHash = scannedHash[0] as number;
+        else addrHash = scannedHash[0] as number;
         from[v] = p;
         to[v] = q;
         p = q;
@@ -326,6 +352,16 @@ export function fastLineReader(
         from[v] = p;
         to[v] = q;
         p = q;
+      } else if (op === OP_LITW) {
+        // One word compare where four bytes remain; else byte by byte (the file's last bytes).
+        if (p + 4 <= b.length) {
+          if ((d.getInt32(p, true) & (litMask[k] as number)) !== litWord[k]) return -1;
+        } else {
+          const at = arg[k] as number;
+          const len = litLen[k] as number;
+          for (let j = 0; j < len; j += 1) if (b[p + j] !== lits[at + j]) return -1;
+        }
+        p += litLen[k] as number;
       } else if (op === OP_LIT) {
         // A literal's bytes are the format's, so a match is ASCII when the format is.
         const at = arg[k] as number;
@@ -496,8 +532,12 @@ function digit2(b: Uint8Array, p: number): number {
   return d0 >= 0 && d0 <= 9 && d1 >= 0 && d1 <= 9 ? d0 * 10 + d1 : 1000;
 }
 
-/** The hash of the bytes `scanHash` last scanned (set by it: a call returns the stop's index). */
-let scannedHash = 0;
+/**
+ * The hash of the bytes `scanHash` last scanned, as int32 (set by it: a call returns the stop's
+ * index). A typed array's slot, not a variable: a number over 2^30 put in a variable of the module
+ * would be a heap object made on every call.
+ */
+const scannedHash = new Int32Array(1);
 
 /**
  * `findStop` that also hashes the bytes before the stop as builder.ts `agentHash` hashes their
@@ -529,7 +569,7 @@ function scanHash(b: Uint8Array, dv: DataView, p: number, stop: number, pattern:
         ha = hb;
         hb = agentMix(t, tail);
       }
-      scannedHash = agentHashEnd(ha, hb, q - p);
+      scannedHash[0] = agentHashEnd(ha, hb, q - p);
       return q;
     }
     if (c === 10 || c > 127) return -1;

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { parseTrace } from '../../src/trace';
 import type { BuiltTrace, KeySpec } from '../../src/trace';
 import { agentHash } from '../../src/trace/builder';
+import { KeyTable } from '../../src/trace/fastLines';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 
@@ -173,5 +174,58 @@ describe('user-agent hashes: the byte reader’s equal the string reader’s', (
       variants += ['a', 'Z', '0', ' ', '~'].filter((c) => c !== base[i]).length;
     }
     expect(seen.size).toBe(variants);
+  });
+});
+
+describe('the byte reader’s short literals and key table, a word at a time', () => {
+  it('reads a literal of 2 – 4 bytes as the string reader does, at the very end of the file too', () => {
+    for (const lit of [';;', ';;;', ';;;;', ';;;;;']) {
+      const format = `$remote_addr [$time_local] $status${lit}`;
+      const ok = (i: number): string => `10.0.0.${i} [05/Jan/2026:10:00:0${i} +0000] 200${lit}`;
+      // A wrong byte at each place of the literal, then a good line that ends the file.
+      const lines = [ok(1)];
+      for (let j = 0; j < lit.length; j += 1) {
+        lines.push(ok(2).slice(0, -lit.length) + lit.slice(0, j) + 'x' + lit.slice(j + 1));
+      }
+      lines.push(ok(3));
+      for (const end of ['\n', '\r\n', '']) {
+        const text = lines.join('\n') + end;
+        const opts = { name: 'x.log', logFormat: format };
+        const fast = parseTrace(enc(text), { ...opts, keySpec: [{ kind: 'client' }] });
+        const slow = parseTrace(enc(text), {
+          ...opts,
+          keySpec: [{ kind: 'field', name: 'remote_addr' }],
+        });
+        expect(view(fast), `${lit} ${JSON.stringify(end)}`).toEqual(view(slow));
+        expect(fast.count).toBe(2);
+        expect(fast.report.malformed).toBe(lit.length);
+      }
+    }
+  });
+
+  it('tells apart keys of one hash that differ in any byte, whole words and the tail', () => {
+    const t = new KeyTable();
+    const keys: Uint8Array[] = [];
+    for (let len = 1; len <= 13; len += 1) {
+      for (let at = 0; at < len; at += 1) {
+        const k = enc('a'.repeat(len));
+        k[at] = 98;
+        keys.push(k);
+      }
+      keys.push(enc('a'.repeat(len)));
+    }
+    // Every key under one hash: only the bytes tell them apart. Keys sit at odd offsets of a
+    // larger array (as in a file's bytes), so no word is aligned.
+    keys.forEach((k, i) => {
+      const b = new Uint8Array(k.length + 3);
+      b.set(k, 3);
+      expect(t.find(b, 3, 3 + k.length, 7)).toBe(-1);
+      t.add(b, 3, 3 + k.length, 7, i);
+    });
+    keys.forEach((k, i) => {
+      const b = new Uint8Array(k.length + 1);
+      b.set(k, 1);
+      expect(t.find(b, 1, 1 + k.length, 7)).toBe(i);
+    });
   });
 });
