@@ -470,12 +470,14 @@ export function fastLineReader(
         if (status < 100 || status > 599) return -1;
       } else if (!(se === ss || (se === ss + 1 && b[ss] === 45))) return -1;
     }
-    // The key: the address (written `-` when empty).
+    // The key: the address (written `-` when empty). An address written `-` is none, as
+    // nginx.ts addressOf reads it: the empty key, and no user agent counted for it.
     const as = iAddr >= 0 ? (from[iAddr] as number) : 0;
-    const ae = iAddr >= 0 ? (to[iAddr] as number) : 0;
+    let ae = iAddr >= 0 ? (to[iAddr] as number) : 0;
+    if (ae === as + 1 && b[as] === 45) ae = as;
     // A key held cut (builder.ts internKey) is found by its string: the table would hold it whole.
     if (ae - as > MAX_KEY_CHARS) return -1;
-    if (iAddr >= 0 && !addressHashed) addrHash = agentHashBytes(b, as, ae);
+    if (iAddr >= 0 && (!addressHashed || ae === as)) addrHash = agentHashBytes(b, as, ae);
     let id = keys.find(b, as, ae, addrHash);
     if (id < 0) {
       id = builder.idOf(ae > as ? ascii(b, as, ae) : '-', line);

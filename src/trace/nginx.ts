@@ -165,7 +165,7 @@ export function compileLogFormat(
       timeMs,
       status,
       cost,
-      client: get(iAddr),
+      client: addressOf(get(iAddr)),
       xff: get(iXff),
       path: iUri >= 0 ? pathOfUrl(get(iUri)) : iReq >= 0 ? pathOfRequestLine(get(iReq)) : '',
       userAgent: get(iUa),
@@ -177,6 +177,20 @@ export function compileLogFormat(
     return rec;
   };
   return { name, source: format, variables, regex, resolutionMs, timeSource, parse };
+}
+
+/**
+ * The client address a log line records, '' for none. An access log writes `-` for a value it does
+ * not have (nginx's log module for an empty variable; Apache's mod_log_config for an item with no
+ * value), and neither server writes `-` for a real client: nginx's `$remote_addr` is the
+ * connection's address text, always set (src/http/ngx_http_variables.c,
+ * ngx_http_variable_remote_addr, 1.22), and Apache's `%h` is the remote host name or, without
+ * one, its IP address (modules/loggers/mod_log_config.c log_remote_host → ap_get_remote_host with
+ * REMOTE_NAME, httpd 2.4). So a `-` there is a line with no address: its request goes to the
+ * system's rule for an empty key, not to a client named `-`.
+ */
+export function addressOf(field: string): string {
+  return field === '-' ? '' : field;
 }
 
 /** Joins a log_format as written in nginx.conf (`log_format name 'a' 'b';`) into one string. */

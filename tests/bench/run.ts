@@ -3,9 +3,8 @@
  * script builds the site first: the frame bench drives dist/ in Chromium.
  * package.json bundles this file with Vite first: run unbundled (tsx), every cross-module call goes
  * through an export getter and the figures say more about the loader than about the code.
- * `BENCH=frames npm run bench` (or core, sim, fleet, probe, trace, tracebrowser, ingest, sql, memory,
- * decode, import,
- * search; comma-separated; trace includes tracebrowser; search runs only when named) runs only those
+ * `BENCH=frames npm run bench` (or core, sim, keyhistory, fleet, probe, trace, tracebrowser, ingest,
+ * sql, memory, decode, import, search; comma-separated; trace includes tracebrowser; search runs only when named) runs only those
  * parts. `DECODE=saved` leaves the links out of the decode part (only the saved records); `DECODE_RUNS=3`
  * opens each link or record in 3 fresh Chromium contexts and reports the best.
  */
@@ -23,6 +22,7 @@ import { runSqlBench } from './sql';
 import { runIngestAttackBench } from './ingestAttacks';
 import { runIngestBench } from './ingest';
 import { runIngestStreamBench } from './ingestStream';
+import { runKeyHistoryBench } from './keyHistory';
 
 const only = process.env.BENCH?.split(',').map((s) => s.trim());
 const wanted = (part: string) => only === undefined || only.includes(part);
@@ -34,6 +34,10 @@ if (!runMemoryChild() && !runDecodeChild() && !(await runBenchChild())) {
   }
   if (wanted('sim')) {
     await runSimBench();
+    console.log('');
+  }
+  if (wanted('keyhistory')) {
+    runKeyHistoryBench();
     console.log('');
   }
   if (wanted('fleet')) {

@@ -5,9 +5,11 @@
  * later run: each is written under a name of its writer's own and then renamed, so a reader never
  * sees half of one. A file one run makes for itself and deletes at its end (the 1.1 GB streamed
  * log) lives in the run's own folder, ATTACK_DIR/run-<id>, made by the global setup
- * (tests/e2e/setup.ts) and removed by the global teardown (tests/e2e/teardown.ts).
+ * (tests/e2e/setup.ts) and removed by the global teardown (tests/e2e/teardown.ts). So is a small
+ * file a test writes for itself (`runFile`): written straight into ATTACK_DIR, two runs at once
+ * would write and read one file.
  */
-import { readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -72,4 +74,22 @@ export function startRun(
 /** Ends the run named in `env`: removes its folder and everything in it. */
 export function endRun(env: Env = process.env, root: string = ATTACK_DIR): void {
   rmSync(runDir(env, root), { recursive: true, force: true });
+}
+
+/**
+ * Writes `text` to the file `name` in the folder of the run named in `env` (made if need be) and
+ * returns its path: a file a test makes for itself, which no other run sees and the run's teardown
+ * removes.
+ */
+export function runFile(
+  name: string,
+  text: string,
+  env: Env = process.env,
+  root: string = ATTACK_DIR,
+): string {
+  const dir = runDir(env, root);
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
 }

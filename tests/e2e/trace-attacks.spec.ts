@@ -6,11 +6,9 @@
  * 200 ms of main-thread CPU time (its wall-clock time is printed beside it: a busy machine stretches
  * that, not the work the page did), ≤ 500 MB for a file refused or cut.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { expect, open, test } from './fixtures';
 import {
-  ATTACK_DIR,
   TRACE_RECORD,
   combinedLine,
   describeFigures,
@@ -23,6 +21,7 @@ import {
 } from './attacks';
 import { describeMainThread, stretchOf, traceMainThread } from './mainThread';
 import { recordPage } from './pageRecorder';
+import { runFile } from './runFolder';
 
 const LONGEST_TASK_MS = 200;
 const PEAK_MB = 500;
@@ -64,8 +63,7 @@ test('a gzip of 16.7M lines, past the requests the page holds, goes on as a stre
   page,
 }) => {
   test.setTimeout(300_000);
-  const small = join(ATTACK_DIR, 'small.log');
-  writeFileSync(small, [0, 1, 2].map((i) => combinedLine(i)).join('\n'));
+  const small = runFile('small.log', [0, 1, 2].map((i) => combinedLine(i)).join('\n'));
   await page.getByTestId('trace-file').setInputFiles(small);
   await expect(page.getByTestId('trace-count')).toHaveText('3');
   const path = await pastRequestCapGzip();
@@ -189,9 +187,11 @@ test('40,000 distinct 5,000-character keys are held cut, with a hash: memory sta
 test('a log of mixed formats is refused naming the line that is wrong and what it is', async ({
   page,
 }) => {
-  const path = join(ATTACK_DIR, 'mixed.log');
   const json = '{"time":"2026-01-05T00:00:00Z","remote_addr":"10.0.0.1"}';
-  writeFileSync(path, [combinedLine(0), json, json, combinedLine(1), json, json, json].join('\n'));
+  const path = runFile(
+    'mixed.log',
+    [combinedLine(0), json, json, combinedLine(1), json, json, json].join('\n'),
+  );
   await page.getByTestId('trace-file').setInputFiles(path);
   const error = page.getByTestId('trace-error');
   await expect(error).toContainText('line 2');

@@ -1,9 +1,17 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ATTACK_DIR, RUN_ENV, endRun, runDir, startRun } from '../e2e/runFolder';
+import { ATTACK_DIR, RUN_ENV, endRun, runDir, runFile, startRun } from '../e2e/runFolder';
 
 // The browser tests' folders for the files they make (tests/e2e/runFolder.ts), in a folder of this
 // test's own: two runs of the browser tests from two checkouts at once, each with its global setup
@@ -55,6 +63,35 @@ describe('the browser tests’ run folders', () => {
     expect(dir).toBe(join(root, 'run-1'));
     expect(env[RUN_ENV]).toBe('1');
     expect(readdirSync(root).sort()).toEqual(['not-a-run', `run-${process.pid}`]);
+  });
+
+  it('hold the small files a test writes for itself, two runs each its own copy', () => {
+    const a: Record<string, string | undefined> = {};
+    const b: Record<string, string | undefined> = {};
+    startRun(a, 4101, root, allRunning);
+    startRun(b, 4102, root, allRunning);
+    const pathA = runFile('small.log', 'a', a, root);
+    const pathB = runFile('small.log', 'b', b, root);
+    expect(pathA).toBe(join(runDir(a, root), 'small.log'));
+    expect(pathB).not.toBe(pathA);
+    expect(readFileSync(pathA, 'utf8')).toBe('a');
+    expect(readFileSync(pathB, 'utf8')).toBe('b');
+    endRun(a, root);
+    endRun(b, root);
+    expect(readdirSync(root)).toEqual([]);
+  });
+
+  it('are where the browser tests write their own files: none straight into the shared folder', () => {
+    // The shared folder keeps only the slow, never-changing hostile logs (attacks.ts `made`, which
+    // writes under a name of its own and renames); a spec's own file there would be written and
+    // read by two runs at once.
+    const e2e = join(__dirname, '..', 'e2e');
+    const specs = readdirSync(e2e).filter((f) => f.endsWith('.ts') && f !== 'runFolder.ts');
+    const straight = specs.filter((f) =>
+      /join\(\s*ATTACK_DIR\s*,/.test(readFileSync(join(e2e, f), 'utf8')),
+    );
+    expect(specs.length).toBeGreaterThan(20);
+    expect(straight).toEqual([]);
   });
 
   it('cannot be found without the run’s name, and say so', () => {

@@ -19,12 +19,10 @@ import {
   belowP99OfCounts,
   emptyKeyId,
   emptyKeyName,
-  fastSweepCell,
   holdTrace,
   keyEmptyByClient,
   keysByAddress,
   parseTrace,
-  prepareSweep,
   replayColumns,
   streamRead,
   sweepRecorded,
@@ -35,6 +33,7 @@ import {
   T0,
   emptyKeyJsonLog,
   heldFigures,
+  heldSweepCells,
   readModes,
   streamSource,
   sweepGrid,
@@ -146,14 +145,7 @@ describe('Kong keys a streamed log’s empty-key requests by address, as the hel
         const v = stats.keyVolumes();
         const byAddress = keysByAddress(v, EMPTY);
         const configs = sweepGrid(CONFIG, 6);
-        const prep = prepareSweep({
-          timeMs: held.times as Int32Array,
-          keyId: moved.keyId,
-          keyCount: moved.keys.length,
-          keys: moved.keys,
-          emptyKey: null,
-        });
-        const want = configs.map((c) => ({ ok: true, result: fastSweepCell(prep, c, 1000) }));
+        const want = heldSweepCells(held, configs, moved.keyId, moved.keys);
         const rec = {
           blob: sink.blob(),
           count: r.requests,
@@ -171,17 +163,7 @@ describe('Kong keys a streamed log’s empty-key requests by address, as the hel
         );
         expect((await streamRead(file, text, { keySpec: SPEC }, hooks)).cells).toEqual(want);
         // Under one shared key the cells differ.
-        const sharedPrep = prepareSweep({
-          timeMs: held.times as Int32Array,
-          keyId: held.keyId,
-          keyCount: held.keys.length,
-          keys: held.keys,
-          emptyKey: null,
-        });
-        const shared = configs.map((c) => ({
-          ok: true,
-          result: fastSweepCell(sharedPrep, c, 1000),
-        }));
+        const shared = heldSweepCells(held, configs);
         expect(
           await sweepRecorded(
             { ...rec, addressing: { emptyName: EMPTY, byAddress: null } },

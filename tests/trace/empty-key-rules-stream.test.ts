@@ -20,16 +20,21 @@ import {
   belowP99OfCounts,
   emptyKeyId,
   emptyKeyName,
-  fastSweepCell,
   holdTrace,
   parseTrace,
-  prepareSweep,
   replayWithEmptyKey,
   streamRead,
   sweepRecorded,
 } from '../../src/trace';
 import type { HeldTrace, KeySpec, StreamEmptyOutcome, StreamResult } from '../../src/trace';
-import { emptyKeyJsonLog, heldFigures, readModes, streamSource, sweepGrid } from './emptyKeyStream';
+import {
+  emptyKeyJsonLog,
+  heldFigures,
+  heldSweepCells,
+  readModes,
+  streamSource,
+  sweepGrid,
+} from './emptyKeyStream';
 
 const SPEC: KeySpec = [{ kind: 'field', name: 'user' }];
 const EMPTY = emptyKeyName(SPEC) as string;
@@ -65,14 +70,13 @@ const CONFIGS = sweepGrid(CONFIG, 5);
 
 /** The held sweep's cells under a rule (src/store/sweep.ts runSweep, without workers). */
 function heldCells(outcome: 'admit' | 'reject' | null) {
-  const prep = prepareSweep({
-    timeMs: held.times as Int32Array,
-    keyId: held.keyId,
-    keyCount: held.keys.length,
-    keys: held.keys,
-    emptyKey: outcome === null ? null : { id: EMPTY_ID, outcome },
-  });
-  return CONFIGS.map((c) => ({ ok: true, result: fastSweepCell(prep, c, 1000) }));
+  return heldSweepCells(
+    held,
+    CONFIGS,
+    held.keyId,
+    held.keys,
+    outcome === null ? null : { id: EMPTY_ID, outcome },
+  );
 }
 
 describe('a streamed log’s empty-key requests follow each system’s rule, as the held log', () => {

@@ -2,11 +2,11 @@
  * What the streamed-vs-held empty-key tests share: a JSON-lines log keyed by `user` whose lines
  * mix keyed requests, empty-key requests with an address and ones with neither; the file as a
  * stream source; the two ways a streaming pass reads it (one stream, five segments two at once,
- * counting the ranges really read); the sweep's grid around a config; and a held dry run named
- * as the stream's figures name it.
+ * counting the ranges really read); the sweep's grid around a config and the held sweep's cells
+ * over a key column; and a held dry run named as the stream's figures name it.
  */
 import type { AlgorithmConfig } from '../../src/core';
-import { TraceStream, dryRun, sweepPlan } from '../../src/trace';
+import { TraceStream, dryRun, fastSweepCell, prepareSweep, sweepPlan } from '../../src/trace';
 import type { HeldTrace, RangeReader, Replay, StreamSource } from '../../src/trace';
 
 export const T0 = 1_767_571_200_000;
@@ -83,6 +83,43 @@ export function sweepGrid(config: AlgorithmConfig, steps: number): AlgorithmConf
 }
 
 /**
+ * The held sweep's cells (1 s windows) of `configs` over the held trace's times and the key column
+ * `keyId`/`keys` (the held one, or Kong's moved by address), the empty key `emptyKey` admitted or
+ * rejected without the limiter when given: what a streamed sweep's cells must equal.
+ */
+export function heldSweepCells(
+  held: HeldTrace,
+  configs: readonly AlgorithmConfig[],
+  keyId: Uint32Array = held.keyId,
+  keys: string[] = held.keys,
+  emptyKey: { id: number; outcome: 'admit' | 'reject' } | null = null,
+) {
+  const prep = prepareSweep({
+    timeMs: held.times as Int32Array,
+    keyId,
+    keyCount: keys.length,
+    keys,
+    emptyKey,
+  });
+  return configs.map((c) => ({ ok: true, result: fastSweepCell(prep, c, 1000) }));
+}
+
+/** A replay's and its dry run's figures, as a streaming pass's `decisions` names them. */
+export function decisionFigures(
+  r: Pick<Replay, 'admitted' | 'delayed' | 'rejected'>,
+  d: { toRejected: number; toAllowed: number; toDelayed: number },
+) {
+  return {
+    admitted: r.admitted,
+    delayed: r.delayed,
+    rejected: r.rejected,
+    toRejected: d.toRejected,
+    toAllowed: d.toAllowed,
+    toDelayed: d.toDelayed,
+  };
+}
+
+/**
  * A held replay's dry run and rejections per key of the held trace's own key column (the
  * statistics' rows), as the streamed figures give them; `keyId`/`keys` are the column the replay
  * decided over (the held one, or Kong's moved by address).
@@ -100,15 +137,5 @@ export function heldFigures(
     const k = held.keys[held.keyId[i] as number] as string;
     rejected.set(k, (rejected.get(k) ?? 0) + 1);
   }
-  return {
-    decisions: {
-      admitted: r.admitted,
-      delayed: r.delayed,
-      rejected: r.rejected,
-      toRejected: d.toRejected,
-      toAllowed: d.toAllowed,
-      toDelayed: d.toDelayed,
-    },
-    rejected,
-  };
+  return { decisions: decisionFigures(r, d), rejected };
 }

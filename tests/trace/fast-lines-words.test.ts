@@ -6,31 +6,7 @@
  * for request (the string reader is what the same file keyed by the field `remote_addr` reads).
  */
 import { describe, expect, it } from 'vitest';
-import { parseTrace } from '../../src/trace';
-import type { BuiltTrace, KeySpec } from '../../src/trace';
-
-const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
-
-function read(text: string, keySpec: KeySpec): BuiltTrace | string {
-  try {
-    return parseTrace(enc(text), { name: 'x.log', keySpec });
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
-
-function view(t: BuiltTrace | string): unknown {
-  if (typeof t === 'string') return t;
-  return {
-    count: t.count,
-    arrival: [...t.arrivalMs],
-    key: [...t.keyId],
-    keys: t.keys,
-    status: [...t.status],
-    nat: t.natHints,
-    report: t.report,
-  };
-}
+import { read, view } from './readerPair';
 
 const good = (i: number, ua = 'Mozilla/5.0 (X11; Linux x86_64)'): string =>
   `10.0.0.${i % 9} - - [05/Jan/2026:00:00:${String(i % 60).padStart(2, '0')} +0000] "GET /p?q=${i} HTTP/1.1" 200 ${i} "https://example.com/${i}" "${ua}"`;

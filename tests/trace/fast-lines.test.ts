@@ -7,38 +7,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NGINX_PRESETS, parseTrace } from '../../src/trace';
+import { NGINX_PRESETS } from '../../src/trace';
 import { KeyTable } from '../../src/trace/fastLines';
-import type { BuiltTrace, KeySpec } from '../../src/trace';
-
-const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
-
-function read(text: string, keySpec: KeySpec, logFormat?: string): BuiltTrace | string {
-  try {
-    return parseTrace(enc(text), {
-      name: 'x.log',
-      keySpec,
-      ...(logFormat !== undefined ? { logFormat } : {}),
-    });
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
-
-/** Everything a trace holds, comparable. */
-function view(t: BuiltTrace | string): unknown {
-  if (typeof t === 'string') return t;
-  return {
-    count: t.count,
-    arrival: [...t.arrivalMs],
-    key: [...t.keyId],
-    keys: t.keys,
-    status: [...t.status],
-    cost: [...t.cost],
-    nat: t.natHints,
-    report: t.report,
-  };
-}
+import type { BuiltTrace } from '../../src/trace';
+import { read, view } from './readerPair';
 
 const MON = ['Jan', 'Feb', 'Mar', 'Dec'];
 const time = fc

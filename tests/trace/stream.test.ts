@@ -18,6 +18,7 @@ import {
 } from '../../src/trace';
 import type { RangeReader, StreamResult, StreamSource } from '../../src/trace';
 import type { AlgorithmConfig } from '../../src/core';
+import { decisionFigures } from './emptyKeyStream';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 
@@ -106,15 +107,7 @@ function held(bytes: Uint8Array) {
   const trace = parseTrace(bytes, { name: 'big.log', keySpec: [{ kind: 'client' }] });
   const decisions = CONFIGS.map((c) => {
     const r = replayTrace(trace, c);
-    const d = dryRun(trace, r, 'recorded');
-    return {
-      admitted: r.admitted,
-      delayed: r.delayed,
-      rejected: r.rejected,
-      toRejected: d.toRejected,
-      toAllowed: d.toAllowed,
-      toDelayed: d.toDelayed,
-    };
+    return decisionFigures(r, dryRun(trace, r, 'recorded'));
   });
   return { trace, decisions };
 }
