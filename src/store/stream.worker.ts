@@ -15,6 +15,7 @@ import {
   BlobSink,
   StreamSpanPass,
   holdTrace,
+  columnBuffers,
   partColumns,
   StreamPass,
   StreamSweepPass,
@@ -134,18 +135,7 @@ class RangePool {
       };
       const columns = this.spare.pop() ?? null;
       const r: RangeRequest = { file: this.file, start, end, options, columns };
-      w.postMessage(
-        r,
-        columns === null
-          ? []
-          : [
-              columns.arrivalMs.buffer,
-              columns.keyId.buffer,
-              columns.cost.buffer,
-              columns.status.buffer,
-              columns.line.buffer,
-            ],
-      );
+      w.postMessage(r, columnBuffers(columns));
     });
   };
 

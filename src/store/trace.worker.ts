@@ -15,6 +15,7 @@ import {
   HEAD_BYTES,
   checkFileSize,
   holdTrace,
+  columnBuffers,
   partColumns,
   rangeHead,
 } from '../trace';
@@ -115,18 +116,7 @@ class RangeWorkers {
       slot.owed.push({ resolve, reject });
       const columns = this.spare.pop() ?? null;
       const r: RangeRequest = { file: this.file, start, end, options, columns };
-      slot.worker.postMessage(
-        r,
-        columns === null
-          ? []
-          : [
-              columns.arrivalMs.buffer,
-              columns.keyId.buffer,
-              columns.cost.buffer,
-              columns.status.buffer,
-              columns.line.buffer,
-            ],
-      );
+      slot.worker.postMessage(r, columnBuffers(columns));
     });
 
   /** Takes a merged part's columns back for a later range. */

@@ -334,6 +334,13 @@ export interface PartColumns {
   line: Float64Array<ArrayBuffer>;
 }
 
+/** The buffers of `columns` a range request transfers to its reader (none without columns). */
+export function columnBuffers(columns: PartColumns | null): ArrayBuffer[] {
+  if (columns === null) return [];
+  const { arrivalMs, keyId, cost, status, line } = columns;
+  return [arrivalMs.buffer, keyId.buffer, cost.buffer, status.buffer, line.buffer];
+}
+
 /**
  * The whole columns under a part once it is merged (a part's arrays are views of its reader's
  * columns), for a reader to fill again instead of making new ones; null when they differ in length.

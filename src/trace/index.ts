@@ -24,7 +24,7 @@ export {
 export type { HeldTrace, HeldReplay } from './held';
 export { NAT_USER_AGENTS } from './builder';
 export type { BuiltTrace, NatHint, PartColumns, TracePart } from './builder';
-export { partColumns } from './builder';
+export { columnBuffers, partColumns } from './builder';
 export { parseTimeLocal, parseIso, parseEpoch, parseAnyTime } from './time';
 export { replayTrace, virtualTimes, ADMIT, DELAY, REJECT, MAX_REPLAY_SPAN_MS } from './replay';
 export type { Replay } from './replay';
