@@ -347,3 +347,17 @@ test('a trace is kept in the browser until deleted, exported compact, and re-imp
   await page.getByRole('button', { name: 'Delete "msec.trace.csv.gz"' }).click();
   await expect(page.getByTestId('trace-kept')).toHaveCount(0);
 });
+
+test('a dry run of Kong says its minutes start on the UTC clock, not at the log’s first request; nginx’s says nothing', async ({
+  page,
+}) => {
+  await open(page, './?v=1&l=kong:minute=5&paused');
+  await page.getByTestId('trace-file').setInputFiles(join(fixtures, 'msec.log'));
+  const note = page.getByTestId('trace-clock-windows');
+  await expect(note).toContainText('This replay starts each minute at its time 0');
+  await expect(note).toContainText('Kong starts each minute on the UTC clock and calendar');
+  await open(page, './?v=1&l=nginx:rate=1r/s,burst=2&paused');
+  await page.getByTestId('trace-file').setInputFiles(join(fixtures, 'msec.log'));
+  await expect(page.getByTestId('trace-dry-run-counts')).toBeVisible();
+  await expect(page.getByTestId('trace-clock-windows')).toHaveCount(0);
+});
