@@ -48,13 +48,23 @@ export function clockWindowsNote(
 ): string | null {
   const periods = misplaced(config, originMs);
   if (periods.length === 0) return null;
-  const whose = periods.length === 1 ? `each ${periods[0]}` : `each ${periods.join(', ')}`;
+  const names = periods.map((p) => `${p}s`);
+  const them =
+    names.length === 1
+      ? `its ${names[0]}`
+      : `its ${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  const calendar =
+    config.kind === 'calendar-windows' &&
+    config.align !== 'epoch' &&
+    (periods.includes('month') || periods.includes('year'));
   const how =
     config.kind === 'calendar-windows' && config.align !== 'epoch'
-      ? 'on the UTC clock and calendar'
-      : 'on the clock (multiples of its length since 1970, UTC)';
+      ? calendar
+        ? 'on the UTC clock and calendar'
+        : 'on the UTC clock'
+      : 'at multiples of their length since 1970 (UTC)';
   return (
-    `This replay starts ${whose} at its time 0, ${at}; ${who} starts ${whose} ${how}.` +
+    `This replay starts ${them} at ${at} (its time 0); ${who} starts them ${how}.` +
     ` A request near an edge can fall in a different window here than in ${who}, so near the limit these counts can differ from ${who}’s.`
   );
 }

@@ -354,8 +354,10 @@ test('a dry run of Kong says its minutes start on the UTC clock, not at the logâ
   await open(page, './?v=1&l=kong:minute=5&paused');
   await page.getByTestId('trace-file').setInputFiles(join(fixtures, 'msec.log'));
   const note = page.getByTestId('trace-clock-windows');
-  await expect(note).toContainText('This replay starts each minute at its time 0');
-  await expect(note).toContainText('Kong starts each minute on the UTC clock and calendar');
+  await expect(note).toContainText(
+    'This replay starts its minutes at 2026-11-29 12:00:00.201 UTC (its time 0)',
+  );
+  await expect(note).toContainText('Kong starts them on the UTC clock.');
   await open(page, './?v=1&l=nginx:rate=1r/s,burst=2&paused');
   await page.getByTestId('trace-file').setInputFiles(join(fixtures, 'msec.log'));
   await expect(page.getByTestId('trace-dry-run-counts')).toBeVisible();

@@ -10,19 +10,24 @@ const note = (c: AlgorithmConfig, origin: number) => clockWindowsNote(c, 'Kong',
 describe('clockWindowsNote', () => {
   it('names the windows a replay starts off the clock, and nothing when they start on it', () => {
     const fixed: AlgorithmConfig = { kind: 'fixed-window', limit: 1, windowMs: 1000 };
-    expect(note(fixed, ODD)).toContain('each window at its time 0, AT');
+    expect(note(fixed, ODD)).toContain('This replay starts its windows at AT (its time 0)');
     expect(note(fixed, ODD - 600)).toBeNull();
     const kong: AlgorithmConfig = { kind: 'calendar-windows', minute: 5, hour: 100 };
-    expect(note(kong, ODD)).toContain('each minute, hour');
-    expect(note(kong, ODD)).toContain('on the UTC clock and calendar');
+    expect(note(kong, ODD)).toContain('its minutes and hours at AT');
+    expect(note(kong, ODD)).toContain('Kong starts them on the UTC clock.');
     expect(note(kong, HOUR)).toBeNull();
-    expect(note({ ...kong, day: 1000 }, HOUR)).toContain('each day');
+    expect(note({ ...kong, day: 1000 }, HOUR)).toContain('its days at AT');
     // Calendar months start where the calendar does only at core's own zero.
-    expect(note({ kind: 'calendar-windows', month: 5 }, HOUR)).toContain('each month');
+    expect(note({ kind: 'calendar-windows', month: 5 }, HOUR)).toContain(
+      'its months at AT (its time 0); Kong starts them on the UTC clock and calendar.',
+    );
+    expect(note({ ...kong, second: 1, month: 9 }, ODD)).toContain(
+      'its seconds, minutes, hours and months',
+    );
     // envoyproxy/ratelimit's month is 30 days counted from 1970.
     const envoy: AlgorithmConfig = { kind: 'calendar-windows', minute: 5, align: 'epoch' };
     expect(note(envoy, HOUR)).toBeNull();
-    expect(note(envoy, ODD)).toContain('multiples of its length since 1970');
+    expect(note(envoy, ODD)).toContain('at multiples of their length since 1970 (UTC)');
   });
 
   it('says nothing for algorithms whose windows are not on the clock', () => {
