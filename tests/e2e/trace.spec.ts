@@ -312,6 +312,13 @@ test('Envoy’s service with one unit: its limit × the next unit’s up to “n
     ),
   ).toHaveCount(1);
   await expect(sweep.getByTestId('trace-heatmap')).toContainText('none');
+  // 17 columns are wider than the side column: the heatmap shrinks to it, nothing cut off.
+  const map = await sweep.getByTestId('trace-heatmap').boundingBox();
+  const panel = await sweep.boundingBox();
+  expect(map !== null && panel !== null).toBe(true);
+  if (map !== null && panel !== null) {
+    expect(map.x + map.width).toBeLessThanOrEqual(panel.x + panel.width + 0.5);
+  }
 });
 
 test('a trace is kept in the browser until deleted, exported compact, and re-imported', async ({

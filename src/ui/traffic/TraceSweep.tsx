@@ -281,6 +281,9 @@ export function SweepGrid({
             className="trace-heatmap"
             width={width}
             height={height}
+            // Scaled down (never up) to the panel's width by its class: a 20-column grid is wider
+            // than the side column and the phone.
+            viewBox={`0 0 ${width} ${height}`}
             role="grid"
             aria-label={`Sweep: ${plan.x.label} across, ${plan.y.label} up; arrow keys move, Enter sets the limiter`}
             tabIndex={0}
