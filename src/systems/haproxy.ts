@@ -75,7 +75,9 @@ export const haproxy: SystemInfo = {
     limit: 10,
     windowMs: 10_000,
     anchor: 'entry',
-    expireMs: 30_000,
+    // No expire: HAProxy's own default, an entry that never expires and is only pushed out when
+    // the table is full (doc/configuration.txt, 2.6, stick-table <expire>: "If this delay is not
+    // specified, the session won't automatically expire").
     // No deny_status: HAProxy's own default, 403 (src/http_act.c parse_http_deny, 2.6).
   },
   fixedFields: { anchor: 'entry' },
