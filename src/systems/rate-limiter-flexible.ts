@@ -13,9 +13,9 @@ const V = RATE_LIMITER_FLEXIBLE_VERSION;
 
 /** RateLimiterMemory's options, in its own units (seconds). */
 export interface RateLimiterFlexibleOptions {
-  /** `points` per duration (default 4). */
+  /** `points` per duration (required: the library has no default). */
   points: number;
-  /** `duration` in seconds (default 1); whole milliseconds here. */
+  /** `duration` in seconds (required); whole milliseconds here. */
   durationMs: number;
   /** `blockDuration` in seconds (default 0 = no block); whole milliseconds here. */
   blockDurationMs: number;
@@ -27,6 +27,10 @@ export interface RateLimiterFlexibleOptions {
   cost?: number;
 }
 
+/**
+ * The lab's starting options: points and duration are example values (the library requires both),
+ * blockDuration 0 and execEvenly false are the library's own defaults (RateLimiterAbstract.js).
+ */
 export const RATE_LIMITER_FLEXIBLE_DEFAULTS: RateLimiterFlexibleOptions = {
   points: 4,
   durationMs: 1000,
@@ -63,13 +67,20 @@ export const rateLimiterFlexible: SystemInfo = {
   summary:
     "Consumes a point per request (rejected ones too) in a window that starts at the key's first request; blockDuration blocks after the first reject; execEvenly delays.",
   params: [
-    { key: 'points', field: 'limit', help: 'Points per duration (default 4).', input: 'int' },
+    // lib/RateLimiterAbstract.js (11.4.0): `points` and `duration` have no default; their setters
+    // throw ("points must be set …", "duration must be set …") when the option is left out.
+    {
+      key: 'points',
+      field: 'limit',
+      help: 'Points per duration (required: the library throws without it).',
+      input: 'int',
+    },
     {
       key: 'duration',
       field: 'windowMs',
       unit: 'ms',
       url: 'duration',
-      help: "Window from the key's first consume (default 1 s; 0: points never expire).",
+      help: "Window from the key's first consume (required; 0: points never expire).",
       input: 'int',
     },
     {
