@@ -55,16 +55,20 @@ export const expressRateLimit: SystemInfo = {
     {
       key: 'limit',
       field: 'limit',
-      help: 'Hits allowed per window (alias max; default 5).',
+      help: 'Hits allowed per window (alias max).',
       input: 'int',
+      // dist/index.mjs (express-rate-limit 8.7.5), parseOptions: `limit: max ?? 5`.
+      productDefault: 5,
     },
     {
       key: 'windowMs',
       field: 'windowMs',
       unit: 'ms',
       url: 'duration',
-      help: "Window length from the key's first hit (default 60000).",
+      help: "Window length from the key's first hit.",
       input: 'int',
+      // dist/index.mjs (express-rate-limit 8.7.5), parseOptions: `windowMs: 60 * 1e3`.
+      productDefault: 60_000,
     },
   ],
   defaultConfig: { kind: 'anchored-window', limit: 5, windowMs: 60_000, countRejected: true },

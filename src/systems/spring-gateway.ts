@@ -44,6 +44,9 @@ export const springGateway: SystemInfo = {
       field: 'maxTokens',
       help: 'Bucket size: the most requests passed in one second.',
       input: 'int',
+      // RedisRateLimiter.java (master 376e364), Config: `private long burstCapacity = 1;` — the
+      // lab starts from 10, written by the export; Spring's own 1 is shown beside the field.
+      productDefault: 1,
     },
   ],
   defaultConfig: {

@@ -160,6 +160,14 @@ export interface SystemParam {
   url?: 'whole' | 'duration' | 'flag' | 'text';
   /** The system's value when the parameter is left out (required fields). */
   implied?: number | string;
+  /**
+   * The product's own value when its config leaves this option out, where the option is optional
+   * in the product but always set here (express-rate-limit's `limit`, Spring's `burstCapacity`):
+   * shown beside the field ("Spring Cloud Gateway's default: 1") so a starting value that is only
+   * an example is not taken for the product's. Unlike `implied` it changes nothing in links. The
+   * field shows `productDefault ?? implied`; a required option with no default has neither.
+   */
+  productDefault?: number;
   /** Empty means the default (shown as the placeholder); the field is then absent. */
   optional?: { placeholder: string };
   /** For an optional choice or flag: the value its absence means. */

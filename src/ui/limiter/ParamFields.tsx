@@ -182,7 +182,10 @@ interface ParamFieldProps {
 function ParamField({ id, spec, value, error, onChange }: ParamFieldProps) {
   const helpId = `${id}-help`;
   const errorId = `${id}-error`;
-  const describedBy = error === undefined ? helpId : `${errorId} ${helpId}`;
+  const defaultId = `${id}-default`;
+  // The product's default is read with the help, after it.
+  const described = spec.productDefault === undefined ? helpId : `${helpId} ${defaultId}`;
+  const describedBy = error === undefined ? described : `${errorId} ${described}`;
   const invalid = error !== undefined;
   let control;
   if (spec.input === 'bool') {
@@ -255,6 +258,11 @@ function ParamField({ id, spec, value, error, onChange }: ParamFieldProps) {
       <span className="param-control">
         {control}
         {spec.unit !== undefined && <span className="param-unit">{spec.unit}</span>}
+        {spec.productDefault !== undefined && (
+          <span id={defaultId} className="param-default">
+            {spec.productDefault}
+          </span>
+        )}
       </span>
       {invalid && (
         <p id={errorId} className="param-error" role="alert">

@@ -24,6 +24,11 @@ export interface ParamSpec {
    */
   absentMeans?: string;
   choices?: ReadonlyArray<{ value: string; label: string }>;
+  /**
+   * The product's own value when its config leaves the option out, as shown beside the field
+   * ("nginx's default: 0"): SystemParam `productDefault ?? implied`. Absent: required, no default.
+   */
+  productDefault?: string;
 }
 
 /** What each algorithm is, what it maps to, and its parameters. */
@@ -44,6 +49,13 @@ export function paramSpecs(system: SystemInfo): ParamSpec[] {
     if (p.optional !== undefined) spec.optional = p.optional;
     if (p.absentMeans !== undefined) spec.absentMeans = p.absentMeans;
     if (p.choices !== undefined) spec.choices = p.choices;
+    const byDefault = p.productDefault ?? p.implied;
+    if (byDefault !== undefined) {
+      // The product alone, as lanes name it: "nginx", "Traefik", "Spring Cloud Gateway".
+      const who = system.shortName ?? system.name.split(' ')[0] ?? system.name;
+      const unit = p.unit === undefined ? '' : ` ${p.unit}`;
+      spec.productDefault = `${who}'s default: ${String(byDefault)}${unit}`;
+    }
     return spec;
   });
 }
