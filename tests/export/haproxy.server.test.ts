@@ -629,6 +629,9 @@ describe.skipIf(HAPROXY === undefined)('HAProxy model and export against a real 
     const total = CASES.reduce((n, c) => n + c.groups.reduce((m, g) => m + g.count, 0), 0);
     expect(requests).toBe(total);
     expect(requests).toBe(proofCount('HAProxy stick-table', 'timedRequests'));
+    expect(new Set(CASES.flatMap((c) => c.groups.map((g) => g.key))).size).toBe(
+      proofCount('HAProxy stick-table', 'addresses'),
+    );
     expect(denied).toBe(proofCount('HAProxy stick-table', 'denied'));
     // "0 disagreements" means something: models that are wrong, judged on the same replies at the
     // same clock, disagree.
