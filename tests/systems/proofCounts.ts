@@ -55,6 +55,7 @@ export const PROOF_TABLE = {
   'HAProxy stick-table': {
     counts: {
       timedRequests: 168,
+      addresses: 14,
       denied: 66,
       denyReplies: 19,
       freqCtr: 12_000,
