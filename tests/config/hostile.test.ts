@@ -6,13 +6,14 @@ import { describe, expect, it } from 'vitest';
 import {
   MAX_LINK_LENGTH,
   NAME_PATTERN,
-  decodeConfig,
   defaultConfig,
   encodeConfig,
   isValidConfig,
-  repairConfig,
 } from '../../src/config';
-import type { DecodeResult, PlaygroundConfig } from '../../src/config';
+import { decodeConfig } from '../../src/config/url';
+import { repairConfig } from '../../src/config/repair';
+import type { PlaygroundConfig } from '../../src/config';
+import type { DecodeResult } from '../../src/config/url';
 
 function decode(link: string): DecodeResult {
   const result = decodeConfig(link);
