@@ -8,14 +8,8 @@
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_LIMITERS,
-  ManualTimeSchema,
-  isManualTime,
-  MAX_LINK_LENGTH,
-  encodeConfig,
-  quoteText,
-} from '../../src/config';
+import { MAX_LIMITERS, MAX_LINK_LENGTH, encodeConfig, quoteText } from '../../src/config';
+import { ManualTimeSchema, isManualTime } from '../../src/config/valibot-schema';
 import { MAX_ERRORS, decodeConfig } from '../../src/config/url';
 import { repairConfig } from '../../src/config/repair';
 import { encodeTimes } from '../../src/config/url-grammar';

@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defaultConfig, isValidConfig } from '../../src/config';
+import { defaultConfig } from '../../src/config';
+import { isValidConfig } from '../../src/config/valibot-schema';
 import { MAX_ERRORS } from '../../src/config/url';
 import { repairConfig } from '../../src/config/repair';
 import { SAVED_LIMITS, savedRecordOver } from '../../src/config/saved';

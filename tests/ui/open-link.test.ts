@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config';
 import { openLink } from '../../src/ui/share/openLink';
-import { loadLinkOpener, startFrom, startNeeds } from '../../src/ui/share/session';
+import { startFrom, startNeeds } from '../../src/ui/share/session';
+import { loadLinkOpener } from '../../src/ui/share/linkOpener';
 
 /**
  * A link's config is opened by its own chunk (src/ui/share/openLink.ts: the link decoder and the

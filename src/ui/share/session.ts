@@ -86,32 +86,15 @@ function configParamsOf(params: URLSearchParams): string[] {
 
 /**
  * Opens a link's config (src/ui/share/openLink.ts, a chunk of its own holding the link decoder
- * and the repair of untrusted input, which the page fetches before its first render only when the
- * link holds a config: the budget for the first load). `experiment` is the one the link names, if
- * this build has it.
+ * and the repair of untrusted input, which the page fetches with `loadLinkOpener` before its first
+ * render only when the link holds a config: the budget for the first load). `experiment` is the one
+ * the link names, if this build has it.
  */
 export type LinkOpener = (
   search: string,
   experiment: ExperimentRef | null,
   embed: boolean,
 ) => Start;
-
-let linkOpenerLoad: Promise<LinkOpener> | null = null;
-
-/**
- * Fetches the opener of links once (the same promise after); a failed fetch is tried again by the
- * next call.
- */
-export function loadLinkOpener(): Promise<LinkOpener> {
-  linkOpenerLoad ??= import('./openLink').then(
-    (m) => m.openLink,
-    (e: unknown) => {
-      linkOpenerLoad = null;
-      throw e;
-    },
-  );
-  return linkOpenerLoad;
-}
 
 /**
  * Opens saved settings (src/ui/share/openSaved.ts, a chunk of its own that the page fetches before

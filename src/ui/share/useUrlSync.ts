@@ -2,7 +2,8 @@ import { useEffect } from 'react';
 import { configOf } from '../../store';
 import type { PlaygroundStoreApi } from '../../store';
 import { usePlaygroundApi } from '../../store/react';
-import { fitsInLink, loadLinkOpener, queryFor, save, startFrom, startNeeds } from './session';
+import { fitsInLink, queryFor, save, startFrom, startNeeds } from './session';
+import { loadLinkOpener } from './linkOpener';
 import type { Start } from './session';
 
 /** Loads where the page starts into the store: an experiment at its moment, or a config. */
