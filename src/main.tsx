@@ -12,6 +12,7 @@ import { PlaygroundProvider } from './store/react';
 import { App } from './ui/app/App';
 import { PanelBoundary } from './ui/common/PanelBoundary';
 import { OPEN_MEASURE, startFrom, startNeeds } from './ui/share/session';
+import { loadLinkOpener } from './ui/share/linkOpener';
 import { loadExperiments } from './config/experiments/registry';
 import { currentTheme } from './ui/app/theme';
 import { applyStart } from './ui/share/useUrlSync';
@@ -39,15 +40,21 @@ async function boot(root: HTMLElement): Promise<void> {
   // so the first render is already the experiment's exact run. So is the opening of saved settings
   // (their record is checked before it is parsed).
   const needs = startNeeds(window.location.search, storage);
-  if (needs.experiments)
-    await Promise.all([loadExperiments().catch(() => []), ExperimentsMenu.preload()]);
+  // So is the opener of a link's config (the link decoder and the repair of untrusted input),
+  // fetched beside the experiment library.
+  const [openLink] = await Promise.all([
+    needs.link ? loadLinkOpener().catch(() => null) : null,
+    needs.experiments
+      ? Promise.all([loadExperiments().catch(() => []), ExperimentsMenu.preload()])
+      : null,
+  ]);
   const openSaved = needs.saved
     ? await import('./ui/share/openSaved').then((m) => m.openSaved).catch(() => null)
     : null;
   // Reading the link or the saved settings (decode and repair, ≤ 50 ms whatever they
   // hold), recorded as a performance measure the hostile-input bench and e2e test read.
   const opening = performance.now();
-  const start = startFrom(window.location.search, storage, openSaved);
+  const start = startFrom(window.location.search, storage, openSaved, openLink);
   performance.measure(OPEN_MEASURE, { start: opening });
   const store = createPlaygroundStore();
   applyStart(store, start);

@@ -18,18 +18,18 @@ import type { AlgorithmKind } from '../core';
 import { DEFAULTS } from './defaults';
 import { describeValue } from './format';
 import { MAX_CLOCK_JUMPS, MAX_MANUAL_TIMES, MAX_SOURCES } from '../sim';
+import { MAX_LIMITERS } from './schema';
 import {
   ALGORITHM_SCHEMAS,
   ClockJumpSchema,
   LIMITERS_MESSAGE,
-  MAX_LIMITERS,
   ManualTimeSchema,
   PlaygroundConfigSchema,
   SOURCES_MESSAGE,
   isManualTime,
   listMessage,
   SOURCE_SCHEMAS,
-} from './schema';
+} from './valibot-schema';
 import type { PlaygroundConfig, SourceKind } from './schema';
 import { systemOf } from '../systems';
 

@@ -9,7 +9,7 @@
 import * as v from 'valibot';
 import { plural, quoteText, safeText } from '../core';
 import { fingerprint } from './hash';
-import { decodeConfig } from '../config';
+import { decodeConfig } from '../config/url';
 import type { KeyMode, Plan, PlanLimits } from './plan';
 import { DEFAULT_PLAN_LIMITS, HEADER_NAME, buildPlan, subjectOf } from './plan';
 

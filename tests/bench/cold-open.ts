@@ -12,6 +12,7 @@ import type { Browser } from '@playwright/test';
 import { defaultConfig } from '../../src/config';
 import { MAX_MANUAL_TIMES, MAX_SOURCES } from '../../src/sim';
 import { OPEN_MEASURE, STORAGE_KEY, startFrom } from '../../src/ui/share/session';
+import { openLink } from '../../src/ui/share/openLink';
 import { openSaved } from '../../src/ui/share/openSaved';
 import { launchPinned, startPreview } from './frames';
 import { hostileLinks } from './hostile';
@@ -100,8 +101,8 @@ export function runDecodeChild(): boolean {
   const storage = { getItem: () => record } as unknown as Storage;
   const w0 = performance.now();
   const c0 = process.cpuUsage();
-  if (saved === undefined) startFrom(`?${link}`, null, null);
-  else startFrom('', storage, openSaved);
+  if (saved === undefined) startFrom(`?${link}`, null, null, openLink);
+  else startFrom('', storage, openSaved, null);
   const c = process.cpuUsage(c0);
   const figures: ColdFigures = {
     cpuMs: (c.user + c.system) / 1000,

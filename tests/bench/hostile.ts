@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { compressToEncodedURIComponent } from 'lz-string';
-import { MAX_LINK_LENGTH, decodeConfig, encodeConfig } from '../../src/config';
+import { MAX_LINK_LENGTH, encodeConfig } from '../../src/config';
+import { decodeConfig } from '../../src/config/url';
 import {
   MAX_IMPORT_CHARS,
   importEnvoy,

@@ -7,7 +7,10 @@
  * dry run), the renderer's peak memory and the longest main-thread task (judged by its CPU time,
  * printed beside its wall-clock time: tests/e2e/mainThread.ts); then the streamed 20 × 20
  * sweep of the default limiter (one read of the file, every cell over its compact copy), its time,
- * peak memory and longest task; DuckDB (2 threads) on the same file beside it. Prints each figure beside its target with the load average; asserts
+ * peak memory and longest task; then, when `STREAM_SWEEP` names systems (`STREAM_SWEEP=kong,
+ * envoy-global,express-rate-limit`: ids of src/systems), each one's default limiter picked in the
+ * page, its statistics pass and its streamed sweep over the same open file with the same figures
+ * (`STREAM_SWEEP=0` leaves every sweep out); DuckDB (2 threads) on the same file beside it. Prints each figure beside its target with the load average; asserts
  * nothing. `STREAM_SHOTS=dir` also saves screenshots of the result (1280 px and 390 px, dark).
  * The file is deleted at the end.
  */
@@ -33,7 +36,9 @@ import { freePort, launchPinned, startPreview } from './frames';
 import { IsolateHeaps, describeIsolates } from './isolateHeaps';
 import type { IsolateFigures } from './isolateHeaps';
 import { duckdb, writeRealLikeLog } from './ingest';
-import { defaultConfig } from '../../src/config';
+import { defaultConfig, laneNames } from '../../src/config';
+import { SYSTEM_IDS, systemById } from '../../src/systems';
+import type { SystemId } from '../../src/systems';
 import type { AlgorithmConfig } from '../../src/core';
 import {
   BlobSink,
@@ -314,8 +319,117 @@ async function phasesInNode(path: string, sampleBytes: number): Promise<void> {
   }
 }
 
+/**
+ * What `STREAM_SWEEP` asks for: no sweep ('0'), the default limiter's ('' or unset, or '1'), or the
+ * default limiter's and then each named system's (ids of src/systems, comma-separated). An id the
+ * page does not know is refused before the file is written, naming it and the known ones.
+ */
+export function streamSweeps(
+  value: string | undefined,
+): { sweep: false } | { sweep: true; systems: SystemId[] } {
+  const text = (value ?? '').trim();
+  if (text === '0') return { sweep: false };
+  if (text === '' || text === '1') return { sweep: true, systems: [] };
+  const systems: SystemId[] = [];
+  for (const part of text.split(',')) {
+    const id = part.trim();
+    if (id === '') continue;
+    if (!SYSTEM_IDS.includes(id)) {
+      throw new Error(
+        `STREAM_SWEEP: no system called "${id}"; the systems are ${SYSTEM_IDS.join(', ')} (or 0 for no sweep)`,
+      );
+    }
+    if (!systems.includes(id)) systems.push(id);
+  }
+  return { sweep: true, systems };
+}
+
+/** Runs the streamed sweep of the limiter the page shows and prints its figures under `title`. */
+async function reportSweep(
+  page: Page,
+  browser: Browser,
+  heaps: IsolateHeaps,
+  title: string,
+): Promise<void> {
+  const sweepCpu0 = await rendererCpuS(browser);
+  const sweepMemory = watchMemory(browser, heaps);
+  const sw = await measureSweep(page, browser);
+  const sweepMem = await sweepMemory.stop();
+  const sweepCpu = (await rendererCpuS(browser)) - sweepCpu0;
+  console.log(
+    `  ${title} (${sw.cells} cells): ${sw.ok ? `${(sw.ms / 1000).toFixed(1)} s` : 'did not finish'} (target ≤ 120 s): ${sw.readMs > 0 ? `one read of the file ${(sw.readMs / 1000).toFixed(1)} s, ` : 'no read of the text (the copy the statistics pass recorded), '}the cells over its compact copy ${((sw.ms - sw.readMs) / 1000).toFixed(1)} s; renderer peak memory ${Math.round(sw.peakMb)} MB (target ≤ 300 MB); ${describeMainThread(sw.mainThread, 50)}; load ${load()}`,
+  );
+  console.log(`    shown: ${sw.shown.slice(0, 200)}`);
+  console.log(
+    `    at the renderer's peak (${Math.round(sweepMem.peakMb)} MB as sampled with the heaps), MB: ${sweepMem.atPeak}`,
+  );
+  console.log(`    each kind's own peak, MB: ${sweepMem.kindPeaks}`);
+  console.log(`    renderer CPU over the sweep: ${sweepCpu.toFixed(1)} s (every thread)`);
+}
+
+/**
+ * Picks system `id` for the page's (only) limiter, which sets the system's default config: the
+ * statistics pass runs again for it over the open file. Waits for that pass (its dry run named
+ * after the lane, no pass running), prints its figures, then sweeps as for the default limiter.
+ */
+async function sweepSystem(
+  page: Page,
+  browser: Browser,
+  heaps: IsolateHeaps,
+  id: SystemId,
+): Promise<void> {
+  const system = systemById(id);
+  if (system === undefined) throw new Error(`STREAM_SWEEP: no system called "${id}"`);
+  const config = system.defaultConfig;
+  const plan = sweepPlan(config, 20, system.params);
+  const lane = laneNames([{ system: id, config }])[0] ?? id;
+  console.log(`  ${id} (${system.name}), its default config ${JSON.stringify(config)}:`);
+  const passCpu0 = await rendererCpuS(browser);
+  const passMemory = watchMemory(browser, heaps);
+  const trace = await traceMainThread(browser);
+  const t0 = Date.now();
+  await page.getByLabel('System', { exact: true }).selectOption(id);
+  const dry = page.getByTestId('trace-streamed-dry');
+  let ok = true;
+  try {
+    // The dry run carries the lane's name only once its figures are this config's.
+    await expect
+      .poll(
+        async () => ((await dry.textContent().catch(() => null)) ?? '').startsWith(`${lane}:`),
+        {
+          timeout: 1_800_000,
+          intervals: [100],
+        },
+      )
+      .toBe(true);
+    await expect(page.getByTestId('trace-streamed-progress')).toHaveCount(0, {
+      timeout: 1_800_000,
+    });
+  } catch {
+    ok = false;
+  }
+  const ms = Date.now() - t0;
+  const mainThread = await trace.stop();
+  const passMem = await passMemory.stop();
+  const passCpu = (await rendererCpuS(browser)) - passCpu0;
+  const errors = await page.getByTestId('trace-streamed-error').allTextContents();
+  console.log(
+    `    statistics pass + dry run for ${lane}: ${ok ? `${(ms / 1000).toFixed(1)} s` : 'did not finish'} (target ≤ 30 s); renderer peak memory ${Math.round(passMem.peakMb)} MB (target ≤ 300 MB); ${describeMainThread(mainThread, 50)}; renderer CPU ${passCpu.toFixed(1)} s; load ${load()}`,
+  );
+  console.log(`    shown: ${((await dry.textContent().catch(() => '')) ?? '').slice(0, 200)}`);
+  if (errors.length > 0) console.log(`    error shown: ${errors.join(' ').slice(0, 200)}`);
+  if (!ok) return;
+  if (plan === null) {
+    console.log('    no sweep: the page lays out no two parameters for this limiter');
+    return;
+  }
+  await reportSweep(page, browser, heaps, `${lane}: 20 × 20 sweep as a streaming pass`);
+}
+
 export async function runIngestStreamBench(distDir = 'dist'): Promise<void> {
   const lines = Number(process.env.STREAM_LINES ?? 16_000_000);
+  // Checked before the file is written (minutes at 16M lines).
+  const sweeps = streamSweeps(process.env.STREAM_SWEEP);
   // STREAM_DIR: where the file is written (benches run side by side must not share it).
   const dir = process.env.STREAM_DIR ?? '/tmp/stream';
   mkdirSync(dir, { recursive: true });
@@ -377,22 +491,11 @@ export async function runIngestStreamBench(distDir = 'dist'): Promise<void> {
     );
     console.log(`    each kind's own peak, MB: ${passMem.kindPeaks}`);
     console.log(`    renderer CPU over the pass: ${passCpu.toFixed(1)} s (every thread)`);
-    // STREAM_SWEEP=0 leaves the sweep out (a run that only looks at the statistics pass).
-    if (streamed && process.env.STREAM_SWEEP !== '0') {
-      const sweepCpu0 = await rendererCpuS(browser);
-      const sweepMemory = watchMemory(browser, heaps);
-      const sw = await measureSweep(page, browser);
-      const sweepMem = await sweepMemory.stop();
-      const sweepCpu = (await rendererCpuS(browser)) - sweepCpu0;
-      console.log(
-        `  20 × 20 sweep as a streaming pass (${sw.cells} cells): ${sw.ok ? `${(sw.ms / 1000).toFixed(1)} s` : 'did not finish'} (target ≤ 120 s): ${sw.readMs > 0 ? `one read of the file ${(sw.readMs / 1000).toFixed(1)} s, ` : 'no read of the text (the copy the statistics pass recorded), '}the cells over its compact copy ${((sw.ms - sw.readMs) / 1000).toFixed(1)} s; renderer peak memory ${Math.round(sw.peakMb)} MB (target ≤ 300 MB); ${describeMainThread(sw.mainThread, 50)}; load ${load()}`,
-      );
-      console.log(`    shown: ${sw.shown.slice(0, 200)}`);
-      console.log(
-        `    at the renderer's peak (${Math.round(sweepMem.peakMb)} MB as sampled with the heaps), MB: ${sweepMem.atPeak}`,
-      );
-      console.log(`    each kind's own peak, MB: ${sweepMem.kindPeaks}`);
-      console.log(`    renderer CPU over the sweep: ${sweepCpu.toFixed(1)} s (every thread)`);
+    // STREAM_SWEEP=0 leaves the sweep out (a run that only looks at the statistics pass); a list
+    // of system ids sweeps each one's default limiter after the default one (streamSweeps).
+    if (streamed && sweeps.sweep) {
+      await reportSweep(page, browser, heaps, '20 × 20 sweep as a streaming pass');
+      for (const id of sweeps.systems) await sweepSystem(page, browser, heaps, id);
     }
     heaps.close();
     const shots = process.env.STREAM_SHOTS;

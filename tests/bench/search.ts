@@ -6,6 +6,7 @@ import { MAX_LINK_LENGTH, defaultConfig } from '../../src/config';
 import { MAX_IMPORT_CHARS } from '../../src/export';
 import { MAX_MANUAL_TIMES, MAX_SOURCES } from '../../src/sim';
 import { startFrom } from '../../src/ui/share/session';
+import { openLink } from '../../src/ui/share/openLink';
 import { openSaved } from '../../src/ui/share/openSaved';
 import { coldDecode } from './cold-open';
 import { hostileSavedRecords } from '../config/saved-records';
@@ -158,7 +159,7 @@ export async function runSearchBench(): Promise<void> {
   const links = climb(
     Object.values(hostileLinks()),
     mutateLink,
-    (link) => cpuMs(() => startFrom(`?${link}`, null, null), 2),
+    (link) => cpuMs(() => startFrom(`?${link}`, null, null, openLink), 2),
     tries,
     seconds * 1000,
   );
@@ -216,7 +217,7 @@ export async function runSearchBench(): Promise<void> {
   shapes.forEach((text, k) => {
     const storage = { getItem: () => text } as unknown as Storage;
     let source = '';
-    const ms = cpuMs(() => (source = startFrom('', storage, openSaved).source), 2);
+    const ms = cpuMs(() => (source = startFrom('', storage, openSaved, null).source), 2);
     if (source === 'refused') refused += 1;
     if (ms > savedMs)
       [savedWorst, savedMs, savedName] = [text, ms, `${shapeNames[k] ?? ''}: ${source}`];

@@ -8,21 +8,15 @@
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_ERRORS,
-  MAX_LIMITERS,
-  ManualTimeSchema,
-  isManualTime,
-  MAX_LINK_LENGTH,
-  decodeConfig,
-  encodeConfig,
-  quoteText,
-  repairConfig,
-} from '../../src/config';
+import { MAX_LIMITERS, MAX_LINK_LENGTH, encodeConfig, quoteText } from '../../src/config';
+import { ManualTimeSchema, isManualTime } from '../../src/config/valibot-schema';
+import { MAX_ERRORS, decodeConfig } from '../../src/config/url';
+import { repairConfig } from '../../src/config/repair';
 import { encodeTimes } from '../../src/config/url-grammar';
 import { formatDuration } from '../../src/config/format';
 import { DEFAULTS, defaultConfig } from '../../src/config';
 import { startFrom } from '../../src/ui/share/session';
+import { openLink } from '../../src/ui/share/openLink';
 import { openSaved } from '../../src/ui/share/openSaved';
 import { MAX_SOURCES } from '../../src/sim';
 import { validConfig } from './arbitraries';
@@ -118,7 +112,7 @@ describe('linear in the number of bad items', () => {
       getItem: () => JSON.stringify({ config, experiment: null }),
     } as unknown as Storage;
     let problems: string[] = [];
-    const ms = best(() => (problems = startFrom('', storage, openSaved).problems));
+    const ms = best(() => (problems = startFrom('', storage, openSaved, null).problems));
     expect(ms).toBeLessThan(500);
     expect(problems).toEqual([
       'saved settings: scenario.sources[0].timesMs[0]: must be a duration from 0 to 24h in whole milliseconds, got -5 (removed); the same for 9999 more items of this list (removed)',
@@ -355,7 +349,7 @@ describe('one quoting function', () => {
         fc.constantFrom('x', 'l', 'src', 'until', 'clock', 'zz'),
         (text, param) => {
           const link = `v=1&${param}=${encodeURIComponent(text)}`;
-          for (const problem of startFrom(`?${link}`, null, null).problems) {
+          for (const problem of startFrom(`?${link}`, null, null, openLink).problems) {
             expect(problem).not.toMatch(INVISIBLE);
           }
         },
@@ -365,7 +359,7 @@ describe('one quoting function', () => {
   });
 
   it('?x=%E2%80%AEtxt.exe shows the override as \\u202E', () => {
-    const start = startFrom('?x=%E2%80%AEtxt.exe', null, null);
+    const start = startFrom('?x=%E2%80%AEtxt.exe', null, null, openLink);
     expect(start.problems).toEqual(['x: no experiment called "\\u202Etxt.exe"']);
   });
 });

@@ -4,7 +4,9 @@
  * link held a field its system does not have (Envoy's max_delay), opens without it and says so.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeConfig, encodeConfig, isValidConfig } from '../../src/config';
+import { encodeConfig } from '../../src/config';
+import { isValidConfig } from '../../src/config/valibot-schema';
+import { decodeConfig } from '../../src/config/url';
 import fixtures from './fixtures/v1.json';
 
 describe('version 1 links', () => {

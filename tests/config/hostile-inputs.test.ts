@@ -3,7 +3,7 @@
  * opens (tests/e2e/hostileInputs.ts writes them out: the browser tests cannot load the link decoder).
  */
 import { describe, expect, it } from 'vitest';
-import { decodeConfig } from '../../src/config';
+import { decodeConfig } from '../../src/config/url';
 import { RUN_ATTACKS } from '../e2e/hostileInputs';
 
 describe('hostile runs', () => {

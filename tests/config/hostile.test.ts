@@ -3,16 +3,12 @@
  * message saying exactly what was wrong and where, and the original text kept.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_LINK_LENGTH,
-  NAME_PATTERN,
-  decodeConfig,
-  defaultConfig,
-  encodeConfig,
-  isValidConfig,
-  repairConfig,
-} from '../../src/config';
-import type { DecodeResult, PlaygroundConfig } from '../../src/config';
+import { MAX_LINK_LENGTH, NAME_PATTERN, defaultConfig, encodeConfig } from '../../src/config';
+import { isValidConfig } from '../../src/config/valibot-schema';
+import { decodeConfig } from '../../src/config/url';
+import { repairConfig } from '../../src/config/repair';
+import type { PlaygroundConfig } from '../../src/config';
+import type { DecodeResult } from '../../src/config/url';
 
 function decode(link: string): DecodeResult {
   const result = decodeConfig(link);

@@ -1,14 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  configKey,
-  configsEqual,
-  defaultConfig,
-  formatRepairIssue,
-  repairConfig,
-  runKey,
-  simLimiters,
-} from '../../src/config';
+import { configKey, configsEqual, defaultConfig, runKey, simLimiters } from '../../src/config';
+import { formatRepairIssue, repairConfig } from '../../src/config/repair';
 import { validConfig } from './arbitraries';
 
 describe('keys', () => {

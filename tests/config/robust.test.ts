@@ -5,18 +5,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ALGORITHM_KINDS } from '../../src/core';
-import {
-  MAX_ERRORS,
-  MAX_NAME_LENGTH,
-  NAME_PATTERN,
-  SOURCE_KINDS,
-  decodeConfig,
-  encodeConfig,
-  isValidConfig,
-  mergeValid,
-  repairConfig,
-} from '../../src/config';
-import type { DecodeResult, PlaygroundConfig } from '../../src/config';
+import { MAX_NAME_LENGTH, NAME_PATTERN, encodeConfig } from '../../src/config';
+import { SOURCE_KINDS, isValidConfig } from '../../src/config/valibot-schema';
+import { MAX_ERRORS, decodeConfig } from '../../src/config/url';
+import { mergeValid, repairConfig } from '../../src/config/repair';
+import type { PlaygroundConfig } from '../../src/config';
+import type { DecodeResult } from '../../src/config/url';
 import { limiterEntry, validConfig } from './arbitraries';
 
 /** Properties run a few seconds; the machine may be shared. */

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_LINK_LENGTH, decodeConfig, encodeConfig, isValidConfig } from '../../src/config';
+import { MAX_LINK_LENGTH, encodeConfig } from '../../src/config';
+import { isValidConfig } from '../../src/config/valibot-schema';
+import { decodeConfig } from '../../src/config/url';
 import { validConfig } from './arbitraries';
 
 /** Properties run a few seconds; the machine may be shared. */

@@ -5,12 +5,16 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_ERRORS, defaultConfig, isValidConfig, repairConfig } from '../../src/config';
+import { defaultConfig } from '../../src/config';
+import { isValidConfig } from '../../src/config/valibot-schema';
+import { MAX_ERRORS } from '../../src/config/url';
+import { repairConfig } from '../../src/config/repair';
 import { SAVED_LIMITS, savedRecordOver } from '../../src/config/saved';
 import type { SavedLimit, SavedLimits } from '../../src/config/saved';
 import { openSaved } from '../../src/ui/share/openSaved';
 import { savedRefusalMessage } from '../../src/ui/share/savedRefusal';
 import { startFrom } from '../../src/ui/share/session';
+import { openLink } from '../../src/ui/share/openLink';
 import { hostileSavedRecords, largestConfig, largestRecord, record } from './saved-records';
 import { validConfig } from './arbitraries';
 
@@ -128,7 +132,7 @@ describe('the limits of a saved record', () => {
     const over = name.startsWith('over:') || name.startsWith('unreadable:');
     it(`${name}: ${over ? 'not opened, record kept as it came' : 'opens, repaired'}`, () => {
       const storage = { getItem: () => text } as unknown as Storage;
-      const start = startFrom('', storage, openSaved);
+      const start = startFrom('', storage, openSaved, null);
       if (over) {
         const limit = savedRecordOver(text) ?? 'unreadable';
         if (limit === 'unreadable') expect(() => JSON.parse(text) as unknown).toThrow();
@@ -149,13 +153,13 @@ describe('the limits of a saved record', () => {
 
   it('without the opener (its chunk failed to load), saved settings are kept, not opened', () => {
     const storage = { getItem: () => largestRecord() } as unknown as Storage;
-    const start = startFrom('', storage, null);
+    const start = startFrom('', storage, null, null);
     expect(start.source).toBe('refused');
     expect(start.config).toEqual(defaultConfig());
     expect(start.problems).toEqual(['the saved settings could not be opened']);
     // A link still wins over them, and no saved settings at all is the defaults.
-    expect(startFrom('?v=1&paused', storage, null).source).toBe('link');
-    expect(startFrom('', null, null).source).toBe('default');
+    expect(startFrom('?v=1&paused', storage, null, openLink).source).toBe('link');
+    expect(startFrom('', null, null, null).source).toBe('default');
   });
 
   it('says which limit, with the size and the limit', () => {

@@ -3,21 +3,15 @@ import type * as v from 'valibot';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { checkAlgorithmConfig } from '../../src/core';
 import type { AlgorithmConfig } from '../../src/core';
-import {
-  DEFAULTS,
-  VERSION_DEFAULTS,
-  defaultConfig,
-  isValidConfig,
-  simLimiters,
-} from '../../src/config';
+import { DEFAULTS, VERSION_DEFAULTS, defaultConfig, simLimiters } from '../../src/config';
+import { isValidConfig } from '../../src/config/valibot-schema';
+import type { PlaygroundConfig, ScenarioConfig } from '../../src/config';
 import type {
-  PlaygroundConfig,
-  ScenarioConfig,
   AlgorithmConfigSchema,
   PlaygroundConfigSchema,
   ScenarioSchema,
   TrafficSourceSchema,
-} from '../../src/config';
+} from '../../src/config/valibot-schema';
 import { simulate, validateRun } from '../../src/sim';
 import type { Scenario, TrafficSource } from '../../src/sim';
 import { algorithmConfig, validConfig } from './arbitraries';

@@ -6,7 +6,9 @@
  * Gateway's script answers at once too.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeConfig, defaultConfig, encodeConfig, repairConfig } from '../../src/config';
+import { defaultConfig, encodeConfig } from '../../src/config';
+import { decodeConfig } from '../../src/config/url';
+import { repairConfig } from '../../src/config/repair';
 import type { PlaygroundConfig } from '../../src/config';
 import { OUTCOME_DELAY, simulate } from '../../src/sim';
 import { SYSTEMS, systemById, systemOf } from '../../src/systems';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeConfig, defaultConfig, encodeConfig } from '../../src/config';
+import { defaultConfig, encodeConfig } from '../../src/config';
+import { decodeConfig } from '../../src/config/url';
 import type { PlaygroundConfig } from '../../src/config';
 import { keySpecOfText, keySpecText, linkName, traceSourceOf } from '../../src/trace';
 

@@ -1,6 +1,7 @@
 /** The fleet= link parameter: round trips, old links unchanged, bad values named. */
 import { describe, expect, it } from 'vitest';
-import { decodeConfig, defaultConfig, encodeConfig } from '../../src/config';
+import { defaultConfig, encodeConfig } from '../../src/config';
+import { decodeConfig } from '../../src/config/url';
 import type { PlaygroundConfig } from '../../src/config';
 
 function withFleet(): PlaygroundConfig {

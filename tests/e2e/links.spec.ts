@@ -64,6 +64,41 @@ test('Back undoes an edit, Forward redoes it', async ({ page }) => {
   await expect(maxTokens).toHaveValue('20');
 });
 
+test('the link decoder is fetched only for a link: never by the bare page, before a link draws, for Back to one', async ({
+  page,
+  errors,
+}) => {
+  // The link decoder and the repair of untrusted input are chunks of their own (src/ui/share/
+  // openLink.ts; src/config/url.ts with repair.ts), outside the first load.
+  const decoders: string[] = [];
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (/\/assets\/(openLink|url)-[\w-]+\.js$/.test(path)) decoders.push(path);
+  });
+  const maxTokens = page.getByRole('region', { name: 'Limiter' }).getByLabel('max_tokens');
+  await open(page, './');
+  await expect(maxTokens).toHaveValue('10');
+  expect(decoders).toEqual([]);
+
+  // An edit pushes a link: the decoder is fetched then, ready for Back and Forward.
+  await maxTokens.fill('20');
+  await expect(page).toHaveURL(/max_tokens=20/);
+  await expect.poll(() => decoders.length).toBe(2);
+  await page.goBack();
+  await expect(maxTokens).toHaveValue('10');
+  await page.goForward();
+  await expect(maxTokens).toHaveValue('20');
+  await expect(page.getByTestId('limiter-view')).toContainText('/ 20 tokens');
+
+  // A link opened in a fresh page: the decoder comes before the first render, which is the link's.
+  decoders.length = 0;
+  await open(page, './?v=1&l=gcra:max_burst=2,count=3,period=1s&paused');
+  expect(decoders).toHaveLength(2);
+  await expect(page.getByRole('region', { name: 'Limiter' }).getByLabel('count')).toHaveValue('3');
+  await expect(page.getByTestId('link-problems')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
 test('the last settings survive a reload; opening a link does not overwrite them until an edit', async ({
   page,
 }) => {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { decodeConfig } from '../../src/config';
+import { decodeConfig } from '../../src/config/url';
 import { toNginx } from '../../src/export';
 
 const FILE = path.join(

@@ -5,7 +5,8 @@
  */
 import type { AlgorithmConfig } from '../../src/core';
 import { rejectStatus } from '../../src/core';
-import { decodeConfig, encodeConfig, defaultConfig } from '../../src/config';
+import { encodeConfig, defaultConfig } from '../../src/config';
+import { decodeConfig } from '../../src/config/url';
 import type { LimiterEntry, PlaygroundConfig } from '../../src/config';
 import type { Hypothesis, KeyMode, ObservedRequest, Plan, ProbeResult } from '../../src/probe';
 import { MODEL_DAY_MS, ModelRun, buildPlan, resultOfRun, subjectOf } from '../../src/probe';

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { LeakyBucketConfig } from '../../src/core';
-import { decodeConfig } from '../../src/config';
+import { decodeConfig } from '../../src/config/url';
 import { toNginx } from '../../src/export';
 import type { NginxOptions } from '../../src/export';
 import type { KeyMode, Plan, ProbeResult, Verdict } from '../../src/probe';

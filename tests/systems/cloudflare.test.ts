@@ -8,7 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { createLimiter } from '../../src/core';
 import type { AlgorithmConfig } from '../../src/core';
-import { decodeConfig, defaultConfig, encodeConfig } from '../../src/config';
+import { defaultConfig, encodeConfig } from '../../src/config';
+import { decodeConfig } from '../../src/config/url';
 import type { PlaygroundConfig } from '../../src/config';
 import {
   CLOUDFLARE_PERIODS_S,

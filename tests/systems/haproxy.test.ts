@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { createLimiter } from '../../src/core';
 import type { PlaygroundConfig } from '../../src/config';
-import { decodeConfig, defaultConfig, encodeConfig } from '../../src/config';
+import { defaultConfig, encodeConfig } from '../../src/config';
+import { decodeConfig } from '../../src/config/url';
 import { deriveConfig, systemById, systemOf } from '../../src/systems';
 import { entryResponse, responseOf } from '../../src/systems/respond';
 

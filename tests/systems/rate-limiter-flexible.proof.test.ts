@@ -16,7 +16,7 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NEVER_MS, createLimiter } from '../../src/core';
 import type { AnchoredWindowConfig, AnchoredWindowInspection } from '../../src/core';
-import { decodeConfig } from '../../src/config';
+import { decodeConfig } from '../../src/config/url';
 import { toRateLimiterFlexible } from '../../src/export';
 
 import type { RateLimiterFlexibleOptions } from '../../src/systems/rate-limiter-flexible';

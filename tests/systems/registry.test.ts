@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { createLimiter } from '../../src/core';
 import type { AlgorithmConfig, Decision } from '../../src/core';
-import { decodeConfig, encodeConfig, defaultConfig } from '../../src/config';
+import { encodeConfig, defaultConfig } from '../../src/config';
+import { decodeConfig } from '../../src/config/url';
 import type { PlaygroundConfig } from '../../src/config';
 import {
   DEFAULT_SYSTEM,

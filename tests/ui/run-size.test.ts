@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AlgorithmConfig } from '../../src/core';
-import { decodeConfig } from '../../src/config';
+import { decodeConfig } from '../../src/config/url';
 import { defaultScenario, simulate } from '../../src/sim';
 import type { Scenario } from '../../src/sim';
 import { FleetEngine } from '../../src/sim/fleet';

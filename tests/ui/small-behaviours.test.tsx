@@ -9,6 +9,7 @@ import { ClockBar } from '../../src/ui/clock/ClockBar';
 import { LimiterPanel } from '../../src/ui/limiter/LimiterPanel';
 import { TrafficPanel } from '../../src/ui/traffic/TrafficPanel';
 import { startFrom } from '../../src/ui/share/session';
+import { openLink } from '../../src/ui/share/openLink';
 import { useShortcuts } from '../../src/ui/app/useShortcuts';
 import { applyStart } from '../../src/ui/share/useUrlSync';
 import { loadExperiments } from '../../src/config/experiments/registry';
@@ -75,7 +76,7 @@ describe('the b key', () => {
 
 describe('reduced motion', () => {
   it('a link that would play opens paused when the person asked for less motion', () => {
-    const start = startFrom('?v=1&l=nginx:rate=2r/s,burst=5', null, null);
+    const start = startFrom('?v=1&l=nginx:rate=2r/s,burst=5', null, null, openLink);
     const moving = quietStore();
     applyStart(moving, start, false);
     expect(moving.getState().playing).toBe(true);

@@ -31,7 +31,7 @@ function stillStore(): PlaygroundStoreApi {
 }
 
 function Sync() {
-  useUrlSync(startFrom('', null, null), null);
+  useUrlSync(startFrom('', null, null, null), null);
   return null;
 }
 

@@ -11,7 +11,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { plural } from '../../core';
-import { decodeConfig, parseDuration } from '../../config';
+import { parseDuration } from '../../config';
+import { decodeConfig } from '../../config/url';
 import type { KeyMode, PlanLimits } from '../plan';
 import {
   DEFAULT_PLAN_LIMITS,

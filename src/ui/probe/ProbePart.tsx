@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ChangeEvent } from 'react';
-import { decodeConfig, encodeConfig } from '../../config';
+import { encodeConfig } from '../../config';
+import { decodeConfig } from '../../config/url';
 import { plural, quoteText } from '../../core';
 import type { KeyMode, Plan, ProbeResult, Verdict } from '../../probe';
 import {

@@ -8,7 +8,8 @@
  * offers the record as a download, and it stays in storage until the person changes a setting.
  * So is a record that is not JSON (it used to open the defaults and be overwritten at once).
  */
-import { capMessages, formatRepairIssue, repairConfig } from '../../config';
+import { capMessages } from '../../config/url';
+import { formatRepairIssue, repairConfig } from '../../config/repair';
 // Not through the config barrel: a module it re-exports is counted part of the first load.
 import { savedRecordOver } from '../../config/saved';
 import { experimentById } from '../../config/experiments/registry';

@@ -4,7 +4,7 @@
  * overwrites the saved settings until the person edits something. Saved settings the page could not
  * have written are not opened and not overwritten until then either (openSaved.ts).
  */
-import { decodeConfig, defaultConfig, encodeConfig, linkFits, quoteText } from '../../config';
+import { defaultConfig, encodeConfig, linkFits } from '../../config';
 import type { PlaygroundConfig } from '../../config';
 import type { SavedLimit } from '../../config/saved';
 import { experimentById } from '../../config/experiments/registry';
@@ -60,21 +60,41 @@ function experimentParam(params: URLSearchParams): ExperimentRef | null {
 /**
  * What deciding the start needs fetched first (each is a chunk of its own): the experiment library,
  * when the link names one (`x=`) or the saved settings that would open name one; the opener of
- * saved settings (`SavedOpener`), when there are saved settings and no link.
+ * links (`LinkOpener`), when the query holds config parameters, a version or an experiment (which
+ * may be one this build does not have); the opener of saved settings (`SavedOpener`), when there
+ * are saved settings and no link.
  */
 export function startNeeds(
   search: string,
   storage: Storage | null,
-): { experiments: boolean; saved: boolean } {
+): { experiments: boolean; link: boolean; saved: boolean } {
   const params = new URLSearchParams(search);
   const saved = [...params.keys()].every((k) => k === 'embed' || k === 'xv')
     ? readSaved(storage)
     : null;
   return {
     experiments: params.has('x') || (saved?.includes('"experiment":{') ?? false),
+    link: params.has('x') || configParamsOf(params).length > 0 || params.has('v'),
     saved: saved !== null,
   };
 }
+
+/** The query parameters that belong to the config (everything but the app's own and `v`). */
+function configParamsOf(params: URLSearchParams): string[] {
+  return [...params.keys()].filter((k) => !APP_PARAMS.has(k) && k !== 'v');
+}
+
+/**
+ * Opens a link's config (src/ui/share/openLink.ts, a chunk of its own holding the link decoder
+ * and the repair of untrusted input, which the page fetches with `loadLinkOpener` before its first
+ * render only when the link holds a config: the budget for the first load). `experiment` is the one
+ * the link names, if this build has it.
+ */
+export type LinkOpener = (
+  search: string,
+  experiment: ExperimentRef | null,
+  embed: boolean,
+) => Start;
 
 /**
  * Opens saved settings (src/ui/share/openSaved.ts, a chunk of its own that the page fetches before
@@ -83,19 +103,22 @@ export function startNeeds(
 export type SavedOpener = (record: string, embed: boolean) => Start;
 
 /**
- * Decides what the page opens with. Pure apart from reading `storage`. Saved settings are opened by
- * `openSaved`, which the caller fetched when `startNeeds` said so; without it they are not opened
- * (and not overwritten).
+ * Decides what the page opens with. Pure apart from reading `storage`. A link's config is opened by
+ * `openLink`, saved settings by `openSaved`, which the caller fetched when `startNeeds` said so;
+ * without `openLink` a link opens the defaults and says so (the link stays in the address bar
+ * until the person edits something), without `openSaved` saved settings are not opened (and not
+ * overwritten).
  */
 export function startFrom(
   search: string,
   storage: Storage | null,
   openSaved: SavedOpener | null,
+  openLink: LinkOpener | null,
 ): Start {
   const params = new URLSearchParams(search);
   const embed = params.has('embed');
   const experiment = experimentParam(params);
-  const configParams = [...params.keys()].filter((k) => !APP_PARAMS.has(k) && k !== 'v');
+  const configParams = configParamsOf(params);
   const original = search.replace(/^\?/, '');
 
   if (experiment !== null && configParams.length === 0) {
@@ -109,31 +132,16 @@ export function startFrom(
       embed,
     };
   }
-  if (params.has('x') && experiment === null) {
-    // Named an experiment this build does not have: say so, and open the rest of the link.
-    const decoded = decodeConfig(search);
-    return {
-      config: decoded.config,
-      experiment: null,
-      source: 'link',
-      problems: [
-        `x: no experiment called ${quoteText(params.get('x') ?? '')}`,
-        ...decoded.errors.map((e) => e.message),
-      ],
-      original,
-      embed,
-    };
-  }
-  if (configParams.length > 0 || params.has('v')) {
-    const decoded = decodeConfig(search);
-    return {
-      config: decoded.config,
-      experiment,
-      source: 'link',
-      problems: decoded.errors.map((e) => e.message),
-      original,
-      embed,
-    };
+  if (params.has('x') || configParams.length > 0 || params.has('v')) {
+    // No opener (its chunk failed to load): the defaults, saying why, and nothing overwritten.
+    return (
+      openLink?.(search, experiment, embed) ?? {
+        ...defaultStart(embed),
+        source: 'link',
+        problems: ['the link could not be opened: a part of the page did not load'],
+        original,
+      }
+    );
   }
   const saved = readSaved(storage);
   if (saved === null) return defaultStart(embed);

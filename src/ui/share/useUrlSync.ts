@@ -2,7 +2,8 @@ import { useEffect } from 'react';
 import { configOf } from '../../store';
 import type { PlaygroundStoreApi } from '../../store';
 import { usePlaygroundApi } from '../../store/react';
-import { fitsInLink, queryFor, save, startFrom } from './session';
+import { fitsInLink, queryFor, save, startFrom, startNeeds } from './session';
+import { loadLinkOpener } from './linkOpener';
 import type { Start } from './session';
 
 /** Loads where the page starts into the store: an experiment at its moment, or a config. */
@@ -55,6 +56,8 @@ export function useUrlSync(start: Start, storage: Storage | null): void {
       // Too long to open again as a link: the address bar drops the query (the settings are saved).
       const url = fitsInLink(query) ? `?${query}` : window.location.pathname;
       if (url !== `${window.location.search}`) {
+        // Back and Forward may now land on a link: its opener is fetched before they are pressed.
+        if (mode === 'push') void loadLinkOpener().catch(() => undefined);
         if (mode === 'push') window.history.pushState(null, '', url);
         else window.history.replaceState(null, '', url);
       }
@@ -129,16 +132,33 @@ export function useUrlSync(start: Start, storage: Storage | null): void {
     document.addEventListener('visibilitychange', onVisibility);
     window.addEventListener('pagehide', onPageHide);
 
+    // Each Back or Forward; an entry's opener still loading is dropped when another comes.
+    let pops = 0;
     const onPop = () => {
       clearTimeout(pushTimer);
       clearTimeout(replaceTimer);
       pushTimer = replaceTimer = undefined;
-      fromHistory = true;
-      try {
-        applyStart(api, startFrom(window.location.search, null, null));
-      } finally {
-        fromHistory = false;
+      pops += 1;
+      const mine = pops;
+      const search = window.location.search;
+      const apply = (start: Start) => {
+        if (mine !== pops) return;
+        fromHistory = true;
+        try {
+          applyStart(api, start);
+        } finally {
+          fromHistory = false;
+        }
+      };
+      if (!startNeeds(search, null).link) {
+        apply(startFrom(search, null, null, null));
+        return;
       }
+      // A link's config needs its opener (fetched at the first edit, so it is usually here).
+      void loadLinkOpener().then(
+        (openLink) => apply(startFrom(search, null, null, openLink)),
+        () => apply(startFrom(search, null, null, null)),
+      );
     };
     window.addEventListener('popstate', onPop);
     return () => {
