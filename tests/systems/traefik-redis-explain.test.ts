@@ -6,7 +6,9 @@
  * person should read them: cut, never rounded up to a whole token the bucket has not reached.
  */
 import { describe, expect, it } from 'vitest';
+import { createSharedLimiter } from '../../src/core';
 import type { TokenBucketConfig } from '../../src/core';
+import { describeTokenBucket } from '../../src/viz/TokenBucketView';
 import { explainDecision } from '../../src/core/explain';
 import type { Explanation } from '../../src/core/explain';
 import { Seeker, decisionAt, requestAt, simulate } from '../../src/sim';
@@ -150,5 +152,16 @@ describe("Traefik's Redis limiter in the inspector", () => {
     expect(seen.cut).toBeGreaterThan(10);
     expect(seen.delay).toBeGreaterThan(5);
     expect(seen.reject).toBeGreaterThan(5);
+  });
+});
+
+describe("Traefik's Redis limiter in the bucket drawing", () => {
+  it('a debt the script stores as −0.19999999999999996 reads "0.2 reserved", not 0.1', () => {
+    const limiter = createSharedLimiter(traefikConfig(3, 2));
+    for (const t of [0, 0, 500, 500, 600]) limiter.decide(t, 'k');
+    const i = limiter.inspect(600, 'k');
+    if (i.kind !== 'token-bucket') throw new Error('a token bucket');
+    expect(i.tokens).toBe(-0.19999999999999996);
+    expect(describeTokenBucket(i, 600)).toMatch(/^Token bucket: 0 of 2 tokens, 0\.2 reserved; /);
   });
 });
