@@ -1,4 +1,5 @@
-import type { Inspection } from './inspect';
+import type { Inspection, TokenBucketInspection } from './inspect';
+import { TRAEFIK_REDIS_EPOCH_MS, traefikRedisStep } from './algorithms/traefik-redis';
 import { plural } from './plural';
 import { NEVER_MS } from './int';
 import type { Decision } from './types';
@@ -20,6 +21,71 @@ function num(x: number): string {
 
 function ms(x: number): string {
   return `${num(x)} ms`;
+}
+
+/**
+ * A float as a person should read it: cut toward 0 to 3 decimals (6 below 1, so small amounts keep
+ * a digit), with "…" when that dropped digits: 2.9999999997 reads "2.999…", never "3", which it has
+ * not reached.
+ */
+function cut(x: number): string {
+  if (!Number.isFinite(x)) return String(x);
+  const scale = Math.abs(x) < 1 ? 1e6 : 1e3;
+  let units = Math.trunc(x * scale);
+  // x · scale can round up to the next whole unit (0.5619999999999999 → 562000): step back.
+  if (Math.abs(units / scale) > Math.abs(x)) units -= Math.sign(x);
+  const c = units / scale;
+  const text = c === 0 && x < 0 ? '-0' : String(c === 0 ? 0 : c);
+  return c === x ? text : `${text}…`;
+}
+
+/**
+ * Traefik's Redis limiter: the decision as its Lua script and rate_limiter.go made it (lua.go,
+ * redis_limiter.go and rate_limiter.go @ traefik v3.7.9; algorithms/traefik-redis.ts). The script
+ * takes a token only when its wait is at most max_delay (whole µs); Traefik waits any delay up to
+ * maxDelay (ns), so a wait between the two passes without a token: no reservation, as in memory.
+ */
+function explainTraefikRedis(
+  before: TokenBucketInspection,
+  redis: NonNullable<TokenBucketInspection['redis']>,
+  decision: Decision,
+): Explanation {
+  const { params: p, stored, unixMs } = redis;
+  const { step, key: after } = traefikRedisStep(p, stored ?? undefined, unixMs);
+  const x = before.tokens;
+  const at = (us: number) => ms(us / 1000 - TRAEFIK_REDIS_EPOCH_MS);
+  const steps = [
+    `${num(p.limit * 1e6)} tokens/s, burst ${p.burst}, in Redis: one Lua script per request`,
+    stored === null
+      ? `no key in Redis (never set, or expired ${p.ttl} s after its last request): the script starts from tokens 0, last 0, and its refill fills it to ${p.burst}`
+      : `Redis holds tokens ${cut(stored.tokens)}, last ${at(stored.lastUs)}; refilled: min(${cut(stored.tokens)} + ${num(p.limit * 1e6)}/s × ${ms(Math.max(0, unixMs - stored.lastUs / 1000))}, ${p.burst}) = ${cut(x)}`,
+  ];
+  const keep = `stores tokens ${cut(after.tokens)}, last = now, and the key expires in ${p.ttl} s`;
+  const wait = `${cut(step.waitUs)} µs`;
+  if (step.waitUs === 0) {
+    steps.push(`the script takes one: ${keep}`);
+    return { rule: `tokens ${cut(x)} ≥ 1 → ${decision.outcome}`, steps };
+  }
+  const taken = step.waitUs <= p.maxDelayUs;
+  const script = taken
+    ? `the script takes the token ahead (wait ${wait} ≤ max_delay ${p.maxDelayUs} µs): ${keep}`
+    : `the wait ${wait} > max_delay ${p.maxDelayUs} µs, so the script gives the token back: ${keep}`;
+  steps.push(script);
+  if (step.outcome === 'reject') {
+    steps.push(
+      `Traefik reads the wait as ${step.delayNs} ns > maxDelay ${p.maxDelayNs} ns: 429; a request passes again in ${ms(decision.retryAfterMs)}`,
+    );
+    return { rule: `tokens ${cut(x)} < 1, wait ${wait} > max delay → reject`, steps };
+  }
+  steps.push(
+    step.delayNs === 0
+      ? `Traefik reads the wait as 0 ns (time.Duration truncates): it passes at once`
+      : `Traefik reads the wait as ${step.delayNs} ns ≤ maxDelay ${p.maxDelayNs} ns: it waits that long, then passes the request${taken ? '' : ', which took no token'}`,
+  );
+  return {
+    rule: `tokens ${cut(x)} < 1, wait ${wait} ${taken ? '≤' : '>'} max_delay ${p.maxDelayUs} µs → ${decision.outcome}${taken ? '' : ' without a token'}`,
+    steps,
+  };
 }
 
 /**
@@ -96,6 +162,7 @@ export function explainDecision(before: Inspection, decision: Decision): Explana
       };
     }
     case 'token-bucket': {
+      if (before.redis !== undefined) return explainTraefikRedis(before, before.redis, decision);
       const x = before.tokens;
       const steps = [
         `${before.refill === 'interval' ? `${plural(before.tokensPerFill, 'token', 'tokens', num)} every ${ms(before.fillIntervalMs)}` : `${num((before.tokensPerFill * 1000) / before.fillIntervalMs)} tokens/s`}, at most ${before.maxTokens}`,

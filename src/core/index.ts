@@ -83,7 +83,16 @@ export function createLimiter(config: AlgorithmConfig): Limiter {
  */
 export function createSharedLimiter(config: AlgorithmConfig): Limiter {
   const limiter = createLimiter(config);
-  return limiter instanceof TokenBucketLimiter && limiter.config.idleResetS !== undefined
+  return limiter instanceof TokenBucketLimiter && isTraefikBucket(limiter.config)
     ? new TraefikRedisLimiter(limiter.config)
     : limiter;
+}
+
+/**
+ * Whether `config` is Traefik's bucket: a token bucket with Traefik's ttl (`idleResetS`), which
+ * only Traefik's model sets. Its shared store is Traefik's Redis limiter, which has no failure
+ * policy: a failed Redis call answers 500 (rate_limiter.go, traefik v3.7.9).
+ */
+export function isTraefikBucket(config: AlgorithmConfig): boolean {
+  return config.kind === 'token-bucket' && config.idleResetS !== undefined;
 }

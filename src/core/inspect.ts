@@ -4,6 +4,8 @@
  * the exact integers kept inside each limiter.
  */
 
+import type { TraefikRedisKey, TraefikRedisParams } from './algorithms/traefik-redis';
+
 interface InspectionBase {
   key: string;
   /** The time asked about. */
@@ -71,6 +73,12 @@ export interface TokenBucketInspection extends InspectionBase {
   fullAtMs: number;
   /** Release times of delayed requests still waiting, ascending. */
   releases: readonly number[];
+  /**
+   * Traefik's Redis limiter only (algorithms/traefik-redis.ts): the script's arguments, the key's
+   * hash as Redis holds it at `nowMs` (null: no key, never set or expired) and the request's Unix
+   * ms, from which the explainer replays the script's decision.
+   */
+  redis?: { params: TraefikRedisParams; stored: TraefikRedisKey | null; unixMs: number };
 }
 
 export interface LeakyBucketInspection extends InspectionBase {

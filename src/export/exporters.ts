@@ -77,19 +77,22 @@ import { toSpringGateway as springOf } from './spring-gateway';
 import { toTraefik as traefikOf } from './traefik';
 import type { SystemExportOutcome, SystemExportTarget } from './systems-types';
 import type { KongOptions } from './kong';
+import type { TraefikOptions } from './traefik';
 
 /**
  * Every gateway system's export of `config`, in the order the Export panel lists them; `kongPolicy`
  * is the fleet's Kong store policy, when one is set; `standardHeaders`: the limiter's standard
- * headers are added (express-rate-limit then sends draft 6, as the page shows).
+ * headers are added (express-rate-limit then sends draft 6, as the page shows); `traefikRedis`:
+ * the instances share a store, so Traefik's export gets its `redis` section.
  */
 export function exportSystems(
   config: AlgorithmConfig,
   kongPolicy?: KongOptions['policy'],
   standardHeaders = false,
+  traefikRedis?: TraefikOptions['redis'],
 ): Record<SystemExportTarget, SystemExportOutcome> {
   return {
-    traefik: traefikOf(config),
+    traefik: traefikOf(config, traefikRedis === undefined ? {} : { redis: traefikRedis }),
     kong: kongOf(config, kongPolicy === undefined ? {} : { policy: kongPolicy }),
     'envoy-global': envoyGlobalOf(config),
     caddy: caddyOf(config),

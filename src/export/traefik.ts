@@ -24,6 +24,35 @@ import type { SystemExportOutcome } from './systems-types';
 export interface TraefikOptions {
   /** The middleware's name. Default 'rate-limit'. */
   name?: string;
+  /**
+   * The scenario's instances share one store: the export gives the middleware a `redis` section,
+   * so every Traefik instance decides on one bucket per source in Redis, as the lab does.
+   * `timeoutMs`: the store model's call timeout (a slower call fails), written as `readTimeout`.
+   * `layered`: a local limit runs in front of the store, which one middleware cannot express.
+   * `racy`: the lab's store is read and written back apart, where Traefik's script is atomic.
+   */
+  redis?: { timeoutMs?: number; layered?: boolean; racy?: boolean };
+}
+
+/**
+ * Traefik's default Redis address (Redis.SetDefaults, pkg/config/dynamic/middlewares.go v3.7.9;
+ * the ratelimit reference page's `redis.endpoints` default): written out so it can be edited.
+ */
+export const TRAEFIK_REDIS_ENDPOINT = 'localhost:6379';
+
+/**
+ * The `redis` section of the ratelimit middleware (docs/content/reference/routing-configuration/
+ * http/middlewares/ratelimit.md and pkg/config/dynamic/middlewares.go Redis, traefik v3.7.9):
+ * `endpoints`, a list of host:port (default ["localhost:6379"]); `readTimeout`, a duration
+ * (default 3s): redis_limiter.go gives go-redis ReadTimeout, and a reply slower than it fails the
+ * script's call, which rate_limiter.go answers 500. Only what the lab models is written; the other
+ * options (username, password, db, pool sizes, writeTimeout, dialTimeout, tls) keep their defaults.
+ */
+function redisSection(redis: NonNullable<TraefikOptions['redis']>): Record<string, unknown> {
+  return {
+    endpoints: [TRAEFIK_REDIS_ENDPOINT],
+    ...(redis.timeoutMs === undefined ? {} : { readTimeout: traefikPeriod(redis.timeoutMs) }),
+  };
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
@@ -64,6 +93,7 @@ export function toTraefik(
             period: traefikPeriod(c.fillIntervalMs),
             burst: c.maxTokens,
             sourceCriterion: { ipStrategy: { depth: 0 } },
+            ...(options.redis === undefined ? {} : { redis: redisSection(options.redis) }),
           },
         },
       },
@@ -84,19 +114,43 @@ export function toTraefik(
     );
   }
   const idle = traefikTtlSeconds(c.tokensPerFill, c.fillIntervalMs);
+  const redis = options.redis;
+  if (redis?.layered === true) {
+    differences.push(
+      'The lab runs a local limit on each replica in front of the shared store (layered); this export is the shared limit alone. Chain an in-memory rateLimit middleware (without redis) before it for the local one.',
+    );
+  }
+  if (redis?.racy === true) {
+    differences.push(
+      'The lab’s shared state is racy (each instance reads, decides and writes back later); Traefik’s Redis script reads and writes in one atomic step, so it does not let through the extra requests the race does.',
+    );
+  }
+  const shared =
+    redis === undefined
+      ? [
+          `Each source IP has its own bucket; Traefik forgets a source after ${idle} s without requests (ttl), and it starts again full.`,
+          'sourceCriterion ipStrategy depth 0 is the default (the connection’s remote address); behind another proxy set depth or requestHeaderName.',
+          'Each Traefik instance has its own buckets: N replicas allow N times the rate (redis: shares them).',
+        ]
+      : [
+          `Every Traefik instance shares one bucket per source IP in Redis (key rate:<middleware>:<source>), updated by one Lua script per request; Redis expires a source's key ${idle} s after its last request.`,
+          'sourceCriterion ipStrategy depth 0 is the default (the connection’s remote address); behind another proxy set depth or requestHeaderName.',
+          `Point endpoints at the Redis every Traefik instance shares (${TRAEFIK_REDIS_ENDPOINT} is Traefik’s default); add username, password, db or tls as your Redis needs.`,
+          `When Redis cannot be reached${redis.timeoutMs === undefined ? ' (or answers slower than readTimeout, 3s by default)' : ` or answers slower than readTimeout (${traefikPeriod(redis.timeoutMs)})`}, Traefik answers 500 "Could not insert/update bucket": it has no fail-open setting.`,
+        ];
   return {
     ok: true,
     target: 'traefik',
     language: 'yaml',
     text: `# Dynamic configuration (file provider). Attach with: middlewares: [${name}]\n${stringify(doc)}`,
     assumes:
-      'Traefik v3 (rules read in v3.7.9: pkg/middlewares/ratelimiter); the in-memory limiter, no redis:',
+      redis === undefined
+        ? 'Traefik v3 (rules read in v3.7.9: pkg/middlewares/ratelimiter); the in-memory limiter, no redis:'
+        : 'Traefik v3 (rules read in v3.7.9: pkg/middlewares/ratelimiter); the Redis limiter (redis:, redis_limiter.go and lua.go), one Redis every instance reaches',
     differences,
     notes: [
       'A request without a token waits for it when that takes at most maxDelay, else gets 429 with Retry-After and X-Retry-In.',
-      `Each source IP has its own bucket; Traefik forgets a source after ${idle} s without requests (ttl), and it starts again full.`,
-      'sourceCriterion ipStrategy depth 0 is the default (the connection’s remote address); behind another proxy set depth or requestHeaderName.',
-      'Each Traefik instance has its own buckets: N replicas allow N times the rate (redis: shares them).',
+      ...shared,
     ],
   };
 }

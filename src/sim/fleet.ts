@@ -17,7 +17,7 @@
  * redis-cell's tat starts at now; the windows start empty, i.e. with the full limit available).
  * None of the modelled systems starts a new replica with an empty allowance.
  */
-import { createLimiter, createSharedLimiter, quotaOf } from '../core';
+import { createLimiter, createSharedLimiter, isTraefikBucket, quotaOf } from '../core';
 import type { AlgorithmConfig, Decision, Limiter } from '../core';
 import { hash32, lnUnit, mix32, toUnit } from './random';
 import {
@@ -268,6 +268,8 @@ export class FleetEngine {
   private lastSnap: Array<Limiter | null> = [];
   private readonly usesStore: boolean;
   private readonly storeModel: StoreModel;
+  /** What a request gets when the store cannot be reached (the model's, or Traefik's own). */
+  private readonly onDown: StoreModel['onDown'];
   /** Kong cluster: reads are decided on this scratch copy (emptied after each decision). */
   private readonly scratch: Limiter | null;
   /**
@@ -311,9 +313,11 @@ export class FleetEngine {
     const n0 = d.instances;
     const divided = scaleConfig(config, 1, n0);
     this.storeModel = d.fleet?.store ?? DEFAULT_STORE;
+    // Traefik's Redis limiter has no failure policy: a failed script call is an error, answered
+    // 500 (rate_limiter.go ServeHTTP, traefik v3.7.9), so its lanes fail closed whatever is chosen.
+    this.onDown = isTraefikBucket(config) ? 'closed' : this.storeModel.onDown;
     this.usesStore = d.state === 'shared-atomic' || d.state === 'layered';
-    this.usesReplicas =
-      !this.usesStore || d.state === 'layered' || this.storeModel.onDown === 'local';
+    this.usesReplicas = !this.usesStore || d.state === 'layered' || this.onDown === 'local';
     this.scratch = this.storeModel.kong === 'cluster' ? createLimiter(config) : null;
     this.replicaConfig = d.state === 'local' ? config : divided;
     this.globalConfig = d.state === 'local' ? scaleConfig(config, n0, 1) : config;
@@ -845,7 +849,7 @@ export class FleetEngine {
       if (m.timeoutMs !== undefined && rtt > m.timeoutMs) reachable = false;
     }
     if (!reachable) {
-      if (m.onDown === 'open') {
+      if (this.onDown === 'open') {
         this.why = WHY_DOWN_OPEN;
         // Kong (fault_tolerant): the pass still schedules its increment, which counts if the
         // store is back when it lands (handler.lua: the timer is created after a failed usage).
@@ -853,7 +857,7 @@ export class FleetEngine {
           this.pending.push({ wallMs, key, replica: instance, landMs: tMs + m.rttMs });
         return FleetEngine.open(this.config);
       }
-      if (m.onDown === 'closed') {
+      if (this.onDown === 'closed') {
         this.why = WHY_DOWN_CLOSED;
         // The error response carries no Retry-After: clients that honour it wait as for 1 s.
         return { ...FleetEngine.open(this.config), outcome: 'reject', retryAfterMs: 1000 };

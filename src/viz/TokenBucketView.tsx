@@ -25,6 +25,15 @@ function coinGrid(n: number, w: number, h: number): { cols: number; cell: number
   return best;
 }
 
+/**
+ * Tokens owed, as formatTokens floors them, after reading the debt at 12 significant digits: float
+ * noise is not a tenth less (Traefik's Redis script stores 0.8 − 1 as −0.19999999999999996, a debt
+ * of 0.2, not "0.1 reserved").
+ */
+function formatDebt(debt: number): string {
+  return formatTokens(Number(finite(debt).toPrecision(12)));
+}
+
 /** What the view says in words: "7.4 of 10 tokens; next token in 100 ms; 2 requests waiting". */
 export function describeTokenBucket(
   i: AlgorithmViewProps<'token-bucket'>['inspection'],
@@ -33,7 +42,7 @@ export function describeTokenBucket(
   const tokens = finite(i.tokens);
   const parts = [
     tokens < 0
-      ? `0 of ${plural(i.maxTokens, 'token')}, ${formatTokens(i.debt)} reserved`
+      ? `0 of ${plural(i.maxTokens, 'token')}, ${formatDebt(i.debt)} reserved`
       : `${formatTokens(tokens)} of ${plural(i.maxTokens, 'token')}`,
     i.nextTokenAtMs === null
       ? 'bucket full'
@@ -217,7 +226,7 @@ export function TokenBucketView({
       {hasDelay && (
         <g className="rl-debt" data-testid="debt">
           <text className="rl-small rl-muted" x={bx0} y={FLOOR + 16}>
-            {i.debt > 0 ? `−${formatTokens(i.debt)} reserved` : 'no reservations'}
+            {i.debt > 0 ? `−${formatDebt(i.debt)} reserved` : 'no reservations'}
           </text>
           <rect className="rl-debt-track" x={bx0} y={FLOOR + 24} width={px(bw)} height={8} rx={2} />
           <rect

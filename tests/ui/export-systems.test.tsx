@@ -98,6 +98,48 @@ describe('Export: the gateway systems', () => {
     expect(screen.getByTestId('export-output')).toHaveTextContent(/Assumes Traefik v3/);
   });
 
+  it('Traefik with instances sharing a store: the redis section, its timeout, and what a down Redis does', () => {
+    const store = storeOf('traefik');
+    const sc = store.getState().scenario;
+    act(() =>
+      store.getState().setScenario({
+        ...sc,
+        deployment: {
+          instances: 3,
+          balancer: 'round-robin',
+          state: 'shared-atomic',
+          roundTripMs: 5,
+          fleet: { store: { rttMs: 2, jitterMs: 0, outages: [], onDown: 'open', timeoutMs: 20 } },
+        },
+      }),
+    );
+    renderPanel(store);
+    const code = screen.getByTestId('export-code').textContent;
+    expect(code).toContain(
+      [
+        '        redis:',
+        '          endpoints:',
+        '            - localhost:6379',
+        '          readTimeout: 20ms',
+        '',
+      ].join('\n'),
+    );
+    expect(screen.getByTestId('export-output')).toHaveTextContent(/the Redis limiter/);
+    expect(screen.getByTestId('export-output')).toHaveTextContent(
+      /Traefik answers 500 "Could not insert\/update bucket"/,
+    );
+    cleanup();
+    // Each instance its own limiter: no redis section.
+    act(() =>
+      store.getState().setScenario({
+        ...sc,
+        deployment: { instances: 3, balancer: 'round-robin', state: 'local', roundTripMs: 5 },
+      }),
+    );
+    renderPanel(store);
+    expect(screen.getByTestId('export-code').textContent).not.toContain('redis:');
+  });
+
   it('Cloudflare: its Rulesets API body, then its Terraform resource, each with what to fill in', async () => {
     renderPanel(storeOf('cloudflare'));
     expect(tabNames().slice(0, 3)).toEqual(['Cloudflare API', 'Cloudflare Terraform', 'Redis Lua']);

@@ -214,7 +214,8 @@ export class TraefikRedisLimiter extends KeyedLimiter<TokenBucketConfig, State> 
 
   protected inspectAt(nowMs: number, key: string, s: State | undefined): TokenBucketInspection {
     const { maxTokens, tokensPerFill, fillIntervalMs } = this.config;
-    const live = s !== undefined && !traefikRedisExpired(s, TRAEFIK_REDIS_EPOCH_MS + nowMs);
+    const unixMs = TRAEFIK_REDIS_EPOCH_MS + nowMs;
+    const live = s !== undefined && !traefikRedisExpired(s, unixMs);
     const tokens = this.tokensAt(s, nowMs);
     return {
       kind: 'token-bucket',
@@ -234,6 +235,11 @@ export class TraefikRedisLimiter extends KeyedLimiter<TokenBucketConfig, State> 
         tokens >= this.p.burst ? null : nowMs + this.msUntil(tokens, Math.floor(tokens) + 1),
       fullAtMs: nowMs + this.msUntil(tokens, this.p.burst),
       releases: pendingReleases(s?.releases ?? null, nowMs),
+      redis: {
+        params: this.p,
+        stored: live ? { tokens: s.tokens, lastUs: s.lastUs, expiresAtMs: s.expiresAtMs } : null,
+        unixMs,
+      },
     };
   }
 

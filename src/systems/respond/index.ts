@@ -43,6 +43,7 @@ export {
 export { nginxAddedHeaders, nginxErrorReply } from './nginx';
 export { haproxyDenyHeaders, haproxyStatusLine } from './haproxy';
 export { envoyXRateLimitHeaders } from './envoy-local';
+export { TRAEFIK_STORE_DOWN_BODY, traefikStoreDownResponse } from './traefik';
 
 /** Each system's `response`, by system id (every id of SYSTEMS). */
 const RESPONDERS: Readonly<Record<SystemId, SystemResponder>> = {

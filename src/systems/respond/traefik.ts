@@ -4,6 +4,7 @@
 import { floorNs } from '../../core';
 import type { AlgorithmConfig, Decision, Inspection } from '../../core';
 import { TRAEFIK_SOURCES } from '../sources/traefik';
+import { TRAEFIK_VERSION } from '../traefik';
 import { goDelaysNs, goSeconds } from './goRate';
 import { traefikRedisReplay } from './traefikRedis';
 import { makeResponse, standardFields, statusFor, wallClockMs, withAdded } from '../response';
@@ -81,6 +82,44 @@ export function traefikDelayNs(
     return floorNs(unit - level, config.tokensPerFill);
   }
   return decision.retryAfterMs * 1_000_000 + maxNs;
+}
+
+/** The body of Traefik's answer when its Redis call fails: http.Error's message and newline. */
+export const TRAEFIK_STORE_DOWN_BODY = 'Could not insert/update bucket\n';
+
+/**
+ * What Traefik sends when its Redis limiter cannot run its script (the store is down or the call
+ * timed out): redis_limiter.go returns the error, and rate_limiter.go's ServeHTTP (traefik v3.7.9)
+ * answers `http.Error(rw, "Could not insert/update bucket", http.StatusInternalServerError)`. Go's
+ * net/http Error (server.go, Go 1.22 and later; traefik v3.7.9 builds with Go 1.26) sets
+ * Content-Type and X-Content-Type-Options and writes the message with a newline. No Retry-After, no
+ * X-Retry-In: there is no delay, and Traefik has no fail-open setting for this.
+ */
+export function traefikStoreDownResponse(): SystemResponse {
+  return makeResponse(
+    500,
+    [
+      { name: 'Content-Type', value: 'text/plain; charset=utf-8' },
+      { name: 'X-Content-Type-Options', value: 'nosniff' },
+    ],
+    [
+      {
+        file: 'pkg/middlewares/ratelimiter/rate_limiter.go',
+        version: TRAEFIK_VERSION,
+        what: 'ServeHTTP: an error from the limiter is answered with http.Error, 500, "Could not insert/update bucket"',
+      },
+      {
+        file: 'pkg/middlewares/ratelimiter/redis_limiter.go',
+        version: TRAEFIK_VERSION,
+        what: 'a failed script run is returned as an error ("running script")',
+      },
+      {
+        file: 'src/net/http/server.go',
+        version: 'Go 1.26 (traefik v3.7.9 go.mod)',
+        what: 'Error: Content-Type text/plain; charset=utf-8, X-Content-Type-Options nosniff, the message and a newline',
+      },
+    ],
+  );
 }
 
 /** What traefik sends for `decision` (SystemModel.response). */

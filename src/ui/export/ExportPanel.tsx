@@ -1,6 +1,6 @@
 import { Suspense, useCallback, useId, useMemo, useState } from 'react';
 import type { AlgorithmConfig } from '../../core';
-import type { ExportOptions } from '../../export/exporters';
+import type { ExportOptions, TraefikOptions } from '../../export/exporters';
 import { exportAll, exportSystems, toEnvoy, toHaproxy, toNginx } from '../../export/exporters';
 import { isDefaultSystem, systemOf } from '../../systems';
 import { MAX_LIMITERS } from '../../store';
@@ -36,11 +36,12 @@ function exportsOf(
   options: ExportOptions,
   kongPolicy: 'cluster' | 'redis' | undefined,
   standardHeaders = false,
+  traefikRedis?: TraefikOptions['redis'],
 ): Record<AnyExportTarget, AnyExportOutcome> | string {
   try {
     return {
       ...exportAll(config, options),
-      ...exportSystems(config, kongPolicy, standardHeaders),
+      ...exportSystems(config, kongPolicy, standardHeaders, traefikRedis),
     };
   } catch (e) {
     return e instanceof Error ? e.message : String(e);
@@ -63,18 +64,35 @@ function exportsWith(run: () => unknown): boolean {
  */
 export function ExportPanel() {
   const id = useId();
-  const { lane, entry, name, count, setLimiterConfig, kongPolicy } = usePlaygroundShallow((s) => {
-    const l = Math.min(s.activeLane, s.limiters.length - 1);
-    return {
-      lane: l,
-      entry: s.limiters[l],
-      name: laneNames(s.limiters)[l] ?? '',
-      count: s.limiters.length,
-      setLimiterConfig: s.setLimiterConfig,
-      // The fleet's Kong store policy: the Kong export then says that policy, not `local`.
-      kongPolicy: s.scenario.deployment?.fleet?.store?.kong,
-    };
-  });
+  const { lane, entry, name, count, setLimiterConfig, kongPolicy, state, storeTimeoutMs } =
+    usePlaygroundShallow((s) => {
+      const l = Math.min(s.activeLane, s.limiters.length - 1);
+      return {
+        lane: l,
+        entry: s.limiters[l],
+        name: laneNames(s.limiters)[l] ?? '',
+        count: s.limiters.length,
+        setLimiterConfig: s.setLimiterConfig,
+        // The fleet's Kong store policy: the Kong export then says that policy, not `local`.
+        kongPolicy: s.scenario.deployment?.fleet?.store?.kong,
+        // Instances sharing a store: Traefik's export then uses its Redis limiter.
+        state: s.scenario.deployment?.state,
+        storeTimeoutMs: s.scenario.deployment?.fleet?.store?.timeoutMs,
+      };
+    });
+  const traefikRedis = useMemo(
+    () =>
+      state === undefined || state === 'local' || state === 'local-divided'
+        ? undefined
+        : {
+            ...(storeTimeoutMs === undefined || state === 'shared-racy'
+              ? {}
+              : { timeoutMs: storeTimeoutMs }),
+            ...(state === 'layered' ? { layered: true } : {}),
+            ...(state === 'shared-racy' ? { racy: true } : {}),
+          },
+    [state, storeTimeoutMs],
+  );
   const api = usePlaygroundApi();
   // What an import said beyond the limiter (zone name, key, stat_prefix), so exporting gives the
   // same snippet back.
@@ -96,8 +114,8 @@ export function ExportPanel() {
           envoy: { ...options.envoy, standardHeaders },
         }
       : {};
-    return exportsOf(config, { ...options, ...added }, kongPolicy, standardHeaders);
-  }, [config, options, standardHeaders, policyName, kongPolicy]);
+    return exportsOf(config, { ...options, ...added }, kongPolicy, standardHeaders, traefikRedis);
+  }, [config, options, standardHeaders, policyName, kongPolicy, traefikRedis]);
   const onImport = useCallback(
     (imported: Imported): number[] => {
       if (imported.format === 'ingress-nginx') {

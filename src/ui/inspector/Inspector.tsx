@@ -2,7 +2,6 @@ import { useEffect, useMemo, useRef } from 'react';
 import { explainDecision } from '../../core/explain';
 import { WHY_DOWN_CLOSED, WHY_TEXT, attemptsOf, outageAt, requestAt } from '../../sim';
 import type { LaneResult, SimResult } from '../../sim';
-import type { HttpResponse } from '../../core';
 import { safeText } from '../../core';
 import { seekerFor } from '../../store';
 import { usePlaygroundShallow } from '../../store/react';
@@ -13,7 +12,8 @@ import { explainFleetRow } from './fleetExplain';
 import { OutcomeBadge } from './OutcomeBadge';
 import { systemNameIn, systemOf } from '../../systems';
 import { addressKeyNote, emptyKeyRow } from './emptyKeyRow';
-import { entryResponse } from '../../systems/respond';
+import { entryResponse, traefikStoreDownResponse } from '../../systems/respond';
+import type { SystemResponse } from '../../systems';
 import { formatCount, formatTime } from '../common/format';
 import { replicaColor, replicaLabel } from '../../viz/replicaColors';
 
@@ -36,14 +36,17 @@ function storeText(result: SimResult, storeMs: number, atMs: number): string {
 /**
  * A request a fleet rejected because the store was down gets the status the named system sends
  * (Envoy's ratelimit filter: status_on_error, 500 unless set; the istio setup of #12115: 429).
+ * Traefik sends its own error, whatever status is chosen: a 500 without its 429's headers.
  */
-function fleetResponse<R extends HttpResponse>(
+function fleetResponse(
   result: SimResult,
   lane: LaneResult,
   row: number,
-  response: R,
-): R {
+  response: SystemResponse,
+  traefik: boolean,
+): SystemResponse {
   if (lane.fleet?.why[row] !== WHY_DOWN_CLOSED) return response;
+  if (traefik) return traefikStoreDownResponse();
   const status = result.scenario.deployment.fleet?.store?.downStatus ?? 500;
   const statusText = status === 500 ? 'Internal Server Error' : 'Too Many Requests';
   return { ...response, status, statusText, statusLine: `HTTP/1.1 ${status} ${statusText}` };
@@ -108,6 +111,7 @@ export function Inspector({ result }: { result: SimResult }) {
               keyHistoryShared: history.shared,
             }),
       }),
+      systemOf(entry).id === 'traefik',
     );
     // A trace request with an empty key that this lane's system does not limit (or denies).
     const empty = emptyKeyRow(result, lane, selected.row, systemOf(entry), response);

@@ -12,6 +12,7 @@ import {
   outageAt,
 } from '../../sim';
 import type { Decision } from '../../core';
+import { isTraefikBucket } from '../../core';
 import type { LaneResult, SimResult } from '../../sim';
 import { formatTime } from '../common/format';
 import { replicaLabel } from '../../viz/replicaColors';
@@ -74,6 +75,17 @@ export function explainFleetRow(
         ],
       };
     case WHY_DOWN_CLOSED: {
+      if (isTraefikBucket(lane.config))
+        // rate_limiter.go ServeHTTP (traefik v3.7.9): the limiter's error is answered with
+        // http.Error(rw, "Could not insert/update bucket", 500); there is no fail-open setting.
+        return {
+          rule: 'Redis unreachable → the script cannot run → Traefik answers 500',
+          steps: [
+            unreachable(result, lane, row, at.arrivalMs),
+            `Traefik's Redis limiter returns the error and the middleware answers 500 with the body "Could not insert/update bucket" and a newline (31 bytes); Traefik has no fail-open or fallback setting, so this lane fails closed whatever the store's policy says`,
+            'the error carries no Retry-After; clients that wait for one are modelled as waiting 1 s',
+          ],
+        };
       const status = store?.downStatus ?? 500;
       return {
         rule: `store unreachable → fail closed → reject with ${status}`,

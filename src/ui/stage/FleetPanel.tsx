@@ -12,7 +12,7 @@ import { formatTime } from '../common/format';
 import { formatCount, formatDecimal } from '../../viz/format';
 import { systemNameIn } from '../../systems';
 import { useDrawTime, useOnScreen } from './hooks';
-import { plural } from '../../core';
+import { isTraefikBucket, plural } from '../../core';
 
 /** A rate as the page writes numbers: "7,200", "136", "8.33" (thousands separated, ≤ 2 decimals). */
 const fmt = (x: number): string =>
@@ -94,7 +94,10 @@ export function FleetPanel({ result }: { result: SimResult }) {
   const perReplica = ratePerSec(fleet.replicaConfig);
   const global = ratePerSec(fleet.globalConfig);
   const beyond = fleet.metrics.beyond;
-  const policy = dep.fleet?.store?.onDown ?? 'open';
+  // Traefik's Redis limiter answers 500 when Redis fails, whatever the store's policy says.
+  const traefik = isTraefikBucket(lane.config);
+  const policy = traefik ? 'closed' : (dep.fleet?.store?.onDown ?? 'open');
+  const downStatus = traefik ? '500, Traefik' : (dep.fleet?.store?.downStatus ?? 500);
   return (
     <section
       ref={ref}
@@ -120,7 +123,7 @@ export function FleetPanel({ result }: { result: SimResult }) {
             <strong className={down === null ? 'store-up' : 'store-down'}>
               {down === null
                 ? `up (${dep.fleet?.store?.rttMs ?? 1} ms away)`
-                : `DOWN until ${formatTime(down.toMs)}: ${policy === 'closed' ? `fail closed (${dep.fleet?.store?.downStatus ?? 500})` : policy === 'open' ? 'fail open' : 'local fallback'}`}
+                : `DOWN until ${formatTime(down.toMs)}: ${policy === 'closed' ? `fail closed (${downStatus})` : policy === 'open' ? 'fail open' : 'local fallback'}`}
             </strong>
           </>
         )}

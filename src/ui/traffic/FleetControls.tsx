@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { isTraefikBucket } from '../../core';
 import { DEFAULT_STORE, validateRun } from '../../sim';
 import type { Fleet, Scenario, SimLimiter, StoreModel } from '../../sim';
 import { NumberField, SelectField } from '../common/fields';
@@ -242,6 +243,11 @@ export function FleetControls({
               { value: 'closed', label: 'fail closed (reject)' },
               { value: 'local', label: "fall back to the replica's limit ÷ N" },
             ]}
+            {...(limiters.some((l) => isTraefikBucket('config' in l ? l.config : l))
+              ? {
+                  help: 'Traefik has no such choice: when Redis cannot be reached it answers 500 "Could not insert/update bucket" (rate_limiter.go), so Traefik lanes fail closed with 500 whatever is chosen here.',
+                }
+              : {})}
             onChange={(onDown) => commit(withFleet(['store', 'onDown'], onDown))}
           />
           {store.onDown === 'closed' && (

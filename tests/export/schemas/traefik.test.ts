@@ -23,6 +23,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { TokenBucketConfig } from '../../../src/core';
 import { toTraefik } from '../../../src/export';
+import type { TraefikOptions } from '../../../src/export';
 import { traefik } from '../../../src/systems/traefik';
 import {
   RUNS,
@@ -66,28 +67,37 @@ const sourceCriterion = goStruct({
   RequestHeaderName: v.string(),
   RequestHost: v.boolean(),
 });
+/**
+ * Redis (pkg/config/dynamic/middlewares.go, v3.7.9) with its Go types: Endpoints []string,
+ * Username/Password string, DB/PoolSize/MinIdleConns/MaxActiveConns int, Read/Write/DialTimeout
+ * *ptypes.Duration, TLS *types.ClientTLS (not written by the export). The reference page
+ * (docs/content/reference/routing-configuration/http/middlewares/ratelimit.md) lists the same
+ * options, endpoints as "host:port" entries.
+ */
+const goInt = v.pipe(v.number(), v.integer());
+const endpoints = v.pipe(
+  v.array(v.pipe(v.string(), v.regex(/^[^\s:]+:\d{1,5}$/, 'a host:port address'))),
+  v.minLength(1, 'at least one endpoint'),
+);
+const redis = goStruct({
+  Endpoints: endpoints,
+  TLS: any,
+  Username: v.string(),
+  Password: v.string(),
+  DB: goInt,
+  PoolSize: goInt,
+  MinIdleConns: goInt,
+  MaxActiveConns: goInt,
+  ReadTimeout: paerserDuration,
+  WriteTimeout: paerserDuration,
+  DialTimeout: paerserDuration,
+});
 const rateLimit = goStruct({
   Average: int64,
   Period: paerserDuration,
   Burst: int64,
   SourceCriterion: sourceCriterion,
-  Redis: goStruct(
-    Object.fromEntries(
-      [
-        'Endpoints',
-        'TLS',
-        'Username',
-        'Password',
-        'DB',
-        'PoolSize',
-        'MinIdleConns',
-        'MaxActiveConns',
-        'ReadTimeout',
-        'WriteTimeout',
-        'DialTimeout',
-      ].map((k) => [k, any]),
-    ),
-  ),
+  Redis: redis,
 });
 const MIDDLEWARES = [
   'AddPrefix',
@@ -142,10 +152,12 @@ type RL = {
   period: unknown;
   burst: unknown;
   sourceCriterion: Record<string, unknown>;
+  redis?: Record<string, unknown>;
 };
 type Doc = { http: { middlewares: Record<string, { rateLimit: RL }> } };
-function docOf(c: TokenBucketConfig, name = 'rate-limit'): Doc {
-  return parse(textOf(toTraefik(c, { name }))) as Doc;
+function docOf(c: TokenBucketConfig, name = 'rate-limit', shared?: TraefikOptions['redis']): Doc {
+  const options = { name, ...(shared === undefined ? {} : { redis: shared }) };
+  return parse(textOf(toTraefik(c, options))) as Doc;
 }
 const rl = (d: Doc): RL => Object.values(d.http.middlewares)[0]!.rateLimit;
 const DEFAULT = traefik.defaultConfig as TokenBucketConfig;
@@ -224,6 +236,73 @@ describe('Traefik export against pkg/config/dynamic (v3.7.9)', () => {
         (d) => ((d.http.middlewares['rate-limit'] as Record<string, unknown>).rateLimiter = {}),
         'http.middlewares.rate-limit.rateLimiter',
       ],
+    ];
+    itRejectsEach(dynamicConfig, good, cases);
+  });
+});
+
+describe('Traefik export with a shared store: the redis section (v3.7.9)', () => {
+  const timeouts = fc.option(fc.integer({ min: 1, max: 3_600_000 }), { nil: undefined });
+
+  it('no shared store: no redis section (the in-memory limiter)', () => {
+    expect(rl(docOf(DEFAULT)).redis).toBeUndefined();
+  });
+
+  it('any token bucket and store timeout: the whole file', () => {
+    fc.assert(
+      fc.property(tokenBuckets, timeouts, (c, t) =>
+        expectValid(dynamicConfig, docOf(c, 'rate-limit', t === undefined ? {} : { timeoutMs: t })),
+      ),
+      RUNS,
+    );
+  });
+
+  it('redis: only endpoints and readTimeout, the options the lab models', () => {
+    expect(Object.keys(rl(docOf(DEFAULT, 'rate-limit', {})).redis ?? {})).toEqual(['endpoints']);
+    expect(Object.keys(rl(docOf(DEFAULT, 'rate-limit', { timeoutMs: 20 })).redis ?? {})).toEqual([
+      'endpoints',
+      'readTimeout',
+    ]);
+  });
+
+  it("endpoints: a list of one host:port, Traefik's default address", () => {
+    const e = rl(docOf(DEFAULT, 'rate-limit', {})).redis?.endpoints;
+    expectValid(endpoints, e);
+    expect(e).toEqual(['localhost:6379']);
+  });
+
+  it("readTimeout: the store's timeout as a Go duration of the same length; absent without one", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 3_600_000 }), (t) => {
+        const r = rl(docOf(DEFAULT, 'rate-limit', { timeoutMs: t })).redis?.readTimeout;
+        expectValid(paerserDuration, r);
+        expect(typeof r).toBe('string');
+        expect(parseGoDuration(r as string)).toBe(t * 1e6);
+      }),
+      RUNS,
+    );
+    expect(rl(docOf(DEFAULT, 'rate-limit', {})).redis).not.toHaveProperty('readTimeout');
+  });
+
+  it('the notes say what Traefik does when Redis is down, and no longer "N times the rate"', () => {
+    const out = toTraefik(DEFAULT, { redis: {} });
+    if (!out.ok) throw new Error(out.reason);
+    expect(out.notes.join('\n')).toMatch(/answers 500 "Could not insert\/update bucket"/);
+    expect(out.notes.join('\n')).not.toMatch(/N times the rate/);
+    expect(out.assumes).toMatch(/Redis limiter/);
+  });
+
+  describe('each check can fail: a mutated redis section is rejected at that field', () => {
+    const good = docOf(DEFAULT, 'rate-limit', { timeoutMs: 20 });
+    const at = 'http.middlewares.rate-limit.rateLimit.redis';
+    const red = (d: Doc): Record<string, unknown> => rl(d).redis as Record<string, unknown>;
+    const cases: [string, (d: Doc) => void, string][] = [
+      ['endpoints without a port', (d) => (red(d).endpoints = ['localhost']), `${at}.endpoints.0`],
+      ['endpoints empty', (d) => (red(d).endpoints = []), `${at}.endpoints`],
+      ['endpoints a number', (d) => (red(d).endpoints = 6379), `${at}.endpoints`],
+      ['readTimeout "3 seconds"', (d) => (red(d).readTimeout = '3 seconds'), `${at}.readTimeout`],
+      ['readTimeout negative', (d) => (red(d).readTimeout = '-1s'), `${at}.readTimeout`],
+      ['unknown field host', (d) => (red(d).host = 'localhost'), `${at}.host`],
     ];
     itRejectsEach(dynamicConfig, good, cases);
   });
