@@ -27,6 +27,7 @@ async function run(req: RangeRequest): Promise<void> {
   const stream = new TraceStream({
     ...req.options,
     rangeStart: req.start,
+    rangeBytes: req.end - req.start,
     columns: req.columns ?? null,
   });
   let last = 0;

@@ -529,8 +529,19 @@ export class TraceBuilder {
     this.count += 1;
   }
 
-  private grow(): void {
-    const cap = Math.max(4096, this.capacity * 2);
+  /**
+   * Room for `n` requests held at once (not yet taken), made now in one step: the columns are then
+   * not grown and copied as they fill. Never shrinks them; never more than the requests the log may
+   * still hold.
+   */
+  reserve(n: number): void {
+    const cap = Math.min(n, this.maxRequests - this.count + this.held);
+    if (cap > this.capacity) this.grow(cap);
+  }
+
+  /** Grows the columns to `to` requests (default: twice what they hold, at least 4096). */
+  private grow(to = 0): void {
+    const cap = to > 0 ? to : Math.max(4096, this.capacity * 2);
     const n = this.held;
     const outgrown = [
       this.arrival.buffer,
@@ -570,13 +581,16 @@ export class TraceBuilder {
   }
 
   /**
-   * The requests read since the last chunk and the new keys: trimmed copies, or with `last` (no
-   * request follows) views of the builder's own arrays, which it gives up (transfer them).
+   * The requests read since the last chunk and the new keys: trimmed copies; with `last` (no
+   * request follows) views of the builder's own arrays, which it gives up (transfer them); with
+   * `lend`, views of them only until the next request is added, which overwrites them (for a
+   * merger that copies what it keeps before it returns: no copy of the columns made to be
+   * dropped).
    */
-  takeChunk(last = false): TraceChunk {
+  takeChunk(last = false, lend = false): TraceChunk {
     const n = this.held;
     const cut = <A extends Float64Array | Uint32Array | Uint16Array>(a: A): A =>
-      (last ? a.subarray(0, n) : a.slice(0, n)) as A;
+      (last || lend ? a.subarray(0, n) : a.slice(0, n)) as A;
     const chunk: TraceChunk = {
       count: n,
       arrivalMs: cut(this.arrival),

@@ -19,6 +19,8 @@ export const REORDER_WINDOW_MS = 5 * 60_000;
 export const REORDER_MAX_HELD = 1 << 20;
 /** Requests gathered before they are sorted and merged into the held run. */
 const TAIL = 1 << 15;
+/** Requests in a row from which copying them as one block (five typed-array sets) is cheaper. */
+const BLOCK_COPY_MIN = 32;
 
 /**
  * Receives requests in arrival order, `count` of them at [from, from + count) of the arrays
@@ -348,7 +350,16 @@ export class ReorderWindow {
       pos[j + 1] = x;
     }
     if (moves <= budget) {
-      for (let i = 0; i < n; i += 1) out.copy(i, tail, pos[i] as number);
+      // Most of a nearly sorted tail stays where it was, in runs of consecutive positions between
+      // the few late lines: a long run is copied as a block, a short one request by request.
+      for (let i = 0; i < n;) {
+        const from = pos[i] as number;
+        let j = i + 1;
+        while (j < n && pos[j] === from + (j - i)) j += 1;
+        if (j - i >= BLOCK_COPY_MIN) out.copyRange(i, tail, from, j - i);
+        else for (let k = i; k < j; k += 1) out.copy(k, tail, from + (k - i));
+        i = j;
+      }
       return out;
     }
     let min = Infinity;

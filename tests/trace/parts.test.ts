@@ -3,7 +3,8 @@
  * the file's start deciding the format) and merged gives the trace one stream gives: requests,
  * keys, line numbers of malformed lines, notes, NAT hints, reordering, fingerprint.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { TraceMerger } from '../../src/trace/builder';
 import { TraceStream, mergeParts, parseTrace, simTraceOf } from '../../src/trace';
 import type { BuiltTrace, KeySpec } from '../../src/trace';
 
@@ -101,5 +102,54 @@ describe('ranges read apart and merged', () => {
     ).toThrow(
       `Too many requests: the page holds at most 2,000 requests (16 bytes each) and line ${line} would be one more. Split the log or filter it first.`,
     );
+  });
+  it('a range of known size makes its columns once, for about its requests, and reads the same', () => {
+    const bytes = enc(log(20_000));
+    const head = new TextDecoder().decode(bytes.subarray(0, 128 * 1024));
+    const start = bytes.indexOf(10, 1_000) + 1;
+    const read = (sized: boolean) => {
+      const s = new TraceStream({
+        name: 'p.log',
+        detectFrom: head,
+        rangeStart: start,
+        ...(sized ? { rangeBytes: bytes.length - start } : {}),
+      });
+      for (let j = start; j < bytes.length; j += 65_536) s.push(bytes.subarray(j, j + 65_536));
+      return s.finishPart();
+    };
+    const sized = read(true);
+    const grown = read(false);
+    expect({ ...sized, end: sized.end }).toEqual({ ...grown, end: grown.end });
+    expect(sized.count).toBeGreaterThan(19_000);
+    // Made for the range's estimated requests (2 % over, and 1,024), not doubled as they came.
+    const capacity = sized.arrivalMs.buffer.byteLength / 8;
+    expect(capacity).toBeGreaterThanOrEqual(sized.count);
+    expect(capacity).toBeLessThan(sized.count * 1.1 + 1_024);
+    for (const column of [sized.keyId, sized.cost, sized.status, sized.line]) {
+      expect(column.buffer.byteLength / column.BYTES_PER_ELEMENT).toBe(capacity);
+    }
+  });
+  it('one stream past its hand-off size lends its columns to the merger and reads as ranges do', () => {
+    // 140,000 requests: the stream hands its merger two full chunks (65,536 each) and a last one.
+    const bytes = enc(log(140_000));
+    const add = vi.spyOn(TraceMerger.prototype, 'add');
+    let whole: BuiltTrace;
+    let seen: ArrayBufferLike[];
+    try {
+      whole = parseTrace(bytes, { name: 'p.log', keySpec: [{ kind: 'client' }] });
+      // Calls through; each chunk's buffer is looked at after the read.
+      seen = add.mock.calls.map(([chunk]) => chunk.arrivalMs.buffer);
+    } finally {
+      add.mockRestore();
+    }
+    expect(whole.count).toBeGreaterThan(130_000);
+    // The two full chunks are views of the same columns, filled again (not copies of them).
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    expect(seen[1] === seen[0]).toBe(true);
+    const merged = inParts(bytes, 3, [{ kind: 'client' }]);
+    expect({ ...merged, arrivalMs: [...merged.arrivalMs] }).toEqual({
+      ...whole,
+      arrivalMs: [...whole.arrivalMs],
+    });
   });
 });
