@@ -13,6 +13,8 @@ import type { AlgorithmConfig } from '../../src/core';
 import { belowP99, fastOutcomes, fastSweepCell, prepareSweep, sweepCell } from '../../src/trace';
 import type { SimTrace } from '../../src/sim';
 import { kernelState, runKernel } from '../../src/trace/kernels';
+import { runSweep } from '../../src/store/sweep';
+import type { CellResult } from '../../src/trace';
 import { configArb, traceArb, traceOf } from './sweepArbs';
 
 const ALIGNED = (c: AlgorithmConfig): boolean =>
@@ -146,5 +148,46 @@ describe('the kernels place aligned windows on the clock', () => {
     const fixed: AlgorithmConfig = { kind: 'fixed-window', limit: 1, windowMs: 60_000 };
     expect(fastSweepCell(prep(trace, origin), fixed, 1000).rejected).toBe(0);
     expect(fastSweepCell(prep(trace, 0), fixed, 1000).rejected).toBe(1);
+  });
+
+  it('the page’s held sweep (runSweep, here without workers) gives its cells the origin', async () => {
+    // Requests of one key every 400 ms from 1 ms before a minute; 5 a second, 20 a minute.
+    const origin = Date.UTC(2026, 11, 7, 12, 0, 0) - 1;
+    const trace = traceOf(
+      Array.from({ length: 600 }, (_, i) => [Math.floor(i / 3) * 400 + (i % 3), 0] as const),
+      1,
+    );
+    const configs: AlgorithmConfig[] = [
+      { kind: 'calendar-windows', second: 2, minute: 50 },
+      { kind: 'fixed-window', limit: 40, windowMs: 60_000 },
+      { kind: 'sliding-window-counter', limit: 6, windowMs: 1000 },
+    ];
+    const cells = (originMs: number) =>
+      new Promise<CellResult[]>((resolve, reject) => {
+        const out: CellResult[] = [];
+        let left = configs.length;
+        runSweep(
+          trace,
+          configs,
+          1000,
+          {
+            onCell: (i, r) => {
+              out[i] = r;
+              left -= 1;
+              if (left === 0) resolve(out);
+            },
+            onError: (_, m) => reject(new Error(m)),
+          },
+          null,
+          originMs,
+        );
+      });
+    const got = await cells(origin);
+    configs.forEach((c, i) => {
+      const want = coreAt(trace, c, origin);
+      expect(got[i]!.rejected).toBe(want.outcome.filter((o) => o === 2).length);
+    });
+    // Counted from the first request instead, the numbers differ.
+    expect(await cells(0)).not.toEqual(got);
   });
 });
