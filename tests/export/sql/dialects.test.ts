@@ -196,8 +196,8 @@ function balanced(sql: string): boolean {
 }
 
 const OPTIONS: SqlOptions[] = [
-  { output: 'per-key', baseline: 'recorded', origin: 'first-request' },
-  { output: 'per-request', baseline: 'no-limit', origin: 'epoch', topKeys: 20 },
+  { output: 'per-key', baseline: 'recorded' },
+  { output: 'per-request', baseline: 'no-limit', topKeys: 20 },
 ];
 
 /** Algorithm words, as in the exactness table, for a config. */
