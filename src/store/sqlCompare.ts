@@ -34,7 +34,13 @@ export function sqlCompare(req: SqlCompareRequest): SqlCompareReply {
   const back = readBack(req.text);
   if (!back.ok || req.trace === null) return { back, comparison: null };
   const t = req.trace;
-  const prep = prepareSweep({ timeMs: t.times, keyId: t.keyId, keyCount: t.keys.length });
+  // Time 0 stands for the first request's epoch ms: windows on the clock, as the query places them.
+  const prep = prepareSweep({
+    timeMs: t.times,
+    keyId: t.keyId,
+    keyCount: t.keys.length,
+    originMs: t.baseMs,
+  });
   const fast = fastOutcomes(prep, req.config);
   let outcome: Uint8Array;
   let delayMs: Uint32Array;

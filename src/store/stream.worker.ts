@@ -289,8 +289,20 @@ async function openSink(): Promise<OpenSink> {
 }
 
 /** A finished read's copy as the page takes it (the sink's Blob, its count and its lock). */
-async function copyOf(open: OpenSink, count: number, outside: number): Promise<StreamCopy> {
-  return { blob: await open.done(), count, outside, source: open.source, lock: open.lock };
+async function copyOf(
+  open: OpenSink,
+  count: number,
+  outside: number,
+  originMs: number,
+): Promise<StreamCopy> {
+  return {
+    blob: await open.done(),
+    count,
+    outside,
+    originMs,
+    source: open.source,
+    lock: open.lock,
+  };
 }
 
 /**
@@ -317,8 +329,9 @@ async function run(req: StreamRequest): Promise<void> {
     const volumes = pass.keyVolumes();
     const written = pass.recorded();
     let copy: StreamCopy | null = null;
-    if (written.ok) copy = await copyOf(open, written.count, result.outsideWindow);
-    else await open.remove();
+    if (written.ok) {
+      copy = await copyOf(open, written.count, result.outsideWindow, written.originMs);
+    } else await open.remove();
     handed = true;
     post({ type: 'done', gen: req.gen, result, kept: { volumes, copy } });
   } catch (err) {
@@ -390,6 +403,7 @@ function sweepCells(
       const r: SweepCellsRequest = {
         blob: copy.blob,
         count: copy.count,
+        originMs: copy.originMs,
         keys: volumes.keys,
         below,
         emptyKey,
@@ -454,7 +468,7 @@ async function sweep(req: StreamSweepRequest): Promise<void> {
         counting(bytes, pass.figures().requests),
       );
       volumes = pass.keyVolumes();
-      copy = await copyOf(open, r.requests, r.outsideWindow);
+      copy = await copyOf(open, r.requests, r.outsideWindow, pass.originMs);
       own = { volumes, copy };
     } catch (err) {
       await open?.remove();

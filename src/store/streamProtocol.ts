@@ -42,6 +42,8 @@ export interface StreamCopy {
   count: number;
   /** Requests that came out of the reorder window out of time order. */
   outside: number;
+  /** The epoch ms the recorded times count from (the first request's whole-ms arrival). */
+  originMs: number;
   source: 'opfs' | 'blob';
   /**
    * The Web Lock that keeps the private file from being removed as a stopped worker's leftover
@@ -100,6 +102,8 @@ export interface SweepCellsRequest {
   /** The recorded requests (chunks as RequestSink writes them) and their count. */
   blob: Blob;
   count: number;
+  /** The epoch ms their times count from: the cells' clock-aligned windows start from it. */
+  originMs: number;
   keys: readonly string[];
   /** 1 for a key at most the p99 of key volumes, by key id. */
   below: Uint8Array;

@@ -73,7 +73,9 @@ export function traceByAddress(trace: SimTrace): SimTrace {
  * Sweeps `configs` over `trace`. `emptyOutcome`: what the limiter's system does with the trace's
  * empty-key requests (`SimTrace.emptyKeyId`) — admit or deny them without the limiter, or key
  * each by its client address (`'client'`, see `traceByAddress`) — or null to give them to the
- * limiter under one key, like the stage and the dry run do for that system.
+ * limiter under one key, like the stage and the dry run do for that system. `originMs`: the epoch
+ * ms the trace's time 0 stands for (its first request's arrival), from which the clock-aligned
+ * algorithms place their windows, as the dry run does.
  */
 export function runSweep(
   given: SimTrace,
@@ -81,6 +83,7 @@ export function runSweep(
   windowMs: number,
   cb: SweepCallbacks,
   emptyOutcome: 'admit' | 'reject' | 'client' | null = null,
+  originMs = 0,
 ): () => void {
   const trace = emptyOutcome === 'client' ? traceByAddress(given) : given;
   gen += 1;
@@ -103,6 +106,7 @@ export function runSweep(
         keyCount: trace.keys.length,
         keys: trace.keys,
         emptyKey,
+        originMs,
       });
       const i = order[next++] as number;
       try {
@@ -149,6 +153,7 @@ export function runSweep(
       keyCount: trace.keys.length,
       windowMs,
       emptyKey,
+      originMs,
     };
     worker.postMessage(init, [timeMs.buffer, keyId.buffer]);
     for (let k = 0; k < IN_FLIGHT; k += 1) deal(worker);

@@ -24,6 +24,7 @@ self.onmessage = (e: MessageEvent<SweepRequest>) => {
       keyId: m.keyId,
       keyCount: m.keyCount,
       emptyKey: m.emptyKey ?? null,
+      originMs: m.originMs ?? 0,
     });
     return;
   }

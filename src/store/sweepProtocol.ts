@@ -18,6 +18,8 @@ export type SweepRequest =
       windowMs: number;
       /** The empty key's requests and the outcome the system gives them (absent: none skip). */
       emptyKey?: EmptyKeyExempt | null;
+      /** The epoch ms time 0 stands for (the first request's arrival): windows on the clock. */
+      originMs?: number;
     }
   | {
       /** Cells to compute, in order (a few at a time: the page deals them as workers finish). */

@@ -31,6 +31,12 @@ export interface SweepTraceInput {
    * src/trace/emptyKeys.ts); absent or null: every request goes to the limiter.
    */
   emptyKey?: EmptyKeyExempt | null;
+  /**
+   * The epoch ms that time 0 stands for (the first request's arrival, so that time + originMs is
+   * its whole-ms arrival): the clock-aligned algorithms place their windows from it (KernelInput
+   * `originMs`). Absent: 0.
+   */
+  originMs?: number;
 }
 
 export interface PreparedSweep {
@@ -127,6 +133,7 @@ export function prepareSweep(trace: SweepTraceInput): PreparedSweep {
       del: new Float64Array(Math.min(n, 1024)),
       rel: new Float64Array(Math.min(n, 1024)),
       flag: new Uint8Array(n),
+      originMs: trace.originMs ?? 0,
     };
   }
   return { io, below, offeredBelow, trace, backend: null, empty };
@@ -230,6 +237,7 @@ export function fastSweepCell(
     windowMs,
     prep.below,
     trace.emptyKey ?? null,
+    trace.originMs ?? 0,
   );
 }
 

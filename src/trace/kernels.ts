@@ -76,6 +76,15 @@ export interface KernelInput {
    * may grow). Absent, each run starts from fresh state (a held trace, decided in one run).
    */
   state?: KernelState | undefined;
+  /**
+   * The epoch ms that time 0 stands for (0 when absent): the windows of the clock-aligned
+   * algorithms (fixed window, the aligned sliding-window counter, calendar windows) are placed at
+   * ⌊(t + originMs) / W⌋ and at the calendar period holding originMs + t, as the real systems place
+   * them on the wall clock (Redis keys ⌊now / W⌋, Kong kong/tools/timestamp.lua get_timestamps,
+   * envoyproxy/ratelimit src/limiter/cache_key.go). The other algorithms depend on time differences
+   * only and ignore it. A whole number of ms.
+   */
+  originMs?: number | undefined;
 }
 
 /** What a kernel keeps between runs: its per-key arrays by name, and its few scalars. */
@@ -142,7 +151,8 @@ function pushDelay(io: KernelInput, k: number, delayMs: number, releaseMs: numbe
 function fixedWindow(io: KernelInput, c: FixedWindowConfig): KernelTally {
   const { timeMs, keyId, below, adm } = io;
   const { limit, windowMs } = c;
-  const win = perKey(io, 'win', f64, -1); // −1: never seen (every window index is ≥ 0)
+  const origin = io.originMs ?? 0;
+  const win = perKey(io, 'win', f64, Number.NEGATIVE_INFINITY); // −∞: never seen
   const count = perKey(io, 'count', i32, 0);
   const out = io.outcome;
   let nAdm = 0;
@@ -151,7 +161,8 @@ function fixedWindow(io: KernelInput, c: FixedWindowConfig): KernelTally {
   for (let i = 0; i < timeMs.length; i += 1) {
     const t = timeMs[i] as number;
     const k = keyId[i] as number;
-    const w = Math.floor(t / windowMs); // exact: t and windowMs are whole and below 2^53
+    // Exact: t + origin and windowMs are whole and below 2^53.
+    const w = Math.floor((t + origin) / windowMs);
     if (w > (win[k] as number)) {
       win[k] = w;
       count[k] = 0;
@@ -220,7 +231,9 @@ function slidingLog(io: KernelInput, c: SlidingLogConfig): KernelTally {
 function slidingWindowCounter(io: KernelInput, c: SlidingWindowCounterConfig): KernelTally {
   const { timeMs, keyId, below, adm } = io;
   const { limit, windowMs: W } = c;
-  const win = perKey(io, 'win', f64, -2); // never seen: neither this nor the last window
+  const origin = io.originMs ?? 0;
+  // −∞: never seen, neither this window nor the one before it (−∞ + 1 is −∞).
+  const win = perKey(io, 'win', f64, Number.NEGATIVE_INFINITY);
   const prev = perKey(io, 'prev', f64, 0);
   const cur = perKey(io, 'cur', f64, 0);
   const out = io.outcome;
@@ -230,7 +243,8 @@ function slidingWindowCounter(io: KernelInput, c: SlidingWindowCounterConfig): K
   for (let i = 0; i < timeMs.length; i += 1) {
     const t = timeMs[i] as number;
     const k = keyId[i] as number;
-    const window = Math.floor(t / W);
+    const at = t + origin; // the clock's ms, whole and below 2^53: the arithmetic stays exact
+    const window = Math.floor(at / W);
     const sw = win[k] as number;
     let p = 0;
     let cc = 0;
@@ -240,7 +254,7 @@ function slidingWindowCounter(io: KernelInput, c: SlidingWindowCounterConfig): K
     } else if (window === sw + 1) {
       p = cur[k] as number;
     }
-    const e = t - window * W;
+    const e = at - window * W;
     const budget = limit * W - p * (W - e);
     if (cc * W < budget) {
       win[k] = window;
@@ -633,6 +647,7 @@ function calendarWindows(io: KernelInput, c: CalendarWindowsConfig): KernelTally
   const m = units.length;
   const limits = Float64Array.from(units, (u) => c[u] as number);
   const ttlMs = Float64Array.from(units, (u) => UNIT_SECONDS[u] * 1000);
+  const origin = io.originMs ?? 0;
   const start = perKeyWide(io, 'start', m, -1);
   const count = perKeyWide(io, 'count', m, 0);
   const ends = perKeyWide(io, 'end', m, 0);
@@ -645,7 +660,9 @@ function calendarWindows(io: KernelInput, c: CalendarWindowsConfig): KernelTally
   let rej = 0;
   let rejBelow = 0;
   for (let i = 0; i < timeMs.length; i += 1) {
-    const t = timeMs[i] as number;
+    const vt = timeMs[i] as number;
+    // Periods and counter ends on the clock: the epoch ms, whole and below 2^53 (exact).
+    const t = vt + origin;
     const k = keyId[i] as number;
     const at = k * m;
     let over = false;
@@ -674,7 +691,7 @@ function calendarWindows(io: KernelInput, c: CalendarWindowsConfig): KernelTally
       }
     }
     if (!over || shadow) {
-      adm[nAdm++] = t;
+      adm[nAdm++] = vt;
       if (out !== undefined) out[i] = 0;
     } else {
       rej += 1;

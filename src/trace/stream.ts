@@ -216,8 +216,10 @@ export class StreamPass {
    * The compact copy's requests once the pass has finished: their count, or the reason there is no
    * whole copy (no sink, a write that failed, a log longer than the sweep's time range).
    */
-  recorded(): { ok: true; count: number } | { ok: false; message: string } {
-    if (this.recorder !== null) return { ok: true, count: this.recorder.count };
+  recorded(): { ok: true; count: number; originMs: number } | { ok: false; message: string } {
+    if (this.recorder !== null) {
+      return { ok: true, count: this.recorder.count, originMs: this.recorder.originMs };
+    }
     return { ok: false, message: this.recordError ?? 'Not recorded.' };
   }
 

@@ -19,7 +19,7 @@ import { ADDRESS_KEY, TraceMerger } from './builder';
 import { kernelState, runKernel } from './kernels';
 import type { KernelInput, KernelState } from './kernels';
 import { mergeAscending } from './fastSweep';
-import { belowP99OfCounts } from './sweep';
+import { belowP99OfCounts, clockAligned } from './sweep';
 import type { CellResult } from './sweep';
 import { emptyKeyName } from './emptyKeys';
 import type { KeySpec, ParseReport } from './types';
@@ -432,8 +432,12 @@ export class SweepCells {
     return out;
   }
 
-  /** Decides `n` requests (times `t`, keys `keyId`) through every cell. */
-  push(t: Int32Array, keyId: Uint32Array, n: number, keys: readonly string[]): void {
+  /**
+   * Decides `n` requests (times `t`, keys `keyId`) through every cell. `originMs`: the epoch ms
+   * time 0 stands for (the first request's whole-ms arrival), from which the clock-aligned
+   * algorithms place their windows (KernelInput `originMs`); the same for every chunk of a run.
+   */
+  push(t: Int32Array, keyId: Uint32Array, n: number, keys: readonly string[], originMs = 0): void {
     if (n === 0) return;
     this.learnKeys(keys);
     keyId = this.keyedByRule(keyId, n);
@@ -491,6 +495,7 @@ export class SweepCells {
         rel: this.rel,
         flag: new Uint8Array(0),
         state: cell.state ?? undefined,
+        originMs,
       };
       let admitted: number;
       let delayed: number;
@@ -504,15 +509,17 @@ export class SweepCells {
         this.del = io.del;
         this.rel = io.rel;
       } else {
-        // No kernel: core's limiter, as sweepCell decides (each request with its key's name).
+        // No kernel: core's limiter, as sweepCell decides (each request with its key's name, at
+        // the clock's time for a clock-aligned config).
         cell.state = null;
         cell.limiter ??= createLimiter(cell.config);
+        const shift = clockAligned(cell.config) ? originMs : 0;
         admitted = 0;
         delayed = 0;
         for (let i = 0; i < m; i += 1) {
           const at = timeMs[i] as number;
           const k = ids[i] as number;
-          const d = cell.limiter.decide(at, keys[k]);
+          const d = cell.limiter.decide(at + shift, keys[k]);
           if (d.outcome === 'admit') this.adm[admitted++] = at;
           else if (d.outcome === 'delay') {
             if (delayed === this.del.length) this.growDelays();
@@ -629,23 +636,32 @@ export interface RecordedRequests extends KeyVolumes {
   /** Chunks as RequestSink writes them. */
   blob: Blob;
   count: number;
+  /** The epoch ms the recorded times count from (RequestRecorder `originMs`). */
+  originMs: number;
 }
 
 /**
- * Requests as the cells take them: whole ms since the first request (never going down: one further
- * back than the reorder window is put at the latest time so far, as the kernels need), gathered in
- * chunks of SWEEP_CHUNK; each full chunk goes to `sink` (8 bytes a request, as RequestSink says)
- * and to `chunk`. `push` throws past MAX_VIRTUAL_MS from the first request.
+ * Requests as the cells take them: whole ms since the first request, ⌊arrival⌋ − ⌊first arrival⌋,
+ * so that time + `originMs` (⌊first arrival⌋) is the request's whole-ms arrival, as the dry run
+ * times them (src/trace/replay.ts `virtualTimes`); never going down: one further back than the
+ * reorder window is put at the latest time so far, as the kernels need. Gathered in chunks of
+ * SWEEP_CHUNK; each full chunk goes to `sink` (8 bytes a request, as RequestSink says) and to
+ * `chunk`. `push` throws past MAX_VIRTUAL_MS from the first request.
  */
 export class RequestRecorder {
   private readonly t = new Int32Array(SWEEP_CHUNK);
   private readonly k = new Uint32Array(SWEEP_CHUNK);
   private readonly bytes: Uint8Array;
   private n = 0;
-  private t0 = Number.NaN;
+  private t0 = 0;
   private lastV = 0;
   /** Requests taken. */
   count = 0;
+
+  /** The epoch ms time 0 stands for: the first request's arrival, floored (0 before any). */
+  get originMs(): number {
+    return this.t0;
+  }
 
   constructor(
     private readonly sink: RequestSink | null,
@@ -656,8 +672,8 @@ export class RequestRecorder {
 
   /** Takes one request: epoch ms `t` (fractional), key id `key`. */
   push(t: number, key: number): void {
-    if (this.count === 0) this.t0 = t;
-    const v = Math.max(this.lastV, Math.floor(t - this.t0));
+    if (this.count === 0) this.t0 = Math.floor(t);
+    const v = Math.max(this.lastV, Math.floor(t) - this.t0);
     if (v > MAX_VIRTUAL_MS) {
       throw new Error(
         `The sweep covers at most ${Math.floor(MAX_VIRTUAL_MS / 86_400_000)} days from the first request; this log goes on further (request ${this.count + 1}).`,
@@ -766,7 +782,7 @@ export class StreamSweepPass {
       emptyName === null ? null : { emptyName, byAddress: options.byAddress ?? null },
     );
     this.recorder = new RequestRecorder(options.sink ?? null, (t, k, n) =>
-      this.cells.push(t, k, n, this.merger.keys),
+      this.cells.push(t, k, n, this.merger.keys, this.recorder.originMs),
     );
     this.merger = new TraceMerger(name, spec, Number.MAX_SAFE_INTEGER, undefined, {
       ordered: (c, from, n) => {
@@ -781,6 +797,11 @@ export class StreamSweepPass {
 
   figures(): StreamSweepFigures {
     return { requests: this.recorder.count, outsideWindow: this.outside };
+  }
+
+  /** The epoch ms the recorded times count from (RequestRecorder `originMs`). */
+  get originMs(): number {
+    return this.recorder.originMs;
   }
 
   /** Each key's requests so far, by key id (as StreamPass.keyVolumes). */
@@ -839,6 +860,8 @@ export async function sweepRecorded(
     keys: readonly string[];
     /** How requests recorded with their address are taken (needed when there are any). */
     addressing?: StreamAddressing | null;
+    /** The epoch ms the recorded times count from (RequestRecorder `originMs`); absent: 0. */
+    originMs?: number;
   },
   configs: readonly AlgorithmConfig[],
   windowMs: number,
@@ -870,6 +893,7 @@ export async function sweepRecorded(
           new Uint32Array(chunk.buffer, n * 4, n),
           n,
           rec.keys,
+          rec.originMs ?? 0,
         );
         progress(c * SWEEP_CHUNK + n);
         c += 1;

@@ -259,9 +259,25 @@ export function belowP99OfCounts(counts: ArrayLike<number>): Uint8Array {
 }
 
 /**
+ * Whether `config` places its windows on the clock (at ⌊epoch ms / W⌋, or on UTC calendar
+ * periods), as a Redis INCR window keyed ⌊now / W⌋, Kong (kong/tools/timestamp.lua) and
+ * envoyproxy/ratelimit (src/limiter/cache_key.go) do: then its decisions depend on the epoch ms a
+ * replay's time 0 stands for. Every other algorithm decides on time differences only.
+ */
+export function clockAligned(config: AlgorithmConfig): boolean {
+  return (
+    config.kind === 'fixed-window' ||
+    config.kind === 'calendar-windows' ||
+    (config.kind === 'sliding-window-counter' && config.anchor !== 'entry')
+  );
+}
+
+/**
  * One cell: the whole trace through a fresh limiter built from `config`, in time order, each request
  * with its own key. `below` is `belowP99(trace)` (computed once per sweep). The requests of key
  * `empty.id` skip the limiter and get `empty.outcome` when given (the system's empty-key rule).
+ * `originMs`: the epoch ms time 0 stands for; a clock-aligned limiter decides request i at the
+ * clock's time timeMs[i] + originMs (its windows on the clock), the others at timeMs[i].
  */
 export function sweepCell(
   trace: SimTrace,
@@ -269,8 +285,10 @@ export function sweepCell(
   windowMs: number,
   below: Uint8Array,
   empty: EmptyKeyExempt | null = null,
+  originMs = 0,
 ): CellResult {
   const limiter = createLimiter(config);
+  const shift = clockAligned(config) ? originMs : 0;
   const n = trace.timeMs.length;
   const admittedAt = new Float64Array(n);
   const delays: number[] = [];
@@ -294,7 +312,7 @@ export function sweepCell(
       }
       continue;
     }
-    const d = limiter.decide(t, trace.keys[k]);
+    const d = limiter.decide(t + shift, trace.keys[k]);
     if (d.outcome === 'admit') admittedAt[nAdmitted++] = t;
     else if (d.outcome === 'delay') {
       delays.push(d.delayMs);

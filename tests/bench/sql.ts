@@ -64,7 +64,6 @@ function sqlOf(engine: Engine, config: AlgorithmConfig): string {
   const r = generateSql(engine, config, TABLE, {
     output: 'per-key',
     baseline: 'recorded',
-    origin: 'first-request',
   });
   if (!r.ok) throw new Error(r.message);
   return r.sql;

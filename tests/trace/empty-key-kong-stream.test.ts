@@ -35,6 +35,7 @@ import {
   heldFigures,
   heldSweepCells,
   readModes,
+  recordedOrigin,
   streamSource,
   sweepGrid,
 } from './emptyKeyStream';
@@ -149,6 +150,7 @@ describe('Kong keys a streamed log’s empty-key requests by address, as the hel
         const rec = {
           blob: sink.blob(),
           count: r.requests,
+          originMs: recordedOrigin(stats),
           keys: v.keys,
           addressing: { emptyName: EMPTY, byAddress },
         };

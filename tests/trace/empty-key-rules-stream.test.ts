@@ -32,6 +32,7 @@ import {
   heldFigures,
   heldSweepCells,
   readModes,
+  recordedOrigin,
   streamSource,
   sweepGrid,
 } from './emptyKeyStream';
@@ -155,6 +156,7 @@ describe('a streamed log’s empty-key requests follow each system’s rule, as 
           const rec = {
             blob: sink.blob(),
             count: r.requests,
+            originMs: recordedOrigin(stats),
             keys: v.keys,
             addressing: { emptyName: EMPTY, byAddress: null },
           };

@@ -85,7 +85,8 @@ export function sweepGrid(config: AlgorithmConfig, steps: number): AlgorithmConf
 /**
  * The held sweep's cells (1 s windows) of `configs` over the held trace's times and the key column
  * `keyId`/`keys` (the held one, or Kong's moved by address), the empty key `emptyKey` admitted or
- * rejected without the limiter when given: what a streamed sweep's cells must equal.
+ * rejected without the limiter when given, windows on the clock from the first request's epoch ms:
+ * what a streamed sweep's cells must equal.
  */
 export function heldSweepCells(
   held: HeldTrace,
@@ -100,6 +101,8 @@ export function heldSweepCells(
     keyCount: keys.length,
     keys,
     emptyKey,
+    // Time 0 stands for the first request's epoch ms: windows on the clock, as the page's sweep.
+    originMs: held.baseMs,
   });
   return configs.map((c) => ({ ok: true, result: fastSweepCell(prep, c, 1000) }));
 }
@@ -138,4 +141,13 @@ export function heldFigures(
     rejected.set(k, (rejected.get(k) ?? 0) + 1);
   }
   return { decisions: decisionFigures(r, d), rejected };
+}
+
+/** The epoch ms a statistics pass's compact copy counts its times from (throws without a copy). */
+export function recordedOrigin(pass: {
+  recorded(): { ok: true; originMs: number } | { ok: false; message: string };
+}): number {
+  const r = pass.recorded();
+  if (!r.ok) throw new Error(r.message);
+  return r.originMs;
 }

@@ -68,8 +68,15 @@ const CASES = (
   return { id, config, rule };
 });
 
-/** The held sweep's cells, as src/store/sweep.ts runSweep computes them under `rule`. */
-function heldCells(configs: AlgorithmConfig[], rule: 'client' | 'admit' | 'reject' | null) {
+/**
+ * The held sweep's cells, as src/store/sweep.ts runSweep computes them under `rule`, time 0
+ * standing for `originMs` (the log's first request's arrival, as the page gives it).
+ */
+function heldCells(
+  configs: AlgorithmConfig[],
+  rule: 'client' | 'admit' | 'reject' | null,
+  originMs = held.baseMs,
+) {
   const keyId = rule === 'client' ? MOVED.keyId : held.keyId;
   const keys = rule === 'client' ? MOVED.keys : held.keys;
   const prep = prepareSweep({
@@ -78,6 +85,7 @@ function heldCells(configs: AlgorithmConfig[], rule: 'client' | 'admit' | 'rejec
     keyCount: keys.length,
     keys,
     emptyKey: rule === 'admit' || rule === 'reject' ? { id: EMPTY_ID, outcome: rule } : null,
+    originMs,
   });
   return configs.map((c) => ({ ok: true, result: fastSweepCell(prep, c, 1000) }));
 }
@@ -94,6 +102,15 @@ describe('the streamed sweep of anchored and calendar windows equals the held sw
     expect(MOVED.moved).toBeGreaterThan(1000);
     expect(CASES[0]!.config).toMatchObject({ counterTtl: true });
     expect(CASES[2]!.config).toMatchObject({ align: 'epoch', countRejected: true });
+  });
+
+  it('the log’s first request is not on a second: Kong’s and Envoy’s seconds start on the clock', () => {
+    expect(held.baseMs % 1000).not.toBe(0);
+    for (const { config, rule } of [CASES[0]!, CASES[2]!]) {
+      const configs = sweepGrid(config, 5);
+      // Windows counted from the first request would give other numbers: the origin is used.
+      expect(heldCells(configs, rule, 0)).not.toEqual(heldCells(configs, rule));
+    }
   });
 
   for (const [mode, hooks] of MODES) {
@@ -116,9 +133,12 @@ describe('the streamed sweep of anchored and calendar windows equals the held sw
           const v = stats.keyVolumes();
           const byAddress = rule === 'client' ? keysByAddress(v, EMPTY) : null;
           const emptyKey = outcome === null ? null : { name: EMPTY, outcome };
+          const copy = stats.recorded();
+          expect(copy).toEqual({ ok: true, count: r.requests, originMs: held.baseMs });
           const rec = {
             blob: sink.blob(),
             count: r.requests,
+            originMs: copy.ok ? copy.originMs : Number.NaN,
             keys: v.keys,
             addressing: { emptyName: EMPTY, byAddress },
           };

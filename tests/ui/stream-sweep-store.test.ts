@@ -56,7 +56,7 @@ const kept = (lock: string | null = null, source: 'opfs' | 'blob' = 'blob'): Str
     addresses: [],
     addressCounts: new Float64Array(0),
   },
-  copy: { blob: new Blob([new Uint8Array(80)]), count: 10, outside: 0, source, lock },
+  copy: { blob: new Blob([new Uint8Array(80)]), count: 10, outside: 0, originMs: 0, source, lock },
 });
 
 /** Web Locks as the page sees them: requests are answered when `grant` is called. */

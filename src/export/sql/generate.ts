@@ -39,6 +39,35 @@ function checkTable(table: LogTable, quote: string): string | null {
 /** The quote character of a dialect's identifiers. */
 const quoteOf = (d: Dialect) => d.ident('x').charAt(0);
 
+/**
+ * What the query's times count from, as an expression of `o0` (the log's first request, epoch ms),
+ * so that they decide as the page's dry run does: its time 0 stands for the first request's epoch
+ * ms, the windows of a clock-aligned limiter are placed on the clock (a Redis INCR window keyed
+ * ⌊now / W⌋, Kong kong/tools/timestamp.lua, envoyproxy/ratelimit src/limiter/cache_key.go) and
+ * every other limiter decides on time differences.
+ * - fixed window and the aligned sliding-window counter: the start of the clock's window holding
+ *   the first request, ⌊o0 / W⌋ · W. Then ⌊t / W⌋ is the clock's window index less a constant and
+ *   t − ⌊t / W⌋ · W the offset in the clock's window, while t stays small (under W + the log's span).
+ * - calendar windows: 0, times are epoch ms (UTC calendar months and years need the real date);
+ *   their machine multiplies no time by anything but 1, so every value stays below 2^53.
+ * - the others: o0 itself (times from the first request; their products of a time and a rate stay
+ *   small, as the machines' caps assume).
+ */
+function baseOf(config: AlgorithmConfig, d: Dialect): string {
+  switch (config.kind) {
+    case 'fixed-window':
+      return `${d.intDiv('o0', String(config.windowMs))} * ${config.windowMs}`;
+    case 'sliding-window-counter':
+      return config.anchor === 'entry'
+        ? 'o0'
+        : `${d.intDiv('o0', String(config.windowMs))} * ${config.windowMs}`;
+    case 'calendar-windows':
+      return '0';
+    default:
+      return 'o0';
+  }
+}
+
 /** The query computing the page's dry run of `config` over `table` on `d`'s engine. */
 export function generateWith(
   d: Dialect,
@@ -113,10 +142,11 @@ export function generateWith(
     options.baseline === 'recorded'
       ? `CASE WHEN st IN (${RECORDED_REJECTIONS.join(', ')}) THEN 1 ELSE 0 END`
       : '0';
-  // A scalar subquery, not MIN(ms) OVER (): a window over the whole table makes the engine hold
-  // every row at once.
-  const t = options.origin === 'first-request' ? 'ms - (SELECT MIN(ms) FROM src)' : 'ms';
-  ctes.push(['r', `SELECT k, ${t} AS t, st, seq, ${wr} AS wr\n  FROM src`]);
+  // The first request and what times count from (baseOf), one row: read by scalar subqueries, not
+  // MIN(ms) OVER () (a window over the whole table makes the engine hold every row at once).
+  const base = baseOf(config, d);
+  ctes.push(['o', `SELECT o0, ${base} AS ob\n  FROM (SELECT MIN(ms) AS o0 FROM src) f`]);
+  ctes.push(['r', `SELECT k, ms - (SELECT ob FROM o) AS t, st, seq, ${wr} AS wr\n  FROM src`]);
   let input = 'r';
   if (top !== undefined) {
     ctes.push(['top', `SELECT k FROM r GROUP BY k ORDER BY COUNT(*) DESC, k ${d.limit(top)}`]);
@@ -167,7 +197,7 @@ export function generateWith(
 FROM s
 ORDER BY k`
     : `SELECT k AS ${q('key')},
-  t AS time_ms,
+  ${base === 'o0' ? 't' : 't + (SELECT ob - o0 FROM o)'} AS time_ms,
   st AS status,
   CASE o WHEN 0 THEN 'admit' WHEN 1 THEN 'delay' ELSE 'reject' END AS outcome,
   dl AS delay_ms,
@@ -184,11 +214,9 @@ ORDER BY k, t, seq`;
       'No order column: requests of one key logged in the same millisecond are taken in an order the engine picks. Each key\u2019s counts of admitted, delayed and rejected requests do not depend on it; which of those requests flip against the recorded status can.',
     );
   }
-  if (options.origin === 'first-request') {
-    notes.push(
-      'Times count from the log\u2019s first request, as the page\u2019s dry run does: windows and calendar periods start there, not at a round time.',
-    );
-  }
+  notes.push(
+    'As the page\u2019s dry run: windows and calendar periods are on the UTC clock (a window of W ms starts at a multiple of W since 1970), every other limit counts time from the log\u2019s first request, and time_ms is ms since the first request.',
+  );
   return {
     ok: true,
     engine,

@@ -61,11 +61,6 @@ export interface SqlOptions {
   output: SqlOutput;
   /** As the page's dry run: against the recorded 429/503s, or against no limit at all. */
   baseline: 'recorded' | 'no-limit';
-  /**
-   * 'first-request' (the page's dry run): times are ms since the log's first request, so windows
-   * and calendar periods start there. 'epoch': ms since 1970, as a gateway aligns them.
-   */
-  origin: 'first-request' | 'epoch';
   /** With per-request output: only the requests of this many busiest keys (absent: all). */
   topKeys?: number;
 }

@@ -100,10 +100,6 @@ const BASELINES: readonly { id: SqlOptions['baseline']; label: string }[] = [
   { id: 'recorded', label: 'what the log recorded (429/503 = rejected)' },
   { id: 'no-limit', label: 'no limit' },
 ];
-const ORIGINS: readonly { id: SqlOptions['origin']; label: string }[] = [
-  { id: 'first-request', label: 'the first request (as the dry run)' },
-  { id: 'epoch', label: '1970 (windows on round times, as a gateway)' },
-];
 
 /** A name the query uses (a table or its columns), typed as it is in the log store. */
 function NameField({
@@ -179,7 +175,6 @@ export function TraceSql({ trace }: { trace: HeldTrace | null }) {
   const [output, setOutput] = useState<SqlOptions['output']>('per-key');
   const [topKeys, setTopKeys] = useState(10);
   const [baseline, setBaseline] = useState<SqlOptions['baseline']>('recorded');
-  const [origin, setOrigin] = useState<SqlOptions['origin']>('first-request');
   const [pasted, setPasted] = useState('');
   const [read, setRead] = useState<ReadState>({ kind: 'idle' });
   /** The last output read without a problem: a bad one after it is refused and this stays shown. */
@@ -197,23 +192,10 @@ export function TraceSql({ trace }: { trace: HeldTrace | null }) {
     const t: LogTable = { table, time, timeUnit, key: splitColumns(key) };
     if (status.trim() !== '') t.status = status.trim();
     if (order.trim() !== '') t.order = order.trim();
-    const o: SqlOptions = { output, baseline, origin };
+    const o: SqlOptions = { output, baseline };
     if (output === 'per-request') o.topKeys = topKeys;
     return generateSql(engine, config, t, o);
-  }, [
-    config,
-    engine,
-    table,
-    time,
-    timeUnit,
-    key,
-    status,
-    order,
-    output,
-    topKeys,
-    baseline,
-    origin,
-  ]);
+  }, [config, engine, table, time, timeUnit, key, status, order, output, topKeys, baseline]);
 
   /** Shows a refusal (what is wrong and where); nothing read before is kept as if it were this. */
   const refuse = (message: string) => {
@@ -321,7 +303,6 @@ export function TraceSql({ trace }: { trace: HeldTrace | null }) {
           </label>
         )}
         <ChoiceField label="Against" value={baseline} set={setBaseline} options={BASELINES} />
-        <ChoiceField label="Times from" value={origin} set={setOrigin} options={ORIGINS} />
       </div>
       {result !== null && !result.ok && (
         <p className="param-error" role="alert" data-testid="trace-sql-refused">

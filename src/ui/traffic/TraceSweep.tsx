@@ -36,7 +36,12 @@ function describe(plan: SweepPlan, xi: number, yi: number, r: CellResult | undef
  */
 export function TraceSweep() {
   const id = useId();
-  const replay = useTraceLoad((st) => ({ replay: st.replay })).replay;
+  // The log's first request's epoch ms stands for its time 0: the cells place clock-aligned
+  // windows from it, as the dry run does (src/trace/held.ts: times[i] + baseMs is the arrival).
+  const { replay, originMs } = useTraceLoad((st) => ({
+    replay: st.replay,
+    originMs: st.trace?.baseMs ?? 0,
+  }));
   const p = usePlaygroundShallow((st) => ({
     lane: st.activeLane,
     limiters: st.limiters,
@@ -139,6 +144,7 @@ export function TraceSweep() {
         },
       },
       emptyOutcome,
+      originMs,
     );
     cancelRef.current = () => {
       stop();

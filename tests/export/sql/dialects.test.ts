@@ -196,8 +196,8 @@ function balanced(sql: string): boolean {
 }
 
 const OPTIONS: SqlOptions[] = [
-  { output: 'per-key', baseline: 'recorded', origin: 'first-request' },
-  { output: 'per-request', baseline: 'no-limit', origin: 'epoch', topKeys: 20 },
+  { output: 'per-key', baseline: 'recorded' },
+  { output: 'per-request', baseline: 'no-limit', topKeys: 20 },
 ];
 
 /** Algorithm words, as in the exactness table, for a config. */
@@ -309,4 +309,39 @@ describe("BigQuery's JavaScript UDF equals core", () => {
       );
     });
   }
+});
+
+describe('what the query’s times count from: the page’s dry run, nothing to choose', () => {
+  const opts: SqlOptions = { output: 'per-request', baseline: 'recorded', topKeys: 5 };
+  const sql = (config: AlgorithmConfig, o: SqlOptions = opts) => {
+    const r = generateSql('duckdb', config, TABLE, o);
+    if (!r.ok) throw new Error(r.message);
+    return r;
+  };
+
+  it('windows from the start of the clock’s window holding the first request; others from it', () => {
+    expect(sql({ kind: 'fixed-window', limit: 3, windowMs: 7000 }).sql).toContain(
+      'SELECT o0, (o0 // 7000) * 7000 AS ob',
+    );
+    expect(sql({ kind: 'sliding-window-counter', limit: 3, windowMs: 500 }).sql).toContain(
+      'SELECT o0, (o0 // 500) * 500 AS ob',
+    );
+    expect(sql({ kind: 'calendar-windows', minute: 3 }).sql).toContain('SELECT o0, 0 AS ob');
+    const gcra = sql({ kind: 'gcra', count: 3, periodMs: 1000, burst: 1 });
+    expect(gcra.sql).toContain('SELECT o0, o0 AS ob');
+    // time_ms is ms since the first request whatever the times count from.
+    expect(gcra.sql).toMatch(/^ {2}t AS time_ms,$/m);
+    expect(sql({ kind: 'calendar-windows', minute: 3 }).sql).toMatch(
+      /^ {2}t \+ \(SELECT ob - o0 FROM o\) AS time_ms,$/m,
+    );
+    expect(gcra.notes.join(' ')).toMatch(/windows and calendar periods are on the UTC clock/);
+  });
+
+  it('an old caller’s `origin` option is ignored: the same query, no error', () => {
+    const config: AlgorithmConfig = { kind: 'fixed-window', limit: 3, windowMs: 1000 };
+    for (const origin of ['first-request', 'epoch']) {
+      const old = { ...opts, origin } as SqlOptions;
+      expect(sql(config, old)).toEqual(sql(config));
+    }
+  });
 });

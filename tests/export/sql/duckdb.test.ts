@@ -81,7 +81,7 @@ describe('generated SQL on DuckDB equals core', () => {
     const rows = accessLog(1500, 7);
     const problems: string[] = [];
     for (const config of TYPICAL) {
-      problems.push(...(await check({ name: config.kind, config, rows, origin: 'first-request' })));
+      problems.push(...(await check({ name: config.kind, config, rows })));
     }
     expect(problems.slice(0, 5)).toEqual([]);
   }, 120_000);
@@ -92,7 +92,7 @@ describe('generated SQL on DuckDB equals core', () => {
     await con.run(`CREATE OR REPLACE TABLE logs2 AS SELECT split_part(key, '.', 3) AS net, split_part(key, '.', 4) AS host,
       make_timestamp(ts * 1000) AS at, ts / 1000.0 AS sec, status, seq FROM logs`);
     const config = TYPICAL[4] as Case['config'];
-    const c: Case = { name: 'variants', config, rows, origin: 'first-request' };
+    const c: Case = { name: 'variants', config, rows };
     // The key is net | host; the expected key is rewritten the same way.
     const want = expected({
       ...c,

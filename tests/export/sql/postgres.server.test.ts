@@ -81,12 +81,7 @@ describe.skipIf(!available)('generated SQL on PostgreSQL equals core', () => {
 
   it('typical settings over a real-shaped access log: 0 disagreements', () => {
     const rows = accessLog(3000, 11);
-    const cases = TYPICAL.map((config) => ({
-      name: config.kind,
-      config,
-      rows,
-      origin: 'first-request' as const,
-    }));
+    const cases = TYPICAL.map((config) => ({ name: config.kind, config, rows }));
     expect(runAll(cases).slice(0, 5)).toEqual([]);
   }, 180_000);
 });

@@ -2,7 +2,7 @@
  * Traces for the SQL proofs: whole-ms times that never decrease, over a few keys or many, with
  * equal times (same key and across keys), steps exactly a window long, minute-long gaps (nginx's
  * zone expiry, Traefik's idle reset) and jumps across UTC month and year ends; starting at 0 or at
- * an epoch time.
+ * an epoch time, on a second's edge or 1 ms off one.
  */
 import fc from 'fast-check';
 
@@ -42,6 +42,10 @@ export const tracesOf = (size: fc.SizeForArbitrary = 'small'): fc.Arbitrary<Row[
         fc.constant(0),
         fc.integer({ min: 0, max: 5000 }),
         fc.constant(NEAR_YEAR_END_MS),
+        // 1 ms before the year's (and its last minute's, second's) end, and 1 ms after a second's
+        // start: windows placed from the first request would be off the clock's.
+        fc.constant(NEAR_YEAR_END_MS + 1_999),
+        fc.constant(NEAR_YEAR_END_MS + 1),
         fc.integer({ min: 1_600_000_000_000, max: 1_800_000_000_000 }),
       ),
     })
