@@ -81,8 +81,10 @@ export function ExportPanel() {
   const [options, setOptions] = useState<ExportOptions>({});
   const config = entry?.config;
   const standardHeaders = entry?.standardHeaders === true;
-  // The policy name the inspector's headers carry too: the lane's name.
-  const policyName = entry === undefined ? undefined : name;
+  // The policy name in nginx's RateLimit-Policy: the limiter's own name, or the export's default
+  // when it has none; the inspector shows the same (src/systems/respond/nginx.ts). Not the lane's
+  // label: "nginx" or "api #2" name lanes on the page, not what the exported config sends.
+  const policyName = entry?.name;
   const outcomes = useMemo(() => {
     if (config === undefined) return null;
     // The limiter's "add standard rate-limit headers" becomes the config that sends them.
