@@ -6,6 +6,9 @@ import { isDefaultSystem, systemOf } from '../../systems';
 import { MAX_LIMITERS } from '../../store';
 import { usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
 import { laneNames } from '../../config/laneNames';
+import { useTraceLoad } from '../../store/traceReact';
+import { keySpecOfText } from '../../trace/keys';
+import type { ReplayKey } from '../../export/replayKey';
 import type { AnyExportOutcome, AnyExportTarget } from './exportText';
 import { ExportView } from './ExportView';
 import type { Imported } from './ImportForm';
@@ -75,6 +78,16 @@ export function ExportPanel() {
       kongPolicy: s.scenario.deployment?.fleet?.store?.kong,
     };
   });
+  // The replayed log (its key and fingerprint), when the traffic replays one.
+  const { replayed } = usePlaygroundShallow((s) => ({
+    replayed: s.scenario.sources.find((x) => x.kind === 'trace'),
+  }));
+  // The loaded log's format says what a field of the key is (a header, a logged variable, a
+  // column); a link whose file is not loaded here names only the key.
+  const loaded = useTraceLoad((st) => ({
+    format: st.trace?.report.format ?? null,
+    hash: st.replay?.hash ?? null,
+  }));
   const api = usePlaygroundApi();
   // What an import said beyond the limiter (zone name, key, stat_prefix), so exporting gives the
   // same snippet back.
@@ -85,6 +98,14 @@ export function ExportPanel() {
   // when it has none; the inspector shows the same (src/systems/respond/nginx.ts). Not the lane's
   // label: "nginx" or "api #2" name lanes on the page, not what the exported config sends.
   const policyName = entry?.name;
+  // The key the nginx and HAProxy exports key by: the replay's, so the deployed limiter counts
+  // the requests the page counted together.
+  const replayKey = useMemo((): ReplayKey | null => {
+    if (replayed === undefined) return null;
+    const spec = keySpecOfText(replayed.key ?? 'client');
+    if (spec === null) return null;
+    return { spec, format: loaded.hash === replayed.hash ? loaded.format : null };
+  }, [replayed, loaded.format, loaded.hash]);
   const outcomes = useMemo(() => {
     if (config === undefined) return null;
     // The limiter's "add standard rate-limit headers" becomes the config that sends them.
@@ -98,8 +119,17 @@ export function ExportPanel() {
           envoy: { ...options.envoy, standardHeaders },
         }
       : {};
-    return exportsOf(config, { ...options, ...added }, kongPolicy, standardHeaders);
-  }, [config, options, standardHeaders, policyName, kongPolicy]);
+    const all = { ...options, ...added };
+    const keyed =
+      replayKey === null
+        ? all
+        : {
+            ...all,
+            nginx: { ...all.nginx, replayKey },
+            haproxy: { ...all.haproxy, replayKey },
+          };
+    return exportsOf(config, keyed, kongPolicy, standardHeaders);
+  }, [config, options, standardHeaders, policyName, kongPolicy, replayKey]);
   const onImport = useCallback(
     (imported: Imported): number[] => {
       if (imported.format === 'ingress-nginx') {
