@@ -23,7 +23,15 @@ import type {
 import { toHaproxy, toNginx } from '../../src/export';
 import type { ReplayKey } from '../../src/export';
 import type { KeySpec } from '../../src/trace';
-import { emptyKeyId, parseTrace, simTraceOf, traceSourceOf } from '../../src/trace';
+import {
+  REJECT,
+  emptyKeyId,
+  parseTrace,
+  replayColumns,
+  simTraceOf,
+  traceSourceOf,
+  virtualTimes,
+} from '../../src/trace';
 import { simLimiters } from '../../src/config/keys';
 import { OUTCOME_REJECT, defaultScenario, simulate } from '../../src/sim';
 import type { SystemId } from '../../src/systems';
@@ -153,6 +161,16 @@ function stageDecisions(system: SystemId, config: AlgorithmConfig, spec: KeySpec
     lane.columns.outcome.subarray(0, lane.columns.rows),
     (o) => o !== OUTCOME_REJECT,
   );
+}
+
+/** The replay without any empty-key rule: requests with no key share the key `-`. */
+function sharedKeyDecisions(config: AlgorithmConfig, spec: KeySpec): boolean[] {
+  const trace = traceOf(spec);
+  const replay = replayColumns(
+    { timeMs: virtualTimes(trace), keyId: trace.keyId, keys: trace.keys },
+    config,
+  );
+  return Array.from(replay.outcome, (o) => o !== REJECT);
 }
 
 function get(port: number, r: Req): Promise<number> {
@@ -299,6 +317,8 @@ describe.skipIf(HAPROXY === undefined)('HAProxy keyed as the replay, on a real h
   let file = '';
   const ports: number[] = [];
   const cases = KEYS.filter((k) => k.haproxy);
+  /** What real haproxy decided, by key case. */
+  const seen = new Map<string, boolean[]>();
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'rll-haproxy-replay-key-'));
@@ -349,9 +369,24 @@ describe.skipIf(HAPROXY === undefined)('HAProxy keyed as the replay, on a real h
     'keyed by %s: real haproxy decides every request as the stage',
     async (_, k, i) => {
       const real = await realDecisions(ports[i] as number);
+      seen.set(k.name, real);
       expect(stageDecisions('haproxy', HAPROXY_CONFIG, k.spec)).toEqual(real);
       expect(real.filter((ok) => !ok).length).toBeGreaterThan(0);
     },
     30_000,
   );
+
+  it('a request without the key header is not tracked: admitted and not counted, as the lab’s rule says', () => {
+    const k = KEYS[3] as KeyCase;
+    const real = seen.get(k.name);
+    if (real === undefined) throw new Error('the header case did not run');
+    // Real haproxy admitted every request without X-Api-Key …
+    REQS.forEach((r, j) => {
+      if (r.apiKey === '') expect(real[j], `request ${j + 1}`).toBe(true);
+    });
+    // … which the replay without the rule (those requests sharing one key) gets wrong.
+    const shared = sharedKeyDecisions(HAPROXY_CONFIG, k.spec);
+    expect(shared).not.toEqual(real);
+    expect(REQS.filter((r, j) => r.apiKey === '' && !shared[j]).length).toBeGreaterThan(0);
+  });
 });
