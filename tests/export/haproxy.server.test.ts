@@ -181,6 +181,8 @@ interface Reply {
   status: number;
   reason: string;
   headers: Record<string, string>;
+  /** Bytes of the body as received. */
+  bodyBytes: number;
 }
 
 function get(port: number, urlPath: string, from: string): Promise<Reply> {
@@ -198,14 +200,20 @@ function get(port: number, urlPath: string, from: string): Promise<Reply> {
         timeout: 10_000,
       },
       (res) => {
-        res.resume();
+        let bodyBytes = 0;
+        res.on('data', (chunk: Buffer) => (bodyBytes += chunk.length));
         res.on('end', () => {
           req.destroy();
           const headers: Record<string, string> = {};
           for (const [k, v] of Object.entries(res.headers)) {
             if (typeof v === 'string') headers[k.toLowerCase()] = v;
           }
-          resolve({ status: res.statusCode ?? 0, reason: res.statusMessage ?? '', headers });
+          resolve({
+            status: res.statusCode ?? 0,
+            reason: res.statusMessage ?? '',
+            headers,
+            bodyBytes,
+          });
         });
       },
     );
@@ -230,13 +238,16 @@ function modelDenied(c: Case): number {
   return denied;
 }
 
-/** The response the page shows for a denied request of `config`. */
-function shownDeny(config: SlidingWindowCounterConfig) {
+/**
+ * The response the page shows for a denied request of `config`, with or without the limiter's
+ * "add standard rate-limit headers" (which the export does not write: the same response).
+ */
+function shownDeny(config: SlidingWindowCounterConfig, standardHeaders = false) {
   const limiter = createLimiter(config);
   let d: Decision | undefined;
   for (let i = 0; i <= config.limit; i += 1) d = limiter.decide(0, 'x');
   if (d?.outcome !== 'reject') throw new Error('expected a deny');
-  return responseOf(haproxySystem!)(config, d);
+  return responseOf(haproxySystem!)(config, d, { standardHeaders, policyName: 'p', nowMs: 0 });
 }
 
 describe.skipIf(HAPROXY === undefined)('HAProxy model and export against a real haproxy', () => {
@@ -353,6 +364,13 @@ describe.skipIf(HAPROXY === undefined)('HAProxy model and export against a real 
               findings.push({ message: `${f.name}: ${r.headers[f.name]}, the page ${f.value}` });
             }
           }
+          // The body itself: as many bytes as the content-length the page shows.
+          const length = deny.fields.find((f) => f.name === 'content-length')?.value;
+          if (String(r.bodyBytes) !== length) {
+            findings.push({
+              message: `body of ${r.bodyBytes} bytes, the page's content-length ${length}`,
+            });
+          }
         }
         return findings;
       },
@@ -366,7 +384,7 @@ describe.skipIf(HAPROXY === undefined)('HAProxy model and export against a real 
     // findings), so these are the real haproxy's denied responses, each compared above.
     expect(denied).toBe(proofCount('HAProxy stick-table', 'denied'));
     console.info(
-      `haproxy vs core: ${report.requests} requests compared (${denied} denied responses' status line and headers compared), 0 disagreements; ${report.attempts} attempt(s), ${report.widened} key(s) judged at their measured times, ${report.retried} replayed`,
+      `haproxy vs core: ${report.requests} requests compared (${denied} denied responses' status line, headers and body length compared), 0 disagreements; ${report.attempts} attempt(s), ${report.widened} key(s) judged at their measured times, ${report.retried} replayed`,
     );
   }, 90_000);
 
@@ -375,12 +393,18 @@ describe.skipIf(HAPROXY === undefined)('HAProxy model and export against a real 
     for (const s of [...HAPROXY_DENY_STATUSES, undefined]) {
       const config = entry(1, 1000, s === undefined ? {} : { denyStatus: s });
       const deny = shownDeny(config);
+      // With the standard headers added, the page shows the same reply: the export sends none.
+      expect(shownDeny(config, true)).toEqual(deny);
       const r = await get(statusPort, s === undefined ? '/default' : `/${s}`, '127.0.0.1');
       const where = `deny_status ${s ?? '(none)'}`;
       expect(`HTTP/1.1 ${r.status} ${r.reason}`, where).toBe(deny.statusLine);
       const names = Object.keys(r.headers);
       expect(names, where).toEqual(deny.fields.map((f) => f.name));
       for (const f of deny.fields) expect(r.headers[f.name], `${where}: ${f.name}`).toBe(f.value);
+      // The body's real length is the content-length the page shows.
+      const length = deny.fields.find((f) => f.name === 'content-length')?.value;
+      expect(length, where).toMatch(/^[0-9]+$/);
+      expect(String(r.bodyBytes), `${where}: body bytes`).toBe(length);
       compared += 1;
     }
     console.info(`haproxy deny replies vs the page: ${compared} statuses compared`);
