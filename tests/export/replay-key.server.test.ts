@@ -36,6 +36,7 @@ import { simLimiters } from '../../src/config/keys';
 import { OUTCOME_REJECT, defaultScenario, simulate } from '../../src/sim';
 import type { SystemId } from '../../src/systems';
 import type { Server } from './servers';
+import { proofCount } from '../systems/proofCounts';
 import {
   findBinary,
   freePort,
@@ -229,6 +230,7 @@ describe.skipIf(NGINX === undefined)('nginx keyed as the replay, on a real nginx
   let dir = '';
   const ports: number[] = [];
   const cases = KEYS.filter((k) => k.nginx);
+  let compared = 0;
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'rll-nginx-replay-key-'));
@@ -287,11 +289,17 @@ describe.skipIf(NGINX === undefined)('nginx keyed as the replay, on a real nginx
     async (_, k, i) => {
       const real = await realDecisions(ports[i] as number);
       expect(stageDecisions('nginx', NGINX_CONFIG, k.spec)).toEqual(real);
+      compared += real.length;
       // Something was limited, so the comparison can fail.
       expect(real.filter((ok) => !ok).length).toBeGreaterThan(0);
     },
     30_000,
   );
+
+  it('compared every request of every key (the README’s count)', () => {
+    expect(compared).toBe(cases.length * REQS.length);
+    expect(compared).toBe(proofCount('nginx `limit_req`', 'replayKeyDecisions'));
+  });
 });
 
 /** The http { } lines with each `map … { … }` block written once. */
@@ -317,6 +325,7 @@ describe.skipIf(HAPROXY === undefined)('HAProxy keyed as the replay, on a real h
   let file = '';
   const ports: number[] = [];
   const cases = KEYS.filter((k) => k.haproxy);
+  let compared = 0;
   /** What real haproxy decided, by key case. */
   const seen = new Map<string, boolean[]>();
 
@@ -371,6 +380,7 @@ describe.skipIf(HAPROXY === undefined)('HAProxy keyed as the replay, on a real h
       const real = await realDecisions(ports[i] as number);
       seen.set(k.name, real);
       expect(stageDecisions('haproxy', HAPROXY_CONFIG, k.spec)).toEqual(real);
+      compared += real.length;
       expect(real.filter((ok) => !ok).length).toBeGreaterThan(0);
     },
     30_000,
@@ -388,5 +398,10 @@ describe.skipIf(HAPROXY === undefined)('HAProxy keyed as the replay, on a real h
     const shared = sharedKeyDecisions(HAPROXY_CONFIG, k.spec);
     expect(shared).not.toEqual(real);
     expect(REQS.filter((r, j) => r.apiKey === '' && !shared[j]).length).toBeGreaterThan(0);
+  });
+
+  it('compared every request of every key (the README’s count)', () => {
+    expect(compared).toBe(cases.length * REQS.length);
+    expect(compared).toBe(proofCount('HAProxy stick-table', 'replayKeyDecisions'));
   });
 });
