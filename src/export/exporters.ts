@@ -25,6 +25,8 @@ export { toGo } from './go';
 export { canonicalConfig } from './canonical';
 export { toHaproxy, haproxyDuration, HAPROXY_COMPLETE, HAPROXY_DEFAULTS } from './haproxy';
 export type { HaproxyOptions } from './haproxy';
+export { HAPROXY_KEY_LEN, haproxyReplayKey, nginxReplayKey } from './replayKey';
+export type { ReplayKey } from './replayKey';
 export type * from './types';
 export { formatImportError } from './types';
 

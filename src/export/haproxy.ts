@@ -6,6 +6,8 @@
 import type { AlgorithmConfig, SlidingWindowCounterConfig } from '../core';
 import { assertAlgorithmConfig, plural } from '../core';
 import type { ExportOutcome, ExportUnsupported } from './types';
+import type { ReplayKey } from './replayKey';
+import { HAPROXY_KEY_LEN, haproxyReplayKey, isKeyGap } from './replayKey';
 
 /** What the frontend is called and how large its table is. */
 export interface HaproxyOptions {
@@ -13,6 +15,12 @@ export interface HaproxyOptions {
   frontend?: string;
   /** The stick-table's `size` (entries; k, m, g suffixes). Default 100k. */
   size?: string;
+  /**
+   * The key a loaded log is replayed with: track-sc0 tracks the same part of the request
+   * (`req.hdr(x-forwarded-for,1)`, `req.fhdr(<header>,1)`, `path`) in a string table, or keeps
+   * `src` and says in its differences why it cannot. Absent, or the client address: `src`.
+   */
+  replayKey?: ReplayKey;
 }
 
 export const HAPROXY_DEFAULTS = { frontend: 'rate_limited', size: '100k' } as const;
@@ -73,23 +81,29 @@ export function toHaproxy(config: AlgorithmConfig, options: HaproxyOptions = {})
   }
   if (!SIZE.test(size))
     throw new Error(`size must be a whole number with k, m or g; got ${JSON.stringify(size)}`);
+  const replayed = options.replayKey === undefined ? null : haproxyReplayKey(options.replayKey);
+  const keyed =
+    replayed === null || isKeyGap(replayed) ? { fetch: 'src', type: 'ip', note: '' } : replayed;
   const expire = c.expireMs === undefined ? '' : ` expire ${haproxyDuration(c.expireMs)}`;
   const status = c.denyStatus === undefined ? '' : ` deny_status ${c.denyStatus}`;
   const text = [
-    `# HAProxy stick-table rate limiting: at most ${plural(c.limit, 'request')} per ${haproxyDuration(c.windowMs)} per client address.`,
+    `# HAProxy stick-table rate limiting: at most ${plural(c.limit, 'request')} per ${haproxyDuration(c.windowMs)} per ${keyed.fetch === 'src' ? 'client address' : 'key'}.`,
     ...HAPROXY_COMPLETE.map((line) => `# ${line}`),
     `frontend ${frontend}`,
     // http-request rules run only in HTTP mode: in TCP mode (HAProxy's default when no defaults
     // section sets one) they are ignored with a warning, and nothing is limited.
     '    mode http',
-    `    stick-table type ip size ${size}${expire} store http_req_rate(${haproxyDuration(c.windowMs)})`,
-    '    http-request track-sc0 src',
+    `    stick-table type ${keyed.type} size ${size}${expire} store http_req_rate(${haproxyDuration(c.windowMs)})`,
+    `    http-request track-sc0 ${keyed.fetch}`,
     `    http-request deny${status} if { sc_http_req_rate(0) gt ${c.limit} }`,
     '',
   ].join('\n');
   const differences = [
+    ...(replayed !== null && isKeyGap(replayed) ? [replayed.gap] : []),
     `The table holds a finite number of entries (size ${size}): when it is full HAProxy frees the entries closest to expiry, which the playground does not model.`,
-    'track-sc0 src keys by the client’s address: clients behind one NAT address share a counter (the playground’s clients are its keys).',
+    keyed.fetch === 'src'
+      ? 'track-sc0 src keys by the client’s address: clients behind one NAT address share a counter (the playground’s clients are its keys).'
+      : `Keys longer than ${HAPROXY_KEY_LEN} characters are cut to ${HAPROXY_KEY_LEN} before they are stored (stick-table type string len ${HAPROXY_KEY_LEN}): two that share their first ${HAPROXY_KEY_LEN} share a counter; the playground keeps whole keys.`,
   ];
   if (c.expireMs === undefined) {
     differences.push(
@@ -104,6 +118,7 @@ export function toHaproxy(config: AlgorithmConfig, options: HaproxyOptions = {})
     assumes: 'HAProxy 2.6 (checked with 2.6.12 from Debian 12).',
     differences,
     notes: [
+      ...(keyed.note === '' ? [] : [keyed.note]),
       'track-sc0 counts each request before the deny rule reads the rate, so denied requests count too: a client that keeps sending stays denied.',
       'Each client’s period starts at its first request (not at a clock boundary) and moves on by one period at a time.',
       c.denyStatus === undefined

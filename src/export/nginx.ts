@@ -7,6 +7,8 @@ import type { AlgorithmConfig, LeakyBucketConfig } from '../core';
 import { assertAlgorithmConfig, ceilDiv, nginxRateMilli, quoteText, toSeconds } from '../core';
 import { nginxPolicyName, nginxPolicyValue } from '../systems';
 import type { ExportOutcome, ExportResult, ExportUnsupported } from './types';
+import type { ReplayKey } from './replayKey';
+import { isKeyGap, nginxReplayKey } from './replayKey';
 
 /** Settings of the snippet that are not part of the limiter. */
 export interface NginxOptions {
@@ -28,13 +30,19 @@ export interface NginxOptions {
    * an add_header value cannot hold as they are become `?` (nginxPolicyName).
    */
   policyName?: string;
+  /**
+   * The key a loaded log is replayed with: the export keys by the same part of the request (a
+   * `map` for an X-Forwarded-For hop, `$http_<name>` for a header, `$uri` for the path), or keeps
+   * `key` and says in its differences why nginx cannot. Absent, or the client address: `key`.
+   */
+  replayKey?: ReplayKey;
 }
 
 export const NGINX_DEFAULTS = {
   key: '$binary_remote_addr',
   zone: 'ratelimit',
   zoneSize: '10m',
-} as const satisfies Required<Omit<NginxOptions, 'standardHeaders' | 'policyName'>>;
+} as const satisfies Required<Omit<NginxOptions, 'standardHeaders' | 'policyName' | 'replayKey'>>;
 
 /** nginx's own default for limit_req_status. */
 export const NGINX_DEFAULT_STATUS = 503;
@@ -92,7 +100,14 @@ function assumes(c: LeakyBucketConfig): string {
 export function toNginx(config: AlgorithmConfig, options: NginxOptions = {}): ExportOutcome {
   const c = assertAlgorithmConfig(config);
   if (c.kind !== 'leaky-bucket') return unsupported(c);
-  const key = options.key ?? NGINX_DEFAULTS.key;
+  // The replay's key wins over the default (or an imported) key, unless it is the client address.
+  const replayed =
+    options.replayKey === undefined ||
+    (options.replayKey.spec.length === 1 && options.replayKey.spec[0]?.kind === 'client')
+      ? null
+      : nginxReplayKey(options.replayKey);
+  const keyed = replayed === null || isKeyGap(replayed) ? null : replayed;
+  const key = keyed?.key ?? options.key ?? NGINX_DEFAULTS.key;
   const zone = options.zone ?? NGINX_DEFAULTS.zone;
   const zoneSize = options.zoneSize ?? NGINX_DEFAULTS.zoneSize;
   if (!ZONE_NAME.test(zone))
@@ -115,6 +130,7 @@ export function toNginx(config: AlgorithmConfig, options: NginxOptions = {}): Ex
     '# nginx limit_req (leaky bucket), exported from Rate Limit Lab',
     '',
     '# In the http { } block:',
+    ...(keyed?.map ?? []),
     `limit_req_zone ${word(key)} zone=${zone}:${zoneSize} rate=${c.rate}${c.rateUnit};`,
     '',
     '# In the server { } or location { } to limit:',
@@ -161,6 +177,7 @@ export function toNginx(config: AlgorithmConfig, options: NginxOptions = {}): Ex
       'Rejected requests get nginx\'s default 503; "limit_req_status 429;" tells clients to slow down instead.',
     );
   }
+  if (keyed !== null) notes.unshift(keyed.note);
   const capacity = Math.floor(nginxSizeBytes(zoneSize) / 64);
   const result: ExportResult = {
     ok: true,
@@ -169,6 +186,7 @@ export function toNginx(config: AlgorithmConfig, options: NginxOptions = {}): Ex
     text: `${lines.join('\n')}\n`,
     assumes: assumes(c),
     differences: [
+      ...(replayed !== null && isKeyGap(replayed) ? [replayed.gap] : []),
       'limit_req itself adds no header to any response: no Retry-After, no RateLimit or X-RateLimit-* (ngx_http_limit_req_module.c, nginx 1.22.1). The playground shows exactly that unless the limiter adds the standard headers.',
       ...(options.standardHeaders === true
         ? [

@@ -86,5 +86,5 @@ export const haproxy: SystemInfo = {
     return config.kind === 'sliding-window-counter' ? { ...config, anchor: 'entry' } : config;
   },
   standardHeadersHow:
-    'HAProxy’s built-in deny reply has no rate-limit headers. A custom reply (`http-request deny deny_status 429 … hdr <name> <log-format>`) can add them; the playground shows the values the model computes, labelled as added.',
+    'HAProxy’s built-in deny reply has no rate-limit headers, and the HAProxy export does not add them: HAProxy’s sample fetches give a counter’s rate, not when its period ends, so the reset they carry cannot be written. The response shown is what the exported config sends: none.',
 };

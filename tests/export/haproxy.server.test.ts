@@ -241,6 +241,8 @@ interface Reply {
   headers: Record<string, string>;
   /** The client's system date (Date.now()) just before the request was sent. */
   sentWallMs: number;
+  /** Bytes of the body as received. */
+  bodyBytes: number;
 }
 
 function get(port: number, urlPath: string, from: string): Promise<Reply> {
@@ -259,7 +261,8 @@ function get(port: number, urlPath: string, from: string): Promise<Reply> {
         timeout: 10_000,
       },
       (res) => {
-        res.resume();
+        let bodyBytes = 0;
+        res.on('data', (chunk: Buffer) => (bodyBytes += chunk.length));
         res.on('end', () => {
           req.destroy();
           const headers: Record<string, string> = {};
@@ -271,6 +274,7 @@ function get(port: number, urlPath: string, from: string): Promise<Reply> {
             reason: res.statusMessage ?? '',
             headers,
             sentWallMs,
+            bodyBytes,
           });
         });
       },
@@ -390,13 +394,16 @@ async function replaySteered(
   return { results, startMs };
 }
 
-/** The response the page shows for a denied request of `config`. */
-function shownDeny(config: SlidingWindowCounterConfig) {
+/**
+ * The response the page shows for a denied request of `config`, with or without the limiter's
+ * "add standard rate-limit headers" (which the export does not write: the same response).
+ */
+function shownDeny(config: SlidingWindowCounterConfig, standardHeaders = false) {
   const limiter = createLimiter(config);
   let d: Decision | undefined;
   for (let i = 0; i <= config.limit; i += 1) d = limiter.decide(0, 'x');
   if (d?.outcome !== 'reject') throw new Error('expected a deny');
-  return responseOf(haproxySystem!)(config, d);
+  return responseOf(haproxySystem!)(config, d, { standardHeaders, policyName: 'p', nowMs: 0 });
 }
 
 describe.skipIf(HAPROXY === undefined)('HAProxy model and export against a real haproxy', () => {
@@ -569,6 +576,13 @@ describe.skipIf(HAPROXY === undefined)('HAProxy model and export against a real 
               failures.push(`${name}: ${f.name}: ${r.headers[f.name]}, the page ${f.value}`);
             }
           }
+          // The body itself: as many bytes as the content-length the page shows.
+          const length = deny.fields.find((f) => f.name === 'content-length')?.value;
+          if (String(r.bodyBytes) !== length) {
+            failures.push(
+              `${name}: body of ${r.bodyBytes} bytes, the page's content-length ${length}`,
+            );
+          }
         }
         // 3. Where HAProxy's clock put each group against where the client sent it: the trace's
         // counts are the planned ones only where HAProxy saw every group on the planned side of
@@ -647,7 +661,7 @@ describe.skipIf(HAPROXY === undefined)('HAProxy model and export against a real 
     const range = (xs: number[]): string =>
       xs.length === 0 ? '–' : `${Math.min(...xs)} to ${Math.max(...xs)} ms`;
     console.info(
-      `haproxy vs core at HAProxy's clock: ${requests} requests judged (${denied} denied responses' status line and headers compared), ${compared} compared in all, 0 disagreements; ${replayed} key(s) replayed; HAProxy's time of each request minus its planned time: ${range(steering)}; HAProxy's time since a key's first request minus the client's: ${range(skews)}; HAProxy's now − its system date: ${range(offsets)}; its loop's date − the client's send: ${range(seenAfterSend)}`,
+      `haproxy vs core at HAProxy's clock: ${requests} requests judged (${denied} denied responses' status line, headers and body length compared), ${compared} compared in all, 0 disagreements; ${replayed} key(s) replayed; HAProxy's time of each request minus its planned time: ${range(steering)}; HAProxy's time since a key's first request minus the client's: ${range(skews)}; HAProxy's now − its system date: ${range(offsets)}; its loop's date − the client's send: ${range(seenAfterSend)}`,
     );
   }, 90_000);
 
@@ -656,12 +670,18 @@ describe.skipIf(HAPROXY === undefined)('HAProxy model and export against a real 
     for (const s of [...HAPROXY_DENY_STATUSES, undefined]) {
       const config = entry(1, 1000, s === undefined ? {} : { denyStatus: s });
       const deny = shownDeny(config);
+      // With the standard headers added, the page shows the same reply: the export sends none.
+      expect(shownDeny(config, true)).toEqual(deny);
       const r = await get(statusPort, s === undefined ? '/default' : `/${s}`, '127.0.0.1');
       const where = `deny_status ${s ?? '(none)'}`;
       expect(`HTTP/1.1 ${r.status} ${r.reason}`, where).toBe(deny.statusLine);
       const names = Object.keys(r.headers);
       expect(names, where).toEqual(deny.fields.map((f) => f.name));
       for (const f of deny.fields) expect(r.headers[f.name], `${where}: ${f.name}`).toBe(f.value);
+      // The body's real length is the content-length the page shows.
+      const length = deny.fields.find((f) => f.name === 'content-length')?.value;
+      expect(length, where).toMatch(/^[0-9]+$/);
+      expect(String(r.bodyBytes), `${where}: body bytes`).toBe(length);
       compared += 1;
     }
     console.info(`haproxy deny replies vs the page: ${compared} statuses compared`);

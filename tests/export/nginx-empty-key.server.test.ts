@@ -31,6 +31,7 @@ import { simLimiters } from '../../src/config/keys';
 import { OUTCOME_REJECT, defaultScenario, simulate } from '../../src/sim';
 import type { Server } from './servers';
 import { findBinary, freePort, loudSkip, startNginxIn, writeNginxConf } from './servers';
+import { proofCount } from '../systems/proofCounts';
 
 const NGINX = findBinary('nginx');
 if (NGINX === undefined)
@@ -177,5 +178,10 @@ describe.skipIf(NGINX === undefined)('requests without the key header on a real 
     const shared = labDecisions(false);
     expect(shared).not.toEqual(real);
     expect(XFF.filter((x, i) => x === '' && !shared[i]).length).toBe(6);
+    // The counts the README's proof table states.
+    expect(real.length).toBe(proofCount('nginx `limit_req`', 'emptyKeyRequests'));
+    expect(XFF.filter((x) => x === '').length).toBe(
+      proofCount('nginx `limit_req`', 'emptyKeyUnaccounted'),
+    );
   }, 60_000);
 });

@@ -132,8 +132,11 @@ describe('express-rate-limit 8.7.5 (real middleware) = model', () => {
 
   it('decides and answers exactly like the model, decision by decision, headers included', async () => {
     const rng = seeded(13_001);
+    // Which standardHeaders × legacyHeaders combinations the runs met.
+    const combos = new Set<string>();
     for (let run = 0; run < 60; run++) {
       const o = randomOptions(rng);
+      combos.add(`${String(o.standardHeaders)} × ${String(o.legacyHeaders)}`);
       vi.clearAllTimers(); // the previous run's MemoryStore interval
       const startMs = [0, 1_700_000_000_123, int(rng, 1, 1e12)][int(rng, 0, 2)] as number;
       vi.setSystemTime(startMs);
@@ -178,6 +181,8 @@ describe('express-rate-limit 8.7.5 (real middleware) = model', () => {
       `express-rate-limit vs model: ${compared} decisions compared, ${rejects} rejected, ${atBoundary} exactly when the window ends, 0 disagreements`,
     );
     expect(atBoundary).toBeGreaterThan(50);
+    // Every standardHeaders (none, draft-6, draft-7, draft-8) with and without legacyHeaders.
+    expect(combos.size).toBe(8);
     expect(rejects).toBeGreaterThan(100);
     expect(compared - rejects).toBeGreaterThan(100);
     // The counts the README's proof table states.

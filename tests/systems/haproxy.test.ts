@@ -2,6 +2,7 @@
  * The HAProxy system: its link grammar (`l=haproxy:…`), a message per bad field naming the field
  * and its accepted range, and the reply it sends (HAProxy 2.6 src/http.c http_err_msgs).
  */
+import { toHaproxy } from '../../src/export';
 import { describe, expect, it } from 'vitest';
 import { createLimiter } from '../../src/core';
 import type { PlaygroundConfig } from '../../src/config';
@@ -123,17 +124,26 @@ describe('HAProxy’s reply', () => {
     expect(timeout.headers).toContainEqual(['connection', 'close']);
   });
 
-  it('standard headers the user adds are marked as added', () => {
+  it('adds no standard headers: the HAProxy export does not send them, so neither does the page', () => {
     const c = deriveConfig(haproxy, haproxy.defaultConfig);
     const l = createLimiter(c);
     const ds = Array.from({ length: 12 }, () => l.decide(0));
-    const r = responseOf(haproxy)(c, ds[11] as never, { standardHeaders: true, policyName: 'p' });
-    expect(r.fields.filter((f) => f.added === true).map((f) => f.name)).toContain('Retry-After');
-    expect(r.fields.filter((f) => f.added !== true).map((f) => f.name)).toEqual([
+    for (const d of [ds[0], ds[11]]) {
+      const r = responseOf(haproxy)(c, d as never, { standardHeaders: true, policyName: 'p' });
+      expect(r.fields.filter((f) => f.added === true)).toEqual([]);
+      expect(r).toEqual(responseOf(haproxy)(c, d as never));
+    }
+    const denied = responseOf(haproxy)(c, ds[11] as never, { standardHeaders: true });
+    expect(denied.fields.map((f) => f.name)).toEqual([
       'content-length',
       'cache-control',
       'content-type',
     ]);
+    // The export writes none of them either.
+    const out = toHaproxy(c);
+    if (!out.ok) throw new Error(out.reason);
+    expect(out.text).not.toMatch(/RateLimit|Retry-After|set-header|hdr /i);
+    expect(haproxy.standardHeadersHow).toMatch(/the HAProxy export does not add them/);
   });
 });
 

@@ -9,8 +9,15 @@
  */
 export const PROOF_TABLE = {
   'nginx `limit_req`': {
-    counts: { timedRequests: 189, responses: 413, rejections: 205 },
-    words: ['0', '400', '599', '408', '444', '499', '0'],
+    counts: {
+      timedRequests: 189,
+      responses: 413,
+      rejections: 205,
+      emptyKeyRequests: 16,
+      emptyKeyUnaccounted: 8,
+      replayKeyDecisions: 84,
+    },
+    words: ['0', '400', '599', '408', '444', '499', '0', '0', '6', '0'],
   },
   'Envoy `local_ratelimit`': { counts: {}, words: ['1.31', '1.31'] },
   'Traefik `RateLimit`': {
@@ -62,8 +69,9 @@ export const PROOF_TABLE = {
       atTick: 1_722,
       besideTick: 3_581,
       freqCtrDenied: 2_827,
+      replayKeyDecisions: 70,
     },
-    words: ['0', '2.6.0', '1', '0'],
+    words: ['0', '2.6.0', '1', '0', '5', '0'],
   },
   'Redis two-window counter': { counts: { lua: 15_000, edges: 24_000 }, words: ['0'] },
   'Cloudflare rate limiting rule': {
@@ -85,6 +93,7 @@ export const PROOF_TABLE = {
     counts: {
       decisions: 11_520,
       combinations: 36,
+      atWindowEnd: 327,
       admitted: 4_014,
       delayed: 1_246,
       rejected: 6_260,

@@ -258,6 +258,7 @@ describe('rate-limiter-flexible 11.4.0 RateLimiterMemory (real) = model', () => 
     const row = 'rate-limiter-flexible `RateLimiterMemory`';
     expect(compared).toBe(proofCount(row, 'decisions'));
     expect(combos.size).toBe(proofCount(row, 'combinations'));
+    expect(atBoundary).toBe(proofCount(row, 'atWindowEnd'));
     expect(seen).toEqual({
       admit: proofCount(row, 'admitted'),
       delay: proofCount(row, 'delayed'),

@@ -4,7 +4,7 @@
 import type { AlgorithmConfig, Decision } from '../../core';
 import { rejectStatus } from '../../core';
 import { HAPROXY_SOURCES } from '../sources/haproxy';
-import { makeResponse, standardFields, withAdded } from '../response';
+import { makeResponse } from '../response';
 import type { SystemHeader, SystemResponse, SystemResponseOptions } from '../types';
 
 const BUILT_IN: Readonly<Record<number, { reason: string; length: number; close?: true }>> = {
@@ -52,18 +52,20 @@ export function haproxyStatusLine(status: number): string {
   return `HTTP/1.1 ${status} ${BUILT_IN[status]?.reason ?? ''}`.trimEnd();
 }
 
-/** What HAProxy sends for `decision`: its built-in error reply on a deny, nothing of its own else. */
+/**
+ * What HAProxy sends for `decision`: its built-in error reply on a deny, nothing of its own else.
+ * The limiter's "add standard rate-limit headers" adds nothing here: the HAProxy export does not
+ * write them: HAProxy 2.6's sample fetches give a tracked counter's rate (sc_http_req_rate) but
+ * not where its period is (configuration.txt 7.3.3 lists no such fetch), so the reset the
+ * standard headers carry cannot be written; the page shows only what the exported config sends.
+ */
 export function haproxyResponse(
   config: AlgorithmConfig,
   decision: Decision,
-  options: SystemResponseOptions = {},
+  _options: SystemResponseOptions = {},
 ): SystemResponse {
   const status = decision.outcome === 'reject' ? rejectStatus(config) : 200;
-  const own = decision.outcome === 'reject' ? (haproxyDenyHeaders(status) ?? []) : [];
-  const fields =
-    options.standardHeaders === true
-      ? withAdded(own, standardFields(config, decision, options))
-      : own;
+  const fields = decision.outcome === 'reject' ? (haproxyDenyHeaders(status) ?? []) : [];
   const base = makeResponse(status, fields, HAPROXY_SOURCES);
   if (decision.outcome !== 'reject') return base;
   const statusLine = haproxyStatusLine(status);

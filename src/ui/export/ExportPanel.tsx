@@ -6,6 +6,9 @@ import { isDefaultSystem, systemOf } from '../../systems';
 import { MAX_LIMITERS } from '../../store';
 import { usePlaygroundApi, usePlaygroundShallow } from '../../store/react';
 import { laneNames } from '../../config/laneNames';
+import { useTraceLoad } from '../../store/traceReact';
+import { keySpecOfText } from '../../trace/keys';
+import type { ReplayKey } from '../../export/replayKey';
 import type { AnyExportOutcome, AnyExportTarget } from './exportText';
 import { ExportView } from './ExportView';
 import type { Imported } from './ImportForm';
@@ -93,14 +96,34 @@ export function ExportPanel() {
           },
     [state, storeTimeoutMs],
   );
+  // The replayed log (its key and fingerprint), when the traffic replays one.
+  const { replayed } = usePlaygroundShallow((s) => ({
+    replayed: s.scenario.sources.find((x) => x.kind === 'trace'),
+  }));
+  // The loaded log's format says what a field of the key is (a header, a logged variable, a
+  // column); a link whose file is not loaded here names only the key.
+  const loaded = useTraceLoad((st) => ({
+    format: st.trace?.report.format ?? null,
+    hash: st.replay?.hash ?? null,
+  }));
   const api = usePlaygroundApi();
   // What an import said beyond the limiter (zone name, key, stat_prefix), so exporting gives the
   // same snippet back.
   const [options, setOptions] = useState<ExportOptions>({});
   const config = entry?.config;
   const standardHeaders = entry?.standardHeaders === true;
-  // The policy name the inspector's headers carry too: the lane's name.
-  const policyName = entry === undefined ? undefined : name;
+  // The policy name in nginx's RateLimit-Policy: the limiter's own name, or the export's default
+  // when it has none; the inspector shows the same (src/systems/respond/nginx.ts). Not the lane's
+  // label: "nginx" or "api #2" name lanes on the page, not what the exported config sends.
+  const policyName = entry?.name;
+  // The key the nginx and HAProxy exports key by: the replay's, so the deployed limiter counts
+  // the requests the page counted together.
+  const replayKey = useMemo((): ReplayKey | null => {
+    if (replayed === undefined) return null;
+    const spec = keySpecOfText(replayed.key ?? 'client');
+    if (spec === null) return null;
+    return { spec, format: loaded.hash === replayed.hash ? loaded.format : null };
+  }, [replayed, loaded.format, loaded.hash]);
   const outcomes = useMemo(() => {
     if (config === undefined) return null;
     // The limiter's "add standard rate-limit headers" becomes the config that sends them.
@@ -114,8 +137,17 @@ export function ExportPanel() {
           envoy: { ...options.envoy, standardHeaders },
         }
       : {};
-    return exportsOf(config, { ...options, ...added }, kongPolicy, standardHeaders, traefikRedis);
-  }, [config, options, standardHeaders, policyName, kongPolicy, traefikRedis]);
+    const all = { ...options, ...added };
+    const keyed =
+      replayKey === null
+        ? all
+        : {
+            ...all,
+            nginx: { ...all.nginx, replayKey },
+            haproxy: { ...all.haproxy, replayKey },
+          };
+    return exportsOf(config, keyed, kongPolicy, standardHeaders, traefikRedis);
+  }, [config, options, standardHeaders, policyName, kongPolicy, replayKey, traefikRedis]);
   const onImport = useCallback(
     (imported: Imported): number[] => {
       if (imported.format === 'ingress-nginx') {
