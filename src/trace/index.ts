@@ -37,7 +37,6 @@ export {
 } from './replay';
 export type { Replay } from './replay';
 export { dryRun, dryRunCsv, recordedRejection } from './dryrun';
-export { clockWindowsNote } from './clockWindows';
 export type { Baseline, Change, DryRun, Flip, KeyChanges } from './dryrun';
 export { traceHash, simTraceOf, linkName, traceSourceOf } from './fingerprint';
 export {
