@@ -57,7 +57,7 @@ const timesArb: fc.Arbitrary<number[]> = fc
 function shifted(i: Inspection, by: number): Inspection {
   const o = structuredClone(i) as unknown as Record<string, unknown>;
   for (const f of ['nowMs', 'effectiveNowMs', 'windowStartMs', 'windowEndMs']) {
-    if (typeof o[f] === 'number') o[f] = (o[f]) + by;
+    if (typeof o[f] === 'number') o[f] = o[f] + by;
   }
   if (Array.isArray(o.windows)) {
     for (const w of o.windows as Record<string, number>[]) {
