@@ -14,8 +14,9 @@ import { TokenBucketLimiter } from './algorithms/token-bucket';
 import { AnchoredWindowLimiter } from './algorithms/anchored-window';
 import { CalendarWindowsLimiter } from './algorithms/calendar-windows';
 import { TraefikRedisLimiter } from './algorithms/traefik-redis';
-import type { AlgorithmConfig, Limiter } from './types';
-import { assertAlgorithmConfig } from './validate';
+import { MAX_TIME_MS } from './int';
+import type { AlgorithmConfig, Limiter, LimiterOptions } from './types';
+import { assertAlgorithmConfig, describeValue } from './validate';
 
 export type * from './types';
 export type * from './inspect';
@@ -47,31 +48,39 @@ export { calendarUnits } from './algorithms/calendar-windows';
 export type { Explanation } from './explain';
 
 /**
- * A limiter for `config`. Throws a RangeError naming each bad field and its accepted range when the
- * config is invalid (anything but whole numbers in range: NaN, negatives, fractions, absurd sizes).
+ * A limiter for `config`, its virtual time 0 standing for epoch ms `options.originMs` (default 0).
+ * Throws a RangeError naming each bad field and its accepted range when the config is invalid
+ * (anything but whole numbers in range: NaN, negatives, fractions, absurd sizes), or when originMs
+ * is not a whole number of ms within ±MAX_TIME_MS.
  */
-export function createLimiter(config: AlgorithmConfig): Limiter {
+export function createLimiter(config: AlgorithmConfig, options?: LimiterOptions): Limiter {
   // A frozen copy: changing the caller's object later cannot change a running limiter.
   const valid = Object.freeze({ ...assertAlgorithmConfig(config) });
+  const o = options?.originMs ?? 0;
+  if (!Number.isSafeInteger(o) || Math.abs(o) > MAX_TIME_MS) {
+    throw new RangeError(
+      `originMs must be a whole number of milliseconds from -${MAX_TIME_MS} to ${MAX_TIME_MS}, got ${describeValue(o)}`,
+    );
+  }
   switch (valid.kind) {
     case 'fixed-window':
-      return new FixedWindowLimiter(valid);
+      return new FixedWindowLimiter(valid, o);
     case 'sliding-log':
-      return new SlidingLogLimiter(valid);
+      return new SlidingLogLimiter(valid, o);
     case 'sliding-window-counter':
       return valid.anchor === 'entry'
-        ? new EntryCounterLimiter(valid)
-        : new SlidingWindowCounterLimiter(valid);
+        ? new EntryCounterLimiter(valid, o)
+        : new SlidingWindowCounterLimiter(valid, o);
     case 'token-bucket':
-      return new TokenBucketLimiter(valid);
+      return new TokenBucketLimiter(valid, o);
     case 'leaky-bucket':
-      return new LeakyBucketLimiter(valid);
+      return new LeakyBucketLimiter(valid, o);
     case 'gcra':
-      return new GcraLimiter(valid);
+      return new GcraLimiter(valid, o);
     case 'anchored-window':
-      return new AnchoredWindowLimiter(valid);
+      return new AnchoredWindowLimiter(valid, o);
     case 'calendar-windows':
-      return new CalendarWindowsLimiter(valid);
+      return new CalendarWindowsLimiter(valid, o);
   }
 }
 
@@ -81,10 +90,10 @@ export function createLimiter(config: AlgorithmConfig): Limiter {
  * Traefik's, and Traefik shares a bucket only through its Redis limiter: that script's limiter
  * (algorithms/traefik-redis.ts). Any other config: createLimiter's.
  */
-export function createSharedLimiter(config: AlgorithmConfig): Limiter {
-  const limiter = createLimiter(config);
+export function createSharedLimiter(config: AlgorithmConfig, options?: LimiterOptions): Limiter {
+  const limiter = createLimiter(config, options);
   return limiter instanceof TokenBucketLimiter && isTraefikBucket(limiter.config)
-    ? new TraefikRedisLimiter(limiter.config)
+    ? new TraefikRedisLimiter(limiter.config, limiter.originMs)
     : limiter;
 }
 

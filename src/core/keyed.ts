@@ -60,7 +60,14 @@ export abstract class KeyedLimiter<C extends AlgorithmConfig, S extends object> 
   private slotIndex: ReadonlyMap<string, number> | null = null;
   private slots: Array<S | undefined> = [];
 
-  constructor(readonly config: C) {}
+  /**
+   * `config`, and the epoch ms that virtual time 0 stands for (Limiter.originMs): windows aligned
+   * to the clock are placed from it; every time the limiter takes or gives stays virtual.
+   */
+  constructor(
+    readonly config: C,
+    readonly originMs = 0,
+  ) {}
 
   /** Fixed-size algorithms say their size here (see Limiter.keySizeMax). */
   readonly keySizeMax: StateSize | null = null;
@@ -184,7 +191,11 @@ export abstract class KeyedLimiter<C extends AlgorithmConfig, S extends object> 
   }
 
   sameStateAs(other: Limiter, nowMs: number): boolean {
-    if (other.constructor !== this.constructor || !sameData(other.config, this.config))
+    if (
+      other.constructor !== this.constructor ||
+      other.originMs !== this.originMs ||
+      !sameData(other.config, this.config)
+    )
       return false;
     const o = other as KeyedLimiter<C, S>;
     for (const [key, s] of this.states) {

@@ -246,6 +246,17 @@ export interface StateSize {
   bytes: number;
 }
 
+/** How createLimiter places a limiter on the clock. */
+export interface LimiterOptions {
+  /**
+   * The epoch ms (UTC) that virtual time 0 stands for: a replayed log's first request, a probe's
+   * start. Aligned windows are counted from 1970 as the real systems count them (a Redis key per
+   * ⌊now / window⌋, Kong's UTC periods, envoyproxy/ratelimit's (now / divider) · divider). Default
+   * 0: virtual 0 is 1970-01-01T00:00:00Z. A whole number of ms within ±MAX_TIME_MS.
+   */
+  originMs?: number;
+}
+
 export interface Limiter {
   /** Decides one request arriving at `nowMs` for `key` (default 'default') and updates the state. */
   decide(nowMs: number, key?: string): Decision;
@@ -256,6 +267,12 @@ export interface Limiter {
 
   /** The validated config this limiter was made from. */
   readonly config: AlgorithmConfig;
+  /**
+   * The epoch ms (UTC) that virtual time 0 stands for (LimiterOptions.originMs; 0 by default).
+   * Windows aligned to the clock (fixed window, the aligned sliding-window counter, calendar
+   * windows) are placed at t + originMs; every time taken or given stays virtual.
+   */
+  readonly originMs: number;
   /** An independent deep copy: deciding on one never affects the other. */
   clone(): Limiter;
   /** Keys that currently hold state. */

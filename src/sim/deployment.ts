@@ -67,6 +67,8 @@ export class LaneEngine {
     readonly config: AlgorithmConfig,
     readonly deployment: Deployment,
     from?: EngineSnapshot,
+    /** The epoch ms time 0 stands for (createLimiter's originMs; snapshots keep their own). */
+    originMs = 0,
   ) {
     this.local = deployment.state === 'local';
     this.racy = deployment.state === 'shared-racy';
@@ -84,9 +86,9 @@ export class LaneEngine {
       // One store every instance shares, unless state is local (createSharedLimiter: Traefik's
       // shared bucket is its Redis limiter's).
       const make = this.local ? createLimiter : createSharedLimiter;
-      for (let i = 0; i < n; i += 1) this.stores.push(make(config));
+      for (let i = 0; i < n; i += 1) this.stores.push(make(config, { originMs }));
     }
-    this.scratch = this.racy ? createSharedLimiter(config) : null;
+    this.scratch = this.racy ? createSharedLimiter(config, { originMs }) : null;
   }
 
   /** Lands every write due at or before `tMs` (a write lands before a read at the same instant). */

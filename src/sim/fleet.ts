@@ -300,6 +300,11 @@ export class FleetEngine {
   readonly changes: Array<{ atMs: number; count: number }> = [];
   storeCalls = 0;
 
+  /** createLimiter's options for every limiter of this fleet. */
+  private get at(): { originMs: number } {
+    return { originMs: this.originMs };
+  }
+
   constructor(
     readonly config: AlgorithmConfig,
     readonly deployment: Deployment,
@@ -307,6 +312,8 @@ export class FleetEngine {
     keyCount: number,
     private readonly record: boolean,
     from?: FleetSnapshot,
+    /** The epoch ms time 0 stands for (createLimiter's originMs): every limiter here takes it. */
+    private readonly originMs = 0,
   ) {
     const d = deployment;
     this.fleet = d.fleet;
@@ -318,7 +325,7 @@ export class FleetEngine {
     this.onDown = isTraefikBucket(config) ? 'closed' : this.storeModel.onDown;
     this.usesStore = d.state === 'shared-atomic' || d.state === 'layered';
     this.usesReplicas = !this.usesStore || d.state === 'layered' || this.onDown === 'local';
-    this.scratch = this.storeModel.kong === 'cluster' ? createLimiter(config) : null;
+    this.scratch = this.storeModel.kong === 'cluster' ? createLimiter(config, this.at) : null;
     this.replicaConfig = d.state === 'local' ? config : divided;
     this.globalConfig = d.state === 'local' ? scaleConfig(config, n0, 1) : config;
     this.events = sortedEvents(d.fleet?.scale);
@@ -328,7 +335,9 @@ export class FleetEngine {
     this.current = new Float64Array(FLEET_SLOTS);
     this.outstanding = new Int32Array(FLEET_SLOTS);
     if (from !== undefined) {
-      this.replicas = from.replicas.map((l) => l?.clone() ?? createLimiter(this.replicaConfig));
+      this.replicas = from.replicas.map(
+        (l) => l?.clone() ?? createLimiter(this.replicaConfig, this.at),
+      );
       this.store = from.store?.clone() ?? null;
       this.copies = from.copies.map((l) => l.clone());
       this.copyEpoch = from.copyEpoch.map((m) => new Map(m));
@@ -345,18 +354,18 @@ export class FleetEngine {
       this.replicas = [];
       if (this.usesReplicas)
         for (let i = 0; i < FLEET_SLOTS; i += 1)
-          this.replicas.push(createLimiter(this.replicaConfig));
+          this.replicas.push(createLimiter(this.replicaConfig, this.at));
       this.store = this.usesStore
         ? this.storeModel.kong === undefined
-          ? createSharedLimiter(config)
-          : createLimiter(kongStoreConfig(config))
+          ? createSharedLimiter(config, this.at)
+          : createLimiter(kongStoreConfig(config), this.at)
         : null;
       const sync = this.storeModel.syncMs;
       this.copies = [];
       this.copyEpoch = [];
       if (this.usesStore && sync !== undefined) {
         for (let i = 0; i < FLEET_SLOTS; i += 1) {
-          this.copies.push(createSharedLimiter(config));
+          this.copies.push(createSharedLimiter(config, this.at));
           this.copyEpoch.push(new Map());
         }
       }
@@ -467,13 +476,13 @@ export class FleetEngine {
       // Scale-in: the removed replicas' state is lost (a pod that comes back starts fresh).
       for (let s = count; s < this.alive; s += 1) {
         if (this.usesReplicas) {
-          const fresh = createLimiter(this.replicaConfig);
+          const fresh = createLimiter(this.replicaConfig, this.at);
           if (this.keySlots !== null) fresh.useKeyIndex(this.keySlots);
           this.replicas[s] = fresh;
           this.dirty[s] = 1;
         }
         if (this.copies.length > 0) {
-          this.copies[s] = createSharedLimiter(this.config);
+          this.copies[s] = createSharedLimiter(this.config, this.at);
           (this.copyEpoch[s] as Map<string, number>).clear();
         }
         this.outstanding[s] = 0;

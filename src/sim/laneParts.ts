@@ -289,6 +289,8 @@ export interface LaneRun {
 export interface LaneContext {
   config: AlgorithmConfig;
   scenario: Scenario;
+  /** The epoch ms time 0 stands for (a trace's origin; 0 for synthetic traffic). */
+  originMs: number;
   arrivals: ArrivalTable;
   keyNames: string[];
   clientKey: Uint16Array | Uint32Array;

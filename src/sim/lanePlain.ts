@@ -31,7 +31,7 @@ import { OUTCOME_ADMIT, OUTCOME_DELAY, OUTCOME_REJECT } from './types';
 export function runPlainLane(ctx: LaneContext): LaneRun {
   const { config, scenario, arrivals, keyNames, clientKey, horizonMs, maxRows } = ctx;
   const { retry, deployment, seed } = scenario;
-  const engine = new LaneEngine(config, deployment);
+  const engine = new LaneEngine(config, deployment, undefined, ctx.originMs);
   const pick = balancer(deployment, seed);
   const oneInstance = deployment.instances === 1;
   const wallAt = ctx.clock.cursor();

@@ -137,8 +137,14 @@ export class Seeker {
             this.result.keyNames.length,
             false,
             snap as FleetSnapshot | undefined,
+            this.result.originMs ?? 0,
           )
-        : new LaneEngine(lane.config, deployment, snap as EngineSnapshot | undefined);
+        : new LaneEngine(
+            lane.config,
+            deployment,
+            snap as EngineSnapshot | undefined,
+            this.result.originMs ?? 0,
+          );
       cursor = { engine, row: cpRow, flushedMs: Number.NEGATIVE_INFINITY };
       this.cursors[i] = cursor;
     }
@@ -558,10 +564,11 @@ export function adoptResult(
               snapshot ??= {
                 stores: cp.stores.map((entries) => {
                   // As LaneEngine makes them: shared state's store is createSharedLimiter's.
+                  const at = { originMs: result.originMs ?? 0 };
                   const store =
                     result.scenario.deployment.state === 'local'
-                      ? createLimiter(lane.config)
-                      : createSharedLimiter(lane.config);
+                      ? createLimiter(lane.config, at)
+                      : createSharedLimiter(lane.config, at);
                   for (const [key, state] of entries) store.setState(key, state);
                   return store;
                 }),

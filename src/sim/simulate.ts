@@ -121,12 +121,12 @@ export function installPlainLaneLoop(loop: LaneLoop | null): void {
 
 /** A lane's event loop: any deployment (see `installPlainLaneLoop` for lanes that are not fleets). */
 function runLane(ctx: LaneContext): LaneRun {
-  const { config, scenario, arrivals, keyNames, clientKey, horizonMs, maxRows } = ctx;
+  const { config, scenario, arrivals, keyNames, clientKey, horizonMs, maxRows, originMs } = ctx;
   const { retry, deployment, seed } = scenario;
   const fleet = isFleet(deployment)
-    ? new FleetEngine(config, deployment, seed, keyNames.length, true)
+    ? new FleetEngine(config, deployment, seed, keyNames.length, true, undefined, originMs)
     : null;
-  const engine = fleet ?? new LaneEngine(config, deployment);
+  const engine = fleet ?? new LaneEngine(config, deployment, undefined, originMs);
   const laneEngine = fleet === null ? (engine as LaneEngine) : null;
   const pick = balancer(deployment, seed);
   const lor = deployment.balancer === 'least-outstanding';
@@ -141,7 +141,7 @@ function runLane(ctx: LaneContext): LaneRun {
     fleet.firstJitter = ctx.firstJitter();
     oracleMirrorsStore = fleet.storeIsGlobal;
     try {
-      const ideal = createSharedLimiter(fleet.globalConfig);
+      const ideal = createSharedLimiter(fleet.globalConfig, { originMs });
       measured = true;
       if (!oracleMirrorsStore) oracle = ideal;
     } catch {
@@ -510,6 +510,8 @@ interface PreparedArrivals {
   addressKey: Uint16Array | Uint32Array | null;
   /** What the run should say about its trace source (missing, or going on past the end). */
   traceNotes: string[];
+  /** The epoch ms time 0 stands for: the trace's (SimTrace.originMs), else 0. */
+  originMs: number;
   /** The client of the trace's empty-key requests (`SimTrace.emptyKeyId`), or −1. */
   emptyClient: number;
   arrivals: ArrivalTable;
@@ -566,14 +568,16 @@ export function traceSpan(
   for (let j = 0; j < timeMs.length; j += 1) timeMs[j] = (timeMs[j] as number) - fromMs;
   const keyId = trace.keyId.subarray(first, first + timeMs.length);
   const { emptyClients: ec, emptyKeyId: emptyId = -1 } = trace;
+  // The span's time 0 is its start, on the log's clock.
+  const originMs = (trace.originMs ?? 0) + fromMs;
   if (ec === undefined || emptyId < 0 || first === 0) {
-    return { trace: { ...trace, timeMs, keyId }, first };
+    return { trace: { ...trace, timeMs, keyId, originMs }, first };
   }
   // The addresses are one per empty-key request: the span's start after those before it.
   let before = 0;
   for (let i = 0; i < first; i += 1) if (trace.keyId[i] === emptyId) before += 1;
   const emptyClients = { client: ec.client.subarray(before), names: ec.names };
-  return { trace: { ...trace, timeMs, keyId, emptyClients }, first };
+  return { trace: { ...trace, timeMs, keyId, emptyClients, originMs }, first };
 }
 
 /** The scenario's trace source's requests, when given, and what to say about them. */
@@ -622,7 +626,15 @@ function prepareArrivals(
   const key =
     cache === undefined
       ? ''
-      : JSON.stringify([sc.sources, sc.seed, sc.clients, untilMs, trace !== null, byAddress]);
+      : JSON.stringify([
+          sc.sources,
+          sc.seed,
+          sc.clients,
+          untilMs,
+          trace !== null,
+          byAddress,
+          trace?.originMs ?? 0,
+        ]);
   if (cache?.arrivals?.key === key) return cache.arrivals.value;
   const traceMap = new Map<string, SimTrace>(trace === null ? [] : [[trace.hash, trace]]);
   const merged = mergeSources(sc.sources, sc.seed, untilMs, MAX_FIRST_ATTEMPTS, traceMap);
@@ -650,6 +662,7 @@ function prepareArrivals(
     clientKey,
     addressKey,
     traceNotes,
+    originMs: trace?.originMs ?? 0,
     // A trace request's client is the client model's count plus its key id (assignClients).
     emptyClient:
       trace !== null && (trace.emptyKeyId ?? -1) >= 0
@@ -799,6 +812,7 @@ export function simulate(
     const run = (isFleet(sc.deployment) || plainLoop === null ? runLane : plainLoop)({
       config: copyOf(lane),
       scenario: sc,
+      originMs: prepared.originMs,
       arrivals,
       keyNames,
       clientKey: laneKeys,
@@ -888,6 +902,7 @@ export function simulate(
   const completeUntilMs = Math.min(merged.completeUntilMs, ...runs.map((r) => r.completeUntilMs));
   const result: SimResult = {
     scenario: sc,
+    ...(prepared.originMs === 0 ? {} : { originMs: prepared.originMs }),
     untilMs,
     completeUntilMs,
     truncated: truncation.length > 0,

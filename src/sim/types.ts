@@ -172,6 +172,11 @@ export interface SimTrace {
   hash: string;
   /** Whole ms since the trace's first request, ascending. */
   timeMs: Int32Array;
+  /**
+   * The epoch ms `timeMs` 0 stands for (the first request's whole ms, or a span's start): windows
+   * on the clock are placed from it (createLimiter's originMs). Absent: 0.
+   */
+  originMs?: number;
   /** Index into `keys`, per request. */
   keyId: Uint32Array;
   keys: readonly string[];
@@ -719,6 +724,11 @@ export interface MemoryReport {
 export interface SimResult {
   /** The scenario as simulated (defaults filled in). */
   scenario: Scenario;
+  /**
+   * The epoch ms the run's time 0 stands for when it replays a trace (SimTrace.originMs): every
+   * limiter's windows on the clock are placed from it. Absent: 0 (synthetic traffic).
+   */
+  originMs?: number;
   untilMs: number;
   /** Every event before this time was simulated in every lane. */
   completeUntilMs: number;

@@ -15,6 +15,7 @@ import {
   replayColumns,
   replayWithEmptyKey,
   spanColumns,
+  virtualOrigin,
   virtualTimes,
 } from '../trace';
 import type { OverviewColumns, PreparedSweep, Replay, SpanChoice } from '../trace';
@@ -32,6 +33,8 @@ interface Held {
   status: Uint16Array;
   keys: string[];
   timeMs: Int32Array | null;
+  /** The epoch ms `timeMs` 0 stands for (the first request's): windows on the clock start from it. */
+  originMs: number;
   timeError: string | null;
   prep: PreparedSweep | null;
   /** The last span replayed, its requests and their kernel scratch. */
@@ -83,7 +86,7 @@ async function run(gen: number, m: Extract<DryRunRequest, { type: 'run' }>): Pro
     post({ type: 'error', gen, message: h.timeError ?? 'The trace cannot be replayed.' });
     return;
   }
-  const whole = { timeMs: h.timeMs, keyId: h.keyId, keys: h.keys };
+  const whole = { timeMs: h.timeMs, keyId: h.keyId, keys: h.keys, originMs: h.originMs };
   const { columns, first, prep } = requestsOf(h, whole, m.span);
   const n = columns.timeMs.length;
   // Requests the system does not limit (or denies) for an empty key skip the limiter; the rest
@@ -118,13 +121,22 @@ async function run(gen: number, m: Extract<DryRunRequest, { type: 'run' }>): Pro
 self.onmessage = (e: MessageEvent<DryRunRequest>) => {
   const m = e.data;
   if (m.type === 'init') {
-    held = { ...m, arrivalMs: null, timeMs: null, timeError: null, prep: null, span: null };
+    held = {
+      ...m,
+      arrivalMs: null,
+      timeMs: null,
+      originMs: m.baseMs,
+      timeError: null,
+      prep: null,
+      span: null,
+    };
     if (m.times instanceof Int32Array) {
       held.timeMs = m.times;
     } else {
       const arrivalMs = arrivals(held);
       try {
         held.timeMs = virtualTimes({ count: arrivalMs.length, arrivalMs });
+        held.originMs = virtualOrigin({ count: arrivalMs.length, arrivalMs });
       } catch (err) {
         held.timeError = (err as Error).message;
       }

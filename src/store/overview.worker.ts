@@ -31,7 +31,12 @@ function runNewest(): void {
 self.onmessage = (e: MessageEvent<OverviewRequest>) => {
   const m = e.data;
   if (m.type === 'init') {
-    source = heldSpanSource({ timeMs: m.timeMs, keyId: m.keyId, keys: m.keys });
+    source = heldSpanSource({
+      timeMs: m.timeMs,
+      keyId: m.keyId,
+      keys: m.keys,
+      originMs: m.originMs,
+    });
     binMs = m.binMs;
     const requests = source.requestsPerBin(binMs);
     post({ type: 'requests', requests }, [requests.buffer]);

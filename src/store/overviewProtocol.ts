@@ -11,6 +11,8 @@ export type OverviewRequest =
       timeMs: Int32Array;
       keyId: Uint32Array;
       keys: string[];
+      /** The epoch ms time 0 stands for (SimTrace.originMs): windows on the clock start from it. */
+      originMs: number;
       binMs: number;
     }
   /** The rejections per bin of the whole trace replayed through `config`. */

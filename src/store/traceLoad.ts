@@ -89,6 +89,8 @@ function heldState(
       ? {
           hash: held.hash,
           timeMs,
+          // Time 0 on the log's clock: windows on the clock are placed from it.
+          originMs: t.baseMs,
           keyId: t.keyId,
           keys: t.keys,
           // The empty key found once here: runs compare ids (SimTrace.emptyKeyId).

@@ -3,8 +3,8 @@
  * `arrival_ms` (whole epoch ms), `client` (the request's key as chosen), `status`, `cost` — which
  * this page's own CSV reader reads back into the same replay: the same keys (keyed by client
  * address, the default), the same whole-ms virtual times, so the same fingerprint. Arrivals are
- * written as ⌊first⌋ + ⌊arrival − first⌋, the times the replay uses; sub-millisecond parts, which
- * no replay sees, are dropped. Typically a few bytes a request after compression.
+ * written as ⌊arrival⌋, the whole ms the replay uses (virtualTimes: ⌊arrival⌋ − ⌊first⌋);
+ * sub-millisecond parts, which no replay sees, are dropped. Typically a few bytes a request after compression.
  */
 import { gzipSync } from 'fflate';
 import { csvField } from './csv';
@@ -21,10 +21,8 @@ export function traceCsv(
   // The page's one CSV writer: a key a spreadsheet would run as a formula is neutralised, in a way
   // this page's reader undoes for a compact file (delimited.ts), so the keys come back unchanged.
   const keys = trace.keys.map(csvField);
-  const first = trace.count > 0 ? (trace.arrivalMs[0] as number) : 0;
-  const base = Math.floor(first);
   for (let i = 0; i < trace.count; i += 1) {
-    const at = base + Math.floor((trace.arrivalMs[i] as number) - first);
+    const at = Math.floor(trace.arrivalMs[i] as number);
     const status = trace.status[i] as number;
     rows.push(
       `${String(at)},${keys[trace.keyId[i] as number] as string},${status === 0 ? '' : String(status)},${String(trace.cost[i])}`,

@@ -71,7 +71,10 @@ export function replayWithEmptyKey(
     keyId[j] = k;
     j += 1;
   }
-  const inner = replay({ timeMs, keyId, keys: columns.keys }, config);
+  const inner = replay(
+    { timeMs, keyId, keys: columns.keys, originMs: columns.originMs ?? 0 },
+    config,
+  );
   const outcome = new Uint8Array(n);
   const delayMs = new Uint32Array(n);
   const code = exempt.outcome === 'admit' ? ADMIT : REJECT;

@@ -6,7 +6,7 @@
  * key names — so two files that replay identically share it, and re-keying a file changes it.
  */
 import type { SimTrace, TraceSource } from '../sim';
-import { virtualTimes } from './replay';
+import { virtualOrigin, virtualTimes } from './replay';
 import type { Trace } from './types';
 
 /** Two independent 32-bit FNV-1a style lanes (different offsets), mixed per 32-bit word. */
@@ -126,7 +126,8 @@ export function keysInTimeOrder(
 export function simTraceOf(trace: Pick<Trace, 'count' | 'arrivalMs' | 'keyId' | 'keys'>): SimTrace {
   const timeMs = virtualTimes(trace);
   const keyId = trace.keyId.subarray(0, trace.count);
-  return { hash: traceHash(timeMs, keyId, trace.keys), timeMs, keyId, keys: trace.keys };
+  const hash = traceHash(timeMs, keyId, trace.keys);
+  return { hash, timeMs, keyId, keys: trace.keys, originMs: virtualOrigin(trace) };
 }
 
 /** Characters a file name keeps in a link (the config's TRACE_NAME_PATTERN); others become `_`. */

@@ -26,10 +26,17 @@ export { NAT_USER_AGENTS } from './builder';
 export type { BuiltTrace, NatHint, PartColumns, TracePart } from './builder';
 export { columnBuffers, partColumns } from './builder';
 export { parseTimeLocal, parseIso, parseEpoch, parseAnyTime } from './time';
-export { replayTrace, virtualTimes, ADMIT, DELAY, REJECT, MAX_REPLAY_SPAN_MS } from './replay';
+export {
+  replayTrace,
+  virtualOrigin,
+  virtualTimes,
+  ADMIT,
+  DELAY,
+  REJECT,
+  MAX_REPLAY_SPAN_MS,
+} from './replay';
 export type { Replay } from './replay';
 export { dryRun, dryRunCsv, recordedRejection } from './dryrun';
-export { clockWindowsNote } from './clockWindows';
 export type { Baseline, Change, DryRun, Flip, KeyChanges } from './dryrun';
 export { traceHash, simTraceOf, linkName, traceSourceOf } from './fingerprint';
 export {

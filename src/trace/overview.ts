@@ -32,6 +32,11 @@ export interface OverviewColumns {
   timeMs: Int32Array;
   keyId: Uint32Array;
   keys: readonly string[];
+  /**
+   * The epoch ms time 0 stands for (the first request's arrival, or a span's start): windows on
+   * the clock are placed from it (createLimiter's originMs). Absent: 0.
+   */
+  originMs?: number;
 }
 
 /**
@@ -75,16 +80,32 @@ export function busiestStart(timeMs: Int32Array, lengthMs: number): number {
 }
 
 /**
- * Every request of `columns` through a fresh limiter built from `config`, exactly: the kernel of
- * its algorithm where there is one (`prep`, made once per trace by `prepareSweep`), else core's
- * limiter. Throws on an invalid config.
+ * Whether the kernels `prep` runs place windows on the clock from `originMs`: always at origin 0
+ * or for an algorithm whose windows are not on the clock; otherwise only when the sweep was
+ * prepared with that origin and its kernels read it (their input's `originMs`).
+ */
+function kernelsAt(prep: PreparedSweep, config: AlgorithmConfig, originMs: number): boolean {
+  const onClock =
+    config.kind === 'fixed-window' ||
+    config.kind === 'calendar-windows' ||
+    (config.kind === 'sliding-window-counter' && config.anchor !== 'entry');
+  if (originMs === 0 || !onClock) return true;
+  const io = prep.io as { originMs?: number } | null;
+  return io?.originMs === originMs;
+}
+
+/**
+ * Every request of `columns` through a fresh limiter built from `config`, placed on the clock at
+ * `columns.originMs`, exactly: the kernel of its algorithm where there is one (`prep`, made once
+ * per trace by `prepareSweep`), else core's limiter. Throws on an invalid config.
  */
 export function replayColumns(
   columns: OverviewColumns,
   config: AlgorithmConfig,
   prep: PreparedSweep = prepareSweep({ ...columns, keyCount: columns.keys.length }),
 ): Replay {
-  const fast = fastOutcomes(prep, config);
+  const originMs = columns.originMs ?? 0;
+  const fast = kernelsAt(prep, config, originMs) ? fastOutcomes(prep, config) : null;
   const n = columns.timeMs.length;
   if (fast === null) {
     // replayTrace reads arrivals only to make the times it is given here.
@@ -93,6 +114,7 @@ export function replayColumns(
       { count: n, arrivalMs: new Float64Array(0), keyId, keys: keys as string[] },
       config,
       timeMs,
+      originMs,
     );
   }
   return {
@@ -121,7 +143,12 @@ export function spanColumns(
 ): { columns: OverviewColumns; first: number } {
   if (span === null) return { columns: whole, first: 0 };
   const { trace, first } = traceSpan({ hash: '', ...whole }, span.fromMs, span.lengthMs);
-  return { columns: { timeMs: trace.timeMs, keyId: trace.keyId, keys: whole.keys }, first };
+  // The span's time 0 is its start, `fromMs` after the trace's.
+  const originMs = (whole.originMs ?? 0) + span.fromMs;
+  return {
+    columns: { timeMs: trace.timeMs, keyId: trace.keyId, keys: whole.keys, originMs },
+    first,
+  };
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * A trace replayed through one limiter, exactly: every request in arrival order, at its whole-ms
- * virtual time (ms since the first request, floored), with its own key, through core's
- * createLimiter. No sampling: the decision of request i is the one the limiter makes for it.
+ * virtual time (whole ms since the first request's whole ms), with its own key, through core's
+ * createLimiter placed on the log's clock (virtual 0 = the first request's whole epoch ms, so
+ * windows on the clock fall where the system's fall). No sampling: the decision of request i is the one the limiter makes for it.
  * This is the building block of the dry run (what a limit would change) and of the sweep.
  */
 import { createLimiter } from '../core';
@@ -27,28 +28,46 @@ export interface Replay {
   rejected: number;
 }
 
-/** Whole-ms virtual times: ⌊arrival − first arrival⌋. */
+/**
+ * The epoch ms a replay's virtual time 0 stands for: the first request's whole ms (0 when there is
+ * none), so that virtual time + origin = ⌊arrival⌋ for every request.
+ */
+export function virtualOrigin(trace: Pick<Trace, 'count' | 'arrivalMs'>): number {
+  return trace.count === 0 || trace.arrivalMs.length === 0
+    ? 0
+    : Math.floor(trace.arrivalMs[0] as number);
+}
+
+/** Whole-ms virtual times: ⌊arrival⌋ − ⌊first arrival⌋ (virtualOrigin). */
 export function virtualTimes(trace: Pick<Trace, 'count' | 'arrivalMs'>): Int32Array {
   const out = new Int32Array(trace.count);
   if (trace.count === 0) return out;
-  const t0 = trace.arrivalMs[0] as number;
-  const span = (trace.arrivalMs[trace.count - 1] as number) - t0;
+  const t0 = virtualOrigin(trace);
+  const span = Math.floor(trace.arrivalMs[trace.count - 1] as number) - t0;
   if (span > MAX_REPLAY_SPAN_MS) {
     throw new Error(
       `The trace spans ${Math.round(span / 86_400_000)} days; a replay takes at most 24 days (${MAX_REPLAY_SPAN_MS} ms).`,
     );
   }
-  for (let i = 0; i < trace.count; i += 1) out[i] = Math.floor((trace.arrivalMs[i] as number) - t0);
+  for (let i = 0; i < trace.count; i += 1) out[i] = Math.floor(trace.arrivalMs[i] as number) - t0;
   return out;
 }
 
-/** Replays `trace` through a fresh limiter built from `config` (throws on an invalid config). */
+/**
+ * Replays `trace` through a fresh limiter built from `config` (throws on an invalid config), at
+ * virtual `times` whose 0 stands for epoch ms `originMs`. By default the trace's own times, and
+ * the origin that makes the first request's time + origin its whole-ms arrival (virtualOrigin
+ * with virtualTimes; 0 without arrivals).
+ */
 export function replayTrace(
   trace: Pick<Trace, 'count' | 'arrivalMs' | 'keyId' | 'keys'>,
   config: AlgorithmConfig,
   times: Int32Array = virtualTimes(trace),
+  originMs: number = trace.count === 0 || trace.arrivalMs.length === 0
+    ? 0
+    : Math.floor(trace.arrivalMs[0] as number) - (times[0] as number),
 ): Replay {
-  const limiter = createLimiter(config);
+  const limiter = createLimiter(config, { originMs });
   const n = trace.count;
   const outcome = new Uint8Array(n);
   const delayMs = new Uint32Array(n);

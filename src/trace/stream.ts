@@ -5,8 +5,8 @@
  * config, each keeping its keys' state) — plus an overview of requests and rejections per bin.
  * Nothing per request is kept, so memory is bounded by the number of keys, not of requests.
  *
- * Exactness: a request is decided at its whole-ms virtual time (ms since the first request let
- * out, floored), through core, as replayTrace decides it over the held trace: while every
+ * Exactness: a request is decided at its whole-ms virtual time (its whole ms less the first
+ * request's), through core placed on the log's clock, as replayTrace decides it over the held trace: while every
  * request is inside the reorder window the figures are the ones a held trace gives. A request
  * further back than the window is decided where it stands in the file (core clamps time going
  * backwards as the real systems do); the result then says it is not exact, and how many.
@@ -121,7 +121,9 @@ class KeyColumns {
  */
 export class StreamPass {
   readonly merger: TraceMerger;
-  private readonly limiters: Limiter[];
+  /** Validated at construction; made afresh at the first request, placed on its clock. */
+  private limiters: Limiter[];
+  private readonly configs: readonly AlgorithmConfig[];
   private readonly decisions: StreamDecisions[];
   private readonly perKey = new KeyColumns();
   private t0 = Number.NaN;
@@ -165,6 +167,7 @@ export class StreamPass {
       typeof empty === 'string' || empty === null ? empty : (empty[j] ?? null),
     );
     this.recorder = sink === null ? null : new RequestRecorder(sink);
+    this.configs = configs;
     this.limiters = configs.map((c) => createLimiter(c));
     this.decisions = configs.map(() => ({
       admitted: 0,
@@ -251,11 +254,18 @@ export class StreamPass {
       this.addressCounts[a] = (this.addressCounts[a] as number) + 1;
       address = this.merger.addresses[a] as string;
     }
-    if (this.count === 0) this.t0 = t;
+    if (this.count === 0) {
+      this.t0 = t;
+      // Virtual 0 is the first request's whole epoch ms, as the held replay's (virtualOrigin):
+      // windows on the clock fall where the system's fall.
+      const originMs = Math.floor(t);
+      this.limiters = this.configs.map((c) => createLimiter(c, { originMs }));
+    }
     this.count += 1;
     if (!(t <= this.lastMs)) this.lastMs = t;
-    // Before the first request only when further back than the window (not exact, and said so).
-    const v = Math.max(0, Math.floor(t - this.t0));
+    // Whole ms from the first request's whole ms (virtualTimes); before the first request only
+    // when further back than the window (not exact, and said so).
+    const v = Math.max(0, Math.floor(t) - Math.floor(this.t0));
     const k = this.perKey;
     k.grow(key);
     k.requests[key] = (k.requests[key] as number) + 1;

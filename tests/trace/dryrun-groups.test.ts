@@ -11,10 +11,10 @@ import type { AlgorithmConfig } from '../../src/core';
 import {
   DryRunGrouper,
   dryRun,
-  fastOutcomes,
   parseTrace,
-  prepareSweep,
+  replayColumns,
   replayTrace,
+  virtualOrigin,
   virtualTimes,
 } from '../../src/trace';
 import type { Baseline, Trace } from '../../src/trace';
@@ -35,9 +35,11 @@ const NGINX: AlgorithmConfig = {
 
 function groupsOf(trace: Trace, config: AlgorithmConfig, baseline: Baseline) {
   const timeMs = virtualTimes(trace);
-  const prep = prepareSweep({ timeMs, keyId: trace.keyId, keyCount: trace.keys.length });
-  const fast = fastOutcomes(prep, config);
-  if (fast === null) throw new Error('no kernel');
+  // On the log's clock, as the worker replays it (the kernels where they take the origin).
+  const fast = replayColumns(
+    { timeMs, keyId: trace.keyId, keys: trace.keys, originMs: virtualOrigin(trace) },
+    config,
+  );
   const g = new DryRunGrouper(
     {
       timeMs,

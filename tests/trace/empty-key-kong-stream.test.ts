@@ -71,7 +71,10 @@ function volumes(keyId: Uint32Array, keys: readonly string[], n: number): Map<st
 
 /** The held dry run of one limiter over a key column, as the stream's figures name it. */
 function heldDecisions(held: HeldTrace, keyId: Uint32Array, keys: string[]) {
-  const r = replayColumns({ timeMs: held.times as Int32Array, keyId, keys }, CONFIG);
+  const r = replayColumns(
+    { timeMs: held.times as Int32Array, keyId, keys, originMs: held.baseMs },
+    CONFIG,
+  );
   return heldFigures(held, r, keyId, keys);
 }
 

@@ -62,7 +62,12 @@ const EMPTY_ID = emptyKeyId(held);
 function heldDryRun(h: HeldTrace, config: AlgorithmConfig, outcome: StreamEmptyOutcome) {
   const exempt =
     outcome === 'admit' || outcome === 'reject' ? { id: emptyKeyId(h), outcome } : null;
-  const columns = { timeMs: h.times as Int32Array, keyId: h.keyId, keys: h.keys };
+  const columns = {
+    timeMs: h.times as Int32Array,
+    keyId: h.keyId,
+    keys: h.keys,
+    originMs: h.baseMs,
+  };
   return heldFigures(h, replayWithEmptyKey(columns, config, exempt));
 }
 

@@ -131,6 +131,6 @@ export class AnchoredWindowLimiter extends KeyedLimiter<AnchoredWindowConfig, St
   }
 
   protected empty(): AnchoredWindowLimiter {
-    return new AnchoredWindowLimiter(this.config);
+    return new AnchoredWindowLimiter(this.config, this.originMs);
   }
 }

@@ -60,11 +60,21 @@ export class CalendarWindowsLimiter extends KeyedLimiter<CalendarWindowsConfig, 
   private readonly ttl = this.config.counterTtl === true;
   private readonly shadow = this.config.shadowMode === true;
 
+  /**
+   * The period of `unit` containing virtual time t, in virtual time: the UTC period (or epoch
+   * multiple) containing epoch ms t + originMs, less originMs. Whole ms within 2^52: exact.
+   */
+  private period(unit: CalendarUnit, t: number): [startMs: number, endMs: number] {
+    const o = this.originMs;
+    const [start, end] = periodOf(unit, t + o, this.align);
+    return [start - o, end - o];
+  }
+
   /** The live count of window i at effective time t (0 when its counter is gone or stale). */
   private countAt(c: Counter | null | undefined, i: number, t: number): number {
     if (c === null || c === undefined) return 0;
     const u = this.units[i] as Unit;
-    return c.startMs === periodOf(u.unit, t, this.align)[0] && t < c.expiresAtMs ? c.count : 0;
+    return c.startMs === this.period(u.unit, t)[0] && t < c.expiresAtMs ? c.count : 0;
   }
 
   /** Counts one hit in every window at effective time t. */
@@ -75,7 +85,7 @@ export class CalendarWindowsLimiter extends KeyedLimiter<CalendarWindowsConfig, 
         c.count += 1;
         return;
       }
-      const [startMs, endMs] = periodOf(u.unit, t, this.align);
+      const [startMs, endMs] = this.period(u.unit, t);
       const expiresAtMs = this.ttl ? Math.min(endMs, t + UNIT_SECONDS[u.unit] * 1000) : endMs;
       s.counters[i] = { startMs, count: 1, expiresAtMs };
     });
@@ -121,7 +131,7 @@ export class CalendarWindowsLimiter extends KeyedLimiter<CalendarWindowsConfig, 
     const t = s !== undefined && s.lastMs > nowMs ? s.lastMs : nowMs;
     const windows: CalendarWindowState[] = this.units.map((u, i) => {
       const c = s?.counters[i];
-      const [startMs, endMs] = periodOf(u.unit, t, this.align);
+      const [startMs, endMs] = this.period(u.unit, t);
       const count = this.countAt(c, i, t);
       const expiresAtMs = count > 0 && c !== null && c !== undefined ? c.expiresAtMs : endMs;
       return { unit: u.unit, limit: u.limit, startMs, endMs, count, expiresAtMs };
@@ -157,6 +167,6 @@ export class CalendarWindowsLimiter extends KeyedLimiter<CalendarWindowsConfig, 
   }
 
   protected empty(): CalendarWindowsLimiter {
-    return new CalendarWindowsLimiter(this.config);
+    return new CalendarWindowsLimiter(this.config, this.originMs);
   }
 }

@@ -164,6 +164,6 @@ export class EntryCounterLimiter extends KeyedLimiter<SlidingWindowCounterConfig
   }
 
   protected empty(): EntryCounterLimiter {
-    return new EntryCounterLimiter(this.config);
+    return new EntryCounterLimiter(this.config, this.originMs);
   }
 }

@@ -121,6 +121,6 @@ export class GcraLimiter extends KeyedLimiter<GcraConfig, State> {
   }
 
   protected empty(): GcraLimiter {
-    return new GcraLimiter(this.config);
+    return new GcraLimiter(this.config, this.originMs);
   }
 }

@@ -198,7 +198,7 @@ export class LeakyBucketLimiter extends KeyedLimiter<LeakyBucketConfig, Node> {
   }
 
   protected empty(): LeakyBucketLimiter {
-    return new LeakyBucketLimiter(this.config);
+    return new LeakyBucketLimiter(this.config, this.originMs);
   }
 
   /**

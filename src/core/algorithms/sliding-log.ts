@@ -124,6 +124,6 @@ export class SlidingLogLimiter extends KeyedLimiter<SlidingLogConfig, State> {
   }
 
   protected empty(): SlidingLogLimiter {
-    return new SlidingLogLimiter(this.config);
+    return new SlidingLogLimiter(this.config, this.originMs);
   }
 }

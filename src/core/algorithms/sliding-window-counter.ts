@@ -7,7 +7,7 @@ import type { Decision, SlidingWindowCounterConfig, StateSize } from '../types';
 const SIZE = fixedSize(1, 32);
 
 interface State {
-  /** The window `current` belongs to. */
+  /** The window `current` belongs to: ⌊(t + shift) / windowMs⌋. */
   window: number;
   previous: number;
   current: number;
@@ -20,15 +20,18 @@ interface State {
  * (https://blog.cloudflare.com/counting-things-a-lot-of-different-things/): aligned windows; with
  * p = previous window's count, c = current count, e = t − window start,
  * estimate = p·(W − e)/W + c. Admit iff estimate < limit, compared scaled by W so it stays exact:
- * p·(W − e) + c·W < limit·W.
+ * p·(W − e) + c·W < limit·W. Windows start at multiples of W since 1970 (UTC): at virtual t the
+ * window is ⌊(t + shift) / W⌋ with shift = originMs mod W.
  */
 export class SlidingWindowCounterLimiter extends KeyedLimiter<SlidingWindowCounterConfig, State> {
   override readonly keySizeMax = SIZE;
+  private readonly shift =
+    this.originMs - floorDiv(this.originMs, this.config.windowMs) * this.config.windowMs;
   protected decideAt(nowMs: number, key: string, k: number): Decision {
     const { limit, windowMs: W } = this.config;
     const s = this.find(key, k);
     const t = s !== undefined && s.lastMs > nowMs ? s.lastMs : nowMs;
-    const window = floorDiv(t, W);
+    const window = floorDiv(t + this.shift, W);
     // Roll the counts forward to `window` without storing them: a rejected request changes nothing.
     let p = 0;
     let c = 0;
@@ -40,7 +43,7 @@ export class SlidingWindowCounterLimiter extends KeyedLimiter<SlidingWindowCount
         p = s.current;
       }
     }
-    const startMs = window * W;
+    const startMs = window * W - this.shift;
     const e = t - startMs;
     const budget = limit * W - p * (W - e);
     if (c * W < budget) {
@@ -72,7 +75,7 @@ export class SlidingWindowCounterLimiter extends KeyedLimiter<SlidingWindowCount
   ): SlidingWindowCounterInspection {
     const { limit, windowMs: W } = this.config;
     const t = s !== undefined && s.lastMs > nowMs ? s.lastMs : nowMs;
-    const window = floorDiv(t, W);
+    const window = floorDiv(t + this.shift, W);
     let p = 0;
     let c = 0;
     if (s !== undefined) {
@@ -83,7 +86,8 @@ export class SlidingWindowCounterLimiter extends KeyedLimiter<SlidingWindowCount
         p = s.current;
       }
     }
-    const e = t - window * W;
+    const startMs = window * W - this.shift;
+    const e = t - startMs;
     return {
       kind: 'sliding-window-counter',
       key,
@@ -92,7 +96,7 @@ export class SlidingWindowCounterLimiter extends KeyedLimiter<SlidingWindowCount
       seen: s !== undefined,
       limit,
       windowMs: W,
-      windowStartMs: window * W,
+      windowStartMs: startMs,
       previousCount: p,
       currentCount: c,
       elapsedMs: e,
@@ -105,7 +109,7 @@ export class SlidingWindowCounterLimiter extends KeyedLimiter<SlidingWindowCount
   }
 
   protected isIdle(s: State, nowMs: number): boolean {
-    const window = floorDiv(Math.max(nowMs, s.lastMs), this.config.windowMs);
+    const window = floorDiv(Math.max(nowMs, s.lastMs) + this.shift, this.config.windowMs);
     return window >= s.window + 2 || (window === s.window + 1 && s.current === 0);
   }
 
@@ -114,6 +118,6 @@ export class SlidingWindowCounterLimiter extends KeyedLimiter<SlidingWindowCount
   }
 
   protected empty(): SlidingWindowCounterLimiter {
-    return new SlidingWindowCounterLimiter(this.config);
+    return new SlidingWindowCounterLimiter(this.config, this.originMs);
   }
 }

@@ -243,6 +243,6 @@ export class TokenBucketLimiter extends KeyedLimiter<TokenBucketConfig, State> {
   }
 
   protected empty(): TokenBucketLimiter {
-    return new TokenBucketLimiter(this.config);
+    return new TokenBucketLimiter(this.config, this.originMs);
   }
 }

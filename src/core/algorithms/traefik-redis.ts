@@ -263,6 +263,6 @@ export class TraefikRedisLimiter extends KeyedLimiter<TokenBucketConfig, State> 
   }
 
   protected empty(): TraefikRedisLimiter {
-    return new TraefikRedisLimiter(this.config);
+    return new TraefikRedisLimiter(this.config, this.originMs);
   }
 }

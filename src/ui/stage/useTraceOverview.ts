@@ -8,6 +8,8 @@ export interface OverviewTrace {
   timeMs: Int32Array;
   keyId: Uint32Array;
   keys: string[];
+  /** The epoch ms time 0 stands for (SimTrace.originMs); absent: 0. */
+  originMs?: number;
 }
 
 /** What the overview draws; each part null until computed. */
@@ -77,7 +79,14 @@ export function useTraceOverview(
       // Copies for the worker (transferred): the page keeps its own arrays.
       const timeMs = trace.timeMs.slice();
       const keyId = trace.keyId.slice(0, n);
-      const init: OverviewRequest = { type: 'init', timeMs, keyId, keys: trace.keys, binMs };
+      const init: OverviewRequest = {
+        type: 'init',
+        timeMs,
+        keyId,
+        keys: trace.keys,
+        originMs: trace.originMs ?? 0,
+        binMs,
+      };
       made.postMessage(init, [timeMs.buffer, keyId.buffer]);
       setHeld({ trace, requests: null, rejected: null, error: null });
     }

@@ -4,7 +4,6 @@ import { plural, quoteText } from '../../core';
 import {
   DryRunGrouper,
   arrivalAt,
-  clockWindowsNote,
   countKey,
   dryRun,
   dryRunCsv,
@@ -25,7 +24,7 @@ import { useTraceLoad } from '../../store/traceReact';
 import { downloadBlob } from '../share/download';
 import { copyInSlices } from '../common/copyInSlices';
 import { formatTime } from '../common/format';
-import { clockOfDay, formatClock } from './clockTime';
+import { clockOfDay } from './clockTime';
 
 const n = (v: number): string => v.toLocaleString('en-US');
 const csvName = (trace: HeldTrace): string => `${trace.name.replace(/\.[^.]*$/, '')}-dry-run.csv`;
@@ -154,20 +153,6 @@ export function TraceDryRun({ trace: held }: { trace: HeldTrace }) {
     const moved = byClient ? keyEmptyByClient(held, held.emptyClients) : null;
     return moved === null ? held : { ...held, keyId: moved.keyId, keys: moved.keys };
   }, [held, byClient]);
-  // Where the replay's windows start against where the system starts them (its time 0 is the
-  // trace's first request, or the stage's span's start).
-  const clockNote = useMemo(
-    () =>
-      config === undefined || system === undefined
-        ? null
-        : clockWindowsNote(
-            config,
-            systemWho(system),
-            held.baseMs + (span?.fromMs ?? 0),
-            formatClock(held.baseMs + (span?.fromMs ?? 0)),
-          ),
-    [config, system, held.baseMs, span],
-  );
   // Requests with an empty key, those of them keyed by their address, and what the limiter's
   // system does with them.
   const emptyId = emptyKeyId(held);
@@ -345,11 +330,6 @@ export function TraceDryRun({ trace: held }: { trace: HeldTrace }) {
             rejected. Changes: {n(groups.toRejected)} allowed → rejected, {n(groups.toAllowed)}{' '}
             rejected → allowed, {n(groups.toDelayed)} allowed → delayed.
           </p>
-          {clockNote !== null && (
-            <p className="hint" data-testid="trace-clock-windows">
-              {clockNote}
-            </p>
-          )}
           {groups.byKey.length > 0 && (
             <table className="trace-dry-run-keys">
               <caption>

@@ -12,7 +12,7 @@ import { laneNames } from '../../config/laneNames';
 import { emptyKeyOutcome, plural, quoteText } from '../../core';
 import type { AlgorithmConfig } from '../../core';
 import { systemOf } from '../../systems';
-import { BUDGET_REQUESTS, budgetInWords, clockWindowsNote, linkName, sweepPlan } from '../../trace';
+import { BUDGET_REQUESTS, budgetInWords, linkName, sweepPlan } from '../../trace';
 import type { TraceSource } from '../../sim';
 import type { KeySpec, StreamOverview, StreamResult } from '../../trace';
 import { usePlayground, usePlaygroundShallow } from '../../store/react';
@@ -25,7 +25,6 @@ import { traceEndMs } from '../stage/traceSpan';
 import type { Span } from '../stage/traceSpan';
 import '../stage/traceOverview.css';
 import { EmptyKeyRow } from './EmptyKeyRow';
-import { formatClock } from './clockTime';
 import { SweepGrid, SweepStart } from './TraceSweep';
 import './traceStreamed.css';
 
@@ -269,20 +268,13 @@ function Result({
   result,
   name,
   keySpec,
-  config,
 }: {
   result: StreamResult;
   /** The limiter the dry run decided with, as the page names its lane. */
   name: string;
   keySpec: KeySpec;
-  config: AlgorithmConfig;
 }) {
   const d = result.decisions[0];
-  // The pass's time 0 is the file's first request: windows on the clock start elsewhere.
-  const clockNote =
-    d === undefined
-      ? null
-      : clockWindowsNote(config, name, result.firstMs, formatClock(result.firstMs));
   const r = result.report;
   return (
     <div className="trace-streamed-result" data-testid="trace-streamed-result">
@@ -306,11 +298,6 @@ function Result({
           <strong>{n(d.rejected)} rejected</strong>. Against the log’s recorded 429/503s:{' '}
           {n(d.toRejected)} allowed → rejected, {n(d.toAllowed)} rejected → allowed,{' '}
           {n(d.toDelayed)} allowed → delayed.
-        </p>
-      )}
-      {clockNote !== null && (
-        <p className="hint" data-testid="trace-clock-windows">
-          {clockNote}
         </p>
       )}
       <div className="trace-streamed-scroll">
@@ -549,7 +536,6 @@ export function TraceStreamed({ file, keySpec }: { file: File; keySpec: KeySpec 
               : shown.asked.configs[0].kind
           }
           keySpec={shown.asked.keySpec}
-          config={shown.asked.configs[0]}
         />
       )}
       {shown !== null && <StreamedSweep file={file} keySpec={keySpec} />}
