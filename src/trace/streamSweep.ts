@@ -19,7 +19,7 @@ import { ADDRESS_KEY, TraceMerger } from './builder';
 import { kernelState, runKernel } from './kernels';
 import type { KernelInput, KernelState } from './kernels';
 import { mergeAscending } from './fastSweep';
-import { belowP99OfCounts, clockAligned } from './sweep';
+import { belowP99OfCounts } from './sweep';
 import type { CellResult } from './sweep';
 import { emptyKeyName } from './emptyKeys';
 import type { KeySpec, ParseReport } from './types';
@@ -512,14 +512,13 @@ export class SweepCells {
         // No kernel: core's limiter, as sweepCell decides (each request with its key's name, at
         // the clock's time for a clock-aligned config).
         cell.state = null;
-        cell.limiter ??= createLimiter(cell.config);
-        const shift = clockAligned(cell.config) ? originMs : 0;
+        cell.limiter ??= createLimiter(cell.config, { originMs });
         admitted = 0;
         delayed = 0;
         for (let i = 0; i < m; i += 1) {
           const at = timeMs[i] as number;
           const k = ids[i] as number;
-          const d = cell.limiter.decide(at + shift, keys[k]);
+          const d = cell.limiter.decide(at, keys[k]);
           if (d.outcome === 'admit') this.adm[admitted++] = at;
           else if (d.outcome === 'delay') {
             if (delayed === this.del.length) this.growDelays();

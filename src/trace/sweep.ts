@@ -276,8 +276,8 @@ export function clockAligned(config: AlgorithmConfig): boolean {
  * One cell: the whole trace through a fresh limiter built from `config`, in time order, each request
  * with its own key. `below` is `belowP99(trace)` (computed once per sweep). The requests of key
  * `empty.id` skip the limiter and get `empty.outcome` when given (the system's empty-key rule).
- * `originMs`: the epoch ms time 0 stands for; a clock-aligned limiter decides request i at the
- * clock's time timeMs[i] + originMs (its windows on the clock), the others at timeMs[i].
+ * `originMs`: the epoch ms time 0 stands for (createLimiter `originMs`): a clock-aligned limiter places
+ * its windows on the clock, at timeMs[i] + originMs; the others do not depend on it.
  */
 export function sweepCell(
   trace: SimTrace,
@@ -287,8 +287,7 @@ export function sweepCell(
   empty: EmptyKeyExempt | null = null,
   originMs = 0,
 ): CellResult {
-  const limiter = createLimiter(config);
-  const shift = clockAligned(config) ? originMs : 0;
+  const limiter = createLimiter(config, { originMs });
   const n = trace.timeMs.length;
   const admittedAt = new Float64Array(n);
   const delays: number[] = [];
@@ -312,7 +311,7 @@ export function sweepCell(
       }
       continue;
     }
-    const d = limiter.decide(t + shift, trace.keys[k]);
+    const d = limiter.decide(t, trace.keys[k]);
     if (d.outcome === 'admit') admittedAt[nAdmitted++] = t;
     else if (d.outcome === 'delay') {
       delays.push(d.delayMs);
