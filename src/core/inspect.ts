@@ -4,7 +4,25 @@
  * the exact integers kept inside each limiter.
  */
 
-import type { TraefikRedisKey, TraefikRedisParams } from './algorithms/traefik-redis';
+/** The script's arguments and Traefik's own limits for a config (average per period, burst). */
+export interface TraefikRedisParams {
+  /** float64(rtl / 1e6): tokens per µs. */
+  limit: number;
+  burst: number;
+  /** Seconds (rate_limiter.go). */
+  ttl: number;
+  /** maxDelay.Microseconds(): whole µs, truncated. */
+  maxDelayUs: number;
+  /** maxDelay in ns, what rate_limiter.go compares the delay with. */
+  maxDelayNs: number;
+}
+
+/** One key's hash in Redis (`last`, `tokens`) and when the key expires (Unix ms). */
+export interface TraefikRedisKey {
+  tokens: number;
+  lastUs: number;
+  expiresAtMs: number;
+}
 
 interface InspectionBase {
   key: string;

@@ -24,7 +24,10 @@
  * counted from TRAEFIK_REDIS_EPOCH_MS at the scenario's time 0.
  */
 import { KeyedLimiter, fixedSize } from '../keyed';
-import type { TokenBucketInspection } from '../inspect';
+import type { TokenBucketInspection, TraefikRedisKey, TraefikRedisParams } from '../inspect';
+
+// The script's arguments and a key's stored hash are declared with the inspection that shows them.
+export type { TraefikRedisKey, TraefikRedisParams };
 import type { Decision, StateSize, TokenBucketConfig } from '../types';
 import { addRelease, pendingReleases, pruneReleases } from './releases';
 
@@ -52,19 +55,6 @@ export function luaRoundTrip(a: number): number {
   return Number(a.toPrecision(14));
 }
 
-/** The script's arguments and Traefik's own limits for a config (average per period, burst). */
-export interface TraefikRedisParams {
-  /** float64(rtl / 1e6): tokens per µs. */
-  limit: number;
-  burst: number;
-  /** Seconds (rate_limiter.go). */
-  ttl: number;
-  /** maxDelay.Microseconds(): whole µs, truncated. */
-  maxDelayUs: number;
-  /** maxDelay in ns, what rate_limiter.go compares the delay with. */
-  maxDelayNs: number;
-}
-
 /** Traefik's script arguments for a token bucket of average `tokensPerFill` per `fillIntervalMs`. */
 export function traefikRedisParams(config: TokenBucketConfig): TraefikRedisParams {
   const { tokensPerFill: average, fillIntervalMs: periodMs, maxTokens } = config;
@@ -80,13 +70,6 @@ export function traefikRedisParams(config: TokenBucketConfig): TraefikRedisParam
     maxDelayUs: Math.trunc(maxDelayNs / 1000),
     maxDelayNs,
   };
-}
-
-/** One key's hash in Redis (`last`, `tokens`) and when the key expires (Unix ms). */
-export interface TraefikRedisKey {
-  tokens: number;
-  lastUs: number;
-  expiresAtMs: number;
 }
 
 /** What one request got from the script and what Traefik did with it. */
