@@ -12,29 +12,9 @@ import { describeTokenBucket } from '../../src/viz/TokenBucketView';
 import { explainDecision } from '../../src/core/explain';
 import type { Explanation } from '../../src/core/explain';
 import { Seeker, decisionAt, requestAt, simulate } from '../../src/sim';
-import type { Deployment, SimResult, TrafficSource } from '../../src/sim';
-import { deriveConfig, systemById } from '../../src/systems';
+import type { SimResult, TrafficSource } from '../../src/sim';
 import { scenario } from '../sim/helpers';
-
-const traefik = systemById('traefik');
-if (traefik === undefined) throw new Error('traefik is registered');
-
-/** Traefik at `average` per second, burst `burst`: maxDelay 1/(2·rate). */
-function traefikConfig(average: number, burst: number): TokenBucketConfig {
-  return deriveConfig(traefik as NonNullable<typeof traefik>, {
-    kind: 'token-bucket',
-    maxTokens: burst,
-    tokensPerFill: average,
-    fillIntervalMs: 1000,
-  }) as TokenBucketConfig;
-}
-
-const SHARED: Deployment = {
-  instances: 2,
-  balancer: 'round-robin',
-  state: 'shared-atomic',
-  roundTripMs: 5,
-};
+import { SHARED, traefikConfig } from './traefikRedisFixtures';
 
 function run(config: TokenBucketConfig, source: TrafficSource, keys = 1): SimResult {
   return simulate(

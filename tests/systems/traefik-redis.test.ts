@@ -7,30 +7,11 @@ import { describe, expect, it } from 'vitest';
 import type { TokenBucketConfig } from '../../src/core';
 import { Seeker, decisionAt, simulate } from '../../src/sim';
 import type { Deployment } from '../../src/sim';
-import { deriveConfig, systemById } from '../../src/systems';
 import { luaRoundTrip } from '../../src/core/algorithms/traefik-redis';
 import { traefikResponse } from '../../src/systems/respond/traefik';
 import { luaNumberString } from '../../src/systems/respond/traefikRedis';
 import { scenario } from '../sim/helpers';
-
-const traefik = systemById('traefik');
-if (traefik === undefined) throw new Error('traefik is registered');
-
-function traefikConfig(average: number, burst: number): TokenBucketConfig {
-  return deriveConfig(traefik as NonNullable<typeof traefik>, {
-    kind: 'token-bucket',
-    maxTokens: burst,
-    tokensPerFill: average,
-    fillIntervalMs: 1000,
-  }) as TokenBucketConfig;
-}
-
-const SHARED: Deployment = {
-  instances: 2,
-  balancer: 'round-robin',
-  state: 'shared-atomic',
-  roundTripMs: 5,
-};
+import { SHARED, traefikConfig } from './traefikRedisFixtures';
 
 function run(config: TokenBucketConfig, timesMs: number[], deployment: Deployment) {
   return simulate(
