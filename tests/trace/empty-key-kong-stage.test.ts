@@ -18,7 +18,6 @@ import {
 import type { SimTrace } from '../../src/sim';
 import { runPlainLane } from '../../src/sim/lanePlain';
 import { installPlainLaneLoop } from '../../src/sim/simulate';
-import { runSweep } from '../../src/store/sweep';
 import { systemById } from '../../src/systems';
 import {
   ADMIT,
@@ -36,6 +35,7 @@ import {
 } from '../../src/trace';
 import type { CellResult } from '../../src/trace';
 import { MAIN, SPEC, mainLine } from './emptyKeyLog';
+import { pageSweep } from './pageSweep';
 
 /**
  * 90 `main` lines over three minutes: behind the proxy 10.0.0.1, X-Forwarded-For names one of
@@ -86,15 +86,7 @@ afterEach(() => installPlainLaneLoop(null));
 
 /** The sweep's cell for `config` alone, run as the page runs it (here: no Worker, in tasks). */
 function sweepOne(sim: SimTrace, config: typeof KONG.defaultConfig): Promise<CellResult> {
-  return new Promise((resolve, reject) => {
-    runSweep(
-      sim,
-      [config],
-      1000,
-      { onCell: (_, r) => resolve(r), onError: (_, m) => reject(new Error(m)) },
-      'client',
-    );
-  });
+  return pageSweep(sim, [config], 1000, 'client').then((cells) => cells[0] as CellResult);
 }
 
 describe('Kong keys an empty-key request by its address on the stage, as in the dry run', () => {

@@ -13,9 +13,8 @@ import type { AlgorithmConfig } from '../../src/core';
 import { belowP99, fastOutcomes, fastSweepCell, prepareSweep, sweepCell } from '../../src/trace';
 import type { SimTrace } from '../../src/sim';
 import { kernelState, runKernel } from '../../src/trace/kernels';
-import { runSweep } from '../../src/store/sweep';
-import type { CellResult } from '../../src/trace';
 import { configArb, traceArb, traceOf } from './sweepArbs';
+import { pageSweep } from './pageSweep';
 
 const ALIGNED = (c: AlgorithmConfig): boolean =>
   c.kind === 'fixed-window' ||
@@ -162,26 +161,7 @@ describe('the kernels place aligned windows on the clock', () => {
       { kind: 'fixed-window', limit: 40, windowMs: 60_000 },
       { kind: 'sliding-window-counter', limit: 6, windowMs: 1000 },
     ];
-    const cells = (originMs: number) =>
-      new Promise<CellResult[]>((resolve, reject) => {
-        const out: CellResult[] = [];
-        let left = configs.length;
-        runSweep(
-          trace,
-          configs,
-          1000,
-          {
-            onCell: (i, r) => {
-              out[i] = r;
-              left -= 1;
-              if (left === 0) resolve(out);
-            },
-            onError: (_, m) => reject(new Error(m)),
-          },
-          null,
-          originMs,
-        );
-      });
+    const cells = (originMs: number) => pageSweep(trace, configs, 1000, null, originMs);
     const got = await cells(origin);
     configs.forEach((c, i) => {
       const want = coreAt(trace, c, origin);

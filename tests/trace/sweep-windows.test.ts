@@ -11,7 +11,6 @@ import type { AlgorithmConfig } from '../../src/core';
 import { assertAlgorithmConfig } from '../../src/core';
 import { defaultScenario, nearestRank, peakWindow, simulate } from '../../src/sim';
 import type { SimTrace } from '../../src/sim';
-import { runSweep } from '../../src/store/sweep';
 import { systemById } from '../../src/systems';
 import {
   axisText,
@@ -30,6 +29,7 @@ import {
 } from '../../src/trace';
 import type { CellResult, SweepPlan } from '../../src/trace';
 import { MAIN, SPEC, mainLine } from './emptyKeyLog';
+import { pageSweep } from './pageSweep';
 
 const KONG = systemById('kong')!;
 const ENVOY = systemById('envoy-global')!;
@@ -357,24 +357,7 @@ describe('Kong’s held sweep keys an empty-key request by its address (the rule
 
   /** The page's held sweep (src/store/sweep.ts runSweep, here without workers). */
   function sweep(rule: 'client' | null): Promise<CellResult[]> {
-    return new Promise((resolve, reject) => {
-      const out: CellResult[] = [];
-      let left = configs.length;
-      runSweep(
-        sim,
-        configs,
-        1000,
-        {
-          onCell: (i, r) => {
-            out[i] = r;
-            left -= 1;
-            if (left === 0) resolve(out);
-          },
-          onError: (_, m) => reject(new Error(m)),
-        },
-        rule,
-      );
-    });
+    return pageSweep(sim, configs, 1000, rule);
   }
 
   it('each cell equals core’s dry run over the key column with each moved to its address', async () => {
