@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
-import type { BrowserContext, Page } from '@playwright/test';
+import type { BrowserContext, Page, TestInfo } from '@playwright/test';
 import { expect, test } from './fixtures';
 
 const file = join(import.meta.dirname, '..', 'trace', 'fixtures', 'apache.log.gz');
@@ -30,20 +30,24 @@ async function openIn(context: BrowserContext, url: string): Promise<Page> {
   return page;
 }
 
+/** The browser on the profile in `profile` (a restart: the same storage), as the project runs it. */
+function launchIn(profile: string, info: TestInfo): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(profile, {
+    ...info.project.use.launchOptions,
+    viewport: { width: 1280, height: 800 },
+    deviceScaleFactor: 1,
+    locale: 'en-US',
+    timezoneId: 'UTC',
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
+}
+
 test('a kept trace comes back whole after the browser restarts: the same fingerprint, replay, span and link', async ({
   baseURL,
 }, info) => {
   test.setTimeout(120_000);
   const profile = mkdtempSync(join(tmpdir(), 'rll-profile-'));
-  const launch = () =>
-    chromium.launchPersistentContext(profile, {
-      ...info.project.use.launchOptions,
-      viewport: { width: 1280, height: 800 },
-      deviceScaleFactor: 1,
-      locale: 'en-US',
-      timezoneId: 'UTC',
-      permissions: ['clipboard-read', 'clipboard-write'],
-    });
+  const launch = () => launchIn(profile, info);
   try {
     let context = await launch();
     let page = await openIn(context, `${baseURL}?v=1&l=nginx:rate=1r/s,burst=5,nodelay&paused`);
@@ -93,6 +97,39 @@ test('a kept trace comes back whole after the browser restarts: the same fingerp
       page.getByRole('button', { name: 'Replay this log through the limiters' }),
     ).toHaveCount(0);
     await page.screenshot({ path: info.outputPath('trace-reopened.png') });
+    await context.close();
+  } finally {
+    rmSync(profile, { recursive: true, force: true });
+  }
+});
+
+test('a span picked just before the browser closes is the span it opens with (the saved settings follow each edit at once)', async ({
+  baseURL,
+}, info) => {
+  test.setTimeout(120_000);
+  const profile = mkdtempSync(join(tmpdir(), 'rll-profile-'));
+  const launch = () => launchIn(profile, info);
+  try {
+    let context = await launch();
+    let page = await openIn(context, `${baseURL}?v=1&l=nginx:rate=1r/s,burst=5,nodelay&paused`);
+    await page.getByTestId('trace-file').setInputFiles(file);
+    await expect(page.getByTestId('trace-count')).toHaveText('10,000');
+    await page.getByRole('button', { name: 'Replay this log through the limiters' }).click();
+    await page.getByRole('button', { name: 'Keep in this browser' }).click();
+    await expect(page.getByTestId('trace-kept').locator('tbody tr')).toHaveCount(1);
+    const body = page.getByTestId('span-body');
+    const busiest = Number(await body.getAttribute('aria-valuenow'));
+    await body.focus();
+    await page.keyboard.press('PageDown');
+    await page.keyboard.press('PageDown');
+    await expect(body).toHaveAttribute('aria-valuenow', String(busiest - 7_200_000));
+    // Closed at once: well within the 400 ms the address bar waits to push the edit's entry.
+    await context.close();
+
+    context = await launch();
+    page = await openIn(context, `${baseURL}`);
+    await expect(page.getByTestId('trace-replaying')).toBeVisible();
+    expect(await copiedLink(page)).toContain(`from=${(busiest - 7_200_000) / 60_000}m`);
     await context.close();
   } finally {
     rmSync(profile, { recursive: true, force: true });

@@ -170,3 +170,51 @@ describe('the address bar follows the clock (no writes while it plays)', () => {
     expect(replaced[0]).toBe(`?${queryFor(configOf(store.getState()), null, false)}`);
   });
 });
+
+describe('the saved settings', () => {
+  /** A Storage that records what is set (jsdom's own is shared between tests). */
+  function memoryStorage(): Storage & { sets: string[] } {
+    const items = new Map<string, string>();
+    const sets: string[] = [];
+    return {
+      sets,
+      get length() {
+        return items.size;
+      },
+      clear: () => items.clear(),
+      getItem: (k: string) => items.get(k) ?? null,
+      key: (i: number) => [...items.keys()][i] ?? null,
+      removeItem: (k: string) => void items.delete(k),
+      setItem: (k: string, v: string) => {
+        sets.push(v);
+        items.set(k, v);
+      },
+    };
+  }
+
+  it('follow an edit at once, before its history entry is pushed: a browser closed then keeps it', async () => {
+    const store = stillStore();
+    const storage = memoryStorage();
+    function SyncSaving() {
+      useUrlSync(startFrom('', null, null, null), storage);
+      return null;
+    }
+    render(
+      <PlaygroundProvider store={store}>
+        <SyncSaving />
+      </PlaygroundProvider>,
+    );
+    expect(storage.sets).toHaveLength(0);
+    // Three changes in one task (the traffic's length, the limiter, the clock): one save.
+    await act(async () => {
+      store.getState().setLimiterKind(0, 'sliding-log');
+      store.getState().setUntil(7000);
+      store.getState().seek(0);
+      await Promise.resolve();
+    });
+    expect(storage.sets).toHaveLength(1);
+    const saved = JSON.parse(storage.sets[0] ?? 'null') as { config: unknown };
+    expect(saved.config).toEqual(JSON.parse(JSON.stringify(configOf(store.getState()))));
+    expect(JSON.stringify(saved.config)).toContain('"sliding-log"');
+  });
+});

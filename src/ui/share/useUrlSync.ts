@@ -49,6 +49,7 @@ export function useUrlSync(start: Start, storage: Storage | null): void {
     let fromHistory = false;
     let pushTimer: ReturnType<typeof setTimeout> | undefined;
     let replaceTimer: ReturnType<typeof setTimeout> | undefined;
+    let savePending = false;
 
     const write = (mode: 'push' | 'replace', s = api.getState(), saving = true) => {
       const config = configOf(s);
@@ -78,6 +79,17 @@ export function useUrlSync(start: Start, storage: Storage | null): void {
         if (pushTimer === undefined && (prev.playing || replaceTimer !== undefined))
           write('replace', prev, false);
         edited = true;
+        // The saved settings follow every edit at once, not with the history entry: a browser
+        // closed (or killed) within PUSH_AFTER_MS of the last edit opens with it. One save for
+        // the edits of one task (a click that sets the traffic, the run's length and the clock).
+        if (!savePending) {
+          savePending = true;
+          queueMicrotask(() => {
+            savePending = false;
+            const now = api.getState();
+            save(storage, configOf(now), now.experiment);
+          });
+        }
         clearTimeout(pushTimer);
         clearTimeout(replaceTimer);
         replaceTimer = undefined;
