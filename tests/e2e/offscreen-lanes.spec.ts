@@ -23,6 +23,16 @@ async function lanesBottomAt(page: Page, n: number, px: number): Promise<void> {
     }, px);
 }
 
+/** Resolves once two more frames have been drawn: a render already scheduled has committed. */
+function afterFrames(page: Page): Promise<void> {
+  return page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
+      }),
+  );
+}
+
 /** DOM changes inside lane `n` over `ms` of playing. */
 function changesIn(page: Page, n: number, ms: number): Promise<number> {
   return page.evaluate(
@@ -64,13 +74,19 @@ for (const width of [1280, 390]) {
     expect(barPx).toBeGreaterThan(40);
 
     // The fixed window's lane (the third): its last 30 px are in the viewport, under the bar.
+    const lane = page.locator('.lane').nth(2);
     await lanesBottomAt(page, 2, barPx - 30);
-    await page.waitForTimeout(200);
+    // Counted once the page has found it unseen (the observer reports in a frame after the
+    // scroll, however late that frame comes) and a frame has gone by since that render.
+    await expect(lane).toHaveAttribute('data-on-screen', 'false');
+    await afterFrames(page);
     expect(await changesIn(page, 2, 600)).toBe(0);
 
-    // 30 px of it below the bar: seen, and drawing every frame again.
+    // 30 px of it below the bar: seen, and drawing every frame again (the attribute's own change
+    // is over before the count starts, so only the drawing counts).
     await lanesBottomAt(page, 2, barPx + 30);
-    await page.waitForTimeout(200);
+    await expect(lane).toHaveAttribute('data-on-screen', 'true');
+    await afterFrames(page);
     expect(await changesIn(page, 2, 600)).toBeGreaterThan(0);
   });
 }

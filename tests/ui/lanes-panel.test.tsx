@@ -118,11 +118,16 @@ describe('LanesPanel while the clock plays', () => {
     const store = compareStore();
     act(() => store.getState().seek(1000));
     const { lanes, resetText } = renderLanes(store);
+    // Seen until the observer says otherwise; the lane says which, for a browser test to wait on.
+    expect(lanes[1]).toHaveAttribute('data-on-screen', 'true');
     setOnScreen(lanes[1] as HTMLElement, false);
+    expect(lanes[1]).toHaveAttribute('data-on-screen', 'false');
+    expect(lanes[0]).toHaveAttribute('data-on-screen', 'true');
     act(() => store.getState().play());
     act(() => store.getState().tick(80));
     expect(resetText(1)).toBe(`resets in ${formatDuration(2000)}`);
     setOnScreen(lanes[1] as HTMLElement, true);
+    expect(lanes[1]).toHaveAttribute('data-on-screen', 'true');
     expect(resetText(1)).toBe(`resets in ${formatDuration(1920)}`);
     act(() => store.getState().tick(80));
     expect(resetText(1)).toBe(`resets in ${formatDuration(1840)}`);

@@ -87,7 +87,8 @@ function LaneViewImpl({
   const reducedMotion = usePrefersReducedMotion();
   const [ref, width] = useElementWidth<HTMLDivElement>();
   const articleRef = useRef<HTMLElement>(null);
-  const tMs = useDrawTime(api, useOnScreen(articleRef));
+  const onScreen = useOnScreen(articleRef);
+  const tMs = useDrawTime(api, onScreen);
   const [store, setStore] = useState(0);
   const laneResult = result.lanes[lane];
   const laneState = laneStateAtTime(result, lane, tMs, stateKey);
@@ -143,6 +144,9 @@ function LaneViewImpl({
       ref={articleRef}
       className={`lane${compact ? ' is-compact' : ''}${playing ? ' is-playing' : ''}`}
       aria-label={`${name}: ${info.system}`}
+      // Whether the lane is seen and so follows a playing clock every frame (useOnScreen): set in
+      // the render that starts or stops it, what a browser test waits for after a scroll.
+      data-on-screen={onScreen}
     >
       <header className="lane-header">
         {title}
