@@ -19,10 +19,11 @@ import {
   partColumns,
   rangeHead,
 } from '../trace';
-import type { BuiltTrace, ParseOptions, PartColumns, TracePart } from '../trace';
+import type { BuiltTrace, ParseOptions, PartColumns, TraceChunk, TracePart } from '../trace';
 import { readHeldInRanges } from '../trace/heldRanges';
 import type { RangeReader } from '../trace/streamRead';
 import { quoteText } from '../core';
+import { markPhase } from '../trace/phase';
 import { isParquetFile } from '../trace/parquetDetect';
 import { readParquetFile } from './traceParquet';
 import type {
@@ -39,6 +40,17 @@ const PROGRESS_EVERY_MS = 100;
 const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
 /** Range workers at most (each holds its range's columns until they are merged). */
 const MAX_RANGES = 8;
+/**
+ * Requests a range worker posts at a time while it reads (about 16 MB of a combined log): this
+ * worker merges them as they come instead of all after the last range is read.
+ */
+const CHUNK_REQUESTS = 1 << 16;
+/**
+ * The first range's size against an even share: smaller, so its reader ends first and this
+ * worker merges its requests (and then the next range's chunks) on the core it leaves, while the
+ * other readers still read; what is left to merge when the last range ends is then small.
+ */
+const FIRST_RANGE_SHARE = 0.8;
 
 /** Range workers the machine's cores allow (1: the file is read by one stream here). */
 const rangeCount = (): number => Math.min(MAX_RANGES, navigator.hardwareConcurrency || 1);
@@ -71,7 +83,11 @@ async function parallelHead(file: File, opts: ParseOptions): Promise<string | nu
 /** A range worker and the replies it still owes, in the order its ranges were asked for. */
 interface RangeSlot {
   worker: Worker;
-  owed: { resolve: (part: TracePart) => void; reject: (e: Error) => void }[];
+  owed: {
+    resolve: (part: TracePart) => void;
+    reject: (e: Error) => void;
+    onChunk: ((chunk: TraceChunk, bytesRead: number) => void) | undefined;
+  }[];
 }
 
 /**
@@ -97,10 +113,16 @@ class RangeWorkers {
           this.onProgress(msg);
           return;
         }
+        if (msg.type === 'chunk') {
+          slot.owed[0]?.onChunk?.(msg.chunk, msg.bytesRead);
+          return;
+        }
         const owed = slot.owed.shift();
         if (owed === undefined) return;
-        if (msg.type === 'part') owed.resolve(msg.part);
-        else owed.reject(new TraceError(msg.message));
+        if (msg.type === 'part') {
+          markPhase('trace: part came');
+          owed.resolve(msg.part);
+        } else owed.reject(new TraceError(msg.message));
       };
       slot.worker.onerror = (e) => {
         for (const o of slot.owed.splice(0)) o.reject(new Error(e.message));
@@ -109,13 +131,20 @@ class RangeWorkers {
     }
   }
 
-  readonly read: RangeReader = (start, end, options) =>
+  readonly read: RangeReader = (start, end, options, onChunk) =>
     new Promise<TracePart>((resolve, reject) => {
       let slot = this.slots[0] as RangeSlot;
       for (const s of this.slots) if (s.owed.length < slot.owed.length) slot = s;
-      slot.owed.push({ resolve, reject });
+      slot.owed.push({ resolve, reject, onChunk });
       const columns = this.spare.pop() ?? null;
-      const r: RangeRequest = { file: this.file, start, end, options, columns };
+      const r: RangeRequest = {
+        file: this.file,
+        start,
+        end,
+        options,
+        columns,
+        ...(onChunk !== undefined ? { chunkRequests: CHUNK_REQUESTS } : {}),
+      };
       slot.worker.postMessage(r, columnBuffers(columns));
     });
 
@@ -156,6 +185,8 @@ async function readInRanges(
       parallel: rangeCount(),
       readRange: workers.read,
       recycle: workers.recycle,
+      firstBytes: Math.ceil((file.size * FIRST_RANGE_SHARE) / rangeCount()),
+      chunked: true,
     });
   } finally {
     workers.close();
@@ -195,6 +226,7 @@ async function readAsOne(req: TraceWorkerRequest, opts: ParseOptions): Promise<B
 }
 
 async function run(req: TraceWorkerRequest): Promise<void> {
+  markPhase('trace: request');
   const { file, options } = req;
   const opts: ParseOptions = { ...options, name: file.name };
   checkFileSize(file.name, file.size);
@@ -206,6 +238,7 @@ async function run(req: TraceWorkerRequest): Promise<void> {
     return done(req, built);
   }
   const head = await parallelHead(file, opts);
+  markPhase('trace: head');
   const built = head !== null ? await readInRanges(req, opts, head) : await readAsOne(req, opts);
   done(req, built);
 }
@@ -213,10 +246,13 @@ async function run(req: TraceWorkerRequest): Promise<void> {
 function done(req: TraceWorkerRequest, built: BuiltTrace): void {
   // Times, fingerprint and the panel's statistics here, off the main thread; the arrays the page
   // keeps are transferred, not copied.
+  markPhase('trace: merged');
   const { held, replay } = holdTrace(built);
+  markPhase('trace: held');
   const transfer: Transferable[] = [held.times.buffer, held.keyId.buffer, held.status.buffer];
   if (held.cost !== null) transfer.push(held.cost.buffer);
   post({ type: 'done', gen: req.gen, trace: held, replay }, transfer);
+  markPhase('trace: posted');
 }
 
 /** Starts the range workers now, unless started (a machine of one core reads here). */
