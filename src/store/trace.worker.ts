@@ -41,16 +41,21 @@ const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
 /** Range workers at most (each holds its range's columns until they are merged). */
 const MAX_RANGES = 8;
 /**
- * Requests a range worker posts at a time while it reads (about 16 MB of a combined log): this
- * worker merges them as they come instead of all after the last range is read.
+ * Requests a range worker posts at a time while it reads (about 4 MB of a combined log): this
+ * worker merges them as they come instead of all after the last range is read, and what is left
+ * when the last range ends is at most about this many.
  */
-const CHUNK_REQUESTS = 1 << 16;
+const CHUNK_REQUESTS = 1 << 14;
 /**
  * The first range's size against an even share: smaller, so its reader ends first and this
- * worker merges its requests (and then the next range's chunks) on the core it leaves, while the
- * other readers still read; what is left to merge when the last range ends is then small.
+ * worker merges the next range's chunks (kept until then) on the core it leaves, while the other
+ * readers still read; what is left to merge when the last range ends is then small. With 2
+ * readers the first range is 45 % of the file: merging a request took about a seventh of the CPU
+ * of parsing it in the pinned Chromium (phase marks, tests/bench/ingest.ts INGEST_PHASES, at
+ * load 14–20), so the second reader's extra 10 % is about what the merge of its chunks takes
+ * when the first reader has ended.
  */
-const FIRST_RANGE_SHARE = 0.8;
+const FIRST_RANGE_SHARE = 0.9;
 
 /** Range workers the machine's cores allow (1: the file is read by one stream here). */
 const rangeCount = (): number => Math.min(MAX_RANGES, navigator.hardwareConcurrency || 1);
