@@ -47,15 +47,16 @@ const MAX_RANGES = 8;
  */
 const CHUNK_REQUESTS = 1 << 14;
 /**
- * The first range's size against an even share: smaller, so its reader ends first and this
- * worker merges the next range's chunks (kept until then) on the core it leaves, while the other
- * readers still read; what is left to merge when the last range ends is then small. With 2
- * readers the first range is 45 % of the file: merging a request took about a seventh of the CPU
- * of parsing it in the pinned Chromium (phase marks, tests/bench/ingest.ts INGEST_PHASES, at
- * load 14–20), so the second reader's extra 10 % is about what the merge of its chunks takes
- * when the first reader has ended.
+ * The first range's size against an even share: a little smaller, so its reader ends first and
+ * this worker merges the next range's chunks (kept until then) on the core it leaves while the
+ * other readers still read; what is left to merge when the last range ends is then small. Merged
+ * in chunks, a request took about a twentieth of the time parsing it took (in the pinned Chromium
+ * on a 247 MB combined log, phase marks of tests/bench/ingest.ts INGEST_PHASES, load 17: a second
+ * range's kept chunks, 600,000 requests, merged in about 50 ms; its reader had taken about 0.95 s
+ * to read them), so with 2 readers the first range is 47.5 % of the file: the second reader's extra
+ * 5 % is about what the merge of its kept chunks takes.
  */
-const FIRST_RANGE_SHARE = 0.9;
+const FIRST_RANGE_SHARE = 0.95;
 
 /** Range workers the machine's cores allow (1: the file is read by one stream here). */
 const rangeCount = (): number => Math.min(MAX_RANGES, navigator.hardwareConcurrency || 1);
