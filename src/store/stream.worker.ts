@@ -120,7 +120,8 @@ class RangePool {
     return new Promise<TracePart>((resolve, reject) => {
       w.onmessage = (e: MessageEvent<RangeReply>) => {
         const msg = e.data;
-        if (msg.type === 'progress') return;
+        // No chunks come: this reader never asks for them (the part holds every request).
+        if (msg.type === 'progress' || msg.type === 'chunk') return;
         if (msg.type === 'part') {
           this.give(w);
           resolve(msg.part);

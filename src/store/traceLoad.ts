@@ -7,6 +7,7 @@ import { createStore } from 'zustand/vanilla';
 import { emptyKeyId, heldVirtualTimes, keySpecText, overBudget, streamsFromStart } from '../trace';
 import type { SimTrace } from '../sim';
 import type { HeldReplay, HeldTrace, KeySpec } from '../trace';
+import { markPhase } from '../trace/phase';
 import { setLoadedTrace } from './traceSim';
 import type { TraceWorkerReply, TraceWorkerRequest, TraceWorkerWarm } from './traceProtocol';
 import type { TraceOrigin } from './traceKeep';
@@ -179,6 +180,7 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
             },
           });
         } else if (msg.type === 'done') {
+          markPhase('page: trace came');
           stop();
           set({
             ...heldState(msg.trace, msg.replay, keySpec),
@@ -188,6 +190,7 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
             status: { kind: 'idle' },
             streamed: null,
           });
+          markPhase('page: trace set');
         } else if (overBudget(msg.message)) {
           // More requests than the page holds: read it by streaming passes instead.
           stop();

@@ -1,5 +1,12 @@
 /** Messages between the page and the trace-parsing worker (trace.worker.ts). */
-import type { HeldReplay, HeldTrace, ParseOptions, PartColumns, TracePart } from '../trace';
+import type {
+  HeldReplay,
+  HeldTrace,
+  ParseOptions,
+  PartColumns,
+  TraceChunk,
+  TracePart,
+} from '../trace';
 
 export interface TraceWorkerRequest {
   /** Generation: replies of an older request are dropped. */
@@ -59,6 +66,11 @@ export interface RangeRequest {
   options: ParseOptions;
   /** Columns to read the requests into (a merged part's, given back and transferred). */
   columns?: PartColumns | null;
+  /**
+   * Post the requests read as chunks of at least this many while the range is read (`chunk`
+   * replies, before its `part`), instead of all of them in the part at the end.
+   */
+  chunkRequests?: number;
 }
 
 /** To a range worker started ahead of a read: nothing to do yet (its code is loaded). */
@@ -69,5 +81,7 @@ export interface RangeWarm {
 export type RangeReply =
   /** Bytes, requests, lines and malformed lines read since the last progress message. */
   | { type: 'progress'; bytes: number; requests: number; lines: number; malformed: number }
+  /** Requests of the range read so far (its reader's chunk) and the range's bytes read by then. */
+  | { type: 'chunk'; chunk: TraceChunk; bytesRead: number }
   | { type: 'part'; part: TracePart }
   | { type: 'error'; message: string };

@@ -2,10 +2,12 @@
  * Reads byte ranges of an access log (each starts at a line's start and ends just after a
  * newline) for trace.worker.ts and stream.worker.ts, which cut a large log into ranges and merge
  * what the workers read in file order. Posts the bytes read now and
- * then, and at the end the part with its arrays transferred.
+ * then, the requests read so far in chunks when asked to (`chunkRequests`), and at the end the
+ * part with its arrays transferred.
  */
 import { quoteText } from '../core';
 import { TraceError, TraceStream } from '../trace';
+import { markPhase } from '../trace/phase';
 import { readBytes } from './readBytes';
 import type { RangeReply, RangeRequest, RangeWarm } from './traceProtocol';
 
@@ -22,6 +24,7 @@ function post(msg: RangeReply, transfer: Transferable[] = []): void {
 }
 
 async function run(req: RangeRequest): Promise<void> {
+  markPhase('range: start');
   // Columns given back by the pass that merged an earlier part are filled again: no new arrays to
   // grow, and none left behind for the collector on either side.
   const stream = new TraceStream({
@@ -53,7 +56,20 @@ async function run(req: RangeRequest): Promise<void> {
   await readBytes(
     req.file.slice(req.start, req.end),
     (bytes) => {
+      if (stream.bytesIn === 0) markPhase('range: first bytes');
       stream.push(bytes);
+      if (req.chunkRequests !== undefined) {
+        const chunk = stream.takeRangeChunk(req.chunkRequests);
+        if (chunk !== null) {
+          post({ type: 'chunk', chunk, bytesRead: stream.bytesIn }, [
+            chunk.arrivalMs.buffer,
+            chunk.keyId.buffer,
+            chunk.cost.buffer,
+            chunk.status.buffer,
+            chunk.line.buffer,
+          ]);
+        }
+      }
       const now = performance.now();
       if (now - last >= PROGRESS_EVERY_MS) {
         last = now;
@@ -63,7 +79,9 @@ async function run(req: RangeRequest): Promise<void> {
     undefined,
     readBuffer,
   );
+  markPhase('range: bytes read');
   const part = stream.finishPart();
+  markPhase('range: part');
   progress();
   post({ type: 'part', part }, [
     part.arrivalMs.buffer,
@@ -72,6 +90,7 @@ async function run(req: RangeRequest): Promise<void> {
     part.status.buffer,
     part.line.buffer,
   ]);
+  markPhase('range: posted');
 }
 
 /**

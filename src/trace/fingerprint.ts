@@ -22,6 +22,16 @@ class Hash64 {
     this.b ^= this.b >>> 13;
   }
 
+  /** Both lanes, to be carried through a loop in locals and set back. */
+  get lanes(): [number, number] {
+    return [this.a, this.b];
+  }
+
+  set lanes([a, b]: [number, number]) {
+    this.a = a;
+    this.b = b;
+  }
+
   hex(): string {
     const h = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
     return h(this.a) + h(this.b);
@@ -88,17 +98,27 @@ function hashRanked(
 ): string {
   const h = new Hash64();
   h.word(timeMs.length);
-  if (rank === null) {
-    for (let i = 0; i < timeMs.length; i += 1) {
-      h.word(timeMs[i] as number);
-      h.word(keyId[i] as number);
-    }
-  } else {
-    for (let i = 0; i < timeMs.length; i += 1) {
-      h.word(timeMs[i] as number);
-      h.word(rank[keyId[i] as number] as number);
-    }
+  // The requests' words are mixed in locals (Hash64.word's steps, the same lanes): a million
+  // requests are two million words, and the loop keeps the lanes out of the object meanwhile.
+  let a = h.lanes[0];
+  let b = h.lanes[1];
+  const n = timeMs.length;
+  for (let i = 0; i < n; i += 1) {
+    const t = timeMs[i] as number;
+    const id = keyId[i] as number;
+    const k = rank === null ? id : (rank[id] as number);
+    a = Math.imul(a ^ (t & 0xffff), 0x01000193);
+    a = Math.imul(a ^ (t >>> 16), 0x01000193);
+    b = Math.imul(b ^ (t >>> 16), 0x5bd1e995);
+    b = Math.imul(b ^ (t & 0xffff), 0x5bd1e995);
+    b ^= b >>> 13;
+    a = Math.imul(a ^ (k & 0xffff), 0x01000193);
+    a = Math.imul(a ^ (k >>> 16), 0x01000193);
+    b = Math.imul(b ^ (k >>> 16), 0x5bd1e995);
+    b = Math.imul(b ^ (k & 0xffff), 0x5bd1e995);
+    b ^= b >>> 13;
   }
+  h.lanes = [a, b];
   h.word(ranked.length);
   for (const k of ranked) {
     h.word(k.length);
@@ -117,8 +137,26 @@ export function keysInTimeOrder(
   keys: readonly string[],
   count: number,
 ): string[] {
-  const { rank, ranked } = rankKeys(keyId, keys, count);
-  for (let i = 0; i < count; i += 1) keyId[i] = rank[keyId[i] as number] as number;
+  // rankKeys and the rewrite in one pass: each request's key is ranked when first met, and its
+  // id replaced by that rank at once.
+  const rank = new Int32Array(keys.length).fill(-1);
+  const ranked: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const id = keyId[i] as number;
+    let r = rank[id] as number;
+    if (r === -1) {
+      r = ranked.length;
+      rank[id] = r;
+      ranked.push(keys[id] as string);
+    }
+    keyId[i] = r;
+  }
+  keys.forEach((k, id) => {
+    if (rank[id] === -1) {
+      rank[id] = ranked.length;
+      ranked.push(k);
+    }
+  });
   return ranked;
 }
 

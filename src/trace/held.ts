@@ -12,10 +12,11 @@
  * requests to show a loaded log.
  */
 import type { BuiltTrace } from './builder';
-import { countKey, emptyKeyId } from './emptyKeys';
+import { emptyKeyId } from './emptyKeys';
 import { keysInTimeOrder, traceHashInTimeOrder } from './fingerprint';
+import { markPhase } from './phase';
 import { virtualTimes } from './replay';
-import { topKeys, windowStats } from './stats';
+import { keyCounts, topKeys, windowStats } from './stats';
 import type { KeyVolume, WindowStats } from './stats';
 
 /** The W of the statistics computed with the trace, ms (the panel's default). */
@@ -61,10 +62,12 @@ export function holdTrace(built: BuiltTrace): { held: HeldTrace; replay: HeldRep
   let baseMs = 0;
   let replay: HeldReplay;
   try {
+    markPhase('hold: keys in order');
     const t = virtualTimes(trace);
     const t0 = n > 0 ? (arrivalMs[0] as number) : 0;
     let exact = true;
     for (let i = 0; i < n && exact; i += 1) exact = t0 + (t[i] as number) === arrivalMs[i];
+    markPhase('hold: times');
     if (exact) {
       times = t;
       baseMs = t0;
@@ -82,24 +85,29 @@ export function holdTrace(built: BuiltTrace): { held: HeldTrace; replay: HeldRep
   } catch (e) {
     replay = { ok: false, message: (e as Error).message };
   }
+  markPhase('hold: fingerprint');
   let allOne = true;
   for (let i = 0; i < n && allOne; i += 1) allOne = cost[i] === 1;
   const emptyId = emptyKeyId(trace);
+  // Requests per key, counted once for the statistics, the top keys and the empty key.
+  const counts = keyCounts(trace);
   const stats = windowStats(
-    { count: n, keyId: trace.keyId, keys: trace.keys, arrivalMs: times, skip: emptyId },
+    { count: n, keyId: trace.keyId, keys: trace.keys, arrivalMs: times, skip: emptyId, counts },
     HELD_STATS_WINDOW_MS,
     HELD_TOP_KEYS,
   );
   for (const w of stats.worst) w.startMs += baseMs;
+  markPhase('hold: window stats');
   const held: HeldTrace = {
     ...rest,
     baseMs,
     times,
     cost: allOne ? null : cost.subarray(0, n),
-    top: topKeys(trace, HELD_TOP_KEYS, emptyId),
+    top: topKeys(trace, HELD_TOP_KEYS, emptyId, counts),
     stats,
-    emptyRequests: countKey(trace.keyId, n, emptyId),
+    emptyRequests: emptyId < 0 ? 0 : (counts[emptyId] as number),
   };
+  markPhase('hold: top keys');
   return { held, replay };
 }
 

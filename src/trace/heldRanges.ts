@@ -15,7 +15,8 @@
  */
 import { PartsMerge } from './parse';
 import type { ParseOptions } from './parse';
-import type { BuiltTrace, TracePart } from './builder';
+import type { BuiltTrace, TraceChunk, TracePart } from './builder';
+import { markPhase } from './phase';
 import { nextLineStart } from './streamRead';
 import type { RangeReader, StreamSource } from './streamRead';
 
@@ -42,11 +43,31 @@ export interface HeldRangeHooks {
   /** Least and most bytes of a range (default: the file's size over `parallel`, both). */
   leastBytes?: number;
   mostBytes?: number;
+  /**
+   * Bytes of the first range (default: as any other). A first range smaller than the rest is read
+   * first, and its requests merged while the later ranges are still being read.
+   */
+  firstBytes?: number;
+  /**
+   * Asks each reader for its requests in chunks as it reads them (RangeReader `onChunk`): the
+   * chunks of the range next in file order are merged as they come, those of a later range kept
+   * until every range before it is merged — so when the last range ends, little of it is left to
+   * merge.
+   */
+  chunked?: boolean;
+}
+
+interface PendingRange {
+  start: number;
+  end: number;
+  part: Promise<TracePart>;
+  /** Chunks that came before the range was next to merge, in the order they came. */
+  chunks: TraceChunk[];
 }
 
 /**
  * The trace of `file`, a line log whose format `opts.detectFrom` decides, read in ranges by
- * `hooks.readRange` and merged in file order as the parts come.
+ * `hooks.readRange` and merged in file order as the parts (and, `chunked`, their chunks) come.
  */
 export async function readHeldInRanges(
   file: StreamSource,
@@ -57,37 +78,85 @@ export async function readHeldInRanges(
   const parallel = Math.max(1, hooks.parallel);
   const inFlight = parallel * 2;
   const even = Math.ceil(file.size / parallel);
-  const pending: { start: number; end: number; part: Promise<TracePart> }[] = [];
+  const first = hooks.firstBytes;
+  // With a first range of its own size, the rest is cut evenly among the other readers.
+  const rest =
+    first === undefined
+      ? even
+      : Math.ceil(Math.max(0, file.size - first) / Math.max(1, parallel - 1));
+  const pending: PendingRange[] = [];
   let cut = 0;
+  let reserved = false;
+  /**
+   * Room for the whole trace at once, estimated from the requests a byte of the file's first
+   * `bytes`: the columns are then neither grown nor copied as the parts fill them (an estimate
+   * short by a little costs one growth; one over, a copy to the exact length at the end).
+   */
+  const reserveFor = (requests: number, bytes: number): void => {
+    if (reserved || bytes <= 0) return;
+    reserved = true;
+    merge.reserve(Math.ceil((requests / bytes) * file.size * 1.02) + 1024);
+  };
+  // The range whose chunks are merged as they come (the next in file order, its queue drained).
+  let live: PendingRange | null = null;
+  // A chunk merged in a reader's callback may fail (the request cap): kept for the loop to throw.
+  let failed: { error: unknown } | null = null;
+  const addChunk = (chunk: TraceChunk): void => {
+    markPhase('merge: chunk');
+    merge.add(chunk);
+  };
   const startNext = async (): Promise<void> => {
-    const size = nextRangeBytes(
-      file.size - cut,
-      parallel,
-      hooks.leastBytes ?? even,
-      hooks.mostBytes ?? even,
-    );
+    const size =
+      cut === 0 && first !== undefined
+        ? first
+        : nextRangeBytes(
+            file.size - cut,
+            parallel,
+            hooks.leastBytes ?? rest,
+            hooks.mostBytes ?? rest,
+          );
     const end = await nextLineStart(file, Math.min(file.size, cut + size));
-    const part = hooks.readRange(cut, end, opts);
+    const range: PendingRange = { start: cut, end, part: Promise.resolve() as never, chunks: [] };
+    const onChunk =
+      hooks.chunked === true
+        ? (chunk: TraceChunk, bytesRead: number): void => {
+            if (failed !== null) return;
+            if (range !== live) {
+              range.chunks.push(chunk);
+              return;
+            }
+            try {
+              if (range.start === 0) reserveFor(merge.count + chunk.count, bytesRead);
+              addChunk(chunk);
+            } catch (e) {
+              failed = { error: e };
+            }
+          }
+        : undefined;
+    range.part = hooks.readRange(cut, end, opts, onChunk);
     // Failures surface when the part is awaited in order; none goes unhandled meanwhile.
-    part.catch(() => {});
-    pending.push({ start: cut, end, part });
+    range.part.catch(() => {});
+    pending.push(range);
     cut = end;
   };
-  let reserved = false;
   while (cut < file.size && pending.length < inFlight) await startNext();
   while (pending.length > 0) {
-    const next = pending.shift() as (typeof pending)[number];
+    const next = pending[0] as PendingRange;
+    // Its chunks so far, then the rest as they come (all before its part, which ends it).
+    for (const chunk of next.chunks.splice(0)) addChunk(chunk);
+    live = next;
     const part = await next.part;
-    if (!reserved && next.end > 0) {
-      // Room for the whole trace at once, estimated from the first part's requests a byte: the
-      // columns are then neither grown nor copied as the parts fill them (an estimate short by a
-      // little costs one growth; one over, a copy to the exact length at the end).
-      reserved = true;
-      merge.reserve(Math.ceil((part.count / next.end) * file.size * 1.02) + 1024);
-    }
+    live = null;
+    if (failed !== null) throw (failed as { error: unknown }).error;
+    if (next.start === 0) reserveFor(merge.count + part.count, next.end);
+    markPhase('merge: part');
     merge.add(part);
+    markPhase('merge: part added');
     hooks.recycle?.(part);
+    pending.shift();
     while (cut < file.size && pending.length < inFlight) await startNext();
   }
-  return merge.finish();
+  const built = merge.finish();
+  markPhase('merge: finished');
+  return built;
 }

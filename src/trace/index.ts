@@ -23,7 +23,7 @@ export {
 } from './held';
 export type { HeldTrace, HeldReplay } from './held';
 export { NAT_USER_AGENTS } from './builder';
-export type { BuiltTrace, NatHint, PartColumns, TracePart } from './builder';
+export type { BuiltTrace, NatHint, PartColumns, TraceChunk, TracePart } from './builder';
 export { columnBuffers, partColumns } from './builder';
 export { parseTimeLocal, parseIso, parseEpoch, parseAnyTime } from './time';
 export {

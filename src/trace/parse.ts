@@ -6,7 +6,7 @@
 import { Gunzip } from 'fflate';
 import { ALB_LINE, parseAlbLine } from './alb';
 import { TraceBuilder, TraceMerger } from './builder';
-import type { BuiltTrace, PartColumns, TracePart } from './builder';
+import type { BuiltTrace, PartColumns, TraceChunk, TracePart } from './builder';
 import { jsonLineParser, parseDelimited } from './delimited';
 import type { ColumnOptions } from './delimited';
 import { parseHar } from './har';
@@ -662,6 +662,17 @@ export class TraceStream {
     return this.guard(() => this.finishInner());
   }
 
+  /**
+   * In a byte range's read: the requests read since the last chunk once there are at least
+   * `least` of them, as a chunk of this range's reader (copies: the columns are filled again), for
+   * a merger to take while the rest of the range is read; else null. The part `finishPart` ends
+   * with holds what is left.
+   */
+  takeRangeChunk(least: number): TraceChunk | null {
+    if (this.opts.rangeStart === undefined || this.builder.pending < least) return null;
+    return this.builder.takeChunk();
+  }
+
   /** Ends a byte range of a line log (read with `detectFrom`): what it read, to be merged. */
   finishPart(): TracePart {
     return this.guard(() => {
@@ -844,8 +855,11 @@ export class PartsMerge {
     this.merger.reserve(n);
   }
 
-  /** Takes the next part in file order (the merger copies what it keeps: its arrays may be reused). */
-  add(part: TracePart): void {
+  /**
+   * Takes the next part in file order, or the next chunk of one (the merger copies what it keeps:
+   * its arrays may be reused).
+   */
+  add(part: TraceChunk): void {
     this.merger.add(part);
   }
 

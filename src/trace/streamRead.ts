@@ -9,7 +9,7 @@
  */
 import { TraceStream, detectFormat, partsFormat } from './parse';
 import type { ParseOptions } from './parse';
-import type { TraceMerger, TracePart } from './builder';
+import type { TraceChunk, TraceMerger, TracePart } from './builder';
 import { MAX_LINE_BYTES } from './types';
 import type { ParseReport } from './types';
 import { releaseBuffers } from './release';
@@ -37,8 +37,18 @@ export interface StreamSource {
   stream(): ReadableStream<Uint8Array>;
 }
 
-/** Reads bytes [start, end) of the file as one part (a worker's traceRange on the page). */
-export type RangeReader = (start: number, end: number, options: ParseOptions) => Promise<TracePart>;
+/**
+ * Reads bytes [start, end) of the file as one part (a worker's traceRange on the page). With
+ * `onChunk`, the reader may hand on requests of the range as it reads them (chunks of the range's
+ * reader, in line order, each with the bytes of the range read by then); the part then holds only
+ * what no chunk did.
+ */
+export type RangeReader = (
+  start: number,
+  end: number,
+  options: ParseOptions,
+  onChunk?: (chunk: TraceChunk, bytesRead: number) => void,
+) => Promise<TracePart>;
 
 export interface StreamReadHooks {
   /** Range readers run at once (≥ 1); with none, every file is read as one stream. */

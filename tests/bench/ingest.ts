@@ -13,7 +13,8 @@
  * - The pinned Chromium: the built playground reads the file chosen in its input (range workers,
  *   one per core); from the choice to the summary shown.
  * `INGEST_PROFILE=1` adds the page's CPU profile per thread and a timeline of every thread's work
- * (tests/bench/ingestProfile.ts). `INGEST_RUNS=n` reads the file in n fresh pages;
+ * (tests/bench/ingestProfile.ts); `INGEST_PHASES=n` adds n traced reads (no profiler) listing the
+ * phases each thread marked (src/trace/phase.ts). `INGEST_RUNS=n` reads the file in n fresh pages;
  * `INGEST_PAGE=only` measures the page alone; `INGEST_FILE=path` reads that file (written first
  * when absent) and keeps it. Otherwise the file is deleted at the end. `INGEST_DIST=dir` serves
  * another build of the page (another commit's `dist`, to compare the two in one sitting).
@@ -328,6 +329,9 @@ export async function runIngestBench(distDir = 'dist'): Promise<void> {
     }
     // INGEST_PROFILE=1: where the page's time goes, per thread (V8's sampling profiler).
     if (process.env.INGEST_PROFILE === '1') await profileIngestInPage(path, dist);
+    // INGEST_PHASES=n: n traced reads (no profiler) with the phases each thread marked.
+    for (let i = 0; i < Number(process.env.INGEST_PHASES ?? 0); i += 1)
+      await profileIngestInPage(path, dist, false);
     console.log(
       '  4 GB / 16M lines (statistics, dry run, sweep as streaming passes): measured by `BENCH=ingest INGEST=stream npm run bench` (tests/bench/ingestStream.ts)',
     );

@@ -150,8 +150,51 @@ function printTimeline(events: readonly TraceEvent[]): void {
     );
 }
 
-/** Reads `path` through the page's file input under the profiler; prints where the time went. */
-export async function profileIngestInPage(path: string, distDir = 'dist'): Promise<void> {
+/**
+ * The phases each thread marked (src/trace/phase.ts `markPhase`, user timing) from the choice, in
+ * time order: per mark its time after the file input's change and the thread it was made on.
+ */
+function printPhases(events: readonly TraceEvent[]): void {
+  const names = new Map<string, string>();
+  for (const e of events) {
+    if (e.ph === 'M' && e.name === 'thread_name')
+      names.set(`${e.pid}:${e.tid}`, e.args?.name ?? '?');
+  }
+  const change = events.find(
+    (e) =>
+      e.name === 'EventDispatch' &&
+      (e.args?.data as { type?: string } | undefined)?.type === 'change',
+  );
+  const marks = events
+    .filter((e) => (e.cat ?? '').includes('blink.user_timing') && /^\w+: /.test(e.name))
+    .sort((a, b) => a.ts - b.ts);
+  if (change === undefined || marks.length === 0) {
+    console.log('    phases: no change event or no marks in the trace');
+    return;
+  }
+  // Threads numbered in the order they first marked (range workers are alike by name).
+  const threads = new Map<string, string>();
+  console.log('    phases (ms after the choice, thread):');
+  for (const m of marks) {
+    if (m.ts < change.ts) continue;
+    const k = `${m.pid}:${m.tid}`;
+    if (!threads.has(k)) threads.set(k, `${names.get(k) ?? 'thread'} #${threads.size + 1}`);
+    console.log(
+      `      ${((m.ts - change.ts) / 1000).toFixed(1).padStart(8)}  ${m.name.padEnd(22)} ${threads.get(k) ?? ''}`,
+    );
+  }
+}
+
+/**
+ * Reads `path` through the page's file input under a Chrome trace: with `profile`, V8's sampling
+ * profiler on and where the time went per thread; without, only the threads' tasks and the
+ * phases they marked (a trace light enough to time the phases by).
+ */
+export async function profileIngestInPage(
+  path: string,
+  distDir = 'dist',
+  profile = true,
+): Promise<void> {
   const started = await startPreview(distDir);
   let browser: Browser | null = null;
   try {
@@ -160,7 +203,15 @@ export async function profileIngestInPage(path: string, distDir = 'dist'): Promi
     await page.goto(new URL('./?v=1&paused', started.url).href);
     await page.getByTestId('trace-file').waitFor({ state: 'attached' });
     await browser.startTracing(page, {
-      categories: ['toplevel', 'devtools.timeline', 'v8', 'disabled-by-default-v8.cpu_profiler'],
+      categories: profile
+        ? [
+            'toplevel',
+            'devtools.timeline',
+            'v8',
+            'disabled-by-default-v8.cpu_profiler',
+            'blink.user_timing',
+          ]
+        : ['toplevel', 'devtools.timeline', 'blink.user_timing'],
     });
     const t0 = performance.now();
     await page.getByTestId('trace-file').setInputFiles(path);
@@ -173,11 +224,13 @@ export async function profileIngestInPage(path: string, distDir = 'dist'): Promi
     if (process.env.INGEST_TRACE_OUT !== undefined)
       writeFileSync(process.env.INGEST_TRACE_OUT, json);
     console.log(
-      `  profile: choice → summary ${(wallMs / 1000).toFixed(2)} s wall (with the profiler on); load ${loadavg()
+      `  ${profile ? 'profile' : 'phases'}: choice → summary ${(wallMs / 1000).toFixed(2)} s wall (${profile ? 'with the profiler on' : 'traced, no profiler'}); load ${loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')}`,
     );
     printTimeline(events);
+    printPhases(events);
+    if (!profile) return;
     for (const self of profileByThread(events, distDir).values()) {
       const rows = [...self].filter(([n]) => n !== '(idle) :0').sort((a, b) => b[1] - a[1]);
       const busy = rows.reduce((s, [, ms]) => s + ms, 0);

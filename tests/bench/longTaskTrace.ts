@@ -45,6 +45,8 @@ export async function stopTrace(page: Page, label: string): Promise<void> {
 /** A Chrome trace event, as far as these benches read it. */
 export interface TraceEvent {
   name: string;
+  /** The event's categories, comma-separated. */
+  cat?: string;
   ph: string;
   ts: number;
   dur?: number;

@@ -103,6 +103,58 @@ async function inRanges(
   });
 }
 
+/**
+ * A range reader for two ranges that hands on each range's requests in chunks of at least `least`
+ * as it reads them (as the page's range workers do when asked), each chunk and the part a message
+ * of its own. Once both ranges are asked for, their messages come one a task, alternating, the
+ * second range's first: the second range's first chunks come before the first range ends (kept
+ * until it is merged), its last ones after (merged as they come).
+ */
+function chunkingReader(bytes: Uint8Array, least: number, events: string[]): RangeReader {
+  const messages: (() => void)[][] = [];
+  const deliver = (): void => {
+    const order = [messages[1] ?? [], messages[0] ?? []];
+    let turn = 0;
+    const step = (): void => {
+      const from = order[turn % 2]?.length ? order[turn % 2] : order[(turn + 1) % 2];
+      turn += 1;
+      from?.shift()?.();
+      if (order.some((m) => m.length > 0)) setTimeout(step, 0);
+    };
+    setTimeout(step, 0);
+  };
+  return (start, end, options, onChunk) => {
+    const k = messages.length;
+    events.push(`ask ${k}`);
+    const s = new TraceStream({ ...options, rangeStart: start, rangeBytes: end - start });
+    const range = bytes.subarray(start, end);
+    const mine: (() => void)[] = [];
+    messages.push(mine);
+    let j = 0;
+    for (let at = 0; at < range.length; at += 7_919) {
+      s.push(range.subarray(at, at + 7_919));
+      const c = onChunk === undefined ? null : s.takeRangeChunk(least);
+      if (c === null) continue;
+      const name = `chunk ${k}.${j}`;
+      const read = Math.min(range.length, at + 7_919);
+      mine.push(() => {
+        events.push(name);
+        onChunk?.(c, read);
+      });
+      j += 1;
+    }
+    const part = s.finishPart();
+    const done = new Promise<TracePart>((resolve) => {
+      mine.push(() => {
+        events.push(`read ${k}`);
+        resolve(part);
+      });
+    });
+    if (messages.length === 2) deliver();
+    return done;
+  };
+}
+
 describe('a held log read in shrinking ranges, merged as the parts come', () => {
   it('ranges shrink from the most to the least as the file is cut', () => {
     expect(nextRangeBytes(1_000_000_000, 2, 1_000, 64_000_000)).toBe(64_000_000);
@@ -172,6 +224,65 @@ describe('a held log read in shrinking ranges, merged as the parts come', () => 
       if (e.startsWith('merged')) open -= 1;
       expect(open).toBeLessThanOrEqual(4);
     }
+  });
+
+  for (const keySpec of [[{ kind: 'client' }], [{ kind: 'xff-first' }]] as KeySpec[]) {
+    it(`read in chunks, a small first range: equal one stream (key ${keySpec[0]?.kind})`, async () => {
+      const bytes = enc(log(40_000));
+      const whole = parseTrace(bytes, { name: 'p.log', keySpec });
+      expect(whole.report.outsideWindow).toBeGreaterThan(0);
+      const head = new TextDecoder().decode(bytes.subarray(0, 128 * 1024));
+      const opts: ParseOptions = { name: 'p.log', keySpec, detectFrom: head };
+      const file = new File([bytes as Uint8Array<ArrayBuffer>], 'p.log');
+      const events: string[] = [];
+      const merged = await readHeldInRanges(file, opts, {
+        parallel: 2,
+        readRange: chunkingReader(bytes, 3_000, events),
+        firstBytes: Math.ceil(bytes.length * 0.4),
+        chunked: true,
+      });
+      expect(events.filter((e) => e.startsWith('ask'))).toEqual(['ask 0', 'ask 1']);
+      // Chunks of both ranges came, the second range's first before the first range ended.
+      expect(events.filter((e) => e.startsWith('chunk 0.')).length).toBeGreaterThan(3);
+      expect(events.filter((e) => e.startsWith('chunk 1.')).length).toBeGreaterThan(3);
+      expect(events.indexOf('chunk 1.0')).toBeLessThan(events.indexOf('read 0'));
+      // … and its last after it (merged as it came).
+      const second = events.filter((e) => e.startsWith('chunk 1.'));
+      expect(events.indexOf(second[second.length - 1] ?? '')).toBeGreaterThan(
+        events.indexOf('read 0'),
+      );
+      expect({ ...merged, arrivalMs: [...merged.arrivalMs] }).toEqual({
+        ...whole,
+        arrivalMs: [...whole.arrivalMs],
+      });
+      expect(simTraceOf(merged).hash).toBe(simTraceOf(whole).hash);
+    });
+  }
+
+  it('read in chunks, the request cap names the line a single stream stops at', async () => {
+    const bytes = enc(log(3_000));
+    let one = '';
+    try {
+      parseTrace(bytes, { name: 'p.log', maxRequests: 2_000 });
+    } catch (e) {
+      one = (e as Error).message;
+    }
+    const named = one.slice(0, one.indexOf(' Reading stopped'));
+    expect(named).toMatch(/line [\d,]+ would be one more\./);
+    const head = new TextDecoder().decode(bytes.subarray(0, 128 * 1024));
+    const file = new File([bytes as Uint8Array<ArrayBuffer>], 'p.log');
+    await expect(
+      readHeldInRanges(
+        file,
+        { name: 'p.log', detectFrom: head, maxRequests: 2_000 },
+        {
+          parallel: 2,
+          readRange: chunkingReader(bytes, 300, []),
+          firstBytes: Math.ceil(bytes.length * 0.4),
+          chunked: true,
+        },
+      ),
+    ).rejects.toThrow(named);
   });
 
   it('the request cap names the line a single stream stops at', async () => {
