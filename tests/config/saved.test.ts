@@ -127,6 +127,43 @@ describe('the limits of a saved record', () => {
     expect(savedRecordOver(JSON.stringify({ a: 'say "hi"' }), L)).toBe('escapes');
   });
 
+  it('give the verdict of each limit just at it, just over it and far over it (the real limits)', () => {
+    const L = SAVED_LIMITS;
+    // `n` items of `item` in one list.
+    const list = (item: string, n: number): string => `[${Array<string>(n).fill(item).join(',')}]`;
+    const nested = (n: number): string => `${'['.repeat(n)}${']'.repeat(n)}`;
+    const pad = 'x'.repeat(L.values);
+    const cases: Array<[string, string, SavedLimit | null]> = [
+      ['chars at the limit', `"${'x'.repeat(L.chars - 2)}"`, null],
+      ['chars over', `"${'x'.repeat(L.chars - 1)}"`, 'chars'],
+      ['a backslash', '["a\\u0041"]', 'escapes'],
+      // Values are counted by their commas, up to one past the limit: the count stops there.
+      ['values at the limit', list('1', L.values), null],
+      ['values over', list('1', L.values + 1), 'values'],
+      ['values far over (1,400,000)', list('1', 1_400_000), 'values'],
+      // Commas in strings count too, once the text is long enough to hold that many values (each
+      // takes 2 characters with its comma): a shorter one cannot be over.
+      ['values at the limit, commas in a string', `["${','.repeat(L.values - 1)}${pad}"]`, null],
+      ['values over, commas in a string', `["${','.repeat(L.values)}${pad}"]`, 'values'],
+      ['values over, commas in a short string', `["${','.repeat(L.values)}"]`, null],
+      ['strings at the limit', list('"s"', L.strings), null],
+      ['strings over', list('"s"', L.strings + 1), 'strings'],
+      ['parts at the limit', list('[]', L.parts - 1), null],
+      ['parts over', list('[]', L.parts), 'parts'],
+      ['nesting at the limit', nested(L.nesting), null],
+      ['nesting over', nested(L.nesting + 1), 'nesting'],
+      ['fractions at the limit', list('0.5', L.fractions), null],
+      ['fractions over', list('1e5', L.fractions + 1), 'fractions'],
+      // Over two limits: the marks (strings here) are read before the commas are counted.
+      [
+        'strings and values over',
+        `[${list('"s"', L.strings + 1)},${list('1', L.values)}]`,
+        'strings',
+      ],
+    ];
+    for (const [name, text, verdict] of cases) expect(savedRecordOver(text), name).toBe(verdict);
+  });
+
   const records = hostileSavedRecords();
   for (const [name, text] of Object.entries(records)) {
     const over = name.startsWith('over:') || name.startsWith('unreadable:');
