@@ -124,8 +124,10 @@ export const PROOF_TABLE = {
       atTtlEnd: 54,
       besideTtlEnd: 131,
       rejected: 2_117,
+      resetStage: 80,
+      resetAtTimes: 30,
     },
-    words: ['1', '1', '0'],
+    words: ['1', '1', '0', '0'],
   },
   'Caddy `rate_limit`': {
     counts: { decisions: 12_000, refused: 2_533, passedUnrecorded: 1_005 },

@@ -20,6 +20,7 @@ import { responseOf } from '../../src/systems/respond';
 import { kong } from '../../src/systems/kong';
 import { traceHash, traceSourceOf } from '../../src/trace';
 import { rowResponse } from '../../src/ui/inspector/rowResponse';
+import { proofCount } from '../systems/proofCounts';
 
 /** handler.lua: the reset of a minute-only limit for a request at wall-clock `wallMs`. */
 function kongMinuteReset(wallMs: number): number {
@@ -52,24 +53,30 @@ describe("Kong's RateLimit-Reset on the wall clock", () => {
       limit: 5,
       resetMs: 0,
     };
-    for (const epochMs of [
+    const epochs = [
       Date.UTC(2026, 10, 29, 12, 0, 0, 201),
       Date.UTC(2026, 10, 29, 12, 0, 30, 201),
       Date.UTC(2024, 1, 29, 23, 59, 41, 999),
-    ]) {
-      for (const nowMs of [0, 1, 798, 799, 800, 29_798, 29_799, 59_799, 59_800, 61_000]) {
+    ];
+    const times = [0, 1, 798, 799, 800, 29_798, 29_799, 59_799, 59_800, 61_000];
+    let compared = 0;
+    for (const epochMs of epochs) {
+      for (const nowMs of times) {
         const r = responseOf(kong)(config, decision, { nowMs, epochMs });
         expect(header(r.fields, 'RateLimit-Reset'), `${epochMs} + ${nowMs}`).toBe(
           String(kongMinuteReset(epochMs + nowMs)),
         );
+        compared += 1;
       }
     }
+    expect(compared).toBe(proofCount('Kong `rate-limiting`', 'resetAtTimes'));
   });
 
-  for (const first of [
-    Date.UTC(2026, 10, 29, 12, 0, 0, 201),
-    Date.UTC(2026, 10, 29, 12, 0, 30, 201),
-  ]) {
+  const logs = [Date.UTC(2026, 10, 29, 12, 0, 0, 201), Date.UTC(2026, 10, 29, 12, 0, 30, 201)];
+  it('the README counts 40 responses of each log', () => {
+    expect(logs.length * 40).toBe(proofCount('Kong `rate-limiting`', 'resetStage'));
+  });
+  for (const first of logs) {
     it(`the stage's inspector, a log starting at ${new Date(first).toISOString()}`, () => {
       // 40 requests of one client, 700 ms apart: 28 s, across whole seconds and (for the second
       // log) a minute's end; 5 a minute, so most are stopped with Retry-After.
