@@ -196,10 +196,16 @@ export function haproxyReplayKey(replay: ReplayKey): HaproxyKey | KeyGap {
       }
       // req.fhdr: the whole value, commas included, as nginx's $http_ and the log hold it;
       // occurrence 1 is the first header of that name (HAProxy 2.6 configuration.txt, req.fhdr).
+      // A header nginx joins over several lines (X-Forwarded-For with ", ", Cookie with "; ";
+      // src/trace/har.ts headerValue) is one line for req.fhdr: HAProxy 2.6 has no fetch that
+      // joins them, so the export says where it keys otherwise.
+      const joined = ['x-forwarded-for', 'cookie'].includes(header.toLowerCase())
+        ? ` A request that sends ${header} on several lines is keyed by its first line only; the replay joins them, as nginx does.`
+        : '';
       return {
         fetch: `req.fhdr(${header.toLowerCase()},1)`,
         type: string,
-        note: `Keyed by the header ${header}, as the loaded log is replayed; a request without it is not tracked, so not limited.`,
+        note: `Keyed by the header ${header}, as the loaded log is replayed; a request without it is not tracked, so not limited.${joined}`,
       };
     }
   }
