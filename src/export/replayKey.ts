@@ -28,6 +28,14 @@ export interface HaproxyKey {
   /** The stick-table's `type …` words. */
   type: string;
   note: string;
+  /**
+   * Track only when the fetch gives a non-empty string. HAProxy 2.6 tracks an empty result as the
+   * key "" (checked on haproxy 2.6.12: `X-Forwarded-For: , b` under req.hdr(x-forwarded-for,1) is
+   * tracked and counted with every other empty first hop), while nginx does not account an empty
+   * key (ngx_http_limit_req_module) and the replay does not count it: with this, HAProxy leaves it
+   * untracked too.
+   */
+  nonEmpty?: boolean;
 }
 
 /** Why the product cannot key by the replay's key, in one sentence for the Export panel. */
@@ -179,7 +187,8 @@ export function haproxyReplayKey(replay: ReplayKey): HaproxyKey | KeyGap {
       return {
         fetch: `req.hdr(x-forwarded-for,${only.kind === 'xff-first' ? 1 : -1})`,
         type: string,
-        note: `Keyed by the ${only.kind === 'xff-first' ? 'first' : 'last'} X-Forwarded-For hop, as the loaded log is replayed; a request without the header is not tracked, so not limited.`,
+        nonEmpty: true,
+        note: `Keyed by the ${only.kind === 'xff-first' ? 'first' : 'last'} X-Forwarded-For hop, as the loaded log is replayed; a request without the header, or whose ${only.kind === 'xff-first' ? 'first' : 'last'} hop is empty (\`X-Forwarded-For: ${only.kind === 'xff-first' ? ', b' : 'a, '}\`), is not tracked, so not limited.`,
       };
     case 'path':
       return {
@@ -205,7 +214,8 @@ export function haproxyReplayKey(replay: ReplayKey): HaproxyKey | KeyGap {
       return {
         fetch: `req.fhdr(${header.toLowerCase()},1)`,
         type: string,
-        note: `Keyed by the header ${header}, as the loaded log is replayed; a request without it is not tracked, so not limited.${joined}`,
+        nonEmpty: true,
+        note: `Keyed by the header ${header}, as the loaded log is replayed; a request without it, or with it empty, is not tracked, so not limited.${joined}`,
       };
     }
   }
