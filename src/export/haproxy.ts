@@ -94,7 +94,9 @@ export function toHaproxy(config: AlgorithmConfig, options: HaproxyOptions = {})
     // section sets one) they are ignored with a warning, and nothing is limited.
     '    mode http',
     `    stick-table type ${keyed.type} size ${size}${expire} store http_req_rate(${haproxyDuration(c.windowMs)})`,
-    `    http-request track-sc0 ${keyed.fetch}`,
+    // An empty key is not tracked (replayKey.ts HaproxyKey.nonEmpty): `-m len 1:` matches a
+    // string of at least one character (configuration.txt 7.1, "-m len").
+    `    http-request track-sc0 ${keyed.fetch}${'nonEmpty' in keyed && keyed.nonEmpty === true ? ` if { ${keyed.fetch} -m len 1: }` : ''}`,
     `    http-request deny${status} if { sc_http_req_rate(0) gt ${c.limit} }`,
     '',
   ].join('\n');

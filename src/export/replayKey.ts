@@ -28,6 +28,14 @@ export interface HaproxyKey {
   /** The stick-table's `type …` words. */
   type: string;
   note: string;
+  /**
+   * Track only when the fetch gives a non-empty string. HAProxy 2.6 tracks an empty result as the
+   * key "" (checked on haproxy 2.6.12: `X-Forwarded-For: , b` under req.hdr(x-forwarded-for,1) is
+   * tracked and counted with every other empty first hop), while nginx does not account an empty
+   * key (ngx_http_limit_req_module) and the replay does not count it: with this, HAProxy leaves it
+   * untracked too.
+   */
+  nonEmpty?: boolean;
 }
 
 /** Why the product cannot key by the replay's key, in one sentence for the Export panel. */
@@ -179,7 +187,8 @@ export function haproxyReplayKey(replay: ReplayKey): HaproxyKey | KeyGap {
       return {
         fetch: `req.hdr(x-forwarded-for,${only.kind === 'xff-first' ? 1 : -1})`,
         type: string,
-        note: `Keyed by the ${only.kind === 'xff-first' ? 'first' : 'last'} X-Forwarded-For hop, as the loaded log is replayed; a request without the header is not tracked, so not limited.`,
+        nonEmpty: true,
+        note: `Keyed by the ${only.kind === 'xff-first' ? 'first' : 'last'} X-Forwarded-For hop, as the loaded log is replayed; a request without the header, or whose ${only.kind === 'xff-first' ? 'first' : 'last'} hop is empty (\`X-Forwarded-For: ${only.kind === 'xff-first' ? ', b' : 'a, '}\`), is not tracked, so not limited.`,
       };
     case 'path':
       return {
@@ -196,10 +205,17 @@ export function haproxyReplayKey(replay: ReplayKey): HaproxyKey | KeyGap {
       }
       // req.fhdr: the whole value, commas included, as nginx's $http_ and the log hold it;
       // occurrence 1 is the first header of that name (HAProxy 2.6 configuration.txt, req.fhdr).
+      // A header nginx joins over several lines (X-Forwarded-For with ", ", Cookie with "; ";
+      // src/trace/har.ts headerValue) is one line for req.fhdr: HAProxy 2.6 has no fetch that
+      // joins them, so the export says where it keys otherwise.
+      const joined = ['x-forwarded-for', 'cookie'].includes(header.toLowerCase())
+        ? ` A request that sends ${header} on several lines is keyed by its first line only; the replay joins them, as nginx does.`
+        : '';
       return {
         fetch: `req.fhdr(${header.toLowerCase()},1)`,
         type: string,
-        note: `Keyed by the header ${header}, as the loaded log is replayed; a request without it is not tracked, so not limited.`,
+        nonEmpty: true,
+        note: `Keyed by the header ${header}, as the loaded log is replayed; a request without it, or with it empty, is not tracked, so not limited.${joined}`,
       };
     }
   }

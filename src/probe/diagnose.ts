@@ -313,7 +313,7 @@ export function diagnose(
         if (c === null) return null;
         let l = idles.get(size);
         if (l === undefined) {
-          l = createLimiter(c);
+          l = createLimiter(c, { originMs: p.originMs });
           idles.set(size, l);
         }
         return l;

@@ -20,6 +20,17 @@ export const DAY_MS = 86_400_000;
  */
 export const MODEL_DAY_MS = DAY_MS;
 
+/**
+ * The epoch ms the model's time 0 stands for in a run that began at `epochStartMs`: model time
+ * `modelTime(epochStartMs, t)` is then the wall time epochStartMs + t, so a limiter made with this
+ * origin (createLimiter's originMs) places calendar months and years, and windows that do not
+ * divide a day, on the UTC clock where the server places them. A whole number of days, so
+ * seconds to days fall where they fell from the model's own zero.
+ */
+export function modelOrigin(epochStartMs: number): number {
+  return Math.floor(epochStartMs / DAY_MS) * DAY_MS - MODEL_DAY_MS;
+}
+
 /** The model time of a request sent `sinceStartMs` after a run that began at `epochStartMs` (ms since 1970). */
 export function modelTime(epochStartMs: number, sinceStartMs: number): number {
   const phase = ((epochStartMs % DAY_MS) + DAY_MS) % DAY_MS;
@@ -94,13 +105,14 @@ export class ModelRun {
 
   /**
    * A model in its idle state. Throws a RangeError when `h.config` is invalid. `idle`, a fresh
-   * limiter of `h.config`, is copied instead of made (and checked) again: the diagnosis starts
-   * thousands of models.
+   * limiter of `h.config` (made with the same origin), is copied instead of made (and checked)
+   * again: the diagnosis starts thousands of models. `originMs`: the epoch ms model time 0 stands
+   * for (modelOrigin), 0 for a plan made before any run.
    */
-  static start(h: Hypothesis, idle?: Limiter): ModelRun {
+  static start(h: Hypothesis, idle?: Limiter, originMs = 0): ModelRun {
     const n = h.config === null ? 0 : h.state === 'shared' ? 1 : h.replicas;
     const limiters: Limiter[] = [];
-    const first = idle ?? (h.config === null ? undefined : createLimiter(h.config));
+    const first = idle ?? (h.config === null ? undefined : createLimiter(h.config, { originMs }));
     for (let i = 0; i < n; i += 1)
       limiters.push(
         i === 0 && idle === undefined ? (first as Limiter) : (first as Limiter).clone(),

@@ -200,6 +200,8 @@ export interface Pairing {
   slots: number[];
   /** The positions in units, in order. */
   units: Unit[];
+  /** The epoch ms model time 0 stands for (modelOrigin of the run's start): the models' origin. */
+  originMs: number;
 }
 
 /** Rank of an observation within a group sent at once: what a gateway passes first. */
@@ -283,6 +285,7 @@ export function pairing(
   obs: readonly Observation[],
   widenMs = 0,
   sendFirst = false,
+  originMs = 0,
 ): Pairing {
   // By send time, a group kept together (at its first request's time): the runner sends a group's
   // requests back to back, and the gateway may take them in any order anyway.
@@ -345,6 +348,7 @@ export function pairing(
     observed,
     slots: order.map((i) => plan.requests[i]?.slot ?? 0),
     units,
+    originMs,
   };
 }
 
@@ -394,7 +398,7 @@ export function replay(
   const work = WORK_PER_REQUEST[mode];
   const units = p.units;
   const choice = new Int32Array(units.length);
-  let run = ModelRun.start(h, idle);
+  let run = ModelRun.start(h, idle, p.originMs);
   let budget = work * p.order.length + 200;
   let firstMissUnit = -1;
   let floor = 0;
@@ -430,7 +434,7 @@ export function replay(
   };
   /** The model just before unit u, every unit before it at its chosen time. */
   const rebuild = (u: number) => {
-    run = ModelRun.start(h, idle);
+    run = ModelRun.start(h, idle, p.originMs);
     for (let w = 0; w < u; w += 1) {
       const unit = units[w] as Unit;
       const at = unit.times[choice[w] as number] as number;
@@ -480,7 +484,7 @@ export function replay(
   };
   if (stopAtMiss) return out;
   // The record: every request decided at its unit's chosen time.
-  run = ModelRun.start(h, idle);
+  run = ModelRun.start(h, idle, p.originMs);
   for (let w = 0; w < units.length; w += 1) {
     const unit = units[w] as Unit;
     const at = unit.times[choice[w] as number] as number;

@@ -14,7 +14,7 @@ import { systemOf } from '../systems';
 import { entryResponse } from '../systems/respond';
 import type { Diagnosis } from './diagnose';
 import { diagnose } from './diagnose';
-import { ModelRun, modelKey, modelTime } from './model';
+import { ModelRun, modelKey, modelOrigin, modelTime } from './model';
 import type { Observation, Pairing, Replay, Timing } from './observe';
 import { measureTiming, observe, pairing, quantile, replay, unevenMs } from './observe';
 import type { PhaseId, Plan } from './plan';
@@ -121,10 +121,12 @@ export function judge(plan: Plan, result: ProbeResult): Verdict {
   const h = configuredHypothesis(plan.subject);
   // Decision times are looked for from each answer back first; when that leaves answers the
   // configuration does not explain, from each sending on (answers read late: a busy harness).
-  let p = pairing(plan, observations);
+  // The models' time 0 stands for this wall time: months and years on the UTC calendar.
+  const origin = modelOrigin(result.epochStartMs);
+  let p = pairing(plan, observations, 0, false, origin);
   let r = replay(h, plan, p, timing.toleranceMs, false);
   if (!r.explains) {
-    const bySend = pairing(plan, observations, 0, true);
+    const bySend = pairing(plan, observations, 0, true, origin);
     const again = replay(h, plan, bySend, timing.toleranceMs, false);
     if (again.misses < r.misses) {
       p = bySend;
@@ -153,7 +155,7 @@ export function judge(plan: Plan, result: ProbeResult): Verdict {
   // Differences the run's own unevenness could make: the configuration, given a wider window for
   // each request, explains them all. Then they are not evidence of a fault.
   const uneven = unevenMs(timing);
-  const wide = misses.length > 0 ? pairing(plan, observations, uneven) : null;
+  const wide = misses.length > 0 ? pairing(plan, observations, uneven, false, origin) : null;
   const wideTolerance = timing.toleranceMs + 2 * uneven;
   const timingExplains = wide !== null && replay(h, plan, wide, wideTolerance, true).explains;
   // On a run too uneven to time, the phases whose requests are spaced closely (steady load, the
@@ -195,7 +197,12 @@ export function judge(plan: Plan, result: ProbeResult): Verdict {
 
   let diagnosis = diagnose(plan, p, timing, observations);
   if (diagnosis.explaining === 0) {
-    const bySend = diagnose(plan, pairing(plan, observations, 0, true), timing, observations);
+    const bySend = diagnose(
+      plan,
+      pairing(plan, observations, 0, true, origin),
+      timing,
+      observations,
+    );
     if (bySend.explaining > 0) diagnosis = bySend;
   }
   if (diagnosis.explaining === 0 && wide !== null && uneven > 1) {
@@ -302,7 +309,11 @@ function plannedDecisions(
   result: ProbeResult,
   p: Pairing,
 ): Array<PlannedDecision | null> {
-  const run = ModelRun.start(configuredHypothesis(plan.subject));
+  const run = ModelRun.start(
+    configuredHypothesis(plan.subject),
+    undefined,
+    modelOrigin(result.epochStartMs),
+  );
   // Plan order is sending order (planned time, then index).
   const decided = plan.requests.map((q) => {
     const modelMs = modelTime(result.epochStartMs, q.atMs);

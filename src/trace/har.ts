@@ -14,6 +14,26 @@ interface HarHeader {
   value?: unknown;
 }
 
+/**
+ * The value a proxy keys by when a request carries header `name` (lower case) on several lines,
+ * `values` in the order sent; undefined when it carries none. nginx 1.22's `$http_<name>`
+ * (src/http/ngx_http_variables.c, release-1.22.1): X-Forwarded-For joins every line with ", "
+ * (ngx_http_variable_headers) and Cookie with "; " (ngx_http_variable_cookies); any other header
+ * is its first line (ngx_http_variable_unknown_header returns the first match). HAProxy 2.6 reads
+ * the same: the export's `req.hdr(x-forwarded-for,1)` / `(…,-1)` take the first / last
+ * comma-separated value over all lines, which is the first / last hop of the joined value, and
+ * `req.fhdr(<name>,1)` the first line (configuration.txt 7.3.6). The export says where a header
+ * key of X-Forwarded-For or Cookie as a whole differs on HAProxy (src/export/replayKey.ts).
+ */
+export function headerValue(
+  values: readonly string[] | undefined,
+  name: string,
+): string | undefined {
+  if (values === undefined || values.length === 0) return undefined;
+  if (values.length === 1 || (name !== 'x-forwarded-for' && name !== 'cookie')) return values[0];
+  return values.join(name === 'cookie' ? '; ' : ', ');
+}
+
 /** The entries of a HAR document as records, or a reason per entry (1-based entry numbers). */
 export function parseHar(text: string): {
   records: (RequestRecord | string)[];
@@ -54,14 +74,18 @@ export function parseHar(text: string): {
     const rawHeaders = Array.isArray(entry.request?.headers)
       ? (entry.request.headers as HarHeader[])
       : [];
-    const headers = new Map<string, string>();
+    // Every value of each header name, in the order the request sent them.
+    const lines = new Map<string, string[]>();
     for (const h of rawHeaders) {
       if (typeof h?.name === 'string' && typeof h.value === 'string') {
         const name = h.name.toLowerCase();
-        headers.set(name, h.value);
+        const values = lines.get(name);
+        if (values === undefined) lines.set(name, [h.value]);
+        else values.push(h.value);
         if (seen.size < maxHeaders) seen.add(name);
       }
     }
+    const header = (name: string) => headerValue(lines.get(name), name);
     const st = entry.response?.status;
     // A HAR records status 0 for a request that got no response (blocked, aborted).
     const status = typeof st === 'number' && st >= 100 && st <= 599 ? st : 0;
@@ -70,10 +94,10 @@ export function parseHar(text: string): {
       status,
       cost: 1,
       client: '',
-      xff: headers.get('x-forwarded-for') ?? '',
+      xff: header('x-forwarded-for') ?? '',
       path: pathOfUrl(url),
-      userAgent: headers.get('user-agent') ?? '',
-      field: (name) => headers.get(name.toLowerCase()),
+      userAgent: header('user-agent') ?? '',
+      field: (name) => header(name.toLowerCase()),
     };
   });
   return { records, resolutionMs, headers: [...seen] };

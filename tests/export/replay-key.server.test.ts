@@ -78,12 +78,19 @@ const HAPROXY_CONFIG: SlidingWindowCounterConfig = {
   denyStatus: 429,
 };
 
-/** One request: its X-Forwarded-For and X-Api-Key ('' sends none) and its path. */
+/**
+ * One request: its X-Forwarded-For and X-Api-Key ('' sends none; a list sends one line per value,
+ * in order) and its path.
+ */
 interface Req {
-  xff: string;
-  apiKey: string;
+  xff: string | string[];
+  apiKey: string | string[];
   path: string;
 }
+
+/** The header lines of a value of Req. */
+const linesOf = (v: string | string[]): string[] =>
+  typeof v === 'string' ? (v === '' ? [] : [v]) : v;
 
 const REQS: Req[] = [
   { xff: 'a, p1', apiKey: 'k1', path: '/r/a' },
@@ -100,6 +107,19 @@ const REQS: Req[] = [
   { xff: '', apiKey: '', path: '/r/b' },
   { xff: 'd, p2', apiKey: 'k1', path: '/r/a' },
   { xff: 'p1', apiKey: '', path: '/r/a' },
+  // Headers sent on two lines: nginx 1.22 joins X-Forwarded-For's lines (", ") and reads any other
+  // header's first line; HAProxy's req.hdr takes hops over all lines and req.fhdr(…,1) the first.
+  // Keyed by the first line, e, e, e: the third is limited; by the last (what the lab read before),
+  // a, f, g and k1, k3, k1 decide otherwise.
+  { xff: ['e, p1', 'a, p2'], apiKey: ['k4', 'k1'], path: '/r/a' },
+  { xff: ['e', 'f'], apiKey: ['k4', 'k3'], path: '/r/b' },
+  { xff: ['e, p1', 'g'], apiKey: ['k4', 'k1'], path: '/r/a' },
+  // An empty first hop and an empty X-Api-Key line: HAProxy 2.6 tracks an empty fetch as the key
+  // "" (these three would share it, the third denied) unless the export skips it; nginx does not
+  // account an empty key; the lab counts neither.
+  { xff: ', b', apiKey: [''], path: '/r/a' },
+  { xff: ' , c', apiKey: [''], path: '/r/b' },
+  { xff: ',d', apiKey: [''], path: '/r/a' },
 ];
 
 /** The log the lab reads: a HAR of those requests, 1 ms apart. */
@@ -110,8 +130,8 @@ function har(): string {
       method: 'GET',
       url: `http://example.test${r.path}`,
       headers: [
-        ...(r.xff === '' ? [] : [{ name: 'X-Forwarded-For', value: r.xff }]),
-        ...(r.apiKey === '' ? [] : [{ name: 'X-Api-Key', value: r.apiKey }]),
+        ...linesOf(r.xff).map((value) => ({ name: 'X-Forwarded-For', value })),
+        ...linesOf(r.apiKey).map((value) => ({ name: 'X-Api-Key', value })),
       ],
     },
     response: { status: 200 },
@@ -176,9 +196,10 @@ function sharedKeyDecisions(config: AlgorithmConfig, spec: KeySpec): boolean[] {
 
 function get(port: number, r: Req): Promise<number> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = {};
-    if (r.xff !== '') headers['X-Forwarded-For'] = r.xff;
-    if (r.apiKey !== '') headers['X-Api-Key'] = r.apiKey;
+    // A list is sent as one header line per value (node's http writes each).
+    const headers: Record<string, string | string[]> = {};
+    if (linesOf(r.xff).length > 0) headers['X-Forwarded-For'] = linesOf(r.xff);
+    if (linesOf(r.apiKey).length > 0) headers['X-Api-Key'] = linesOf(r.apiKey);
     const req = request(
       { host: '127.0.0.1', port, path: r.path, headers, agent: false, timeout: 10_000 },
       (res) => {
@@ -299,6 +320,12 @@ describe.skipIf(NGINX === undefined)('nginx keyed as the replay, on a real nginx
   it('compared every request of every key (the README’s count)', () => {
     expect(compared).toBe(cases.length * REQS.length);
     expect(compared).toBe(proofCount('nginx `limit_req`', 'replayKeyDecisions'));
+    expect(REQS.filter((r) => linesOf(r.apiKey).join('') === '' && r.apiKey !== '')).toHaveLength(
+      proofCount('nginx `limit_req`', 'replayKeyEmptyKey'),
+    );
+    expect(
+      REQS.filter((r) => linesOf(r.xff).length > 1 && linesOf(r.apiKey).length > 1),
+    ).toHaveLength(proofCount('nginx `limit_req`', 'replayKeyRepeatedLines'));
   });
 });
 
@@ -392,16 +419,33 @@ describe.skipIf(HAPROXY === undefined)('HAProxy keyed as the replay, on a real h
     if (real === undefined) throw new Error('the header case did not run');
     // Real haproxy admitted every request without X-Api-Key …
     REQS.forEach((r, j) => {
-      if (r.apiKey === '') expect(real[j], `request ${j + 1}`).toBe(true);
+      if (linesOf(r.apiKey).length === 0) expect(real[j], `request ${j + 1}`).toBe(true);
     });
     // … which the replay without the rule (those requests sharing one key) gets wrong.
     const shared = sharedKeyDecisions(HAPROXY_CONFIG, k.spec);
     expect(shared).not.toEqual(real);
-    expect(REQS.filter((r, j) => r.apiKey === '' && !shared[j]).length).toBeGreaterThan(0);
+    expect(
+      REQS.filter((r, j) => linesOf(r.apiKey).length === 0 && !shared[j]).length,
+    ).toBeGreaterThan(0);
+  });
+
+  it('a request whose key is empty (an empty first hop, an empty header line) is not tracked either', () => {
+    const empty = REQS.flatMap((r, j) =>
+      linesOf(r.apiKey).length === 1 && linesOf(r.apiKey)[0] === '' ? [j] : [],
+    );
+    expect(empty).toHaveLength(proofCount('HAProxy stick-table', 'replayKeyEmptyKey'));
+    for (const name of ['xff-first', 'header']) {
+      const real = seen.get(name);
+      if (real === undefined) throw new Error(`the ${name} case did not run`);
+      for (const j of empty) expect(real[j], `${name}: request ${j + 1}`).toBe(true);
+    }
   });
 
   it('compared every request of every key (the README’s count)', () => {
     expect(compared).toBe(cases.length * REQS.length);
     expect(compared).toBe(proofCount('HAProxy stick-table', 'replayKeyDecisions'));
+    expect(
+      REQS.filter((r) => linesOf(r.xff).length > 1 && linesOf(r.apiKey).length > 1),
+    ).toHaveLength(proofCount('HAProxy stick-table', 'replayKeyRepeatedLines'));
   });
 });

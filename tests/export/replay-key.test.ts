@@ -62,7 +62,9 @@ describe('exports keyed as the replay', () => {
     );
     expect(n.notes[0]).toMatch(/^Keyed by first X-Forwarded-For hop/);
     const h = haproxy({ spec: [{ kind: 'xff-first' }], format: 'nginx' });
-    expect(track(h.text)).toBe('req.hdr(x-forwarded-for,1)');
+    expect(track(h.text)).toBe(
+      'req.hdr(x-forwarded-for,1) if { req.hdr(x-forwarded-for,1) -m len 1: }',
+    );
     expect(table(h.text)).toBe('string len 128');
   });
 
@@ -71,7 +73,7 @@ describe('exports keyed as the replay', () => {
     expect(zone(n.text)).toBe('$xff_last_hop');
     expect(n.text).toContain('map $http_x_forwarded_for $xff_last_hop {');
     expect(track(haproxy({ spec: [{ kind: 'xff-last' }], format: 'alb' }).text)).toBe(
-      'req.hdr(x-forwarded-for,-1)',
+      'req.hdr(x-forwarded-for,-1) if { req.hdr(x-forwarded-for,-1) -m len 1: }',
     );
   });
 
@@ -86,14 +88,16 @@ describe('exports keyed as the replay', () => {
     const spec = [{ kind: 'field' as const, name: 'x-api-key' }];
     expect(zone(nginx({ spec, format: 'har' }).text)).toBe('$http_x_api_key');
     const h = haproxy({ spec, format: 'har' });
-    expect(track(h.text)).toBe('req.fhdr(x-api-key,1)');
+    expect(track(h.text)).toBe('req.fhdr(x-api-key,1) if { req.fhdr(x-api-key,1) -m len 1: }');
     expect(table(h.text)).toBe('string len 128');
   });
 
   it('an nginx log’s variable: the same variable; a header variable is a header for HAProxy', () => {
     const header = [{ kind: 'field' as const, name: 'http_x_api_key' }];
     expect(zone(nginx({ spec: header, format: 'nginx' }).text)).toBe('$http_x_api_key');
-    expect(track(haproxy({ spec: header, format: 'nginx' }).text)).toBe('req.fhdr(x-api-key,1)');
+    expect(track(haproxy({ spec: header, format: 'nginx' }).text)).toBe(
+      'req.fhdr(x-api-key,1) if { req.fhdr(x-api-key,1) -m len 1: }',
+    );
     const user = [{ kind: 'field' as const, name: 'remote_user' }];
     expect(zone(nginx({ spec: user, format: 'nginx' }).text)).toBe('$remote_user');
     const h = haproxy({ spec: user, format: 'nginx' });

@@ -4,7 +4,7 @@
 import type { AlgorithmConfig, CalendarUnit, Decision } from '../../core';
 import { UNIT_SECONDS, calendarUnits, periodOf } from '../../core';
 import { KONG_SOURCES } from '../sources/kong';
-import { makeResponse } from '../response';
+import { makeResponse, wallClockMs } from '../response';
 import type { SystemHeader, SystemResponse, SystemResponseOptions } from '../types';
 
 const PERIOD_NAME: Readonly<Record<CalendarUnit, string>> = {
@@ -17,8 +17,9 @@ const PERIOD_NAME: Readonly<Record<CalendarUnit, string>> = {
 };
 
 /**
- * Kong's headers for one request at `nowMs` (Kong reads ngx.time(): whole seconds) from the
- * per-period usage before it (`before`, the key's state just before the decision).
+ * Kong's headers for one request at wall-clock `nowMs` (ms since the Unix epoch; Kong reads
+ * ngx.time(): whole seconds of the wall clock) from the per-period usage before it (`before`, the
+ * key's state just before the decision).
  */
 export function kongHeaders(
   units: ReadonlyArray<{ unit: CalendarUnit; limit: number }>,
@@ -73,6 +74,9 @@ export function kongResponse(
   if (before !== undefined && before.kind === 'calendar-windows') {
     for (const w of before.windows) usage.set(w.unit, w.count);
   }
-  const { fields } = kongHeaders(units, usage, options.nowMs ?? 0);
+  // handler.lua access(): current_timestamp = ngx.time() * 1000 is the wall clock at the request,
+  // and RateLimit-Reset counts to the end of the period holding it (timestamp.lua get_timestamps,
+  // UTC), so the reset is written at the request's wall-clock instant, not its scenario time.
+  const { fields } = kongHeaders(units, usage, wallClockMs(options));
   return makeResponse(decision.outcome === 'reject' ? 429 : 200, fields, KONG_SOURCES);
 }

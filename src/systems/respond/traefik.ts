@@ -7,7 +7,7 @@ import { TRAEFIK_SOURCES } from '../sources/traefik';
 import { TRAEFIK_VERSION } from '../traefik';
 import { goDelaysNs, goSeconds } from './goRate';
 import { traefikRedisReplay } from './traefikRedis';
-import { makeResponse, standardFields, statusFor, wallClockMs, withAdded } from '../response';
+import { makeResponse, statusFor, wallClockMs } from '../response';
 import type { SystemHeader, SystemResponse, SystemResponseOptions } from '../types';
 
 /**
@@ -146,9 +146,10 @@ export function traefikResponse(
       { name: 'Content-Type', value: 'text/plain; charset=utf-8' },
     );
   }
-  const fields =
-    options.standardHeaders === true
-      ? withAdded(own, standardFields(config, decision, options))
-      : own;
-  return makeResponse(statusFor(decision, 429), fields, TRAEFIK_SOURCES);
+  // The limiter's "add standard rate-limit headers" adds nothing here: rate_limiter.go (v3.7.9)
+  // writes no header on a request it lets through and only Retry-After and X-Retry-In on its 429
+  // (serveDelayError), and a headers middleware's customResponseHeaders are constants that cannot
+  // carry a bucket's remaining or reset; the Traefik export writes none, so the page shows only
+  // what the exported middleware sends.
+  return makeResponse(statusFor(decision, 429), own, TRAEFIK_SOURCES);
 }

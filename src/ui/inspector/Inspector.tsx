@@ -12,7 +12,8 @@ import { explainFleetRow } from './fleetExplain';
 import { OutcomeBadge } from './OutcomeBadge';
 import { systemNameIn, systemOf } from '../../systems';
 import { addressKeyNote, emptyKeyRow } from './emptyKeyRow';
-import { entryResponse, traefikStoreDownResponse } from '../../systems/respond';
+import { traefikStoreDownResponse } from '../../systems/respond';
+import { rowResponse } from './rowResponse';
 import type { SystemResponse } from '../../systems';
 import { formatCount, formatTime } from '../common/format';
 import { replicaColor, replicaLabel } from '../../viz/replicaColors';
@@ -90,26 +91,15 @@ export function Inspector({ result }: { result: SimResult }) {
       info.key,
     );
     const entry = limiters[selected.lane] ?? { config: lane.config };
-    // Traefik's 429 carries a delay its float64 bucket got from the key's whole history.
-    const history =
-      info.decision.outcome === 'reject' && systemOf(entry).id === 'traefik'
-        ? seekerFor(result).keyHistoryUpTo(selected.lane, selected.row)
-        : undefined;
     const response = fleetResponse(
       result,
       lane,
       selected.row,
-      entryResponse(entry, info.decision, lane.name, {
-        nowMs: wallMs,
+      rowResponse(result, selected.lane, selected.row, entry, {
+        decision: info.decision,
         key: info.key,
+        wallMs,
         before,
-        ...(history === undefined
-          ? {}
-          : {
-              keyHistoryMs: history.timesMs,
-              keyHistoryConfig: history.config,
-              keyHistoryShared: history.shared,
-            }),
       }),
       systemOf(entry).id === 'traefik',
     );

@@ -2,7 +2,7 @@ import { attemptsOf, requestAt } from '../../sim';
 import { seekerFor } from '../../store';
 import type { SimResult } from '../../sim';
 import { usePlaygroundShallow } from '../../store/react';
-import { entryResponse } from '../../systems/respond';
+import { rowResponse } from './rowResponse';
 import { systemOf } from '../../systems';
 import { emptyKeyRow } from './emptyKeyRow';
 import { OutcomeBadge } from './OutcomeBadge';
@@ -54,23 +54,7 @@ export function InspectorLanes({
           const { stores, store, wallMs } = seekerFor(result).storesBefore(i, row);
           const before = stores[store]?.inspect(wallMs, key);
           const entry = limiters[i] ?? { config: lane.config };
-          // Traefik's 429 carries a delay its float64 bucket got from the key's whole history.
-          const history =
-            decision.outcome === 'reject' && systemOf(entry).id === 'traefik'
-              ? seekerFor(result).keyHistoryUpTo(i, row)
-              : undefined;
-          const sent = entryResponse(entry, decision, lane.name, {
-            nowMs: wallMs,
-            key,
-            ...(before === undefined ? {} : { before }),
-            ...(history === undefined
-              ? {}
-              : {
-                  keyHistoryMs: history.timesMs,
-                  keyHistoryConfig: history.config,
-                  keyHistoryShared: history.shared,
-                }),
-          });
+          const sent = rowResponse(result, i, row, entry, { decision, key, wallMs, before });
           // A trace request with an empty key that this lane's system does not limit (or denies).
           const empty = emptyKeyRow(result, lane, row, systemOf(entry), sent);
           const response = empty?.response ?? sent;
