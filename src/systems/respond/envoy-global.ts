@@ -19,18 +19,23 @@ export interface EnvoyDescriptorStatus {
 /**
  * The per-descriptor statuses of one request, from the key's state just before it (`before`, the
  * limiter's inspection at the decision time): every descriptor is incremented
- * (fixed_cache_impl.go), then compared (base_limiter.go). Times are the service's whole seconds.
- * Without `before` every status gets the decision's remaining (the first unit is then reported).
+ * (fixed_cache_impl.go), then compared (base_limiter.go). Times are the service's whole unix
+ * seconds: duration_until_reset is divider − now mod divider (utilities.go CalculateReset), with
+ * now on the clock the limiter's windows were placed on — `epochMs` (a replayed log's first
+ * request, the origin its windows were placed from; 0 for the playground's own traffic, whose
+ * windows start at its time 0) plus the request's time — so a log that does not start on a window's
+ * edge gets the reset the service would have sent then. Without `before` every status gets the
+ * decision's remaining (the first unit is then reported).
  */
 export function envoyDescriptorStatuses(
   config: AlgorithmConfig,
   decision: Decision,
-  nowMs: number,
+  options: Pick<SystemResponseOptions, 'nowMs' | 'epochMs'>,
   before?: Inspection,
 ): EnvoyDescriptorStatus[] {
   if (config.kind !== 'calendar-windows') return [];
   const w = before?.kind === 'calendar-windows' ? before : undefined;
-  const nowS = floorDiv(w?.effectiveNowMs ?? nowMs, 1000);
+  const nowS = floorDiv((options.epochMs ?? 0) + (w?.effectiveNowMs ?? options.nowMs ?? 0), 1000);
   return calendarUnits(config).map((u) => {
     // The counter after this hit's INCRBY; over the limit, limit_remaining is 0.
     const count = (w?.windows.find((x) => x.unit === u.unit)?.count ?? 0) + 1;
@@ -77,7 +82,7 @@ export function envoyGlobalResponse(
   if (options.standardHeaders === true) {
     own.push(
       ...envoyGlobalXRateLimitHeaders(
-        envoyDescriptorStatuses(config, decision, options.nowMs ?? 0, options.before),
+        envoyDescriptorStatuses(config, decision, options, options.before),
       ),
     );
   }
