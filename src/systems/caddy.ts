@@ -49,5 +49,5 @@ export const caddy: SystemInfo = {
     return { kind, limit, windowMs, lastMsPasses: true };
   },
   standardHeadersHow:
-    'caddy-ratelimit sends only Retry-After; other headers need a header directive of your own (marked as added).',
+    'caddy-ratelimit sends only Retry-After on its 429, and the Caddy export does not add RateLimit headers: a header directive can only send constants and placeholders, and caddy-ratelimit’s one placeholder is the zone’s name, not its remaining or reset. The response shown is what the exported Caddyfile sends.',
 };

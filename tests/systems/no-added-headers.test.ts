@@ -6,6 +6,8 @@
  * - Traefik, pkg/middlewares/ratelimiter/rate_limiter.go (v3.7.9): ServeHTTP passes an admitted
  *   request on without a header; serveDelayError sets only Retry-After and X-Retry-In before its
  *   429. A headers middleware's customResponseHeaders are constants.
+ * - Caddy, caddy-ratelimit 5625512 handler.go: Retry-After before its 429 and nothing on a request
+ *   let through; its one placeholder, {http.rate_limit.exceeded.name}, is the zone's name.
  * - Cloudflare: a rate limiting rule's Block action takes a status code, a content type and a
  *   body for its custom response (waf/rate-limiting-rules/create-zone-dashboard,
  *   waf/reference/response-for-blocked-requests, Cloudflare docs 2026); error 1015 carries
@@ -86,5 +88,22 @@ describe('systems whose product cannot send the standard headers add none', () =
     expect(cloudflare.standardHeadersHow).toMatch(
       /the Cloudflare export does not add RateLimit headers/,
     );
+  });
+
+  it('Caddy: Retry-After on a 429, nothing on a pass, with or without the option', () => {
+    const caddy = systemById('caddy')!;
+    const config = deriveConfig(caddy, { kind: 'sliding-log', limit: 2, windowMs: 1000 });
+    const [admit, reject] = admitAndReject(config);
+    const on = (d: Decision) =>
+      entryResponse({ system: 'caddy', config, standardHeaders: true }, d, 'p', { nowMs: 0 });
+    const off = (d: Decision) => entryResponse({ system: 'caddy', config }, d, 'p', { nowMs: 0 });
+    expect(on(admit).fields).toEqual([]);
+    expect(on(reject)).toEqual(off(reject));
+    expect(on(reject).status).toBe(429);
+    expect(on(reject).fields.map((f) => f.name)).toEqual(['Retry-After']);
+    const out = exportSystems(config, undefined, true).caddy;
+    if (!out.ok) throw new Error(out.reason);
+    expect(out.text).not.toMatch(/RateLimit-|header /);
+    expect(caddy.standardHeadersHow).toMatch(/the Caddy export does not add RateLimit headers/);
   });
 });

@@ -3,7 +3,7 @@
  */
 import type { AlgorithmConfig, Decision } from '../../core';
 import { CADDY_SOURCES } from '../sources/caddy';
-import { makeResponse, standardFields } from '../response';
+import { makeResponse } from '../response';
 import type { SystemHeader, SystemResponse, SystemResponseOptions } from '../types';
 
 /**
@@ -21,9 +21,9 @@ export function caddyRetryAfter(waitMs: number): number {
 
 /** What caddy sends for `decision` (SystemModel.response). */
 export function caddyResponse(
-  config: AlgorithmConfig,
+  _config: AlgorithmConfig,
   decision: Decision,
-  options: SystemResponseOptions = {},
+  _options: SystemResponseOptions = {},
 ): SystemResponse {
   // The wait When() returns is the time until the oldest event is exactly `window` old: the
   // smallest wait after which the request passes, retryAfterMs.
@@ -31,9 +31,10 @@ export function caddyResponse(
     decision.outcome === 'reject'
       ? [{ name: 'Retry-After', value: String(caddyRetryAfter(decision.retryAfterMs)) }]
       : [];
-  const added =
-    options.standardHeaders === true
-      ? standardFields(config, decision, options).filter((f) => f.name !== 'Retry-After')
-      : [];
-  return makeResponse(decision.outcome === 'reject' ? 429 : 200, [...own, ...added], CADDY_SOURCES);
+  // The limiter's "add standard rate-limit headers" adds nothing here: handler.go (caddy-ratelimit
+  // 5625512) sets only Retry-After before its 429 and nothing on a request it lets through, and the
+  // one placeholder it sets (http.rate_limit.exceeded.name: the zone's name) carries no remaining or
+  // reset that a header directive could send; the Caddy export writes none, so the page shows only what the
+  // exported Caddyfile sends.
+  return makeResponse(decision.outcome === 'reject' ? 429 : 200, own, CADDY_SOURCES);
 }
