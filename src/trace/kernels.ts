@@ -25,15 +25,7 @@
  * delayed requests the delay and the release time; the rejected count, overall and for keys below
  * the p99. src/trace/fastSweep.ts turns that into a CellResult as sweepCell does.
  */
-import {
-  CALENDAR_UNITS,
-  NEVER_MS,
-  UNIT_SECONDS,
-  ceilDiv,
-  floorDiv,
-  periodOf,
-  waitFits,
-} from '../core';
+import { CALENDAR_UNITS, NEVER_MS, ceilDiv, floorDiv, periodOf, waitFits } from '../core';
 import type {
   AlgorithmConfig,
   AnchoredWindowConfig,
@@ -617,43 +609,58 @@ function anchoredWindow(io: KernelInput, c: AnchoredWindowConfig): KernelTally {
 }
 
 /**
- * A per-key array of `width` numbers a key (key k's at k · width …), as `perKey` keeps one: fresh
- * without io.state, else the last run's, grown when keys appeared since.
+ * A per-key Int32Array of `width` numbers a key (key k's at k · width …), as `perKey` keeps one:
+ * fresh without io.state, else the last run's, grown when keys appeared since.
  */
-function perKeyWide(io: KernelInput, name: string, width: number, fill: number): Float64Array {
+function perKeyWide(io: KernelInput, name: string, width: number, fill: number): Int32Array {
   const n = io.keyCount * width;
-  if (io.state === undefined) return new Float64Array(n).fill(fill);
-  const old = io.state.arrays.get(name) as Float64Array | undefined;
+  if (io.state === undefined) return new Int32Array(n).fill(fill);
+  const old = io.state.arrays.get(name) as Int32Array | undefined;
   if (old !== undefined && old.length >= n) return old;
-  const a = new Float64Array(Math.max(n, (old?.length ?? 0) * 2)).fill(fill);
+  const a = new Int32Array(Math.max(n, (old?.length ?? 0) * 2)).fill(fill);
   if (old !== undefined) a.set(old);
   io.state.arrays.set(name, a);
   return a;
 }
 
+/** The largest count a calendar counter holds (Int32); above every limit core accepts. */
+const COUNT_CAP = 0x7fffffff;
+
 /**
- * calendar-windows, Kong and envoyproxy/ratelimit (src/core/algorithms/calendar-windows.ts): per
- * key and unit set, the start of the period its counter belongs to (−1: none), the count and the
- * counter's end, the units of a key side by side. Times ascend, so each unit's current period is
- * one for every key, worked out again only when a request reaches its end.
+ * calendar-windows, Kong and envoyproxy/ratelimit (src/core/algorithms/calendar-windows.ts).
+ * Times ascend, so each unit's current period is one for every key, worked out again only when a
+ * request reaches its end; the periods are numbered in the order they come (`seq`, kept between
+ * runs with the period's end). Per key and unit, side by side in one Int32Array (one cache line a
+ * request, 8 bytes a unit where three doubles took 24): the number of the period its counter
+ * belongs to (−1: none) and the count. Core's test "start is this period's and t is before the
+ * counter's end" reads here as "the number is the current period's": t is then before the period's
+ * end, and before the end Kong's counter TTL sets (counterTtl: min(period end, made + the unit's
+ * nominal length)) too, since that TTL never ends a counter here. For a second to a day it is the
+ * period's own length, and a counter is made within its period; for a month (30 d) or a year
+ * (365 d) it is longer than every span the kernels take (times below 2^31 ms, under 25 days).
+ * A count stops at COUNT_CAP: every limit is below it (MAX_CALENDAR_LIMIT), so a capped count is
+ * over every limit as the true one is, and the decisions are the same.
  */
 function calendarWindows(io: KernelInput, c: CalendarWindowsConfig): KernelTally {
   const { timeMs, keyId, below, adm } = io;
   const align = c.align ?? 'calendar';
   const countAll = c.countRejected === true || c.shadowMode === true;
   const shadow = c.shadowMode === true;
-  const ttl = c.counterTtl === true;
   const units: CalendarUnit[] = CALENDAR_UNITS.filter((u) => c[u] !== undefined);
   const m = units.length;
   const limits = Float64Array.from(units, (u) => c[u] as number);
-  const ttlMs = Float64Array.from(units, (u) => UNIT_SECONDS[u] * 1000);
   const origin = io.originMs ?? 0;
-  const start = perKeyWide(io, 'start', m, -1);
-  const count = perKeyWide(io, 'count', m, 0);
-  const ends = perKeyWide(io, 'end', m, 0);
-  // The current period of each unit, [pStart, pEnd): none yet.
-  const pStart = new Float64Array(m);
-  const pEnd = new Float64Array(m).fill(Number.NEGATIVE_INFINITY);
+  // Per unit: [period number, count].
+  const width = m * 2;
+  const cal = perKeyWide(io, 'calendar', width, -1);
+  // The current period of each unit: its end (none yet: −∞) and its number.
+  const pEnd = new Float64Array(m);
+  const seq = new Int32Array(m);
+  const scalars = io.state?.scalars;
+  for (let u = 0; u < m; u += 1) {
+    pEnd[u] = scalars?.get(`end${u}`) ?? Number.NEGATIVE_INFINITY;
+    seq[u] = scalars?.get(`seq${u}`) ?? -1;
+  }
   const live = new Float64Array(m);
   const out = io.outcome;
   let nAdm = 0;
@@ -661,33 +668,31 @@ function calendarWindows(io: KernelInput, c: CalendarWindowsConfig): KernelTally
   let rejBelow = 0;
   for (let i = 0; i < timeMs.length; i += 1) {
     const vt = timeMs[i] as number;
-    // Periods and counter ends on the clock: the epoch ms, whole and below 2^53 (exact).
+    // Periods on the clock: the epoch ms, whole and below 2^53 (exact).
     const t = vt + origin;
     const k = keyId[i] as number;
-    const at = k * m;
+    const at = k * width;
     let over = false;
     for (let u = 0; u < m; u += 1) {
       if (t >= (pEnd[u] as number)) {
-        const [a, b] = periodOf(units[u] as CalendarUnit, t, align);
-        pStart[u] = a;
-        pEnd[u] = b;
+        pEnd[u] = periodOf(units[u] as CalendarUnit, t, align)[1];
+        seq[u] = (seq[u] as number) + 1;
       }
-      const j = at + u;
-      const n = start[j] === pStart[u] && t < (ends[j] as number) ? (count[j] as number) : 0;
+      const j = at + 2 * u;
+      const n = cal[j] === seq[u] ? (cal[j + 1] as number) : 0;
       live[u] = n;
       if (n >= (limits[u] as number)) over = true;
     }
     if (!over || countAll) {
       for (let u = 0; u < m; u += 1) {
-        const j = at + u;
+        const j = at + 2 * u;
         const n = live[u] as number;
         if (n > 0) {
-          count[j] = n + 1;
+          cal[j + 1] = n < COUNT_CAP ? n + 1 : n;
           continue;
         }
-        start[j] = pStart[u] as number;
-        count[j] = 1;
-        ends[j] = ttl ? Math.min(pEnd[u] as number, t + (ttlMs[u] as number)) : (pEnd[u] as number);
+        cal[j] = seq[u] as number;
+        cal[j + 1] = 1;
       }
     }
     if (!over || shadow) {
@@ -698,6 +703,10 @@ function calendarWindows(io: KernelInput, c: CalendarWindowsConfig): KernelTally
       rejBelow += below[k] as number;
       if (out !== undefined) out[i] = 2;
     }
+  }
+  for (let u = 0; u < m; u += 1) {
+    scalars?.set(`end${u}`, pEnd[u] as number);
+    scalars?.set(`seq${u}`, seq[u] as number);
   }
   return { admitted: nAdm, delayed: 0, rejected: rej, rejectedBelow: rejBelow };
 }

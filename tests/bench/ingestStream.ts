@@ -10,7 +10,7 @@
  * peak memory and longest task; then, when `STREAM_SWEEP` names systems (`STREAM_SWEEP=kong,
  * envoy-global,express-rate-limit`: ids of src/systems), each one's default limiter picked in the
  * page, its statistics pass and its streamed sweep over the same open file with the same figures
- * (`STREAM_SWEEP=0` leaves every sweep out); DuckDB (2 threads) on the same file beside it. Prints each figure beside its target with the load average; asserts
+ * (`STREAM_SWEEP=0` leaves every sweep out, `STREAM_DEFAULT_SWEEP=0` the default limiter's); DuckDB (2 threads) on the same file beside it. Prints each figure beside its target with the load average; asserts
  * nothing. `STREAM_SHOTS=dir` also saves screenshots of the result (1280 px and 390 px, dark).
  * The file is deleted at the end.
  */
@@ -352,6 +352,7 @@ async function reportSweep(
   title: string,
 ): Promise<void> {
   const sweepCpu0 = await rendererCpuS(browser);
+  const before = await rendererRss(browser);
   const sweepMemory = watchMemory(browser, heaps);
   const sw = await measureSweep(page, browser);
   const sweepMem = await sweepMemory.stop();
@@ -360,6 +361,9 @@ async function reportSweep(
     `  ${title} (${sw.cells} cells): ${sw.ok ? `${(sw.ms / 1000).toFixed(1)} s` : 'did not finish'} (target ≤ 120 s): ${sw.readMs > 0 ? `one read of the file ${(sw.readMs / 1000).toFixed(1)} s, ` : 'no read of the text (the copy the statistics pass recorded), '}the cells over its compact copy ${((sw.ms - sw.readMs) / 1000).toFixed(1)} s; renderer peak memory ${Math.round(sw.peakMb)} MB (target ≤ 300 MB); ${describeMainThread(sw.mainThread, 50)}; load ${load()}`,
   );
   console.log(`    shown: ${sw.shown.slice(0, 200)}`);
+  console.log(
+    `    before the sweep: renderer ${Math.round(before.totalMb)} MB (anonymous ${before.anonMb.toFixed(0)} + file ${before.fileMb.toFixed(0)} + shared ${before.shmemMb.toFixed(0)})`,
+  );
   console.log(
     `    at the renderer's peak (${Math.round(sweepMem.peakMb)} MB as sampled with the heaps), MB: ${sweepMem.atPeak}`,
   );
@@ -385,6 +389,9 @@ async function sweepSystem(
   const lane = laneNames([{ system: id, config }])[0] ?? id;
   console.log(`  ${id} (${system.name}), its default config ${JSON.stringify(config)}:`);
   const passCpu0 = await rendererCpuS(browser);
+  // What the renderer holds before the pass (what earlier passes and sweeps left resident).
+  const before = await rendererRss(browser);
+  const idle = await heaps.sample();
   const passMemory = watchMemory(browser, heaps);
   const trace = await traceMainThread(browser);
   const t0 = Date.now();
@@ -417,6 +424,13 @@ async function sweepSystem(
     `    statistics pass + dry run for ${lane}: ${ok ? `${(ms / 1000).toFixed(1)} s` : 'did not finish'} (target ≤ 30 s); renderer peak memory ${Math.round(passMem.peakMb)} MB (target ≤ 300 MB); ${describeMainThread(mainThread, 50)}; renderer CPU ${passCpu.toFixed(1)} s; load ${load()}`,
   );
   console.log(`    shown: ${((await dry.textContent().catch(() => '')) ?? '').slice(0, 200)}`);
+  console.log(
+    `    before the pass: renderer ${Math.round(before.totalMb)} MB (anonymous ${before.anonMb.toFixed(0)} + file ${before.fileMb.toFixed(0)} + shared ${before.shmemMb.toFixed(0)}); isolates: ${describeIsolates(idle)}`,
+  );
+  console.log(
+    `    at the renderer's peak (${Math.round(passMem.peakMb)} MB as sampled with the heaps), MB: ${passMem.atPeak}`,
+  );
+  console.log(`    each kind's own peak, MB: ${passMem.kindPeaks}`);
   if (errors.length > 0) console.log(`    error shown: ${errors.join(' ').slice(0, 200)}`);
   if (!ok) return;
   if (plan === null) {
@@ -494,7 +508,10 @@ export async function runIngestStreamBench(distDir = 'dist'): Promise<void> {
     // STREAM_SWEEP=0 leaves the sweep out (a run that only looks at the statistics pass); a list
     // of system ids sweeps each one's default limiter after the default one (streamSweeps).
     if (streamed && sweeps.sweep) {
-      await reportSweep(page, browser, heaps, '20 × 20 sweep as a streaming pass');
+      // STREAM_DEFAULT_SWEEP=0: only the named systems' sweeps (a shorter run that looks at them).
+      if (process.env.STREAM_DEFAULT_SWEEP !== '0') {
+        await reportSweep(page, browser, heaps, '20 × 20 sweep as a streaming pass');
+      }
       for (const id of sweeps.systems) await sweepSystem(page, browser, heaps, id);
     }
     heaps.close();

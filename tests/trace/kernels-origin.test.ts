@@ -149,6 +149,32 @@ describe('the kernels place aligned windows on the clock', () => {
     expect(fastSweepCell(prep(trace, 0), fixed, 1000).rejected).toBe(1);
   });
 
+  it('Kong’s counter TTL never ends a month’s or a year’s counter within the kernels’ span', () => {
+    // The kernels keep no counter end: a month's TTL (30 d) and a year's (365 d) are longer than
+    // the longest span their Int32 times hold (2^31 − 1 ms, under 25 days), so a counter made at
+    // time 0 still counts at the last time; core (the oracle) agrees, at the start of a 31-day
+    // month and of a leap year.
+    const last = 2 ** 31 - 1;
+    const trace = traceOf(
+      [
+        [0, 0],
+        [last, 0],
+      ],
+      1,
+    );
+    for (const [origin, config] of [
+      [Date.UTC(2027, 0, 1), { kind: 'calendar-windows', month: 1, counterTtl: true }],
+      [Date.UTC(2024, 0, 1), { kind: 'calendar-windows', year: 1, counterTtl: true }],
+      [Date.UTC(2026, 11, 7), { kind: 'calendar-windows', day: 1, month: 5, counterTtl: true }],
+    ] as const) {
+      const fast = fastOutcomes(prep(trace, origin), config);
+      const want = coreAt(trace, config, origin);
+      expect(Array.from(fast?.outcome ?? [])).toEqual(Array.from(want.outcome));
+      // A month's or year's counter still counts (rejected); a day's period has ended (admitted).
+      expect(Array.from(want.outcome)).toEqual(config.day === undefined ? [0, 2] : [0, 0]);
+    }
+  });
+
   it('the page’s held sweep (runSweep, here without workers) gives its cells the origin', async () => {
     // Requests of one key every 400 ms from 1 ms before a minute; 5 a second, 20 a minute.
     const origin = Date.UTC(2026, 11, 7, 12, 0, 0) - 1;

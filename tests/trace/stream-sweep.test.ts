@@ -27,6 +27,7 @@ import {
   virtualTimes,
 } from '../../src/trace';
 import type { RangeReader, StreamSource } from '../../src/trace';
+import { systemById } from '../../src/systems';
 import { configArb, traceArb } from './sweepArbs';
 
 describe('streamed sweep cells equal the held sweep', () => {
@@ -127,6 +128,21 @@ describe('streamed sweep cells equal the held sweep', () => {
     expect(sweepPasses(c, 100_000, 64e6)).toEqual([37, 37, 37, 37, 37, 37, 37, 37, 37, 37, 30]);
   });
 
+  it("decides Kong's and Envoy's 20 × 20 grids over 5,000 keys in one pass per worker", () => {
+    // The streamed sweep's cell workers (two on two cores) each take every other cell with half of
+    // the 64 MB budget; a second pass would make new per-key arrays while the first pass's still
+    // wait for a collection.
+    for (const id of ['kong', 'envoy-global'] as const) {
+      const system = systemById(id)!;
+      const plan = sweepPlan(system.defaultConfig, 20, system.params)!;
+      const grid: AlgorithmConfig[] = [];
+      for (let x = 0; x < plan.x.values.length; x += 1)
+        for (let y = 0; y < plan.y.values.length; y += 1) grid.push(plan.configAt(x, y));
+      const half = grid.filter((_, i) => i % 2 === 0);
+      expect(sweepPasses(half, 5000, 32 * 1024 * 1024)).toEqual([half.length]);
+    }
+  });
+
   it('counts the bytes each kernel really holds per key', () => {
     const bytes = (c: AlgorithmConfig) => stateBytesPerKey(c);
     expect(bytes({ kind: 'fixed-window', limit: 1, windowMs: 1000 })).toBe(12);
@@ -138,6 +154,10 @@ describe('streamed sweep cells equal the held sweep', () => {
     expect(
       bytes({ kind: 'token-bucket', maxTokens: 1, tokensPerFill: 1, fillIntervalMs: 1000 }),
     ).toBe(25);
+    // Calendar windows: a period number and a count (Int32) a unit, with or without Kong's TTL.
+    expect(bytes({ kind: 'calendar-windows', minute: 10 })).toBe(8);
+    expect(bytes({ kind: 'calendar-windows', minute: 5, hour: 100, counterTtl: true })).toBe(16);
+    expect(bytes({ kind: 'calendar-windows', second: 1, minute: 2, hour: 3, year: 4 })).toBe(32);
     // No kernel over a streamed log (core's limiter): its estimate.
     expect(bytes({ kind: 'sliding-log', limit: 1, windowMs: 1000 })).toBe(400);
     expect(bytes({ kind: 'fixed-window', limit: -1, windowMs: 1000 })).toBe(0);

@@ -70,25 +70,45 @@ export class CalendarWindowsLimiter extends KeyedLimiter<CalendarWindowsConfig, 
     return [start - o, end - o];
   }
 
+  /**
+   * The last period worked out for each window, [start, end) in virtual time (none yet: NaN). A
+   * period holds every time from its start to its end, so a time inside it has that period: the
+   * decisions ask for it again and again without making a new pair for each request (a streamed
+   * log's dry run decides millions, and the garbage grew the worker's heap).
+   */
+  private readonly lastStart = new Float64Array(this.units.length).fill(Number.NaN);
+  private readonly lastEnd = new Float64Array(this.units.length).fill(Number.NaN);
+
+  /** The start of window i's period holding t (`period`); its end is then lastEnd[i]. */
+  private periodStart(i: number, t: number): number {
+    if (!(t >= (this.lastStart[i] as number) && t < (this.lastEnd[i] as number))) {
+      const [start, end] = this.period((this.units[i] as Unit).unit, t);
+      this.lastStart[i] = start;
+      this.lastEnd[i] = end;
+    }
+    return this.lastStart[i] as number;
+  }
+
   /** The live count of window i at effective time t (0 when its counter is gone or stale). */
   private countAt(c: Counter | null | undefined, i: number, t: number): number {
     if (c === null || c === undefined) return 0;
-    const u = this.units[i] as Unit;
-    return c.startMs === this.period(u.unit, t)[0] && t < c.expiresAtMs ? c.count : 0;
+    return c.startMs === this.periodStart(i, t) && t < c.expiresAtMs ? c.count : 0;
   }
 
   /** Counts one hit in every window at effective time t. */
   private countAll(s: State, t: number): void {
-    this.units.forEach((u, i) => {
+    for (let i = 0; i < this.units.length; i += 1) {
       const c = s.counters[i];
       if (c !== null && c !== undefined && this.countAt(c, i, t) > 0) {
         c.count += 1;
-        return;
+        continue;
       }
-      const [startMs, endMs] = this.period(u.unit, t);
+      const u = this.units[i] as Unit;
+      const startMs = this.periodStart(i, t);
+      const endMs = this.lastEnd[i] as number;
       const expiresAtMs = this.ttl ? Math.min(endMs, t + UNIT_SECONDS[u.unit] * 1000) : endMs;
       s.counters[i] = { startMs, count: 1, expiresAtMs };
-    });
+    }
   }
 
   protected decideAt(nowMs: number, key: string, k: number): Decision {
@@ -99,22 +119,26 @@ export class CalendarWindowsLimiter extends KeyedLimiter<CalendarWindowsConfig, 
     }
     if (nowMs > s.lastMs) s.lastMs = nowMs;
     const t = s.lastMs;
-    const state = s;
-    const blocked = this.units.some((u, i) => this.countAt(state.counters[i], i, t) >= u.limit);
+    const m = this.units.length;
+    let blocked = false;
+    for (let i = 0; i < m && !blocked; i += 1) {
+      blocked = this.countAt(s.counters[i], i, t) >= (this.units[i] as Unit).limit;
+    }
     // shadow_mode: the hit is counted like every hit (fixed_cache_impl.go increments before
     // base_limiter.go compares) and the OVER_LIMIT status is turned into OK afterwards.
     if (!blocked || this.countRejected || this.shadow) this.countAll(s, t);
     let remaining = Number.MAX_SAFE_INTEGER;
     let retryAt = nowMs;
     let resetAt = nowMs;
-    this.units.forEach((u, i) => {
-      const c = state.counters[i];
+    for (let i = 0; i < m; i += 1) {
+      const u = this.units[i] as Unit;
+      const c = s.counters[i];
       const n = this.countAt(c, i, t);
       remaining = Math.min(remaining, Math.max(0, u.limit - n));
-      if (c === null || c === undefined || n === 0) return;
+      if (c === null || c === undefined || n === 0) continue;
       resetAt = Math.max(resetAt, c.expiresAtMs);
       if (n >= u.limit) retryAt = Math.max(retryAt, c.expiresAtMs);
-    });
+    }
     const limit = (this.units[0] as Unit).limit;
     if (blocked && this.shadow) {
       // base_limiter.go: the status was built as OVER_LIMIT with limit_remaining 0; shadow_mode
