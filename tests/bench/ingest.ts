@@ -279,6 +279,45 @@ export async function runIngestBench(distDir = 'dist'): Promise<void> {
       // the choice.
       for (let run = 0; run < runs; run += 1) {
         for (const pointed of [false, true]) {
+          // First as a person's browser reads it: no trace and no memory sampling, which on two
+          // cores take CPU from the page's workers (the tracing service alone used ~0.17 s of CPU
+          // in a read). The in-page stamps give the time; the traced read below gives the longest
+          // main-thread task and the renderer's peak.
+          const plain = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+          await plain.addInitScript(stampSummary);
+          await plain.goto(new URL('./?v=1&paused', started.url).href);
+          await plain.getByTestId('trace-file').waitFor({ state: 'attached' });
+          if (pointed) {
+            await plain.getByTestId('trace-file').hover();
+            await plain.waitForTimeout(DIALOG_MS);
+          }
+          const plainCpu0 = await chromeCpuMs(browser);
+          await plain.evaluate(() => {
+            const input = document.querySelector('[data-testid="trace-file"]');
+            input?.addEventListener(
+              'change',
+              () => {
+                (window as unknown as { __chosenAt: number }).__chosenAt = performance.now();
+              },
+              { capture: true, once: true },
+            );
+          });
+          await plain.getByTestId('trace-file').setInputFiles(path);
+          await plain.getByTestId('trace-summary').waitFor({ timeout: 600_000 });
+          await plain.waitForFunction(() => '__summaryFrameAt' in window);
+          const plainCpu = cpuSpent(plainCpu0, await chromeCpuMs(browser));
+          const plainMs = await plain.evaluate(() => {
+            const w = window as unknown as { __summaryFrameAt: number; __chosenAt: number };
+            return w.__summaryFrameAt - w.__chosenAt;
+          });
+          await plain.close();
+          console.log(
+            `  Chromium ${browser.version()}, untraced, ${pointed ? 'pointed' : 'cold'}: choice → summary drawn ${s2(plainMs)}; Chromium's CPU ${plainCpu}; load ${load()}`,
+          );
+          if (!pageOnly)
+            console.log(
+              `    target ≤ 1.0 s and ≤ 1.5 × DuckDB 2 threads (${s2(1.5 * d2WallMs)}): ${plainMs <= 1000 && plainMs <= 1.5 * d2WallMs ? 'met' : 'MISSED'}`,
+            );
           // A fresh page each time: the first file a page reads.
           const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
           await page.addInitScript(recordPage, TRACE_RECORD);
@@ -318,7 +357,7 @@ export async function runIngestBench(distDir = 'dist'): Promise<void> {
           );
           if (!pageOnly)
             console.log(
-              `    target ≤ 1.0 s and ≤ 1.5 × DuckDB 2 threads (${s2(1.5 * d2WallMs)}): ${resultMs <= 1000 && resultMs <= 1.5 * d2WallMs ? 'met' : 'MISSED'}`,
+              `    traced: ${resultMs <= 1000 && resultMs <= 1.5 * d2WallMs ? 'within' : 'over'} the target with the trace's own CPU`,
             );
           await page.close();
         }
