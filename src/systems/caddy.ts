@@ -48,6 +48,7 @@ export const caddy: SystemInfo = {
     const { kind, limit, windowMs } = config;
     return { kind, limit, windowMs, lastMsPasses: true };
   },
+  standardHeadersSent: false,
   standardHeadersHow:
     'caddy-ratelimit sends only Retry-After on its 429, and the Caddy export does not add RateLimit headers: a header directive can only send constants and placeholders, and caddy-ratelimit’s one placeholder is the zone’s name, not its remaining or reset. The response shown is what the exported Caddyfile sends.',
 };

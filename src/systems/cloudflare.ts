@@ -141,6 +141,7 @@ export const cloudflare: SystemInfo = {
     };
   },
   derive: alignedOnly,
+  standardHeadersSent: false,
   standardHeadersHow:
     'A Block action’s custom response can hold only a status, a content type and a fixed body, and the Cloudflare export does not add RateLimit headers. The response shown is what the exported rule sends (Retry-After: 30 on a 429); per-request headers would have to come from your origin or a Worker.',
 };

@@ -85,6 +85,7 @@ export const haproxy: SystemInfo = {
     // HAProxy's counter is always the per-entry one (track-sc0 counts before deny).
     return config.kind === 'sliding-window-counter' ? { ...config, anchor: 'entry' } : config;
   },
+  standardHeadersSent: false,
   standardHeadersHow:
     'HAProxy’s built-in deny reply has no rate-limit headers, and the HAProxy export does not add them: HAProxy’s sample fetches give a counter’s rate, not when its period ends, so the reset they carry cannot be written. The response shown is what the exported config sends: none.',
 };

@@ -138,6 +138,7 @@ export const traefik: SystemInfo = {
       idleResetS: traefikTtlSeconds(tokensPerFill, fillIntervalMs),
     };
   },
+  standardHeadersSent: false,
   standardHeadersHow:
     'Traefik sends Retry-After and X-Retry-In on its 429 and nothing else, and the Traefik export does not add RateLimit headers: a headers middleware can only send constants, not a bucket’s remaining or reset. The response shown is what the exported middleware sends; RateLimit headers would have to come from your service or a plugin.',
 };

@@ -255,4 +255,9 @@ export interface SystemInfo extends Omit<SystemModel, 'response'> {
    * cannot. Present when the option changes what this system's response shows.
    */
   standardHeadersHow: string;
+  /**
+   * False where the real product cannot be made to send the standard headers and the export adds
+   * none: the page offers no option to add them, only `standardHeadersHow`. Default: true.
+   */
+  standardHeadersSent?: false;
 }

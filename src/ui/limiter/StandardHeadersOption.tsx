@@ -2,7 +2,8 @@ import { memo, useId } from 'react';
 import type { SystemInfo } from '../../systems';
 
 /**
- * The per-limiter "add standard rate-limit headers" option, with how the system is made to.
+ * The per-limiter "add standard rate-limit headers" option, with how the system is made to, or,
+ * for a system that cannot be made to, why not.
  * Memoised: a parameter edit does not render it (its `onChange` is stable per lane).
  */
 export const StandardHeadersOption = memo(function StandardHeadersOption({
@@ -15,6 +16,15 @@ export const StandardHeadersOption = memo(function StandardHeadersOption({
   onChange: (on: boolean) => void;
 }) {
   const id = useId();
+  // A product that cannot send them: no option that would change nothing, only why.
+  if (system.standardHeadersSent === false)
+    return (
+      <div className="param-field standard-headers">
+        <p className="param-help">
+          <strong>Standard rate-limit headers:</strong> not sent. {system.standardHeadersHow}
+        </p>
+      </div>
+    );
   return (
     <div className="param-field standard-headers">
       <label htmlFor={id}>Add standard rate-limit headers</label>
