@@ -7,12 +7,7 @@
  * one the service sends at that request's unix second, not one counted from the log's start.
  */
 import { describe, expect, it } from 'vitest';
-import { simLimiters } from '../../src/config/keys';
-import { defaultScenario, requestAt, simulate } from '../../src/sim';
-import type { SimTrace } from '../../src/sim';
-import { seekerFor } from '../../src/store';
-import { traceHash, traceSourceOf } from '../../src/trace';
-import { rowResponse } from '../../src/ui/inspector/rowResponse';
+import { replayedResponses } from '../ui/replayedResponses';
 
 /** CalculateReset for a MINUTE descriptor at unix ms `wallMs`. */
 const minuteReset = (wallMs: number): number => 60 - (Math.floor(wallMs / 1000) % 60);
@@ -29,16 +24,6 @@ describe("Envoy ratelimit service's x-ratelimit-reset on the clock", () => {
     it(`the stage's inspector, a log starting at ${new Date(first).toISOString()}`, () => {
       // 60 requests of one client, 700 ms apart: 41 s, across whole seconds and (for the second
       // log) a minute's end; 10 a minute, so most are over the limit.
-      const timeMs = Int32Array.from({ length: 60 }, (_, i) => i * 700);
-      const keyId = new Uint32Array(60);
-      const keys = ['203.0.113.7'];
-      const sim: SimTrace = {
-        hash: traceHash(timeMs, keyId, keys),
-        timeMs,
-        originMs: first,
-        keyId,
-        keys,
-      };
       const entry = {
         system: 'envoy-global' as const,
         config: {
@@ -49,24 +34,15 @@ describe("Envoy ratelimit service's x-ratelimit-reset on the clock", () => {
         },
         standardHeaders: true,
       };
-      const sc = { ...defaultScenario(), sources: [traceSourceOf(sim, 'access.log', 1)] };
-      const result = simulate(simLimiters({ limiters: [entry] }), sc, 45_000, { traces: [sim] });
-      const lane = result.lanes[0]!;
-      expect(lane.columns.rows).toBe(60);
       let rejected = 0;
-      for (let row = 0; row < lane.columns.rows; row += 1) {
-        const info = requestAt(result, 0, row);
-        const { stores, store, wallMs } = seekerFor(result).storesBefore(0, row);
-        const before = stores[store]?.inspect(wallMs, info.key);
-        const r = rowResponse(result, 0, row, entry, {
-          decision: info.decision,
-          key: info.key,
-          wallMs,
-          before,
-        });
-        const wall = first + (timeMs[row] as number);
+      for (const [row, { wallMs, response: r }] of replayedResponses(
+        entry,
+        first,
+        60,
+        700,
+      ).entries()) {
         expect(r.fields.find((f) => f.name === 'x-ratelimit-reset')?.value, `row ${row}`).toBe(
-          String(minuteReset(wall)),
+          String(minuteReset(wallMs)),
         );
         if (r.status === 429) rejected += 1;
       }

@@ -12,15 +12,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Decision } from '../../src/core';
-import { simLimiters } from '../../src/config/keys';
-import { defaultScenario, requestAt, simulate } from '../../src/sim';
-import type { SimTrace } from '../../src/sim';
-import { seekerFor } from '../../src/store';
 import { responseOf } from '../../src/systems/respond';
 import { kong } from '../../src/systems/kong';
-import { traceHash, traceSourceOf } from '../../src/trace';
-import { rowResponse } from '../../src/ui/inspector/rowResponse';
 import { proofCount } from '../systems/proofCounts';
+import { replayedResponses } from './replayedResponses';
 
 /** handler.lua: the reset of a minute-only limit for a request at wall-clock `wallMs`. */
 function kongMinuteReset(wallMs: number): number {
@@ -80,38 +75,18 @@ describe("Kong's RateLimit-Reset on the wall clock", () => {
     it(`the stage's inspector, a log starting at ${new Date(first).toISOString()}`, () => {
       // 40 requests of one client, 700 ms apart: 28 s, across whole seconds and (for the second
       // log) a minute's end; 5 a minute, so most are stopped with Retry-After.
-      const timeMs = Int32Array.from({ length: 40 }, (_, i) => i * 700);
-      const keyId = new Uint32Array(40);
-      const keys = ['203.0.113.7'];
-      const sim: SimTrace = {
-        hash: traceHash(timeMs, keyId, keys),
-        timeMs,
-        originMs: first,
-        keyId,
-        keys,
-      };
       const entry = {
         system: 'kong' as const,
         config: { kind: 'calendar-windows' as const, minute: 5, counterTtl: true },
       };
-      const sc = { ...defaultScenario(), sources: [traceSourceOf(sim, 'access.log', 1)] };
-      const result = simulate(simLimiters({ limiters: [entry] }), sc, 30_000, { traces: [sim] });
-      expect(result.originMs).toBe(first);
-      const lane = result.lanes[0]!;
-      expect(lane.columns.rows).toBe(40);
       let rejected = 0;
-      for (let row = 0; row < lane.columns.rows; row += 1) {
-        const info = requestAt(result, 0, row);
-        const { stores, store, wallMs } = seekerFor(result).storesBefore(0, row);
-        const before = stores[store]?.inspect(wallMs, info.key);
-        const r = rowResponse(result, 0, row, entry, {
-          decision: info.decision,
-          key: info.key,
-          wallMs,
-          before,
-        });
-        const wall = first + (timeMs[row] as number);
-        const want = String(kongMinuteReset(wall));
+      for (const [row, { wallMs, response: r }] of replayedResponses(
+        entry,
+        first,
+        40,
+        700,
+      ).entries()) {
+        const want = String(kongMinuteReset(wallMs));
         expect(header(r.fields, 'RateLimit-Reset'), `row ${row}`).toBe(want);
         if (r.status === 429) {
           rejected += 1;
