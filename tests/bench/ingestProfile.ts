@@ -92,11 +92,13 @@ function tasksByThread(events: readonly TraceEvent[]): Map<string, [number, numb
 const ms = (us: number): string => `${(us / 1000).toFixed(0)} ms`;
 
 /**
- * When each thread worked, from the file input's change (its `change` dispatch on the main
- * thread) to the last task: per thread its first and last task, its busy time, and a row of
- * 100 ms cells, each the tenths of that cell the thread was busy (`.` idle, `9` ≥ 90 %).
+ * The name of each thread of a trace (`pid:tid` → name), and the file input's `change` dispatch on
+ * the main thread (the moment of the choice), if the trace holds it.
  */
-function printTimeline(events: readonly TraceEvent[]): void {
+function namesAndChange(events: readonly TraceEvent[]): {
+  names: Map<string, string>;
+  change: TraceEvent | undefined;
+} {
   const names = new Map<string, string>();
   for (const e of events) {
     if (e.ph === 'M' && e.name === 'thread_name')
@@ -107,6 +109,16 @@ function printTimeline(events: readonly TraceEvent[]): void {
       e.name === 'EventDispatch' &&
       (e.args?.data as { type?: string } | undefined)?.type === 'change',
   );
+  return { names, change };
+}
+
+/**
+ * When each thread worked, from the file input's change (its `change` dispatch on the main
+ * thread) to the last task: per thread its first and last task, its busy time, and a row of
+ * 100 ms cells, each the tenths of that cell the thread was busy (`.` idle, `9` ≥ 90 %).
+ */
+function printTimeline(events: readonly TraceEvent[]): void {
+  const { names, change } = namesAndChange(events);
   if (change === undefined) {
     console.log('    timeline: no change event in the trace');
     return;
@@ -155,16 +167,7 @@ function printTimeline(events: readonly TraceEvent[]): void {
  * time order: per mark its time after the file input's change and the thread it was made on.
  */
 function printPhases(events: readonly TraceEvent[]): void {
-  const names = new Map<string, string>();
-  for (const e of events) {
-    if (e.ph === 'M' && e.name === 'thread_name')
-      names.set(`${e.pid}:${e.tid}`, e.args?.name ?? '?');
-  }
-  const change = events.find(
-    (e) =>
-      e.name === 'EventDispatch' &&
-      (e.args?.data as { type?: string } | undefined)?.type === 'change',
-  );
+  const { names, change } = namesAndChange(events);
   const marks = events
     .filter((e) => (e.cat ?? '').includes('blink.user_timing') && /^\w+: /.test(e.name))
     .sort((a, b) => a.ts - b.ts);

@@ -30,6 +30,15 @@ async function openIn(context: BrowserContext, url: string): Promise<Page> {
   return page;
 }
 
+/** The log opened and replayed through nginx (1r/s, burst 5, nodelay) in `context`'s page. */
+async function replayIn(context: BrowserContext, baseURL: string | undefined): Promise<Page> {
+  const page = await openIn(context, `${baseURL}?v=1&l=nginx:rate=1r/s,burst=5,nodelay&paused`);
+  await page.getByTestId('trace-file').setInputFiles(file);
+  await expect(page.getByTestId('trace-count')).toHaveText('10,000');
+  await page.getByRole('button', { name: 'Replay this log through the limiters' }).click();
+  return page;
+}
+
 /** The browser on the profile in `profile` (a restart: the same storage), as the project runs it. */
 function launchIn(profile: string, info: TestInfo): Promise<BrowserContext> {
   return chromium.launchPersistentContext(profile, {
@@ -50,10 +59,7 @@ test('a kept trace comes back whole after the browser restarts: the same fingerp
   const launch = () => launchIn(profile, info);
   try {
     let context = await launch();
-    let page = await openIn(context, `${baseURL}?v=1&l=nginx:rate=1r/s,burst=5,nodelay&paused`);
-    await page.getByTestId('trace-file').setInputFiles(file);
-    await expect(page.getByTestId('trace-count')).toHaveText('10,000');
-    await page.getByRole('button', { name: 'Replay this log through the limiters' }).click();
+    let page = await replayIn(context, baseURL);
     await expect(page.getByTestId('trace-replaying')).toBeVisible();
     // Another span than the default (two hours earlier): it must come back too.
     const body = page.getByTestId('span-body');
@@ -111,10 +117,7 @@ test('a span picked just before the browser closes is the span it opens with (th
   const launch = () => launchIn(profile, info);
   try {
     let context = await launch();
-    let page = await openIn(context, `${baseURL}?v=1&l=nginx:rate=1r/s,burst=5,nodelay&paused`);
-    await page.getByTestId('trace-file').setInputFiles(file);
-    await expect(page.getByTestId('trace-count')).toHaveText('10,000');
-    await page.getByRole('button', { name: 'Replay this log through the limiters' }).click();
+    let page = await replayIn(context, baseURL);
     await page.getByRole('button', { name: 'Keep in this browser' }).click();
     await expect(page.getByTestId('trace-kept').locator('tbody tr')).toHaveCount(1);
     const body = page.getByTestId('span-body');
