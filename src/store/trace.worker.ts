@@ -19,8 +19,19 @@ import {
   partColumns,
   rangeHead,
 } from '../trace';
-import type { BuiltTrace, ParseOptions, PartColumns, TraceChunk, TracePart } from '../trace';
+import type {
+  BuiltTrace,
+  HeldReplay,
+  HeldTrace,
+  ParseOptions,
+  PartColumns,
+  TraceChunk,
+  TracePart,
+  WindowStatsById,
+} from '../trace';
 import { readHeldInRanges } from '../trace/heldRanges';
+import { holdTraceBeside } from '../trace/held';
+import type { StatsBeside } from '../trace/held';
 import type { RangeReader } from '../trace/streamRead';
 import { quoteText } from '../core';
 import { markPhase } from '../trace/phase';
@@ -29,6 +40,7 @@ import { readParquetFile } from './traceParquet';
 import type {
   RangeReply,
   RangeRequest,
+  RangeStatsRequest,
   RangeWarm,
   TraceWorkerReply,
   TraceWorkerRequest,
@@ -94,6 +106,8 @@ interface RangeSlot {
     reject: (e: Error) => void;
     onChunk: ((chunk: TraceChunk, bytesRead: number) => void) | undefined;
   }[];
+  /** The statistics asked of it once its ranges are read (RangeStatsRequest), while owed. */
+  stats: { resolve: (s: WindowStatsById) => void; reject: (e: Error) => void } | null;
 }
 
 /**
@@ -112,7 +126,7 @@ class RangeWorkers {
     private readonly onProgress: (p: RangeReply & { type: 'progress' }) => void,
   ) {
     for (let i = 0; i < count; i += 1) {
-      const slot: RangeSlot = { worker: rangeWorker(), owed: [] };
+      const slot: RangeSlot = { worker: rangeWorker(), owed: [], stats: null };
       slot.worker.onmessage = (e: MessageEvent<RangeReply>) => {
         const msg = e.data;
         if (msg.type === 'progress') {
@@ -123,8 +137,18 @@ class RangeWorkers {
           slot.owed[0]?.onChunk?.(msg.chunk, msg.bytesRead);
           return;
         }
+        if (msg.type === 'stats') {
+          slot.stats?.resolve(msg.stats);
+          slot.stats = null;
+          return;
+        }
         const owed = slot.owed.shift();
-        if (owed === undefined) return;
+        if (owed === undefined) {
+          // No range owed: the error is the statistics'.
+          if (msg.type === 'error') slot.stats?.reject(new TraceError(msg.message));
+          slot.stats = null;
+          return;
+        }
         if (msg.type === 'part') {
           markPhase('trace: part came');
           owed.resolve(msg.part);
@@ -132,6 +156,8 @@ class RangeWorkers {
       };
       slot.worker.onerror = (e) => {
         for (const o of slot.owed.splice(0)) o.reject(new Error(e.message));
+        slot.stats?.reject(new Error(e.message));
+        slot.stats = null;
       };
       this.slots.push(slot);
     }
@@ -154,6 +180,22 @@ class RangeWorkers {
       slot.worker.postMessage(r, columnBuffers(columns));
     });
 
+  /**
+   * The merged trace's per-window statistics, computed by a range worker (its ranges are read)
+   * from a copy of `input` while this worker computes the fingerprint.
+   */
+  readonly stats: StatsBeside = (input, windowMs, top) =>
+    new Promise<WindowStatsById>((resolve, reject) => {
+      const slot = this.slots.find((s) => s.owed.length === 0 && s.stats === null);
+      if (slot === undefined) {
+        reject(new Error('No range worker is free.'));
+        return;
+      }
+      slot.stats = { resolve, reject };
+      const r: RangeStatsRequest = { type: 'stats', input, windowMs, top };
+      slot.worker.postMessage(r);
+    });
+
   /** Takes a merged part's columns back for a later range. */
   readonly recycle = (part: TracePart): void => {
     const columns = partColumns(part);
@@ -166,11 +208,14 @@ class RangeWorkers {
   }
 }
 
+/** The page's form of a trace and its fingerprint (src/trace/held.ts). */
+type Held = { held: HeldTrace; replay: HeldReplay };
+
 async function readInRanges(
   req: TraceWorkerRequest,
   opts: ParseOptions,
   head: string,
-): Promise<BuiltTrace> {
+): Promise<Held> {
   const { file } = req;
   const options: ParseOptions = { ...opts, detectFrom: head };
   const sum = { bytes: 0, requests: 0, lines: 0, malformed: 0 };
@@ -187,13 +232,16 @@ async function readInRanges(
     }
   });
   try {
-    return await readHeldInRanges(file, options, {
+    const built = await readHeldInRanges(file, options, {
       parallel: rangeCount(),
       readRange: workers.read,
       recycle: workers.recycle,
       firstBytes: Math.ceil((file.size * FIRST_RANGE_SHARE) / rangeCount()),
       chunked: true,
     });
+    markPhase('trace: merged');
+    // Its ranges read, a range worker computes the statistics while this one the fingerprint.
+    return await holdTraceBeside(built, workers.stats);
   } finally {
     workers.close();
   }
@@ -241,19 +289,25 @@ async function run(req: TraceWorkerRequest): Promise<void> {
     const built = await readParquetFile(file, opts, (p) =>
       post({ type: 'progress', gen: req.gen, ...p }),
     );
-    return done(req, built);
+    return done(req, holdHere(built));
   }
   const head = await parallelHead(file, opts);
   markPhase('trace: head');
-  const built = head !== null ? await readInRanges(req, opts, head) : await readAsOne(req, opts);
-  done(req, built);
+  done(
+    req,
+    head !== null ? await readInRanges(req, opts, head) : holdHere(await readAsOne(req, opts)),
+  );
 }
 
-function done(req: TraceWorkerRequest, built: BuiltTrace): void {
-  // Times, fingerprint and the panel's statistics here, off the main thread; the arrays the page
-  // keeps are transferred, not copied.
+/** Times, fingerprint and the panel's statistics of a trace read here, all on this thread. */
+function holdHere(built: BuiltTrace): Held {
   markPhase('trace: merged');
-  const { held, replay } = holdTrace(built);
+  return holdTrace(built);
+}
+
+function done(req: TraceWorkerRequest, { held, replay }: Held): void {
+  // Times, fingerprint and the panel's statistics were computed off the main thread; the arrays
+  // the page keeps are transferred, not copied.
   markPhase('trace: held');
   const transfer: Transferable[] = [held.times.buffer, held.keyId.buffer, held.status.buffer];
   if (held.cost !== null) transfer.push(held.cost.buffer);
