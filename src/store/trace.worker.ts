@@ -32,6 +32,7 @@ import type {
 import { readHeldInRanges } from '../trace/heldRanges';
 import { holdTraceBeside } from '../trace/held';
 import type { StatsBeside } from '../trace/held';
+import { nextLineStart } from '../trace/streamRead';
 import type { RangeReader } from '../trace/streamRead';
 import { quoteText } from '../core';
 import { markPhase } from '../trace/phase';
@@ -92,10 +93,20 @@ function post(msg: TraceWorkerReply, transfer: Transferable[] = []): void {
   (self as unknown as Worker).postMessage(msg, transfer);
 }
 
-/** The text the format is decided from, or null when the file must be read by one stream. */
-async function parallelHead(file: File, opts: ParseOptions): Promise<string | null> {
-  if (file.size < PARALLEL_MIN_BYTES || rangeCount() < 2) return null;
-  return rangeHead(new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer()), opts);
+/** Whether `file` is large enough to be read in ranges, and the machine has the cores for it. */
+const inRanges = (file: File): boolean => file.size >= PARALLEL_MIN_BYTES && rangeCount() >= 2;
+
+/** Bytes of the first range read in ranges (see FIRST_RANGE_SHARE). */
+const firstRangeBytes = (file: File): number =>
+  Math.ceil((file.size * FIRST_RANGE_SHARE) / rangeCount());
+
+/**
+ * The end of the first range (the line start after its share), read at once beside the file's
+ * start: the ranges are then asked for as soon as the format is known, not one read later.
+ */
+interface FirstCut {
+  at: number;
+  end: Promise<number>;
 }
 
 /** A range worker and the replies it still owes, in the order its ranges were asked for. */
@@ -215,6 +226,7 @@ async function readInRanges(
   req: TraceWorkerRequest,
   opts: ParseOptions,
   head: string,
+  firstCut: FirstCut | null,
 ): Promise<Held> {
   const { file } = req;
   const options: ParseOptions = { ...opts, detectFrom: head };
@@ -236,8 +248,10 @@ async function readInRanges(
       parallel: rangeCount(),
       readRange: workers.read,
       recycle: workers.recycle,
-      firstBytes: Math.ceil((file.size * FIRST_RANGE_SHARE) / rangeCount()),
+      firstBytes: firstRangeBytes(file),
       chunked: true,
+      lineStart: (at) =>
+        firstCut !== null && at === firstCut.at ? firstCut.end : nextLineStart(file, at),
     });
     markPhase('trace: merged');
     // Its ranges read, a range worker computes the statistics while this one the fingerprint.
@@ -284,18 +298,30 @@ async function run(req: TraceWorkerRequest): Promise<void> {
   const { file, options } = req;
   const opts: ParseOptions = { ...options, name: file.name };
   checkFileSize(file.name, file.size);
-  // Parquet (by its first bytes or its name) goes to its own reader, loaded when needed.
-  if (isParquetFile(file.name, new Uint8Array(await file.slice(0, 4).arrayBuffer()))) {
+  // A file read in ranges: where its first range ends is read beside its start.
+  let firstCut: FirstCut | null = null;
+  if (inRanges(file)) {
+    const at = Math.min(file.size, firstRangeBytes(file));
+    firstCut = { at, end: nextLineStart(file, at) };
+    // A failed read surfaces where the cut is awaited; none goes unhandled meanwhile.
+    firstCut.end.catch(() => {});
+  }
+  // The file's start, read once: Parquet's magic (by it or its name, Parquet goes to its own
+  // reader, loaded when needed), else the text a line log's format is decided from.
+  const start = new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer());
+  if (isParquetFile(file.name, start)) {
     const built = await readParquetFile(file, opts, (p) =>
       post({ type: 'progress', gen: req.gen, ...p }),
     );
     return done(req, holdHere(built));
   }
-  const head = await parallelHead(file, opts);
+  const head = inRanges(file) ? rangeHead(start, opts) : null;
   markPhase('trace: head');
   done(
     req,
-    head !== null ? await readInRanges(req, opts, head) : holdHere(await readAsOne(req, opts)),
+    head !== null
+      ? await readInRanges(req, opts, head, firstCut)
+      : holdHere(await readAsOne(req, opts)),
   );
 }
 
