@@ -170,6 +170,13 @@ class RangeWorkers {
         slot.stats?.reject(new Error(e.message));
         slot.stats = null;
       };
+      // A reply that cannot be read ends what is owed too (the statistics are then computed here).
+      slot.worker.onmessageerror = () => {
+        for (const o of slot.owed.splice(0))
+          o.reject(new Error('A range reply could not be read.'));
+        slot.stats?.reject(new Error('A range reply could not be read.'));
+        slot.stats = null;
+      };
       this.slots.push(slot);
     }
   }
