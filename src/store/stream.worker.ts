@@ -120,8 +120,9 @@ class RangePool {
     return new Promise<TracePart>((resolve, reject) => {
       w.onmessage = (e: MessageEvent<RangeReply>) => {
         const msg = e.data;
-        // No chunks come: this reader never asks for them (the part holds every request).
-        if (msg.type === 'progress' || msg.type === 'chunk') return;
+        // No chunks come: this reader never asks for them (the part holds every request); nor
+        // statistics, which it never asks for either.
+        if (msg.type === 'progress' || msg.type === 'chunk' || msg.type === 'stats') return;
         if (msg.type === 'part') {
           this.give(w);
           resolve(msg.part);

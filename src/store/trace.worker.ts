@@ -19,8 +19,20 @@ import {
   partColumns,
   rangeHead,
 } from '../trace';
-import type { BuiltTrace, ParseOptions, PartColumns, TraceChunk, TracePart } from '../trace';
+import type {
+  BuiltTrace,
+  HeldReplay,
+  HeldTrace,
+  ParseOptions,
+  PartColumns,
+  TraceChunk,
+  TracePart,
+  WindowStatsById,
+} from '../trace';
 import { readHeldInRanges } from '../trace/heldRanges';
+import { holdTraceBeside } from '../trace/held';
+import type { StatsBeside } from '../trace/held';
+import { nextLineStart } from '../trace/streamRead';
 import type { RangeReader } from '../trace/streamRead';
 import { quoteText } from '../core';
 import { markPhase } from '../trace/phase';
@@ -29,6 +41,7 @@ import { readParquetFile } from './traceParquet';
 import type {
   RangeReply,
   RangeRequest,
+  RangeStatsRequest,
   RangeWarm,
   TraceWorkerReply,
   TraceWorkerRequest,
@@ -80,10 +93,20 @@ function post(msg: TraceWorkerReply, transfer: Transferable[] = []): void {
   (self as unknown as Worker).postMessage(msg, transfer);
 }
 
-/** The text the format is decided from, or null when the file must be read by one stream. */
-async function parallelHead(file: File, opts: ParseOptions): Promise<string | null> {
-  if (file.size < PARALLEL_MIN_BYTES || rangeCount() < 2) return null;
-  return rangeHead(new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer()), opts);
+/** Whether `file` is large enough to be read in ranges, and the machine has the cores for it. */
+const inRanges = (file: File): boolean => file.size >= PARALLEL_MIN_BYTES && rangeCount() >= 2;
+
+/** Bytes of the first range read in ranges (see FIRST_RANGE_SHARE). */
+const firstRangeBytes = (file: File): number =>
+  Math.ceil((file.size * FIRST_RANGE_SHARE) / rangeCount());
+
+/**
+ * The end of the first range (the line start after its share), read at once beside the file's
+ * start: the ranges are then asked for as soon as the format is known, not one read later.
+ */
+interface FirstCut {
+  at: number;
+  end: Promise<number>;
 }
 
 /** A range worker and the replies it still owes, in the order its ranges were asked for. */
@@ -94,6 +117,8 @@ interface RangeSlot {
     reject: (e: Error) => void;
     onChunk: ((chunk: TraceChunk, bytesRead: number) => void) | undefined;
   }[];
+  /** The statistics asked of it once its ranges are read (RangeStatsRequest), while owed. */
+  stats: { resolve: (s: WindowStatsById) => void; reject: (e: Error) => void } | null;
 }
 
 /**
@@ -112,7 +137,7 @@ class RangeWorkers {
     private readonly onProgress: (p: RangeReply & { type: 'progress' }) => void,
   ) {
     for (let i = 0; i < count; i += 1) {
-      const slot: RangeSlot = { worker: rangeWorker(), owed: [] };
+      const slot: RangeSlot = { worker: rangeWorker(), owed: [], stats: null };
       slot.worker.onmessage = (e: MessageEvent<RangeReply>) => {
         const msg = e.data;
         if (msg.type === 'progress') {
@@ -123,8 +148,18 @@ class RangeWorkers {
           slot.owed[0]?.onChunk?.(msg.chunk, msg.bytesRead);
           return;
         }
+        if (msg.type === 'stats') {
+          slot.stats?.resolve(msg.stats);
+          slot.stats = null;
+          return;
+        }
         const owed = slot.owed.shift();
-        if (owed === undefined) return;
+        if (owed === undefined) {
+          // No range owed: the error is the statistics'.
+          if (msg.type === 'error') slot.stats?.reject(new TraceError(msg.message));
+          slot.stats = null;
+          return;
+        }
         if (msg.type === 'part') {
           markPhase('trace: part came');
           owed.resolve(msg.part);
@@ -132,6 +167,15 @@ class RangeWorkers {
       };
       slot.worker.onerror = (e) => {
         for (const o of slot.owed.splice(0)) o.reject(new Error(e.message));
+        slot.stats?.reject(new Error(e.message));
+        slot.stats = null;
+      };
+      // A reply that cannot be read ends what is owed too (the statistics are then computed here).
+      slot.worker.onmessageerror = () => {
+        for (const o of slot.owed.splice(0))
+          o.reject(new Error('A range reply could not be read.'));
+        slot.stats?.reject(new Error('A range reply could not be read.'));
+        slot.stats = null;
       };
       this.slots.push(slot);
     }
@@ -154,6 +198,22 @@ class RangeWorkers {
       slot.worker.postMessage(r, columnBuffers(columns));
     });
 
+  /**
+   * The merged trace's per-window statistics, computed by a range worker (its ranges are read)
+   * from a copy of `input` while this worker computes the fingerprint.
+   */
+  readonly stats: StatsBeside = (input, windowMs, top) =>
+    new Promise<WindowStatsById>((resolve, reject) => {
+      const slot = this.slots.find((s) => s.owed.length === 0 && s.stats === null);
+      if (slot === undefined) {
+        reject(new Error('No range worker is free.'));
+        return;
+      }
+      slot.stats = { resolve, reject };
+      const r: RangeStatsRequest = { type: 'stats', input, windowMs, top };
+      slot.worker.postMessage(r);
+    });
+
   /** Takes a merged part's columns back for a later range. */
   readonly recycle = (part: TracePart): void => {
     const columns = partColumns(part);
@@ -166,11 +226,15 @@ class RangeWorkers {
   }
 }
 
+/** The page's form of a trace and its fingerprint (src/trace/held.ts). */
+type Held = { held: HeldTrace; replay: HeldReplay };
+
 async function readInRanges(
   req: TraceWorkerRequest,
   opts: ParseOptions,
   head: string,
-): Promise<BuiltTrace> {
+  firstCut: FirstCut | null,
+): Promise<Held> {
   const { file } = req;
   const options: ParseOptions = { ...opts, detectFrom: head };
   const sum = { bytes: 0, requests: 0, lines: 0, malformed: 0 };
@@ -187,13 +251,18 @@ async function readInRanges(
     }
   });
   try {
-    return await readHeldInRanges(file, options, {
+    const built = await readHeldInRanges(file, options, {
       parallel: rangeCount(),
       readRange: workers.read,
       recycle: workers.recycle,
-      firstBytes: Math.ceil((file.size * FIRST_RANGE_SHARE) / rangeCount()),
+      firstBytes: firstRangeBytes(file),
       chunked: true,
+      lineStart: (at) =>
+        firstCut !== null && at === firstCut.at ? firstCut.end : nextLineStart(file, at),
     });
+    markPhase('trace: merged');
+    // Its ranges read, a range worker computes the statistics while this one the fingerprint.
+    return await holdTraceBeside(built, workers.stats);
   } finally {
     workers.close();
   }
@@ -236,24 +305,42 @@ async function run(req: TraceWorkerRequest): Promise<void> {
   const { file, options } = req;
   const opts: ParseOptions = { ...options, name: file.name };
   checkFileSize(file.name, file.size);
-  // Parquet (by its first bytes or its name) goes to its own reader, loaded when needed.
-  if (isParquetFile(file.name, new Uint8Array(await file.slice(0, 4).arrayBuffer()))) {
+  // A file read in ranges: where its first range ends is read beside its start.
+  let firstCut: FirstCut | null = null;
+  if (inRanges(file)) {
+    const at = Math.min(file.size, firstRangeBytes(file));
+    firstCut = { at, end: nextLineStart(file, at) };
+    // A failed read surfaces where the cut is awaited; none goes unhandled meanwhile.
+    firstCut.end.catch(() => {});
+  }
+  // The file's start, read once: Parquet's magic (by it or its name, Parquet goes to its own
+  // reader, loaded when needed), else the text a line log's format is decided from.
+  const start = new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer());
+  if (isParquetFile(file.name, start)) {
     const built = await readParquetFile(file, opts, (p) =>
       post({ type: 'progress', gen: req.gen, ...p }),
     );
-    return done(req, built);
+    return done(req, holdHere(built));
   }
-  const head = await parallelHead(file, opts);
+  const head = inRanges(file) ? rangeHead(start, opts) : null;
   markPhase('trace: head');
-  const built = head !== null ? await readInRanges(req, opts, head) : await readAsOne(req, opts);
-  done(req, built);
+  done(
+    req,
+    head !== null
+      ? await readInRanges(req, opts, head, firstCut)
+      : holdHere(await readAsOne(req, opts)),
+  );
 }
 
-function done(req: TraceWorkerRequest, built: BuiltTrace): void {
-  // Times, fingerprint and the panel's statistics here, off the main thread; the arrays the page
-  // keeps are transferred, not copied.
+/** Times, fingerprint and the panel's statistics of a trace read here, all on this thread. */
+function holdHere(built: BuiltTrace): Held {
   markPhase('trace: merged');
-  const { held, replay } = holdTrace(built);
+  return holdTrace(built);
+}
+
+function done(req: TraceWorkerRequest, { held, replay }: Held): void {
+  // Times, fingerprint and the panel's statistics were computed off the main thread; the arrays
+  // the page keeps are transferred, not copied.
   markPhase('trace: held');
   const transfer: Transferable[] = [held.times.buffer, held.keyId.buffer, held.status.buffer];
   if (held.cost !== null) transfer.push(held.cost.buffer);

@@ -6,6 +6,8 @@ import type {
   PartColumns,
   TraceChunk,
   TracePart,
+  WindowStatsById,
+  WindowStatsInput,
 } from '../trace';
 
 export interface TraceWorkerRequest {
@@ -78,10 +80,22 @@ export interface RangeWarm {
   type: 'warm';
 }
 
+/**
+ * To a range worker whose ranges are read: the per-window statistics of the merged trace
+ * (`windowStatsById`), computed there while the parsing worker computes the fingerprint.
+ */
+export interface RangeStatsRequest {
+  type: 'stats';
+  input: WindowStatsInput;
+  windowMs: number;
+  top: number;
+}
+
 export type RangeReply =
   /** Bytes, requests, lines and malformed lines read since the last progress message. */
   | { type: 'progress'; bytes: number; requests: number; lines: number; malformed: number }
   /** Requests of the range read so far (its reader's chunk) and the range's bytes read by then. */
   | { type: 'chunk'; chunk: TraceChunk; bytesRead: number }
   | { type: 'part'; part: TracePart }
+  | { type: 'stats'; stats: WindowStatsById }
   | { type: 'error'; message: string };

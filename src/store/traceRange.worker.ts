@@ -6,10 +6,10 @@
  * part with its arrays transferred.
  */
 import { quoteText } from '../core';
-import { TraceError, TraceStream } from '../trace';
+import { TraceError, TraceStream, windowStatsById } from '../trace';
 import { markPhase } from '../trace/phase';
 import { readBytes } from './readBytes';
-import type { RangeReply, RangeRequest, RangeWarm } from './traceProtocol';
+import type { RangeReply, RangeRequest, RangeStatsRequest, RangeWarm } from './traceProtocol';
 
 const PROGRESS_EVERY_MS = 100;
 
@@ -99,10 +99,26 @@ async function run(req: RangeRequest): Promise<void> {
  */
 let queue: Promise<void> = Promise.resolve();
 
-self.onmessage = (e: MessageEvent<RangeRequest | RangeWarm>) => {
+/** The statistics asked for once the ranges are read (the merged trace's, RangeStatsRequest). */
+function stats(req: RangeStatsRequest): void {
+  markPhase('range: stats');
+  try {
+    post({ type: 'stats', stats: windowStatsById(req.input, req.windowMs, req.top) });
+  } catch (err) {
+    post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
+  }
+  markPhase('range: stats posted');
+}
+
+self.onmessage = (e: MessageEvent<RangeRequest | RangeWarm | RangeStatsRequest>) => {
   const req = e.data;
-  // Started ahead of a read: its code is loaded and compiled by now; the range comes later.
-  if ('type' in req) return;
+  if ('type' in req) {
+    // Asked after its ranges: they are read (their parts came) by then.
+    if (req.type === 'stats') stats(req);
+    // Otherwise started ahead of a read: its code is loaded and compiled by now; the range comes
+    // later.
+    return;
+  }
   queue = queue.then(() =>
     run(req).catch((err: unknown) => {
       post({

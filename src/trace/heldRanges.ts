@@ -55,6 +55,11 @@ export interface HeldRangeHooks {
    * merge.
    */
   chunked?: boolean;
+  /**
+   * The offset just after the first newline at or after `at` (default: `nextLineStart` reads it
+   * then); a caller that read a cut ahead (while the format was decided) gives it here.
+   */
+  lineStart?: (at: number) => Promise<number>;
 }
 
 interface PendingRange {
@@ -115,7 +120,8 @@ export async function readHeldInRanges(
             hooks.leastBytes ?? rest,
             hooks.mostBytes ?? rest,
           );
-    const end = await nextLineStart(file, Math.min(file.size, cut + size));
+    const at = Math.min(file.size, cut + size);
+    const end = await (hooks.lineStart?.(at) ?? nextLineStart(file, at));
     const range: PendingRange = { start: cut, end, part: Promise.resolve() as never, chunks: [] };
     const onChunk =
       hooks.chunked === true

@@ -211,6 +211,41 @@ describe('a held log read in shrinking ranges, merged as the parts come', () => 
     }
   });
 
+  it('cuts a range where a line start read ahead (lineStart) says, the same trace', async () => {
+    const bytes = enc(log(40_000));
+    const whole = parseTrace(bytes, { name: 'p.log', keySpec: [{ kind: 'client' }] });
+    const head = new TextDecoder().decode(bytes.subarray(0, 128 * 1024));
+    const opts: ParseOptions = { name: 'p.log', keySpec: [{ kind: 'client' }], detectFrom: head };
+    const file = new File([bytes as Uint8Array<ArrayBuffer>], 'p.log');
+    const firstBytes = Math.ceil(bytes.length * 0.475);
+    // The cut read ahead: three lines past the next line start after the first range's share.
+    let ahead = firstBytes;
+    for (let lines = 0; lines < 4; lines += 1) ahead = bytes.indexOf(10, ahead) + 1;
+    const asked: number[] = [];
+    const ranges: [number, number][] = [];
+    const merged = await readHeldInRanges(file, opts, {
+      parallel: 2,
+      firstBytes,
+      readRange: (start, end, options) => {
+        ranges.push([start, end]);
+        return Promise.resolve(readPart(bytes, start, end, options));
+      },
+      lineStart: (at) => {
+        asked.push(at);
+        return Promise.resolve(at === firstBytes ? ahead : bytes.length);
+      },
+    });
+    expect(asked).toEqual([firstBytes, bytes.length]);
+    expect(ranges).toEqual([
+      [0, ahead],
+      [ahead, bytes.length],
+    ]);
+    expect({ ...merged, arrivalMs: [...merged.arrivalMs] }).toEqual({
+      ...whole,
+      arrivalMs: [...whole.arrivalMs],
+    });
+  });
+
   it('merges the first parts while later ranges are still being read', async () => {
     const events: string[] = [];
     await inRanges(enc(log(6_000)), [{ kind: 'client' }], false, events);
