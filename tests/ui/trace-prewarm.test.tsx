@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
 /**
- * The trace panel starts the parsing worker (which starts its range workers) once the page is
- * idle, not only when the chooser is pointed at: a log chosen at once or dropped on the page then
- * starts on loaded workers.
+ * The trace panel starts the parsing worker (which starts its range workers) when the person
+ * shows they are about to read a log: the pointer on the panel, focus moving into it, or a file
+ * dragged over the page. A page that never reads a log starts none, idle or not.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, render } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { createPlaygroundStore, defaultInputs } from '../../src/store';
 import { PlaygroundProvider } from '../../src/store/react';
 import { traceLoadStore } from '../../src/store/traceReact';
@@ -34,23 +34,60 @@ afterEach(() => {
   made.length = 0;
 });
 
-describe('the trace panel at idle', () => {
-  it('makes the parsing worker once the page is idle and tells it to start its range workers', () => {
+function renderPanel(): void {
+  vi.stubGlobal('Worker', RecordingWorker);
+  render(
+    <PlaygroundProvider store={createPlaygroundStore(defaultInputs())}>
+      <TracePanel />
+    </PlaygroundProvider>,
+  );
+}
+
+/** The one warm worker made, as its messages show. */
+function expectOneWarmWorker(): void {
+  expect(made).toHaveLength(1);
+  expect(made[0]?.url).toMatch(/trace\.worker\.ts/);
+  expect(made[0]?.sent).toEqual([{ type: 'warm' }]);
+}
+
+describe('the trace panel starts its workers ahead of a read', () => {
+  it('starts none while the page is only open, idle or not', async () => {
     const idle: (() => void)[] = [];
-    vi.stubGlobal('Worker', RecordingWorker);
     vi.stubGlobal('requestIdleCallback', (cb: () => void) => idle.push(cb));
     vi.stubGlobal('cancelIdleCallback', () => {});
-    render(
-      <PlaygroundProvider store={createPlaygroundStore(defaultInputs())}>
-        <TracePanel />
-      </PlaygroundProvider>,
-    );
-    // Nothing is made before the page is idle.
+    renderPanel();
+    for (const cb of idle) act(() => cb());
+    await act(() => new Promise((resolve) => setTimeout(resolve, 600)));
     expect(made).toEqual([]);
-    expect(idle).toHaveLength(1);
-    act(() => idle[0]?.());
+  });
+
+  it('starts one when the pointer comes onto the panel', () => {
+    renderPanel();
+    fireEvent.pointerEnter(screen.getByRole('region', { name: 'Your traffic' }));
+    expectOneWarmWorker();
+    // Coming back before a read starts no second one.
+    fireEvent.pointerEnter(screen.getByRole('region', { name: 'Your traffic' }));
     expect(made).toHaveLength(1);
-    expect(made[0]?.url).toMatch(/trace\.worker\.ts/);
-    expect(made[0]?.sent).toEqual([{ type: 'warm' }]);
+  });
+
+  it('starts one when focus moves into the panel (the keyboard way to the chooser)', () => {
+    renderPanel();
+    act(() => screen.getByTestId('trace-file').focus());
+    expectOneWarmWorker();
+  });
+
+  it('starts one when a file is dragged over the page, and none for dragged text', () => {
+    renderPanel();
+    const drag = (types: string[]) => {
+      const e = new Event('dragenter', { bubbles: true, cancelable: true });
+      Object.defineProperty(e, 'dataTransfer', { value: { types } });
+      act(() => {
+        document.body.dispatchEvent(e);
+      });
+    };
+    drag(['text/plain']);
+    expect(made).toEqual([]);
+    drag(['Files']);
+    expectOneWarmWorker();
   });
 });

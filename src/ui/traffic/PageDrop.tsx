@@ -14,7 +14,7 @@ function hasFiles(e: DragEvent): boolean {
  * browser would open the dropped file in place of the page.
  */
 export function PageDrop() {
-  const load = useTraceLoad((st) => ({ load: st.load })).load;
+  const { load, prewarm } = useTraceLoad((st) => ({ load: st.load, prewarm: st.prewarm }));
   const [over, setOver] = useState(false);
   const [note, setNote] = useState<string | null>(null);
   useEffect(() => {
@@ -23,6 +23,8 @@ export function PageDrop() {
     const enter = (e: DragEvent) => {
       if (!hasFiles(e)) return;
       e.preventDefault();
+      // The parsing workers load their code while the file is carried to the drop.
+      if (depth === 0) prewarm();
       depth += 1;
       setOver(true);
     };
@@ -63,7 +65,7 @@ export function PageDrop() {
       document.removeEventListener('dragleave', leave);
       document.removeEventListener('drop', drop);
     };
-  }, [load]);
+  }, [load, prewarm]);
   return (
     <>
       {over && (

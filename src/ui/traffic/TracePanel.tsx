@@ -286,23 +286,17 @@ export function TracePanel() {
   // does in slices that yield, so no one task holds both (a log of 40,000 long keys took one task
   // of 60–80 ms).
   const trace = useDeferredValue(s.trace);
-  // The parsing workers are also started once the page is idle, not only when the chooser is
-  // pointed at: a log dropped on the page, or chosen at once, then starts on loaded workers too
-  // (made at the choice, the parsing worker and then its range workers each loaded their code
-  // first, about 40 ms apiece in the pinned Chromium).
-  const prewarm = s.prewarm;
-  useEffect(() => {
-    // No workers (a page without them, or jsdom): nothing to start ahead.
-    if (typeof Worker === 'undefined') return undefined;
-    if (typeof window.requestIdleCallback === 'function') {
-      const handle = window.requestIdleCallback(prewarm, { timeout: 2000 });
-      return () => window.cancelIdleCallback(handle);
-    }
-    const handle = window.setTimeout(prewarm, 500);
-    return () => window.clearTimeout(handle);
-  }, [prewarm]);
   return (
-    <section className="panel trace-panel" aria-labelledby={`${id}-heading`}>
+    // Pointing at this panel or moving focus into it starts the parsing workers (the parsing worker
+    // and its range workers load their code, about 40 ms apiece in the pinned Chromium) while the
+    // person reaches for the chooser; a file dragged over the page does the same (PageDrop). They
+    // are not started for every visitor: a page that never reads a log starts none.
+    <section
+      className="panel trace-panel"
+      aria-labelledby={`${id}-heading`}
+      onPointerEnter={s.prewarm}
+      onFocus={s.prewarm}
+    >
       <h2 id={`${id}-heading`}>Your traffic</h2>
       <p className="hint">
         An access log (nginx, ALB, HAR, CSV/TSV, JSON lines, Parquet; gzip too): choose it, or drop
@@ -310,8 +304,7 @@ export function TracePanel() {
       </p>
       <PageDrop />
       <OverviewOnStage />
-      {/* Pointing at or focusing the chooser starts the parsing workers while the person picks. */}
-      <label className="trace-file" onPointerEnter={s.prewarm} onFocus={s.prewarm}>
+      <label className="trace-file">
         Access log{' '}
         <input
           type="file"
