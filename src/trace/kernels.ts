@@ -712,6 +712,127 @@ function calendarWindows(io: KernelInput, c: CalendarWindowsConfig): KernelTally
 }
 
 /**
+ * One calendar unit's counters (at one alignment) as calendar-windows configs that count every
+ * request (countRejected, or shadowMode) hold them: such a config increments its counters on
+ * every request, whatever it decides, so each key's count in a unit's period is the same for every
+ * such config, whatever its limits. A streamed sweep's cells of Envoy's service differ only in
+ * their limits: one of these per unit, run once per chunk, gives every cell the counts its kernel
+ * would keep, and `calendarCounted` decides a cell from them, with no per-key state of its own.
+ * Per key, side by side in one Int32Array as `calendarWindows` keeps them: the number of the
+ * period the counter belongs to (−1: none) and the count, capped at COUNT_CAP as there.
+ */
+export class CalendarCounter {
+  private cal = new Int32Array(0);
+  /** The current period's end (none yet: −∞) and its number, counted from 0 as they come. */
+  private end = Number.NEGATIVE_INFINITY;
+  private seq = -1;
+  /** Per request of the last run: its key's count in the unit's period before the request. */
+  private before = new Int32Array(0);
+
+  constructor(
+    readonly unit: CalendarUnit,
+    readonly align: 'calendar' | 'epoch',
+  ) {}
+
+  /**
+   * Counts the requests of a chunk (times ascending, as the kernels take them, and ascending from
+   * the last chunk's) and returns each one's count before it, in its key's counter for the period
+   * holding it: what `calendarWindows` reads as `n` for this unit. `originMs` as KernelInput's.
+   */
+  run(timeMs: Int32Array, keyId: Uint32Array, keyCount: number, originMs: number): Int32Array {
+    const n = timeMs.length;
+    if (this.cal.length < keyCount * 2) {
+      const grown = new Int32Array(Math.max(keyCount * 2, this.cal.length * 2)).fill(-1);
+      grown.set(this.cal);
+      this.cal = grown;
+    }
+    if (this.before.length < n) this.before = new Int32Array(n);
+    const { cal, before, unit, align } = this;
+    let end = this.end;
+    let seq = this.seq;
+    for (let i = 0; i < n; i += 1) {
+      // Periods on the clock: the epoch ms, whole and below 2^53 (exact).
+      const t = (timeMs[i] as number) + originMs;
+      if (t >= end) {
+        end = periodOf(unit, t, align)[1];
+        seq += 1;
+      }
+      const j = (keyId[i] as number) * 2;
+      if (cal[j] === seq) {
+        const c = cal[j + 1] as number;
+        before[i] = c;
+        cal[j + 1] = c < COUNT_CAP ? c + 1 : c;
+      } else {
+        before[i] = 0;
+        cal[j] = seq;
+        cal[j + 1] = 1;
+      }
+    }
+    this.end = end;
+    this.seq = seq;
+    return before.subarray(0, n);
+  }
+}
+
+/** The calendar units a config sets, shortest first (the order `calendarWindows` keeps). */
+export function calendarUnitsOf(c: CalendarWindowsConfig): CalendarUnit[] {
+  return CALENDAR_UNITS.filter((u) => c[u] !== undefined);
+}
+
+/** Whether a calendar-windows config counts every request (its counts do not depend on limits). */
+export function countsEveryRequest(c: CalendarWindowsConfig): boolean {
+  return c.countRejected === true || c.shadowMode === true;
+}
+
+/**
+ * calendar-windows for a config that counts every request (`countsEveryRequest`), decided from the
+ * counts `CalendarCounter` gives for this chunk, one array per unit the config sets in
+ * `calendarUnitsOf` order: a request is over when any unit's count before it is at its limit or
+ * above, as `calendarWindows` decides; admitted unless over, or always in shadow mode.
+ */
+export function calendarCounted(
+  io: KernelInput,
+  c: CalendarWindowsConfig,
+  counts: readonly Int32Array[],
+): KernelTally {
+  const { timeMs, keyId, below, adm } = io;
+  const units = calendarUnitsOf(c);
+  const m = units.length;
+  if (counts.length !== m) throw new Error('calendarCounted: one count array per unit');
+  const shadow = c.shadowMode === true;
+  const out = io.outcome;
+  const n = timeMs.length;
+  // The first two units read as locals (Kong's and Envoy's grids set one or two); a missing
+  // second unit is never over (its limit +∞). The rest, if any, in a loop.
+  const c0 = counts[0] as Int32Array;
+  const l0 = c[units[0] as CalendarUnit] as number;
+  const c1 = m > 1 ? (counts[1] as Int32Array) : c0;
+  const l1 = m > 1 ? (c[units[1] as CalendarUnit] as number) : Number.POSITIVE_INFINITY;
+  const rest = units
+    .slice(2)
+    .map((u, r) => ({ n: counts[r + 2] as Int32Array, limit: c[u] as number }));
+  let nAdm = 0;
+  let rej = 0;
+  let rejBelow = 0;
+  for (let i = 0; i < n; i += 1) {
+    let over = (c0[i] as number) >= l0 || (c1[i] as number) >= l1;
+    for (let r = 0; r < rest.length && !over; r += 1) {
+      const u = rest[r] as { n: Int32Array; limit: number };
+      over = (u.n[i] as number) >= u.limit;
+    }
+    if (!over || shadow) {
+      adm[nAdm++] = timeMs[i] as number;
+      if (out !== undefined) out[i] = 0;
+    } else {
+      rej += 1;
+      rejBelow += below[keyId[i] as number] as number;
+      if (out !== undefined) out[i] = 2;
+    }
+  }
+  return { admitted: nAdm, delayed: 0, rejected: rej, rejectedBelow: rejBelow };
+}
+
+/**
  * Runs the kernel for `config` (already validated by core's assertAlgorithmConfig), or returns null
  * for a config with no kernel (Caddy's sliding log, and a held sliding log decided chunk by chunk:
  * the caller replays through core).
