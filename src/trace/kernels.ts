@@ -795,30 +795,28 @@ export function calendarCounted(
   c: CalendarWindowsConfig,
   counts: readonly Int32Array[],
 ): KernelTally {
-  const { timeMs, keyId, below, adm } = io;
   const units = calendarUnitsOf(c);
   const m = units.length;
   if (counts.length !== m) throw new Error('calendarCounted: one count array per unit');
+  const limits = units.map((u) => c[u] as number);
   const shadow = c.shadowMode === true;
+  if (m <= 2 && io.outcome === undefined) {
+    // Kong's and Envoy's grids set one or two units: the counts and limits as locals, a missing
+    // second unit never over (its limit +∞).
+    const c0 = counts[0] as Int32Array;
+    const c1 = m > 1 ? (counts[1] as Int32Array) : c0;
+    const l1 = m > 1 ? (limits[1] as number) : Number.POSITIVE_INFINITY;
+    return countedTwo(io, c0, limits[0] as number, c1, l1, shadow);
+  }
+  const { timeMs, keyId, below, adm } = io;
   const out = io.outcome;
-  const n = timeMs.length;
-  // The first two units read as locals (Kong's and Envoy's grids set one or two); a missing
-  // second unit is never over (its limit +∞). The rest, if any, in a loop.
-  const c0 = counts[0] as Int32Array;
-  const l0 = c[units[0] as CalendarUnit] as number;
-  const c1 = m > 1 ? (counts[1] as Int32Array) : c0;
-  const l1 = m > 1 ? (c[units[1] as CalendarUnit] as number) : Number.POSITIVE_INFINITY;
-  const rest = units
-    .slice(2)
-    .map((u, r) => ({ n: counts[r + 2] as Int32Array, limit: c[u] as number }));
   let nAdm = 0;
   let rej = 0;
   let rejBelow = 0;
-  for (let i = 0; i < n; i += 1) {
-    let over = (c0[i] as number) >= l0 || (c1[i] as number) >= l1;
-    for (let r = 0; r < rest.length && !over; r += 1) {
-      const u = rest[r] as { n: Int32Array; limit: number };
-      over = (u.n[i] as number) >= u.limit;
+  for (let i = 0; i < timeMs.length; i += 1) {
+    let over = false;
+    for (let u = 0; u < m && !over; u += 1) {
+      over = ((counts[u] as Int32Array)[i] as number) >= (limits[u] as number);
     }
     if (!over || shadow) {
       adm[nAdm++] = timeMs[i] as number;
@@ -827,6 +825,31 @@ export function calendarCounted(
       rej += 1;
       rejBelow += below[keyId[i] as number] as number;
       if (out !== undefined) out[i] = 2;
+    }
+  }
+  return { admitted: nAdm, delayed: 0, rejected: rej, rejectedBelow: rejBelow };
+}
+
+/** `calendarCounted` for at most two units (`l1` +∞ for none), recording no outcomes. */
+function countedTwo(
+  io: KernelInput,
+  c0: Int32Array,
+  l0: number,
+  c1: Int32Array,
+  l1: number,
+  shadow: boolean,
+): KernelTally {
+  const { timeMs, keyId, below, adm } = io;
+  const n = timeMs.length;
+  let nAdm = 0;
+  let rej = 0;
+  let rejBelow = 0;
+  for (let i = 0; i < n; i += 1) {
+    if (((c0[i] as number) < l0 && (c1[i] as number) < l1) || shadow) {
+      adm[nAdm++] = timeMs[i] as number;
+    } else {
+      rej += 1;
+      rejBelow += below[keyId[i] as number] as number;
     }
   }
   return { admitted: nAdm, delayed: 0, rejected: rej, rejectedBelow: rejBelow };

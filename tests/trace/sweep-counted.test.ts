@@ -105,6 +105,18 @@ describe('calendar cells that count every request, from shared counts', () => {
               expect(Array.from(got.adm.subarray(0, gotTally.admitted))).toEqual(
                 Array.from(want.adm.subarray(0, gotTally.admitted)),
               );
+              // Without outcomes (as the sweep runs it: one or two units take a loop of their own).
+              const bare = chunkInput(t, k, keyCount, originMs);
+              bare.outcome = undefined;
+              const bareTally = calendarCounted(
+                bare,
+                config,
+                (shared[i] as CalendarCounter[]).map((c) => counts.get(c) as Int32Array),
+              );
+              expect(bareTally).toEqual(wantTally);
+              expect(Array.from(bare.adm.subarray(0, bareTally.admitted))).toEqual(
+                Array.from(want.adm.subarray(0, bareTally.admitted)),
+              );
             });
           }
         },
