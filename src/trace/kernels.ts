@@ -661,8 +661,16 @@ function calendarWindows(io: KernelInput, c: CalendarWindowsConfig): KernelTally
     pEnd[u] = scalars?.get(`end${u}`) ?? Number.NEGATIVE_INFINITY;
     seq[u] = scalars?.get(`seq${u}`) ?? -1;
   }
-  const live = new Float64Array(m);
   const out = io.outcome;
+  if (m <= 2 && out === undefined) {
+    const tally = calendarUpToTwo(io, units, limits, align, countAll, shadow, cal, pEnd, seq);
+    for (let u = 0; u < m; u += 1) {
+      scalars?.set(`end${u}`, pEnd[u] as number);
+      scalars?.set(`seq${u}`, seq[u] as number);
+    }
+    return tally;
+  }
+  const live = new Float64Array(m);
   let nAdm = 0;
   let rej = 0;
   let rejBelow = 0;
@@ -707,6 +715,89 @@ function calendarWindows(io: KernelInput, c: CalendarWindowsConfig): KernelTally
   for (let u = 0; u < m; u += 1) {
     scalars?.set(`end${u}`, pEnd[u] as number);
     scalars?.set(`seq${u}`, seq[u] as number);
+  }
+  return { admitted: nAdm, delayed: 0, rejected: rej, rejectedBelow: rejBelow };
+}
+
+/**
+ * `calendarWindows` for one or two units, recording no outcomes (the sweep's case: Kong's and
+ * Envoy's grids set one or two): the same steps with each unit's period end, period number, limit
+ * and counter slots in locals instead of a loop over the units, which V8 compiles to a tighter
+ * loop. A single unit reads as two with the second never over (its limit +∞) and never counted.
+ * `pEnd` and `seq` come in with the units' current periods and go out updated.
+ */
+function calendarUpToTwo(
+  io: KernelInput,
+  units: readonly CalendarUnit[],
+  limits: Float64Array,
+  align: 'calendar' | 'epoch',
+  countAll: boolean,
+  shadow: boolean,
+  cal: Int32Array,
+  pEnd: Float64Array,
+  seq: Int32Array,
+): KernelTally {
+  const { timeMs, keyId, below, adm } = io;
+  const origin = io.originMs ?? 0;
+  const two = units.length === 2;
+  const width = two ? 4 : 2;
+  const u0 = units[0] as CalendarUnit;
+  const u1 = (two ? units[1] : units[0]) as CalendarUnit;
+  const l0 = limits[0] as number;
+  const l1 = two ? (limits[1] as number) : Number.POSITIVE_INFINITY;
+  let e0 = pEnd[0] as number;
+  let s0 = seq[0] as number;
+  // With one unit the second's period never ends (+∞) and its count stays 0.
+  let e1 = two ? (pEnd[1] as number) : Number.POSITIVE_INFINITY;
+  let s1 = two ? (seq[1] as number) : 0;
+  let nAdm = 0;
+  let rej = 0;
+  let rejBelow = 0;
+  for (let i = 0; i < timeMs.length; i += 1) {
+    const vt = timeMs[i] as number;
+    // Periods on the clock: the epoch ms, whole and below 2^53 (exact).
+    const t = vt + origin;
+    const k = keyId[i] as number;
+    const at = k * width;
+    if (t >= e0) {
+      e0 = periodOf(u0, t, align)[1];
+      s0 += 1;
+    }
+    if (t >= e1) {
+      e1 = periodOf(u1, t, align)[1];
+      s1 += 1;
+    }
+    const n0 = cal[at] === s0 ? (cal[at + 1] as number) : 0;
+    const n1 = two && cal[at + 2] === s1 ? (cal[at + 3] as number) : 0;
+    const over = n0 >= l0 || n1 >= l1;
+    if (!over || countAll) {
+      if (n0 > 0) {
+        cal[at + 1] = n0 < COUNT_CAP ? n0 + 1 : n0;
+      } else {
+        cal[at] = s0;
+        cal[at + 1] = 1;
+      }
+      if (two) {
+        if (n1 > 0) {
+          cal[at + 3] = n1 < COUNT_CAP ? n1 + 1 : n1;
+        } else {
+          cal[at + 2] = s1;
+          cal[at + 3] = 1;
+        }
+      }
+    }
+    if (!over || shadow) {
+      adm[nAdm++] = vt;
+    } else {
+      rej += 1;
+      rejBelow += below[k] as number;
+    }
+  }
+  pEnd[0] = e0;
+  seq[0] = s0;
+  if (two) {
+    pEnd[1] = e1;
+    seq[1] = s1;
   }
   return { admitted: nAdm, delayed: 0, rejected: rej, rejectedBelow: rejBelow };
 }

@@ -3,12 +3,21 @@
  * shadow mode counts all) share one counter per unit and alignment in a streamed sweep
  * (src/trace/kernels.ts CalendarCounter, calendarCounted; src/trace/streamSweep.ts SweepCells):
  * each request's outcome equals the calendar kernel's, chunk by chunk, and every cell of a grid
- * whose cells differ only in their limits equals core's limiter (sweepCell).
+ * whose cells differ only in their limits equals core's limiter (sweepCell). And the calendar
+ * kernel's loop for one or two units (Kong's and Envoy's grids), held and streamed, equals core.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AlgorithmConfig, CalendarWindowsConfig } from '../../src/core';
-import { SweepCells, belowP99, belowByName, sweepCell, sweepPlan } from '../../src/trace';
+import {
+  SweepCells,
+  belowP99,
+  belowByName,
+  fastSweepCell,
+  prepareSweep,
+  sweepCell,
+  sweepPlan,
+} from '../../src/trace';
 import {
   CalendarCounter,
   calendarCounted,
@@ -220,5 +229,65 @@ describe('calendar cells that count every request, from shared counts', () => {
     });
     // The grid is not trivial: its cells reject different numbers of requests.
     expect(rejected.size).toBeGreaterThan(50);
+  });
+});
+
+/** Calendar configs of one or two units (any of them), counting or not, either alignment. */
+const upToTwoArb: fc.Arbitrary<CalendarWindowsConfig> = fc
+  .record({
+    units: fc.uniqueArray(fc.constantFrom('second', 'minute', 'hour', 'day', 'month', 'year'), {
+      minLength: 1,
+      maxLength: 2,
+    }),
+    limits: fc.tuple(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 30 })),
+    align: fc.constantFrom('calendar' as const, 'epoch' as const),
+    countRejected: fc.boolean(),
+    counterTtl: fc.boolean(),
+    shadowMode: fc.boolean(),
+  })
+  .map(({ units, limits, ...rest }) => {
+    const out: Record<string, unknown> = { kind: 'calendar-windows', ...rest };
+    units.forEach((u, i) => (out[u] = limits[i]));
+    return out as unknown as CalendarWindowsConfig;
+  });
+
+describe('the calendar kernel with one or two units', () => {
+  it('held, and streamed in chunks, equals core', () => {
+    fc.assert(
+      fc.property(
+        traceArb,
+        fc.array(upToTwoArb, { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 1, max: 40 }),
+        originArb,
+        (trace, configs, chunk, originMs) => {
+          const below = belowP99(trace);
+          const prep = prepareSweep({
+            timeMs: trace.timeMs,
+            keyId: trace.keyId,
+            keyCount: trace.keys.length,
+            originMs,
+          });
+          const cells = new SweepCells(configs, 1000, below);
+          const n = trace.timeMs.length;
+          for (let from = 0; from < n; from += chunk) {
+            const to = Math.min(n, from + chunk);
+            cells.push(
+              trace.timeMs.slice(from, to),
+              trace.keyId.slice(from, to),
+              to - from,
+              trace.keys,
+              originMs,
+            );
+          }
+          const got = cells.finish();
+          configs.forEach((c, i) => {
+            const want = sweepCell(trace, c, 1000, below, null, originMs);
+            expect(fastSweepCell(prep, c, 1000)).toEqual(want);
+            expect(got[i]).toEqual({ ok: true, result: want });
+          });
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 });
