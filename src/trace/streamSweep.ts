@@ -16,7 +16,14 @@
 import { assertAlgorithmConfig, createLimiter } from '../core';
 import type { AlgorithmConfig, Limiter } from '../core';
 import { ADDRESS_KEY, TraceMerger } from './builder';
-import { kernelState, runKernel } from './kernels';
+import {
+  CalendarCounter,
+  calendarCounted,
+  calendarUnitsOf,
+  countsEveryRequest,
+  kernelState,
+  runKernel,
+} from './kernels';
 import type { KernelInput, KernelState } from './kernels';
 import { mergeAscending } from './fastSweep';
 import { belowP99OfCounts } from './sweep';
@@ -234,6 +241,11 @@ interface Cell {
   delays: Map<number, number>;
   delayed: number;
   peak: BackendPeak;
+  /**
+   * For a calendar-windows config that counts every request: the shared counters of its units
+   * (SweepCells `counters`), in its units' order; its decisions come from their counts.
+   */
+  counted: CalendarCounter[] | null;
 }
 
 /** Nearest rank `p` over delays held as a histogram (value → count): `nearestRank` of the sorted. */
@@ -341,6 +353,11 @@ export class SweepCells {
   private moved = new Uint32Array(0);
   /** Kong: the keys as it keys empty-key requests by address (`addressing.byAddress`). */
   private readonly byAddress: AddressKeys | null;
+  /**
+   * The calendar counters the cells that count every request share, by unit and alignment: run
+   * once a chunk, not once a cell (kernels.ts CalendarCounter).
+   */
+  private readonly counters = new Map<string, CalendarCounter>();
 
   constructor(
     configs: readonly AlgorithmConfig[],
@@ -378,7 +395,26 @@ export class SweepCells {
         delays: new Map(),
         delayed: 0,
         peak: new BackendPeak(windowMs),
+        counted: config === null ? null : this.sharedCounters(config),
       };
+    });
+  }
+
+  /**
+   * The shared counters of a calendar-windows config that counts every request, one per unit it
+   * sets (made on first use, by unit and alignment); null for any other config.
+   */
+  private sharedCounters(config: AlgorithmConfig): CalendarCounter[] | null {
+    if (config.kind !== 'calendar-windows' || !countsEveryRequest(config)) return null;
+    const align = config.align ?? 'calendar';
+    return calendarUnitsOf(config).map((unit) => {
+      const id = `${unit} ${align}`;
+      let counter = this.counters.get(id);
+      if (counter === undefined) {
+        counter = new CalendarCounter(unit, align);
+        this.counters.set(id, counter);
+      }
+      return counter;
     });
   }
 
@@ -482,6 +518,11 @@ export class SweepCells {
     const m = timeMs.length;
     const skipAdmit = skipped > 0 && this.emptyKey?.outcome === 'admit';
     const skipReject = skipped > 0 && !skipAdmit;
+    // Every shared calendar counter counts the chunk once; the cells read the counts.
+    const counts = new Map<CalendarCounter, Int32Array>();
+    for (const counter of this.counters.values()) {
+      counts.set(counter, counter.run(timeMs, ids, keys.length, originMs));
+    }
     for (const cell of this.cells) {
       if (cell.config === null) continue;
       const io: KernelInput = {
@@ -499,7 +540,16 @@ export class SweepCells {
       };
       let admitted: number;
       let delayed: number;
-      const tally = cell.state === null ? null : runKernel(io, cell.config);
+      const tally =
+        cell.counted !== null && cell.config.kind === 'calendar-windows'
+          ? calendarCounted(
+              io,
+              cell.config,
+              cell.counted.map((counter) => counts.get(counter) as Int32Array),
+            )
+          : cell.state === null
+            ? null
+            : runKernel(io, cell.config);
       if (tally !== null) {
         admitted = tally.admitted;
         delayed = tally.delayed;

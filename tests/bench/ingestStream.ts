@@ -354,6 +354,14 @@ async function reportSweep(
   const sweepCpu0 = await rendererCpuS(browser);
   const before = await rendererRss(browser);
   const sweepMemory = watchMemory(browser, heaps);
+  // STREAM_PROFILE=s: V8's sampling profiler in each cell worker from its start for s seconds of
+  // the sweep (it must stop while the workers live), then the self time by function.
+  const profileS = Number(process.env.STREAM_PROFILE ?? 0);
+  if (profileS > 0) heaps.profile(['streamSweepCells']);
+  const profiled =
+    profileS > 0
+      ? new Promise((r) => setTimeout(r, profileS * 1000)).then(() => heaps.stopProfiles())
+      : null;
   const sw = await measureSweep(page, browser);
   const sweepMem = await sweepMemory.stop();
   const sweepCpu = (await rendererCpuS(browser)) - sweepCpu0;
@@ -369,6 +377,18 @@ async function reportSweep(
   );
   console.log(`    each kind's own peak, MB: ${sweepMem.kindPeaks}`);
   console.log(`    renderer CPU over the sweep: ${sweepCpu.toFixed(1)} s (every thread)`);
+  if (profiled !== null) {
+    heaps.profile([]);
+    const p = await profiled;
+    console.log(
+      `    cell workers' profile over the sweep's first ${profileS} s (${p.isolates} isolates, ${(p.totalMs / 1000).toFixed(1)} s sampled), self time:`,
+    );
+    for (const [name, ms] of p.rows.slice(0, 12)) {
+      console.log(
+        `      ${(ms / 1000).toFixed(2)} s ${((100 * ms) / p.totalMs).toFixed(1)}% ${name}`,
+      );
+    }
+  }
 }
 
 /**

@@ -54,6 +54,10 @@ export class IsolateHeaps {
   private readonly pending = new Map<number, (m: CdpMessage) => void>();
   /** Attached sessions and what runs in them ('page', or a worker kind). */
   private readonly sessions = new Map<string, string>();
+  /** Worker kinds whose isolates get V8's sampling profiler as soon as they attach (`profile`). */
+  private profiled = new Set<string>();
+  /** Sessions whose profiler runs. */
+  private readonly profiling = new Set<string>();
 
   private constructor(private readonly socket: WsSocket) {
     socket.on('message', (data) => {
@@ -65,7 +69,9 @@ export class IsolateHeaps {
       }
       if (msg.method === 'Target.attachedToTarget') {
         const p = msg.params as { sessionId: string; targetInfo: { type: string; url: string } };
-        this.sessions.set(p.sessionId, workerKind(p.targetInfo.url));
+        const kind = workerKind(p.targetInfo.url);
+        this.sessions.set(p.sessionId, kind);
+        if (this.profiled.has(kind)) void this.startProfile(p.sessionId);
         // Nested workers (a worker's own workers) attach through the worker's session.
         void this.send(
           'Target.setAutoAttach',
@@ -129,6 +135,66 @@ export class IsolateHeaps {
       });
       this.socket.send(JSON.stringify({ id, method, params, sessionId }));
     });
+  }
+
+  /**
+   * From now on, every isolate of these kinds that attaches runs V8's sampling profiler (every
+   * 200 µs of its thread's time) until `stopProfiles`: where a worker's CPU goes, in the page.
+   */
+  profile(kinds: readonly string[]): void {
+    this.profiled = new Set(kinds);
+  }
+
+  private async startProfile(sessionId: string): Promise<void> {
+    try {
+      await this.send('Profiler.enable', {}, sessionId);
+      await this.send('Profiler.setSamplingInterval', { interval: 200 }, sessionId);
+      await this.send('Profiler.start', {}, sessionId);
+      this.profiling.add(sessionId);
+    } catch {
+      // Ended before the profiler started.
+    }
+  }
+
+  /**
+   * Stops every running profile (the isolates must still be alive: a worker's profile ends with
+   * it) and gives each profile's self time by function, summed over the isolates: ms and the
+   * share of the samples, the largest first, with the isolates stopped.
+   */
+  async stopProfiles(): Promise<{ isolates: number; totalMs: number; rows: [string, number][] }> {
+    const self = new Map<string, number>();
+    let isolates = 0;
+    let totalMs = 0;
+    for (const sessionId of [...this.profiling]) {
+      this.profiling.delete(sessionId);
+      try {
+        const { profile } = (await this.send('Profiler.stop', {}, sessionId, 30_000)) as {
+          profile: {
+            nodes: {
+              id: number;
+              callFrame: { functionName: string; url: string; lineNumber: number };
+            }[];
+            samples: number[];
+            timeDeltas: number[];
+          };
+        };
+        isolates += 1;
+        const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+        profile.samples.forEach((id, i) => {
+          const dt = (profile.timeDeltas[i] ?? 0) / 1000;
+          const f = byId.get(id)?.callFrame;
+          const name =
+            f === undefined
+              ? '?'
+              : `${f.functionName || '(anonymous)'} ${f.url.split('/').pop() ?? ''}`;
+          self.set(name, (self.get(name) ?? 0) + dt);
+          totalMs += dt;
+        });
+      } catch {
+        // Ended before it could be stopped: its profile is gone.
+      }
+    }
+    return { isolates, totalMs, rows: [...self].sort((a, b) => b[1] - a[1]) };
   }
 
   /** Every attached isolate's heap now, summed by kind (an isolate that does not answer is left out). */
