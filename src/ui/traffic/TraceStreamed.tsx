@@ -5,7 +5,7 @@
  * log's recorded 429/503s. The pass runs again when the limiter changes (the newest wins); a pass
  * that fails or is cancelled leaves the last result on the page.
  */
-import { useEffect, useId, useMemo, useState } from 'react';
+import { memo, useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { laneNames } from '../../config/laneNames';
@@ -113,9 +113,11 @@ function spanBoundWords({ low, high }: { low: number; high: number }): string {
  * the span a link names for this file. It is read out of the file by a pass in a worker
  * (progress, cancel) into a trace the page holds, at most BUDGET_REQUESTS requests (a longer span
  * is cut, and says where). The held panel below then shows it, its dry run and its replay on the
- * stage.
+ * stage. Memoised, as Result and StreamedSweep are: the pass's progress redraws the panel around
+ * them ten times a second, and their charts and tables are drawn again only when their props
+ * change.
  */
-function SpanPicker({
+const SpanPicker = memo(function SpanPicker({
   result,
   file,
   keySpec,
@@ -262,9 +264,9 @@ function SpanPicker({
       )}
     </fieldset>
   );
-}
+});
 
-function Result({
+const Result = memo(function Result({
   result,
   name,
   keySpec,
@@ -339,7 +341,7 @@ function Result({
       )}
     </div>
   );
-}
+});
 
 /** Where the cells read the requests from, in words. */
 const SOURCE_WORDS = {
@@ -383,7 +385,13 @@ function sweepStatusWords(status: StreamSweepStatus): string {
  * for every request of the file over a compact copy of its requests (the file read once), one
  * worker per core; progress, cancel, then the held sweep's heatmap. Picking a cell sets the limiter (the statistics pass then runs for it).
  */
-function StreamedSweep({ file, keySpec }: { file: File; keySpec: KeySpec }) {
+export const StreamedSweep = memo(function StreamedSweep({
+  file,
+  keySpec,
+}: {
+  file: File;
+  keySpec: KeySpec;
+}) {
   const id = useId();
   const p = usePlaygroundShallow((s) => ({
     lane: s.activeLane,
@@ -411,9 +419,17 @@ function StreamedSweep({ file, keySpec }: { file: File; keySpec: KeySpec }) {
     sw.sweep !== null && sw.sweep.asked.file === file && sw.sweep.asked.keySpec === keySpec
       ? sw.sweep
       : null;
+  // Laid out from the sweep's own limiter, which stays while its progress and cells change: the
+  // grid (memo) then redraws only when cells arrive, not at every progress message.
+  const shownBase = mine?.asked.base ?? null;
   const shownPlan = useMemo(
-    () => (mine === null ? null : sweepPlan(mine.asked.base, 20, words)),
-    [mine, words],
+    () => (shownBase === null ? null : sweepPlan(shownBase, 20, words)),
+    [shownBase, words],
+  );
+  const { setLimiterConfig, lane } = p;
+  const onPick = useCallback(
+    (config: AlgorithmConfig) => setLimiterConfig(lane, config),
+    [setLimiterConfig, lane],
   );
   if (plan === null) {
     return <p className="muted">The sweep has no two parameters to lay out for this limiter.</p>;
@@ -450,12 +466,12 @@ function StreamedSweep({ file, keySpec }: { file: File; keySpec: KeySpec }) {
           results={mine.cells}
           errors={mine.errors}
           ran
-          onPick={(config) => p.setLimiterConfig(p.lane, config)}
+          onPick={onPick}
         />
       )}
     </section>
   );
-}
+});
 
 /** The pass over `file`, keyed by `keySpec`, with the limiter being edited. */
 export function TraceStreamed({ file, keySpec }: { file: File; keySpec: KeySpec }) {

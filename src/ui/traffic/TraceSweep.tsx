@@ -1,5 +1,5 @@
 import { scaleLinear } from 'd3-scale';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent, ReactNode } from 'react';
 import type { AlgorithmConfig } from '../../core';
 import { emptyKeyOutcome, plural } from '../../core';
@@ -188,8 +188,10 @@ export function TraceSweep() {
  * The sweep's grid, for a held log's sweep and a streamed one alike: constraints, the heatmap of
  * the share rejected (keyboard: arrows move, Enter picks), the focused cell's numbers, the smallest
  * limit that fits, and the cells that failed. Picking a cell hands its config to `onPick`.
+ * Memoised: its hundreds of cells (each with its names written out) are drawn again only when one
+ * of its props changes, not whenever the panel around it redraws for a progress message.
  */
-export function SweepGrid({
+export const SweepGrid = memo(function SweepGrid({
   plan,
   windowMs: w,
   results,
@@ -427,7 +429,7 @@ export function SweepGrid({
       )}
     </>
   );
-}
+});
 
 /** Start or cancel a sweep of `total` settings, and its progress in words (`children`). */
 export function SweepStart({
