@@ -48,7 +48,7 @@ test('a copied link reopened in a fresh page draws the same pixels', async ({
   // elsewhere (useValueAfterFrame), and no mark says when: its picture is read until it is the
   // reopened one, byte for byte (a deep-equality diff of two PNG buffers would take minutes to
   // print). One read taken at once could catch the charts before they had taken the edit.
-  let before = Buffer.alloc(0);
+  let before: Buffer = Buffer.alloc(0);
   try {
     await expect
       .poll(async () => {
