@@ -27,6 +27,15 @@ async function expectNoViolations(page: Page): Promise<void> {
   expect(found).toEqual([]);
 }
 
+/**
+ * Waits until the stage has drawn what it draws once widths are measured (the timeline, the lanes),
+ * a frame after the page has opened: axe run before then checks a page without them, and passes.
+ */
+async function stageDrawn(page: Page): Promise<void> {
+  await expect(page.getByTestId('timeline')).toBeVisible();
+  await expect(page.getByTestId('limiter-view').first()).toBeVisible();
+}
+
 const SIX =
   // The token bucket that makes requests wait is Traefik's (Envoy never delays).
   'l=traefik:average=2,burst=5' +
@@ -38,6 +47,7 @@ const SIX =
 // export panel open (opening it changes nothing else, so the default page needs no load of its own).
 test('the default page, then the export panel', async ({ page }) => {
   await open(page);
+  await stageDrawn(page);
   await test.step('axe on the default page', () => expectNoViolations(page));
   await page.getByRole('button', { name: 'Export & import' }).click();
   await expect(
@@ -105,6 +115,7 @@ test('an experiment', async ({ page }) => {
 test('a phone', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await open(page, './?x=boundary-burst&paused');
+  await stageDrawn(page);
   await expectNoViolations(page);
 });
 

@@ -9,25 +9,58 @@ import { expect, open, test } from './fixtures';
  */
 const fixtures = join(import.meta.dirname, '..', 'trace', 'fixtures');
 
-/** Puts `records` in the kept traces' store (the page has made the database by then). */
+/**
+ * Puts `records` in the kept traces' store, once the page has made it. The page opens its database
+ * in an effect after the panel mounts (and its upgrade makes the store in a task of its own), so a
+ * test that opens the database first would make it without the store. Each try that finds no
+ * database aborts its own upgrade, which leaves nothing behind, and tries again.
+ */
 async function plant(page: Page, records: unknown[]): Promise<void> {
-  await page.evaluate(
-    (rows) =>
-      new Promise<void>((resolve, reject) => {
+  await expect
+    .poll(() =>
+      page.evaluate(
+        (rows) =>
+          new Promise<string>((resolve, reject) => {
+            const req = indexedDB.open('rate-limit-lab', 1);
+            req.onupgradeneeded = () => req.transaction?.abort();
+            req.onerror = () =>
+              req.error?.name === 'AbortError'
+                ? resolve('no database yet')
+                : reject(req.error ?? new Error('open failed'));
+            req.onsuccess = () => {
+              const db = req.result;
+              const tx = db.transaction('traces', 'readwrite');
+              for (const row of rows) tx.objectStore('traces').put(row);
+              tx.oncomplete = () => {
+                db.close();
+                resolve('planted');
+              };
+              tx.onerror = () => reject(tx.error ?? new Error('write failed'));
+            };
+          }),
+        records,
+      ),
+    )
+    .toBe('planted');
+}
+
+/** How many records the kept traces' store holds (the page has made it by then). */
+function keptRecords(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
         const req = indexedDB.open('rate-limit-lab', 1);
         req.onerror = () => reject(req.error ?? new Error('open failed'));
         req.onsuccess = () => {
           const db = req.result;
-          const tx = db.transaction('traces', 'readwrite');
-          for (const row of rows) tx.objectStore('traces').put(row);
-          tx.oncomplete = () => {
+          const count = db.transaction('traces', 'readonly').objectStore('traces').count();
+          count.onsuccess = () => {
             db.close();
-            resolve();
+            resolve(count.result);
           };
-          tx.onerror = () => reject(tx.error ?? new Error('write failed'));
+          count.onerror = () => reject(count.error ?? new Error('count failed'));
         };
       }),
-    records,
   );
 }
 
@@ -66,7 +99,9 @@ test('foreign records in the kept traces are listed, deletable, and never blank 
   await expect(list.locator('li')).toHaveCount(2);
   await list.getByRole('button', { name: 'Delete all 2 unreadable records' }).click();
   await expect(list).toHaveCount(0);
-  // Gone from the database too: a reload lists nothing.
+  // Gone from the database too: it holds nothing, and a reload lists nothing. (A look at the
+  // reloaded page alone could come before the page has read the database, and pass on anything.)
+  expect(await keptRecords(page)).toBe(0);
   await open(page);
   await expect(page.getByTestId('trace-keep')).toBeAttached();
   await expect(page.getByRole('region', { name: 'Unreadable kept records' })).toHaveCount(0);

@@ -43,6 +43,10 @@ async function openWhole(page: Page, path: string, width: number): Promise<void>
   await expect(page.getByText('Loading the charts…')).toHaveCount(0);
   await expect(page.locator('.sim-updating')).toHaveCount(0);
   await expect(page.locator('#stage svg').first()).toBeVisible();
+  // The timeline and the lanes are each drawn once their width is measured: one drawn is not
+  // proof that the other is.
+  await expect(page.getByTestId('timeline')).toBeVisible();
+  await expect(page.getByTestId('limiter-view').first()).toBeVisible();
 }
 
 for (const [name, path] of PAGES) {

@@ -67,6 +67,8 @@ test.describe('on a 390 px phone', () => {
     /** The playhead's x and the lane labels' boxes, in page coordinates, at `tMs`. */
     const at = async (tMs: number) => {
       await open(page, `${link}&t=${tMs}ms&paused`);
+      // The timeline is drawn once its width is measured, in a frame after the page has opened.
+      await expect(page.getByTestId('timeline-now')).toBeAttached();
       return page.evaluate(() => {
         const svg = document.querySelector('[data-testid="timeline"]') as SVGSVGElement;
         const box = svg.getBoundingClientRect();
