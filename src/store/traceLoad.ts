@@ -130,6 +130,12 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
     return w;
   });
   const stop = (): void => slot.stop();
+  // A log read by streaming passes has no use for the held read's parsing workers: the warm one
+  // (and its range workers) is let go, so its memory does not sit beside the passes' workers.
+  const dropSpare = (): void => {
+    spare?.terminate();
+    spare = null;
+  };
   return createStore<TraceLoadState>()((set, get) => ({
     trace: null,
     file: null,
@@ -140,7 +146,7 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
     status: { kind: 'idle' },
     streamed: null,
     prewarm: () => {
-      if (spare !== null) return;
+      if (spare !== null || get().streamed !== null) return;
       spare = makeWorker();
       const warm: TraceWorkerWarm = { type: 'warm' };
       spare.postMessage(warm);
@@ -148,6 +154,7 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
     load: (file, keySpec = get().keySpec, origin = originOf(file, keySpec)) => {
       if (streamsFromStart(file.size)) {
         slot.cancel();
+        dropSpare();
         set({ keySpec, streamed: { file, keySpec }, status: { kind: 'idle' } });
         return;
       }
@@ -194,6 +201,7 @@ export function createTraceLoadStore(makeWorker: WorkerFactory = defaultFactory)
         } else if (overBudget(msg.message)) {
           // More requests than the page holds: read it by streaming passes instead.
           stop();
+          dropSpare();
           set({ streamed: { file, keySpec }, status: { kind: 'idle' } });
         } else {
           stop();

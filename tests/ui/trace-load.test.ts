@@ -138,4 +138,44 @@ describe('a parsing worker made ahead of a read', () => {
     expect(workers[1]?.sent[0]).toMatchObject({ file: { name: 'a.log' } });
     expect(warm.sent).toHaveLength(1);
   });
+
+  it('is let go when a log over 1 GB is read by streaming passes, and none is made while it is', () => {
+    const workers: FakeWorker[] = [];
+    const store = createTraceLoadStore(() => {
+      const w = new FakeWorker();
+      workers.push(w);
+      return w as unknown as Worker;
+    });
+    store.getState().prewarm();
+    const warm = workers[0] as FakeWorker;
+    store.getState().load({ name: 'huge.log', size: 2 * 1024 ** 3 } as File);
+    expect(warm.terminated).toBe(true);
+    store.getState().prewarm();
+    expect(workers).toHaveLength(1);
+    // A small log read after it starts its own worker.
+    store.getState().load(file('a.log', 'x'));
+    expect(workers).toHaveLength(2);
+    expect(workers[1]?.sent[0]).toMatchObject({ file: { name: 'a.log' } });
+  });
+
+  it('is let go when a held read finds more requests than the page holds', () => {
+    const workers: FakeWorker[] = [];
+    const store = createTraceLoadStore(() => {
+      const w = new FakeWorker();
+      workers.push(w);
+      return w as unknown as Worker;
+    });
+    store.getState().load(file('many.log', 'x'));
+    const reader = workers[0] as FakeWorker;
+    store.getState().prewarm();
+    const warm = workers[1] as FakeWorker;
+    reader.reply({
+      type: 'error',
+      gen: (reader.sent[0] as TraceWorkerRequest).gen,
+      message: 'Too many requests: more than the page holds',
+      stoppedAt: 0,
+    });
+    expect(store.getState().streamed?.file.name).toBe('many.log');
+    expect(warm.terminated).toBe(true);
+  });
 });
