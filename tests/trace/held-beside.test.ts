@@ -6,31 +6,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { holdTrace, windowStatsById } from '../../src/trace';
-import type { BuiltTrace, WindowStatsById } from '../../src/trace';
+import type { WindowStatsById } from '../../src/trace';
 import { holdTraceBeside } from '../../src/trace/held';
 import type { StatsBeside } from '../../src/trace/held';
-import { csvReport } from './csvReport';
-
-/** A built trace from rows (arrival epoch ms ascending, key, cost); a new one each call. */
-function built(rows: [number, string, number][]): BuiltTrace {
-  const keys: string[] = [];
-  const keyId = rows.map(([, k]) => {
-    if (!keys.includes(k)) keys.push(k);
-    return keys.indexOf(k);
-  });
-  return {
-    name: 't.log',
-    count: rows.length,
-    arrivalMs: Float64Array.from(rows.map((r) => r[0])),
-    keyId: Uint32Array.from(keyId),
-    keys,
-    cost: Uint16Array.from(rows.map((r) => r[2])),
-    status: new Uint16Array(rows.length).fill(200),
-    keySpec: [{ kind: 'client' }],
-    natHints: [],
-    report: csvReport(rows.length),
-  };
-}
+import { builtFromRows as built } from './csvReport';
 
 /**
  * Ascending arrivals from 2023 on (whole ms, or with a fraction: then not replayable), keys named

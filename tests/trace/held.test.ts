@@ -13,29 +13,7 @@ import {
   windowStats,
   windowStatsById,
 } from '../../src/trace';
-import type { BuiltTrace } from '../../src/trace';
-import { csvReport } from './csvReport';
-
-/** A built trace from rows (arrival epoch ms ascending, key, cost). */
-function built(rows: [number, string, number][]): BuiltTrace {
-  const keys: string[] = [];
-  const keyId = rows.map(([, k]) => {
-    if (!keys.includes(k)) keys.push(k);
-    return keys.indexOf(k);
-  });
-  return {
-    name: 't.log',
-    count: rows.length,
-    arrivalMs: Float64Array.from(rows.map((r) => r[0])),
-    keyId: Uint32Array.from(keyId),
-    keys,
-    cost: Uint16Array.from(rows.map((r) => r[2])),
-    status: new Uint16Array(rows.length).fill(200),
-    keySpec: [{ kind: 'client' }],
-    natHints: [],
-    report: csvReport(rows.length),
-  };
-}
+import { builtFromRows as built } from './csvReport';
 
 /** Ascending whole-ms arrivals from 2023 on, keys a–e, costs mostly 1. */
 const rowsArb = (maxStep: number, cost: fc.Arbitrary<number>) =>

@@ -9,6 +9,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AlgorithmConfig, CalendarWindowsConfig } from '../../src/core';
+import type { SimTrace } from '../../src/sim';
 import {
   SweepCells,
   belowP99,
@@ -53,6 +54,20 @@ const countingArb: fc.Arbitrary<CalendarWindowsConfig> = fc
 /** The epoch ms time 0 stands for: 0, or a request 1 ms before a minute's and a month's edge. */
 const originArb = fc.constantFrom(0, Date.UTC(2026, 0, 31, 23, 59, 59, 999));
 
+/** Hands a trace's requests to the cells `chunk` at a time, as the streamed sweep reads them. */
+function pushInChunks(cells: SweepCells, trace: SimTrace, chunk: number, originMs: number): void {
+  const n = trace.timeMs.length;
+  for (let from = 0; from < n; from += chunk) {
+    const to = Math.min(n, from + chunk);
+    cells.push(
+      trace.timeMs.slice(from, to),
+      trace.keyId.slice(from, to),
+      to - from,
+      trace.keys,
+      originMs,
+    );
+  }
+}
 /** A KernelInput over one chunk that records each request's outcome. */
 function chunkInput(t: Int32Array, k: Uint32Array, keyCount: number, originMs: number) {
   const n = t.length;
@@ -161,17 +176,7 @@ describe('calendar cells that count every request, from shared counts', () => {
           const counts = new Float64Array(trace.keys.length);
           for (const k of trace.keyId) counts[k] = (counts[k] as number) + 1;
           const cells = new SweepCells(grid, 1000, belowByName(trace.keys, counts));
-          const n = trace.timeMs.length;
-          for (let from = 0; from < n; from += chunk) {
-            const to = Math.min(n, from + chunk);
-            cells.push(
-              trace.timeMs.slice(from, to),
-              trace.keyId.slice(from, to),
-              to - from,
-              trace.keys,
-              originMs,
-            );
-          }
+          pushInChunks(cells, trace, chunk, originMs);
           const got = cells.finish();
           grid.forEach((c, i) => {
             expect(got[i]).toEqual({
@@ -268,17 +273,7 @@ describe('the calendar kernel with one or two units', () => {
             originMs,
           });
           const cells = new SweepCells(configs, 1000, below);
-          const n = trace.timeMs.length;
-          for (let from = 0; from < n; from += chunk) {
-            const to = Math.min(n, from + chunk);
-            cells.push(
-              trace.timeMs.slice(from, to),
-              trace.keyId.slice(from, to),
-              to - from,
-              trace.keys,
-              originMs,
-            );
-          }
+          pushInChunks(cells, trace, chunk, originMs);
           const got = cells.finish();
           configs.forEach((c, i) => {
             const want = sweepCell(trace, c, 1000, below, null, originMs);

@@ -21,6 +21,17 @@ class FakeWorker {
   }
 }
 
+/** A trace loading store whose workers are stand-ins, kept in the order they were made. */
+function recordingStore() {
+  const workers: FakeWorker[] = [];
+  const store = createTraceLoadStore(() => {
+    const w = new FakeWorker();
+    workers.push(w);
+    return w as unknown as Worker;
+  });
+  return { store, workers };
+}
+
 const file = (name: string, text: string): File => new File([text], name);
 const parsed = parseTrace(new TextEncoder().encode('timestamp,ip\n1700000000000,a\n'), {
   name: 'a.csv',
@@ -30,12 +41,7 @@ const { held: trace, replay } = holdTrace(parsed);
 
 describe('trace loading store', () => {
   it('shows progress, then the trace; the worker is let go', () => {
-    const workers: FakeWorker[] = [];
-    const store = createTraceLoadStore(() => {
-      const w = new FakeWorker();
-      workers.push(w);
-      return w as unknown as Worker;
-    });
+    const { store, workers } = recordingStore();
     store.getState().load(file('a.csv', 'x'));
     const w = workers[0] as FakeWorker;
     const gen = (w.sent[0] as TraceWorkerRequest).gen;
@@ -53,12 +59,7 @@ describe('trace loading store', () => {
   });
 
   it('a newer load wins: the older worker is terminated and its late replies dropped', () => {
-    const workers: FakeWorker[] = [];
-    const store = createTraceLoadStore(() => {
-      const w = new FakeWorker();
-      workers.push(w);
-      return w as unknown as Worker;
-    });
+    const { store, workers } = recordingStore();
     store.getState().load(file('a.log', 'x'));
     store.getState().load(file('b.log', 'y'));
     const [first, second] = workers as [FakeWorker, FakeWorker];
@@ -75,12 +76,7 @@ describe('trace loading store', () => {
   });
 
   it('cancel stops the worker and keeps the last trace; an error keeps it too', () => {
-    const workers: FakeWorker[] = [];
-    const store = createTraceLoadStore(() => {
-      const w = new FakeWorker();
-      workers.push(w);
-      return w as unknown as Worker;
-    });
+    const { store, workers } = recordingStore();
     store.getState().load(file('a.csv', 'x'));
     const w0 = workers[0] as FakeWorker;
     w0.reply({ type: 'done', gen: (w0.sent[0] as TraceWorkerRequest).gen, trace, replay });
@@ -107,12 +103,7 @@ describe('trace loading store', () => {
 
 describe('a parsing worker made ahead of a read', () => {
   it('is the one the next read uses, told to start its range workers first', () => {
-    const workers: FakeWorker[] = [];
-    const store = createTraceLoadStore(() => {
-      const w = new FakeWorker();
-      workers.push(w);
-      return w as unknown as Worker;
-    });
+    const { store, workers } = recordingStore();
     store.getState().prewarm();
     store.getState().prewarm();
     expect(workers).toHaveLength(1);
@@ -123,12 +114,7 @@ describe('a parsing worker made ahead of a read', () => {
   });
 
   it('ends when the trace is cleared, and the next read makes its own', () => {
-    const workers: FakeWorker[] = [];
-    const store = createTraceLoadStore(() => {
-      const w = new FakeWorker();
-      workers.push(w);
-      return w as unknown as Worker;
-    });
+    const { store, workers } = recordingStore();
     store.getState().prewarm();
     const warm = workers[0] as FakeWorker;
     store.getState().clear();
@@ -140,12 +126,7 @@ describe('a parsing worker made ahead of a read', () => {
   });
 
   it('is let go when a log over 1 GB is read by streaming passes, and none is made while it is', () => {
-    const workers: FakeWorker[] = [];
-    const store = createTraceLoadStore(() => {
-      const w = new FakeWorker();
-      workers.push(w);
-      return w as unknown as Worker;
-    });
+    const { store, workers } = recordingStore();
     store.getState().prewarm();
     const warm = workers[0] as FakeWorker;
     store.getState().load({ name: 'huge.log', size: 2 * 1024 ** 3 } as File);
@@ -159,12 +140,7 @@ describe('a parsing worker made ahead of a read', () => {
   });
 
   it('is let go when a held read finds more requests than the page holds', () => {
-    const workers: FakeWorker[] = [];
-    const store = createTraceLoadStore(() => {
-      const w = new FakeWorker();
-      workers.push(w);
-      return w as unknown as Worker;
-    });
+    const { store, workers } = recordingStore();
     store.getState().load(file('many.log', 'x'));
     const reader = workers[0] as FakeWorker;
     store.getState().prewarm();
