@@ -103,6 +103,13 @@ async function inRanges(
   });
 }
 
+/** The trace read in ranges equals the one read whole, field for field (times compared as arrays). */
+function expectSameTrace(merged: BuiltTrace, whole: BuiltTrace): void {
+  expect({ ...merged, arrivalMs: [...merged.arrivalMs] }).toEqual({
+    ...whole,
+    arrivalMs: [...whole.arrivalMs],
+  });
+}
 /**
  * A range reader for two ranges that hands on each range's requests in chunks of at least `least`
  * as it reads them (as the page's range workers do when asked), each chunk and the part a message
@@ -179,10 +186,7 @@ describe('a held log read in shrinking ranges, merged as the parts come', () => 
         const merged = await inRanges(bytes, keySpec, lastFirst, events);
         // Many ranges, not one per reader.
         expect(events.filter((e) => e.startsWith('ask')).length).toBeGreaterThan(8);
-        expect({ ...merged, arrivalMs: [...merged.arrivalMs] }).toEqual({
-          ...whole,
-          arrivalMs: [...whole.arrivalMs],
-        });
+        expectSameTrace(merged, whole);
         expect(simTraceOf(merged).hash).toBe(simTraceOf(whole).hash);
       });
     }
@@ -204,10 +208,7 @@ describe('a held log read in shrinking ranges, merged as the parts come', () => 
       expect(events.filter((e) => e.startsWith('ask'))).toEqual(['ask 0', 'ask 1']);
       // The first range read first is merged before the second is read.
       if (!lastFirst) expect(events.indexOf('merged 0')).toBeLessThan(events.indexOf('read 1'));
-      expect({ ...merged, arrivalMs: [...merged.arrivalMs] }).toEqual({
-        ...whole,
-        arrivalMs: [...whole.arrivalMs],
-      });
+      expectSameTrace(merged, whole);
     }
   });
 
@@ -240,10 +241,7 @@ describe('a held log read in shrinking ranges, merged as the parts come', () => 
       [0, ahead],
       [ahead, bytes.length],
     ]);
-    expect({ ...merged, arrivalMs: [...merged.arrivalMs] }).toEqual({
-      ...whole,
-      arrivalMs: [...whole.arrivalMs],
-    });
+    expectSameTrace(merged, whole);
   });
 
   it('merges the first parts while later ranges are still being read', async () => {
@@ -286,10 +284,7 @@ describe('a held log read in shrinking ranges, merged as the parts come', () => 
       expect(events.indexOf(second[second.length - 1] ?? '')).toBeGreaterThan(
         events.indexOf('read 0'),
       );
-      expect({ ...merged, arrivalMs: [...merged.arrivalMs] }).toEqual({
-        ...whole,
-        arrivalMs: [...whole.arrivalMs],
-      });
+      expectSameTrace(merged, whole);
       expect(simTraceOf(merged).hash).toBe(simTraceOf(whole).hash);
     });
   }
