@@ -407,6 +407,7 @@ function sweepCells(
         count: copy.count,
         originMs: copy.originMs,
         keys: volumes.keys,
+        counts: volumes.counts,
         below,
         emptyKey,
         addressing,

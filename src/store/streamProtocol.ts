@@ -105,6 +105,8 @@ export interface SweepCellsRequest {
   /** The epoch ms their times count from: the cells' clock-aligned windows start from it. */
   originMs: number;
   keys: readonly string[];
+  /** Each key's requests over the log, by key id (the read's KeyVolumes `counts`). */
+  counts: Float64Array;
   /** 1 for a key at most the p99 of key volumes, by key id. */
   below: Uint8Array;
   emptyKey: StreamEmptyKey | null;

@@ -15,9 +15,11 @@ function post(msg: SweepCellsReply): void {
 }
 
 async function run(req: SweepCellsRequest): Promise<void> {
-  // Keyed by address, the cells hold state for the addresses that are no key too.
-  const keyCount = req.addressing?.byAddress?.names.length ?? req.keys.length;
-  const groups = sweepPasses(req.configs, keyCount, req.budgetBytes);
+  // Keyed by address, the cells hold state for the addresses that are no key too. Every key and its
+  // requests are known before the first request: the cells are given the counts the passes are
+  // planned by (the sliding log's rings are made once at their size).
+  const counts = req.addressing?.byAddress?.counts ?? req.counts;
+  const groups = sweepPasses(req.configs, counts, req.budgetBytes);
   let at = 0;
   let decided = 0;
   let last = 0;

@@ -54,6 +54,7 @@ export {
   RequestRecorder,
   BlobSink,
   belowByName,
+  stateBytes,
   stateBytesPerKey,
   sweepCellsPerPass,
   sweepPasses,
@@ -63,6 +64,7 @@ export {
 } from './streamSweep';
 export type {
   AddressKeys,
+  KeyLoad,
   KeyVolumes,
   StreamAddressing,
   BlobBytesReader,

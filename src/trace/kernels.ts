@@ -69,6 +69,13 @@ export interface KernelInput {
    */
   state?: KernelState | undefined;
   /**
+   * Each key id's requests over the whole trace, known before the first run (a streamed log's
+   * statistics pass counts them): a chunked sliding log makes each key's ring once at its final
+   * size, min(limit, requests), in one arena made once at the sum (`slidingLogRingWords`). Absent,
+   * or short of a key, rings and arena grow on demand. Other kernels ignore it.
+   */
+  keyRequests?: ArrayLike<number> | undefined;
+  /**
    * The epoch ms that time 0 stands for (0 when absent): the windows of the clock-aligned
    * algorithms (fixed window, the aligned sliding-window counter, calendar windows) are placed at
    * ⌊(t + originMs) / W⌋ and at the calendar period holding originMs + t, as the real systems place
@@ -216,6 +223,135 @@ function slidingLog(io: KernelInput, c: SlidingLogConfig): KernelTally {
       if (out !== undefined) out[i] = 2;
     }
   }
+  return { admitted: nAdm, delayed: 0, rejected: rej, rejectedBelow: rejBelow };
+}
+
+/** The chunked sliding log's arena of ring entries, by name in KernelState (not per key). */
+export const RING_ARENA = 'ringArena';
+/** A ring's first size when its key's requests are not known (then it doubles up to the limit). */
+const RING_START = 4;
+
+/** Ring entries the chunked sliding log's arena is made with: Σ over keys of min(limit, requests). */
+export function slidingLogRingWords(limit: number, keyRequests: ArrayLike<number>): number {
+  let words = 0;
+  for (let k = 0; k < keyRequests.length; k += 1) {
+    const v = keyRequests[k] as number;
+    words += v < limit ? v : limit;
+  }
+  return words;
+}
+
+/**
+ * Ring entries one key's ring takes over its life when its requests are not known: its sizes
+ * min(limit, RING_START), then doubling up to the limit, each left behind in the arena when it
+ * grows. The most a key allocates without `keyRequests`.
+ */
+export function slidingLogGrownWords(limit: number): number {
+  let words = 0;
+  let cap = Math.min(limit, RING_START);
+  for (;;) {
+    words += cap;
+    if (cap >= limit) return words;
+    cap = Math.min(limit, cap * 2);
+  }
+}
+
+/**
+ * sliding-log decided chunk by chunk (src/core/algorithms/sliding-log.ts, without lastMsPasses),
+ * keeping per key only a ring of the newest logged times.
+ *
+ * Why a ring of `limit` entries decides as core's whole log does. Times ascend, so core's t is the
+ * request's own time and its log is ascending. Core drops entries with t − e ≥ windowMs from the
+ * front; the ones left are exactly the log's entries with e > t − windowMs (an ascending log: the
+ * expired ones are a prefix), and it admits iff there are fewer than `limit` of them. If the log
+ * holds fewer than `limit` entries, fewer than `limit` are left: admit. Else at least `limit` are
+ * left iff the limit-th newest entry e_L (the oldest of the newest `limit`) has t − e_L <
+ * windowMs, since every newer entry is ≥ e_L. So the decision reads only the newest `limit` logged
+ * times (expired or not). And the newest `limit` after the request are the newest `limit` before
+ * it plus t when t is logged (admitted; or rejected with logRejected, when core logs every
+ * request): each step keeps what the next needs. Expiry only removes entries older than every
+ * counted one, so keeping expired entries in the ring changes nothing: a ring entry that expired
+ * is the oldest of the ring and, when the ring is full, it is e_L and says "admit" as core does.
+ * tests/trace/kernels-ring.test.ts checks it against core on random traces, limits 1–50, with
+ * logRejected on and off, in chunks that split a key's window.
+ *
+ * Layout: one Int32Array arena of whole-ms times, and per key its ring's offset in it (−1: none
+ * yet), its size, its oldest entry's index (moves only once the ring is full) and its entries. A
+ * ring is made at the key's first request: min(limit, requests) when `keyRequests` says (it never
+ * grows then), else min(limit, RING_START), doubling up to `limit` when full (moved to the arena's
+ * end). The arena is made once at `slidingLogRingWords` with `keyRequests`, else doubles on demand.
+ */
+function slidingLogRing(io: KernelInput, c: SlidingLogConfig, state: KernelState): KernelTally {
+  const { timeMs, keyId, below, adm } = io;
+  const { limit, windowMs } = c;
+  const logRejected = c.logRejected === true;
+  const at = perKey(io, 'ringAt', i32, -1);
+  const cap = perKey(io, 'ringCap', i32, 0);
+  const head = perKey(io, 'ringHead', i32, 0);
+  const len = perKey(io, 'ringLen', i32, 0);
+  const volumes = io.keyRequests;
+  let ring: Int32Array;
+  const kept = state.arrays.get(RING_ARENA) as Int32Array | undefined;
+  if (kept === undefined) {
+    ring = new Int32Array(volumes === undefined ? 0 : slidingLogRingWords(limit, volumes));
+    state.arrays.set(RING_ARENA, ring);
+  } else {
+    ring = kept;
+  }
+  let top = state.scalars.get('ringTop') ?? 0;
+  const out = io.outcome;
+  let nAdm = 0;
+  let rej = 0;
+  let rejBelow = 0;
+  for (let i = 0; i < timeMs.length; i += 1) {
+    const t = timeMs[i] as number;
+    const k = keyId[i] as number;
+    const n = len[k] as number;
+    if (n === limit) {
+      // Full (its size is then `limit`): the oldest entry is the limit-th newest logged time.
+      const h = head[k] as number;
+      const slot = (at[k] as number) + h;
+      if (t - (ring[slot] as number) < windowMs) {
+        if (logRejected) {
+          ring[slot] = t;
+          head[k] = h + 1 === limit ? 0 : h + 1;
+        }
+        rej += 1;
+        rejBelow += below[k] as number;
+        if (out !== undefined) out[i] = 2;
+        continue;
+      }
+      ring[slot] = t;
+      head[k] = h + 1 === limit ? 0 : h + 1;
+      adm[nAdm++] = t;
+      if (out !== undefined) out[i] = 0;
+      continue;
+    }
+    // Fewer than `limit` logged: admitted. Until full the entries sit in order from the offset.
+    const size = cap[k] as number;
+    if (n === size) {
+      const known = volumes !== undefined && k < volumes.length ? (volumes[k] as number) : 0;
+      let grown: number;
+      if (size === 0 && known > 0) grown = Math.min(limit, known);
+      else grown = Math.min(limit, Math.max(RING_START, size * 2));
+      if (top + grown > ring.length) {
+        const bigger: Int32Array = new Int32Array(Math.max(top + grown, ring.length * 2));
+        bigger.set(ring.subarray(0, top));
+        ring = bigger;
+        state.arrays.set(RING_ARENA, ring);
+      }
+      const from = at[k] as number;
+      if (n > 0) ring.copyWithin(top, from, from + n);
+      at[k] = top;
+      cap[k] = grown;
+      top += grown;
+    }
+    ring[(at[k] as number) + n] = t;
+    len[k] = n + 1;
+    adm[nAdm++] = t;
+    if (out !== undefined) out[i] = 0;
+  }
+  state.scalars.set('ringTop', top);
   return { admitted: nAdm, delayed: 0, rejected: rej, rejectedBelow: rejBelow };
 }
 
@@ -948,17 +1084,17 @@ function countedTwo(
 
 /**
  * Runs the kernel for `config` (already validated by core's assertAlgorithmConfig), or returns null
- * for a config with no kernel (Caddy's sliding log, and a held sliding log decided chunk by chunk:
- * the caller replays through core).
+ * for a config with no kernel (Caddy's sliding log: the caller replays through core).
  */
 export function runKernel(io: KernelInput, config: AlgorithmConfig): KernelTally | null {
   switch (config.kind) {
     case 'fixed-window':
       return fixedWindow(io, config);
     case 'sliding-log':
-      // Caddy's last-millisecond pass has no kernel: replayed through core. Nor has a log decided
-      // chunk by chunk: this kernel walks each key's requests through the whole held trace.
-      return config.lastMsPasses === true || io.state !== undefined ? null : slidingLog(io, config);
+      // Caddy's last-millisecond pass has no kernel: replayed through core. A held trace walks
+      // each key's requests through it; a trace decided chunk by chunk keeps rings of times.
+      if (config.lastMsPasses === true) return null;
+      return io.state === undefined ? slidingLog(io, config) : slidingLogRing(io, config, io.state);
     case 'sliding-window-counter':
       return config.anchor === 'entry'
         ? entryCounter(io, config)

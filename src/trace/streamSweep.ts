@@ -18,11 +18,14 @@ import type { AlgorithmConfig, Limiter } from '../core';
 import { ADDRESS_KEY, TraceMerger } from './builder';
 import {
   CalendarCounter,
+  RING_ARENA,
   calendarCounted,
   calendarUnitsOf,
   countsEveryRequest,
   kernelState,
   runKernel,
+  slidingLogGrownWords,
+  slidingLogRingWords,
 } from './kernels';
 import type { KernelInput, KernelState } from './kernels';
 import { mergeAscending } from './fastSweep';
@@ -47,8 +50,9 @@ const CORE_BYTES_PER_KEY = 400;
 /**
  * Bytes of per-key state one cell of `config` holds per key: its kernel's per-key arrays, measured
  * by running the kernel once with state over PROBE_KEYS keys (so the figure follows the kernels:
- * 12 for a fixed window, 17 for GCRA, 25 for nginx's and Envoy's buckets), or CORE_BYTES_PER_KEY
- * for a config decided through core. An invalid config holds nothing.
+ * 12 for a fixed window, 17 for GCRA, 25 for nginx's and Envoy's buckets, 16 for the chunked
+ * sliding log's ring offsets and sizes, without its rings: see `stateBytes`), or
+ * CORE_BYTES_PER_KEY for a config decided through core. An invalid config holds nothing.
  */
 export function stateBytesPerKey(config: AlgorithmConfig): number {
   let valid: AlgorithmConfig;
@@ -72,25 +76,70 @@ export function stateBytesPerKey(config: AlgorithmConfig): number {
   };
   if (runKernel(io, valid) === null) return CORE_BYTES_PER_KEY;
   let bytes = 0;
-  for (const a of state.arrays.values()) bytes += a.byteLength;
+  for (const [name, a] of state.arrays) if (name !== RING_ARENA) bytes += a.byteLength;
   return bytes / PROBE_KEYS;
 }
 
 /**
- * How many cells of `configs` a pass may run at once over `keys` keys within `budgetBytes`.
+ * The keys a pass decides: how many, or each key id's requests over the whole log (the statistics
+ * pass's counts) when the cells are given them too (SweepCells `keyRequests`: the chunked sliding
+ * log then makes each key's ring once at its size).
+ */
+export type KeyLoad = number | ArrayLike<number>;
+
+/** Σ min(limit, requests) by limit, per counts array (a grid has a few limits, many cells each). */
+const ringWordsMemo = new WeakMap<object, Map<number, number>>();
+
+function ringWords(limit: number, counts: ArrayLike<number>): number {
+  let byLimit = ringWordsMemo.get(counts);
+  if (byLimit === undefined) {
+    byLimit = new Map();
+    ringWordsMemo.set(counts, byLimit);
+  }
+  let words = byLimit.get(limit);
+  if (words === undefined) {
+    words = slidingLogRingWords(limit, counts);
+    byLimit.set(limit, words);
+  }
+  return words;
+}
+
+/** Bytes of one Int32 ring entry of the chunked sliding log. */
+const RING_ENTRY_BYTES = 4;
+
+/**
+ * Bytes of state one cell of `config` holds over `keys` at most: the per-key arrays
+ * (`stateBytesPerKey` each, × `growth`), and for the chunked sliding log its rings' arena too
+ * (src/trace/kernels.ts slidingLogRing). Given each key's requests, the arena is made once at
+ * Σ over keys of min(limit, requests) entries, exactly; given only how many keys, each key may
+ * leave every size its ring grew through (slidingLogGrownWords) in an arena that doubles (twice).
+ */
+export function stateBytes(config: AlgorithmConfig, keys: KeyLoad, growth = 1): number {
+  const n = typeof keys === 'number' ? keys : keys.length;
+  const perKey = Math.max(1, n) * stateBytesPerKey(config) * growth;
+  if (config.kind !== 'sliding-log' || config.lastMsPasses === true || perKey === 0) return perKey;
+  const words =
+    typeof keys === 'number'
+      ? 2 * Math.max(1, n) * slidingLogGrownWords(config.limit)
+      : ringWords(config.limit, keys);
+  return perKey + words * RING_ENTRY_BYTES;
+}
+
+/**
+ * How many cells of `configs` a pass may run at once over `keys` within `budgetBytes`.
  * `growth`: 2 when the keys appear during the pass (the kernels' arrays grow by doubling), 1 when
  * every key is known before the first request (arrays made once at their size).
  */
 export function sweepCellsPerPass(
   configs: readonly AlgorithmConfig[],
-  keys: number,
+  keys: KeyLoad,
   budgetBytes: number,
   growth = 1,
 ): number {
   let n = 0;
   let used = 0;
   for (const c of configs) {
-    used += Math.max(1, keys) * stateBytesPerKey(c) * growth;
+    used += stateBytes(c, keys, growth);
     if (n > 0 && used > budgetBytes) break;
     n += 1;
   }
@@ -100,7 +149,7 @@ export function sweepCellsPerPass(
 /** Splits `configs` into the passes `sweepCellsPerPass` allows: the cells of each, in order. */
 export function sweepPasses(
   configs: readonly AlgorithmConfig[],
-  keys: number,
+  keys: KeyLoad,
   budgetBytes: number,
   growth = 1,
 ): number[] {
@@ -294,6 +343,8 @@ export interface AddressKeys {
   ids: Uint32Array;
   names: string[];
   below: Uint8Array;
+  /** Each key's requests, by the ids here (what `below` is worked out from). */
+  counts: Float64Array;
 }
 
 /** `AddressKeys` of a pass's volumes; `emptyName` is the empty key's (emptyKeyName). */
@@ -315,7 +366,7 @@ export function keysByAddress(v: KeyVolumes, emptyName: string): AddressKeys {
     counts[id] = (counts[id] as number) + c;
     if (emptyId >= 0) counts[emptyId] = (counts[emptyId] as number) - c;
   }
-  return { ids, names, below: belowP99OfCounts(counts) };
+  return { ids, names, below: belowP99OfCounts(counts), counts: Float64Array.from(counts) };
 }
 
 /**
@@ -358,6 +409,7 @@ export class SweepCells {
    * once a chunk, not once a cell (kernels.ts CalendarCounter).
    */
   private readonly counters = new Map<string, CalendarCounter>();
+  private readonly keyRequests: ArrayLike<number> | undefined;
 
   constructor(
     configs: readonly AlgorithmConfig[],
@@ -371,7 +423,14 @@ export class SweepCells {
     private readonly emptyKey: StreamEmptyKey | null = null,
     /** How requests handed on with their address are taken (none may come without it). */
     private readonly addressing: StreamAddressing | null = null,
+    /**
+     * Each key id's requests over the whole log, when every key is known before the first chunk
+     * (KernelInput `keyRequests`: the chunked sliding log sizes its rings from them); keyed by
+     * address, `addressing.byAddress.counts` instead.
+     */
+    keyRequests: ArrayLike<number> | null = null,
   ) {
+    this.keyRequests = addressing?.byAddress?.counts ?? keyRequests ?? undefined;
     if (belowOf instanceof Uint8Array) this.below = belowOf;
     // Keyed by address, the cells' keys are those of `byAddress` and so is the p99 mask.
     this.byAddress = addressing?.byAddress ?? null;
@@ -536,6 +595,7 @@ export class SweepCells {
         rel: this.rel,
         flag: new Uint8Array(0),
         state: cell.state ?? undefined,
+        keyRequests: this.keyRequests,
         originMs,
       };
       let admitted: number;
@@ -911,6 +971,8 @@ export async function sweepRecorded(
     addressing?: StreamAddressing | null;
     /** The epoch ms the recorded times count from (RequestRecorder `originMs`); absent: 0. */
     originMs?: number;
+    /** Each key id's requests (KeyVolumes `counts`), for SweepCells `keyRequests`. */
+    counts?: ArrayLike<number> | null;
   },
   configs: readonly AlgorithmConfig[],
   windowMs: number,
@@ -919,7 +981,14 @@ export async function sweepRecorded(
   progress: (requests: number) => void = () => {},
   readAll: BlobBytesReader = readBlobPieces,
 ): Promise<StreamCell[]> {
-  const cells = new SweepCells(configs, windowMs, below, emptyKey, rec.addressing ?? null);
+  const cells = new SweepCells(
+    configs,
+    windowMs,
+    below,
+    emptyKey,
+    rec.addressing ?? null,
+    rec.counts ?? null,
+  );
   const chunks = Math.ceil(rec.count / SWEEP_CHUNK);
   const chunk = new Uint8Array(Math.min(SWEEP_CHUNK, rec.count) * 8);
   /** Bytes of chunk `c`: its times (Int32) then its key ids (Uint32). */

@@ -13,6 +13,7 @@ import {
   SweepCells,
   belowP99OfCounts,
   emptyKeyName,
+  stateBytes,
   stateBytesPerKey,
   sweepPasses,
   sweepRecorded,
@@ -28,6 +29,7 @@ import {
 } from '../../src/trace';
 import type { RangeReader, StreamSource } from '../../src/trace';
 import { systemById } from '../../src/systems';
+import { kernelState, runKernel } from '../../src/trace/kernels';
 import { configArb, traceArb } from './sweepArbs';
 
 describe('streamed sweep cells equal the held sweep', () => {
@@ -158,9 +160,139 @@ describe('streamed sweep cells equal the held sweep', () => {
     expect(bytes({ kind: 'calendar-windows', minute: 10 })).toBe(8);
     expect(bytes({ kind: 'calendar-windows', minute: 5, hour: 100, counterTtl: true })).toBe(16);
     expect(bytes({ kind: 'calendar-windows', second: 1, minute: 2, hour: 3, year: 4 })).toBe(32);
-    // No kernel over a streamed log (core's limiter): its estimate.
-    expect(bytes({ kind: 'sliding-log', limit: 1, windowMs: 1000 })).toBe(400);
+    // The chunked sliding log: a ring's offset, size, oldest entry and length (Int32) a key; its
+    // rings are counted by stateBytes. Caddy's last-millisecond pass has no kernel (core's
+    // limiter): its estimate.
+    expect(bytes({ kind: 'sliding-log', limit: 1, windowMs: 1000 })).toBe(16);
+    expect(bytes({ kind: 'sliding-log', limit: 5, windowMs: 1001, lastMsPasses: true })).toBe(400);
     expect(bytes({ kind: 'fixed-window', limit: -1, windowMs: 1000 })).toBe(0);
+  });
+
+  it('budgets the sliding log’s rings exactly from the keys’ requests', () => {
+    const log = (limit: number): AlgorithmConfig => ({
+      kind: 'sliding-log',
+      limit,
+      windowMs: 1000,
+    });
+    // Three keys of 1, 7 and 100 requests: rings of min(limit, requests) Int32 entries, and the
+    // 16 bytes a key of per-key arrays.
+    const counts = Float64Array.of(1, 7, 100);
+    expect(stateBytes(log(5), counts)).toBe(3 * 16 + 4 * (1 + 5 + 5));
+    expect(stateBytes(log(50), counts)).toBe(3 * 16 + 4 * (1 + 7 + 50));
+    // Only how many keys: every size a ring grows through (4, 8, …, the limit), in an arena that
+    // doubles; the per-key arrays × growth as every kernel's.
+    expect(stateBytes(log(50), 3)).toBe(3 * 16 + 2 * 3 * 4 * (4 + 8 + 16 + 32 + 50));
+    expect(stateBytes(log(50), 3, 2)).toBe(3 * 16 * 2 + 2 * 3 * 4 * (4 + 8 + 16 + 32 + 50));
+    // Other kernels: their per-key arrays, counts or not (the counts only say how many keys).
+    const gcra: AlgorithmConfig = { kind: 'gcra', count: 1, periodMs: 1000, burst: 1 };
+    expect(stateBytes(gcra, counts)).toBe(3 * 17);
+    expect(stateBytes(gcra, 3)).toBe(3 * 17);
+    // 5,000 keys, 4,000 of them with 2 requests and 1,000 with 10,000: a grid of limits 1..20
+    // planned by the counts takes the passes the exact sum allows.
+    const many = new Float64Array(5000).fill(2);
+    many.fill(10_000, 4000);
+    const grid = Array.from({ length: 20 }, (_, i) => log(i + 1));
+    const each = grid.map((c) => stateBytes(c, many));
+    expect(each[19]).toBe(5000 * 16 + 4 * (4000 * 2 + 1000 * 20));
+    const budget = 200_000;
+    const groups = sweepPasses(grid, many, budget);
+    expect(groups.reduce((a, b) => a + b, 0)).toBe(20);
+    let at = 0;
+    for (const n of groups) {
+      const used = each.slice(at, at + n).reduce((a, b) => a + b, 0);
+      // Each pass within the budget, and one more cell would not have been.
+      expect(used).toBeLessThanOrEqual(budget);
+      if (at + n < 20) expect(used + (each[at + n] as number)).toBeGreaterThan(budget);
+      at += n;
+    }
+  });
+
+  it('the kernel holds exactly the bytes stateBytes counts, given the counts', () => {
+    fc.assert(
+      fc.property(
+        traceArb,
+        fc.integer({ min: 1, max: 50 }),
+        fc.integer({ min: 1, max: 97 }),
+        (trace, limit, chunk) => {
+          const config: AlgorithmConfig = {
+            kind: 'sliding-log',
+            limit,
+            windowMs: 1000,
+            logRejected: true,
+          };
+          const counts = new Float64Array(trace.keys.length);
+          for (const k of trace.keyId) counts[k] = (counts[k] as number) + 1;
+          const state = kernelState();
+          const n = trace.timeMs.length;
+          for (let from = 0; from < n; from += chunk) {
+            const to = Math.min(n, from + chunk);
+            runKernel(
+              {
+                timeMs: trace.timeMs.slice(from, to),
+                keyId: trace.keyId.slice(from, to),
+                keyCount: trace.keys.length,
+                below: new Uint8Array(trace.keys.length),
+                nextSameKey: new Int32Array(0),
+                adm: new Float64Array(to - from),
+                del: new Float64Array(1),
+                rel: new Float64Array(1),
+                flag: new Uint8Array(0),
+                state,
+                keyRequests: counts,
+              },
+              config,
+            );
+          }
+          let held = 0;
+          for (const a of state.arrays.values()) held += a.byteLength;
+          expect(held).toBe(stateBytes(config, counts));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('a streamed sliding-log sweep equals the held sweep cell by cell', () => {
+  it('on random traces, limits 1–50, logRejected on and off, keys counted before the first chunk', () => {
+    fc.assert(
+      fc.property(
+        traceArb,
+        fc.integer({ min: 1, max: 50 }),
+        fc.integer({ min: 1, max: 3000 }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 50 }),
+        fc.boolean(),
+        (trace, limit, windowMs, logRejected, chunk, counted) => {
+          const base: AlgorithmConfig = { kind: 'sliding-log', limit, windowMs, logRejected };
+          const configs = gridOf(base).filter((_, i) => i % 37 === 0);
+          const n = trace.timeMs.length;
+          const counts = new Float64Array(trace.keys.length);
+          for (const k of trace.keyId) counts[k] = (counts[k] as number) + 1;
+          const below = belowP99OfCounts(Array.from(counts));
+          const cells = new SweepCells(configs, 1000, below, null, null, counted ? counts : null);
+          for (let from = 0; from < n; from += chunk) {
+            const to = Math.min(n, from + chunk);
+            cells.push(
+              trace.timeMs.slice(from, to),
+              trace.keyId.slice(from, to),
+              to - from,
+              trace.keys,
+            );
+          }
+          const prep = prepareSweep({
+            timeMs: trace.timeMs,
+            keyId: trace.keyId,
+            keyCount: trace.keys.length,
+            keys: trace.keys,
+          });
+          expect(cells.finish()).toEqual(
+            configs.map((c) => ({ ok: true, result: fastSweepCell(prep, c, 1000) })),
+          );
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
 
@@ -331,6 +463,7 @@ describe('the sweep over the recorded requests equals the held sweep cell by cel
       keys: v.keys,
       addressing,
       originMs: pass.originMs,
+      counts: v.counts,
     };
     expect(rec.blob.size).toBe(8 * trace.count);
     const below = belowP99OfCounts(Array.from(v.counts));
@@ -338,10 +471,13 @@ describe('the sweep over the recorded requests equals the held sweep cell by cel
       { kind: 'fixed-window', limit: 3, windowMs: 1000 },
       { kind: 'leaky-bucket', rate: 5, rateUnit: 'r/s', burst: 4, delay: 2 },
       { kind: 'gcra', count: 5, periodMs: 1000, burst: 3 },
+      { kind: 'sliding-log', limit: 5, windowMs: 1000 },
+      { kind: 'sliding-log', limit: 8, windowMs: 2000, logRejected: true },
     ] as AlgorithmConfig[]) {
       const configs = gridOf(base);
-      // A budget that holds about 30 cells' state: the grid takes many passes.
-      const groups = sweepPasses(configs, v.keys.length, 30 * 25 * v.keys.length);
+      // A budget that holds about 30 cells' state (GCRA's): the grid takes many passes, planned by
+      // the keys' requests as the cells are given them.
+      const groups = sweepPasses(configs, v.counts, 30 * 25 * v.keys.length);
       expect(groups.length).toBeGreaterThan(base.kind === 'fixed-window' ? 1 : 5);
       for (const outcome of [null, 'admit', 'reject'] as const) {
         const emptyKey = outcome === null ? null : { name: trace.keys[emptyId] as string, outcome };
