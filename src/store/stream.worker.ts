@@ -4,11 +4,10 @@
  * cores) or, for gzip and formats read whole, as one stream here; each request is counted and
  * decided as it comes out of the reorder window. Posts the running figures at most every 100 ms,
  * then the result. A statistics pass hands the page its key volumes and the compact copy of the
- * requests it wrote. The page keeps this worker for its next pass, sweep or span read
- * (streamLoad.ts), and this worker keeps its range workers and its sweep's cell workers for its
- * next read and sweep: a new pass then fills heaps that the last one's garbage is collected into,
- * instead of new isolates growing beside ended ones whose memory the browser gives back only
- * seconds later. Terminating this worker stops the pass and every worker it started.
+ * requests it wrote, and the page ends the worker: a sweep then runs in a new worker, given them,
+ * not in one still holding the pass's garbage (tens of MB of heap and of buffers the browser made,
+ * freed only at a collection that an idle worker may never make). Terminating this worker stops
+ * the pass and the range workers it started.
  */
 import type { AlgorithmConfig } from '../core';
 import {
@@ -16,6 +15,8 @@ import {
   BlobSink,
   StreamSpanPass,
   holdTrace,
+  columnBuffers,
+  partColumns,
   StreamPass,
   StreamSweepPass,
   TraceError,
@@ -29,13 +30,16 @@ import {
 import type {
   KeySpec,
   KeyVolumes,
+  PartColumns,
+  RangeReader,
   RequestSink,
   StreamAddressing,
   StreamEmptyKey,
   StreamingPass,
+  TracePart,
 } from '../trace';
-import { RangePool } from './rangePool';
 import { readBytes } from './readBytes';
+import type { RangeReply, RangeRequest } from './traceProtocol';
 import type {
   StreamCopy,
   StreamKept,
@@ -62,8 +66,94 @@ function post(msg: StreamReply | StreamSweepReply | StreamSpanReply): void {
   (self as unknown as Worker).postMessage(msg);
 }
 
-/** This worker's range workers, made by its first read that cuts the file into ranges. */
-let rangePool: RangePool | null = null;
+/**
+ * Range workers kept for one read of the file: each reads one range at a time and then the next, so
+ * a read of thousands of segments starts `size` workers, not one per segment, and each parses with
+ * the code its last range made hot. A worker that failed is let go; the next range gets a new one.
+ */
+class RangePool {
+  private readonly idle: Worker[] = [];
+  private readonly all = new Set<Worker>();
+  private readonly waiting: ((w: Worker) => void)[] = [];
+  /**
+   * Columns of parts merged already, given back to be filled by the next ranges (at most one per
+   * range in flight): the parts' arrays go round between this worker and the range workers instead
+   * of each range making new ones and this worker holding the old ones until a collection.
+   */
+  private readonly spare: PartColumns[] = [];
+
+  constructor(
+    private readonly file: File,
+    private readonly size: number,
+  ) {}
+
+  private take(): Promise<Worker> {
+    const w = this.idle.pop();
+    if (w !== undefined) return Promise.resolve(w);
+    if (this.all.size < this.size) {
+      const made = new Worker(new URL('./traceRange.worker.ts', import.meta.url), {
+        type: 'module',
+      });
+      this.all.add(made);
+      return Promise.resolve(made);
+    }
+    return new Promise((r) => this.waiting.push(r));
+  }
+
+  private give(w: Worker): void {
+    const next = this.waiting.shift();
+    if (next !== undefined) next(w);
+    else this.idle.push(w);
+  }
+
+  private drop(w: Worker): void {
+    w.terminate();
+    this.all.delete(w);
+    // A range waiting for a worker gets a new one.
+    const next = this.waiting.shift();
+    if (next !== undefined) void this.take().then(next);
+  }
+
+  /** Reads bytes [start, end) of the file as one part in one of the pool's workers. */
+  readonly read: RangeReader = async (start, end, options) => {
+    const w = await this.take();
+    return new Promise<TracePart>((resolve, reject) => {
+      w.onmessage = (e: MessageEvent<RangeReply>) => {
+        const msg = e.data;
+        // No chunks come: this reader never asks for them (the part holds every request); nor
+        // statistics, which it never asks for either.
+        if (msg.type === 'progress' || msg.type === 'chunk' || msg.type === 'stats') return;
+        if (msg.type === 'part') {
+          this.give(w);
+          resolve(msg.part);
+        } else {
+          this.drop(w);
+          reject(new TraceError(msg.message));
+        }
+      };
+      w.onerror = (e) => {
+        this.drop(w);
+        reject(new Error(e.message));
+      };
+      const columns = this.spare.pop() ?? null;
+      const r: RangeRequest = { file: this.file, start, end, options, columns };
+      w.postMessage(r, columnBuffers(columns));
+    });
+  };
+
+  /** Takes a merged part's columns back for a later range (streamRead's `recycle`). */
+  readonly recycle = (part: TracePart): void => {
+    const columns = partColumns(part);
+    if (columns !== null && this.spare.length <= this.size) this.spare.push(columns);
+  };
+
+  /** Ends every worker of the pool. */
+  close(): void {
+    for (const w of this.all) w.terminate();
+    this.all.clear();
+    this.idle.length = 0;
+  }
+}
 
 /** One read of `file` into `pass`, calling `progress` at most every PROGRESS_EVERY_MS. */
 async function read<R>(
@@ -74,8 +164,7 @@ async function read<R>(
 ): Promise<R> {
   let last = 0;
   const parallel = Math.min(MAX_READERS, navigator.hardwareConcurrency || 1);
-  rangePool ??= new RangePool(parallel);
-  const pool = rangePool;
+  const pool = new RangePool(file, parallel);
   try {
     return await streamRead(
       file,
@@ -83,7 +172,7 @@ async function read<R>(
       { keySpec },
       {
         parallel,
-        readRange: pool.reader(file),
+        readRange: pool.read,
         recycle: pool.recycle,
         // A file read as one stream (gzip, HAR, CSV, a small log) fills one reused buffer.
         readAll: (_, onBytes) => readBytes(file, onBytes),
@@ -96,7 +185,7 @@ async function read<R>(
       },
     );
   } finally {
-    pool.release();
+    pool.close();
   }
 }
 
@@ -256,13 +345,6 @@ async function run(req: StreamRequest): Promise<void> {
 /** Workers that decide a sweep's cells at once, at most (one per core). */
 const SWEEP_CELL_WORKERS_MAX = 4;
 
-/**
- * This worker's cell workers, kept from one sweep to the next: the next sweep's cells fill the
- * heaps the last one's state is collected into. One that failed is ended with every other busy one
- * (the sweep stops) and they are made anew.
- */
-const cellWorkers: Worker[] = [];
-
 /** The cells over the recorded requests, shared out among workers (every `w`-th cell to each). */
 function sweepCells(
   req: StreamSweepRequest,
@@ -296,16 +378,15 @@ function sweepCells(
       figures: { requests: copy.count, outsideWindow: copy.outside },
     });
   };
-  while (cellWorkers.length < workers) {
-    cellWorkers.push(
-      new Worker(new URL('./streamSweepCells.worker.ts', import.meta.url), { type: 'module' }),
-    );
-  }
+  const started: Worker[] = [];
   const one = (w: number): Promise<void> =>
     new Promise<void>((resolve, reject) => {
       const indexes: number[] = [];
       for (let i = w; i < configs.length; i += workers) indexes.push(i);
-      const worker = cellWorkers[w] as Worker;
+      const worker = new Worker(new URL('./streamSweepCells.worker.ts', import.meta.url), {
+        type: 'module',
+      });
+      started.push(worker);
       worker.onmessage = (e: MessageEvent<SweepCellsReply>) => {
         const msg = e.data;
         if (msg.type === 'progress') {
@@ -336,22 +417,14 @@ function sweepCells(
       };
       worker.postMessage(r);
     });
-  return Promise.all(Array.from({ length: workers }, (_, w) => one(w))).then(
-    () => {
-      // Idle, they hold nothing of this sweep (its keys, its copy's Blob) through a handler.
-      for (const w of cellWorkers) {
-        w.onmessage = null;
-        w.onerror = null;
-      }
+  return Promise.all(Array.from({ length: workers }, (_, w) => one(w)))
+    .then(() => {
       progress(true);
       return workers;
-    },
-    (err: unknown) => {
-      // The others may still be deciding their cells: all of them are ended.
-      for (const w of cellWorkers.splice(0, workers)) w.terminate();
-      throw err;
-    },
-  );
+    })
+    .finally(() => {
+      for (const w of started) w.terminate();
+    });
 }
 
 /**

@@ -1,14 +1,11 @@
 /**
  * The streaming passes over a log too large to hold (src/trace/budget.ts), kept apart from the
- * held trace: one worker runs a statistics pass; a new pass or a cancel terminates the running one
+ * held trace: one worker per statistics pass; a new pass or a cancel terminates the running one
  * (the newest wins). A pass that fails or is cancelled leaves the last finished result in place.
  * A finished pass hands the page its key volumes (the sweep's p99 rule needs them) and the compact
- * copy of the requests it wrote. A worker whose pass, sweep or span read finished is kept (one at
- * most) and runs the next one, with the range and cell workers it keeps (stream.worker.ts): an
- * ended worker's memory comes back to the system only seconds later, so a pass started in a new
- * one right after would peak with both. A worker that was stopped (cancel, a newer pass) or
- * failed is ended. Every sweep is given what the last read of the same file left, so a sweep after
- * the pass, or a second sweep, reads no text.
+ * copy of the requests it wrote, and its worker is ended: its heap and the buffers the browser
+ * made for its reads are let go with it. Every sweep runs in a new worker, given what the last
+ * read of the same file left, so a sweep after the pass, or a second sweep, reads no text.
  */
 import { createStore } from 'zustand/vanilla';
 import type { AlgorithmConfig } from '../core';
@@ -143,9 +140,8 @@ export interface StreamLoadState {
 /**
  * What the last read of a file left (stream.worker.ts), kept by the page for the next sweep of
  * the file. A copy in the private file system stays while the page holds its Web Lock: the page
- * steals the lock from the worker that wrote it, which keeps it until then even if it is ended (a
- * file whose lock nobody holds is a stopped worker's leftover, removed by the next read that opens
- * one).
+ * steals the lock from the worker that wrote it before ending that worker (a file whose lock
+ * nobody holds is a stopped worker's leftover, removed by the next read that opens one).
  */
 class KeptRead {
   /** Resolves once the page holds the copy's lock; null when there is none to hold. */
@@ -202,37 +198,10 @@ export type StreamWorkerFactory = () => Worker;
 const defaultFactory: StreamWorkerFactory = () =>
   new Worker(new URL('./stream.worker.ts', import.meta.url), { type: 'module' });
 
-/**
- * The stream workers of a page: one whose work finished is kept idle and given to the next pass,
- * sweep or span read; more are made while several run at once, and the extra ones are ended when
- * they finish.
- */
-export class StreamWorkers {
-  private idle: Worker | null = null;
-
-  constructor(private readonly make: StreamWorkerFactory) {}
-
-  /** The idle worker, or a new one. */
-  take(): Worker {
-    const w = this.idle;
-    this.idle = null;
-    return w ?? this.make();
-  }
-
-  /** Takes back a worker whose work finished (its handlers cleared), or ends it if one is idle. */
-  give(w: Worker): void {
-    w.onmessage = null;
-    w.onerror = null;
-    if (this.idle === null) this.idle = w;
-    else w.terminate();
-  }
-}
-
 export function createStreamStore(makeWorker: StreamWorkerFactory = defaultFactory) {
-  const pool = new StreamWorkers(makeWorker);
-  const passes = new WorkerSlot(() => pool.take());
-  /** The span reader: a slot of its own, so the statistics pass and the sweep keep theirs. */
-  const spans = new WorkerSlot(() => pool.take());
+  const passes = new WorkerSlot(makeWorker);
+  /** The span reader: a worker of its own, so the statistics pass and the sweep keep theirs. */
+  const spans = new WorkerSlot(makeWorker);
   /** What the last finished read (a pass, or a sweep's own) left, for a sweep of its file. */
   let last: KeptRead | null = null;
   /** What the running sweep was given (kept until it ends, even when `last` moves on). */
@@ -240,11 +209,13 @@ export function createStreamStore(makeWorker: StreamWorkerFactory = defaultFacto
   const dropUnused = (k: KeptRead | null): void => {
     if (k !== null && k !== last && k !== inSweep) k.drop();
   };
-  /** Keeps what a worker's read left (the page takes the copy's lock from the worker). */
-  const keep = (asked: { file: File; keySpec: KeySpec }, kept: StreamKept): void => {
+  /** Keeps what a worker's read left, and ends the worker once the page holds the copy's lock. */
+  const keep = (asked: { file: File; keySpec: KeySpec }, kept: StreamKept, w: Worker): void => {
     const old = last;
     last = new KeptRead(asked.file, asked.keySpec, kept);
     dropUnused(old);
+    if (last.held === null) w.terminate();
+    else void last.held.then(() => w.terminate());
   };
   const forget = (): void => {
     const old = last;
@@ -289,15 +260,12 @@ export function createStreamStore(makeWorker: StreamWorkerFactory = defaultFacto
           set({ span: { asked, status: { kind: 'running', bytes, total, requests, inSpan } } });
           return;
         }
+        spans.stop();
         if (msg.type === 'span-done') {
-          // Its trace is the page's now; the worker reads the next pass, sweep or span.
-          spans.take();
-          pool.give(w);
           onTrace(msg.trace, msg.replay, asked.file, [asked.fromMs, msg.cutAtMs ?? asked.toMs]);
           const status = { kind: 'done' as const, requests: msg.trace.count, cutAtMs: msg.cutAtMs };
           set({ span: { asked, status } });
         } else {
-          spans.stop();
           set({ span: { asked, status: { kind: 'error', message: msg.message } } });
         }
       };
@@ -332,10 +300,9 @@ export function createStreamStore(makeWorker: StreamWorkerFactory = defaultFacto
             status: { kind: 'running', bytes: msg.bytes, total: msg.total, figures: msg.figures },
           });
         } else if (msg.type === 'done') {
-          // Its key volumes and copy are the page's now; the worker runs the next one.
+          // Its key volumes and copy are the page's now; the worker and all it held are let go.
           passes.take();
-          keep(asked, msg.kept);
-          pool.give(w);
+          keep(asked, msg.kept, w);
           set({ result: { asked, result: msg.result }, status: { kind: 'idle' } });
         } else {
           passes.stop();
@@ -363,11 +330,10 @@ export function createStreamStore(makeWorker: StreamWorkerFactory = defaultFacto
     },
     startSweep: (asked) => {
       stopSweep();
-      // The idle worker or a new one, given what the last read of this file left (then it reads
-      // no text).
+      // A new worker, given what the last read of this file left (then it reads no text).
       const given = last !== null && same(last, asked) ? last : null;
       inSweep = given;
-      const w = pool.take();
+      const w = makeWorker();
       const mine = sweepGen;
       sweepWorker = w;
       set({
@@ -426,12 +392,12 @@ export function createStreamStore(makeWorker: StreamWorkerFactory = defaultFacto
               workers: msg.workers,
             },
           }));
-          // Done: what its own read left is kept for the next sweep; the worker runs the next one.
+          // Done: what its own read left is kept for the next sweep, and the worker let go.
           sweepWorker = null;
           const used = inSweep;
           inSweep = null;
-          if (msg.kept !== null) keep(asked, msg.kept);
-          pool.give(w);
+          if (msg.kept !== null) keep(asked, msg.kept, w);
+          else w.terminate();
           dropUnused(used);
         } else {
           endSweep();

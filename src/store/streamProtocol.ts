@@ -47,8 +47,8 @@ export interface StreamCopy {
   source: 'opfs' | 'blob';
   /**
    * The Web Lock that keeps the private file from being removed as a stopped worker's leftover
-   * (stream.worker.ts `opfsSink`); the page takes it over (steals it) from the worker that wrote
-   * the file. Null for a copy in the blob store, which lives while a Blob refers to it.
+   * (stream.worker.ts `opfsSink`); the page takes it over (steals it) before it ends the worker
+   * that wrote the file. Null for a copy in the blob store, which lives while a Blob refers to it.
    */
   lock: string | null;
 }

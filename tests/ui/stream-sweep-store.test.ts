@@ -1,9 +1,9 @@
 /**
  * The streamed sweep's store (src/store/streamLoad.ts): a finished statistics pass hands the page
- * its key volumes and compact copy and its worker is kept for the next pass or sweep; every sweep
- * is given what the last read of the same file left (a copy in the private file system kept by the
- * page holding its Web Lock); cells fill in as each pass posts them, failures are listed, cancel
- * stops the worker and keeps what finished.
+ * its key volumes and compact copy and its worker is ended; every sweep runs in a new worker given
+ * what the last read of the same file left (a copy in the private file system kept by the page
+ * holding its Web Lock); cells fill in as each pass posts them, failures are listed, cancel stops
+ * the worker and keeps what finished.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createStreamStore } from '../../src/store/streamLoad';
@@ -86,9 +86,6 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-/** The last message a worker was sent. */
-const lastSent = (w: FakeWorker): unknown => w.sent[w.sent.length - 1];
-
 /** Lets the microtasks run (promise callbacks the store chained). */
 const settle = () => new Promise<void>((r) => setTimeout(r, 0));
 
@@ -103,7 +100,7 @@ function setup() {
 }
 
 describe('streamed sweep store', () => {
-  it('keeps the statistics pass’s worker and gives it the sweep, with the pass’s volumes and copy', () => {
+  it('ends the statistics pass’s worker and gives its volumes and copy to a new sweep worker', () => {
     const { store, workers } = setup();
     store.getState().start({
       file,
@@ -116,15 +113,14 @@ describe('streamed sweep store', () => {
     const gen = (stats.sent[0] as { gen: number }).gen;
     const fromPass = kept();
     stats.reply({ type: 'done', gen, result: {} as StreamResult, kept: fromPass });
-    // Kept idle: the next pass or sweep fills its heap again, no new isolate grows beside it.
-    expect(stats.terminated).toBe(false);
-    expect(stats.onmessage).toBeNull();
+    // The pass's heap and the buffers of its reads go with its worker.
+    expect(stats.terminated).toBe(true);
 
     store.getState().startSweep(asked());
-    expect(workers).toHaveLength(1);
-    expect(stats.sent).toHaveLength(2);
-    const sweeper = stats;
-    const req = sweeper.sent[1] as StreamSweepRequest;
+    expect(workers).toHaveLength(2);
+    expect(stats.sent).toHaveLength(1);
+    const sweeper = workers[1] as FakeWorker;
+    const req = sweeper.sent[0] as StreamSweepRequest;
     expect(req.type).toBe('sweep');
     expect(req.configs).toHaveLength(3);
     expect(req.kept).toBe(fromPass);
@@ -173,18 +169,15 @@ describe('streamed sweep store', () => {
       source: 'text',
       workers: 1,
     });
-    expect(sweeper.terminated).toBe(false);
+    expect(sweeper.terminated).toBe(true);
 
-    // A second sweep of the same file: the same worker, given the pass's copy again (no re-read).
+    // A second sweep of the same file: a new worker, given the pass's copy again (no re-read).
     store.getState().startSweep(asked());
-    expect(workers).toHaveLength(1);
-    expect(lastSent(stats)).toMatchObject({ type: 'sweep', kept: fromPass });
-    // Another file, or another key, gets nothing: its sweep reads the file once itself. The sweep
-    // running is stopped (its worker ended), so the new one runs in a new worker.
+    expect(workers).toHaveLength(3);
+    expect((workers[2] as FakeWorker).sent[0]).toMatchObject({ type: 'sweep', kept: fromPass });
+    // Another file, or another key, gets nothing: its sweep reads the file once itself.
     store.getState().startSweep(asked(new File(['y'], 'other.log')));
-    expect(stats.terminated).toBe(true);
-    expect(workers).toHaveLength(2);
-    expect((workers[1] as FakeWorker).sent[0]).toMatchObject({ kept: null });
+    expect((workers[3] as FakeWorker).sent[0]).toMatchObject({ kept: null });
   });
 
   it('a sweep that read the file itself leaves its copy for the next sweep; a new pass forgets it', () => {
@@ -203,9 +196,9 @@ describe('streamed sweep store', () => {
       workers: 2,
       kept: own,
     });
-    expect(first.terminated).toBe(false);
+    expect(first.terminated).toBe(true);
     store.getState().startSweep(asked());
-    expect(lastSent(first)).toMatchObject({ kept: own });
+    expect((workers[1] as FakeWorker).sent[0]).toMatchObject({ kept: own });
 
     store.getState().start({
       file,
@@ -215,10 +208,10 @@ describe('streamed sweep store', () => {
       emptyOutcome: null,
     });
     store.getState().startSweep(asked());
-    expect(lastSent(workers[workers.length - 1] as FakeWorker)).toMatchObject({ kept: null });
+    expect((workers[3] as FakeWorker).sent[0]).toMatchObject({ kept: null });
   });
 
-  it('a copy in the private file system: the page steals its lock from the worker, and removes it once no sweep reads it', async () => {
+  it('a copy in the private file system: the page steals its lock before ending the worker, and removes it once no sweep reads it', async () => {
     const locks = new FakeLocks();
     const removed: string[] = [];
     vi.stubGlobal('navigator', {
@@ -248,17 +241,17 @@ describe('streamed sweep store', () => {
     const gen = (stats.sent[0] as { gen: number }).gen;
     stats.reply({ type: 'done', gen, result: {} as StreamResult, kept: fromPass });
     expect(locks.asked).toMatchObject([{ name: 'sweep-requests-1', steal: true }]);
-    // The worker is kept either way (its hold keeps the file until the page's takes over).
+    // Until the page holds the lock, the worker's hold keeps the file.
     await settle();
     expect(stats.terminated).toBe(false);
     locks.asked[0]?.grant();
     await settle();
-    expect(stats.terminated).toBe(false);
+    expect(stats.terminated).toBe(true);
 
     // A sweep over the copy; a new pass starts meanwhile: the copy stays until the sweep ends.
     store.getState().startSweep(asked());
-    const sweeper = stats;
-    expect(lastSent(sweeper)).toMatchObject({ kept: fromPass });
+    const sweeper = workers[1] as FakeWorker;
+    expect(sweeper.sent[0]).toMatchObject({ kept: fromPass });
     pass();
     await settle();
     expect(removed).toEqual([]);
@@ -280,26 +273,24 @@ describe('streamed sweep store', () => {
         emptyOutcome: null,
       });
       const w = workers[workers.length - 1] as FakeWorker;
-      const gen = (lastSent(w) as { gen: number }).gen;
+      const gen = (w.sent[0] as { gen: number }).gen;
       w.reply({ type: 'done', gen, result: {} as StreamResult, kept: kept() });
     };
-    const newest = () => workers[workers.length - 1] as FakeWorker;
     pass();
     store.getState().startSweep(asked());
-    expect(lastSent(newest())).toMatchObject({ kept: { copy: { count: 10 } } });
+    expect((workers[1] as FakeWorker).sent[0]).toMatchObject({ kept: { copy: { count: 10 } } });
     store.getState().cancelSweep();
     store.getState().startSweep(asked());
-    expect(lastSent(newest())).toMatchObject({ kept: null });
+    expect((workers[2] as FakeWorker).sent[0]).toMatchObject({ kept: null });
 
     pass();
     store.getState().startSweep(asked());
-    const failing = newest();
-    expect(lastSent(failing)).toMatchObject({ kept: { copy: { count: 10 } } });
-    const gen = (lastSent(failing) as { gen: number }).gen;
+    const failing = workers[4] as FakeWorker;
+    expect(failing.sent[0]).toMatchObject({ kept: { copy: { count: 10 } } });
+    const gen = (failing.sent[0] as { gen: number }).gen;
     failing.reply({ type: 'sweep-error', gen, message: 'The recorded requests end early' });
-    expect(failing.terminated).toBe(true);
     store.getState().startSweep(asked());
-    expect(lastSent(newest())).toMatchObject({ kept: null });
+    expect((workers[5] as FakeWorker).sent[0]).toMatchObject({ kept: null });
   });
 
   it('without Web Locks on the page a private-file copy is not handed on, the volumes are', () => {
@@ -316,8 +307,9 @@ describe('streamed sweep store', () => {
     const fromPass = kept('sweep-requests-2', 'opfs');
     const gen = (stats.sent[0] as { gen: number }).gen;
     stats.reply({ type: 'done', gen, result: {} as StreamResult, kept: fromPass });
+    expect(stats.terminated).toBe(true);
     store.getState().startSweep(asked());
-    expect(lastSent(stats)).toMatchObject({
+    expect((workers[1] as FakeWorker).sent[0]).toMatchObject({
       kept: { volumes: fromPass.volumes, copy: null },
     });
   });
