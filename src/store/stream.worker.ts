@@ -58,11 +58,9 @@ const PROGRESS_EVERY_MS = 100;
 const MAX_READERS = 8;
 /**
  * Bytes of limiter state the sweep's cells hold at once (over all its workers); more cells take
- * more passes. The cells run right after the statistics pass, whose ended workers' memory the
- * browser gives back only seconds later, so their state is kept small: a further pass over the
- * compact copy costs little beside the cells' own work (it is read again, 8 bytes a request).
+ * more passes.
  */
-const SWEEP_STATE_BYTES = 32 * 1024 * 1024;
+const SWEEP_STATE_BYTES = 64 * 1024 * 1024;
 
 function post(msg: StreamReply | StreamSweepReply | StreamSpanReply): void {
   (self as unknown as Worker).postMessage(msg);
