@@ -146,6 +146,13 @@ async function rendererCpuS(browser: Browser): Promise<number> {
  * browser and the renderer). Their sum is what `rendererMb` reports. Also the renderers' threads
  * named "DedicatedWorker…" (/proc/PID/task/TID/comm): a worker's thread that outlives its
  * `terminate()` keeps its isolate's memory, so a count above the workers alive shows it.
+ *
+ * Memory an ended worker leaves with no thread: V8 (src/heap/memory-pool.cc `ReleaseOnTearDown`,
+ * v8/v8 at 162d2370; the pinned Chromium 143 behaves so) moves an ended isolate's pooled heap
+ * pages to a pool other isolates reuse, and frees them 8 s later in a task it posts on another
+ * live isolate. Running the bench with
+ * EXTRA_ARGS=--js-flags=--no-memory-pool-share-memory-on-teardown frees them at the worker's end
+ * instead, which shows how much of the memory before a pass is that pool.
  */
 async function rendererRss(browser: Browser): Promise<{
   totalMb: number;
