@@ -20,6 +20,7 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  readdirSync,
   readSync,
   rmSync,
   statSync,
@@ -142,23 +143,41 @@ async function rendererCpuS(browser: Browser): Promise<number> {
  * The renderers' resident memory split as Linux counts it (/proc/PID/status, MB): anonymous pages
  * (malloc and PartitionAlloc, V8 heaps, ArrayBuffer stores), file pages mapped in, and shared
  * memory (Mojo data pipes and shared buffers, which carry a Blob's or a file's bytes between the
- * browser and the renderer). Their sum is what `rendererMb` reports.
+ * browser and the renderer). Their sum is what `rendererMb` reports. Also the renderers' threads
+ * named "DedicatedWorker…" (/proc/PID/task/TID/comm): a worker's thread that outlives its
+ * `terminate()` keeps its isolate's memory, so a count above the workers alive shows it.
+ *
+ * Memory an ended worker leaves with no thread: V8 (src/heap/memory-pool.cc `ReleaseOnTearDown`,
+ * v8/v8 at 162d2370; the pinned Chromium 143 behaves so) moves an ended isolate's pooled heap
+ * pages to a pool other isolates reuse, and frees them 8 s later in a task it posts on another
+ * live isolate. Running the bench with
+ * EXTRA_ARGS=--js-flags=--no-memory-pool-share-memory-on-teardown frees them at the worker's end
+ * instead, which shows how much of the memory before a pass is that pool.
  */
-async function rendererRss(
-  browser: Browser,
-): Promise<{ totalMb: number; anonMb: number; fileMb: number; shmemMb: number }> {
+async function rendererRss(browser: Browser): Promise<{
+  totalMb: number;
+  anonMb: number;
+  fileMb: number;
+  shmemMb: number;
+  workerThreads: number;
+}> {
   const cdp = await browser.newBrowserCDPSession();
   try {
     const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as {
       processInfo: { type: string; id: number }[];
     };
     const kb = { VmRSS: 0, RssAnon: 0, RssFile: 0, RssShmem: 0 };
+    let workerThreads = 0;
     for (const p of processInfo) {
       if (p.type !== 'renderer') continue;
       try {
         const status = readFileSync(`/proc/${p.id}/status`, 'utf8');
         for (const k of Object.keys(kb) as (keyof typeof kb)[]) {
           kb[k] += Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+        }
+        for (const tid of readdirSync(`/proc/${p.id}/task`)) {
+          const comm = readFileSync(`/proc/${p.id}/task/${tid}/comm`, 'utf8');
+          if (comm.startsWith('DedicatedWorker')) workerThreads += 1;
         }
       } catch {
         // the process ended
@@ -169,6 +188,7 @@ async function rendererRss(
       anonMb: kb.RssAnon / 1024,
       fileMb: kb.RssFile / 1024,
       shmemMb: kb.RssShmem / 1024,
+      workerThreads,
     };
   } finally {
     await cdp.detach();
@@ -370,7 +390,7 @@ async function reportSweep(
   );
   console.log(`    shown: ${sw.shown.slice(0, 200)}`);
   console.log(
-    `    before the sweep: renderer ${Math.round(before.totalMb)} MB (anonymous ${before.anonMb.toFixed(0)} + file ${before.fileMb.toFixed(0)} + shared ${before.shmemMb.toFixed(0)})`,
+    `    before the sweep: renderer ${Math.round(before.totalMb)} MB (anonymous ${before.anonMb.toFixed(0)} + file ${before.fileMb.toFixed(0)} + shared ${before.shmemMb.toFixed(0)}); worker threads ${before.workerThreads}`,
   );
   console.log(
     `    at the renderer's peak (${Math.round(sweepMem.peakMb)} MB as sampled with the heaps), MB: ${sweepMem.atPeak}`,
@@ -445,7 +465,7 @@ async function sweepSystem(
   );
   console.log(`    shown: ${((await dry.textContent().catch(() => '')) ?? '').slice(0, 200)}`);
   console.log(
-    `    before the pass: renderer ${Math.round(before.totalMb)} MB (anonymous ${before.anonMb.toFixed(0)} + file ${before.fileMb.toFixed(0)} + shared ${before.shmemMb.toFixed(0)}); isolates: ${describeIsolates(idle)}`,
+    `    before the pass: renderer ${Math.round(before.totalMb)} MB (anonymous ${before.anonMb.toFixed(0)} + file ${before.fileMb.toFixed(0)} + shared ${before.shmemMb.toFixed(0)}); worker threads ${before.workerThreads}; isolates: ${describeIsolates(idle)}`,
   );
   console.log(
     `    at the renderer's peak (${Math.round(passMem.peakMb)} MB as sampled with the heaps), MB: ${passMem.atPeak}`,
