@@ -731,6 +731,14 @@ export class TraceMerger {
   readonly addresses: string[] = [];
   private readonly addressIds = new Map<string, number>();
 
+  /**
+   * Every key taken in so far → its id (an index of `keys`), live: it grows as readers bring new
+   * keys, each added before any of its requests is handed on.
+   */
+  get keyIndex(): ReadonlyMap<string, number> {
+    return this.keyIds;
+  }
+
   constructor(
     private readonly name: string,
     private readonly spec: KeySpec,
