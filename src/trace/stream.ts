@@ -99,8 +99,16 @@ class KeyColumns {
   inSecond = new Float64Array(1024);
   peak = new Float64Array(1024);
   rejected = new Float64Array(1024);
+  /**
+   * Room for key `id`. The check alone, run per request: the growing below is a method of its own,
+   * since a function whose inner arrow captures a variable makes that variable's context on every
+   * call, early return or not — an object per request.
+   */
   grow(id: number): void {
-    if (id < this.requests.length) return;
+    if (id >= this.requests.length) this.enlarge(id);
+  }
+
+  private enlarge(id: number): void {
     const n = Math.max(id + 1, this.requests.length * 2);
     const more = (a: Float64Array, fill = 0): Float64Array<ArrayBuffer> => {
       const b = new Float64Array(n).fill(fill);
@@ -190,12 +198,13 @@ export class StreamPass {
     this.merger = new TraceMerger(name, spec, Number.MAX_SAFE_INTEGER, undefined, {
       ordered: (c, from, n) => {
         for (let i = from; i < from + n; i += 1) {
-          this.request(c.t[i] as number, c.key[i] as number, c.status[i] as number);
+          this.request(c.t, i, c.key[i] as number, c.status[i] as number);
         }
       },
       outside: (t, key, _cost, status) => {
         this.outside += 1;
-        this.request(t, key, status);
+        this.outsideT[0] = t;
+        this.request(this.outsideT, 0, key, status);
       },
     });
   }
@@ -246,7 +255,16 @@ export class StreamPass {
     }
   }
 
-  private request(t: number, given: number, status: number): void {
+  /** The arrival of a request outside the window, as `request` reads it (a column of one). */
+  private readonly outsideT = new Float64Array(1);
+
+  /**
+   * Counts and decides one request: its arrival `times[i]` (epoch ms), key id `given`, recorded
+   * status. The arrival is read from its column here: handed to this call as a number (past 2^30)
+   * it would be boxed, a heap number per request.
+   */
+  private request(times: Float64Array, i: number, given: number, status: number): void {
+    const t = times[i] as number;
     if (this.recorder !== null) this.record(t, given);
     // An empty-key request with an address: the empty key's in the figures (as a held trace
     // counts it), its address's for a limiter that keys it so.
