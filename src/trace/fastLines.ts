@@ -489,7 +489,8 @@ export function fastLineReader(
       if (!uaHashed) uaHash = agentHashBytes(b, from[iUa] as number, to[iUa] as number);
       ua = uaHash;
     }
-    builder.addFast(t, id, status, ua, line);
+    builder.fastArrival[0] = t;
+    builder.addFast(id, status, ua, line);
     return nl;
   };
 }

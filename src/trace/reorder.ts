@@ -128,9 +128,25 @@ export class ReorderWindow {
   private tail = new Columns(TAIL);
   private tailN = 0;
   private tailSorted = true;
-  private maxT = -Infinity;
+  /**
+   * The latest arrival seen and the arrival of the last request that left (−∞ before any), in a
+   * typed array: written per request out of order, a number field holding a value past 2^30 may
+   * take a new heap number on each write; a typed array's slot never does.
+   */
+  private readonly bounds = new Float64Array([-Infinity, -Infinity]);
+  private get maxT(): number {
+    return this.bounds[0] as number;
+  }
+  private set maxT(t: number) {
+    this.bounds[0] = t;
+  }
   /** Arrival of the last request that left (−∞ before any). */
-  private lastOut = -Infinity;
+  private get lastOut(): number {
+    return this.bounds[1] as number;
+  }
+  private set lastOut(t: number) {
+    this.bounds[1] = t;
+  }
   private order = new Float64Array(TAIL);
   private positions = new Int32Array(TAIL);
   private scratch = new Columns(TAIL);
@@ -163,6 +179,27 @@ export class ReorderWindow {
   }
 
   push(t: number, key: number, cost: number, status: number, line: number): void {
+    this.one[0] = t;
+    this.pushAt(this.one, 0, key, cost, status, line);
+  }
+
+  /** The arrival `push` was given, as a column of one (see `pushAt`). */
+  private readonly one = new Float64Array(1);
+
+  /**
+   * `push` of the request arriving at `times[at]`: the arrival is read from its column here, since
+   * a number past 2^30 handed to a call is boxed — a heap number for each request `pushMany` hands
+   * on one by one (every one earlier than the latest before it).
+   */
+  private pushAt(
+    times: Float64Array,
+    at: number,
+    key: number,
+    cost: number,
+    status: number,
+    line: number,
+  ): void {
+    const t = times[at] as number;
     if (t < this.maxT) {
       const r = this.report;
       r.outOfOrder += 1;
@@ -229,8 +266,9 @@ export class ReorderWindow {
         continue;
       }
       if (i < n) {
-        this.push(
-          t[i] as number,
+        this.pushAt(
+          t,
+          i,
           map[key[i] as number] as number,
           cost[i] as number,
           status[i] as number,

@@ -99,8 +99,16 @@ class KeyColumns {
   inSecond = new Float64Array(1024);
   peak = new Float64Array(1024);
   rejected = new Float64Array(1024);
+  /**
+   * Room for key `id`. The check alone, run per request: the growing below is a method of its own,
+   * since a function whose inner arrow captures a variable makes that variable's context on every
+   * call, early return or not — an object per request.
+   */
   grow(id: number): void {
-    if (id < this.requests.length) return;
+    if (id >= this.requests.length) this.enlarge(id);
+  }
+
+  private enlarge(id: number): void {
     const n = Math.max(id + 1, this.requests.length * 2);
     const more = (a: Float64Array, fill = 0): Float64Array<ArrayBuffer> => {
       const b = new Float64Array(n).fill(fill);
@@ -140,6 +148,15 @@ export class StreamPass {
   private recordError: string | null = null;
   /** Each limiter's system's rule for empty-key requests (one per config). */
   private readonly emptyRules: StreamEmptyOutcome[];
+  /**
+   * Per limiter: whether it finds a key's state by the key's id (Limiter.useKeyIndex over the
+   * merger's live key index) rather than through its Map. Not for a limiter whose system keys
+   * empty-key requests by address ('client'): an address is not a key id, and a state made under
+   * an address that later turns up as a key name would be missed by that key's empty slot.
+   */
+  private readonly slotted: boolean[];
+  /** Key ids below this have a slot in every slotted limiter (the index's size when last given). */
+  private slotRoom = 0;
   /** Empty-key requests with an address (`ADDRESS_KEY + a`), in all and per address. */
   private addressed = 0;
   private addressCounts: Float64Array = new Float64Array(0);
@@ -166,6 +183,7 @@ export class StreamPass {
     this.emptyRules = configs.map((_, j) =>
       typeof empty === 'string' || empty === null ? empty : (empty[j] ?? null),
     );
+    this.slotted = this.emptyRules.map((r) => r !== 'client');
     this.recorder = sink === null ? null : new RequestRecorder(sink);
     this.configs = configs;
     this.limiters = configs.map((c) => createLimiter(c));
@@ -180,12 +198,13 @@ export class StreamPass {
     this.merger = new TraceMerger(name, spec, Number.MAX_SAFE_INTEGER, undefined, {
       ordered: (c, from, n) => {
         for (let i = from; i < from + n; i += 1) {
-          this.request(c.t[i] as number, c.key[i] as number, c.status[i] as number);
+          this.request(c.t, i, c.key[i] as number, c.status[i] as number);
         }
       },
       outside: (t, key, _cost, status) => {
         this.outside += 1;
-        this.request(t, key, status);
+        this.outsideT[0] = t;
+        this.request(this.outsideT, 0, key, status);
       },
     });
   }
@@ -236,7 +255,16 @@ export class StreamPass {
     }
   }
 
-  private request(t: number, given: number, status: number): void {
+  /** The arrival of a request outside the window, as `request` reads it (a column of one). */
+  private readonly outsideT = new Float64Array(1);
+
+  /**
+   * Counts and decides one request: its arrival `times[i]` (epoch ms), key id `given`, recorded
+   * status. The arrival is read from its column here: handed to this call as a number (past 2^30)
+   * it would be boxed, a heap number per request.
+   */
+  private request(times: Float64Array, i: number, given: number, status: number): void {
+    const t = times[i] as number;
     if (this.recorder !== null) this.record(t, given);
     // An empty-key request with an address: the empty key's in the figures (as a held trace
     // counts it), its address's for a limiter that keys it so.
@@ -260,6 +288,7 @@ export class StreamPass {
       // windows on the clock fall where the system's fall.
       const originMs = Math.floor(t);
       this.limiters = this.configs.map((c) => createLimiter(c, { originMs }));
+      this.slotRoom = 0;
     }
     this.count += 1;
     if (!(t <= this.lastMs)) this.lastMs = t;
@@ -283,17 +312,22 @@ export class StreamPass {
     const name = this.merger.keys[key] as string;
     const isEmpty = key === this.merger.emptyId;
     const wasRejected = this.baseline === 'recorded' && recordedRejection(status);
+    // A key newer than the slots: every slotted limiter is given the index again, which sizes its
+    // slots to every key so far (the merger adds a part's keys before handing on its requests, so
+    // this happens at most once per part that brings new keys).
+    if (key >= this.slotRoom) this.giveKeyIndex();
     for (let j = 0; j < this.limiters.length; j += 1) {
       const rule = isEmpty ? (this.emptyRules[j] as StreamEmptyOutcome) : null;
       // The system's rule: admitted or denied without the limiter (no state), or (Kong) decided
-      // under the address the line has; else the limiter decides it under its key.
+      // under the address the line has; else the limiter decides it under its key. decideKey is
+      // decide without a Decision of its own (the limiter's reused one, read at once) and, with
+      // the key's id, without the Map lookup: the same decision (Limiter.decideKey).
       const outcome =
         rule === 'admit' || rule === 'reject'
           ? rule
-          : (this.limiters[j] as Limiter).decide(
-              v,
-              rule === 'client' && address !== null ? address : name,
-            ).outcome;
+          : rule === 'client' && address !== null
+            ? (this.limiters[j] as Limiter).decideKey(v, address, -1).outcome
+            : (this.limiters[j] as Limiter).decideKey(v, name, this.slotted[j] ? key : -1).outcome;
       const tally = this.decisions[j] as StreamDecisions;
       if (outcome === 'reject') {
         tally.rejected += 1;
@@ -309,6 +343,15 @@ export class StreamPass {
         else if (outcome === 'delay') tally.toDelayed += 1;
       }
     }
+  }
+
+  /** Gives every slotted limiter the merger's key index as it is now (see `slotted`). */
+  private giveKeyIndex(): void {
+    const index = this.merger.keyIndex;
+    for (let j = 0; j < this.limiters.length; j += 1) {
+      if (this.slotted[j]) (this.limiters[j] as Limiter).useKeyIndex(index);
+    }
+    this.slotRoom = index.size;
   }
 
   /** The overview bin of virtual time `v`, coarsening the bins (×2) when there would be too many. */
