@@ -99,7 +99,7 @@ function fates(rows: ReadonlyArray<readonly [number, number]>, config: Algorithm
   const trace = traceOf(rows, keyCount);
   const prep = prepareSweep({ timeMs: trace.timeMs, keyId: trace.keyId, keyCount });
   const out = fastOutcomes(prep, config);
-  if (out === null) throw new Error('no kernel');
+  if (out === null) throw new Error('the trace does not go through the kernels');
   return Array.from(out.outcome, (o) => 'ADR'[o]).join('');
 }
 
