@@ -485,7 +485,11 @@ function entryCounter(io: KernelInput, c: SlidingWindowCounterConfig): KernelTal
   return { admitted: nAdm, delayed: 0, rejected: rej, rejectedBelow: rejBelow };
 }
 
-/** token-bucket, both refills, maxDelayMs and idleResetS (src/core/algorithms/token-bucket.ts). */
+/**
+ * token-bucket, both refills, maxDelayMs and idleResetS (src/core/algorithms/token-bucket.ts).
+ * With interval refill a key's `last` holds the period of its last take, ⌊last / fillIntervalMs⌋
+ * (all core reads of it), so each request divides once.
+ */
 function tokenBucket(io: KernelInput, c: TokenBucketConfig): KernelTally {
   const { timeMs, keyId, below, adm } = io;
   const { tokensPerFill, fillIntervalMs } = c;
@@ -507,6 +511,7 @@ function tokenBucket(io: KernelInput, c: TokenBucketConfig): KernelTally {
   for (let i = 0; i < timeMs.length; i += 1) {
     const t = timeMs[i] as number;
     const k = keyId[i] as number;
+    const period = interval ? floorDiv(t, fillIntervalMs) : 0;
     let s = seen[k] as number;
     if (
       s === 1 &&
@@ -520,7 +525,7 @@ function tokenBucket(io: KernelInput, c: TokenBucketConfig): KernelTally {
     if (s === 1) {
       const l0 = level[k] as number;
       if (interval) {
-        const fills = floorDiv(t, fillIntervalMs) - floorDiv(last[k] as number, fillIntervalMs);
+        const fills = period - (last[k] as number);
         lv = fills > 0 ? Math.min(full, l0 + fills * tokensPerFill) : l0;
       } else {
         lv = Math.min(full, l0 + (t - (last[k] as number)) * tokensPerFill);
@@ -528,23 +533,28 @@ function tokenBucket(io: KernelInput, c: TokenBucketConfig): KernelTally {
     }
     if (lv >= unit) {
       level[k] = lv - unit;
-      last[k] = t;
+      last[k] = interval ? period : t;
       touched[k] = s === 1 ? Math.max(touched[k] as number, t) : t;
       seen[k] = 1;
       adm[nAdm++] = t;
       if (out !== undefined) out[i] = 0;
       continue;
     }
-    // No token (only a seen key gets here: a fresh one starts full).
+    // No token (only a seen key gets here: a fresh one starts full). When it comes matters only
+    // where a wait is allowed (Spring's config, for one, rejects at once).
+    if (maxDelayNs <= 0) {
+      if (idleResetS > 0) touched[k] = Math.max(touched[k] as number, t);
+      rej += 1;
+      rejBelow += below[k] as number;
+      if (out !== undefined) out[i] = 2;
+      continue;
+    }
     const tokenAt = interval
-      ? (floorDiv(t, fillIntervalMs) + ceilDiv(unit - lv, tokensPerFill)) * fillIntervalMs
+      ? (period + ceilDiv(unit - lv, tokensPerFill)) * fillIntervalMs
       : t + ceilDiv(unit - lv, tokensPerFill);
-    if (
-      maxDelayNs > 0 &&
-      waitFits(interval ? tokenAt - t : unit - lv, interval ? 1 : tokensPerFill, maxDelayNs)
-    ) {
+    if (waitFits(interval ? tokenAt - t : unit - lv, interval ? 1 : tokensPerFill, maxDelayNs)) {
       level[k] = lv - unit;
-      last[k] = t;
+      last[k] = interval ? period : t;
       touched[k] = Math.max(touched[k] as number, t);
       const d = tokenAt - t;
       pushDelay(io, nDel++, d, t + d);
