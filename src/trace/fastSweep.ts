@@ -2,9 +2,8 @@
  * The fast path of a sweep cell: the trace held once as typed arrays with its
  * per-request scratch, each cell run through the kernel of its algorithm (src/trace/kernels.ts)
  * instead of core's generic limiter with a string-keyed Map. The result is the CellResult
- * `sweepCell` computes, field for field (tests/trace/kernels.test.ts). Algorithms without a kernel,
- * and traces that break a kernel's preconditions (times going down, key ids outside the key list),
- * go through `sweepCell` unchanged.
+ * `sweepCell` computes, field for field (tests/trace/kernels.test.ts). Traces that break a kernel's
+ * preconditions (times going down, key ids outside the key list) go through `sweepCell` unchanged.
  */
 import { assertAlgorithmConfig } from '../core';
 import type { AlgorithmConfig } from '../core';
@@ -215,8 +214,8 @@ function finish(
 }
 
 /**
- * One cell: through its kernel when there is one, else through core as `sweepCell` does. Throws
- * on an invalid config with core's message.
+ * One cell: through its kernel, else (times that go down) through core as `sweepCell` does.
+ * Throws on an invalid config with core's message.
  */
 export function fastSweepCell(
   prep: PreparedSweep,
@@ -227,8 +226,7 @@ export function fastSweepCell(
   if (prep.io !== null) {
     prep.io.outcome = undefined;
     prep.io.delayOut = undefined;
-    const tally = runKernel(prep.io, valid);
-    if (tally !== null) return finish(prep, prep.io, tally, windowMs);
+    return finish(prep, prep.io, runKernel(prep.io, valid), windowMs);
   }
   const trace = prep.trace;
   return sweepCell(
@@ -243,7 +241,8 @@ export function fastSweepCell(
 
 /**
  * Every request's outcome (0 admit, 1 delay, 2 reject) and delay through the kernel of `config`,
- * or null when it has none (the caller then replays through core). For the dry run.
+ * or null when the trace cannot go through the kernels (times that go down, or an empty key's
+ * requests taken out; the caller then replays through core). For the dry run.
  */
 export function fastOutcomes(
   prep: PreparedSweep,
@@ -258,8 +257,7 @@ export function fastOutcomes(
   prep.io.outcome = outcome;
   prep.io.delayOut = delayMs;
   try {
-    const tally = runKernel(prep.io, valid);
-    return tally === null ? null : { outcome, delayMs, tally };
+    return { outcome, delayMs, tally: runKernel(prep.io, valid) };
   } finally {
     prep.io.outcome = undefined;
     prep.io.delayOut = undefined;

@@ -182,13 +182,19 @@ function fixedWindow(io: KernelInput, c: FixedWindowConfig): KernelTally {
 /**
  * sliding-log (src/core/algorithms/sliding-log.ts). A key's log is the subsequence of its requests
  * that were logged (admitted, or every one with logRejected); `head` walks the key's requests
- * (through nextSameKey) past the ones older than the window, as core's `head` walks the log, and
- * `live` counts the logged ones it has not passed: the entries core counts.
+ * (through nextSameKey) past the ones older than the window and past the ones never logged (they
+ * do not count), as core's `head` walks the log, and `live` counts the logged ones it has not
+ * passed: the entries core counts. So when the log is full `head` is core's oldest counted entry,
+ * which Caddy's last-millisecond pass (lastMsPasses) reads: the request passes, unlogged, when
+ * that entry is exactly windowMs − 1 old (core's `t − oldest === windowMs − 1`).
  */
 function slidingLog(io: KernelInput, c: SlidingLogConfig): KernelTally {
   const { timeMs, keyId, below, adm, nextSameKey, flag } = io;
   const { limit, windowMs } = c;
   const logRejected = c.logRejected === true;
+  // caddy-ratelimit's pass in the last millisecond (src/systems/caddy.ts); core's validation keeps
+  // it from going with logRejected.
+  const lastMs = c.lastMsPasses === true ? windowMs - 1 : -1;
   const head = new Int32Array(io.keyCount).fill(-1);
   const live = new Int32Array(io.keyCount);
   const out = io.outcome;
@@ -202,7 +208,7 @@ function slidingLog(io: KernelInput, c: SlidingLogConfig): KernelTally {
     let h = head[k] as number;
     if (h < 0) h = i;
     let n = live[k] as number;
-    while (h !== i && t - (timeMs[h] as number) >= windowMs) {
+    while (h !== i && (flag[h] === 0 || t - (timeMs[h] as number) >= windowMs)) {
       n -= flag[h] as number;
       h = nextSameKey[h] as number;
     }
@@ -210,6 +216,11 @@ function slidingLog(io: KernelInput, c: SlidingLogConfig): KernelTally {
     if (n < limit) {
       flag[i] = 1;
       live[k] = n + 1;
+      adm[nAdm++] = t;
+      if (out !== undefined) out[i] = 0;
+    } else if (t - (timeMs[h] as number) === lastMs) {
+      // Full (n ≥ limit ≥ 1, so h is a logged request before i): its oldest entry is in its last
+      // millisecond. Passes without being logged (flag[i] stays 0).
       adm[nAdm++] = t;
       if (out !== undefined) out[i] = 0;
     } else {
@@ -257,8 +268,8 @@ export function slidingLogGrownWords(limit: number): number {
 }
 
 /**
- * sliding-log decided chunk by chunk (src/core/algorithms/sliding-log.ts, without lastMsPasses),
- * keeping per key only a ring of the newest logged times.
+ * sliding-log decided chunk by chunk (src/core/algorithms/sliding-log.ts), keeping per key only a
+ * ring of the newest logged times.
  *
  * Why a ring of `limit` entries decides as core's whole log does. Times ascend, so core's t is the
  * request's own time and its log is ascending. Core drops entries with t − e ≥ windowMs from the
@@ -272,8 +283,13 @@ export function slidingLogGrownWords(limit: number): number {
  * request): each step keeps what the next needs. Expiry only removes entries older than every
  * counted one, so keeping expired entries in the ring changes nothing: a ring entry that expired
  * is the oldest of the ring and, when the ring is full, it is e_L and says "admit" as core does.
+ * Caddy's last-millisecond pass (lastMsPasses; never with logRejected, so the log holds at most
+ * `limit` entries and only admitted ones) reads core's oldest counted entry when `limit` of them
+ * count: then every ring entry counts (e_L does, and the rest are newer), the ring holds exactly
+ * core's counted entries, and its oldest, e_L, is core's `times[head]`. The request passes iff
+ * t − e_L = windowMs − 1 and is not logged: the ring is left as it is, as core leaves its log.
  * tests/trace/kernels-ring.test.ts checks it against core on random traces, limits 1–50, with
- * logRejected on and off, in chunks that split a key's window.
+ * logRejected on and off, lastMsPasses on and off, in chunks that split a key's window.
  *
  * Layout: one Int32Array arena of whole-ms times, and per key its ring's offset in it (−1: none
  * yet), its size, its oldest entry's index (moves only once the ring is full) and its entries. A
@@ -285,6 +301,7 @@ function slidingLogRing(io: KernelInput, c: SlidingLogConfig, state: KernelState
   const { timeMs, keyId, below, adm } = io;
   const { limit, windowMs } = c;
   const logRejected = c.logRejected === true;
+  const lastMs = c.lastMsPasses === true ? windowMs - 1 : -1;
   const at = perKey(io, 'ringAt', i32, -1);
   const cap = perKey(io, 'ringCap', i32, 0);
   const head = perKey(io, 'ringHead', i32, 0);
@@ -311,7 +328,14 @@ function slidingLogRing(io: KernelInput, c: SlidingLogConfig, state: KernelState
       // Full (its size is then `limit`): the oldest entry is the limit-th newest logged time.
       const h = head[k] as number;
       const slot = (at[k] as number) + h;
-      if (t - (ring[slot] as number) < windowMs) {
+      const age = t - (ring[slot] as number);
+      if (age === lastMs) {
+        // Caddy: the oldest counted entry in its last millisecond; passes, not logged.
+        adm[nAdm++] = t;
+        if (out !== undefined) out[i] = 0;
+        continue;
+      }
+      if (age < windowMs) {
         if (logRejected) {
           ring[slot] = t;
           head[k] = h + 1 === limit ? 0 : h + 1;
@@ -461,7 +485,11 @@ function entryCounter(io: KernelInput, c: SlidingWindowCounterConfig): KernelTal
   return { admitted: nAdm, delayed: 0, rejected: rej, rejectedBelow: rejBelow };
 }
 
-/** token-bucket, both refills, maxDelayMs and idleResetS (src/core/algorithms/token-bucket.ts). */
+/**
+ * token-bucket, both refills, maxDelayMs and idleResetS (src/core/algorithms/token-bucket.ts).
+ * With interval refill a key's `last` holds the period of its last take, ⌊last / fillIntervalMs⌋
+ * (all core reads of it), so each request divides once.
+ */
 function tokenBucket(io: KernelInput, c: TokenBucketConfig): KernelTally {
   const { timeMs, keyId, below, adm } = io;
   const { tokensPerFill, fillIntervalMs } = c;
@@ -483,6 +511,7 @@ function tokenBucket(io: KernelInput, c: TokenBucketConfig): KernelTally {
   for (let i = 0; i < timeMs.length; i += 1) {
     const t = timeMs[i] as number;
     const k = keyId[i] as number;
+    const period = interval ? floorDiv(t, fillIntervalMs) : 0;
     let s = seen[k] as number;
     if (
       s === 1 &&
@@ -496,7 +525,7 @@ function tokenBucket(io: KernelInput, c: TokenBucketConfig): KernelTally {
     if (s === 1) {
       const l0 = level[k] as number;
       if (interval) {
-        const fills = floorDiv(t, fillIntervalMs) - floorDiv(last[k] as number, fillIntervalMs);
+        const fills = period - (last[k] as number);
         lv = fills > 0 ? Math.min(full, l0 + fills * tokensPerFill) : l0;
       } else {
         lv = Math.min(full, l0 + (t - (last[k] as number)) * tokensPerFill);
@@ -504,23 +533,28 @@ function tokenBucket(io: KernelInput, c: TokenBucketConfig): KernelTally {
     }
     if (lv >= unit) {
       level[k] = lv - unit;
-      last[k] = t;
+      last[k] = interval ? period : t;
       touched[k] = s === 1 ? Math.max(touched[k] as number, t) : t;
       seen[k] = 1;
       adm[nAdm++] = t;
       if (out !== undefined) out[i] = 0;
       continue;
     }
-    // No token (only a seen key gets here: a fresh one starts full).
+    // No token (only a seen key gets here: a fresh one starts full). When it comes matters only
+    // where a wait is allowed (Spring's config, for one, rejects at once).
+    if (maxDelayNs <= 0) {
+      if (idleResetS > 0) touched[k] = Math.max(touched[k] as number, t);
+      rej += 1;
+      rejBelow += below[k] as number;
+      if (out !== undefined) out[i] = 2;
+      continue;
+    }
     const tokenAt = interval
-      ? (floorDiv(t, fillIntervalMs) + ceilDiv(unit - lv, tokensPerFill)) * fillIntervalMs
+      ? (period + ceilDiv(unit - lv, tokensPerFill)) * fillIntervalMs
       : t + ceilDiv(unit - lv, tokensPerFill);
-    if (
-      maxDelayNs > 0 &&
-      waitFits(interval ? tokenAt - t : unit - lv, interval ? 1 : tokensPerFill, maxDelayNs)
-    ) {
+    if (waitFits(interval ? tokenAt - t : unit - lv, interval ? 1 : tokensPerFill, maxDelayNs)) {
       level[k] = lv - unit;
-      last[k] = t;
+      last[k] = interval ? period : t;
       touched[k] = Math.max(touched[k] as number, t);
       const d = tokenAt - t;
       pushDelay(io, nDel++, d, t + d);
@@ -1082,18 +1116,14 @@ function countedTwo(
   return { admitted: nAdm, delayed: 0, rejected: rej, rejectedBelow: rejBelow };
 }
 
-/**
- * Runs the kernel for `config` (already validated by core's assertAlgorithmConfig), or returns null
- * for a config with no kernel (Caddy's sliding log: the caller replays through core).
- */
-export function runKernel(io: KernelInput, config: AlgorithmConfig): KernelTally | null {
+/** Runs the kernel for `config` (already validated by core's assertAlgorithmConfig). */
+export function runKernel(io: KernelInput, config: AlgorithmConfig): KernelTally {
   switch (config.kind) {
     case 'fixed-window':
       return fixedWindow(io, config);
     case 'sliding-log':
-      // Caddy's last-millisecond pass has no kernel: replayed through core. A held trace walks
-      // each key's requests through it; a trace decided chunk by chunk keeps rings of times.
-      if (config.lastMsPasses === true) return null;
+      // A held trace walks each key's requests; a trace decided chunk by chunk keeps rings of
+      // times. Both with Caddy's last-millisecond pass too.
       return io.state === undefined ? slidingLog(io, config) : slidingLogRing(io, config, io.state);
     case 'sliding-window-counter':
       return config.anchor === 'entry'

@@ -1,9 +1,8 @@
 /**
  * The sweep as a streaming pass over a log too large to hold: every cell's limiter decides each
  * request as it comes out of the reorder window, chunk by chunk, through the same kernels the held
- * sweep runs (src/trace/kernels.ts, their per-key state carried from chunk to chunk) or, for a
- * config without a kernel, through core's limiter as `sweepCell` does. Nothing per request is
- * kept: per cell, the limiter's per-key state, the backend arrivals inside the last W (for the
+ * sweep runs (src/trace/kernels.ts, their per-key state carried from chunk to chunk; every config
+ * has one). Nothing per request is kept: per cell, the kernel's per-key state, the backend arrivals inside the last W (for the
  * peak), the releases still to come and a histogram of delays (for the exact p95).
  *
  * A cell's numbers are the ones `fastSweepCell` gives over the held trace (tests/trace/
@@ -13,8 +12,8 @@
  * share rejected of keys up to the p99 needs every key's volume before the first decision: it comes
  * from the pass that read the file before (its per-key counts, by key name).
  */
-import { assertAlgorithmConfig, createLimiter } from '../core';
-import type { AlgorithmConfig, Limiter } from '../core';
+import { assertAlgorithmConfig } from '../core';
+import type { AlgorithmConfig } from '../core';
 import { ADDRESS_KEY, TraceMerger } from './builder';
 import {
   CalendarCounter,
@@ -42,17 +41,11 @@ const MAX_VIRTUAL_MS = 2 ** 31 - 1;
 /** Keys the kernels are run over once to measure their per-key arrays. */
 const PROBE_KEYS = 1024;
 /**
- * Bytes a config without a kernel holds per key in core's limiter (a Map entry, the key string and
- * the state object): an estimate, counted generously.
- */
-const CORE_BYTES_PER_KEY = 400;
-
-/**
  * Bytes of per-key state one cell of `config` holds per key: its kernel's per-key arrays, measured
  * by running the kernel once with state over PROBE_KEYS keys (so the figure follows the kernels:
  * 12 for a fixed window, 17 for GCRA, 25 for nginx's and Envoy's buckets, 16 for the chunked
- * sliding log's ring offsets and sizes, without its rings: see `stateBytes`), or
- * CORE_BYTES_PER_KEY for a config decided through core. An invalid config holds nothing.
+ * sliding log's ring offsets and sizes, Caddy's too, without its rings: see `stateBytes`). An
+ * invalid config holds nothing.
  */
 export function stateBytesPerKey(config: AlgorithmConfig): number {
   let valid: AlgorithmConfig;
@@ -74,7 +67,7 @@ export function stateBytesPerKey(config: AlgorithmConfig): number {
     flag: new Uint8Array(0),
     state,
   };
-  if (runKernel(io, valid) === null) return CORE_BYTES_PER_KEY;
+  runKernel(io, valid);
   let bytes = 0;
   for (const [name, a] of state.arrays) if (name !== RING_ARENA) bytes += a.byteLength;
   return bytes / PROBE_KEYS;
@@ -117,7 +110,7 @@ const RING_ENTRY_BYTES = 4;
 export function stateBytes(config: AlgorithmConfig, keys: KeyLoad, growth = 1): number {
   const n = typeof keys === 'number' ? keys : keys.length;
   const perKey = Math.max(1, n) * stateBytesPerKey(config) * growth;
-  if (config.kind !== 'sliding-log' || config.lastMsPasses === true || perKey === 0) return perKey;
+  if (config.kind !== 'sliding-log' || perKey === 0) return perKey;
   const words =
     typeof keys === 'number'
       ? 2 * Math.max(1, n) * slidingLogGrownWords(config.limit)
@@ -281,9 +274,8 @@ export class BackendPeak {
 interface Cell {
   config: AlgorithmConfig | null;
   error: string | null;
-  /** Kernel state, or null when the config has no kernel (then `limiter`). */
-  state: KernelState | null;
-  limiter: Limiter | null;
+  /** Its kernel's per-key state, carried from chunk to chunk. */
+  state: KernelState;
   admitted: number;
   rejected: number;
   rejectedBelow: number;
@@ -447,7 +439,6 @@ export class SweepCells {
         config,
         error,
         state: kernelState(),
-        limiter: null,
         admitted: 0,
         rejected: 0,
         rejectedBelow: 0,
@@ -574,7 +565,6 @@ export class SweepCells {
         ids = this.kk.subarray(0, j);
       }
     }
-    const m = timeMs.length;
     const skipAdmit = skipped > 0 && this.emptyKey?.outcome === 'admit';
     const skipReject = skipped > 0 && !skipAdmit;
     // Every shared calendar counter counts the chunk once; the cells read the counts.
@@ -594,12 +584,10 @@ export class SweepCells {
         del: this.del,
         rel: this.rel,
         flag: new Uint8Array(0),
-        state: cell.state ?? undefined,
+        state: cell.state,
         keyRequests: this.keyRequests,
         originMs,
       };
-      let admitted: number;
-      let delayed: number;
       const tally =
         cell.counted !== null && cell.config.kind === 'calendar-windows'
           ? calendarCounted(
@@ -607,40 +595,14 @@ export class SweepCells {
               cell.config,
               cell.counted.map((counter) => counts.get(counter) as Int32Array),
             )
-          : cell.state === null
-            ? null
-            : runKernel(io, cell.config);
-      if (tally !== null) {
-        admitted = tally.admitted;
-        delayed = tally.delayed;
-        cell.rejected += tally.rejected;
-        cell.rejectedBelow += tally.rejectedBelow;
-        // The kernel grows its delay scratch on demand: keep the larger arrays for the next cell.
-        this.del = io.del;
-        this.rel = io.rel;
-      } else {
-        // No kernel: core's limiter, as sweepCell decides (each request with its key's name, at
-        // the clock's time for a clock-aligned config).
-        cell.state = null;
-        cell.limiter ??= createLimiter(cell.config, { originMs });
-        admitted = 0;
-        delayed = 0;
-        for (let i = 0; i < m; i += 1) {
-          const at = timeMs[i] as number;
-          const k = ids[i] as number;
-          const d = cell.limiter.decide(at, keys[k]);
-          if (d.outcome === 'admit') this.adm[admitted++] = at;
-          else if (d.outcome === 'delay') {
-            if (delayed === this.del.length) this.growDelays();
-            this.del[delayed] = d.delayMs;
-            this.rel[delayed] = at + d.delayMs;
-            delayed += 1;
-          } else {
-            cell.rejected += 1;
-            cell.rejectedBelow += below[k] as number;
-          }
-        }
-      }
+          : runKernel(io, cell.config);
+      let admitted = tally.admitted;
+      const delayed = tally.delayed;
+      cell.rejected += tally.rejected;
+      cell.rejectedBelow += tally.rejectedBelow;
+      // The kernel grows its delay scratch on demand: keep the larger arrays for the next cell.
+      this.del = io.del;
+      this.rel = io.rel;
       let adm = this.adm;
       if (skipAdmit) {
         admitted = mergeAscending(this.adm, admitted, this.et, skipped, this.merged);
@@ -657,15 +619,6 @@ export class SweepCells {
       }
       cell.peak.chunk(adm, admitted, this.rel, delayed, lastMs);
     }
-  }
-
-  private growDelays(): void {
-    const d = new Float64Array(this.del.length * 2);
-    d.set(this.del);
-    this.del = d;
-    const r = new Float64Array(this.rel.length * 2);
-    r.set(this.rel);
-    this.rel = r;
   }
 
   /** Each cell's numbers, measured as fastSweepCell measures them over the held trace. */

@@ -1,9 +1,11 @@
 /**
- * Node check for the chunked sliding log: the streamed 20 × 20 sweep of Redis's sliding log (and its
- * logRejected variant) over a real-shaped log (tests/bench/ingest.ts writeRealLikeLog), recorded
- * as the statistics pass records it, decided by sweepRecorded. Prints each cell's numbers as JSON
- * to the file given and the CPU time of the sweep. Run in two trees, the JSON files compare the
- * cells. Usage: npx tsx tests/bench/slogCompare.ts <log> <lines> <out.json>
+ * Node check for the chunked sliding log: the streamed 20 × 20 sweep of Redis's sliding log (and
+ * its logRejected variant, and Caddy's ring with its last-millisecond pass) over a real-shaped log
+ * (tests/bench/ingest.ts writeRealLikeLog), recorded as the statistics pass records it, decided by
+ * sweepRecorded. Prints each cell's numbers as JSON to the file given and the CPU time of the
+ * sweep. Run in two trees, the JSON files compare the cells. SLOG_BASES (a JSON array of base
+ * configs) sweeps other grids instead. Usage: npx tsx tests/bench/slogCompare.ts <log> <lines>
+ * <out.json>
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -50,10 +52,15 @@ async function main(): Promise<void> {
     originMs: (pass.recorded() as { originMs: number }).originMs,
   };
   const result: Record<string, unknown> = { requests: r.requests, keys: v.keys.length };
-  for (const base of [
-    { kind: 'sliding-log', limit: 5, windowMs: 1000 },
-    { kind: 'sliding-log', limit: 5, windowMs: 1000, logRejected: true },
-  ] as AlgorithmConfig[]) {
+  // SLOG_BASES: a JSON array of other base configs to sweep instead (e.g. another system's).
+  const bases = process.env.SLOG_BASES
+    ? (JSON.parse(process.env.SLOG_BASES) as AlgorithmConfig[])
+    : ([
+        { kind: 'sliding-log', limit: 5, windowMs: 1000 },
+        { kind: 'sliding-log', limit: 5, windowMs: 1000, logRejected: true },
+        { kind: 'sliding-log', limit: 5, windowMs: 1001, lastMsPasses: true },
+      ] as AlgorithmConfig[]);
+  for (const base of bases) {
     const plan = sweepPlan(base, 20);
     if (plan === null) throw new Error('no plan');
     const grid: AlgorithmConfig[] = [];

@@ -1,7 +1,7 @@
 /**
  * The sliding log decided chunk by chunk (src/trace/kernels.ts, a ring of at most `limit` times per
  * key) makes core's decision for every request: on random traces over many keys, limits 1–50,
- * windows short and long, logRejected on and off, chunks of any size (splitting a key's window),
+ * windows short and long, logRejected on and off, Caddy's last-millisecond pass, chunks of any size (splitting a key's window),
  * keys that first appear mid-stream, and with the keys' request counts known exactly, too low, or
  * not at all. And its arena is exactly as large as the planner counts it.
  */
@@ -43,12 +43,18 @@ const traceArb = fc
     return { timeMs, keyId, keys };
   });
 
-const configArb: fc.Arbitrary<SlidingLogConfig> = fc.record({
-  kind: fc.constant('sliding-log' as const),
-  limit: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 50 })),
-  windowMs: fc.oneof(fc.integer({ min: 1, max: 50 }), fc.integer({ min: 51, max: 5000 })),
-  logRejected: fc.boolean(),
-});
+/** Plain, logRejected, or Caddy's ring (lastMsPasses, which never goes with logRejected). */
+const configArb: fc.Arbitrary<SlidingLogConfig> = fc
+  .record({
+    limit: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 50 })),
+    windowMs: fc.oneof(fc.integer({ min: 1, max: 50 }), fc.integer({ min: 51, max: 5000 })),
+    mode: fc.constantFrom('plain', 'logRejected', 'caddy'),
+  })
+  .map(({ limit, windowMs, mode }): SlidingLogConfig =>
+    mode === 'caddy'
+      ? { kind: 'sliding-log', limit, windowMs, lastMsPasses: true }
+      : { kind: 'sliding-log', limit, windowMs, logRejected: mode === 'logRejected' },
+  );
 
 /** Core's outcome of each request (0 admit, 2 reject), keys by name, one limiter for the trace. */
 function coreOutcomes(timeMs: Int32Array, keyId: Uint32Array, c: SlidingLogConfig): number[] {
@@ -163,6 +169,25 @@ describe('the chunked sliding log equals core', () => {
       // With it every request is logged and each one keeps the window full: only the first 3.
       expect(admitted).toBe(logRejected ? 3 : 12);
     }
+  });
+
+  it('Caddy: a hammering key passes in the ring’s last millisecond, unrecorded', () => {
+    // limit 2, window 100: one request a ms for one key, in chunks of 7. Core decides; the ring
+    // agrees; and the passes at age 99 are there (each window: 2 recorded, then 1 unrecorded
+    // pass when the oldest is 99 ms old).
+    const n = 400;
+    const timeMs = Int32Array.from({ length: n }, (_, i) => i);
+    const keyId = new Uint32Array(n);
+    const c: SlidingLogConfig = {
+      kind: 'sliding-log',
+      limit: 2,
+      windowMs: 100,
+      lastMsPasses: true,
+    };
+    const got = ringOutcomes(timeMs, keyId, c, 7, undefined).outcome;
+    expect(got).toEqual(coreOutcomes(timeMs, keyId, c));
+    const plain = ringOutcomes(timeMs, keyId, { ...c, lastMsPasses: false }, 7, undefined).outcome;
+    expect(got.filter((o) => o === 0).length).toBeGreaterThan(plain.filter((o) => o === 0).length);
   });
 
   it('an entry exactly windowMs old no longer counts (t − e ≥ windowMs expires it)', () => {

@@ -19,11 +19,13 @@ import {
   sweepRecorded,
   TraceStream,
   belowByName,
+  belowP99,
   fastSweepCell,
   parseTrace,
   prepareSweep,
   streamRead,
   sweepCellsPerPass,
+  sweepCell,
   sweepPlan,
   virtualTimes,
 } from '../../src/trace';
@@ -160,11 +162,10 @@ describe('streamed sweep cells equal the held sweep', () => {
     expect(bytes({ kind: 'calendar-windows', minute: 10 })).toBe(8);
     expect(bytes({ kind: 'calendar-windows', minute: 5, hour: 100, counterTtl: true })).toBe(16);
     expect(bytes({ kind: 'calendar-windows', second: 1, minute: 2, hour: 3, year: 4 })).toBe(32);
-    // The chunked sliding log: a ring's offset, size, oldest entry and length (Int32) a key; its
-    // rings are counted by stateBytes. Caddy's last-millisecond pass has no kernel (core's
-    // limiter): its estimate.
+    // The chunked sliding log, Caddy's too: a ring's offset, size, oldest entry and length (Int32)
+    // a key; its rings are counted by stateBytes.
     expect(bytes({ kind: 'sliding-log', limit: 1, windowMs: 1000 })).toBe(16);
-    expect(bytes({ kind: 'sliding-log', limit: 5, windowMs: 1001, lastMsPasses: true })).toBe(400);
+    expect(bytes({ kind: 'sliding-log', limit: 5, windowMs: 1001, lastMsPasses: true })).toBe(16);
     expect(bytes({ kind: 'fixed-window', limit: -1, windowMs: 1000 })).toBe(0);
   });
 
@@ -179,6 +180,15 @@ describe('streamed sweep cells equal the held sweep', () => {
     const counts = Float64Array.of(1, 7, 100);
     expect(stateBytes(log(5), counts)).toBe(3 * 16 + 4 * (1 + 5 + 5));
     expect(stateBytes(log(50), counts)).toBe(3 * 16 + 4 * (1 + 7 + 50));
+    // Caddy's ring (the last-millisecond pass) is the same kernel: the same exact count.
+    const caddy: AlgorithmConfig = {
+      kind: 'sliding-log',
+      limit: 5,
+      windowMs: 1001,
+      lastMsPasses: true,
+    };
+    expect(stateBytes(caddy, counts)).toBe(3 * 16 + 4 * (1 + 5 + 5));
+    expect(stateBytes(caddy, 3)).toBe(3 * 16 + 2 * 3 * 4 * (4 + 5));
     // Only how many keys: every size a ring grows through (4, 8, …, the limit), in an arena that
     // doubles; the per-key arrays × growth as every kernel's.
     expect(stateBytes(log(50), 3)).toBe(3 * 16 + 2 * 3 * 4 * (4 + 8 + 16 + 32 + 50));
@@ -213,13 +223,12 @@ describe('streamed sweep cells equal the held sweep', () => {
         traceArb,
         fc.integer({ min: 1, max: 50 }),
         fc.integer({ min: 1, max: 97 }),
-        (trace, limit, chunk) => {
-          const config: AlgorithmConfig = {
-            kind: 'sliding-log',
-            limit,
-            windowMs: 1000,
-            logRejected: true,
-          };
+        fc.boolean(),
+        (trace, limit, chunk, caddy) => {
+          // Every request logged (logRejected), or Caddy's ring of passed ones.
+          const config: AlgorithmConfig = caddy
+            ? { kind: 'sliding-log', limit, windowMs: 1000, lastMsPasses: true }
+            : { kind: 'sliding-log', limit, windowMs: 1000, logRejected: true };
           const counts = new Float64Array(trace.keys.length);
           for (const k of trace.keyId) counts[k] = (counts[k] as number) + 1;
           const state = kernelState();
@@ -254,18 +263,28 @@ describe('streamed sweep cells equal the held sweep', () => {
 });
 
 describe('a streamed sliding-log sweep equals the held sweep cell by cell', () => {
-  it('on random traces, limits 1–50, logRejected on and off, keys counted before the first chunk', () => {
+  it('on random traces, limits 1–50, logRejected on and off, Caddy’s ring, keys counted before the first chunk', () => {
     fc.assert(
       fc.property(
         traceArb,
         fc.integer({ min: 1, max: 50 }),
         fc.integer({ min: 1, max: 3000 }),
-        fc.boolean(),
+        fc.constantFrom('plain', 'logRejected', 'caddy'),
         fc.integer({ min: 1, max: 50 }),
         fc.boolean(),
-        (trace, limit, windowMs, logRejected, chunk, counted) => {
-          const base: AlgorithmConfig = { kind: 'sliding-log', limit, windowMs, logRejected };
-          const configs = gridOf(base).filter((_, i) => i % 37 === 0);
+        (trace, limit, windowMs, mode, chunk, counted) => {
+          const base: AlgorithmConfig =
+            mode === 'caddy'
+              ? { kind: 'sliding-log', limit, windowMs, lastMsPasses: true }
+              : { kind: 'sliding-log', limit, windowMs, logRejected: mode === 'logRejected' };
+          const grid = gridOf(base);
+          // Caddy's grid keeps its last-millisecond pass in every cell.
+          if (mode === 'caddy') {
+            expect(grid.every((c) => c.kind === 'sliding-log' && c.lastMsPasses === true)).toBe(
+              true,
+            );
+          }
+          const configs = grid.filter((_, i) => i % 37 === 0);
           const n = trace.timeMs.length;
           const counts = new Float64Array(trace.keys.length);
           for (const k of trace.keyId) counts[k] = (counts[k] as number) + 1;
@@ -289,9 +308,15 @@ describe('a streamed sliding-log sweep equals the held sweep cell by cell', () =
           expect(cells.finish()).toEqual(
             configs.map((c) => ({ ok: true, result: fastSweepCell(prep, c, 1000) })),
           );
+          // And core's own sweep of the held trace (the held kernel is checked against it in
+          // tests/trace/kernels.test.ts; here the streamed cells meet core directly).
+          const below99 = belowP99(trace);
+          expect(cells.finish()).toEqual(
+            configs.map((c) => ({ ok: true, result: sweepCell(trace, c, 1000, below99) })),
+          );
         },
       ),
-      { numRuns: 200 },
+      { numRuns: 300 },
     );
   });
 });

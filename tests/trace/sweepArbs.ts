@@ -35,6 +35,13 @@ export const configArb: fc.Arbitrary<AlgorithmConfig> = fc.oneof(
     },
     { requiredKeys: ['kind', 'limit', 'windowMs'] },
   ),
+  // Caddy's ring: the last-millisecond pass (never with logRejected).
+  fc.record({
+    kind: fc.constant('sliding-log' as const),
+    limit: small(6),
+    windowMs: duration,
+    lastMsPasses: fc.constant(true),
+  }),
   fc.record({
     kind: fc.constant('sliding-window-counter' as const),
     limit: small(6),
