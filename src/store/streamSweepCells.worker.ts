@@ -4,7 +4,7 @@
  * `budgetBytes`; posts each pass's cells, and the requests decided now and then. stream.worker.ts
  * runs one of these per core, each with every other cell, and terminating it stops it.
  */
-import { sweepPasses, sweepRecorded } from '../trace';
+import { ArrayRecycler, sweepPasses, sweepRecorded } from '../trace';
 import { readBytes } from './readBytes';
 import type { SweepCellsReply, SweepCellsRequest } from './streamProtocol';
 
@@ -20,6 +20,8 @@ async function run(req: SweepCellsRequest): Promise<void> {
   // planned by (the sliding log's rings are made once at their size).
   const counts = req.addressing?.byAddress?.counts ?? req.counts;
   const groups = sweepPasses(req.configs, counts, req.budgetBytes);
+  // One pass's kernel arrays serve the next pass's cells (the keys, so the sizes, are the same).
+  const recycler = new ArrayRecycler();
   let at = 0;
   let decided = 0;
   let last = 0;
@@ -40,6 +42,7 @@ async function run(req: SweepCellsRequest): Promise<void> {
       },
       // One buffer filled again and again: no new buffer for each piece of the copy.
       (blob, onBytes) => readBytes(blob, onBytes),
+      recycler,
     );
     decided += req.count * n;
     post({

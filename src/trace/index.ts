@@ -78,6 +78,7 @@ export type {
 export type { SweepAxis, SweepPlan, CellResult, SweepConstraints, SweepWords } from './sweep';
 export { traceCsv, compactTrace, compactName } from './compact';
 export { prepareSweep, fastSweepCell, fastOutcomes } from './fastSweep';
+export { ArrayRecycler } from './kernels';
 export type { PreparedSweep, SweepTraceInput } from './fastSweep';
 export { DryRunGrouper, flipOf } from './dryrunGroups';
 export type { DryRunGroups, KeyGroup, TimeGroup, GroupInput } from './dryrunGroups';

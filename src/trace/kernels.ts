@@ -90,30 +90,91 @@ export interface KernelInput {
 export interface KernelState {
   arrays: Map<string, Float64Array | Int32Array | Uint8Array>;
   scalars: Map<string, number>;
+  /** Where the state's new arrays come from when given (arrays a finished run let go). */
+  recycler?: ArrayRecycler | undefined;
 }
 
-/** A fresh state for a chunked run. */
-export function kernelState(): KernelState {
-  return { arrays: new Map(), scalars: new Map() };
+/** A fresh state for a chunked run; its arrays from `recycler` when given. */
+export function kernelState(recycler?: ArrayRecycler): KernelState {
+  return { arrays: new Map(), scalars: new Map(), recycler };
 }
 
 type PerKeyArray = Float64Array | Int32Array | Uint8Array;
 
 /**
- * The kernel's per-key array `name` with room for io.keyCount keys, new slots set to `fill`: fresh
- * without io.state; else the one the last run left, grown when keys appeared since.
+ * Typed arrays a finished chunked run let go, handed to the next run's kernels in place of new
+ * ones. A streamed sweep decides its cells in passes one after another: each pass's per-key arrays
+ * are the same sizes as the last one's, and new arrays would sit beside the last pass's until a
+ * collection finds them (tens of MB outside the heap that no collection is pressed to free soon).
+ * A kernel sets every slot of an array it takes (`perKey` fills it; the ring arena is written
+ * before it is read), so what an array held before never shows.
+ */
+export class ArrayRecycler {
+  private readonly free = new Map<unknown, PerKeyArray[]>();
+
+  /** Lets `arrays` go to the next run. */
+  put(arrays: Iterable<PerKeyArray>): void {
+    for (const a of arrays) {
+      const list = this.free.get(a.constructor);
+      if (list === undefined) this.free.set(a.constructor, [a]);
+      else list.push(a);
+    }
+  }
+
+  /** The shortest array let go that is of `make`'s type and holds at least `n`, or a new one. */
+  take<T extends PerKeyArray>(make: (n: number) => T, n: number): T {
+    const empty = make(0);
+    if (n === 0) return empty;
+    const list = this.free.get(empty.constructor);
+    let best = -1;
+    if (list !== undefined) {
+      for (let i = 0; i < list.length; i += 1) {
+        const len = (list[i] as PerKeyArray).length;
+        if (len >= n && (best < 0 || len < (list[best] as PerKeyArray).length)) best = i;
+      }
+    }
+    if (list === undefined || best < 0) return make(n);
+    const a = list[best] as T;
+    list[best] = list[list.length - 1] as PerKeyArray;
+    list.pop();
+    return a;
+  }
+
+  /** Forgets the arrays no run took, so a collection can free them. */
+  drop(): void {
+    this.free.clear();
+  }
+
+  /** How many arrays wait to be taken (for tests). */
+  get waiting(): number {
+    let n = 0;
+    for (const list of this.free.values()) n += list.length;
+    return n;
+  }
+}
+
+/** A new array from `make`, or one the state's recycler holds. */
+function made<T extends PerKeyArray>(state: KernelState, make: (n: number) => T, n: number): T {
+  return state.recycler === undefined ? make(n) : state.recycler.take(make, n);
+}
+
+/**
+ * The kernel's per-key array `name` with room for io.keyCount keys (`width` numbers a key), new
+ * slots set to `fill`: fresh without io.state; else the one the last run left, grown when keys
+ * appeared since.
  */
 function perKey<T extends PerKeyArray>(
   io: KernelInput,
   name: string,
   make: (n: number) => T,
   fill: number,
+  width = 1,
 ): T {
-  const n = io.keyCount;
+  const n = io.keyCount * width;
   if (io.state === undefined) return make(n).fill(fill) as T;
   const old = io.state.arrays.get(name) as T | undefined;
   if (old !== undefined && old.length >= n) return old;
-  const a = make(Math.max(n, (old?.length ?? 0) * 2)).fill(fill) as T;
+  const a = made(io.state, make, Math.max(n, (old?.length ?? 0) * 2)).fill(fill) as T;
   if (old !== undefined) a.set(old);
   io.state.arrays.set(name, a);
   return a;
@@ -310,7 +371,7 @@ function slidingLogRing(io: KernelInput, c: SlidingLogConfig, state: KernelState
   let ring: Int32Array;
   const kept = state.arrays.get(RING_ARENA) as Int32Array | undefined;
   if (kept === undefined) {
-    ring = new Int32Array(volumes === undefined ? 0 : slidingLogRingWords(limit, volumes));
+    ring = made(state, i32, volumes === undefined ? 0 : slidingLogRingWords(limit, volumes));
     state.arrays.set(RING_ARENA, ring);
   } else {
     ring = kept;
@@ -778,21 +839,6 @@ function anchoredWindow(io: KernelInput, c: AnchoredWindowConfig): KernelTally {
   return { admitted: nAdm, delayed: nDel, rejected: rej, rejectedBelow: rejBelow };
 }
 
-/**
- * A per-key Int32Array of `width` numbers a key (key k's at k · width …), as `perKey` keeps one:
- * fresh without io.state, else the last run's, grown when keys appeared since.
- */
-function perKeyWide(io: KernelInput, name: string, width: number, fill: number): Int32Array {
-  const n = io.keyCount * width;
-  if (io.state === undefined) return new Int32Array(n).fill(fill);
-  const old = io.state.arrays.get(name) as Int32Array | undefined;
-  if (old !== undefined && old.length >= n) return old;
-  const a = new Int32Array(Math.max(n, (old?.length ?? 0) * 2)).fill(fill);
-  if (old !== undefined) a.set(old);
-  io.state.arrays.set(name, a);
-  return a;
-}
-
 /** The largest count a calendar counter holds (Int32); above every limit core accepts. */
 const COUNT_CAP = 0x7fffffff;
 
@@ -822,7 +868,7 @@ function calendarWindows(io: KernelInput, c: CalendarWindowsConfig): KernelTally
   const origin = io.originMs ?? 0;
   // Per unit: [period number, count].
   const width = m * 2;
-  const cal = perKeyWide(io, 'calendar', width, -1);
+  const cal = perKey(io, 'calendar', i32, -1, width);
   // The current period of each unit: its end (none yet: −∞) and its number.
   const pEnd = new Float64Array(m);
   const seq = new Int32Array(m);

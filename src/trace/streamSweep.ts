@@ -26,7 +26,7 @@ import {
   slidingLogGrownWords,
   slidingLogRingWords,
 } from './kernels';
-import type { KernelInput, KernelState } from './kernels';
+import type { ArrayRecycler, KernelInput, KernelState } from './kernels';
 import { mergeAscending } from './fastSweep';
 import { belowP99OfCounts } from './sweep';
 import type { CellResult } from './sweep';
@@ -421,6 +421,8 @@ export class SweepCells {
      * address, `addressing.byAddress.counts` instead.
      */
     keyRequests: ArrayLike<number> | null = null,
+    /** Where the cells' kernels take their arrays from (those of a pass before this one). */
+    private readonly recycler: ArrayRecycler | null = null,
   ) {
     this.keyRequests = addressing?.byAddress?.counts ?? keyRequests ?? undefined;
     if (belowOf instanceof Uint8Array) this.below = belowOf;
@@ -438,7 +440,7 @@ export class SweepCells {
       return {
         config,
         error,
-        state: kernelState(),
+        state: kernelState(recycler ?? undefined),
         admitted: 0,
         rejected: 0,
         rejectedBelow: 0,
@@ -622,6 +624,18 @@ export class SweepCells {
   }
 
   /** Each cell's numbers, measured as fastSweepCell measures them over the held trace. */
+  /**
+   * Lets the cells' kernel arrays go to the recycler, for the next pass's cells. After this the
+   * cells decide nothing more: only `finish`'s numbers, kept apart, stand.
+   */
+  release(): void {
+    if (this.recycler === null) return;
+    for (const cell of this.cells) {
+      this.recycler.put(cell.state.arrays.values());
+      cell.state.arrays.clear();
+    }
+  }
+
   finish(): StreamCell[] {
     const n = this.offered;
     return this.cells.map((cell): StreamCell => {
@@ -933,6 +947,11 @@ export async function sweepRecorded(
   emptyKey: StreamEmptyKey | null,
   progress: (requests: number) => void = () => {},
   readAll: BlobBytesReader = readBlobPieces,
+  /**
+   * The arrays of the pass before, for this pass's kernels; this pass's go back to it at the end.
+   * What the first chunk leaves untaken is forgotten.
+   */
+  recycler: ArrayRecycler | null = null,
 ): Promise<StreamCell[]> {
   const cells = new SweepCells(
     configs,
@@ -941,6 +960,7 @@ export async function sweepRecorded(
     emptyKey,
     rec.addressing ?? null,
     rec.counts ?? null,
+    recycler,
   );
   const chunks = Math.ceil(rec.count / SWEEP_CHUNK);
   const chunk = new Uint8Array(Math.min(SWEEP_CHUNK, rec.count) * 8);
@@ -966,6 +986,8 @@ export async function sweepRecorded(
           rec.keys,
           rec.originMs ?? 0,
         );
+        // Every cell has made its arrays in the first chunk: the rest are the garbage they are.
+        if (c === 0) recycler?.drop();
         progress(c * SWEEP_CHUNK + n);
         c += 1;
         filled = 0;
@@ -975,5 +997,7 @@ export async function sweepRecorded(
   if (c < chunks) {
     throw new Error(`The recorded requests end early (chunk ${c + 1} of ${chunks}).`);
   }
-  return cells.finish();
+  const results = cells.finish();
+  cells.release();
+  return results;
 }

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { assertAlgorithmConfig } from '../../src/core';
 import type { AlgorithmConfig } from '../../src/core';
 import {
   BlobSink,
@@ -31,7 +32,7 @@ import {
 } from '../../src/trace';
 import type { RangeReader, StreamSource } from '../../src/trace';
 import { systemById } from '../../src/systems';
-import { kernelState, runKernel } from '../../src/trace/kernels';
+import { ArrayRecycler, kernelState, runKernel } from '../../src/trace/kernels';
 import { configArb, traceArb } from './sweepArbs';
 
 describe('streamed sweep cells equal the held sweep', () => {
@@ -408,6 +409,38 @@ describe('a 20 × 20 sweep streamed from a log equals the held sweep cell by cel
 });
 
 /** Every cell of the 20 × 20 grid around `config`. */
+/** An ArrayRecycler that counts the arrays it hands out again and the ones it makes. */
+class CountingRecycler extends ArrayRecycler {
+  private readonly given = new WeakSet<object>();
+  reused = 0;
+  made = 0;
+  override put(arrays: Iterable<Float64Array | Int32Array | Uint8Array>): void {
+    const all = [...arrays];
+    for (const a of all) this.given.add(a);
+    super.put(all);
+  }
+  override take<T extends Float64Array | Int32Array | Uint8Array>(
+    make: (n: number) => T,
+    n: number,
+  ): T {
+    const a = super.take(make, n);
+    if (n > 0 && this.given.has(a)) this.reused += 1;
+    else if (n > 0) this.made += 1;
+    return a;
+  }
+}
+
+/** Arrays of every kind a kernel keeps, `keys` long and longer, full of junk. */
+function junkArrays(keys: number): (Float64Array | Int32Array | Uint8Array)[] {
+  const out: (Float64Array | Int32Array | Uint8Array)[] = [];
+  for (let i = 0; i < 4; i += 1) {
+    out.push(new Float64Array(keys).fill(7.5), new Float64Array(keys).fill(-3));
+    out.push(new Int32Array(keys).fill(12_345), new Int32Array(keys).fill(-1));
+    out.push(new Uint8Array(keys).fill(1), new Int32Array(keys * 16).fill(99));
+  }
+  return out;
+}
+
 function gridOf(config: AlgorithmConfig): AlgorithmConfig[] {
   const plan = sweepPlan(config, 20);
   if (plan === null) throw new Error('no plan');
@@ -506,15 +539,34 @@ describe('the sweep over the recorded requests equals the held sweep cell by cel
       expect(groups.length).toBeGreaterThan(base.kind === 'fixed-window' ? 1 : 5);
       for (const outcome of [null, 'admit', 'reject'] as const) {
         const emptyKey = outcome === null ? null : { name: trace.keys[emptyId] as string, outcome };
+        // Each pass takes the arrays of the pass before (the first, arrays full of junk, as a
+        // pass before would leave them): a kernel must set every slot it reads.
+        const recycler = new CountingRecycler();
+        recycler.put(junkArrays(v.keys.length));
         const got = [];
         let at = 0;
         for (const n of groups) {
-          got.push(...(await sweepRecorded(rec, configs.slice(at, at + n), 1000, below, emptyKey)));
+          got.push(
+            ...(await sweepRecorded(
+              rec,
+              configs.slice(at, at + n),
+              1000,
+              below,
+              emptyKey,
+              undefined,
+              undefined,
+              recycler,
+            )),
+          );
           at += n;
+          // This pass's arrays wait for the next one; what the pass did not take is forgotten.
+          expect(recycler.waiting).toBeGreaterThan(0);
         }
         const want = held(configs, outcome);
         expect(got).toEqual(want);
         expect(want.some((c) => c.result.rejected > 0)).toBe(true);
+        // Most arrays after the first pass were taken again, not made.
+        expect(recycler.reused).toBeGreaterThan(recycler.made);
       }
     }
   });
@@ -631,5 +683,63 @@ describe('the statistics pass records the copy the sweep reads', () => {
     const copy = pass.recorded();
     expect(copy.ok).toBe(false);
     if (!copy.ok) expect(copy.message).toMatch(/at most 24 days from the first request.*request 3/);
+  });
+});
+
+describe('ArrayRecycler', () => {
+  it('hands out the shortest array let go of the type asked for that holds enough', () => {
+    const r = new ArrayRecycler();
+    const short = new Int32Array(10);
+    const long = new Int32Array(100);
+    const wide = new Float64Array(50);
+    r.put([long, short, wide]);
+    const i32 = (n: number) => new Int32Array(n);
+    const f64 = (n: number) => new Float64Array(n);
+    expect(r.take(i32, 8)).toBe(short);
+    expect(r.take(i32, 8)).toBe(long);
+    // None left of the type: a new one of the size asked for.
+    const made = r.take(i32, 8);
+    expect(made).not.toBe(short);
+    expect(made.length).toBe(8);
+    // Too short for what is asked: a new one, and the short one stays.
+    expect(r.take(f64, 60).length).toBe(60);
+    expect(r.waiting).toBe(1);
+    expect(r.take(f64, 50)).toBe(wide);
+    // Nothing is handed out for an empty request.
+    r.put([short]);
+    expect(r.take(i32, 0).length).toBe(0);
+    r.drop();
+    expect(r.waiting).toBe(0);
+    expect(r.take(i32, 10)).not.toBe(short);
+  });
+
+  it('a chunked kernel sets what it takes: the same decisions as with new arrays', () => {
+    const config = assertAlgorithmConfig({ kind: 'fixed-window', limit: 3, windowMs: 100_000 });
+    const timeMs = Int32Array.from({ length: 400 }, (_, i) => i * 37);
+    const keyId = Uint32Array.from({ length: 400 }, (_, i) => (i * 7) % 5);
+    const run = (recycler?: ArrayRecycler) => {
+      const io = {
+        timeMs,
+        keyId,
+        keyCount: 5,
+        below: new Uint8Array(5),
+        nextSameKey: new Int32Array(0),
+        adm: new Float64Array(400),
+        del: new Float64Array(1),
+        rel: new Float64Array(1),
+        flag: new Uint8Array(0),
+        state: kernelState(recycler),
+        outcome: new Uint8Array(400),
+      };
+      runKernel(io, config);
+      return Array.from(io.outcome);
+    };
+    // Left as they are, these would say every key is in window 0 with 1,000 requests counted.
+    const recycler = new ArrayRecycler();
+    recycler.put([new Float64Array(64).fill(0), new Int32Array(64).fill(1000)]);
+    const fresh = run();
+    expect(fresh.filter((o) => o === 0)).toHaveLength(15);
+    expect(run(recycler)).toEqual(fresh);
+    expect(recycler.waiting).toBe(0);
   });
 });
