@@ -253,14 +253,49 @@ export class BackendPeak {
    * time), `lastMs` the chunk's last request time. Every later arrival is at `lastMs` or after, so
    * the releases up to it are let out in order here.
    */
-  chunk(adm: Float64Array, nAdm: number, rel: Float64Array, nRel: number, lastMs: number): void {
+  chunk(
+    adm: Float64Array,
+    nAdm: number,
+    rel: Float64Array,
+    nRel: number,
+    lastMs: number,
+    del?: Float64Array,
+  ): void {
     const p = this.pending;
-    for (let i = 0; i < nRel; i += 1) p.push(rel[i] as number);
+    if (del === undefined) {
+      for (let i = 0; i < nRel; i += 1) p.push(rel[i] as number);
+      for (let i = 0; i < nAdm; i += 1) {
+        const a = adm[i] as number;
+        while (p.size > 0 && p.peek() < a) this.emit(p.pop());
+        this.emit(a);
+      }
+      while (p.size > 0 && p.peek() <= lastMs) this.emit(p.pop());
+      return;
+    }
+    // With the delays (`del`, beside `rel` in request order), each release joins the pending ones
+    // only when its request comes, and the ones due before that request leave first: the heap
+    // holds the releases still to come, not a chunk's worth of them (tens of thousands a cell, a
+    // sweep's cell worker holding tens of MB). The arrivals come out in the same order: a release
+    // is never before its request, so one whose request comes after an admitted arrival a is not
+    // due before a; and everything let out before a request's time t is before every later
+    // arrival, which are all at t or after.
+    let j = 0;
+    const join = (upTo: number): void => {
+      for (; j < nRel; j += 1) {
+        const r = rel[j] as number;
+        const t = r - (del[j] as number);
+        if (t > upTo) return;
+        while (p.size > 0 && p.peek() < t) this.emit(p.pop());
+        p.push(r);
+      }
+    };
     for (let i = 0; i < nAdm; i += 1) {
       const a = adm[i] as number;
+      join(a);
       while (p.size > 0 && p.peek() < a) this.emit(p.pop());
       this.emit(a);
     }
+    join(Number.POSITIVE_INFINITY);
     while (p.size > 0 && p.peek() <= lastMs) this.emit(p.pop());
   }
 
@@ -619,7 +654,7 @@ export class SweepCells {
         const d = this.del[i] as number;
         cell.delays.set(d, (cell.delays.get(d) ?? 0) + 1);
       }
-      cell.peak.chunk(adm, admitted, this.rel, delayed, lastMs);
+      cell.peak.chunk(adm, admitted, this.rel, delayed, lastMs, this.del);
     }
   }
 

@@ -67,3 +67,77 @@ describe('streamed sweep backend peak', () => {
     expect(peak.finish()).toBe(peakWindow(times, times.length, 200).count);
   });
 });
+
+describe('streamed sweep backend peak with delayed requests', () => {
+  /**
+   * `n` requests, gaps of 0..4 ms; every third delayed by 0..maxDelay ms (as a kernel records
+   * them, in request order: admitted times, and the delays beside the release times).
+   */
+  function requests(n: number, maxDelay: number, seed: number) {
+    const t = arrivals(n, 4, seed);
+    const adm: number[] = [];
+    const del: number[] = [];
+    const rel: number[] = [];
+    let x = seed;
+    for (let i = 0; i < n; i += 1) {
+      x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+      const at = t[i] as number;
+      if (i % 3 === 0) {
+        const d = 1 + (x % maxDelay);
+        del.push(d);
+        rel.push(at + d);
+      } else adm.push(at);
+    }
+    return { t, adm, del, rel };
+  }
+
+  it('lets each release join when its request comes: the same peak, a heap of what is still to come', () => {
+    for (const [maxDelay, windowMs, seed] of [
+      [50, 100, 3],
+      [2_000, 1_000, 9],
+      [7, 10, 12],
+    ] as const) {
+      const { t, adm, del, rel } = requests(60_000, maxDelay, seed);
+      const chunk = 4_096;
+      const fed = (withDelays: boolean) => {
+        const peak = new BackendPeak(windowMs);
+        let a = 0;
+        let r = 0;
+        let most = 0;
+        for (let at = 0; at < t.length; at += chunk) {
+          const end = Math.min(t.length, at + chunk);
+          const last = t[end - 1] as number;
+          let a2 = a;
+          while (a2 < adm.length && (adm[a2] as number) <= last) a2 += 1;
+          let r2 = r;
+          while (r2 < rel.length && (rel[r2] as number) - (del[r2] as number) <= last) r2 += 1;
+          peak.chunk(
+            Float64Array.from(adm.slice(a, a2)),
+            a2 - a,
+            Float64Array.from(rel.slice(r, r2)),
+            r2 - r,
+            last,
+            withDelays ? Float64Array.from(del.slice(r, r2)) : undefined,
+          );
+          most = Math.max(
+            most,
+            (peak as unknown as { pending: { a: Float64Array } }).pending.a.length,
+          );
+          a = a2;
+          r = r2;
+        }
+        return { best: peak.finish(), most };
+      };
+      const all = Float64Array.from([...adm, ...rel].sort((p, q) => p - q));
+      const want = peakWindow(all, all.length, windowMs).count;
+      const plain = fed(false);
+      const joined = fed(true);
+      expect(plain.best, `delay ≤ ${maxDelay}, W ${windowMs}`).toBe(want);
+      expect(joined.best, `delay ≤ ${maxDelay}, W ${windowMs}`).toBe(want);
+      // A chunk's releases all at once need a heap of about 1,365; those still to come, about
+      // maxDelay / 2 ms of requests' worth (a request every 2 ms, a third of them delayed).
+      expect(plain.most).toBeGreaterThanOrEqual(1_024);
+      expect(joined.most).toBeLessThanOrEqual(Math.max(64, 2 * maxDelay));
+    }
+  });
+});
