@@ -15,6 +15,7 @@ import type { SimTrace } from '../../src/sim';
 import { kernelState, runKernel } from '../../src/trace/kernels';
 import { configArb, traceArb, traceOf } from './sweepArbs';
 import { pageSweep } from './pageSweep';
+import { chunkInput } from './kernelInput';
 
 const ALIGNED = (c: AlgorithmConfig): boolean =>
   c.kind === 'fixed-window' ||
@@ -105,20 +106,12 @@ describe('the kernels place aligned windows on the clock', () => {
             const to = Math.min(n, from + size);
             const out = new Uint8Array(to - from);
             runKernel(
-              {
-                timeMs: trace.timeMs.subarray(from, to),
-                keyId: trace.keyId.subarray(from, to),
-                keyCount: trace.keys.length,
-                below: new Uint8Array(trace.keys.length),
-                nextSameKey: new Int32Array(0),
-                adm: new Float64Array(to - from),
-                del: new Float64Array(1),
-                rel: new Float64Array(1),
-                flag: new Uint8Array(0),
-                outcome: out,
-                state,
-                originMs,
-              },
+              chunkInput(
+                trace.timeMs.subarray(from, to),
+                trace.keyId.subarray(from, to),
+                trace.keys.length,
+                { outcome: out, state, originMs },
+              ),
               config,
             );
             outcome.set(out, from);

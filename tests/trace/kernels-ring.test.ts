@@ -16,7 +16,8 @@ import {
   slidingLogGrownWords,
   slidingLogRingWords,
 } from '../../src/trace/kernels';
-import type { KernelInput, KernelState } from '../../src/trace/kernels';
+import type { KernelState } from '../../src/trace/kernels';
+import { chunkInput } from './kernelInput';
 
 /** Ascending whole-ms times and key ids: bursts at one ms, steady runs and long gaps. */
 const traceArb = fc
@@ -83,20 +84,11 @@ function ringOutcomes(
     const to = Math.min(timeMs.length, from + chunk);
     for (let i = from; i < to; i += 1) seen = Math.max(seen, (keyId[i] as number) + 1);
     const out = new Uint8Array(to - from);
-    const io: KernelInput = {
-      timeMs: timeMs.slice(from, to),
-      keyId: keyId.slice(from, to),
-      keyCount: seen,
-      below: new Uint8Array(seen),
-      nextSameKey: new Int32Array(0),
-      adm: new Float64Array(to - from),
-      del: new Float64Array(1),
-      rel: new Float64Array(1),
-      flag: new Uint8Array(0),
+    const io = chunkInput(timeMs.slice(from, to), keyId.slice(from, to), seen, {
       outcome: out,
       state,
       keyRequests,
-    };
+    });
     const tally = runKernel(io, c);
     if (tally === null) throw new Error('no chunked kernel');
     rejected += tally.rejected;

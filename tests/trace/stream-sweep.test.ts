@@ -34,6 +34,7 @@ import type { RangeReader, StreamSource } from '../../src/trace';
 import { systemById } from '../../src/systems';
 import { ArrayRecycler, kernelState, runKernel } from '../../src/trace/kernels';
 import { configArb, traceArb } from './sweepArbs';
+import { chunkInput } from './kernelInput';
 
 describe('streamed sweep cells equal the held sweep', () => {
   it('on random traces and configs, in chunks of any size', () => {
@@ -237,19 +238,12 @@ describe('streamed sweep cells equal the held sweep', () => {
           for (let from = 0; from < n; from += chunk) {
             const to = Math.min(n, from + chunk);
             runKernel(
-              {
-                timeMs: trace.timeMs.slice(from, to),
-                keyId: trace.keyId.slice(from, to),
-                keyCount: trace.keys.length,
-                below: new Uint8Array(trace.keys.length),
-                nextSameKey: new Int32Array(0),
-                adm: new Float64Array(to - from),
-                del: new Float64Array(1),
-                rel: new Float64Array(1),
-                flag: new Uint8Array(0),
-                state,
-                keyRequests: counts,
-              },
+              chunkInput(
+                trace.timeMs.slice(from, to),
+                trace.keyId.slice(from, to),
+                trace.keys.length,
+                { state, keyRequests: counts },
+              ),
               config,
             );
           }
@@ -718,21 +712,9 @@ describe('ArrayRecycler', () => {
     const timeMs = Int32Array.from({ length: 400 }, (_, i) => i * 37);
     const keyId = Uint32Array.from({ length: 400 }, (_, i) => (i * 7) % 5);
     const run = (recycler?: ArrayRecycler) => {
-      const io = {
-        timeMs,
-        keyId,
-        keyCount: 5,
-        below: new Uint8Array(5),
-        nextSameKey: new Int32Array(0),
-        adm: new Float64Array(400),
-        del: new Float64Array(1),
-        rel: new Float64Array(1),
-        flag: new Uint8Array(0),
-        state: kernelState(recycler),
-        outcome: new Uint8Array(400),
-      };
-      runKernel(io, config);
-      return Array.from(io.outcome);
+      const outcome = new Uint8Array(400);
+      runKernel(chunkInput(timeMs, keyId, 5, { state: kernelState(recycler), outcome }), config);
+      return Array.from(outcome);
     };
     // Left as they are, these would say every key is in window 0 with 1,000 requests counted.
     const recycler = new ArrayRecycler();

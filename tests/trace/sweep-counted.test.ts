@@ -26,9 +26,9 @@ import {
   kernelState,
   runKernel,
 } from '../../src/trace/kernels';
-import type { KernelInput } from '../../src/trace/kernels';
 import { systemById } from '../../src/systems';
 import { traceArb } from './sweepArbs';
+import { chunkInput } from './kernelInput';
 
 /** Calendar configs that count every request: countRejected, shadow mode, or both. */
 const countingArb: fc.Arbitrary<CalendarWindowsConfig> = fc
@@ -69,22 +69,12 @@ function pushInChunks(cells: SweepCells, trace: SimTrace, chunk: number, originM
   }
 }
 /** A KernelInput over one chunk that records each request's outcome. */
-function chunkInput(t: Int32Array, k: Uint32Array, keyCount: number, originMs: number) {
-  const n = t.length;
-  const io: KernelInput = {
-    timeMs: t,
-    keyId: k,
-    keyCount,
+function recordingInput(t: Int32Array, k: Uint32Array, keyCount: number, originMs: number) {
+  return chunkInput(t, k, keyCount, {
     below: new Uint8Array(keyCount).fill(1),
-    nextSameKey: new Int32Array(0),
-    adm: new Float64Array(n),
-    del: new Float64Array(1),
-    rel: new Float64Array(1),
-    flag: new Uint8Array(0),
-    outcome: new Uint8Array(n),
+    outcome: new Uint8Array(t.length),
     originMs,
-  };
-  return io;
+  });
 }
 
 describe('calendar cells that count every request, from shared counts', () => {
@@ -115,10 +105,10 @@ describe('calendar cells that count every request, from shared counts', () => {
             const counts = new Map<CalendarCounter, Int32Array>();
             for (const c of counters.values()) counts.set(c, c.run(t, k, keyCount, originMs));
             configs.forEach((config, i) => {
-              const want = chunkInput(t, k, keyCount, originMs);
+              const want = recordingInput(t, k, keyCount, originMs);
               want.state = states[i];
               const wantTally = runKernel(want, config);
-              const got = chunkInput(t, k, keyCount, originMs);
+              const got = recordingInput(t, k, keyCount, originMs);
               const gotTally = calendarCounted(
                 got,
                 config,
@@ -130,7 +120,7 @@ describe('calendar cells that count every request, from shared counts', () => {
                 Array.from(want.adm.subarray(0, gotTally.admitted)),
               );
               // Without outcomes (as the sweep runs it: one or two units take a loop of their own).
-              const bare = chunkInput(t, k, keyCount, originMs);
+              const bare = recordingInput(t, k, keyCount, originMs);
               bare.outcome = undefined;
               const bareTally = calendarCounted(
                 bare,
