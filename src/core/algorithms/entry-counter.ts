@@ -15,6 +15,21 @@ interface State {
   lastMs: number;
 }
 
+/** An entry's counters as a rotation leaves them (State without its last touch). */
+interface Counters {
+  tick: number;
+  prev: number;
+  curr: number;
+}
+
+/** Sets `v`'s counters; returns it. */
+function set(v: Counters, tick: number, prev: number, curr: number): Counters {
+  v.tick = tick;
+  v.prev = prev;
+  v.curr = curr;
+  return v;
+}
+
 /** The tick with its lowest bit cleared (`curr_tick & ~1`), floored for negative times. */
 const even = (t: number): number => t - (t - 2 * floorDiv(t, 2));
 
@@ -47,14 +62,26 @@ const even = (t: number): number => t - (t - 2 * floorDiv(t, 2));
 export class EntryCounterLimiter extends KeyedLimiter<SlidingWindowCounterConfig, State> {
   private readonly expireMs = this.config.expireMs;
 
+  /**
+   * Scratch counters a decision rolls the entry into (`decideAt`, `remainingAt`): reused, so a
+   * decision allocates nothing but a new key's entry.
+   */
+  private readonly rolledNow: Counters = { tick: 0, prev: 0, curr: 0 };
+  private readonly rolledAfter: Counters = { tick: 0, prev: 0, curr: 0 };
+
   /** The entry as the next event at `t` finds it, rotated but before that event is counted. */
-  private rolled(s: State | undefined, t: number): { tick: number; prev: number; curr: number } {
+  private rolled(s: State | undefined, t: number): Counters {
+    return this.rollInto({ tick: 0, prev: 0, curr: 0 }, s, t);
+  }
+
+  /** `rolled`, written into `v`. */
+  private rollInto(v: Counters, s: State | undefined, t: number): Counters {
     const W = this.config.windowMs;
-    if (s === undefined || this.expired(s, t)) return { tick: even(t), prev: 0, curr: 0 };
-    if (t - s.tick < W) return { tick: s.tick, prev: s.prev, curr: s.curr };
+    if (s === undefined || this.expired(s, t)) return set(v, even(t), 0, 0);
+    if (t - s.tick < W) return set(v, s.tick, s.prev, s.curr);
     const next = s.tick + W;
-    if (t - next >= W) return { tick: even(t), prev: 0, curr: 0 };
-    return { tick: even(next), prev: s.curr, curr: 0 };
+    if (t - next >= W) return set(v, even(t), 0, 0);
+    return set(v, even(next), s.curr, 0);
   }
 
   private expired(s: State, t: number): boolean {
@@ -62,7 +89,7 @@ export class EntryCounterLimiter extends KeyedLimiter<SlidingWindowCounterConfig
   }
 
   /** ⌊prev·(tick + W − t) / W⌋ + curr: read_freq_ctr_period at t. */
-  private rate(v: { tick: number; prev: number; curr: number }, t: number): number {
+  private rate(v: Counters, t: number): number {
     const W = this.config.windowMs;
     return v.curr + floorDiv(v.prev * (v.tick + W - t), W);
   }
@@ -71,11 +98,19 @@ export class EntryCounterLimiter extends KeyedLimiter<SlidingWindowCounterConfig
     const { limit } = this.config;
     const s = this.find(key, k);
     const t = s !== undefined && s.lastMs > nowMs ? s.lastMs : nowMs;
-    const v = this.rolled(s, t);
+    const v = this.rollInto(this.rolledNow, s, t);
     v.curr += 1; // track-sc0 counts it before the deny rule reads it
-    const next: State = { tick: v.tick, prev: v.prev, curr: v.curr, lastMs: t };
-    if (s === undefined) this.put(key, k, next);
-    else Object.assign(s, next);
+    let next: State;
+    if (s === undefined) {
+      next = { tick: v.tick, prev: v.prev, curr: v.curr, lastMs: t };
+      this.put(key, k, next);
+    } else {
+      s.tick = v.tick;
+      s.prev = v.prev;
+      s.curr = v.curr;
+      s.lastMs = t;
+      next = s;
+    }
     const rate = this.rate(v, t);
     const resetAt = this.resetAt(next);
     if (rate <= limit) {
@@ -95,31 +130,32 @@ export class EntryCounterLimiter extends KeyedLimiter<SlidingWindowCounterConfig
     const { limit } = this.config;
     // With an odd period the stored tick can sit exactly one period before t (the low bit
     // cleared after `tick += period`): the next request at t then rotates once more.
-    const v = this.rolled(s, t);
-    const first = v.curr + 1;
+    const v = this.rollInto(this.rolledAfter, s, t);
+    v.curr += 1;
     // From here the entry stays in its period at t (W ≥ 2): each further request adds one.
-    const rest = limit - this.rate({ ...v, curr: first }, t);
+    const rest = limit - this.rate(v, t);
     return rest < 0 ? 0 : rest + 1;
   }
 
   /** The first time after `t` at which a request for this key is admitted (state `s` stored at t). */
   private retryAt(s: State, t: number): number {
     const { limit: L, windowMs: W } = this.config;
-    const candidates: number[] = [Math.max(t + 1, s.tick + 2 * W)];
-    if (this.expireMs !== undefined) candidates.push(s.lastMs + this.expireMs);
+    // The earliest of the candidates below (a running minimum: no array a decision).
+    let first = Math.max(t + 1, s.tick + 2 * W);
+    if (this.expireMs !== undefined) first = Math.min(first, s.lastMs + this.expireMs);
     // Still in the entry's period: (curr + 1) + ⌊prev·(tick + W − u)/W⌋ ≤ L
     // ⟺ prev·(tick + W − u) < (L − curr)·W.
     if (L - s.curr >= 1) {
       const u =
         s.prev === 0 ? t + 1 : Math.max(t + 1, s.tick + W - ceilDiv((L - s.curr) * W, s.prev) + 1);
-      if (u < s.tick + W) candidates.push(u);
+      if (u < s.tick + W) first = Math.min(first, u);
     }
     // In the next period: prev ← curr, curr ← 1, tick' = (tick + W) & ~1:
     // 1 + ⌊curr·(tick' + W − u)/W⌋ ≤ L ⟺ curr·(tick' + W − u) < L·W.
     const tick2 = even(s.tick + W);
     const u2 = Math.max(t + 1, s.tick + W, tick2 + W - ceilDiv(L * W, s.curr) + 1);
-    if (u2 < s.tick + 2 * W) candidates.push(u2);
-    return Math.min(...candidates);
+    if (u2 < s.tick + 2 * W) first = Math.min(first, u2);
+    return first;
   }
 
   protected inspectAt(
