@@ -58,9 +58,11 @@ const PROGRESS_EVERY_MS = 100;
 const MAX_READERS = 8;
 /**
  * Bytes of limiter state the sweep's cells hold at once (over all its workers); more cells take
- * more passes.
+ * more passes. A further pass over the compact copy costs little (the cells' time is the kernels'),
+ * and a cell worker's next pass takes the arrays the last one let go (ArrayRecycler), so a smaller
+ * budget is memory the page does not hold while the ended statistics pass's pages are still taken.
  */
-const SWEEP_STATE_BYTES = 64 * 1024 * 1024;
+const SWEEP_STATE_BYTES = 32 * 1024 * 1024;
 
 function post(msg: StreamReply | StreamSweepReply | StreamSpanReply): void {
   (self as unknown as Worker).postMessage(msg);

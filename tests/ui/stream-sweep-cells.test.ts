@@ -1,7 +1,7 @@
 /**
  * The streamed sweep's cell workers (src/store/stream.worker.ts `sweepCells`), driven through the
  * worker's message handler with the cell workers faked: the state budget is shared out among them
- * (64 MB over all, 32 MB each on two cores), every cell goes to one of them, and each is ended once
+ * (32 MB over all, 16 MB each on two cores), every cell goes to one of them, and each is ended once
  * its cells are decided, its state going with it.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -93,7 +93,7 @@ describe('a streamed sweep’s cell workers', () => {
     const cells = FakeCellWorker.made;
     expect(cells).toHaveLength(2);
     const asked = cells.map((w) => w.sent[0] as SweepCellsRequest);
-    for (const r of asked) expect(r.budgetBytes).toBe(32 * 1024 * 1024);
+    for (const r of asked) expect(r.budgetBytes).toBe(16 * 1024 * 1024);
     expect(asked.reduce((a, r) => a + r.configs.length, 0)).toBe(configs.length);
     // Every other cell to each.
     expect(asked[0]!.indexes.slice(0, 3)).toEqual([0, 2, 4]);
