@@ -280,22 +280,21 @@ export class BackendPeak {
     // due before a; and everything let out before a request's time t is before every later
     // arrival, which are all at t or after.
     let j = 0;
-    const join = (upTo: number): void => {
-      for (; j < nRel; j += 1) {
-        const r = rel[j] as number;
-        const t = r - (del[j] as number);
-        if (t > upTo) return;
-        while (p.size > 0 && p.peek() < t) this.emit(p.pop());
-        p.push(r);
+    // The next release's request time (+∞ when none is left).
+    let next = nRel > 0 ? (rel[0] as number) - (del[0] as number) : Number.POSITIVE_INFINITY;
+    for (let i = 0; i <= nAdm; i += 1) {
+      // The admitted arrival, or after the last one +∞: every release left joins.
+      const a = i < nAdm ? (adm[i] as number) : Number.POSITIVE_INFINITY;
+      while (j < nRel && next <= a) {
+        while (p.size > 0 && p.peek() < next) this.emit(p.pop());
+        p.push(rel[j] as number);
+        j += 1;
+        next = j < nRel ? (rel[j] as number) - (del[j] as number) : Number.POSITIVE_INFINITY;
       }
-    };
-    for (let i = 0; i < nAdm; i += 1) {
-      const a = adm[i] as number;
-      join(a);
+      if (i === nAdm) break;
       while (p.size > 0 && p.peek() < a) this.emit(p.pop());
       this.emit(a);
     }
-    join(Number.POSITIVE_INFINITY);
     while (p.size > 0 && p.peek() <= lastMs) this.emit(p.pop());
   }
 
